@@ -1,0 +1,43 @@
+//! The command-line definition (clap derive). Each command's arguments live in its own
+//! module under `cmd/`; this file only lists them, so parsing, `--help` and docs share one source.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::cmd;
+
+/// VibeLife: a private life coach on your own machine.
+#[derive(Debug, Parser)]
+#[command(name = "vibe", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every command takes.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Data directory (database, settings, runs, user skills). Default: the desktop app's
+    /// data directory for this OS user.
+    #[arg(long, global = true, env = "VIBE_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Print one JSON object on stdout instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// More log output on stderr (-v info, -vv debug). `VIBE_LOG` overrides.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Read and write a skill's saved state (seed 000 §4 semantics).
+    State(cmd::state::StateArgs),
+    /// Show, edit, import and export the profile document.
+    Profile(cmd::profile::ProfileArgs),
+    /// Facts about the database file.
+    Db(cmd::db::DbArgs),
+}

@@ -1,0 +1,6 @@
+//! One module per top-level command. Each parses nothing itself (clap did) and only adapts:
+//! call the core, then print through `output`.
+
+pub mod db;
+pub mod profile;
+pub mod state;

@@ -1,0 +1,38 @@
+//! `vibe`: entry point. Parses the command line, resolves the data dir, dispatches to one
+//! command module, and reports errors as one line on stderr (non-zero exit).
+
+mod cli;
+mod cmd;
+mod ctx;
+mod output;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+use crate::ctx::Ctx;
+
+fn main() {
+    let cli = Cli::parse();
+    init_tracing(cli.global.verbose);
+    let ctx = Ctx::new(&cli.global);
+    let result = match cli.command {
+        Command::State(args) => cmd::state::run(&ctx, args),
+        Command::Profile(args) => cmd::profile::run(&ctx, args),
+        Command::Db(args) => cmd::db::run(&ctx, args),
+    };
+    if let Err(err) = result {
+        output::report_error(&ctx, &err);
+        std::process::exit(1);
+    }
+}
+
+fn init_tracing(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("VIBE_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+}

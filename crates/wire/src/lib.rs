@@ -1,0 +1,8 @@
+//! The contract crate: what crosses the boundary between the core and its front ends
+//! (desktop shell, `vibe` CLI, audit log). Plain serde types only — no logic, no IO.
+
+mod error_info;
+mod event;
+
+pub use error_info::ErrorInfo;
+pub use event::{Envelope, Event, SkillsChange};
