@@ -1,0 +1,9 @@
+//! VibeLife core services that sit above the store and the pure libraries. For now it holds
+//! only `compute` (skill charts from the profile's `birth_info`, cached in the profile); the
+//! agent, protocol and chat services will grow beside it. Parsing CLI input or talking to a
+//! front end does not belong here.
+
+pub mod compute;
+mod error;
+
+pub use error::CoreError;
