@@ -31,16 +31,14 @@ impl Parser {
 
     /// A complete number or literal; `value` is `Some` when it was kept.
     pub(crate) fn complete_scalar(&mut self, value: Option<Value>) {
-        if let Some(value) = &value {
-            if !self.subs.current().is_empty() {
-                let path = self.here();
-                for &id in self.subs.current() {
-                    self.events.push(Event {
-                        subscription: SubscriptionId(id),
-                        path: path.clone(),
-                        payload: Payload::Value(value.clone()),
-                    });
-                }
+        if let Some(value) = value.as_ref().filter(|_| !self.subs.current().is_empty()) {
+            let path = self.here();
+            for &id in self.subs.current() {
+                self.events.push(Event {
+                    subscription: SubscriptionId(id),
+                    path: path.clone(),
+                    payload: Payload::Value(value.clone()),
+                });
             }
         }
         self.attach(value);
@@ -69,13 +67,8 @@ impl Parser {
             let flushed = self.scalar.flushed;
             for &id in self.subs.current() {
                 let subscription = SubscriptionId(id);
-                let mut push = |payload| {
-                    self.events.push(Event {
-                        subscription,
-                        path: path.clone(),
-                        payload,
-                    })
-                };
+                let mut push =
+                    |payload| self.events.push(Event { subscription, path: path.clone(), payload });
                 match self.subs.mode(id) {
                     Mode::Realtime => push(Payload::Value(Value::String(text.clone()))),
                     Mode::Delta => {

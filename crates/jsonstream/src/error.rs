@@ -21,11 +21,7 @@ pub struct Position {
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "line {}, column {} (byte {})",
-            self.line, self.column, self.offset
-        )
+        write!(f, "line {}, column {} (byte {})", self.line, self.column, self.offset)
     }
 }
 
@@ -96,7 +92,9 @@ pub enum Error {
     )]
     ValueNotRetained,
     /// [`crate::Parser::feed`] was called after [`crate::Parser::end`].
-    #[error("cannot feed more bytes: end() was already called; use a new Parser for a new document")]
+    #[error(
+        "cannot feed more bytes: end() was already called; use a new Parser for a new document"
+    )]
     AfterEnd,
 }
 
@@ -107,11 +105,7 @@ mod tests {
     #[test]
     fn syntax_error_names_line_column_and_byte() {
         let e = Error::Syntax {
-            position: Position {
-                offset: 12,
-                line: 2,
-                column: 5,
-            },
+            position: Position { offset: 12, line: 2, column: 5 },
             message: "expected ':' after the key".into(),
         };
         assert_eq!(

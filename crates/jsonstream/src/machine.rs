@@ -125,26 +125,24 @@ impl Parser {
                 self.begin_key(i);
                 Ok(i + 1)
             }
-            Expect::FirstKey => Err(self.syntax(
-                i,
-                format!("expected a string key or '}}', found {}", describe(b)),
-            )),
+            Expect::FirstKey => {
+                Err(self.syntax(i, format!("expected a string key or '}}', found {}", describe(b))))
+            }
             Expect::Key if b == b'}' => Err(self.syntax(
                 i,
                 "expected a string key after ',', found '}' (trailing commas are not allowed)",
             )),
-            Expect::Key => Err(self.syntax(
-                i,
-                format!("expected a string key after ',', found {}", describe(b)),
-            )),
+            Expect::Key => {
+                Err(self
+                    .syntax(i, format!("expected a string key after ',', found {}", describe(b))))
+            }
             Expect::Colon if b == b':' => {
                 self.state = State::Expect(Expect::Value);
                 Ok(i + 1)
             }
-            Expect::Colon => Err(self.syntax(
-                i,
-                format!("expected ':' after the key, found {}", describe(b)),
-            )),
+            Expect::Colon => {
+                Err(self.syntax(i, format!("expected ':' after the key, found {}", describe(b))))
+            }
             Expect::AfterValue => self.after_value(b, i),
             Expect::Done => Err(self.syntax(
                 i,
@@ -253,10 +251,7 @@ impl Parser {
 
     fn open_container(&mut self, kind: Kind, i: usize) -> Result<usize, Error> {
         if self.depth >= self.max_depth {
-            return Err(Error::TooDeep {
-                position: self.position(i),
-                limit: self.max_depth,
-            });
+            return Err(Error::TooDeep { position: self.position(i), limit: self.max_depth });
         }
         self.select_targets();
         let build = self.parent_builds() || !self.subs.current().is_empty();
@@ -274,14 +269,7 @@ impl Parser {
                 Kind::Object => self.builder.open_object(),
             }
         }
-        let frame = Frame {
-            kind,
-            index: 0,
-            key: String::new(),
-            build,
-            cands,
-            targets,
-        };
+        let frame = Frame { kind, index: 0, key: String::new(), build, cands, targets };
         match self.frames.get_mut(self.depth) {
             Some(slot) => {
                 let mut key = std::mem::take(&mut slot.key);
@@ -332,10 +320,10 @@ impl Parser {
 
     /// Checks the end of input; a top-level number completes here.
     pub(crate) fn end_of_input(&mut self) -> Result<(), Error> {
-        if let State::Num(state) = self.state {
-            if state.is_complete() {
-                self.complete_number()?;
-            }
+        if let State::Num(state) = self.state
+            && state.is_complete()
+        {
+            self.complete_number()?;
         }
         let what = match self.state {
             State::Expect(Expect::Done) => return Ok(()),
@@ -358,9 +346,6 @@ impl Parser {
                 )
             }
         };
-        Err(Error::Truncated {
-            position: self.position(0),
-            message: what,
-        })
+        Err(Error::Truncated { position: self.position(0), message: what })
     }
 }

@@ -135,11 +135,7 @@ impl Parser {
 
     /// Starts configuring a parser.
     pub fn builder() -> ParserBuilder {
-        ParserBuilder {
-            max_depth: DEFAULT_MAX_DEPTH,
-            retain: true,
-            subs: Subscriptions::default(),
-        }
+        ParserBuilder { max_depth: DEFAULT_MAX_DEPTH, retain: true, subs: Subscriptions::default() }
     }
 
     /// Parses the next chunk of the document. Chunks may split the input
@@ -212,9 +208,16 @@ impl Parser {
     }
 
     /// The path of the value being parsed or expected next: the open
-    /// containers and, in each, the current key or index.
+    /// containers and, in each, the current key or index. While an object
+    /// key is being read, the path ends at that object.
     pub fn current_path(&self) -> Path {
-        crate::emit::path_of(&self.frames[..self.depth])
+        let awaiting_key = match self.state {
+            State::Expect(Expect::FirstKey | Expect::Key) => true,
+            State::Str(_) => self.scalar.is_key,
+            _ => false,
+        };
+        let known = if awaiting_key { self.depth.saturating_sub(1) } else { self.depth };
+        crate::emit::path_of(&self.frames[..known])
     }
 
     /// The position of byte `i` of the current chunk.
@@ -224,18 +227,11 @@ impl Parser {
 
     /// The position of an absolute offset on the current line.
     pub(crate) fn position_at(&self, offset: u64) -> Position {
-        Position {
-            offset,
-            line: self.line,
-            column: offset.saturating_sub(self.line_start) + 1,
-        }
+        Position { offset, line: self.line, column: offset.saturating_sub(self.line_start) + 1 }
     }
 
     /// A syntax error at byte `i` of the current chunk.
     pub(crate) fn syntax(&self, i: usize, message: impl Into<String>) -> Error {
-        Error::Syntax {
-            position: self.position(i),
-            message: message.into(),
-        }
+        Error::Syntax { position: self.position(i), message: message.into() }
     }
 }

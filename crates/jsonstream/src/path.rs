@@ -91,7 +91,8 @@ mod tests {
             PathSegment::Key("title".into()),
         ]);
         assert_eq!(path.to_string(), "$.plan_update.steps[1].title");
-        let odd = Path::from(vec![PathSegment::Key("a.b 'c'".into()), PathSegment::Key(String::new())]);
+        let odd =
+            Path::from(vec![PathSegment::Key("a.b 'c'".into()), PathSegment::Key(String::new())]);
         assert_eq!(odd.to_string(), r"$['a.b \'c\'']['']");
         assert_eq!(Path::root().to_string(), "$");
     }

@@ -72,7 +72,8 @@ pub(crate) fn parse(pattern: &str) -> Result<Vec<Step>, Error> {
                 steps.push(Step::Key(chars[start..i].iter().collect()));
             }
             '[' => {
-                let (step, next) = parse_bracket(&chars, i + 1).map_err(|(at, why)| fail(at, why))?;
+                let (step, next) =
+                    parse_bracket(&chars, i + 1).map_err(|(at, why)| fail(at, why))?;
                 steps.push(step);
                 i = next;
             }
@@ -99,13 +100,17 @@ fn parse_bracket(chars: &[char], mut i: usize) -> Result<(Step, usize), (usize, 
             let mut key = String::new();
             loop {
                 match chars.get(i) {
-                    None => return Err((i, "unterminated quoted key; close it with the same quote")),
+                    None => {
+                        return Err((i, "unterminated quoted key; close it with the same quote"));
+                    }
                     Some('\\') => match chars.get(i + 1) {
                         Some(&c @ ('\\' | '\'' | '"')) => {
                             key.push(c);
                             i += 2;
                         }
-                        _ => return Err((i, "in a quoted key only \\\\, \\' and \\\" are escapes")),
+                        _ => {
+                            return Err((i, "in a quoted key only \\\\, \\' and \\\" are escapes"));
+                        }
                     },
                     Some(&c) if c == quote => {
                         i += 1;
@@ -119,7 +124,12 @@ fn parse_bracket(chars: &[char], mut i: usize) -> Result<(Step, usize), (usize, 
             }
             Step::Key(key)
         }
-        Some('-') => return Err((i, "negative indices are not supported: a stream does not know the array's length")),
+        Some('-') => {
+            return Err((
+                i,
+                "negative indices are not supported: a stream does not know the array's length",
+            ));
+        }
         Some(c) if c.is_ascii_digit() => {
             let start = i;
             while chars.get(i).is_some_and(char::is_ascii_digit) {

@@ -105,7 +105,12 @@ impl Parser {
 
     /// Consumes number bytes from `i`; the number ends at the first byte
     /// that cannot continue it (left for the structural machine).
-    pub(crate) fn number(&mut self, mut state: NumState, buf: &[u8], mut i: usize) -> Result<usize, Error> {
+    pub(crate) fn number(
+        &mut self,
+        mut state: NumState,
+        buf: &[u8],
+        mut i: usize,
+    ) -> Result<usize, Error> {
         use NumState::*;
         let start = i;
         while let Some(&b) = buf.get(i) {
@@ -114,7 +119,8 @@ impl Parser {
                 (Minus, b'0') => Zero,
                 (Minus, b'1'..=b'9') => Int,
                 (Minus, _) => {
-                    return Err(self.syntax(i, format!("expected a digit after '-', found {}", describe(b))));
+                    return Err(self
+                        .syntax(i, format!("expected a digit after '-', found {}", describe(b))));
                 }
                 (Zero, b'0'..=b'9') => {
                     return Err(self.syntax(i, "a number cannot have leading zeros"));
@@ -131,7 +137,10 @@ impl Parser {
                 (Exp, b'+' | b'-') => ExpSign,
                 (Exp | ExpSign, b'0'..=b'9') => ExpDigits,
                 (Exp | ExpSign, _) => {
-                    return Err(self.syntax(i, format!("expected a digit in the exponent, found {}", describe(b))));
+                    return Err(self.syntax(
+                        i,
+                        format!("expected a digit in the exponent, found {}", describe(b)),
+                    ));
                 }
                 (Zero | Int | Frac | ExpDigits, _) => {
                     self.keep_number_text(&buf[start..i]);
@@ -167,7 +176,13 @@ impl Parser {
     }
 
     /// Consumes literal bytes from `i`, `matched` of them seen already.
-    pub(crate) fn literal(&mut self, literal: Literal, mut matched: u8, buf: &[u8], mut i: usize) -> Result<usize, Error> {
+    pub(crate) fn literal(
+        &mut self,
+        literal: Literal,
+        mut matched: u8,
+        buf: &[u8],
+        mut i: usize,
+    ) -> Result<usize, Error> {
         let word = literal.word().as_bytes();
         while let Some(&expected) = word.get(usize::from(matched)) {
             let Some(&b) = buf.get(i) else {
@@ -177,7 +192,11 @@ impl Parser {
             if b != expected {
                 return Err(self.syntax(
                     i,
-                    format!("invalid literal: expected `{}`, found {}", literal.word(), describe(b)),
+                    format!(
+                        "invalid literal: expected `{}`, found {}",
+                        literal.word(),
+                        describe(b)
+                    ),
                 ));
             }
             matched += 1;
@@ -195,10 +214,23 @@ mod tests {
     #[test]
     fn numbers_match_serde_json_including_edge_cases() {
         for text in [
-            "0", "-0", "1", "-1", "123456789012345678", "-123456789012345678",
-            "12345678901234567890", "18446744073709551615", "18446744073709551616",
-            "-9223372036854775808", "-9223372036854775809", "1.5", "-0.0", "1e3",
-            "1E-2", "123e-10000000", "0.1e+1",
+            "0",
+            "-0",
+            "1",
+            "-1",
+            "123456789012345678",
+            "-123456789012345678",
+            "12345678901234567890",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "1.5",
+            "-0.0",
+            "1e3",
+            "1E-2",
+            "123e-10000000",
+            "0.1e+1",
         ] {
             let ours = number_value(text).unwrap();
             let theirs: Value = serde_json::from_str(text).unwrap();

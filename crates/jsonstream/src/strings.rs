@@ -63,7 +63,12 @@ impl Parser {
     }
 
     /// Consumes string bytes from `i` until the string closes or the chunk ends.
-    pub(crate) fn string(&mut self, mut state: StrState, buf: &[u8], mut i: usize) -> Result<usize, Error> {
+    pub(crate) fn string(
+        &mut self,
+        mut state: StrState,
+        buf: &[u8],
+        mut i: usize,
+    ) -> Result<usize, Error> {
         loop {
             if state == StrState::Chars {
                 if self.scalar.utf8_len > 0 {
@@ -140,7 +145,10 @@ impl Parser {
                     let Some(d) = hex_digit(b) else {
                         return Err(self.syntax(
                             i,
-                            format!("invalid \\u escape: expected 4 hex digits, found {}", describe(b)),
+                            format!(
+                                "invalid \\u escape: expected 4 hex digits, found {}",
+                                describe(b)
+                            ),
                         ));
                     };
                     let value = value << 4 | d;
@@ -176,11 +184,15 @@ impl Parser {
             (0, _, true) => {
                 return Err(self.syntax(
                     i,
-                    format!("lone low surrogate \\u{value:04X}: it must follow a high surrogate escape"),
+                    format!(
+                        "lone low surrogate \\u{value:04X}: it must follow a high surrogate escape"
+                    ),
                 ));
             }
             (0, _, _) => u32::from(value),
-            (_, _, true) => 0x10000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(value) - 0xDC00),
+            (_, _, true) => {
+                0x10000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(value) - 0xDC00)
+            }
             _ => {
                 return Err(self.syntax(
                     i,
@@ -208,10 +220,10 @@ impl Parser {
             }
             Err(e) => {
                 let valid = start + e.valid_up_to();
-                if self.scalar.keep {
-                    if let Ok(s) = std::str::from_utf8(&buf[start..valid]) {
-                        self.scalar.text.push_str(s);
-                    }
+                if self.scalar.keep
+                    && let Ok(s) = std::str::from_utf8(&buf[start..valid])
+                {
+                    self.scalar.text.push_str(s);
                 }
                 if e.error_len().is_none() && end == buf.len() {
                     let tail = &buf[valid..end];
@@ -259,10 +271,7 @@ impl Parser {
     fn bad_utf8(&self) -> Error {
         Error::Syntax {
             position: self.position_at(self.scalar.utf8_start),
-            message: format!(
-                "invalid UTF-8 in a string at {}",
-                describe(self.scalar.utf8[0])
-            ),
+            message: format!("invalid UTF-8 in a string at {}", describe(self.scalar.utf8[0])),
         }
     }
 

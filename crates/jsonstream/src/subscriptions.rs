@@ -70,7 +70,12 @@ impl Subscriptions {
 
     /// Pushes the candidates of a container opened at path length `depth`
     /// with segment `seg` under candidates `parent`; returns their range.
-    pub(crate) fn push_children(&mut self, parent: Range, depth: usize, seg: Option<Seg<'_>>) -> Range {
+    pub(crate) fn push_children(
+        &mut self,
+        parent: Range,
+        depth: usize,
+        seg: Option<Seg<'_>>,
+    ) -> Range {
         let start = self.cands.len();
         for k in parent.0..parent.1 {
             let id = self.cands[k];
