@@ -1,0 +1,165 @@
+//! `vibe state` / `vibe profile` / `vibe db` against a real data dir: semantics, bad input
+//! (exact error line, database unchanged), and two processes appending at once.
+
+use std::path::Path;
+use std::process::Output;
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+
+fn vibe(dir: &Path, args: &[&str]) -> Output {
+    Command::cargo_bin("vibe").unwrap().arg("--data-dir").arg(dir).args(args).output().unwrap()
+}
+
+fn ok_json(dir: &Path, args: &[&str]) -> Value {
+    let mut all = vec!["--json"];
+    all.extend_from_slice(args);
+    let out = vibe(dir, &all);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Everything a user could lose: the profile row as stored, and the row counts.
+fn snapshot(dir: &Path) -> (String, String) {
+    let conn = rusqlite::Connection::open(dir.join("vibe.db")).unwrap();
+    let profile: String = conn
+        .query_row("SELECT doc || updated_at FROM profiles", [], |r| r.get(0))
+        .unwrap_or_default();
+    let counts: String = conn
+        .query_row(
+            "SELECT (SELECT count(*) FROM profiles) || '/' || (SELECT count(*) FROM conversations) || '/' || (SELECT count(*) FROM messages)",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    (profile, counts)
+}
+
+fn seeded() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    ok_json(dir.path(), &["state", "write", "--skill", "lifecoach", "--section", "progress", "--data", r#"{"milestones": {"kind": "map"}}"#]);
+    ok_json(dir.path(), &["state", "append", "--skill", "lifecoach", "--path", "journal", "--entry", r#"{"text": "第一天"}"#]);
+    dir
+}
+
+#[test]
+fn state_commands_follow_the_seed_semantics() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let empty = ok_json(d, &["state", "read", "--skill", "career"]);
+    assert_eq!(empty["status"], "empty");
+    ok_json(d, &["state", "write", "--skill", "career", "--section", "goals", "--data", r#"{"a": {"x": 1, "y": 2}}"#]);
+    ok_json(d, &["state", "write", "--skill", "career", "--section", "goals", "--data", r#"{"a": {"y": null, "z": 3}}"#]);
+    for n in 1..=3 {
+        let out = ok_json(d, &["state", "append", "--skill", "career", "--path", "log.items", "--entry", &format!(r#"{{"n": {n}}}"#), "--max-items", "2"]);
+        assert_eq!(out["length"], if n == 1 { 1 } else { 2 });
+    }
+    let read = ok_json(d, &["state", "read", "--skill", "career", "--sections", "goals,log"]);
+    assert_eq!(read["status"], "success");
+    assert_eq!(read["data"]["goals"], json!({"a": {"x": 1, "z": 3}}));
+    let items = read["data"]["log"]["items"].as_array().unwrap();
+    assert_eq!(items.iter().map(|i| i["n"].as_i64().unwrap()).collect::<Vec<_>>(), vec![3, 2]);
+    assert!(read["data"].get("_meta").is_none(), "only the asked sections");
+}
+
+#[test]
+fn profile_set_show_export_import_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok_json(d, &["profile", "set", "birth_info.date", r#""1990-05-17""#]);
+    ok_json(d, &["profile", "set", "birth_info.timezone", r#""Asia/Shanghai""#]);
+    let shown = ok_json(d, &["profile", "show"]);
+    assert_eq!(shown["birth_info"], json!({"date": "1990-05-17", "timezone": "Asia/Shanghai"}));
+    let file = d.join("export.json");
+    ok_json(d, &["profile", "export", file.to_str().unwrap()]);
+    let other = tempfile::tempdir().unwrap();
+    ok_json(other.path(), &["profile", "import", file.to_str().unwrap()]);
+    assert_eq!(ok_json(other.path(), &["profile", "show"]), shown);
+}
+
+#[test]
+fn profile_import_migrates_a_legacy_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let file = d.join("legacy.json");
+    std::fs::write(&file, r#"{"skill_data": {"bazi": {"chart": {"day": "丙午"}}}, "life_context": {"_paths": {"lifecoach": {"content": {"goals": {"a": 1}}}}}}"#).unwrap();
+    ok_json(d, &["profile", "import", file.to_str().unwrap()]);
+    let shown = ok_json(d, &["profile", "show"]);
+    assert_eq!(shown["skills"]["bazi"]["chart"]["day"], "丙午");
+    assert_eq!(shown["skills"]["lifecoach"]["goals"]["a"], 1);
+    assert!(shown.get("skill_data").is_none() && shown.get("life_context").is_none());
+}
+
+#[test]
+fn db_info_reports_schema_and_counts() {
+    let dir = seeded();
+    let info = ok_json(dir.path(), &["db", "info"]);
+    assert_eq!(info["schema_version"], 1);
+    assert_eq!(info["counts"]["profiles"], 1);
+    assert!(info["size_bytes"].as_u64().unwrap() > 0);
+    assert!(info["path"].as_str().unwrap().ends_with("vibe.db"));
+}
+
+#[test]
+fn bad_input_names_the_problem_and_changes_nothing() {
+    let dir = seeded();
+    let d = dir.path();
+    let before = snapshot(d);
+    let cases: &[(&[&str], &str)] = &[
+        (&["state", "write", "--skill", "lifecoach", "--section", "goals", "--data", "{bad"], "error: --data is not valid JSON (line 1, column 2"),
+        (&["state", "append", "--skill", "lifecoach", "--path", "progress..x", "--entry", "{}"], "error: list path \"progress..x\" has an empty segment (part 2); remove the extra dot"),
+        (&["state", "append", "--skill", "lifecoach", "--path", "progress.milestones", "--entry", "{}"], "error: cannot append to \"progress.milestones\" of skill lifecoach: it holds an object, not a list"),
+        (&["state", "write", "--skill", "lifecoach", "--section", "goals", "--data", "[1,2]"], "error: write_state data must be a JSON object (it is merged into section \"goals\"), got a list"),
+        (&["state", "write", "--skill", "Life_Coach", "--section", "goals", "--data", "{}"], "error: invalid skill id \"Life_Coach\": use 1-64 characters of a-z, 0-9 and '-'"),
+        (&["state", "read", "--skill", "lifecoach!"], "error: invalid skill id \"lifecoach!\""),
+        (&["profile", "import", "/nonexistent/profile.json"], "error: cannot read /nonexistent/profile.json (check the path)"),
+        (&["profile", "set", "birth_info..date", "1"], "error: profile path \"birth_info..date\" has an empty segment"),
+        (&["profile", "set", "birth_info.date", "1990-05-17"], "error: VALUE is not valid JSON"),
+    ];
+    for (args, expected) in cases {
+        let out = vibe(d, args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} should fail");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: one line, got {stderr}");
+        assert!(stderr.starts_with(expected), "{args:?}:\n got: {stderr}\nwant: {expected}");
+        assert_eq!(snapshot(d), before, "{args:?} changed the database");
+    }
+    let bad_import = d.join("bad.json");
+    std::fs::write(&bad_import, "{\n  \"a\": ,\n}").unwrap();
+    let out = vibe(d, &["profile", "import", bad_import.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bad.json:2:8: not valid JSON"), "{stderr}");
+    std::fs::write(&bad_import, "[1]").unwrap();
+    let out = vibe(d, &["profile", "import", bad_import.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a profile must be a JSON object, got a list"));
+    assert_eq!(snapshot(d), before);
+}
+
+#[test]
+fn two_processes_appending_at_once_lose_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_path_buf();
+    ok_json(&d, &["db", "info"]);
+    let loops: Vec<_> = (0..2)
+        .map(|writer| {
+            let d = d.clone();
+            std::thread::spawn(move || {
+                for i in 0..200 {
+                    let entry = format!(r#"{{"writer": {writer}, "i": {i}}}"#);
+                    let out = vibe(&d, &["state", "append", "--skill", "lifecoach", "--path", "journal", "--entry", &entry, "--max-items", "1000"]);
+                    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+                }
+            })
+        })
+        .collect();
+    for l in loops {
+        l.join().unwrap();
+    }
+    let read = ok_json(&d, &["state", "read", "--skill", "lifecoach", "--sections", "journal"]);
+    let journal = read["data"]["journal"].as_array().unwrap();
+    assert_eq!(journal.len(), 400);
+    for writer in 0..2 {
+        let mine: Vec<i64> = journal.iter().filter(|e| e["writer"] == writer).map(|e| e["i"].as_i64().unwrap()).collect();
+        assert_eq!(mine, (0..200).rev().collect::<Vec<_>>(), "writer {writer}: newest first, none lost");
+    }
+}

@@ -1,0 +1,188 @@
+//! The profile cache (seed 002 §2.1: TTL 5 minutes, keys per user + skill) with finer
+//! invalidation than the seed (seed 002 §3.2, problem 2): each entry remembers which parts of
+//! the profile it read (the skill's declared `profile_fields` plus `skills.<skill>`), and a
+//! write invalidates only entries that read the written path. Writes by another process (the
+//! CLI while the app runs) are noticed through SQLite's `data_version` and clear the cache.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::Store;
+use crate::error::Result;
+use crate::json_path::parse_dotted;
+use crate::state::validate_skill_id;
+
+/// The seed's TTL.
+pub const DEFAULT_TTL: Duration = Duration::from_secs(5 * 60);
+
+/// What a skill sees of the profile.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkillView {
+    pub skill: String,
+    /// Only the declared profile fields, at their usual place (`{"birth_info": {...}}`).
+    pub profile: Value,
+    /// `skills.<skill>`: the skill's own state.
+    pub state: Value,
+}
+
+/// Counters for tests and `vibe db info`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct CacheStats {
+    pub hits: u64,
+    pub misses: u64,
+    pub entries: usize,
+}
+
+struct Entry {
+    view: Arc<SkillView>,
+    deps: Vec<String>,
+    loaded_at: Instant,
+}
+
+struct Inner {
+    entries: HashMap<(String, String), Entry>,
+    data_version: Option<i64>,
+    ttl: Duration,
+    hits: u64,
+    misses: u64,
+}
+
+pub(crate) struct ProfileCache {
+    inner: Mutex<Inner>,
+}
+
+impl Default for ProfileCache {
+    fn default() -> Self {
+        Self {
+            inner: Mutex::new(Inner {
+                entries: HashMap::new(),
+                data_version: None,
+                ttl: DEFAULT_TTL,
+                hits: 0,
+                misses: 0,
+            }),
+        }
+    }
+}
+
+/// Whether a write at `changed` can alter what was read at `dep` (one is a dotted prefix of
+/// the other; the empty path is everything).
+fn related(dep: &str, changed: &str) -> bool {
+    fn prefix(a: &str, b: &str) -> bool {
+        a.is_empty() || b == a || (b.starts_with(a) && b.as_bytes().get(a.len()) == Some(&b'.'))
+    }
+    prefix(dep, changed) || prefix(changed, dep)
+}
+
+impl ProfileCache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Drop the entries of `user` that read anything at or under / above `path`.
+    pub(crate) fn invalidate(&self, user: &str, path: &str) {
+        self.lock()
+            .entries
+            .retain(|(u, _), entry| u != user || !entry.deps.iter().any(|d| related(d, path)));
+    }
+}
+
+fn pick(doc: &Value, field: &str, out: &mut Value) {
+    let Ok(segments) = parse_dotted(field, "profile field") else { return };
+    let mut src = doc;
+    for s in &segments {
+        match src.get(s) {
+            Some(v) => src = v,
+            None => return,
+        }
+    }
+    let mut dst = out;
+    for s in &segments[..segments.len() - 1] {
+        let Some(map) = dst.as_object_mut() else { return };
+        dst = map.entry(s.to_string()).or_insert_with(|| Value::Object(Map::new()));
+    }
+    if let (Some(map), Some(last)) = (dst.as_object_mut(), segments.last()) {
+        map.insert(last.to_string(), src.clone());
+    }
+}
+
+impl Store {
+    /// The parts of `user`'s profile a skill declared (`fields`, dotted, e.g. `birth_info`,
+    /// `skills.bazi`, `extracted`) and the skill's own state, from the cache when fresh.
+    pub fn skill_view(&self, user: &str, skill: &str, fields: &[&str]) -> Result<Arc<SkillView>> {
+        validate_skill_id(skill)?;
+        let mut deps: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
+        deps.push(format!("skills.{skill}"));
+        deps.sort();
+        deps.dedup();
+        let version: i64 = self.conn().query_row("PRAGMA data_version", [], |r| r.get(0))?;
+        let key = (user.to_string(), skill.to_string());
+        {
+            let mut inner = self.cache.lock();
+            if inner.data_version != Some(version) {
+                inner.entries.clear();
+                inner.data_version = Some(version);
+            }
+            let ttl = inner.ttl;
+            let hit = inner
+                .entries
+                .get(&key)
+                .filter(|e| e.deps == deps && e.loaded_at.elapsed() < ttl)
+                .map(|e| e.view.clone());
+            if let Some(view) = hit {
+                inner.hits += 1;
+                return Ok(view);
+            }
+            inner.misses += 1;
+        }
+        let doc = self.profile(user)?;
+        let mut profile = Value::Object(Map::new());
+        for field in fields {
+            pick(&doc, field, &mut profile);
+        }
+        let state = doc.get("skills").and_then(|s| s.get(skill)).cloned().unwrap_or(Value::Object(Map::new()));
+        let view = Arc::new(SkillView { skill: skill.to_string(), profile, state });
+        let entry = Entry { view: view.clone(), deps, loaded_at: Instant::now() };
+        self.cache.lock().entries.insert(key, entry);
+        Ok(view)
+    }
+
+    /// Cache counters.
+    pub fn cache_stats(&self) -> CacheStats {
+        let inner = self.cache.lock();
+        CacheStats { hits: inner.hits, misses: inner.misses, entries: inner.entries.len() }
+    }
+
+    /// Change the cache's time-to-live (default five minutes).
+    pub fn set_cache_ttl(&self, ttl: Duration) {
+        self.cache.lock().ttl = ttl;
+    }
+
+    /// Whether a fresh entry for `user` + `skill` is cached.
+    pub fn is_cached(&self, user: &str, skill: &str) -> bool {
+        let inner = self.cache.lock();
+        inner
+            .entries
+            .get(&(user.to_string(), skill.to_string()))
+            .is_some_and(|e| e.loaded_at.elapsed() < inner.ttl)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::related;
+
+    #[test]
+    fn relatedness_is_by_dotted_prefix() {
+        assert!(related("birth_info", "birth_info.date"));
+        assert!(related("skills.bazi.chart", "skills.bazi"));
+        assert!(related("", "anything"));
+        assert!(related("skills.bazi", ""));
+        assert!(!related("skills.bazi", "skills.bazi2"));
+        assert!(!related("birth_info", "extracted"));
+    }
+}

@@ -1,0 +1,108 @@
+//! Conversations: create, get, list, set the active skill / scenario / voice mode (seed 001
+//! §4.2: the skill chosen by `use_skill` survives to the next request), delete (its messages
+//! and runs go with it).
+
+use rusqlite::{OptionalExtension, Row, params};
+use serde::Serialize;
+
+use crate::error::{Result, StoreError};
+use crate::{Store, clock};
+
+/// One conversation row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Conversation {
+    pub id: String,
+    pub user_id: String,
+    pub title: Option<String>,
+    pub skill: Option<String>,
+    pub scenario: Option<String>,
+    pub voice_mode: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+const COLUMNS: &str = "id, user_id, title, skill, scenario, voice_mode, created_at, updated_at";
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<Conversation> {
+    Ok(Conversation {
+        id: row.get(0)?,
+        user_id: row.get(1)?,
+        title: row.get(2)?,
+        skill: row.get(3)?,
+        scenario: row.get(4)?,
+        voice_mode: row.get(5)?,
+        created_at: row.get(6)?,
+        updated_at: row.get(7)?,
+    })
+}
+
+impl Store {
+    /// Start a new conversation.
+    pub fn create_conversation(&self, user: &str, title: Option<&str>) -> Result<Conversation> {
+        let now = clock::now_rfc3339();
+        let id = uuid::Uuid::now_v7().to_string();
+        self.write_tx(|tx| {
+            tx.execute(
+                "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)",
+                params![id, user, title, now],
+            )?;
+            Ok(())
+        })?;
+        self.conversation(&id)
+    }
+
+    /// One conversation, or [`StoreError::NoSuchConversation`].
+    pub fn conversation(&self, id: &str) -> Result<Conversation> {
+        self.conn()
+            .query_row(&format!("SELECT {COLUMNS} FROM conversations WHERE id = ?1"), [id], from_row)
+            .optional()?
+            .ok_or_else(|| StoreError::NoSuchConversation(id.to_string()))
+    }
+
+    /// A user's conversations, most recently active first.
+    pub fn list_conversations(&self, user: &str) -> Result<Vec<Conversation>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {COLUMNS} FROM conversations WHERE user_id = ?1 ORDER BY updated_at DESC, id DESC"
+        ))?;
+        let rows = stmt.query_map([user], from_row)?.collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    /// Record the active skill and scenario of a conversation (`None` clears them).
+    pub fn set_conversation_skill(&self, id: &str, skill: Option<&str>, scenario: Option<&str>) -> Result<()> {
+        self.update_conversation(id, "skill = ?2, scenario = ?3", params![id, skill, scenario])
+    }
+
+    /// Record the voice mode of a conversation.
+    pub fn set_conversation_voice_mode(&self, id: &str, voice_mode: Option<&str>) -> Result<()> {
+        self.update_conversation(id, "voice_mode = ?2", params![id, voice_mode])
+    }
+
+    /// Rename a conversation.
+    pub fn set_conversation_title(&self, id: &str, title: Option<&str>) -> Result<()> {
+        self.update_conversation(id, "title = ?2", params![id, title])
+    }
+
+    fn update_conversation(&self, id: &str, set: &str, params: &[&dyn rusqlite::ToSql]) -> Result<()> {
+        let now = clock::now_rfc3339();
+        let changed = self.write_tx(|tx| {
+            let n = tx.execute(&format!("UPDATE conversations SET {set} WHERE id = ?1"), params)?;
+            tx.execute("UPDATE conversations SET updated_at = ?2 WHERE id = ?1", params![id, now])?;
+            Ok(n)
+        })?;
+        if changed == 0 {
+            return Err(StoreError::NoSuchConversation(id.to_string()));
+        }
+        Ok(())
+    }
+
+    /// Delete a conversation with its messages and runs.
+    pub fn delete_conversation(&self, id: &str) -> Result<()> {
+        let n = self.write_tx(|tx| Ok(tx.execute("DELETE FROM conversations WHERE id = ?1", [id])?))?;
+        if n == 0 {
+            return Err(StoreError::NoSuchConversation(id.to_string()));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,123 @@
+//! `vibe-store`: the one local SQLite file of VibeLife. It owns opening (WAL, foreign keys,
+//! busy timeout, migrations with backups), the profile document and its skill-state
+//! operations (seed 000 §3–4), conversations, messages and history selection, runs, and the
+//! profile cache. It knows nothing of skills on disk, models or the UI.
+//!
+//! Every write of user data runs in one transaction; every read-modify-write of the profile
+//! document runs in one IMMEDIATE transaction, so the desktop app and the CLI writing at the
+//! same time never lose each other's updates.
+
+mod cache;
+mod clock;
+mod conversations;
+mod error;
+mod history;
+mod json_path;
+mod legacy;
+mod messages;
+mod migrations;
+mod profile;
+mod state;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use rusqlite::{Connection, TransactionBehavior};
+
+pub use cache::{CacheStats, SkillView};
+pub use clock::now_rfc3339;
+pub use conversations::Conversation;
+pub use error::{Result, StoreError};
+pub use history::{HistoryLimit, select_history};
+pub use json_path::deep_merge;
+pub use legacy::migrate_legacy_profile;
+pub use messages::{Message, NewMessage, Role};
+pub use migrations::{BACKUPS_KEPT, latest_version, list_backups};
+pub use state::{AppendOutcome, DEFAULT_MAX_ITEMS, StateRead, StateStatus, validate_skill_id};
+
+/// The user id of the person using this machine (one profile per local user).
+pub const LOCAL_USER: &str = "local";
+
+/// How long a writer waits for another process's lock before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// An open database. Cheap to share behind an `Arc`; calls are serialised on one connection.
+pub struct Store {
+    conn: Mutex<Connection>,
+    path: Option<PathBuf>,
+    cache: cache::ProfileCache,
+}
+
+impl Store {
+    /// Open (or create) the database at `path`, refusing a file from a newer schema untouched,
+    /// backing up an existing file before upgrading it, then applying pending migrations and
+    /// migrating legacy profile shapes (seed 000 §6).
+    pub fn open(path: &Path) -> Result<Self> {
+        let mut conn = Connection::open(path)?;
+        let found = migrations::check_not_newer(&conn, path)?;
+        configure(&conn)?;
+        migrations::upgrade(&mut conn, Some(path), found)?;
+        Self::finish_open(conn, Some(path.to_path_buf()))
+    }
+
+    /// A private in-memory database (tests, benchmarks, evals).
+    pub fn open_in_memory() -> Result<Self> {
+        let mut conn = Connection::open_in_memory()?;
+        configure(&conn)?;
+        migrations::upgrade(&mut conn, None, 0)?;
+        Self::finish_open(conn, None)
+    }
+
+    fn finish_open(conn: Connection, path: Option<PathBuf>) -> Result<Self> {
+        let store = Self { conn: Mutex::new(conn), path, cache: cache::ProfileCache::default() };
+        store.migrate_legacy_profiles()?;
+        Ok(store)
+    }
+
+    /// The database file, `None` in memory.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The schema version of the open file.
+    pub fn schema_version(&self) -> Result<i64> {
+        migrations::user_version(&self.conn())
+    }
+
+    /// Row counts per table, for `vibe db info`.
+    pub fn counts(&self) -> Result<Vec<(&'static str, i64)>> {
+        let conn = self.conn();
+        ["profiles", "conversations", "messages", "runs"]
+            .into_iter()
+            .map(|table| {
+                let n = conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?;
+                Ok((table, n))
+            })
+            .collect()
+    }
+
+    pub(crate) fn conn(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave the connection half-written (SQLite rolls
+        // back an unfinished transaction when it is dropped), so a poisoned lock is safe to use.
+        self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Run `f` in one IMMEDIATE transaction (the write lock is taken up front, so a
+    /// read-modify-write cannot interleave with another process's).
+    pub(crate) fn write_tx<T>(&self, f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T>) -> Result<T> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let out = f(&tx)?;
+        tx.commit()?;
+        Ok(out)
+    }
+}
+
+fn configure(conn: &Connection) -> Result<()> {
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "foreign_keys", true)?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    Ok(())
+}

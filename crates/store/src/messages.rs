@@ -1,0 +1,206 @@
+//! Messages of a conversation: role, content, tool calls (JSON array), tool call id, token
+//! count, run id, status. Each message is written in its own transaction as soon as it is
+//! complete, so a crash never loses what was said before it.
+
+use rusqlite::{Row, params};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{Result, StoreError};
+use crate::{Store, clock};
+
+/// Who said it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+    Tool,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "system" => Role::System,
+            "user" => Role::User,
+            "assistant" => Role::Assistant,
+            "tool" => Role::Tool,
+            _ => return None,
+        })
+    }
+}
+
+/// A message to store.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewMessage {
+    pub role: Role,
+    pub content: String,
+    /// For an assistant message: the OpenAI-style `tool_calls` array (`[{id, type, function}]`
+    /// or `[{id, name, arguments}]`; each needs an `id`).
+    pub tool_calls: Option<Value>,
+    /// For a tool message: the id of the call it answers.
+    pub tool_call_id: Option<String>,
+    pub token_count: u32,
+    pub run_id: Option<String>,
+    /// `true` when the message was cut short (a killed run).
+    pub interrupted: bool,
+}
+
+impl NewMessage {
+    /// A plain text message.
+    pub fn text(role: Role, content: impl Into<String>) -> Self {
+        Self {
+            role,
+            content: content.into(),
+            tool_calls: None,
+            tool_call_id: None,
+            token_count: 0,
+            run_id: None,
+            interrupted: false,
+        }
+    }
+}
+
+/// A stored message.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Message {
+    pub id: i64,
+    pub conversation_id: String,
+    pub role: Role,
+    pub content: String,
+    pub tool_calls: Option<Value>,
+    pub tool_call_id: Option<String>,
+    pub token_count: u32,
+    pub run_id: Option<String>,
+    pub interrupted: bool,
+    pub created_at: String,
+}
+
+impl Message {
+    /// Ids of the tool calls this assistant message makes.
+    pub fn tool_call_ids(&self) -> Vec<&str> {
+        self.tool_calls
+            .as_ref()
+            .and_then(Value::as_array)
+            .map(|calls| calls.iter().filter_map(|c| c.get("id").and_then(Value::as_str)).collect())
+            .unwrap_or_default()
+    }
+}
+
+const COLUMNS: &str =
+    "id, conversation_id, role, content, tool_calls, tool_call_id, token_count, run_id, status, created_at";
+
+pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Message> {
+    let role: String = row.get(2)?;
+    let tool_calls: Option<String> = row.get(4)?;
+    let status: String = row.get(8)?;
+    Ok(Message {
+        id: row.get(0)?,
+        conversation_id: row.get(1)?,
+        role: Role::parse(&role).unwrap_or(Role::User),
+        content: row.get(3)?,
+        tool_calls: tool_calls.and_then(|t| serde_json::from_str(&t).ok()),
+        tool_call_id: row.get(5)?,
+        token_count: row.get(6)?,
+        run_id: row.get(7)?,
+        interrupted: status == "interrupted",
+        created_at: row.get(9)?,
+    })
+}
+
+fn validate(msg: &NewMessage) -> Result<()> {
+    if let Some(calls) = &msg.tool_calls {
+        let Some(list) = calls.as_array() else {
+            return Err(StoreError::invalid("tool_calls must be a JSON array"));
+        };
+        if msg.role != Role::Assistant {
+            return Err(StoreError::invalid("only assistant messages carry tool_calls"));
+        }
+        if list.iter().any(|c| c.get("id").and_then(Value::as_str).is_none_or(str::is_empty)) {
+            return Err(StoreError::invalid("every tool call needs a non-empty \"id\""));
+        }
+    }
+    if msg.role == Role::Tool && msg.tool_call_id.as_deref().is_none_or(str::is_empty) {
+        return Err(StoreError::invalid("a tool message needs the tool_call_id it answers"));
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Store one message and bump the conversation's `updated_at`.
+    pub fn append_message(&self, conversation_id: &str, msg: NewMessage) -> Result<Message> {
+        validate(&msg)?;
+        let now = clock::now_rfc3339();
+        let id = self.write_tx(|tx| {
+            let touched = tx.execute(
+                "UPDATE conversations SET updated_at = ?2 WHERE id = ?1",
+                params![conversation_id, now],
+            )?;
+            if touched == 0 {
+                return Err(StoreError::NoSuchConversation(conversation_id.to_string()));
+            }
+            tx.execute(
+                "INSERT INTO messages (conversation_id, role, content, tool_calls, tool_call_id, token_count, run_id, status, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    conversation_id,
+                    msg.role.as_str(),
+                    msg.content,
+                    msg.tool_calls.as_ref().map(Value::to_string),
+                    msg.tool_call_id,
+                    msg.token_count,
+                    msg.run_id,
+                    if msg.interrupted { "interrupted" } else { "complete" },
+                    now
+                ],
+            )?;
+            Ok(tx.last_insert_rowid())
+        })?;
+        Ok(Message {
+            id,
+            conversation_id: conversation_id.to_string(),
+            role: msg.role,
+            content: msg.content,
+            tool_calls: msg.tool_calls,
+            tool_call_id: msg.tool_call_id,
+            token_count: msg.token_count,
+            run_id: msg.run_id,
+            interrupted: msg.interrupted,
+            created_at: now,
+        })
+    }
+
+    /// Every message of a conversation, oldest first.
+    pub fn messages(&self, conversation_id: &str) -> Result<Vec<Message>> {
+        self.conversation(conversation_id)?;
+        let conn = self.conn();
+        let mut stmt =
+            conn.prepare_cached(&format!("SELECT {COLUMNS} FROM messages WHERE conversation_id = ?1 ORDER BY id"))?;
+        let rows = stmt.query_map([conversation_id], from_row)?.collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    /// The newest `limit` messages, oldest first (for history selection without a full scan).
+    pub(crate) fn newest_messages(&self, conversation_id: &str, limit: usize) -> Result<Vec<Message>> {
+        self.conversation(conversation_id)?;
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM messages WHERE conversation_id = ?1 ORDER BY id DESC LIMIT ?2"
+        ))?;
+        let mut rows: Vec<Message> = stmt
+            .query_map(params![conversation_id, limit as i64], from_row)?
+            .collect::<rusqlite::Result<_>>()?;
+        rows.reverse();
+        Ok(rows)
+    }
+}

@@ -1,0 +1,196 @@
+//! The embedded schema migrations (the numbered files in the repo's `migrations/` folder) and
+//! how they are applied: version check first (a newer file is refused untouched), a backup of
+//! an existing file before any upgrade, then every pending migration in one transaction.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::Connection;
+use rusqlite_migration::{M, Migrations};
+
+use crate::error::{Result, StoreError};
+
+/// The migrations, in order. Each entry's file name is checked against `migrations/` by a test,
+/// so a new file that is not listed here fails the build's tests.
+pub(crate) const FILES: &[(&str, &str)] =
+    &[("0001_init.sql", include_str!("../../../migrations/0001_init.sql"))];
+
+/// How many backups of the database are kept beside it.
+pub const BACKUPS_KEPT: usize = 3;
+
+/// The schema version this build writes.
+pub fn latest_version() -> i64 {
+    FILES.len() as i64
+}
+
+fn migrations() -> Migrations<'static> {
+    Migrations::new(FILES.iter().map(|(_, sql)| M::up(sql)).collect())
+}
+
+pub(crate) fn user_version(conn: &Connection) -> Result<i64> {
+    Ok(conn.query_row("PRAGMA user_version", [], |row| row.get(0))?)
+}
+
+/// Refuse a database from a newer schema before anything touches it.
+pub(crate) fn check_not_newer(conn: &Connection, path: &Path) -> Result<i64> {
+    let found = user_version(conn)?;
+    if found > latest_version() {
+        return Err(StoreError::NewerSchema {
+            path: path.to_path_buf(),
+            found,
+            supported: latest_version(),
+        });
+    }
+    Ok(found)
+}
+
+/// Apply pending migrations. For a file that already holds a schema, first copy it to a
+/// timestamped backup beside it (keeping the newest [`BACKUPS_KEPT`]).
+pub(crate) fn upgrade(conn: &mut Connection, path: Option<&Path>, found: i64) -> Result<()> {
+    upgrade_with(conn, path, found, &migrations(), latest_version())
+}
+
+fn upgrade_with(
+    conn: &mut Connection,
+    path: Option<&Path>,
+    found: i64,
+    migrations: &Migrations<'_>,
+    latest: i64,
+) -> Result<()> {
+    if found == latest {
+        return Ok(());
+    }
+    if let Some(path) = path
+        && holds_data(conn, found)?
+    {
+        let backup = backup(conn, path, found)
+            .map_err(|e| StoreError::Backup { path: path.to_path_buf(), source: Box::new(e) })?;
+        tracing::info!(
+            from = found,
+            to = latest,
+            backup = %backup.display(),
+            "upgrading database schema; backup written first"
+        );
+        prune_backups(path);
+    }
+    migrations.to_latest(conn)?;
+    Ok(())
+}
+
+/// A file with a schema version or any table is somebody's data: back it up before changing it.
+fn holds_data(conn: &Connection, found: i64) -> Result<bool> {
+    if found > 0 {
+        return Ok(true);
+    }
+    let objects: i64 = conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+    Ok(objects > 0)
+}
+
+fn backup(conn: &Connection, path: &Path, version: i64) -> Result<PathBuf> {
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
+    let target = path.with_file_name(format!(
+        "{}.backup-{stamp}-v{version}",
+        file_name(path)
+    ));
+    conn.execute("VACUUM INTO ?1", [target.to_string_lossy().as_ref()])?;
+    Ok(target)
+}
+
+/// Backups of `path`, oldest first.
+pub fn list_backups(path: &Path) -> Vec<PathBuf> {
+    let prefix = format!("{}.backup-", file_name(path));
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(&prefix)))
+        .collect();
+    found.sort();
+    found
+}
+
+fn prune_backups(path: &Path) {
+    let backups = list_backups(path);
+    let excess = backups.len().saturating_sub(BACKUPS_KEPT);
+    for old in &backups[..excess] {
+        if let Err(e) = std::fs::remove_file(old) {
+            tracing::warn!(file = %old.display(), error = %e, "cannot remove old database backup");
+        }
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "vibe.db".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_step() -> Migrations<'static> {
+        Migrations::new(vec![
+            M::up("CREATE TABLE notes (text TEXT NOT NULL);"),
+            M::up("ALTER TABLE notes ADD COLUMN mood TEXT;"),
+        ])
+    }
+
+    #[test]
+    fn upgrading_an_existing_file_backs_it_up_first_and_keeps_the_last_three() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("vibe.db");
+        let mut conn = Connection::open(&path).unwrap();
+        Migrations::new(vec![M::up("CREATE TABLE notes (text TEXT NOT NULL);")])
+            .to_latest(&mut conn)
+            .unwrap();
+        conn.execute("INSERT INTO notes VALUES ('precious')", []).unwrap();
+
+        upgrade_with(&mut conn, Some(&path), 1, &two_step(), 2).unwrap();
+        assert_eq!(user_version(&conn).unwrap(), 2);
+        let backups = list_backups(&path);
+        assert_eq!(backups.len(), 1);
+        assert!(backups[0].to_string_lossy().ends_with("-v1"), "{backups:?}");
+        let old = Connection::open(&backups[0]).unwrap();
+        assert_eq!(user_version(&old).unwrap(), 1);
+        let text: String = old.query_row("SELECT text FROM notes", [], |r| r.get(0)).unwrap();
+        assert_eq!(text, "precious");
+
+        for i in 0..4 {
+            std::fs::write(dir.path().join(format!("vibe.db.backup-2020010{i}T000000.000Z-v1")), b"x").unwrap();
+        }
+        prune_backups(&path);
+        let kept = list_backups(&path);
+        assert_eq!(kept.len(), BACKUPS_KEPT);
+        assert_eq!(kept.last(), backups.last(), "the newest backup is kept");
+    }
+
+    #[test]
+    fn a_new_file_is_not_backed_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("vibe.db");
+        let mut conn = Connection::open(&path).unwrap();
+        upgrade_with(&mut conn, Some(&path), 0, &two_step(), 2).unwrap();
+        assert!(list_backups(&path).is_empty());
+    }
+
+    #[test]
+    fn migrations_are_valid() {
+        assert!(migrations().validate().is_ok());
+    }
+
+    #[test]
+    fn every_file_in_the_migrations_folder_is_embedded_in_order() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../migrations");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".sql"))
+            .collect();
+        on_disk.sort();
+        let embedded: Vec<String> = FILES.iter().map(|(n, _)| n.to_string()).collect();
+        assert_eq!(on_disk, embedded, "list every migrations/*.sql in FILES, in order");
+        for (i, name) in embedded.iter().enumerate() {
+            assert!(name.starts_with(&format!("{:04}_", i + 1)), "{name} is out of sequence");
+        }
+    }
+}

@@ -1,0 +1,20 @@
+//! Integration tests of the store against real SQLite files.
+
+mod cache;
+mod history;
+mod open;
+mod profile;
+mod state;
+
+use serde_json::Value;
+use vibe_store::Store;
+
+pub fn temp_store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("vibe.db")).unwrap();
+    (dir, store)
+}
+
+pub fn lifecoach(store: &Store) -> Value {
+    store.profile(vibe_store::LOCAL_USER).unwrap()["skills"]["lifecoach"].clone()
+}

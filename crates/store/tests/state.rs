@@ -1,0 +1,111 @@
+use serde_json::json;
+use vibe_store::{LOCAL_USER as U, StateStatus};
+
+use crate::{lifecoach, temp_store};
+
+#[test]
+fn read_state_is_empty_before_anything_is_written() {
+    let (_d, store) = temp_store();
+    let read = store.read_state(U, "lifecoach", None).unwrap();
+    assert_eq!(read.status, StateStatus::Empty);
+    assert_eq!(read.data, json!({}));
+}
+
+#[test]
+fn write_state_deep_merges_and_null_removes() {
+    let (_d, store) = temp_store();
+    store.write_state(U, "lifecoach", "goals", json!({"q1": {"title": "10k", "done": false}, "q2": "read"})).unwrap();
+    store.write_state(U, "lifecoach", "goals", json!({"q1": {"done": true}, "q2": null, "q3": [1]})).unwrap();
+    let goals = &lifecoach(&store)["goals"];
+    assert_eq!(goals, &json!({"q1": {"title": "10k", "done": true}, "q3": [1]}));
+}
+
+#[test]
+fn write_state_replaces_non_objects_inside_sections() {
+    let (_d, store) = temp_store();
+    store.write_state(U, "career", "resume", json!({"skills": ["rust"], "years": 3})).unwrap();
+    store.write_state(U, "career", "resume", json!({"skills": ["go"]})).unwrap();
+    let doc = store.profile(U).unwrap();
+    assert_eq!(doc["skills"]["career"]["resume"], json!({"skills": ["go"], "years": 3}));
+}
+
+#[test]
+fn every_write_stamps_meta_updated_at() {
+    let (_d, store) = temp_store();
+    store.write_state(U, "lifecoach", "goals", json!({"a": 1})).unwrap();
+    let first = lifecoach(&store)["_meta"]["updated_at"].as_str().unwrap().to_string();
+    assert!(first.ends_with('Z') && first.contains('T'), "{first}");
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    store.append_to_list(U, "lifecoach", "journal", json!({"t": "x"}), 100).unwrap();
+    let second = lifecoach(&store)["_meta"]["updated_at"].as_str().unwrap().to_string();
+    assert!(second > first, "{second} should be after {first}");
+}
+
+#[test]
+fn read_state_filters_sections() {
+    let (_d, store) = temp_store();
+    store.write_state(U, "lifecoach", "goals", json!({"a": 1})).unwrap();
+    store.write_state(U, "lifecoach", "north_star", json!({"v": "free"})).unwrap();
+    let read = store.read_state(U, "lifecoach", Some(&["goals".to_string()])).unwrap();
+    assert_eq!(read.status, StateStatus::Success);
+    assert_eq!(read.data, json!({"goals": {"a": 1}}));
+    let none = store.read_state(U, "lifecoach", Some(&["missing".to_string()])).unwrap();
+    assert_eq!(none.status, StateStatus::Empty);
+}
+
+#[test]
+fn append_puts_newest_first_with_created_at_and_creates_parents() {
+    let (_d, store) = temp_store();
+    store.append_to_list(U, "lifecoach", "progress.milestones", json!({"n": 1}), 100).unwrap();
+    store.append_to_list(U, "lifecoach", "progress.milestones", json!({"n": 2}), 100).unwrap();
+    let list = lifecoach(&store)["progress"]["milestones"].as_array().unwrap().clone();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0]["n"], 2);
+    assert_eq!(list[1]["n"], 1);
+    assert!(list[0]["_created_at"].as_str().unwrap().ends_with('Z'));
+}
+
+#[test]
+fn append_trims_the_oldest_beyond_max_items() {
+    let (_d, store) = temp_store();
+    for n in 0..5 {
+        store.append_to_list(U, "lifecoach", "journal", json!({"n": n}), 3).unwrap();
+    }
+    let list = lifecoach(&store)["journal"].as_array().unwrap().clone();
+    let ns: Vec<i64> = list.iter().map(|e| e["n"].as_i64().unwrap()).collect();
+    assert_eq!(ns, vec![4, 3, 2]);
+}
+
+#[test]
+fn append_under_a_non_list_is_refused_and_changes_nothing() {
+    let (_d, store) = temp_store();
+    store.write_state(U, "lifecoach", "progress", json!({"milestones": {"not": "a list"}})).unwrap();
+    let before = store.profile(U).unwrap();
+    let err = store.append_to_list(U, "lifecoach", "progress.milestones", json!({"n": 1}), 10).unwrap_err();
+    assert!(err.to_string().contains("not a list"), "{err}");
+    assert_eq!(store.profile(U).unwrap(), before);
+}
+
+#[test]
+fn bad_inputs_are_refused_with_specific_messages() {
+    let (_d, store) = temp_store();
+    let cases = [
+        store.write_state(U, "Life Coach", "goals", json!({})).unwrap_err().to_string(),
+        store.write_state(U, "lifecoach", "goals", json!([1, 2])).unwrap_err().to_string(),
+        store.write_state(U, "lifecoach", "_meta", json!({})).unwrap_err().to_string(),
+        store.append_to_list(U, "lifecoach", "a..b", json!({}), 10).unwrap_err().to_string(),
+        store.append_to_list(U, "lifecoach", "journal", json!("text"), 10).unwrap_err().to_string(),
+        store.append_to_list(U, "lifecoach", "journal", json!({}), 0).unwrap_err().to_string(),
+    ];
+    assert!(cases[0].contains("invalid skill id \"Life Coach\""), "{}", cases[0]);
+    assert!(cases[1].contains("must be a JSON object") && cases[1].contains("a list"), "{}", cases[1]);
+    assert!(cases[2].contains("reserved"), "{}", cases[2]);
+    assert!(cases[3].contains("empty segment"), "{}", cases[3]);
+    assert!(cases[4].contains("entry must be a JSON object"), "{}", cases[4]);
+    assert!(cases[5].contains("at least 1"), "{}", cases[5]);
+    assert_eq!(store.profile(U).unwrap(), vibe_store_empty());
+}
+
+fn vibe_store_empty() -> serde_json::Value {
+    json!({"account": {}, "birth_info": {}, "preferences": {}, "state": {}, "skills": {}, "extracted": {}})
+}

@@ -1,0 +1,47 @@
+-- 0001: the first schema. Never edit a shipped migration; add a new numbered file instead.
+
+-- One JSON document per local user, shaped as seed 000 §3.2.
+CREATE TABLE profiles (
+    user_id    TEXT PRIMARY KEY NOT NULL,
+    doc        TEXT NOT NULL CHECK (json_valid(doc) AND json_type(doc) = 'object'),
+    updated_at TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE conversations (
+    id         TEXT PRIMARY KEY NOT NULL,
+    user_id    TEXT NOT NULL,
+    title      TEXT,
+    skill      TEXT,
+    scenario   TEXT,
+    voice_mode TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX conversations_by_user ON conversations (user_id, updated_at);
+
+-- One row per agent run; its events live in runs/<id>/events.jsonl in the data dir.
+CREATE TABLE runs (
+    id              TEXT PRIMARY KEY NOT NULL,
+    conversation_id TEXT REFERENCES conversations (id) ON DELETE CASCADE,
+    status          TEXT NOT NULL CHECK (status IN ('running', 'completed', 'failed', 'cancelled')),
+    stop_reason     TEXT,
+    usage           TEXT CHECK (usage IS NULL OR json_valid(usage)),
+    started_at      TEXT NOT NULL,
+    finished_at     TEXT
+) STRICT;
+CREATE INDEX runs_by_conversation ON runs (conversation_id, started_at);
+
+-- The only source of chat history (seed 001 §3).
+CREATE TABLE messages (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    role            TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'tool')),
+    content         TEXT NOT NULL DEFAULT '',
+    tool_calls      TEXT CHECK (tool_calls IS NULL OR (json_valid(tool_calls) AND json_type(tool_calls) = 'array')),
+    tool_call_id    TEXT,
+    token_count     INTEGER NOT NULL DEFAULT 0 CHECK (token_count >= 0),
+    run_id          TEXT REFERENCES runs (id) ON DELETE SET NULL,
+    status          TEXT NOT NULL DEFAULT 'complete' CHECK (status IN ('complete', 'interrupted')),
+    created_at      TEXT NOT NULL
+) STRICT;
+CREATE INDEX messages_by_conversation ON messages (conversation_id, id);
