@@ -30,8 +30,25 @@ pub enum Event {
 pub struct SkillsChange {
     /// Skill name (folder name).
     pub name: String,
-    /// `added`, `changed`, `removed` or `invalid`.
-    pub change: String,
+    /// What happened to it.
+    pub change: SkillsChangeKind,
+    /// For `invalid`: the findings as `path:line:col: message` lines.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
+}
+
+/// The kind of a [`SkillsChange`], serialised as `added`, `changed`, `removed` or `invalid`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkillsChangeKind {
+    /// A new skill is usable.
+    Added,
+    /// A usable skill's files changed (frontmatter, body or a part), or it is valid again.
+    Changed,
+    /// The skill is gone (or no longer usable and no earlier version is kept).
+    Removed,
+    /// The skill's SKILL.md or a part is broken; the last good version (if any) stays in use.
+    Invalid,
 }
 
 #[cfg(test)]
@@ -45,7 +62,11 @@ mod tests {
             seq: 3,
             ts: "2026-01-01T00:00:00Z".into(),
             event: Event::SkillsChanged {
-                changes: vec![SkillsChange { name: "bazi".into(), change: "changed".into() }],
+                changes: vec![SkillsChange {
+                    name: "bazi".into(),
+                    change: SkillsChangeKind::Changed,
+                    problems: vec![],
+                }],
             },
         };
         let v = serde_json::to_value(&env).unwrap_or_default();
@@ -53,6 +74,8 @@ mod tests {
         assert_eq!(v["run_id"], "r1");
         assert_eq!(v["seq"], 3);
         assert_eq!(v["changes"][0]["name"], "bazi");
+        assert_eq!(v["changes"][0]["change"], "changed");
+        assert!(v["changes"][0].get("problems").is_none());
         let back: Envelope = serde_json::from_value(v).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(back, env);
     }

@@ -5,4 +5,4 @@ mod error_info;
 mod event;
 
 pub use error_info::ErrorInfo;
-pub use event::{Envelope, Event, SkillsChange};
+pub use event::{Envelope, Event, SkillsChange, SkillsChangeKind};
