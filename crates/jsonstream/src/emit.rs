@@ -61,7 +61,7 @@ impl Parser {
 
     /// The closing `"` of a string value.
     pub(crate) fn close_string_value(&mut self) {
-        let text = std::mem::take(&mut self.scalar.text);
+        let text = &self.scalar.text;
         if !self.subs.current().is_empty() {
             let path = self.here();
             let flushed = self.scalar.flushed;
@@ -80,7 +80,8 @@ impl Parser {
                 }
             }
         }
-        let value = self.scalar.keep.then_some(Value::String(text));
+        // An exact-size copy; the scratch buffer stays for the next string.
+        let value = self.parent_builds().then(|| Value::String(self.scalar.text.clone()));
         self.attach(value);
     }
 

@@ -193,8 +193,8 @@ impl Parser {
             }
             b'-' | b'0'..=b'9' => {
                 self.begin_scalar(i);
-                self.begin_number(b);
-                Ok(i + 1)
+                self.state = State::Num(NumState::Start);
+                Ok(i)
             }
             b't' | b'f' | b'n' => {
                 self.begin_scalar(i);
@@ -241,7 +241,12 @@ impl Parser {
 
     /// Prepares the scalar state for a string, number or literal value.
     fn begin_scalar(&mut self, i: usize) {
-        self.select_targets();
+        let cands = self.parent_cands();
+        if cands.0 == cands.1 {
+            self.subs.clear_current();
+        } else {
+            self.select_targets();
+        }
         self.scalar.keep = self.parent_builds() || !self.subs.current().is_empty();
         self.scalar.is_key = false;
         self.scalar.text.clear();
@@ -323,7 +328,7 @@ impl Parser {
         if let State::Num(state) = self.state
             && state.is_complete()
         {
-            self.complete_number()?;
+            self.complete_number(&[])?;
         }
         let what = match self.state {
             State::Expect(Expect::Done) => return Ok(()),

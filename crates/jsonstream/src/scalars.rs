@@ -14,6 +14,8 @@ use crate::parser::Parser;
 /// Where inside a number the parser is (RFC 8259 §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum NumState {
+    /// Before the first byte (`-` or a digit, checked by the caller).
+    Start,
     /// After `-`.
     Minus,
     /// After a leading `0`.
@@ -85,21 +87,11 @@ pub(crate) fn number_value(text: &str) -> Option<Value> {
 }
 
 impl Parser {
-    /// The first byte of a number (after `begin_scalar`).
-    pub(crate) fn begin_number(&mut self, b: u8) {
-        if self.scalar.keep {
-            self.scalar.text.push(char::from(b));
-        }
-        self.state = State::Num(match b {
-            b'-' => NumState::Minus,
-            b'0' => NumState::Zero,
-            _ => NumState::Int,
-        });
-    }
-
     fn keep_number_text(&mut self, bytes: &[u8]) {
-        if self.scalar.keep {
-            self.scalar.text.extend(bytes.iter().map(|&b| char::from(b)));
+        if self.scalar.keep
+            && let Ok(text) = std::str::from_utf8(bytes)
+        {
+            self.scalar.text.push_str(text);
         }
     }
 
@@ -116,7 +108,9 @@ impl Parser {
         while let Some(&b) = buf.get(i) {
             state = match (state, b) {
                 (Int | Frac | ExpDigits, b'0'..=b'9') => state,
-                (Minus, b'0') => Zero,
+                (Start, b'-') => Minus,
+                (Start | Minus, b'0') => Zero,
+                (Start, _) => Int,
                 (Minus, b'1'..=b'9') => Int,
                 (Minus, _) => {
                     return Err(self
@@ -143,8 +137,13 @@ impl Parser {
                     ));
                 }
                 (Zero | Int | Frac | ExpDigits, _) => {
-                    self.keep_number_text(&buf[start..i]);
-                    self.complete_number()?;
+                    if self.scalar.text.is_empty() {
+                        // The whole number is in this chunk: no copy.
+                        self.complete_number(&buf[start..i])?;
+                    } else {
+                        self.keep_number_text(&buf[start..i]);
+                        self.complete_number(&[])?;
+                    }
                     return Ok(i);
                 }
             };
@@ -155,16 +154,20 @@ impl Parser {
         Ok(i)
     }
 
-    /// The number in the scalar buffer is complete.
-    pub(crate) fn complete_number(&mut self) -> Result<(), Error> {
+    /// The number is complete: its text is `tail` if the scalar buffer is
+    /// empty, else the buffer.
+    pub(crate) fn complete_number(&mut self, tail: &[u8]) -> Result<(), Error> {
         let value = if self.scalar.keep {
-            let text = &self.scalar.text;
+            let text = match self.scalar.text.as_str() {
+                "" => std::str::from_utf8(tail).unwrap_or_default(),
+                buffered => buffered,
+            };
             match number_value(text) {
                 Some(v) => Some(v),
                 None => {
                     return Err(Error::NumberOutOfRange {
                         position: self.position_at(self.scalar.start),
-                        text: text.clone(),
+                        text: text.to_owned(),
                     });
                 }
             }

@@ -93,6 +93,10 @@ impl Subscriptions {
         (start, self.targets.len())
     }
 
+    pub(crate) fn clear_current(&mut self) {
+        self.current.clear();
+    }
+
     pub(crate) fn current(&self) -> &[usize] {
         &self.current
     }
