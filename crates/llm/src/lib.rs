@@ -1,0 +1,28 @@
+//! The LLM layer: one [`ChatModel`] trait the agent uses, the OpenAI-compatible streaming
+//! client behind it, provider presets, settings and API-key lookup, the scripted model and
+//! the structured-action mode for models without native tool calling. No agent logic,
+//! no persistence, no UI here.
+
+mod client;
+mod collect;
+mod decode;
+mod errors;
+mod keychain;
+mod model;
+mod presets;
+mod reassemble;
+mod request;
+mod retry;
+mod settings;
+mod sse;
+mod types;
+
+pub use client::OpenAiClient;
+pub use collect::{Accumulator, ChatResponse, collect};
+pub use decode::sse_deltas;
+pub use errors::LlmError;
+pub use keychain::{API_KEY_ENV, ApiKey, KEYCHAIN_SERVICE, KeySource, account_for, delete_api_key, load_api_key, store_api_key};
+pub use model::{ChatModel, DeltaStream};
+pub use presets::{PRESETS, Preset, ToolMode};
+pub use settings::{BASE_URL_ENV, Endpoint, LlmSettings, MODEL_ENV};
+pub use types::{ChatRequest, Delta, Message, ModelInfo, Params, ToolCall, ToolDef, Usage};

@@ -1,0 +1,165 @@
+//! Provider presets: default base URL, whether a key is needed, default model, and the
+//! quirks the client must respect (usage in the stream, native tool calling, extra
+//! headers). Detection of a preset from a base URL lives here; settings resolution does not.
+
+use serde::{Deserialize, Serialize};
+
+/// How tools reach the model.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolMode {
+    /// Choose per preset and model.
+    #[default]
+    Auto,
+    /// The server's own `tools` / `tool_calls`.
+    Native,
+    /// Tools described in the prompt; the model answers with one JSON action object.
+    Structured,
+}
+
+/// A known kind of endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Preset {
+    /// Settings name (`llm.preset`).
+    pub id: &'static str,
+    pub label: &'static str,
+    pub base_url: &'static str,
+    pub needs_key: bool,
+    /// Model used when none is configured; `None` means the person must pick one.
+    pub default_model: Option<&'static str>,
+    /// The server accepts a request without `model` (it serves the loaded one).
+    pub model_optional: bool,
+    /// Send `stream_options: {"include_usage": true}`.
+    pub include_usage: bool,
+    /// Tool mode when settings say `auto` and the model is not known to lack tools.
+    pub tool_mode: ToolMode,
+    /// Extra request headers (attribution and the like; never secrets).
+    pub headers: &'static [(&'static str, &'static str)],
+}
+
+const fn preset(id: &'static str, label: &'static str, base_url: &'static str) -> Preset {
+    Preset {
+        id,
+        label,
+        base_url,
+        needs_key: false,
+        default_model: None,
+        model_optional: false,
+        include_usage: true,
+        tool_mode: ToolMode::Native,
+        headers: &[],
+    }
+}
+
+pub const PRESETS: &[Preset] = &[
+    preset("ollama", "Ollama", "http://127.0.0.1:11434/v1"),
+    preset("lmstudio", "LM Studio", "http://127.0.0.1:1234/v1"),
+    Preset {
+        // Native tool calls need `llama-server --jinja`; the JSON action protocol works always.
+        model_optional: true,
+        include_usage: false,
+        tool_mode: ToolMode::Structured,
+        ..preset("llamacpp", "llama.cpp server", "http://127.0.0.1:8080/v1")
+    },
+    preset("vllm", "vLLM", "http://127.0.0.1:8000/v1"),
+    Preset {
+        needs_key: true,
+        default_model: Some("gpt-4o-mini"),
+        ..preset("openai", "OpenAI", "https://api.openai.com/v1")
+    },
+    Preset {
+        needs_key: true,
+        default_model: Some("deepseek-chat"),
+        ..preset("deepseek", "DeepSeek", "https://api.deepseek.com/v1")
+    },
+    Preset {
+        needs_key: true,
+        default_model: Some("qwen-plus"),
+        ..preset("qwen", "Qwen (DashScope compatible mode)", "https://dashscope.aliyuncs.com/compatible-mode/v1")
+    },
+    Preset {
+        needs_key: true,
+        headers: &[("X-Title", "VibeLife")],
+        ..preset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1")
+    },
+    Preset { include_usage: false, ..preset("custom", "Custom OpenAI-compatible", "") },
+];
+
+/// Model name fragments of families known to lack native tool calling on common servers.
+const NO_NATIVE_TOOLS: &[&str] = &[
+    "deepseek-reasoner",
+    "deepseek-r1",
+    "gemma2",
+    "gemma:",
+    "phi3",
+    "phi-3",
+    "llama2",
+    "mistral:7b-instruct-v0.1",
+    "tinyllama",
+    "qwen:",
+];
+
+pub fn find(id: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.id.eq_ignore_ascii_case(id))
+}
+
+/// Guess the preset from a base URL (host and well-known ports); `custom` otherwise.
+pub fn detect(base_url: &str) -> &'static Preset {
+    let url = base_url.to_ascii_lowercase();
+    let by = |id| find(id).unwrap_or(&PRESETS[PRESETS.len() - 1]);
+    let host_port = url.split("://").nth(1).unwrap_or(&url).split('/').next().unwrap_or("");
+    if host_port.ends_with(":11434") {
+        by("ollama")
+    } else if host_port.ends_with(":1234") {
+        by("lmstudio")
+    } else if host_port.ends_with(":8080") && is_local(host_port) {
+        by("llamacpp")
+    } else if host_port == "api.openai.com" {
+        by("openai")
+    } else if host_port.ends_with("deepseek.com") {
+        by("deepseek")
+    } else if host_port.contains("dashscope") {
+        by("qwen")
+    } else if host_port.ends_with("openrouter.ai") {
+        by("openrouter")
+    } else {
+        by("custom")
+    }
+}
+
+fn is_local(host_port: &str) -> bool {
+    ["127.0.0.1:", "localhost:", "[::1]:", "0.0.0.0:"].iter().any(|p| host_port.starts_with(p))
+}
+
+/// The tool mode for this preset and model when settings say `auto`.
+pub fn auto_tool_mode(preset: &Preset, model: &str) -> ToolMode {
+    let model = model.to_ascii_lowercase();
+    if NO_NATIVE_TOOLS.iter().any(|f| model.contains(f)) {
+        ToolMode::Structured
+    } else {
+        preset.tool_mode
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_are_detected_from_their_default_urls() {
+        for p in PRESETS.iter().filter(|p| !p.base_url.is_empty() && p.id != "vllm") {
+            assert_eq!(detect(p.base_url).id, p.id, "{}", p.base_url);
+        }
+        assert_eq!(detect("http://example.org:9000/v1").id, "custom");
+    }
+
+    #[test]
+    fn models_without_native_tools_fall_back_to_structured() {
+        let ollama = find("ollama").map(|p| auto_tool_mode(p, "deepseek-r1:7b"));
+        assert_eq!(ollama, Some(ToolMode::Structured));
+        let ollama = find("ollama").map(|p| auto_tool_mode(p, "qwen2.5:7b"));
+        assert_eq!(ollama, Some(ToolMode::Native));
+        let llamacpp = find("llamacpp").map(|p| auto_tool_mode(p, ""));
+        assert_eq!(llamacpp, Some(ToolMode::Structured));
+    }
+}

@@ -1,0 +1,17 @@
+//! Test support shared by the LLM, agent and CLI tests: a fake OpenAI-compatible HTTP
+//! server on 127.0.0.1 that replays scripted bytes (exact chunk boundaries, delays, status
+//! codes, headers), records requests, and notices clients that hang up; builders for SSE
+//! chunk events; and the check that every tool result has its tool call. Dev-only: nothing
+//! here may be used by production code.
+
+mod check;
+mod events;
+mod reply;
+mod server;
+
+pub use check::check_tool_pairs;
+pub use events::{
+    chunk, ev_error, ev_finish, ev_reasoning, ev_role, ev_text, ev_tool_args, ev_tool_call, ev_usage, sse, sse_frame,
+};
+pub use reply::Reply;
+pub use server::{FakeServer, RecordedRequest};
