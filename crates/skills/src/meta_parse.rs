@@ -40,14 +40,23 @@ const FIELDS: &[&str] = &[
     "history",
 ];
 
+/// The result of reading a frontmatter.
+#[derive(Debug)]
+pub(crate) struct MetaParse {
+    /// The metadata, when there is no error.
+    pub meta: Option<SkillMeta>,
+    /// All findings, sorted by position.
+    pub problems: Vec<Problem>,
+    /// Where the `name` value is (line 1 when absent), for findings about the name.
+    pub name_pos: Pos,
+    /// Where each top-level field's value is, for later findings (e.g. `default_scenario`).
+    pub positions: Vec<(String, Pos)>,
+}
+
 /// Parse frontmatter YAML starting on file line `yaml_line` of `path`. `folder` is the skill
-/// folder's name. Returns the metadata when there is no error, and all findings.
-pub(crate) fn parse_meta(
-    yaml: &str,
-    yaml_line: usize,
-    path: &Path,
-    folder: &str,
-) -> (Option<SkillMeta>, Vec<Problem>) {
+/// folder's name.
+pub(crate) fn parse_meta(yaml: &str, yaml_line: usize, path: &Path, folder: &str) -> MetaParse {
+    let fail = |problems| MetaParse { meta: None, problems, name_pos: Pos::START, positions: Vec::new() };
     let mut r = Reader::new(path);
     let node = match parse_lenient(yaml, yaml_line) {
         Ok((node, repairs)) => {
@@ -58,7 +67,7 @@ pub(crate) fn parse_meta(
         }
         Err(e) => {
             r.error(e.pos, format!("invalid YAML in frontmatter: {}", e.message));
-            return (None, r.problems);
+            return fail(r.problems);
         }
     };
     let Some(entries) = node.as_map() else {
@@ -69,7 +78,7 @@ pub(crate) fn parse_meta(
                 node.kind_name()
             ),
         );
-        return (None, r.problems);
+        return fail(r.problems);
     };
     r.unknown_keys(entries, FIELDS, "field");
     let fence = Pos::START;
@@ -131,7 +140,9 @@ pub(crate) fn parse_meta(
     meta.triggers.retain(|t| !t.trim().is_empty());
     r.problems.sort_by_key(|p| (p.line, p.col));
     let ok = !has_errors(&r.problems);
-    (ok.then_some(meta), r.problems)
+    let name_pos = node.get("name").map_or(Pos::START, |n| n.pos);
+    let positions = entries.iter().map(|(k, v)| (k.text.clone(), v.pos)).collect();
+    MetaParse { meta: ok.then_some(meta), problems: r.problems, name_pos, positions }
 }
 
 fn required_text(r: &mut Reader<'_>, node: &Node, field: &str, fence: Pos) -> Option<String> {

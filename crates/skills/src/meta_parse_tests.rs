@@ -4,8 +4,8 @@ use super::*;
 use crate::meta::{ComputeType, VoiceMode};
 
 fn parse(yaml: &str, folder: &str) -> (Option<SkillMeta>, Vec<String>) {
-    let (meta, problems) = parse_meta(yaml, 2, Path::new("s/SKILL.md"), folder);
-    (meta, problems.iter().map(ToString::to_string).collect())
+    let parsed = parse_meta(yaml, 2, Path::new("s/SKILL.md"), folder);
+    (parsed.meta, parsed.problems.iter().map(ToString::to_string).collect())
 }
 
 fn errors_of(yaml: &str) -> Vec<String> {

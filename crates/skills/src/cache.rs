@@ -1,0 +1,131 @@
+//! Parsed files cached until they change: one [`FileCache`] per kind of part. A file is
+//! re-read when its fingerprint differs (or it was explicitly invalidated by the watcher);
+//! when a new version is broken, the last good value keeps being served and the findings are
+//! kept beside it. What a file means is the parser's business, passed in by the caller.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::error::SkillsError;
+use crate::fsio::{Fingerprint, Reads, fingerprint, read_text};
+use crate::problem::{Pos, Problem, has_errors};
+
+/// Largest part file (rule, case, scenario, tools.yaml, protocol, SKILL.md) read whole.
+pub(crate) const MAX_PART_BYTES: u64 = 1024 * 1024;
+
+/// A parser from a file's path and text to a value and findings.
+pub(crate) type Parser<T> = fn(&Path, &str) -> (Option<T>, Vec<Problem>);
+
+struct Slot<T> {
+    fingerprint: Option<Fingerprint>,
+    /// The value of the current version, when it is valid.
+    current: Option<Arc<T>>,
+    /// The last valid value seen (equal to `current` when that is valid).
+    last_good: Option<Arc<T>>,
+    problems: Vec<Problem>,
+}
+
+/// What a lookup found.
+#[derive(Debug)]
+pub(crate) struct Cached<T> {
+    pub value: Arc<T>,
+    /// True when the file's current version is broken and `value` is an earlier one.
+    pub stale: bool,
+    pub problems: Vec<Problem>,
+}
+
+pub(crate) struct FileCache<T> {
+    slots: Mutex<HashMap<PathBuf, Slot<T>>>,
+}
+
+impl<T> Default for FileCache<T> {
+    fn default() -> Self {
+        Self { slots: Mutex::new(HashMap::new()) }
+    }
+}
+
+impl<T> FileCache<T> {
+    /// The parsed file, read only when it changed since the last call.
+    pub fn get(&self, path: &Path, parse: Parser<T>, reads: &Reads) -> Result<Cached<T>, SkillsError> {
+        let fp = fingerprint(path);
+        let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        let fresh = slots.get(path).is_some_and(|s| s.fingerprint.is_some() && s.fingerprint == fp);
+        if !fresh {
+            let previous_good = slots.get(path).and_then(|s| s.last_good.clone());
+            let (current, problems) = match read_text(path, MAX_PART_BYTES, reads) {
+                Ok(text) => {
+                    let (value, problems) = parse(path, &text);
+                    (value.filter(|_| !has_errors(&problems)).map(Arc::new), problems)
+                }
+                Err(e) => (None, vec![Problem::error(path, Pos::START, format!("cannot read: {e}"))]),
+            };
+            let last_good = current.clone().or(previous_good);
+            slots.insert(path.to_path_buf(), Slot { fingerprint: fp, current, last_good, problems });
+        }
+        let slot = slots.get(path).ok_or_else(|| SkillsError::Invalid { problems: Vec::new() })?;
+        match (&slot.current, &slot.last_good) {
+            (Some(v), _) => Ok(Cached { value: Arc::clone(v), stale: false, problems: slot.problems.clone() }),
+            (None, Some(v)) => {
+                tracing::warn!(path = %path.display(), "serving the last good version of a broken file");
+                Ok(Cached { value: Arc::clone(v), stale: true, problems: slot.problems.clone() })
+            }
+            (None, None) => Err(SkillsError::Invalid { problems: slot.problems.clone() }),
+        }
+    }
+
+    /// Forget the fingerprint of `path` so the next `get` re-reads it (keeping its last good value).
+    pub fn invalidate(&self, path: &Path) {
+        if let Some(slot) = self.slots.lock().unwrap_or_else(PoisonError::into_inner).get_mut(path) {
+            slot.fingerprint = None;
+        }
+    }
+
+    /// Drop everything cached for files under `dir` (a removed skill).
+    pub fn purge_under(&self, dir: &Path) {
+        self.slots.lock().unwrap_or_else(PoisonError::into_inner).retain(|p, _| !p.starts_with(dir));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn upper(path: &Path, text: &str) -> (Option<String>, Vec<Problem>) {
+        if text.contains("BAD") {
+            (None, vec![Problem::error(path, Pos::new(1, 1), "bad")])
+        } else {
+            (Some(text.to_uppercase()), vec![])
+        }
+    }
+
+    #[test]
+    fn reads_once_until_the_file_changes_and_keeps_the_last_good_value() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.md");
+        std::fs::write(&p, "one").unwrap();
+        let (cache, reads) = (FileCache::<String>::default(), Reads::default());
+        assert_eq!(*cache.get(&p, upper, &reads).unwrap().value, "ONE");
+        assert_eq!(*cache.get(&p, upper, &reads).unwrap().value, "ONE");
+        assert_eq!(reads.count(), 1);
+
+        std::fs::write(&p, "BAD file").unwrap();
+        let stale = cache.get(&p, upper, &reads).unwrap();
+        assert!(stale.stale);
+        assert_eq!((stale.value.as_str(), stale.problems.len()), ("ONE", 1));
+
+        std::fs::write(&p, "two, longer").unwrap();
+        cache.invalidate(&p);
+        let fixed = cache.get(&p, upper, &reads).unwrap();
+        assert_eq!((fixed.value.as_str(), fixed.stale), ("TWO, LONGER", false));
+    }
+
+    #[test]
+    fn broken_without_history_is_an_error_naming_the_problem() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.md");
+        std::fs::write(&p, "BAD").unwrap();
+        let err = FileCache::<String>::default().get(&p, upper, &Reads::default()).unwrap_err();
+        assert!(err.to_string().ends_with("a.md:1:1: bad"), "{err}");
+    }
+}

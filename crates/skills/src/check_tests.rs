@@ -1,0 +1,73 @@
+//! Deep checks of skill folders and roots, each finding at its file, line and column.
+
+use super::*;
+
+fn write(root: &Path, rel: &str, text: impl AsRef<[u8]>) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn lines(report: &CheckReport, root: &Path) -> Vec<String> {
+    report
+        .problems
+        .iter()
+        .map(|p| p.to_string().replace(&format!("{}/", root.display()), ""))
+        .collect()
+}
+
+#[test]
+fn a_clean_skill_has_no_findings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    write(r, "good/SKILL.md", "---\nname: good\ndescription: d\ndefault_scenario: first\n---\nbody\n");
+    write(r, "good/scenarios/first.md", "---\ndescription: d\n---\nsteps\n");
+    write(r, "good/tools.yaml", "tools: [read_state]\n");
+    let report = check_path(&r.join("good"));
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    assert_eq!(report.skills.len(), 1);
+    assert!(report.skills[0].valid);
+    assert!(check_path(&r.join("good/SKILL.md")).problems.is_empty(), "SKILL.md path means its folder");
+}
+
+#[test]
+fn every_part_is_checked_with_positions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    write(r, "s/SKILL.md", "---\nname: s\ndescription: d\ndefault_scenario: missing\n---\nbody\n");
+    write(r, "s/tools.yaml", "tools:\n  - read_mind\n");
+    write(r, "s/protocols/reset.yaml", "steps: [a\n");
+    write(r, "s/cases/a.md", "---\ntitle: t\n---\ntext\n");
+    write(r, "s/rules/bin.md", [0xffu8, 0xfe]);
+    write(r, "s/cases/notes.txt", "x");
+    let report = check_path(r);
+    assert!(report.has_errors());
+    assert!(!report.skills[0].valid);
+    let got = lines(&report, r);
+    assert_eq!(got.len(), 6, "{got:#?}");
+    assert!(got[0].starts_with("s/SKILL.md:4:19: default_scenario `missing` has no file scenarios/missing.md"), "{got:#?}");
+    assert_eq!(got[1], "s/cases/a.md:1:1: missing required field `keywords` (a list of words this case is about)");
+    assert_eq!(got[2], "s/cases/notes.txt:1:1: warning: not read: files in cases/ must end in .md");
+    assert!(got[3].starts_with("s/protocols/reset.yaml:2:1: invalid YAML in protocol:"), "{got:#?}");
+    assert!(got[4].starts_with("s/rules/bin.md:1:1: cannot read: ") && got[4].contains("is not UTF-8 text"), "{got:#?}");
+    assert!(got[5].starts_with("s/tools.yaml:2:5: unknown built-in tool `read_mind`"), "{got:#?}");
+}
+
+#[test]
+fn duplicate_names_within_a_root_are_errors_on_both() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    write(r, "a/bazi/SKILL.md", "---\nname: bazi\ndescription: d\n---\nbody\n");
+    write(r, "b/bazi/SKILL.md", "---\ndescription: d\nname: bazi\n---\nbody\n");
+    let got = lines(&check_path(r), r);
+    assert_eq!(got.len(), 2);
+    assert!(got[0].starts_with("a/bazi/SKILL.md:2:7: duplicate skill name `bazi` in this root"), "{got:?}");
+    assert!(got[1].starts_with("b/bazi/SKILL.md:3:7: duplicate skill name `bazi` in this root"), "{got:?}");
+}
+
+#[test]
+fn a_missing_folder_is_an_error() {
+    let report = check_path(Path::new("/no/such/skills"));
+    assert!(report.has_errors());
+    assert!(report.problems[0].to_string().contains("no such folder"));
+}
