@@ -1,11 +1,40 @@
 -- 0001: the first schema. Never edit a shipped migration; add a new numbered file instead.
 
--- One JSON document per local user, shaped as seed 000 §3.2.
+-- The profile document of seed 000 §3.2 is stored in three parts so that a write touches
+-- only what it changes: `profiles` holds every top-level section but `skills`; each
+-- `skills.<skill>` object is one `skill_states` row; a list grown by append_to_list lives in
+-- `state_list_items`, one row per entry, at its dotted path inside the skill's state.
 CREATE TABLE profiles (
     user_id    TEXT PRIMARY KEY NOT NULL,
     doc        TEXT NOT NULL CHECK (json_valid(doc) AND json_type(doc) = 'object'),
     updated_at TEXT NOT NULL
 ) STRICT;
+
+CREATE TABLE skill_states (
+    user_id    TEXT NOT NULL,
+    skill      TEXT NOT NULL,
+    doc        TEXT NOT NULL CHECK (json_valid(doc) AND json_type(doc) = 'object'),
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (user_id, skill)
+) STRICT;
+
+CREATE TABLE state_lists (
+    id      INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    skill   TEXT NOT NULL,
+    path    TEXT NOT NULL,
+    UNIQUE (user_id, skill, path),
+    FOREIGN KEY (user_id, skill) REFERENCES skill_states (user_id, skill)
+        ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+) STRICT;
+
+-- Newest entry = highest seq.
+CREATE TABLE state_list_items (
+    list_id INTEGER NOT NULL REFERENCES state_lists (id) ON DELETE CASCADE,
+    seq     INTEGER NOT NULL,
+    item    TEXT NOT NULL CHECK (json_valid(item)),
+    PRIMARY KEY (list_id, seq)
+) STRICT, WITHOUT ROWID;
 
 CREATE TABLE conversations (
     id         TEXT PRIMARY KEY NOT NULL,

@@ -95,7 +95,8 @@ fn db_info_reports_schema_and_counts() {
     let dir = seeded();
     let info = ok_json(dir.path(), &["db", "info"]);
     assert_eq!(info["schema_version"], 1);
-    assert_eq!(info["counts"]["profiles"], 1);
+    assert_eq!(info["counts"]["skill_states"], 1);
+    assert_eq!(info["counts"]["state_list_items"], 1);
     assert!(info["size_bytes"].as_u64().unwrap() > 0);
     assert!(info["path"].as_str().unwrap().ends_with("vibe.db"));
 }

@@ -139,7 +139,17 @@ impl Store {
             }
             inner.misses += 1;
         }
-        let doc = self.profile(user)?;
+        let mut skills: Vec<String> = deps
+            .iter()
+            .filter_map(|d| d.strip_prefix("skills."))
+            .map(|rest| rest.split('.').next().unwrap_or(rest).to_string())
+            .collect();
+        skills.dedup();
+        let doc = {
+            let mut conn = self.conn();
+            let tx = conn.transaction()?;
+            crate::profile::assemble_with(&tx, user, &skills)?
+        };
         let mut profile = Value::Object(Map::new());
         for field in fields {
             pick(&doc, field, &mut profile);

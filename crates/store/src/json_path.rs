@@ -28,7 +28,7 @@ pub fn parse_dotted<'a>(path: &'a str, what: &str) -> Result<Vec<&'a str>> {
 pub fn deep_merge(target: &mut Value, patch: Value) {
     match (target, patch) {
         (Value::Object(t), Value::Object(p)) => merge_maps(t, p),
-        (t, p) => *t = p,
+        (t, p) => *t = strip_nulls(p),
     }
 }
 
@@ -114,6 +114,10 @@ mod tests {
         let mut doc = json!({"a": {"x": 1, "y": {"k": true}}, "list": [1, 2], "gone": 5});
         deep_merge(&mut doc, json!({"a": {"y": {"z": 2}, "x": null}, "list": [3], "gone": null, "new": {"n": null, "m": 1}}));
         assert_eq!(doc, json!({"a": {"y": {"k": true, "z": 2}}, "list": [3], "new": {"m": 1}}));
+        // An object replacing a non-object keeps no nulls either (found by the model test).
+        let mut list = json!([1]);
+        deep_merge(&mut list, json!({"l": null, "k": 1}));
+        assert_eq!(list, json!({"k": 1}));
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod legacy;
 mod messages;
 mod migrations;
 mod profile;
+mod skill_rows;
 mod state;
 
 use std::path::{Path, PathBuf};
@@ -88,7 +89,7 @@ impl Store {
     /// Row counts per table, for `vibe db info`.
     pub fn counts(&self) -> Result<Vec<(&'static str, i64)>> {
         let conn = self.conn();
-        ["profiles", "conversations", "messages", "runs"]
+        ["profiles", "skill_states", "state_list_items", "conversations", "messages", "runs"]
             .into_iter()
             .map(|table| {
                 let n = conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?;

@@ -1,15 +1,15 @@
 //! The profile document (seed 000 §3.2): one JSON object per local user with `account`,
-//! `birth_info`, `preferences`, `state`, `skills.{id}` and `extracted`. Reading, setting a
-//! dotted path, importing (legacy shapes migrated) and the shared load/save used by the
-//! skill-state operations. Every change runs in one IMMEDIATE transaction and invalidates only
-//! the cache entries that read what changed.
+//! `birth_info`, `preferences`, `state`, `skills.{id}` and `extracted`. Reading it whole,
+//! setting a dotted path, importing (legacy shapes migrated). The document is stored in parts
+//! (see `skill_rows`); this module puts them together and apart. Every change runs in one
+//! IMMEDIATE transaction and invalidates only the cache entries that read what changed.
 
 use rusqlite::{OptionalExtension, Transaction, params};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::error::{Result, StoreError};
 use crate::json_path::{ensure_object_path, parse_dotted, type_name};
-use crate::{Store, clock, legacy, state};
+use crate::{Store, clock, legacy, skill_rows, state};
 
 /// The shape of a profile nobody has written to yet.
 pub fn empty_profile() -> Value {
@@ -23,35 +23,81 @@ pub fn empty_profile() -> Value {
     })
 }
 
-/// Load a user's document inside a transaction (an empty profile when none is stored).
-pub(crate) fn load(tx: &Transaction<'_>, user: &str) -> Result<Value> {
+/// Every top-level section but `skills` (kept as an empty placeholder for key order).
+fn load_root(tx: &Transaction<'_>, user: &str) -> Result<Value> {
     let text: Option<String> = tx
-        .query_row("SELECT doc FROM profiles WHERE user_id = ?1", [user], |r| r.get(0))
+        .prepare_cached("SELECT doc FROM profiles WHERE user_id = ?1")?
+        .query_row([user], |r| r.get(0))
         .optional()?;
     match text {
         None => Ok(empty_profile()),
-        Some(text) => serde_json::from_str(&text).map_err(|source| StoreError::CorruptJson {
-            what: format!("profile of user {user}"),
-            source,
-        }),
+        Some(text) => serde_json::from_str(&text)
+            .map_err(|source| StoreError::CorruptJson { what: format!("profile of user {user}"), source }),
     }
 }
 
-/// Save a user's document inside a transaction.
-pub(crate) fn save(tx: &Transaction<'_>, user: &str, doc: &Value) -> Result<()> {
-    tx.execute(
+fn save_root(tx: &Transaction<'_>, user: &str, root: &mut Value) -> Result<()> {
+    if let Some(map) = root.as_object_mut() {
+        map.insert("skills".into(), Value::Object(Map::new()));
+    }
+    tx.prepare_cached(
         "INSERT INTO profiles (user_id, doc, updated_at) VALUES (?1, ?2, ?3)
          ON CONFLICT (user_id) DO UPDATE SET doc = excluded.doc, updated_at = excluded.updated_at",
-        params![user, doc.to_string(), clock::now_rfc3339()],
-    )?;
+    )?
+    .execute(params![user, root.to_string(), clock::now_rfc3339()])?;
     Ok(())
 }
 
-/// Stamp `skills.<skill>._meta.updated_at`.
-pub(crate) fn touch_skill(doc: &mut Value, skill: &str) -> Result<()> {
-    let meta = ensure_object_path(doc, &["skills", skill, "_meta"], "_meta")?;
+/// The whole document, every skill's state and lists in place.
+pub(crate) fn assemble(tx: &Transaction<'_>, user: &str) -> Result<Value> {
+    let all = skill_rows::skills(tx, user)?;
+    assemble_with(tx, user, &all)
+}
+
+/// The document with only the named skills' states under `skills`.
+pub(crate) fn assemble_with(tx: &Transaction<'_>, user: &str, only: &[String]) -> Result<Value> {
+    let mut root = load_root(tx, user)?;
+    let mut skills = Map::new();
+    for skill in only {
+        let state = skill_rows::assemble(tx, user, skill, None)?;
+        if state.as_object().is_some_and(|m| !m.is_empty()) {
+            skills.insert(skill.clone(), state);
+        }
+    }
+    if let Some(map) = root.as_object_mut() {
+        map.insert("skills".into(), Value::Object(skills));
+    }
+    Ok(root)
+}
+
+/// Stamp `_meta.updated_at` in a skill's state object.
+pub(crate) fn touch(skill_doc: &mut Value) -> Result<()> {
+    let meta = ensure_object_path(skill_doc, &["_meta"], "_meta")?;
     meta.insert("updated_at".into(), Value::String(clock::now_rfc3339()));
     Ok(())
+}
+
+/// Replace everything: root sections and every skill's state (lists stored inline).
+fn replace_all(tx: &Transaction<'_>, user: &str, mut doc: Value) -> Result<()> {
+    let skills = doc.as_object_mut().and_then(|m| m.remove("skills")).unwrap_or(Value::Object(Map::new()));
+    let Value::Object(skills) = skills else {
+        return Err(StoreError::invalid(format!(
+            "profile \"skills\" must be an object of skill states, got {}",
+            type_name(&skills)
+        )));
+    };
+    tx.execute("DELETE FROM skill_states WHERE user_id = ?1", [user])?;
+    for (skill, state) in skills {
+        state::validate_skill_id(&skill)?;
+        if !state.is_object() {
+            return Err(StoreError::invalid(format!(
+                "skills.{skill} must be an object, got {}",
+                type_name(&state)
+            )));
+        }
+        skill_rows::save_doc(tx, user, &skill, &state)?;
+    }
+    save_root(tx, user, &mut doc)
 }
 
 impl Store {
@@ -59,7 +105,7 @@ impl Store {
     pub fn profile(&self, user: &str) -> Result<Value> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
-        load(&tx, user)
+        assemble(&tx, user)
     }
 
     /// Replace the value at a dotted path (`birth_info.date`), creating missing parents.
@@ -68,35 +114,28 @@ impl Store {
     /// `_meta.updated_at`.
     pub fn set_path(&self, user: &str, path: &str, value: Value) -> Result<()> {
         let segments = parse_dotted(path, "profile path")?;
-        let skill = match segments.as_slice() {
-            ["skills", id, ..] => {
-                state::validate_skill_id(id)?;
-                Some(id.to_string())
-            }
-            _ => None,
-        };
         if segments.len() == 1 && !value.is_object() {
             return Err(StoreError::invalid(format!(
                 "profile section \"{path}\" must be a JSON object, got {}; set a field inside it instead, e.g. \"{path}.name\"",
                 type_name(&value)
             )));
         }
-        let (parents, last) = segments.split_at(segments.len() - 1);
-        let removes_skill = segments.len() == 2 && value.is_null();
-        self.write_tx(|tx| {
-            let mut doc = load(tx, user)?;
-            let parent = ensure_object_path(&mut doc, parents, path)?;
-            if value.is_null() {
-                parent.remove(last[0]);
-            } else {
-                parent.insert(last[0].to_string(), value);
+        if let ["skills", skill, ..] = segments.as_slice() {
+            state::validate_skill_id(skill)?;
+        }
+        self.write_tx(|tx| match segments.as_slice() {
+            ["skills"] => {
+                let mut doc = assemble(tx, user)?;
+                doc["skills"] = value;
+                replace_all(tx, user, doc)
             }
-            if let Some(skill) = &skill
-                && !removes_skill
-            {
-                touch_skill(&mut doc, skill)?;
+            ["skills", skill] => set_skill(tx, user, skill, value),
+            ["skills", skill, rel @ ..] => state::set_in_skill(tx, user, skill, rel, path, value),
+            _ => {
+                let mut root = load_root(tx, user)?;
+                set_in(&mut root, &segments, path, value)?;
+                save_root(tx, user, &mut root)
             }
-            save(tx, user, &doc)
         })?;
         self.cache.invalidate(user, path);
         Ok(())
@@ -105,18 +144,21 @@ impl Store {
     /// Replace the whole profile with `doc` (legacy shapes migrated first). `doc` must be a
     /// JSON object.
     pub fn import_profile(&self, user: &str, doc: Value) -> Result<Value> {
-        let Value::Object(map) = doc else {
+        if !doc.is_object() {
             return Err(StoreError::invalid(format!(
                 "a profile must be a JSON object, got {}",
                 type_name(&doc)
             )));
-        };
-        let mut doc = Value::Object(map);
+        }
+        let mut doc = doc;
         legacy::migrate_legacy_profile(&mut doc);
         fill_sections(&mut doc);
-        self.write_tx(|tx| save(tx, user, &doc))?;
+        let stored = self.write_tx(|tx| {
+            replace_all(tx, user, doc)?;
+            assemble(tx, user)
+        })?;
         self.cache.invalidate(user, "");
-        Ok(doc)
+        Ok(stored)
     }
 
     /// Migrate legacy shapes in every stored profile (seed 000 §6). Idempotent.
@@ -132,16 +174,44 @@ impl Store {
         };
         for user in users {
             self.write_tx(|tx| {
-                let mut doc = load(tx, &user)?;
+                let mut doc = assemble(tx, &user)?;
                 if legacy::migrate_legacy_profile(&mut doc) {
                     tracing::info!(user = %user, "migrated legacy profile shape (seed 000 §6)");
-                    save(tx, &user, &doc)?;
+                    replace_all(tx, &user, doc)?;
                 }
                 Ok(())
             })?;
         }
         Ok(())
     }
+}
+
+/// `skills.<skill>` replaced whole (null forgets the skill's state).
+fn set_skill(tx: &Transaction<'_>, user: &str, skill: &str, value: Value) -> Result<()> {
+    skill_rows::delete_skill(tx, user, skill)?;
+    match value {
+        Value::Null => Ok(()),
+        mut value @ Value::Object(_) => {
+            touch(&mut value)?;
+            skill_rows::save_doc(tx, user, skill, &value)
+        }
+        other => Err(StoreError::invalid(format!(
+            "skills.{skill} must be a JSON object, got {}",
+            type_name(&other)
+        ))),
+    }
+}
+
+/// Set (or with `null`, remove) the value at `segments` in `doc`.
+pub(crate) fn set_in(doc: &mut Value, segments: &[&str], shown: &str, value: Value) -> Result<()> {
+    let (parents, last) = segments.split_at(segments.len() - 1);
+    let parent = ensure_object_path(doc, parents, shown)?;
+    if value.is_null() {
+        parent.remove(last[0]);
+    } else {
+        parent.insert(last[0].to_string(), value);
+    }
+    Ok(())
 }
 
 /// Make sure the standard top-level sections exist as objects.
@@ -152,4 +222,3 @@ fn fill_sections(doc: &mut Value) {
         }
     }
 }
-

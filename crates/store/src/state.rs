@@ -2,14 +2,16 @@
 //! `read_state` (optional sections; status `empty` when nothing is stored), `write_state`
 //! (deep merge into `skills.<skill>.<section>`), `append_to_list` (dotted path, newest first,
 //! `max_items` trimming the oldest, `_created_at` stamped). Each write is one IMMEDIATE
-//! transaction and stamps `skills.<skill>._meta.updated_at`.
+//! transaction and stamps `skills.<skill>._meta.updated_at`. Lists grown by `append_to_list`
+//! are stored one row per entry (see `skill_rows`); a write that replaces one drops its rows.
 
+use rusqlite::Transaction;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::{Result, StoreError};
 use crate::json_path::{deep_merge, ensure_object_path, parse_dotted, type_name};
-use crate::{Store, clock, profile};
+use crate::{Store, clock, profile, skill_rows};
 
 /// The default `max_items` of `append_to_list`.
 pub const DEFAULT_MAX_ITEMS: usize = 100;
@@ -71,12 +73,59 @@ fn validate_section(section: &str) -> Result<()> {
     Ok(())
 }
 
+/// Whether a patch rooted at the skill's state replaces or removes the list at `segments`:
+/// it does when it holds any value at the list's path, or a non-object on the way there.
+fn patch_touches(patch: &Value, segments: &[&str]) -> bool {
+    let Some((first, rest)) = segments.split_first() else { return true };
+    match patch.get(first) {
+        None => false,
+        Some(_) if rest.is_empty() => true,
+        Some(inner @ Value::Object(_)) => patch_touches(inner, rest),
+        Some(_) => true,
+    }
+}
+
+fn is_prefix(prefix: &[&str], of: &[&str]) -> bool {
+    prefix.len() <= of.len() && prefix.iter().zip(of).all(|(a, b)| a == b)
+}
+
+/// Set the value at `rel` (relative to `skills.<skill>`), for `Store::set_path`.
+pub(crate) fn set_in_skill(
+    tx: &Transaction<'_>,
+    user: &str,
+    skill: &str,
+    rel: &[&str],
+    shown: &str,
+    value: Value,
+) -> Result<()> {
+    for list in skill_rows::lists(tx, user, skill)? {
+        let segments = list.segments();
+        if segments.len() < rel.len() && is_prefix(&segments, rel) {
+            return Err(StoreError::invalid(format!(
+                "cannot write under \"skills.{skill}.{}\" for \"{shown}\": it holds a list, not an object; \
+                 choose another path or replace \"skills.{skill}.{}\" first",
+                list.path, list.path
+            )));
+        }
+        if is_prefix(rel, &segments) {
+            skill_rows::drop_list(tx, &list)?;
+        }
+    }
+    let mut doc = skill_rows::load_doc(tx, user, skill)?;
+    profile::set_in(&mut doc, rel, shown, value)?;
+    profile::touch(&mut doc)?;
+    skill_rows::save_doc(tx, user, skill, &doc)
+}
+
 impl Store {
     /// A skill's saved state, optionally only some sections.
     pub fn read_state(&self, user: &str, skill: &str, sections: Option<&[String]>) -> Result<StateRead> {
         validate_skill_id(skill)?;
-        let doc = self.profile(user)?;
-        let all = doc.get("skills").and_then(|s| s.get(skill)).cloned().unwrap_or(Value::Null);
+        let all = {
+            let mut conn = self.conn();
+            let tx = conn.transaction()?;
+            skill_rows::assemble(&tx, user, skill, sections)?
+        };
         let data: Map<String, Value> = match (all, sections) {
             (Value::Object(map), None) => map,
             (Value::Object(map), Some(wanted)) => {
@@ -103,13 +152,23 @@ impl Store {
                 type_name(&data)
             )));
         }
+        let patch = Value::Object(Map::from_iter([(section.to_string(), data)]));
         self.write_tx(|tx| {
-            let mut doc = profile::load(tx, user)?;
-            let skill_map = ensure_object_path(&mut doc, &["skills", skill], "skills")?;
-            let slot = skill_map.entry(section.to_string()).or_insert_with(|| Value::Object(Map::new()));
-            deep_merge(slot, data);
-            profile::touch_skill(&mut doc, skill)?;
-            profile::save(tx, user, &doc)
+            for list in skill_rows::lists(tx, user, skill)? {
+                if patch_touches(&patch, &list.segments()) {
+                    skill_rows::drop_list(tx, &list)?;
+                }
+            }
+            let mut doc = skill_rows::load_doc(tx, user, skill)?;
+            let Value::Object(patch) = patch else { return Ok(()) };
+            for (key, data) in patch {
+                let slot = ensure_object_path(&mut doc, &[], "skills")?
+                    .entry(key)
+                    .or_insert_with(|| Value::Object(Map::new()));
+                deep_merge(slot, data);
+            }
+            profile::touch(&mut doc)?;
+            skill_rows::save_doc(tx, user, skill, &doc)
         })?;
         self.cache.invalidate(user, &format!("skills.{skill}.{section}"));
         Ok(())
@@ -143,29 +202,67 @@ impl Store {
         };
         entry.insert("_created_at".into(), Value::String(clock::now_rfc3339()));
         let entry = Value::Object(entry);
-        let (parents, last) = segments.split_at(segments.len() - 1);
         let outcome = self.write_tx(|tx| {
-            let mut doc = profile::load(tx, user)?;
-            let mut full: Vec<&str> = vec!["skills", skill];
-            full.extend_from_slice(parents);
-            let parent = ensure_object_path(&mut doc, &full, path)?;
-            let list = parent.entry(last[0].to_string()).or_insert_with(|| Value::Array(Vec::new()));
-            let Value::Array(items) = list else {
-                return Err(StoreError::invalid(format!(
-                    "cannot append to \"{path}\" of skill {skill}: it holds {}, not a list; \
-                     choose another path or remove it with write_state (null)",
-                    type_name(list)
-                )));
+            let (length, dropped) = match skill_rows::find_list(tx, user, skill, path)? {
+                // The common case touches only the new entry's row and the stamp.
+                Some(list_id) => {
+                    let counts = skill_rows::push_item(tx, list_id, &entry, max_items)?;
+                    skill_rows::touch_doc(tx, user, skill)?;
+                    counts
+                }
+                None => {
+                    let mut doc = skill_rows::load_doc(tx, user, skill)?;
+                    let lists = skill_rows::lists(tx, user, skill)?;
+                    let list_id = new_list(tx, user, skill, path, &segments, &lists, &mut doc)?;
+                    profile::touch(&mut doc)?;
+                    skill_rows::save_doc(tx, user, skill, &doc)?;
+                    skill_rows::push_item(tx, list_id, &entry, max_items)?
+                }
             };
-            items.insert(0, entry.clone());
-            let dropped = items.len().saturating_sub(max_items);
-            items.truncate(max_items);
-            let length = items.len();
-            profile::touch_skill(&mut doc, skill)?;
-            profile::save(tx, user, &doc)?;
             Ok(AppendOutcome { skill_id: skill.into(), path: path.into(), length, dropped, entry })
         })?;
         self.cache.invalidate(user, &format!("skills.{skill}.{path}"));
         Ok(outcome)
     }
+}
+
+/// Register the list at `path`: refuse when a list is on the way or the path holds a
+/// non-list; move an inline list out of the object row.
+fn new_list(
+    tx: &Transaction<'_>,
+    user: &str,
+    skill: &str,
+    path: &str,
+    segments: &[&str],
+    lists: &[skill_rows::ListRef],
+    doc: &mut Value,
+) -> Result<i64> {
+    for list in lists {
+        let other = list.segments();
+        let (kind, at) = if is_prefix(&other, segments) {
+            ("a list", list.path.as_str())
+        } else if is_prefix(segments, &other) {
+            ("an object", path)
+        } else {
+            continue;
+        };
+        return Err(StoreError::invalid(format!(
+            "cannot append to \"{path}\" of skill {skill}: \"{at}\" holds {kind}, not a list; \
+             choose another path or remove it with write_state (null)"
+        )));
+    }
+    let (parents, last) = segments.split_at(segments.len() - 1);
+    let parent = ensure_object_path(doc, parents, path)?;
+    let initial = match parent.remove(last[0]) {
+        None => Vec::new(),
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            let kind = type_name(&other);
+            return Err(StoreError::invalid(format!(
+                "cannot append to \"{path}\" of skill {skill}: it holds {kind}, not a list; \
+                 choose another path or remove it with write_state (null)"
+            )));
+        }
+    };
+    skill_rows::create_list(tx, user, skill, path, initial)
 }

@@ -5,6 +5,7 @@ mod history;
 mod open;
 mod profile;
 mod state;
+mod state_model;
 
 use serde_json::Value;
 use vibe_store::Store;

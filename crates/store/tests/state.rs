@@ -109,3 +109,24 @@ fn bad_inputs_are_refused_with_specific_messages() {
 fn vibe_store_empty() -> serde_json::Value {
     json!({"account": {}, "birth_info": {}, "preferences": {}, "state": {}, "skills": {}, "extracted": {}})
 }
+
+#[test]
+fn an_inline_list_from_an_import_keeps_its_entries_when_appended_to() {
+    let (_d, store) = temp_store();
+    store.import_profile(U, json!({"skills": {"lifecoach": {"journal": [{"n": 2}, {"n": 1}]}}})).unwrap();
+    store.append_to_list(U, "lifecoach", "journal", json!({"n": 3}), 100).unwrap();
+    let ns: Vec<i64> = lifecoach(&store)["journal"].as_array().unwrap().iter().map(|e| e["n"].as_i64().unwrap()).collect();
+    assert_eq!(ns, vec![3, 2, 1]);
+}
+
+#[test]
+fn replacing_a_lists_parent_drops_the_list() {
+    let (_d, store) = temp_store();
+    store.append_to_list(U, "lifecoach", "progress.milestones", json!({"n": 1}), 100).unwrap();
+    store.write_state(U, "lifecoach", "progress", json!({"streak": 3})).unwrap();
+    assert_eq!(lifecoach(&store)["progress"]["milestones"].as_array().unwrap().len(), 1, "a merge beside it keeps it");
+    store.write_state(U, "lifecoach", "progress", json!({"milestones": null})).unwrap();
+    assert_eq!(lifecoach(&store)["progress"], json!({"streak": 3}));
+    store.append_to_list(U, "lifecoach", "progress.milestones", json!({"n": 2}), 100).unwrap();
+    assert_eq!(lifecoach(&store)["progress"]["milestones"].as_array().unwrap().len(), 1, "a new list starts empty");
+}
