@@ -30,8 +30,7 @@ struct Slot<T> {
 #[derive(Debug)]
 pub(crate) struct Cached<T> {
     pub value: Arc<T>,
-    /// True when the file's current version is broken and `value` is an earlier one.
-    pub stale: bool,
+    /// Findings of the file's current version (errors when `value` is an earlier version).
     pub problems: Vec<Problem>,
 }
 
@@ -47,7 +46,12 @@ impl<T> Default for FileCache<T> {
 
 impl<T> FileCache<T> {
     /// The parsed file, read only when it changed since the last call.
-    pub fn get(&self, path: &Path, parse: Parser<T>, reads: &Reads) -> Result<Cached<T>, SkillsError> {
+    pub fn get(
+        &self,
+        path: &Path,
+        parse: Parser<T>,
+        reads: &Reads,
+    ) -> Result<Cached<T>, SkillsError> {
         let fp = fingerprint(path);
         let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
         let fresh = slots.get(path).is_some_and(|s| s.fingerprint.is_some() && s.fingerprint == fp);
@@ -58,17 +62,20 @@ impl<T> FileCache<T> {
                     let (value, problems) = parse(path, &text);
                     (value.filter(|_| !has_errors(&problems)).map(Arc::new), problems)
                 }
-                Err(e) => (None, vec![Problem::error(path, Pos::START, format!("cannot read: {e}"))]),
+                Err(e) => {
+                    (None, vec![Problem::error(path, Pos::START, format!("cannot read: {e}"))])
+                }
             };
             let last_good = current.clone().or(previous_good);
-            slots.insert(path.to_path_buf(), Slot { fingerprint: fp, current, last_good, problems });
+            slots
+                .insert(path.to_path_buf(), Slot { fingerprint: fp, current, last_good, problems });
         }
         let slot = slots.get(path).ok_or_else(|| SkillsError::Invalid { problems: Vec::new() })?;
         match (&slot.current, &slot.last_good) {
-            (Some(v), _) => Ok(Cached { value: Arc::clone(v), stale: false, problems: slot.problems.clone() }),
+            (Some(v), _) => Ok(Cached { value: Arc::clone(v), problems: slot.problems.clone() }),
             (None, Some(v)) => {
                 tracing::warn!(path = %path.display(), "serving the last good version of a broken file");
-                Ok(Cached { value: Arc::clone(v), stale: true, problems: slot.problems.clone() })
+                Ok(Cached { value: Arc::clone(v), problems: slot.problems.clone() })
             }
             (None, None) => Err(SkillsError::Invalid { problems: slot.problems.clone() }),
         }
@@ -76,14 +83,18 @@ impl<T> FileCache<T> {
 
     /// Forget the fingerprint of `path` so the next `get` re-reads it (keeping its last good value).
     pub fn invalidate(&self, path: &Path) {
-        if let Some(slot) = self.slots.lock().unwrap_or_else(PoisonError::into_inner).get_mut(path) {
+        if let Some(slot) = self.slots.lock().unwrap_or_else(PoisonError::into_inner).get_mut(path)
+        {
             slot.fingerprint = None;
         }
     }
 
     /// Drop everything cached for files under `dir` (a removed skill).
     pub fn purge_under(&self, dir: &Path) {
-        self.slots.lock().unwrap_or_else(PoisonError::into_inner).retain(|p, _| !p.starts_with(dir));
+        self.slots
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|p, _| !p.starts_with(dir));
     }
 }
 
@@ -111,13 +122,12 @@ mod tests {
 
         std::fs::write(&p, "BAD file").unwrap();
         let stale = cache.get(&p, upper, &reads).unwrap();
-        assert!(stale.stale);
         assert_eq!((stale.value.as_str(), stale.problems.len()), ("ONE", 1));
 
         std::fs::write(&p, "two, longer").unwrap();
         cache.invalidate(&p);
         let fixed = cache.get(&p, upper, &reads).unwrap();
-        assert_eq!((fixed.value.as_str(), fixed.stale), ("TWO, LONGER", false));
+        assert_eq!((fixed.value.as_str(), fixed.problems.len()), ("TWO, LONGER", 0));
     }
 
     #[test]

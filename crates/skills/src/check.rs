@@ -54,7 +54,11 @@ pub fn check_path(path: &Path) -> CheckReport {
         path
     };
     if !path.is_dir() {
-        report.problems.push(Problem::error(path, Pos::START, "no such folder: pass a skill folder or a folder of skills"));
+        report.problems.push(Problem::error(
+            path,
+            Pos::START,
+            "no such folder: pass a skill folder or a folder of skills",
+        ));
         return report;
     }
     let dirs = if is_skill_dir(path) {
@@ -70,7 +74,11 @@ pub fn check_path(path: &Path) -> CheckReport {
         let scanned = scan_skill(dir, None, false, &reads);
         let mut problems = scanned.problems.clone();
         problems.extend(check_parts(&scanned, &reads));
-        report.skills.push(CheckedSkill { name: scanned.folder.clone(), dir: dir.clone(), valid: !has_errors(&problems) });
+        report.skills.push(CheckedSkill {
+            name: scanned.folder.clone(),
+            dir: dir.clone(),
+            valid: !has_errors(&problems),
+        });
         report.problems.extend(problems);
         scans.push(scanned);
     }
@@ -95,11 +103,18 @@ fn duplicate_names(scans: &[Scanned]) -> Vec<Problem> {
     let mut out = Vec::new();
     for (name, group) in by_name.into_iter().filter(|(_, g)| g.len() > 1) {
         for s in &group {
-            let others: Vec<String> = group.iter().filter(|o| o.dir != s.dir).map(|o| o.dir.display().to_string()).collect();
+            let others: Vec<String> = group
+                .iter()
+                .filter(|o| o.dir != s.dir)
+                .map(|o| o.dir.display().to_string())
+                .collect();
             out.push(Problem::error(
                 &s.skill_file(),
                 s.name_pos,
-                format!("duplicate skill name `{name}` in this root (also in {}); rename one", others.join(", ")),
+                format!(
+                    "duplicate skill name `{name}` in this root (also in {}); rename one",
+                    others.join(", ")
+                ),
             ));
         }
     }
@@ -120,7 +135,11 @@ fn check_parts(s: &Scanned, reads: &Reads) -> Vec<Problem> {
         && let Ok(text) = read_text(&s.skill_file(), MAX_PART_BYTES, reads)
         && crate::frontmatter::split(&text).is_ok_and(|parts| parts.body.trim().is_empty())
     {
-        out.push(Problem::warning(&s.skill_file(), Pos::START, "SKILL.md has no instructions after its frontmatter"));
+        out.push(Problem::warning(
+            &s.skill_file(),
+            Pos::START,
+            "SKILL.md has no instructions after its frontmatter",
+        ));
     }
     for path in part_files(dir, PartKind::Rules) {
         out.extend(check_file(&path, rules::parse_rule, reads).1);
@@ -144,12 +163,19 @@ fn check_parts(s: &Scanned, reads: &Reads) -> Vec<Problem> {
         && let Some(wanted) = &meta.default_scenario
         && !part_files(dir, PartKind::Scenarios).iter().any(|p| &stem(p) == wanted)
     {
-        let pos = s.positions.iter().find(|(k, _)| k == "default_scenario").map_or(Pos::START, |(_, p)| *p);
-        let known = if scenario_names.is_empty() { "none".to_string() } else { scenario_names.join(", ") };
+        let pos = s
+            .positions
+            .iter()
+            .find(|(k, _)| k == "default_scenario")
+            .map_or(Pos::START, |(_, p)| *p);
+        let known =
+            if scenario_names.is_empty() { "none".to_string() } else { scenario_names.join(", ") };
         out.push(Problem::error(
             &s.skill_file(),
             pos,
-            format!("default_scenario `{wanted}` has no file scenarios/{wanted}.md (scenarios: {known})"),
+            format!(
+                "default_scenario `{wanted}` has no file scenarios/{wanted}.md (scenarios: {known})"
+            ),
         ));
     }
     out.extend(stray_files(dir));
@@ -161,7 +187,8 @@ fn stray_files(dir: &Path) -> Vec<Problem> {
     let mut out = Vec::new();
     for kind in [PartKind::Rules, PartKind::Scenarios, PartKind::Cases, PartKind::Protocols] {
         let Ok(entries) = std::fs::read_dir(dir.join(kind.file_name())) else { continue };
-        let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).filter(|p| p.is_file()).collect();
+        let mut files: Vec<PathBuf> =
+            entries.flatten().map(|e| e.path()).filter(|p| p.is_file()).collect();
         files.sort();
         for path in files {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
@@ -170,7 +197,11 @@ fn stray_files(dir: &Path) -> Vec<Problem> {
                 out.push(Problem::warning(
                     &path,
                     Pos::START,
-                    format!("not read: files in {}/ must end in .{}", kind.file_name(), kind.extensions().join(" or .")),
+                    format!(
+                        "not read: files in {}/ must end in .{}",
+                        kind.file_name(),
+                        kind.extensions().join(" or .")
+                    ),
                 ));
             }
         }

@@ -20,14 +20,21 @@ fn lines(report: &CheckReport, root: &Path) -> Vec<String> {
 fn a_clean_skill_has_no_findings() {
     let tmp = tempfile::tempdir().unwrap();
     let r = tmp.path();
-    write(r, "good/SKILL.md", "---\nname: good\ndescription: d\ndefault_scenario: first\n---\nbody\n");
+    write(
+        r,
+        "good/SKILL.md",
+        "---\nname: good\ndescription: d\ndefault_scenario: first\n---\nbody\n",
+    );
     write(r, "good/scenarios/first.md", "---\ndescription: d\n---\nsteps\n");
     write(r, "good/tools.yaml", "tools: [read_state]\n");
     let report = check_path(&r.join("good"));
     assert!(report.problems.is_empty(), "{:?}", report.problems);
     assert_eq!(report.skills.len(), 1);
     assert!(report.skills[0].valid);
-    assert!(check_path(&r.join("good/SKILL.md")).problems.is_empty(), "SKILL.md path means its folder");
+    assert!(
+        check_path(&r.join("good/SKILL.md")).problems.is_empty(),
+        "SKILL.md path means its folder"
+    );
 }
 
 #[test]
@@ -45,11 +52,26 @@ fn every_part_is_checked_with_positions() {
     assert!(!report.skills[0].valid);
     let got = lines(&report, r);
     assert_eq!(got.len(), 6, "{got:#?}");
-    assert!(got[0].starts_with("s/SKILL.md:4:19: default_scenario `missing` has no file scenarios/missing.md"), "{got:#?}");
-    assert_eq!(got[1], "s/cases/a.md:1:1: missing required field `keywords` (a list of words this case is about)");
+    assert!(
+        got[0].starts_with(
+            "s/SKILL.md:4:19: default_scenario `missing` has no file scenarios/missing.md"
+        ),
+        "{got:#?}"
+    );
+    assert_eq!(
+        got[1],
+        "s/cases/a.md:1:1: missing required field `keywords` (a list of words this case is about)"
+    );
     assert_eq!(got[2], "s/cases/notes.txt:1:1: warning: not read: files in cases/ must end in .md");
-    assert!(got[3].starts_with("s/protocols/reset.yaml:2:1: invalid YAML in protocol:"), "{got:#?}");
-    assert!(got[4].starts_with("s/rules/bin.md:1:1: cannot read: ") && got[4].contains("is not UTF-8 text"), "{got:#?}");
+    assert!(
+        got[3].starts_with("s/protocols/reset.yaml:2:1: invalid YAML in protocol:"),
+        "{got:#?}"
+    );
+    assert!(
+        got[4].starts_with("s/rules/bin.md:1:1: cannot read: ")
+            && got[4].contains("is not UTF-8 text"),
+        "{got:#?}"
+    );
     assert!(got[5].starts_with("s/tools.yaml:2:5: unknown built-in tool `read_mind`"), "{got:#?}");
 }
 
@@ -61,8 +83,14 @@ fn duplicate_names_within_a_root_are_errors_on_both() {
     write(r, "b/bazi/SKILL.md", "---\ndescription: d\nname: bazi\n---\nbody\n");
     let got = lines(&check_path(r), r);
     assert_eq!(got.len(), 2);
-    assert!(got[0].starts_with("a/bazi/SKILL.md:2:7: duplicate skill name `bazi` in this root"), "{got:?}");
-    assert!(got[1].starts_with("b/bazi/SKILL.md:3:7: duplicate skill name `bazi` in this root"), "{got:?}");
+    assert!(
+        got[0].starts_with("a/bazi/SKILL.md:2:7: duplicate skill name `bazi` in this root"),
+        "{got:?}"
+    );
+    assert!(
+        got[1].starts_with("b/bazi/SKILL.md:3:7: duplicate skill name `bazi` in this root"),
+        "{got:?}"
+    );
 }
 
 #[test]

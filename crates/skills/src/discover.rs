@@ -57,7 +57,9 @@ fn walk(dir: &Path, depth: usize, out: &mut Discovery) {
 fn misnamed_skill_file(dir: &Path) -> Option<PathBuf> {
     std::fs::read_dir(dir).ok()?.flatten().map(|e| e.path()).find(|p| {
         p.is_file()
-            && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.eq_ignore_ascii_case(SKILL_FILE))
+            && p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.eq_ignore_ascii_case(SKILL_FILE))
     })
 }
 
@@ -81,10 +83,15 @@ mod tests {
         touch(&r.join("g1/g2/g3/too-deep/SKILL.md"));
         touch(&r.join("lower/skill.md"));
         let found = discover(r);
-        let rel: Vec<_> = found.dirs.iter().map(|d| d.strip_prefix(r).unwrap().to_path_buf()).collect();
+        let rel: Vec<_> =
+            found.dirs.iter().map(|d| d.strip_prefix(r).unwrap().to_path_buf()).collect();
         assert_eq!(rel, vec![PathBuf::from("a"), PathBuf::from("group/b")]);
         assert_eq!(found.problems.len(), 1);
-        assert!(found.problems[0].to_string().ends_with("warning: not loaded: the file must be named exactly `SKILL.md`"));
+        assert!(
+            found.problems[0]
+                .to_string()
+                .ends_with("warning: not loaded: the file must be named exactly `SKILL.md`")
+        );
     }
 
     #[test]

@@ -70,16 +70,6 @@ pub(crate) fn split(text: &str) -> Result<Split<'_>, FenceError> {
     })
 }
 
-/// Split a file whose frontmatter is optional: without an opening fence it is all body.
-pub(crate) fn split_optional(text: &str) -> Result<Split<'_>, FenceError> {
-    let stripped = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if stripped.split_inclusive('\n').next().is_some_and(is_open_fence) {
-        split(stripped)
-    } else {
-        Ok(Split { yaml: "", yaml_line: 1, body: stripped, body_line: 1 })
-    }
-}
-
 /// Read a file up to and including its closing frontmatter fence (not the body).
 /// Counts as one file read. Returns the text read so far; [`split`] then finds the parts.
 pub(crate) fn read_head(path: &Path, reads: &Reads) -> Result<String, SkillsError> {
@@ -139,12 +129,6 @@ mod tests {
             split("# no frontmatter\n").unwrap_err().message.contains("must start with a `---`")
         );
         assert!(split("---\nname: a\n").unwrap_err().message.contains("never closed"));
-    }
-
-    #[test]
-    fn optional_frontmatter_means_all_body() {
-        let s = split_optional("just text\n").unwrap();
-        assert_eq!((s.yaml, s.body), ("", "just text\n"));
     }
 
     #[test]

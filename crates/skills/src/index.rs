@@ -80,13 +80,19 @@ pub(crate) fn build(scans: &[RootScan]) -> Index {
         for (name, group) in by_name {
             if group.len() > 1 {
                 for s in &group {
-                    let others: Vec<String> =
-                        group.iter().filter(|o| o.dir != s.dir).map(|o| o.dir.display().to_string()).collect();
+                    let others: Vec<String> = group
+                        .iter()
+                        .filter(|o| o.dir != s.dir)
+                        .map(|o| o.dir.display().to_string())
+                        .collect();
                     let mut problems = s.problems.clone();
                     problems.push(Problem::error(
                         &s.skill_file(),
                         s.name_pos,
-                        format!("duplicate skill name `{name}` in this root (also in {}); rename one", others.join(", ")),
+                        format!(
+                            "duplicate skill name `{name}` in this root (also in {}); rename one",
+                            others.join(", ")
+                        ),
                     ));
                     index.broken.push(broken(s, scan.root.kind, problems));
                 }
@@ -95,7 +101,9 @@ pub(crate) fn build(scans: &[RootScan]) -> Index {
             let s = group[0];
             let Some(meta) = s.usable() else { continue };
             match index.entries.get_mut(name) {
-                Some(winner) => winner.shadows.push(Shadowed { root: scan.root.kind, dir: s.dir.clone() }),
+                Some(winner) => {
+                    winner.shadows.push(Shadowed { root: scan.root.kind, dir: s.dir.clone() })
+                }
                 None => {
                     let entry = SkillEntry {
                         name: name.to_string(),
@@ -125,7 +133,11 @@ fn strings(problems: &[Problem]) -> Vec<String> {
 
 /// What changed from `old` to `new`. `touched` names skills whose other files changed.
 pub(crate) fn diff(old: &Index, new: &Index, touched: &BTreeSet<String>) -> Vec<SkillsChange> {
-    let change = |name: &str, kind, problems: Vec<String>| SkillsChange { name: name.to_string(), change: kind, problems };
+    let change = |name: &str, kind, problems: Vec<String>| SkillsChange {
+        name: name.to_string(),
+        change: kind,
+        problems,
+    };
     let mut out = Vec::new();
     for (name, entry) in &new.entries {
         match old.entries.get(name) {

@@ -60,12 +60,19 @@ fn root(kind: RootKind, path: &str, skills: Vec<Scanned>) -> RootScan {
 #[test]
 fn higher_root_wins_and_records_what_it_shadows() {
     let index = build(&[
-        root(RootKind::Project, "/p", vec![scanned("/p/bazi", Some(meta("bazi", "project")), None)]),
+        root(
+            RootKind::Project,
+            "/p",
+            vec![scanned("/p/bazi", Some(meta("bazi", "project")), None)],
+        ),
         root(RootKind::User, "/u", vec![scanned("/u/bazi", Some(meta("bazi", "user")), None)]),
         root(
             RootKind::Builtin,
             "/b",
-            vec![scanned("/b/bazi", Some(meta("bazi", "builtin")), None), scanned("/b/tarot", Some(meta("tarot", "t")), None)],
+            vec![
+                scanned("/b/bazi", Some(meta("bazi", "builtin")), None),
+                scanned("/b/tarot", Some(meta("tarot", "t")), None),
+            ],
         ),
     ]);
     let bazi = &index.entries["bazi"];
@@ -84,7 +91,11 @@ fn higher_root_wins_and_records_what_it_shadows() {
 fn a_broken_skill_is_left_out_and_a_lower_root_takes_its_place() {
     let index = build(&[
         root(RootKind::User, "/u", vec![scanned("/u/bazi", None, None)]),
-        root(RootKind::Builtin, "/b", vec![scanned("/b/bazi", Some(meta("bazi", "builtin")), None)]),
+        root(
+            RootKind::Builtin,
+            "/b",
+            vec![scanned("/b/bazi", Some(meta("bazi", "builtin")), None)],
+        ),
     ]);
     assert_eq!(index.entries["bazi"].root, RootKind::Builtin);
     assert_eq!(index.broken.len(), 1);
@@ -93,7 +104,11 @@ fn a_broken_skill_is_left_out_and_a_lower_root_takes_its_place() {
 
 #[test]
 fn a_stale_good_version_stays_in_place_marked_invalid() {
-    let index = build(&[root(RootKind::User, "/u", vec![scanned("/u/bazi", None, Some(meta("bazi", "old")))])]);
+    let index = build(&[root(
+        RootKind::User,
+        "/u",
+        vec![scanned("/u/bazi", None, Some(meta("bazi", "old")))],
+    )]);
     let e = &index.entries["bazi"];
     assert!(!e.valid);
     assert_eq!(e.meta.description, "old");
@@ -104,12 +119,18 @@ fn duplicate_names_within_one_root_are_both_left_out() {
     let index = build(&[root(
         RootKind::User,
         "/u",
-        vec![scanned("/u/a/bazi", Some(meta("bazi", "1")), None), scanned("/u/b/bazi", Some(meta("bazi", "2")), None)],
+        vec![
+            scanned("/u/a/bazi", Some(meta("bazi", "1")), None),
+            scanned("/u/b/bazi", Some(meta("bazi", "2")), None),
+        ],
     )]);
     assert!(index.entries.is_empty());
     assert_eq!(index.broken.len(), 2);
     let msg = index.broken[0].problems[0].to_string();
-    assert_eq!(msg, "/u/a/bazi/SKILL.md:2:7: duplicate skill name `bazi` in this root (also in /u/b/bazi); rename one");
+    assert_eq!(
+        msg,
+        "/u/a/bazi/SKILL.md:2:7: duplicate skill name `bazi` in this root (also in /u/b/bazi); rename one"
+    );
 }
 
 #[test]
@@ -133,7 +154,8 @@ fn diff_reports_added_changed_removed_and_invalid() {
             scanned("/u/e", None, None),
         ],
     )]);
-    let changes: Vec<_> = diff(&before, &after, &BTreeSet::new()).into_iter().map(|c| (c.name, c.change)).collect();
+    let changes: Vec<_> =
+        diff(&before, &after, &BTreeSet::new()).into_iter().map(|c| (c.name, c.change)).collect();
     assert_eq!(
         changes,
         vec![

@@ -56,7 +56,8 @@ pub(crate) struct MetaParse {
 /// Parse frontmatter YAML starting on file line `yaml_line` of `path`. `folder` is the skill
 /// folder's name.
 pub(crate) fn parse_meta(yaml: &str, yaml_line: usize, path: &Path, folder: &str) -> MetaParse {
-    let fail = |problems| MetaParse { meta: None, problems, name_pos: Pos::START, positions: Vec::new() };
+    let fail =
+        |problems| MetaParse { meta: None, problems, name_pos: Pos::START, positions: Vec::new() };
     let mut r = Reader::new(path);
     let node = match parse_lenient(yaml, yaml_line) {
         Ok((node, repairs)) => {

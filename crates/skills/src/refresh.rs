@@ -37,21 +37,28 @@ impl Inner {
         let mut scans = Vec::with_capacity(self.roots.len());
         for (i, root) in self.roots.iter().enumerate() {
             let prev = old_scans.get(i).filter(|s| s.root == *root);
-            if let Some(prev) = prev.filter(|_| !everything && !touched.iter().any(|p| p.starts_with(&root.path))) {
+            if let Some(prev) =
+                prev.filter(|_| !everything && !touched.iter().any(|p| p.starts_with(&root.path)))
+            {
                 scans.push(prev.clone());
                 continue;
             }
             let found = discover(&root.path);
             let mut problems = found.problems;
             if root.kind != RootKind::User && !root.path.is_dir() {
-                problems.push(Problem::warning(&root.path, crate::problem::Pos::START, format!("the {} skills folder does not exist", root.kind.as_str())));
+                problems.push(Problem::warning(
+                    &root.path,
+                    crate::problem::Pos::START,
+                    format!("the {} skills folder does not exist", root.kind.as_str()),
+                ));
             }
             let skills = found
                 .dirs
                 .into_iter()
                 .map(|dir| {
                     let force = touched.iter().any(|p| p == &dir.join(SKILL_FILE));
-                    let scanned = scan_skill(&dir, prev.and_then(|p| p.skills.get(&dir)), force, &self.reads);
+                    let scanned =
+                        scan_skill(&dir, prev.and_then(|p| p.skills.get(&dir)), force, &self.reads);
                     (dir, scanned)
                 })
                 .collect();
@@ -78,7 +85,9 @@ impl Inner {
     /// into `invalid` (its last good version keeps being served).
     fn recheck_parts(&self, index: &Index, touched: &[PathBuf], changes: &mut [SkillsChange]) {
         for path in touched {
-            let Some(entry) = index.entries.values().find(|e| path.starts_with(&e.dir)) else { continue };
+            let Some(entry) = index.entries.values().find(|e| path.starts_with(&e.dir)) else {
+                continue;
+            };
             let Ok(rel) = path.strip_prefix(&entry.dir) else { continue };
             if rel == Path::new(SKILL_FILE) {
                 self.caches.body.invalidate(path);
@@ -91,7 +100,8 @@ impl Inner {
             }
             if let Some(c) = changes.iter_mut().find(|c| c.name == entry.name) {
                 c.change = SkillsChangeKind::Invalid;
-                c.problems.extend(problems.iter().filter(|p| p.is_error()).map(ToString::to_string));
+                c.problems
+                    .extend(problems.iter().filter(|p| p.is_error()).map(ToString::to_string));
             }
         }
     }
@@ -104,11 +114,26 @@ impl Inner {
             return Vec::new();
         }
         match kind {
-            PartKind::Rules => { c.rules.invalidate(path); c.rules.get(path, rules::parse_rule, r).map(|v| v.problems) }
-            PartKind::Scenarios => { c.scenarios.invalidate(path); c.scenarios.get(path, scenarios::parse_scenario, r).map(|v| v.problems) }
-            PartKind::Cases => { c.cases.invalidate(path); c.cases.get(path, cases::parse_case, r).map(|v| v.problems) }
-            PartKind::Tools => { c.tools.invalidate(path); c.tools.get(path, tools::parse_tools, r).map(|v| v.problems) }
-            PartKind::Protocols => { c.protocols.invalidate(path); c.protocols.get(path, protocols::parse_protocol, r).map(|v| v.problems) }
+            PartKind::Rules => {
+                c.rules.invalidate(path);
+                c.rules.get(path, rules::parse_rule, r).map(|v| v.problems)
+            }
+            PartKind::Scenarios => {
+                c.scenarios.invalidate(path);
+                c.scenarios.get(path, scenarios::parse_scenario, r).map(|v| v.problems)
+            }
+            PartKind::Cases => {
+                c.cases.invalidate(path);
+                c.cases.get(path, cases::parse_case, r).map(|v| v.problems)
+            }
+            PartKind::Tools => {
+                c.tools.invalidate(path);
+                c.tools.get(path, tools::parse_tools, r).map(|v| v.problems)
+            }
+            PartKind::Protocols => {
+                c.protocols.invalidate(path);
+                c.protocols.get(path, protocols::parse_protocol, r).map(|v| v.problems)
+            }
         }
         .unwrap_or_else(|e| match e {
             crate::SkillsError::Invalid { problems } => problems,
@@ -140,7 +165,8 @@ impl Inner {
 
 /// Names of usable skills with a touched file.
 fn touched_skills(index: &Index, touched: &[PathBuf]) -> BTreeSet<String> {
-    let dirs: BTreeMap<&PathBuf, &str> = index.entries.values().map(|e| (&e.dir, e.name.as_str())).collect();
+    let dirs: BTreeMap<&PathBuf, &str> =
+        index.entries.values().map(|e| (&e.dir, e.name.as_str())).collect();
     touched
         .iter()
         .filter_map(|p| dirs.iter().find(|(d, _)| p.starts_with(d)).map(|(_, n)| n.to_string()))

@@ -49,6 +49,9 @@ pub(crate) struct State {
     pub index: Index,
 }
 
+/// The case files (and their fingerprints) a case index was built from.
+pub(crate) type CaseFilesKey = Vec<(PathBuf, Option<Fingerprint>)>;
+
 #[derive(Default)]
 pub(crate) struct Caches {
     pub body: FileCache<String>,
@@ -59,7 +62,7 @@ pub(crate) struct Caches {
     pub protocols: FileCache<ProtocolSource>,
     pub resources: ResourceCache,
     /// Case indexes by skill folder, with the case files' fingerprints they were built from.
-    pub case_indexes: Mutex<HashMap<PathBuf, (Vec<(PathBuf, Option<Fingerprint>)>, Arc<CaseIndex>)>>,
+    pub case_indexes: Mutex<HashMap<PathBuf, (CaseFilesKey, Arc<CaseIndex>)>>,
 }
 
 /// Counters for diagnostics and tests.
@@ -82,7 +85,11 @@ impl Registry {
             .roots()
             .into_iter()
             .map(|r| {
-                let path = r.path.canonicalize().or_else(|_| std::path::absolute(&r.path)).unwrap_or(r.path);
+                let path = r
+                    .path
+                    .canonicalize()
+                    .or_else(|_| std::path::absolute(&r.path))
+                    .unwrap_or(r.path);
                 Root { path, ..r }
             })
             .collect();
@@ -138,7 +145,8 @@ impl Registry {
     /// checked when loaded or by [`crate::check_path`].
     pub fn problems(&self) -> Vec<Problem> {
         let state = self.read_state();
-        let mut out: Vec<Problem> = state.scans.iter().flat_map(|s| s.problems.iter().cloned()).collect();
+        let mut out: Vec<Problem> =
+            state.scans.iter().flat_map(|s| s.problems.iter().cloned()).collect();
         out.extend(state.index.entries.values().flat_map(|e| e.problems.iter().cloned()));
         out.extend(state.index.broken.iter().flat_map(|b| b.problems.iter().cloned()));
         out

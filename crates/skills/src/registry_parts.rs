@@ -65,7 +65,13 @@ impl Registry {
         Ok(self.inner.caches.body.get(&path, parse_body, &self.inner.reads)?.value)
     }
 
-    fn load_all<T>(&self, name: &str, kind: PartKind, cache: &FileCache<T>, parse: Parser<T>) -> Result<Vec<Arc<T>>, SkillsError> {
+    fn load_all<T>(
+        &self,
+        name: &str,
+        kind: PartKind,
+        cache: &FileCache<T>,
+        parse: Parser<T>,
+    ) -> Result<Vec<Arc<T>>, SkillsError> {
         let dir = self.dir_of(name)?;
         let mut out = Vec::new();
         for path in part_files(&dir, kind) {
@@ -105,18 +111,31 @@ impl Registry {
     }
 
     /// The best `k` cases of the skill for `message` (Chinese or English), best first.
-    pub fn match_cases(&self, name: &str, message: &str, k: usize) -> Result<Vec<CaseMatch>, SkillsError> {
+    pub fn match_cases(
+        &self,
+        name: &str,
+        message: &str,
+        k: usize,
+    ) -> Result<Vec<CaseMatch>, SkillsError> {
         let dir = self.dir_of(name)?;
-        let key: Vec<_> = part_files(&dir, PartKind::Cases).into_iter().map(|p| { let f = fingerprint(&p); (p, f) }).collect();
+        let key: Vec<_> = part_files(&dir, PartKind::Cases)
+            .into_iter()
+            .map(|p| {
+                let f = fingerprint(&p);
+                (p, f)
+            })
+            .collect();
         let cached = {
-            let indexes = self.inner.caches.case_indexes.lock().unwrap_or_else(PoisonError::into_inner);
+            let indexes =
+                self.inner.caches.case_indexes.lock().unwrap_or_else(PoisonError::into_inner);
             indexes.get(&dir).filter(|(k, _)| *k == key).map(|(_, index)| Arc::clone(index))
         };
         let index = match cached {
             Some(index) => index,
             None => {
                 let index = Arc::new(CaseIndex::build(self.cases(name)?)?);
-                let mut indexes = self.inner.caches.case_indexes.lock().unwrap_or_else(PoisonError::into_inner);
+                let mut indexes =
+                    self.inner.caches.case_indexes.lock().unwrap_or_else(PoisonError::into_inner);
                 indexes.insert(dir, (key, Arc::clone(&index)));
                 index
             }
@@ -127,7 +146,9 @@ impl Registry {
     /// `tools.yaml`, or `None` when the skill has none.
     pub fn tools(&self, name: &str) -> Result<Option<Arc<ToolsSpec>>, SkillsError> {
         let dir = self.dir_of(name)?;
-        let Some(path) = part_files(&dir, PartKind::Tools).into_iter().next() else { return Ok(None) };
+        let Some(path) = part_files(&dir, PartKind::Tools).into_iter().next() else {
+            return Ok(None);
+        };
         Ok(Some(self.inner.caches.tools.get(&path, parse_tools, &self.inner.reads)?.value))
     }
 

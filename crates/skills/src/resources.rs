@@ -103,23 +103,34 @@ fn kind_of(rel: &Path) -> ResourceKind {
 
 /// The real path of `rel` inside `skill_dir`, or why it is refused.
 pub(crate) fn resolve(skill: &str, skill_dir: &Path, rel: &str) -> Result<PathBuf, SkillsError> {
-    let refuse = |reason| SkillsError::PathEscape { skill: skill.to_string(), path: rel.to_string(), reason };
+    let refuse = |reason| SkillsError::PathEscape {
+        skill: skill.to_string(),
+        path: rel.to_string(),
+        reason,
+    };
     let rel_path = Path::new(rel);
     if rel.trim().is_empty() {
         return Err(refuse("the path is empty"));
     }
-    if rel_path.is_absolute() || rel_path.has_root() || rel.starts_with('/') || rel.starts_with('\\') {
+    if rel_path.is_absolute()
+        || rel_path.has_root()
+        || rel.starts_with('/')
+        || rel.starts_with('\\')
+    {
         return Err(refuse("absolute paths are not allowed"));
     }
     for c in rel_path.components() {
         match c {
             Component::ParentDir => return Err(refuse("`..` is not allowed")),
-            Component::Prefix(_) | Component::RootDir => return Err(refuse("absolute paths are not allowed")),
+            Component::Prefix(_) | Component::RootDir => {
+                return Err(refuse("absolute paths are not allowed"));
+            }
             Component::CurDir | Component::Normal(_) => {}
         }
     }
     let base = skill_dir.canonicalize().map_err(|e| SkillsError::io(skill_dir, e))?;
-    let not_found = || SkillsError::ResourceNotFound { skill: skill.to_string(), path: rel.to_string() };
+    let not_found =
+        || SkillsError::ResourceNotFound { skill: skill.to_string(), path: rel.to_string() };
     let real = base.join(rel_path).canonicalize().map_err(|_| not_found())?;
     if !real.starts_with(&base) {
         return Err(refuse("it is a link pointing outside the skill folder"));
@@ -138,7 +149,14 @@ pub(crate) struct ResourceCache {
 
 impl ResourceCache {
     /// [`load`] through the cache.
-    pub fn load(&self, skill: &str, skill_dir: &Path, rel: &str, cap: u64, reads: &Reads) -> Result<Resource, SkillsError> {
+    pub fn load(
+        &self,
+        skill: &str,
+        skill_dir: &Path,
+        rel: &str,
+        cap: u64,
+        reads: &Reads,
+    ) -> Result<Resource, SkillsError> {
         let real = resolve(skill, skill_dir, rel)?;
         let fp = fingerprint(&real);
         let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
@@ -157,13 +175,22 @@ impl ResourceCache {
 
     pub fn purge_under(&self, dir: &Path) {
         let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-        self.slots.lock().unwrap_or_else(PoisonError::into_inner).retain(|p, _| !p.starts_with(&dir));
+        self.slots
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|p, _| !p.starts_with(&dir));
     }
 }
 
 /// Read a resource's text, keeping at most `cap` bytes (cut at a character boundary) and
 /// appending a marker when cut.
-pub(crate) fn load(skill: &str, skill_dir: &Path, rel: &str, cap: u64, reads: &Reads) -> Result<Resource, SkillsError> {
+pub(crate) fn load(
+    skill: &str,
+    skill_dir: &Path,
+    rel: &str,
+    cap: u64,
+    reads: &Reads,
+) -> Result<Resource, SkillsError> {
     let real = resolve(skill, skill_dir, rel)?;
     let total = std::fs::metadata(&real).map_err(|e| SkillsError::io(&real, e))?.len();
     let mut bytes = read_bytes(&real, cap, reads)?;
@@ -178,7 +205,8 @@ pub(crate) fn load(skill: &str, skill_dir: &Path, rel: &str, cap: u64, reads: &R
             let valid = e.utf8_error().valid_up_to();
             let mut bytes = e.into_bytes();
             bytes.truncate(valid);
-            String::from_utf8(bytes).map_err(|_| SkillsError::NotText { path: real.clone(), bytes: total })?
+            String::from_utf8(bytes)
+                .map_err(|_| SkillsError::NotText { path: real.clone(), bytes: total })?
         }
         Err(_) => return Err(SkillsError::NotText { path: real, bytes: total }),
     };

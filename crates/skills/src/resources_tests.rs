@@ -51,8 +51,10 @@ fn dot_dot_and_absolute_paths_are_refused() {
 #[test]
 fn symlinks_pointing_out_are_refused_and_inside_ones_allowed() {
     let (tmp, dir) = skill();
-    std::os::unix::fs::symlink(tmp.path().join("secret.txt"), dir.join("references/leak.md")).unwrap();
-    std::os::unix::fs::symlink(dir.join("references/guide.md"), dir.join("assets/alias.md")).unwrap();
+    std::os::unix::fs::symlink(tmp.path().join("secret.txt"), dir.join("references/leak.md"))
+        .unwrap();
+    std::os::unix::fs::symlink(dir.join("references/guide.md"), dir.join("assets/alias.md"))
+        .unwrap();
     let err = resolve("bazi", &dir, "references/leak.md").unwrap_err();
     assert!(err.to_string().contains("a link pointing outside the skill folder"), "{err}");
     assert_eq!(load("bazi", &dir, "assets/alias.md", 100, &Reads::default()).unwrap().text, "指南");
@@ -67,7 +69,10 @@ fn long_resources_are_cut_at_a_character_with_a_marker() {
     // "指南" is 6 bytes; a 4-byte cap splits the second character.
     let r = load("bazi", &dir, "references/guide.md", 4, &Reads::default()).unwrap();
     assert!(r.truncated);
-    assert_eq!(r.text, "指\n\n[truncated: showing the first 3 of 6 bytes of references/guide.md]\n");
+    assert_eq!(
+        r.text,
+        "指\n\n[truncated: showing the first 3 of 6 bytes of references/guide.md]\n"
+    );
     let whole = load("bazi", &dir, "references/guide.md", 6, &Reads::default()).unwrap();
     assert_eq!((whole.text.as_str(), whole.truncated), ("指南", false));
 }
@@ -76,10 +81,19 @@ fn long_resources_are_cut_at_a_character_with_a_marker() {
 fn missing_folders_and_binary_files_are_clear_errors() {
     let (_tmp, dir) = skill();
     let err = load("bazi", &dir, "references/none.md", 10, &Reads::default()).unwrap_err();
-    assert_eq!(err.to_string(), "skill `bazi` has no file `references/none.md` (see `vibe skills show bazi` for its resources)");
-    assert!(matches!(resolve("bazi", &dir, "references"), Err(SkillsError::ResourceNotFound { .. })));
+    assert_eq!(
+        err.to_string(),
+        "skill `bazi` has no file `references/none.md` (see `vibe skills show bazi` for its resources)"
+    );
+    assert!(matches!(
+        resolve("bazi", &dir, "references"),
+        Err(SkillsError::ResourceNotFound { .. })
+    ));
     std::fs::write(dir.join("assets/img.bin"), [0u8, 159, 146, 150]).unwrap();
-    assert!(matches!(load("bazi", &dir, "assets/img.bin", 10, &Reads::default()), Err(SkillsError::NotText { .. })));
+    assert!(matches!(
+        load("bazi", &dir, "assets/img.bin", 10, &Reads::default()),
+        Err(SkillsError::NotText { .. })
+    ));
 }
 
 #[test]
@@ -90,5 +104,8 @@ fn the_cache_serves_unchanged_files_without_reading() {
     cache.load("bazi", &dir, "references/guide.md", 100, &reads).unwrap();
     assert_eq!(reads.count(), 1);
     std::fs::write(dir.join("references/guide.md"), "新的指南").unwrap();
-    assert_eq!(cache.load("bazi", &dir, "references/guide.md", 100, &reads).unwrap().text, "新的指南");
+    assert_eq!(
+        cache.load("bazi", &dir, "references/guide.md", 100, &reads).unwrap().text,
+        "新的指南"
+    );
 }

@@ -63,16 +63,25 @@ pub struct RegistryConfig {
 
 impl Default for RegistryConfig {
     fn default() -> Self {
-        Self { project: None, user: None, builtin: None, max_resource_bytes: DEFAULT_MAX_RESOURCE_BYTES }
+        Self {
+            project: None,
+            user: None,
+            builtin: None,
+            max_resource_bytes: DEFAULT_MAX_RESOURCE_BYTES,
+        }
     }
 }
 
 impl RegistryConfig {
     /// The usual roots for a data dir: project from `project_override` (e.g. `--skills-dir`) or
     /// the settings, user `<data_dir>/skills`, built-in from [`builtin_dir`].
-    pub fn for_data_dir(data_dir: &Path, settings: &SkillsSettings, project_override: Option<PathBuf>) -> Self {
-        let project = project_override
-            .or_else(|| settings.extra_dir.as_ref().map(|d| data_dir.join(d)));
+    pub fn for_data_dir(
+        data_dir: &Path,
+        settings: &SkillsSettings,
+        project_override: Option<PathBuf>,
+    ) -> Self {
+        let project =
+            project_override.or_else(|| settings.extra_dir.as_ref().map(|d| data_dir.join(d)));
         Self {
             project,
             user: Some(data_dir.join("skills")),
@@ -83,10 +92,14 @@ impl RegistryConfig {
 
     /// The configured roots, highest precedence first.
     pub fn roots(&self) -> Vec<Root> {
-        [(RootKind::Project, &self.project), (RootKind::User, &self.user), (RootKind::Builtin, &self.builtin)]
-            .into_iter()
-            .filter_map(|(kind, path)| path.clone().map(|path| Root { kind, path }))
-            .collect()
+        [
+            (RootKind::Project, &self.project),
+            (RootKind::User, &self.user),
+            (RootKind::Builtin, &self.builtin),
+        ]
+        .into_iter()
+        .filter_map(|(kind, path)| path.clone().map(|path| Root { kind, path }))
+        .collect()
     }
 }
 
@@ -113,7 +126,8 @@ mod tests {
 
     #[test]
     fn roots_come_in_precedence_order_and_settings_resolve_against_the_data_dir() {
-        let settings = SkillsSettings { extra_dir: Some("proj".into()), max_resource_bytes: Some(10) };
+        let settings =
+            SkillsSettings { extra_dir: Some("proj".into()), max_resource_bytes: Some(10) };
         let mut config = RegistryConfig::for_data_dir(Path::new("/data"), &settings, None);
         config.builtin = Some("/app/skills".into());
         let kinds: Vec<_> = config.roots().iter().map(|r| (r.kind, r.path.clone())).collect();

@@ -34,7 +34,8 @@ scripts/（脚本）、assets/（素材），以及 tools.yaml（用到的工具
 
 /// Create `<root>/<name>/SKILL.md` and return the skill folder.
 pub fn new_skill(root: &Path, name: &str) -> Result<PathBuf, SkillsError> {
-    check_name(name).map_err(|reason| SkillsError::InvalidName { name: name.to_string(), reason })?;
+    check_name(name)
+        .map_err(|reason| SkillsError::InvalidName { name: name.to_string(), reason })?;
     let dir = root.join(name);
     if dir.exists() {
         return Err(SkillsError::AlreadyExists { path: dir });
@@ -55,7 +56,10 @@ mod tests {
         let dir = new_skill(root.path(), "journal").unwrap();
         let report = crate::check::check_path(&dir);
         assert!(report.problems.is_empty(), "{:?}", report.problems);
-        assert!(matches!(new_skill(root.path(), "journal"), Err(SkillsError::AlreadyExists { .. })));
+        assert!(matches!(
+            new_skill(root.path(), "journal"),
+            Err(SkillsError::AlreadyExists { .. })
+        ));
         let err = new_skill(root.path(), "My Skill").unwrap_err();
         assert!(err.to_string().starts_with("invalid skill name `My Skill`: "), "{err}");
     }

@@ -44,7 +44,12 @@ impl Scanned {
 
 /// Scan `dir`, reusing `previous` when SKILL.md is unchanged (unless `force`, used when the
 /// watcher saw the file change: two saves within one timestamp tick can share a fingerprint).
-pub(crate) fn scan_skill(dir: &Path, previous: Option<&Scanned>, force: bool, reads: &Reads) -> Scanned {
+pub(crate) fn scan_skill(
+    dir: &Path,
+    previous: Option<&Scanned>,
+    force: bool,
+    reads: &Reads,
+) -> Scanned {
     let file = dir.join(SKILL_FILE);
     let fp = fingerprint(&file);
     if let Some(prev) = previous
@@ -71,7 +76,12 @@ pub(crate) fn scan_skill(dir: &Path, previous: Option<&Scanned>, force: bool, re
 }
 
 fn read_meta(file: &Path, folder: &str, reads: &Reads) -> MetaParse {
-    let fail = |problem| MetaParse { meta: None, problems: vec![problem], name_pos: Pos::START, positions: Vec::new() };
+    let fail = |problem| MetaParse {
+        meta: None,
+        problems: vec![problem],
+        name_pos: Pos::START,
+        positions: Vec::new(),
+    };
     let head = match read_head(file, reads) {
         Ok(head) => head,
         Err(e) => return fail(Problem::error(file, Pos::START, format!("cannot read: {e}"))),
@@ -121,6 +131,10 @@ mod tests {
         write(&dir, "# just markdown\n");
         let s = scan_skill(&dir, None, false, &Reads::default());
         assert!(s.usable().is_none());
-        assert!(s.problems[0].to_string().contains("SKILL.md:1:1: the file must start with a `---` line"));
+        assert!(
+            s.problems[0]
+                .to_string()
+                .contains("SKILL.md:1:1: the file must start with a `---` line")
+        );
     }
 }

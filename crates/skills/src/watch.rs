@@ -26,16 +26,17 @@ impl Registry {
             return Ok(());
         }
         let weak = Arc::downgrade(&self.inner);
-        let mut debouncer = new_debouncer(DEBOUNCE, move |result: DebounceEventResult| match result {
-            Ok(events) => {
-                if let Some(inner) = weak.upgrade() {
-                    let paths: Vec<PathBuf> = events.into_iter().map(|e| e.path).collect();
-                    inner.refresh_paths(Some(&paths));
+        let mut debouncer =
+            new_debouncer(DEBOUNCE, move |result: DebounceEventResult| match result {
+                Ok(events) => {
+                    if let Some(inner) = weak.upgrade() {
+                        let paths: Vec<PathBuf> = events.into_iter().map(|e| e.path).collect();
+                        inner.refresh_paths(Some(&paths));
+                    }
                 }
-            }
-            Err(e) => tracing::warn!(error = %e, "skill file watcher error"),
-        })
-        .map_err(|source| SkillsError::Watch { path: PathBuf::new(), source })?;
+                Err(e) => tracing::warn!(error = %e, "skill file watcher error"),
+            })
+            .map_err(|source| SkillsError::Watch { path: PathBuf::new(), source })?;
         for root in self.roots() {
             if root.kind == RootKind::User && !root.path.exists() {
                 std::fs::create_dir_all(&root.path).map_err(|e| SkillsError::io(&root.path, e))?;

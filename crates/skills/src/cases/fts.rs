@@ -41,12 +41,19 @@ impl CaseIndex {
         )?;
         let mut indexed = Vec::with_capacity(cases.len());
         {
-            let mut insert = conn.prepare("INSERT INTO cases(rowid, title, keywords, body) VALUES (?1, ?2, ?3, ?4)")?;
+            let mut insert = conn.prepare(
+                "INSERT INTO cases(rowid, title, keywords, body) VALUES (?1, ?2, ?3, ?4)",
+            )?;
             for (i, case) in cases.into_iter().enumerate() {
                 let title = terms(&case.title);
                 let keywords: Vec<String> = case.keywords.iter().flat_map(|k| terms(k)).collect();
                 let body = terms(&case.body);
-                insert.execute(params![i as i64, title.join(" "), keywords.join(" "), body.join(" ")])?;
+                insert.execute(params![
+                    i as i64,
+                    title.join(" "),
+                    keywords.join(" "),
+                    body.join(" ")
+                ])?;
                 let all: HashSet<String> = title.into_iter().chain(keywords).chain(body).collect();
                 indexed.push((case, all));
             }
@@ -57,12 +64,19 @@ impl CaseIndex {
     /// The best `k` cases for `message`, best first. No shared term, no match.
     pub fn search(&self, message: &str, k: usize) -> Result<Vec<CaseMatch>, SkillsError> {
         let mut seen = HashSet::new();
-        let query_terms: Vec<String> =
-            terms(message).into_iter().filter(|t| seen.insert(t.clone())).take(MAX_QUERY_TERMS).collect();
+        let query_terms: Vec<String> = terms(message)
+            .into_iter()
+            .filter(|t| seen.insert(t.clone()))
+            .take(MAX_QUERY_TERMS)
+            .collect();
         if query_terms.is_empty() || k == 0 || self.cases.is_empty() {
             return Ok(Vec::new());
         }
-        let query = query_terms.iter().map(|t| format!("\"{}\"", t.replace('"', "\"\""))).collect::<Vec<_>>().join(" OR ");
+        let query = query_terms
+            .iter()
+            .map(|t| format!("\"{}\"", t.replace('"', "\"\"")))
+            .collect::<Vec<_>>()
+            .join(" OR ");
         let conn = self.conn.lock().unwrap_or_else(PoisonError::into_inner);
         let mut stmt = conn.prepare_cached(
             "SELECT rowid, bm25(cases, ?1, ?2, ?3) AS rank FROM cases WHERE cases MATCH ?4 ORDER BY rank LIMIT ?5",
@@ -74,7 +88,10 @@ impl CaseIndex {
         let mut out = Vec::new();
         for row in rows {
             let (rowid, rank) = row?;
-            let Some((case, all)) = usize::try_from(rowid).ok().and_then(|i| self.cases.get(i)) else { continue };
+            let Some((case, all)) = usize::try_from(rowid).ok().and_then(|i| self.cases.get(i))
+            else {
+                continue;
+            };
             let matched = query_terms.iter().filter(|t| all.contains(*t)).cloned().collect();
             out.push(CaseMatch { case: Arc::clone(case), score: -rank, matched });
         }
@@ -97,10 +114,30 @@ mod tests {
 
     fn index() -> CaseIndex {
         CaseIndex::build(vec![
-            case("overtime", "加班后的焦虑", &["焦虑", "加班", "失眠"], "来访者连续加班三个月，晚上睡不着。"),
-            case("breakup", "分手之后", &["分手", "失恋", "孤独"], "她刚结束一段五年的感情，觉得很孤独。"),
-            case("career", "Changing careers at forty", &["career", "job", "change"], "He felt stuck in his job and wanted a new career."),
-            case("sleep", "Sleepless nights", &["insomnia", "sleep"], "Trouble sleeping before exams."),
+            case(
+                "overtime",
+                "加班后的焦虑",
+                &["焦虑", "加班", "失眠"],
+                "来访者连续加班三个月，晚上睡不着。",
+            ),
+            case(
+                "breakup",
+                "分手之后",
+                &["分手", "失恋", "孤独"],
+                "她刚结束一段五年的感情，觉得很孤独。",
+            ),
+            case(
+                "career",
+                "Changing careers at forty",
+                &["career", "job", "change"],
+                "He felt stuck in his job and wanted a new career.",
+            ),
+            case(
+                "sleep",
+                "Sleepless nights",
+                &["insomnia", "sleep"],
+                "Trouble sleeping before exams.",
+            ),
         ])
         .unwrap()
     }
@@ -127,7 +164,10 @@ mod tests {
     fn unrelated_or_empty_messages_match_nothing() {
         assert!(index().search("天气", 3).unwrap().is_empty());
         assert!(index().search("   ", 3).unwrap().is_empty());
-        assert!(index().search("\"\" OR NEAR(", 3).unwrap().is_empty(), "FTS syntax in messages is inert");
+        assert!(
+            index().search("\"\" OR NEAR(", 3).unwrap().is_empty(),
+            "FTS syntax in messages is inert"
+        );
     }
 
     #[test]

@@ -6,8 +6,8 @@
 /// English words too common to say anything about a case.
 const STOP_WORDS: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "but", "by", "do", "for", "from", "have", "i", "if",
-    "in", "is", "it", "me", "my", "of", "on", "or", "so", "that", "the", "this", "to", "was",
-    "we", "what", "with", "you",
+    "in", "is", "it", "me", "my", "of", "on", "or", "so", "that", "the", "this", "to", "was", "we",
+    "what", "with", "you",
 ];
 
 /// Chinese characters that carry grammar rather than topic, when alone.
