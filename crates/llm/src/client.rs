@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::decode::DeltaDecoder;
 use crate::errors::LlmError;
 use crate::keychain::ApiKey;
-use crate::model::{ChatModel, DeltaStream};
+use crate::model::{ChatModel, DeltaStream, error_stream};
 use crate::request::chat_body;
 use crate::retry;
 use crate::settings::Endpoint;
@@ -69,7 +69,14 @@ impl OpenAiClient {
 
 impl ChatModel for OpenAiClient {
     fn stream(&self, request: ChatRequest) -> DeltaStream {
-        let body = chat_body(&self.inner.endpoint, &request);
+        let endpoint = &self.inner.endpoint;
+        if endpoint.model.is_none() && !endpoint.preset.model_optional {
+            return error_stream(LlmError::config(format!(
+                "no model is set for {} ({}); pass --model, set VIBE_LLM_MODEL or llm.model in settings.json (`vibe llm models` lists what the server offers)",
+                endpoint.preset.label, endpoint.base_url
+            )));
+        }
+        let body = chat_body(endpoint, &request);
         let session = Session {
             client: self.clone(),
             body,

@@ -127,6 +127,7 @@ impl ChatRequest {
 
 /// Token counts the server reported.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Usage {
     pub prompt_tokens: u64,
     pub completion_tokens: u64,

@@ -1,0 +1,49 @@
+//! Building the model the settings ask for: the scripted model for `scripted:PATH`, else
+//! the OpenAI-compatible client with its key, wrapped in the structured-action adapter when
+//! the resolved tool mode says so. Resolution of the settings themselves is `settings.rs`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::client::OpenAiClient;
+use crate::errors::LlmError;
+use crate::keychain::{self, KeySource};
+use crate::model::ChatModel;
+use crate::presets::ToolMode;
+use crate::scripted::ScriptedModel;
+use crate::settings::{Endpoint, LlmSettings};
+use crate::structured::StructuredModel;
+
+/// A ready model and what the person should know about how it was set up.
+pub struct ModelSetup {
+    pub model: Arc<dyn ChatModel>,
+    pub endpoint: Endpoint,
+    pub key_source: KeySource,
+    /// One-line notices (e.g. no keychain service, no key for a hosted endpoint).
+    pub notices: Vec<String>,
+}
+
+/// Build the model for `settings`. `env_key` is the value of `VIBE_LLM_API_KEY` if set.
+pub fn build_model(settings: &LlmSettings, env_key: Option<String>) -> Result<ModelSetup, LlmError> {
+    let endpoint = settings.resolve()?;
+    let mut notices = Vec::new();
+    let (inner, key_source): (Arc<dyn ChatModel>, KeySource) = match endpoint.base_url.strip_prefix("scripted:") {
+        Some(path) => (Arc::new(ScriptedModel::load(Path::new(path))?), KeySource::None { notice: None }),
+        None => {
+            let (key, source) = keychain::load_api_key(&endpoint.base_url, env_key);
+            if key.is_none() && endpoint.preset.needs_key {
+                let why = match &source {
+                    KeySource::None { notice: Some(n) } => n.clone(),
+                    _ => format!("no key is stored in the OS keychain for it; set {}", keychain::API_KEY_ENV),
+                };
+                notices.push(format!("{} ({}) needs an API key: {why}", endpoint.preset.label, endpoint.base_url));
+            }
+            (Arc::new(OpenAiClient::new(endpoint.clone(), key)?), source)
+        }
+    };
+    let model: Arc<dyn ChatModel> = match endpoint.tool_mode {
+        ToolMode::Structured => Arc::new(StructuredModel::new(inner)),
+        ToolMode::Native | ToolMode::Auto => inner,
+    };
+    Ok(ModelSetup { model, endpoint, key_source, notices })
+}
