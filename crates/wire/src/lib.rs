@@ -3,6 +3,8 @@
 
 mod error_info;
 mod event;
+mod run;
 
 pub use error_info::ErrorInfo;
 pub use event::{Envelope, Event, SkillsChange, SkillsChangeKind};
+pub use run::{Phase, Plan, PlanStep, SectionTokens, StopReason, TokenUsage};

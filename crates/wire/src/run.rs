@@ -1,0 +1,100 @@
+//! Small value types carried by run events: phase, plan, token counts, stop reasons.
+
+use serde::{Deserialize, Serialize};
+
+/// Context phase (seed 001 §2): phase 1 chooses a skill, phase 2 runs one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// No active skill: light core persona and the skill catalog.
+    Phase1,
+    /// An active skill: its expert prompt, data and tools.
+    Phase2,
+}
+
+/// Tokens used by one named part of a prompt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SectionTokens {
+    pub name: String,
+    pub tokens: u32,
+}
+
+/// The explicit plan of seed 004 §4.2.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plan {
+    #[serde(default)]
+    pub goal: String,
+    #[serde(default)]
+    pub steps: Vec<PlanStep>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanStep {
+    pub title: String,
+    /// `pending`, `in_progress`, `done` or `skipped`.
+    #[serde(default = "pending")]
+    pub status: String,
+}
+
+fn pending() -> String {
+    "pending".into()
+}
+
+/// Token counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenUsage {
+    #[serde(default)]
+    pub prompt_tokens: u64,
+    #[serde(default)]
+    pub completion_tokens: u64,
+    #[serde(default)]
+    pub total_tokens: u64,
+}
+
+impl TokenUsage {
+    pub fn add(&mut self, other: TokenUsage) {
+        self.prompt_tokens += other.prompt_tokens;
+        self.completion_tokens += other.completion_tokens;
+        self.total_tokens += other.total_tokens;
+    }
+}
+
+/// Why a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The model gave its final answer.
+    Completed,
+    /// Budget: `max_rounds` model calls.
+    MaxRounds,
+    /// Budget: `max_tool_calls`.
+    MaxToolCalls,
+    /// Budget: `max_script_runs`.
+    MaxScriptRuns,
+    /// Budget: the context no longer fits `max_context_tokens`.
+    MaxContextTokens,
+    /// The same tool failed three times in a row.
+    RepeatedToolFailure,
+    /// The caller cancelled.
+    Cancelled,
+    /// The model endpoint failed (after retries).
+    ModelError,
+    /// The process died mid-run; found and closed on the next start.
+    Interrupted,
+}
+
+impl StopReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Completed => "completed",
+            Self::MaxRounds => "max_rounds",
+            Self::MaxToolCalls => "max_tool_calls",
+            Self::MaxScriptRuns => "max_script_runs",
+            Self::MaxContextTokens => "max_context_tokens",
+            Self::RepeatedToolFailure => "repeated_tool_failure",
+            Self::Cancelled => "cancelled",
+            Self::ModelError => "model_error",
+            Self::Interrupted => "interrupted",
+        }
+    }
+}
