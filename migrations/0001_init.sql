@@ -43,6 +43,9 @@ CREATE TABLE conversations (
     skill      TEXT,
     scenario   TEXT,
     voice_mode TEXT,
+    -- Compaction (seed 004 §7.3): older turns folded into a summary, through this message id.
+    summary    TEXT,
+    summary_through_id INTEGER,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL
 ) STRICT;

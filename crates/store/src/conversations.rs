@@ -17,11 +17,15 @@ pub struct Conversation {
     pub skill: Option<String>,
     pub scenario: Option<String>,
     pub voice_mode: Option<String>,
+    /// Older turns folded into a summary (compaction), and the last message id it covers.
+    pub summary: Option<String>,
+    pub summary_through_id: Option<i64>,
     pub created_at: String,
     pub updated_at: String,
 }
 
-const COLUMNS: &str = "id, user_id, title, skill, scenario, voice_mode, created_at, updated_at";
+const COLUMNS: &str =
+    "id, user_id, title, skill, scenario, voice_mode, summary, summary_through_id, created_at, updated_at";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<Conversation> {
     Ok(Conversation {
@@ -31,8 +35,10 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Conversation> {
         skill: row.get(3)?,
         scenario: row.get(4)?,
         voice_mode: row.get(5)?,
-        created_at: row.get(6)?,
-        updated_at: row.get(7)?,
+        summary: row.get(6)?,
+        summary_through_id: row.get(7)?,
+        created_at: row.get(8)?,
+        updated_at: row.get(9)?,
     })
 }
 
@@ -77,6 +83,11 @@ impl Store {
     /// Record the voice mode of a conversation.
     pub fn set_conversation_voice_mode(&self, id: &str, voice_mode: Option<&str>) -> Result<()> {
         self.update_conversation(id, "voice_mode = ?2", params![id, voice_mode])
+    }
+
+    /// Store the compaction summary covering messages up to `through_id`.
+    pub fn set_conversation_summary(&self, id: &str, summary: &str, through_id: i64) -> Result<()> {
+        self.update_conversation(id, "summary = ?2, summary_through_id = ?3", params![id, summary, through_id])
     }
 
     /// Rename a conversation.

@@ -180,6 +180,40 @@ impl Store {
         })
     }
 
+    /// Rewrite a stored message in place: the streaming draft of an assistant answer is stored
+    /// early as `interrupted` and completed here, so a crash keeps the partial text.
+    pub fn update_message(
+        &self,
+        id: i64,
+        content: &str,
+        tool_calls: Option<&Value>,
+        token_count: u32,
+        interrupted: bool,
+    ) -> Result<()> {
+        if let Some(calls) = tool_calls {
+            validate(&NewMessage {
+                tool_calls: Some(calls.clone()),
+                ..NewMessage::text(Role::Assistant, "")
+            })?;
+        }
+        let n = self.write_tx(|tx| {
+            Ok(tx.prepare_cached(
+                "UPDATE messages SET content = ?2, tool_calls = ?3, token_count = ?4, status = ?5 WHERE id = ?1",
+            )?
+            .execute(params![
+                id,
+                content,
+                tool_calls.map(Value::to_string),
+                token_count,
+                if interrupted { "interrupted" } else { "complete" }
+            ])?)
+        })?;
+        if n == 0 {
+            return Err(StoreError::invalid(format!("no message with id {id}")));
+        }
+        Ok(())
+    }
+
     /// Every message of a conversation, oldest first.
     pub fn messages(&self, conversation_id: &str) -> Result<Vec<Message>> {
         self.conversation(conversation_id)?;

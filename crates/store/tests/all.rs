@@ -4,6 +4,7 @@ mod cache;
 mod history;
 mod open;
 mod profile;
+mod runs;
 mod state;
 mod state_model;
 

@@ -1,0 +1,146 @@
+//! Agent runs: one row per run (status, stop reason, usage); the run's events live in
+//! `runs/<id>/events.jsonl` in the data dir (written by the audit module, not here).
+//! `close_interrupted_runs` is the crash-recovery step run on start: a run left `running` by a
+//! killed process is marked failed, its partial assistant text kept and flagged interrupted,
+//! and every dangling tool call answered with an "interrupted" result.
+
+use rusqlite::{OptionalExtension, Row, params};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::error::{Result, StoreError};
+use crate::messages::{Message, Role};
+use crate::{Store, clock};
+
+/// One run row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunRow {
+    pub id: String,
+    pub conversation_id: Option<String>,
+    /// `running`, `completed`, `failed` or `cancelled`.
+    pub status: String,
+    pub stop_reason: Option<String>,
+    pub usage: Option<Value>,
+    pub started_at: String,
+    pub finished_at: Option<String>,
+}
+
+const COLUMNS: &str = "id, conversation_id, status, stop_reason, usage, started_at, finished_at";
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<RunRow> {
+    let usage: Option<String> = row.get(4)?;
+    Ok(RunRow {
+        id: row.get(0)?,
+        conversation_id: row.get(1)?,
+        status: row.get(2)?,
+        stop_reason: row.get(3)?,
+        usage: usage.and_then(|u| serde_json::from_str(&u).ok()),
+        started_at: row.get(5)?,
+        finished_at: row.get(6)?,
+    })
+}
+
+/// What crash recovery repaired.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Recovery {
+    pub runs_closed: Vec<String>,
+    pub tool_calls_closed: usize,
+}
+
+impl Store {
+    /// Record a new run as `running`.
+    pub fn create_run(&self, id: &str, conversation_id: Option<&str>) -> Result<()> {
+        self.write_tx(|tx| {
+            tx.execute(
+                "INSERT INTO runs (id, conversation_id, status, started_at) VALUES (?1, ?2, 'running', ?3)",
+                params![id, conversation_id, clock::now_rfc3339()],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Close a run with its final status (`completed`, `failed`, `cancelled`).
+    pub fn finish_run(&self, id: &str, status: &str, stop_reason: &str, usage: &Value) -> Result<()> {
+        if !matches!(status, "completed" | "failed" | "cancelled") {
+            return Err(StoreError::invalid(format!("unknown run status \"{status}\"")));
+        }
+        self.write_tx(|tx| {
+            tx.execute(
+                "UPDATE runs SET status = ?2, stop_reason = ?3, usage = ?4, finished_at = ?5 WHERE id = ?1",
+                params![id, status, stop_reason, usage.to_string(), clock::now_rfc3339()],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// One run.
+    pub fn run(&self, id: &str) -> Result<Option<RunRow>> {
+        Ok(self
+            .conn()
+            .query_row(&format!("SELECT {COLUMNS} FROM runs WHERE id = ?1"), [id], from_row)
+            .optional()?)
+    }
+
+    /// Runs, newest first (optionally of one conversation).
+    pub fn list_runs(&self, conversation_id: Option<&str>, limit: usize) -> Result<Vec<RunRow>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {COLUMNS} FROM runs WHERE ?1 IS NULL OR conversation_id = ?1 ORDER BY started_at DESC, id DESC LIMIT ?2"
+        ))?;
+        let rows = stmt.query_map(params![conversation_id, limit as i64], from_row)?.collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    /// Close runs a killed process left `running` (none of them can still be alive when the
+    /// caller holds the only writer, e.g. at app start). Marks each failed with stop reason
+    /// `interrupted`, flags its last assistant message interrupted when it has no tool calls
+    /// answered, and answers every dangling tool call with an interrupted result.
+    pub fn close_interrupted_runs(&self) -> Result<Recovery> {
+        self.write_tx(|tx| {
+            let ids: Vec<(String, Option<String>)> = {
+                let mut stmt = tx.prepare("SELECT id, conversation_id FROM runs WHERE status = 'running'")?;
+                stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?
+            };
+            let mut recovery = Recovery::default();
+            let now = clock::now_rfc3339();
+            for (run_id, conversation) in ids {
+                if let Some(conversation) = conversation {
+                    recovery.tool_calls_closed += close_dangling_calls(tx, &conversation, &run_id, &now)?;
+                }
+                tx.execute(
+                    "UPDATE runs SET status = 'failed', stop_reason = 'interrupted', finished_at = ?2 WHERE id = ?1",
+                    params![run_id, now],
+                )?;
+                recovery.runs_closed.push(run_id);
+            }
+            Ok(recovery)
+        })
+    }
+}
+
+fn close_dangling_calls(tx: &rusqlite::Transaction<'_>, conversation: &str, run_id: &str, now: &str) -> Result<usize> {
+    let messages: Vec<Message> = {
+        let mut stmt = tx.prepare(
+            "SELECT id, conversation_id, role, content, tool_calls, tool_call_id, token_count, run_id, status, created_at
+             FROM messages WHERE conversation_id = ?1 AND run_id = ?2 ORDER BY id",
+        )?;
+        stmt.query_map(params![conversation, run_id], crate::messages::from_row)?.collect::<rusqlite::Result<_>>()?
+    };
+    let answered: Vec<&str> = messages.iter().filter_map(|m| m.tool_call_id.as_deref()).collect();
+    let mut closed = 0;
+    for msg in messages.iter().filter(|m| m.role == Role::Assistant) {
+        for id in msg.tool_call_ids() {
+            if answered.contains(&id) {
+                continue;
+            }
+            let content = json!({"status": "error", "error": "interrupted", "message": "the run was interrupted before this tool finished"});
+            tx.execute(
+                "INSERT INTO messages (conversation_id, role, content, tool_call_id, token_count, run_id, status, created_at)
+                 VALUES (?1, 'tool', ?2, ?3, 0, ?4, 'interrupted', ?5)",
+                params![conversation, content.to_string(), id, run_id, now],
+            )?;
+            closed += 1;
+        }
+    }
+    Ok(closed)
+}

@@ -1,0 +1,75 @@
+use serde_json::json;
+use vibe_store::{NewMessage, Role, Store};
+
+#[test]
+fn runs_are_recorded_and_listed_newest_first() {
+    let store = Store::open_in_memory().unwrap();
+    let conv = store.create_conversation("local", Some("t")).unwrap().id;
+    store.create_run("r1", Some(&conv)).unwrap();
+    store.create_run("r2", Some(&conv)).unwrap();
+    store.finish_run("r1", "completed", "completed", &json!({"total_tokens": 5})).unwrap();
+    let r1 = store.run("r1").unwrap().unwrap();
+    assert_eq!((r1.status.as_str(), r1.stop_reason.as_deref()), ("completed", Some("completed")));
+    assert_eq!(r1.usage.unwrap()["total_tokens"], 5);
+    let listed: Vec<String> = store.list_runs(Some(&conv), 10).unwrap().into_iter().map(|r| r.id).collect();
+    assert_eq!(listed.len(), 2);
+    assert!(store.finish_run("r2", "weird", "x", &json!({})).is_err());
+}
+
+#[test]
+fn a_killed_run_is_closed_with_a_valid_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("vibe.db")).unwrap();
+    let conv = store.create_conversation("local", None).unwrap().id;
+    store.create_run("r1", Some(&conv)).unwrap();
+    let with_run = |m: NewMessage| NewMessage { run_id: Some("r1".into()), ..m };
+    store.append_message(&conv, with_run(NewMessage::text(Role::User, "hi"))).unwrap();
+    let calls = json!([{"id": "c1", "type": "function", "function": {"name": "read_state", "arguments": "{}"}},
+                       {"id": "c2", "type": "function", "function": {"name": "write_state", "arguments": "{}"}}]);
+    store
+        .append_message(&conv, with_run(NewMessage { tool_calls: Some(calls), ..NewMessage::text(Role::Assistant, "") }))
+        .unwrap();
+    store
+        .append_message(&conv, with_run(NewMessage { tool_call_id: Some("c1".into()), ..NewMessage::text(Role::Tool, "{}") }))
+        .unwrap();
+    let draft = store
+        .append_message(&conv, with_run(NewMessage { interrupted: true, ..NewMessage::text(Role::Assistant, "部分") }))
+        .unwrap();
+    drop(store);
+
+    let store = Store::open(&dir.path().join("vibe.db")).unwrap();
+    let recovery = store.close_interrupted_runs().unwrap();
+    assert_eq!(recovery.runs_closed, vec!["r1".to_string()]);
+    assert_eq!(recovery.tool_calls_closed, 1);
+    let run = store.run("r1").unwrap().unwrap();
+    assert_eq!((run.status.as_str(), run.stop_reason.as_deref()), ("failed", Some("interrupted")));
+    let messages = store.messages(&conv).unwrap();
+    let closing = messages.iter().find(|m| m.tool_call_id.as_deref() == Some("c2")).unwrap();
+    assert!(closing.interrupted && closing.content.contains("interrupted"));
+    let kept = messages.iter().find(|m| m.id == draft.id).unwrap();
+    assert!(kept.interrupted && kept.content == "部分");
+    // Nothing left to repair the second time.
+    assert!(store.close_interrupted_runs().unwrap().runs_closed.is_empty());
+}
+
+#[test]
+fn a_draft_answer_is_completed_in_place() {
+    let store = Store::open_in_memory().unwrap();
+    let conv = store.create_conversation("local", None).unwrap().id;
+    let draft = store
+        .append_message(&conv, NewMessage { interrupted: true, ..NewMessage::text(Role::Assistant, "写") })
+        .unwrap();
+    store.update_message(draft.id, "写完了", None, 3, false).unwrap();
+    let msg = &store.messages(&conv).unwrap()[0];
+    assert_eq!((msg.content.as_str(), msg.interrupted, msg.token_count), ("写完了", false, 3));
+    assert!(store.update_message(999, "x", None, 0, false).is_err());
+}
+
+#[test]
+fn conversation_summary_is_stored() {
+    let store = Store::open_in_memory().unwrap();
+    let conv = store.create_conversation("local", None).unwrap().id;
+    store.set_conversation_summary(&conv, "早前：用户想换工作", 42).unwrap();
+    let c = store.conversation(&conv).unwrap();
+    assert_eq!((c.summary.as_deref(), c.summary_through_id), (Some("早前：用户想换工作"), Some(42)));
+}
