@@ -40,4 +40,6 @@ pub enum Command {
     Profile(cmd::profile::ProfileArgs),
     /// Facts about the database file.
     Db(cmd::db::DbArgs),
+    /// Talk to the LLM endpoint: probe it with one request, list its models.
+    Llm(cmd::llm::LlmArgs),
 }

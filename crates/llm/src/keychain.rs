@@ -80,6 +80,11 @@ pub fn delete_api_key(base_url: &str) -> Result<(), LlmError> {
 }
 
 fn no_keychain_notice(e: &keyring::Error) -> String {
+    // `NoDefaultStore` hides the reason the store could not start; that reason is kept here.
+    let e = match (e, keyring::Entry::store_status()) {
+        (keyring::Error::NoDefaultStore, Err(cause)) => cause,
+        _ => e,
+    };
     let why = match e {
         keyring::Error::NoDefaultStore | keyring::Error::PlatformFailure(_) | keyring::Error::NoStorageAccess(_) => {
             "no OS keychain service is available on this machine (on Linux: a Secret Service such as GNOME Keyring or KeePassXC on the session D-Bus)"

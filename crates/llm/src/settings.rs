@@ -74,8 +74,9 @@ impl LlmSettings {
     /// Apply `VIBE_LLM_BASE_URL` and `VIBE_LLM_MODEL` through `get` (usually `std::env::var`).
     pub fn with_env(mut self, get: impl Fn(&str) -> Option<String>) -> Self {
         if let Some(url) = get(BASE_URL_ENV).filter(|v| !v.trim().is_empty()) {
+            // An explicit URL names its own preset (detected from it).
             self.base_url = Some(url.trim().to_string());
-            // An explicit URL names its own preset unless one was also set explicitly.
+            self.preset = None;
         }
         if let Some(model) = get(MODEL_ENV).filter(|v| !v.trim().is_empty()) {
             self.model = Some(model.trim().to_string());

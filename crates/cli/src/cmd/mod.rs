@@ -2,5 +2,6 @@
 //! call the core, then print through `output`.
 
 pub mod db;
+pub mod llm;
 pub mod profile;
 pub mod state;
