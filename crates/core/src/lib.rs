@@ -4,6 +4,8 @@
 //! front end does not belong here.
 
 pub mod compute;
+pub mod emit;
 mod error;
+pub mod tools;
 
 pub use error::CoreError;

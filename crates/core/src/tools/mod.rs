@@ -1,0 +1,106 @@
+//! Tools the agent can call: the [`Tool`] trait every handler implements, the context a call
+//! runs in, and what a call returns. The registry of handlers and the built-in tools live in
+//! the files beside this one. Deciding *when* to call a tool, budgets and approvals belong to
+//! the agent loop, not here.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+use vibe_llm::ToolDef;
+use vibe_skills::Registry;
+use vibe_store::Store;
+use vibe_wire::Plan;
+
+use crate::emit::Emitter;
+
+/// What kind of work a tool does (budgets count `Script` calls separately; `Display` tools only
+/// emit events).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolKind {
+    /// Reads or writes the person's data.
+    Data,
+    /// Shows something to the person (emits an event), changes nothing.
+    Display,
+    /// Runs a script from a skill's `scripts/` folder.
+    Script,
+    /// Computes something (charts, tarot draws).
+    Compute,
+    /// Activates a skill.
+    Skill,
+    /// Updates the explicit plan.
+    Plan,
+}
+
+/// Everything a tool call may use. Built by the agent for each call.
+#[derive(Clone)]
+pub struct ToolContext {
+    pub store: Arc<Store>,
+    pub skills: Arc<Registry>,
+    pub user: String,
+    pub conversation_id: String,
+    pub run_id: String,
+    /// The skill active when the call was made (`None` in phase 1).
+    pub active_skill: Option<String>,
+    /// `runs/<run_id>/` in the data dir, for files a tool writes (None in memory-only runs).
+    pub run_dir: Option<PathBuf>,
+    /// For display tools' events.
+    pub emitter: Emitter,
+    /// Seed for tools that draw at random (tarot), so tests and replays are deterministic.
+    pub seed: Option<u64>,
+}
+
+/// What a tool call returns to the loop.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    /// The observation given back to the model (serialised as the tool message content).
+    pub result: Value,
+    /// `true` when the call failed; the model sees `result` as an error observation.
+    pub is_error: bool,
+    /// A change the loop must apply (activating a skill, a new plan).
+    pub effect: Option<Effect>,
+}
+
+impl ToolOutput {
+    pub fn ok(result: Value) -> Self {
+        Self { result, is_error: false, effect: None }
+    }
+
+    /// An error observation: `{"status": "error", "message": ...}`.
+    pub fn error(message: impl Into<String>) -> Self {
+        Self {
+            result: serde_json::json!({"status": "error", "message": message.into()}),
+            is_error: true,
+            effect: None,
+        }
+    }
+}
+
+/// Changes a tool asks the loop to apply.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// `use_skill` activated a skill (already persisted on the conversation): rebuild the
+    /// system prompt for phase 2 before the next model call.
+    SkillActivated { skill: String, scenario: Option<String> },
+    /// `update_plan` replaced the plan.
+    PlanUpdated(Plan),
+}
+
+/// A tool handler.
+pub trait Tool: Send + Sync {
+    /// The name the model calls it by.
+    fn name(&self) -> &str;
+    /// Name, description (with examples and edge cases, seed 001 "Tool Use ACI") and JSON
+    /// schema of the arguments.
+    fn definition(&self) -> ToolDef;
+    fn kind(&self) -> ToolKind {
+        ToolKind::Data
+    }
+    /// `Some(reason)` when this call needs the person's approval before it runs.
+    fn needs_approval(&self, _args: &Value) -> Option<String> {
+        None
+    }
+    /// Run the call. Failures are returned as [`ToolOutput::error`], never panics.
+    fn call<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput>;
+}

@@ -1,0 +1,1 @@
+//! Integration tests of vibe-core: one binary, one module per topic.
