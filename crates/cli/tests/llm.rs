@@ -2,6 +2,8 @@
 //! model): the stable `--json` shape, errors with exit codes, retries, tools, `--detect`,
 //! and that the API key never appears in any output.
 
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] fns unwrap too
+
 use std::time::Duration;
 
 use assert_cmd::Command;
@@ -230,6 +232,11 @@ fn bad_inputs_get_specific_errors() {
     assert!(!out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("tools.json") && err.contains("array"), "{err}");
+
+    let (v, ok, _, _) = run_json(vibe(&dir).args(["llm", "probe", "--json", "--base-url", "http://127.0.0.1:9/v1"]).arg("--tools").arg(&tools));
+    assert!(!ok);
+    assert_eq!(v["error"]["kind"], "config", "set-up failures keep the probe shape: {v}");
+    assert_eq!(v["text"], "");
 
     settings(&dir, json!({"preset": "chatgpt"}));
     let out = vibe(&dir).args(["llm", "models"]).output().unwrap();

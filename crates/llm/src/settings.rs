@@ -105,8 +105,8 @@ impl LlmSettings {
             }
             None => preset.base_url.to_string(),
         };
-        let scripted = base_url.starts_with("scripted:");
-        if !scripted && !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+        let known_scheme = ["scripted:", "http://", "https://"].iter().any(|p| base_url.starts_with(p));
+        if !known_scheme {
             return Err(LlmError::config(format!(
                 "base URL {base_url:?} must start with http:// or https:// (or be scripted:PATH); set llm.base_url or VIBE_LLM_BASE_URL"
             )));

@@ -1,5 +1,7 @@
 //! Integration tests of the LLM layer against the fake server and the scripted model.
 
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] fns unwrap too
+
 mod client_errors;
 mod client_quirks;
 mod scripted;
