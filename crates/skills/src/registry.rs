@@ -141,6 +141,12 @@ impl Registry {
         self.read_state().index.broken.clone()
     }
 
+    /// Findings about the roots themselves (a configured folder missing, a misnamed
+    /// `skill.md`), not about any one skill.
+    pub fn root_problems(&self) -> Vec<Problem> {
+        self.read_state().scans.iter().flat_map(|s| s.problems.iter().cloned()).collect()
+    }
+
     /// Every finding of the last scan: roots, SKILL.md warnings, broken skills. Parts are only
     /// checked when loaded or by [`crate::check_path`].
     pub fn problems(&self) -> Vec<Problem> {
