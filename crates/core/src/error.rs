@@ -1,6 +1,8 @@
 //! The one error type of `vibe-core`. Variants wrap the lower crates' errors unchanged, so
 //! their messages (which name the field, the path and the fix) reach the person intact.
 
+use std::path::PathBuf;
+
 use vibe_charts::ChartError;
 use vibe_store::StoreError;
 
@@ -14,6 +16,24 @@ pub enum CoreError {
     /// Reading the profile or saving the chart failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// A skill could not be found or loaded.
+    #[error(transparent)]
+    Skills(#[from] vibe_skills::SkillsError),
+    /// A request the chat service refuses (empty message, unknown skill, nothing to retry).
+    /// The message says what to change. Not retried.
+    #[error("{0}")]
+    InvalidRequest(String),
+    /// A run id that cannot name a folder under `runs/` (empty, too long, a path separator or
+    /// a leading dot). Not retried.
+    #[error("invalid run id \"{0}\": use letters, digits, '-', '_' or '.' (not first), at most 128 characters")]
+    InvalidRunId(String),
+    /// No audit folder (or no `events.jsonl`) for the run. Not retried.
+    #[error("no events recorded for run \"{run_id}\" (looked for {}); list runs with `vibe runs list`", path.display())]
+    RunNotFound { run_id: String, path: PathBuf },
+    /// Creating, reading or writing a run's audit files failed (permissions, disk full).
+    /// Not retried; while a run is in progress the audit only logs and remembers it.
+    #[error("cannot {action} {}: {err} (check the data dir's permissions and free space)", path.display())]
+    AuditIo { action: &'static str, path: PathBuf, err: std::io::Error },
 }
 
 impl CoreError {
@@ -26,6 +46,11 @@ impl CoreError {
             Self::Chart(ChartError::UnknownComputeType(_)) => "unknown_compute_type",
             Self::Chart(ChartError::Calendar(_)) => "internal",
             Self::Store(e) => e.kind(),
+            Self::Skills(_) => "skills",
+            Self::InvalidRequest(_) => "invalid_input",
+            Self::InvalidRunId(_) => "invalid_input",
+            Self::RunNotFound { .. } => "not_found",
+            Self::AuditIo { .. } => "io",
         }
     }
 }

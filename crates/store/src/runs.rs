@@ -91,11 +91,11 @@ impl Store {
         Ok(rows)
     }
 
-    /// Close runs a killed process left `running` (none of them can still be alive when the
-    /// caller holds the only writer, e.g. at app start). Marks each failed with stop reason
-    /// `interrupted`, flags its last assistant message interrupted when it has no tool calls
-    /// answered, and answers every dangling tool call with an interrupted result.
-    pub fn close_interrupted_runs(&self) -> Result<Recovery> {
+    /// Close runs a killed process left `running`: those for which `is_dead(run_id)` says so
+    /// (the caller knows how to tell; the chat service uses a per-run file lock). Marks each
+    /// failed with stop reason `interrupted` and answers every dangling tool call with an
+    /// interrupted result; partial answers were already stored flagged `interrupted`.
+    pub fn close_interrupted_runs(&self, is_dead: &dyn Fn(&str) -> bool) -> Result<Recovery> {
         self.write_tx(|tx| {
             let ids: Vec<(String, Option<String>)> = {
                 let mut stmt = tx.prepare("SELECT id, conversation_id FROM runs WHERE status = 'running'")?;
@@ -104,6 +104,9 @@ impl Store {
             let mut recovery = Recovery::default();
             let now = clock::now_rfc3339();
             for (run_id, conversation) in ids {
+                if !is_dead(&run_id) {
+                    continue;
+                }
                 if let Some(conversation) = conversation {
                     recovery.tool_calls_closed += close_dangling_calls(tx, &conversation, &run_id, &now)?;
                 }

@@ -38,7 +38,8 @@ fn a_killed_run_is_closed_with_a_valid_history() {
     drop(store);
 
     let store = Store::open(&dir.path().join("vibe.db")).unwrap();
-    let recovery = store.close_interrupted_runs().unwrap();
+    assert!(store.close_interrupted_runs(&|_| false).unwrap().runs_closed.is_empty(), "live runs are left alone");
+    let recovery = store.close_interrupted_runs(&|_| true).unwrap();
     assert_eq!(recovery.runs_closed, vec!["r1".to_string()]);
     assert_eq!(recovery.tool_calls_closed, 1);
     let run = store.run("r1").unwrap().unwrap();
@@ -49,7 +50,7 @@ fn a_killed_run_is_closed_with_a_valid_history() {
     let kept = messages.iter().find(|m| m.id == draft.id).unwrap();
     assert!(kept.interrupted && kept.content == "部分");
     // Nothing left to repair the second time.
-    assert!(store.close_interrupted_runs().unwrap().runs_closed.is_empty());
+    assert!(store.close_interrupted_runs(&|_| true).unwrap().runs_closed.is_empty());
 }
 
 #[test]

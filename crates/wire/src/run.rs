@@ -81,6 +81,8 @@ pub enum StopReason {
     ModelError,
     /// The process died mid-run; found and closed on the next start.
     Interrupted,
+    /// An internal failure (database, skills) ended the run; an `error` event says which.
+    Failed,
 }
 
 impl StopReason {
@@ -95,6 +97,7 @@ impl StopReason {
             Self::Cancelled => "cancelled",
             Self::ModelError => "model_error",
             Self::Interrupted => "interrupted",
+            Self::Failed => "failed",
         }
     }
 }

@@ -1,0 +1,372 @@
+//! The async driver of the loop: asks the state machine what to do, does it (build the prompt,
+//! stream the model, run tools, persist every message as it completes, emit events), and feeds
+//! the result back. The system prompt is rebuilt before every model call from current state,
+//! so a tool that changed the profile, or `use_skill`, is reflected in the next call of the
+//! same turn (seed 003; seed 001 §4).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+use vibe_llm::{ChatModel, ChatRequest, Message, ToolCall};
+use vibe_skills::Registry;
+use vibe_store::{Conversation, Store};
+use vibe_wire::{Event, Phase, StopReason, TokenUsage};
+
+use crate::CoreError;
+use crate::agent::approvals::Approver;
+use crate::agent::budgets::Budgets;
+use crate::agent::closing;
+use crate::agent::execute::{CallOutcome, execute_calls, shown_arguments};
+use crate::agent::fsm::{Action, Machine, ToolReport};
+use crate::agent::persist::{Draft, tool_calls_json, tool_message};
+use crate::agent::round::{RoundEnd, stream_round};
+use crate::audit::RunAudit;
+use crate::context::{ContextBuilder, History, PromptRequest};
+use crate::emit::Emitter;
+use crate::tools::{Effect, ToolContext, ToolRegistry};
+
+/// Everything one run needs. Built by the chat service.
+pub struct AgentInput {
+    pub store: Arc<Store>,
+    pub skills: Arc<Registry>,
+    pub tools: Arc<ToolRegistry>,
+    pub context: Arc<ContextBuilder>,
+    pub model: Arc<dyn ChatModel>,
+    pub emitter: Emitter,
+    pub approver: Arc<dyn Approver>,
+    pub cancel: CancellationToken,
+    pub budgets: Budgets,
+    pub user: String,
+    /// The conversation, with the active skill restored from the database.
+    pub conversation: Conversation,
+    pub run_id: String,
+    pub user_message: String,
+    /// The stored id of the user message this run answers: history is what came up to it;
+    /// what this run adds is carried in memory.
+    pub user_message_id: i64,
+    /// From the protocol engine (a later layer); never trimmed.
+    pub protocol_prompt: Option<String>,
+    pub run_dir: Option<PathBuf>,
+    pub audit: Option<Arc<RunAudit>>,
+    pub seed: Option<u64>,
+}
+
+/// How the run ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentOutcome {
+    pub stop_reason: StopReason,
+    pub usage: TokenUsage,
+    pub rounds: u32,
+    pub tool_calls: u32,
+    /// The answer text of the last model call (or the closing text).
+    pub final_text: String,
+    pub active_skill: Option<String>,
+}
+
+struct Loop {
+    input: AgentInput,
+    machine: Machine,
+    active_skill: Option<String>,
+    scenario: Option<String>,
+    /// Messages of this run after the history (assistant answers and tool results).
+    run_messages: Vec<Message>,
+    run_tokens: u32,
+    pending_calls: Vec<ToolCall>,
+    /// History per phase, read once (phase 2 after `use_skill` reads its own window).
+    histories: Vec<(Phase, History)>,
+    usage: TokenUsage,
+    done_tools: Vec<String>,
+    final_text: String,
+}
+
+/// Run the loop to its end. Errors are infrastructure failures (database, skills); model and
+/// tool failures end the run normally with a stop reason and events.
+pub async fn run_agent(input: AgentInput) -> Result<AgentOutcome, CoreError> {
+    let machine = Machine::new(input.budgets);
+    let active_skill = input.conversation.skill.clone();
+    let scenario = input.conversation.scenario.clone();
+    let mut lp = Loop {
+        input,
+        machine,
+        active_skill,
+        scenario,
+        run_messages: Vec::new(),
+        run_tokens: 0,
+        pending_calls: Vec::new(),
+        histories: Vec::new(),
+        usage: TokenUsage::default(),
+        done_tools: Vec::new(),
+        final_text: String::new(),
+    };
+    let mut action = lp.machine.start();
+    loop {
+        action = match action {
+            Action::CallModel { .. } => lp.model_round(None).await?,
+            Action::Close { reason } => lp.model_round(Some(reason)).await?,
+            Action::RunTools { calls } => lp.tool_round(&calls).await?,
+            Action::Finish { reason } => {
+                if needs_fallback(reason) && lp.final_text.is_empty() {
+                    lp.say_fallback(reason)?;
+                }
+                return Ok(AgentOutcome {
+                    stop_reason: reason,
+                    usage: lp.usage,
+                    rounds: lp.machine.round(),
+                    tool_calls: lp.machine.tool_calls(),
+                    final_text: lp.final_text,
+                    active_skill: lp.active_skill,
+                });
+            }
+        };
+    }
+}
+
+fn needs_fallback(reason: StopReason) -> bool {
+    matches!(
+        reason,
+        StopReason::MaxRounds
+            | StopReason::MaxToolCalls
+            | StopReason::MaxScriptRuns
+            | StopReason::MaxContextTokens
+            | StopReason::RepeatedToolFailure
+    )
+}
+
+impl Loop {
+    fn phase(&self) -> Phase {
+        if self.active_skill.is_some() { Phase::Phase2 } else { Phase::Phase1 }
+    }
+
+    fn conversation_now(&self) -> Conversation {
+        let mut conversation = self.input.conversation.clone();
+        conversation.skill.clone_from(&self.active_skill);
+        conversation.scenario.clone_from(&self.scenario);
+        conversation
+    }
+
+    /// The history window of `phase` up to this run's user message.
+    fn history(&mut self, phase: Phase) -> Result<History, CoreError> {
+        if let Some((_, h)) = self.histories.iter().find(|(p, _)| *p == phase) {
+            return Ok(h.clone());
+        }
+        let skill_limits = match &self.active_skill {
+            Some(skill) => self.input.skills.skill(skill).ok().map(|e| e.meta.history),
+            None => None,
+        };
+        let mut history = self.input.context.history(&self.conversation_now(), phase, skill_limits.as_ref())?;
+        let cut = self.input.user_message_id;
+        if history.message_ids.iter().any(|id| *id > cut) {
+            let keep: Vec<bool> = history.message_ids.iter().map(|id| *id <= cut).collect();
+            let mut it = keep.iter();
+            history.messages.retain(|_| *it.next().unwrap_or(&true));
+            history.message_ids.retain(|id| *id <= cut);
+            history.tokens = history.messages.iter().map(|m| self.input.context.tokenizer().count_message(m)).sum();
+        }
+        self.histories.push((phase, history.clone()));
+        Ok(history)
+    }
+
+    /// One model call; `closing` is set for the closing call after a budget stop.
+    async fn model_round(&mut self, closing: Option<StopReason>) -> Result<Action, CoreError> {
+        let phase = self.phase();
+        let history = self.history(phase)?;
+        let conversation = self.conversation_now();
+        let inp = &self.input;
+        let round = self.machine.round();
+        inp.emitter.emit(Event::TurnStarted { round });
+
+        let toolset = inp.tools.tools_for(&inp.skills, self.active_skill.as_deref())?;
+        let defs: Vec<_> = toolset.tools.iter().map(|t| t.definition()).collect();
+        let prompt = inp.context.system_prompt(&PromptRequest {
+            user: &inp.user,
+            active_skill: self.active_skill.as_deref(),
+            scenario: self.scenario.as_deref(),
+            voice_mode: conversation.voice_mode.as_deref(),
+            persona: None,
+            user_message: &inp.user_message,
+            protocol_prompt: inp.protocol_prompt.as_deref(),
+            summary: conversation.summary.as_deref(),
+            tools: &defs,
+        })?;
+        let mut system = prompt.system.clone();
+        if let Some(reason) = closing {
+            system.push_str(&closing::closing_instruction(reason));
+        }
+        let offered = if closing.is_some() { Vec::new() } else { prompt.tools.clone() };
+        let prompt_tokens = prompt.prompt_tokens + history.tokens + self.run_tokens;
+        if let Some(action) = self.machine.on_prompt(prompt_tokens) {
+            return Ok(action);
+        }
+        let mut notices = prompt.notices.clone();
+        notices.extend(toolset.notices.iter().cloned());
+        notices.extend(history.notices.iter().cloned());
+        let mut sections = prompt.sections.clone();
+        sections.push(vibe_wire::SectionTokens { name: "history".into(), tokens: history.tokens });
+        if self.run_tokens > 0 {
+            sections.push(vibe_wire::SectionTokens { name: "this_run".into(), tokens: self.run_tokens });
+        }
+        inp.emitter.emit(Event::ModelRequest {
+            round,
+            phase,
+            prompt_tokens,
+            sections,
+            tools: offered.iter().map(|t| t.name.clone()).collect(),
+            history_messages: history.messages.len() as u32,
+            notices,
+        });
+
+        let mut messages = Vec::with_capacity(1 + history.messages.len() + self.run_messages.len());
+        messages.push(Message::system(system));
+        messages.extend(history.messages);
+        messages.extend(self.run_messages.iter().cloned());
+        let request = ChatRequest { messages, tools: offered, params: Default::default() };
+
+        let mut draft = Draft::new(&inp.conversation.id, &inp.run_id);
+        let end = stream_round(inp.model.as_ref(), request, &inp.emitter, &inp.store, &mut draft, &inp.cancel).await?;
+        match end {
+            RoundEnd::Answer(mut response) => {
+                if let Some(usage) = response.usage {
+                    let usage = TokenUsage {
+                        prompt_tokens: usage.prompt_tokens,
+                        completion_tokens: usage.completion_tokens,
+                        total_tokens: usage.total_tokens,
+                    };
+                    self.usage.add(usage);
+                    inp.emitter.emit(Event::Usage { usage });
+                }
+                if closing.is_some() {
+                    // No tools were offered; a call made anyway is not kept (history stays whole).
+                    response.tool_calls.clear();
+                }
+                let message = Message::assistant(response.text.clone(), response.tool_calls.clone());
+                let tokens = inp.context.tokenizer().count_message(&message);
+                draft.write(&inp.store, &response.text, tool_calls_json(&response.tool_calls).as_ref(), tokens, false)?;
+                self.run_tokens += tokens;
+                self.run_messages.push(message);
+                if !response.text.is_empty() {
+                    self.final_text = response.text.clone();
+                }
+                let kinds: Vec<_> = response
+                    .tool_calls
+                    .iter()
+                    .map(|call| {
+                        inp.emitter.emit(Event::ToolCall {
+                            id: call.id.clone(),
+                            name: call.name.clone(),
+                            arguments: shown_arguments(&call.arguments),
+                        });
+                        toolset.tools.iter().find(|t| t.name() == call.name).map(|t| t.kind())
+                    })
+                    .collect();
+                self.pending_calls = response.tool_calls;
+                Ok(self.machine.on_model_answer(&kinds))
+            }
+            RoundEnd::Failed(error, partial) => {
+                if !partial.text.is_empty() {
+                    draft.write(&inp.store, &partial.text, None, 0, true)?;
+                }
+                let mut info = error.info();
+                if error.kind() == "network" {
+                    info.message = format!("{} — is the model server running? Check the endpoint in settings or VIBE_LLM_BASE_URL", info.message);
+                }
+                inp.emitter.emit(Event::Error { error: info });
+                if let Some(reason) = closing {
+                    // The closing call failed: finish with the fixed text instead.
+                    self.say_fallback(reason)?;
+                    return Ok(Action::Finish { reason });
+                }
+                Ok(self.machine.on_model_error())
+            }
+            RoundEnd::Cancelled(partial) => {
+                if !partial.text.is_empty() || draft.is_written() {
+                    draft.write(&inp.store, &partial.text, None, 0, true)?;
+                }
+                Ok(self.machine.on_cancel())
+            }
+        }
+    }
+
+    async fn tool_round(&mut self, planned: &[crate::agent::fsm::PlannedCall]) -> Result<Action, CoreError> {
+        let calls = std::mem::take(&mut self.pending_calls);
+        let inp = &self.input;
+        let toolset = inp.tools.tools_for(&inp.skills, self.active_skill.as_deref())?;
+        let lookup = |name: &str| toolset.tools.iter().find(|t| t.name() == name).cloned();
+        let ctx = ToolContext {
+            store: inp.store.clone(),
+            skills: inp.skills.clone(),
+            user: inp.user.clone(),
+            conversation_id: inp.conversation.id.clone(),
+            run_id: inp.run_id.clone(),
+            active_skill: self.active_skill.clone(),
+            run_dir: inp.run_dir.clone(),
+            emitter: inp.emitter.clone(),
+            seed: inp.seed,
+        };
+        let outcomes =
+            execute_calls(&calls, planned, &lookup, &ctx, inp.approver.as_ref(), &inp.emitter, &inp.cancel).await;
+        let Some(outcomes) = outcomes else {
+            // Cancelled: close every call so the history stays valid.
+            for call in &calls {
+                let content = serde_json::json!({"status": "error", "error": "cancelled", "message": "the person stopped the reply before this tool finished"});
+                tool_message(&inp.store, &inp.conversation.id, &inp.run_id, &call.id, &content.to_string(), 0, true)?;
+            }
+            return Ok(self.machine.on_cancel());
+        };
+        let mut reports = Vec::new();
+        for outcome in outcomes {
+            self.record_result(&outcome)?;
+            if outcome.executed {
+                reports.push(ToolReport { name: outcome.call.name.clone(), is_error: outcome.output.is_error });
+                if !outcome.output.is_error {
+                    self.done_tools.push(outcome.call.name.clone());
+                }
+            }
+            match outcome.output.effect {
+                Some(Effect::SkillActivated { skill, scenario }) => {
+                    self.input.emitter.emit(Event::SkillActivated { skill: skill.clone(), scenario: scenario.clone() });
+                    self.active_skill = Some(skill);
+                    self.scenario = scenario;
+                }
+                Some(Effect::PlanUpdated(plan)) => {
+                    self.input.emitter.emit(Event::PlanUpdated { plan });
+                }
+                None => {}
+            }
+        }
+        Ok(self.machine.on_tools_done(&reports))
+    }
+
+    fn record_result(&mut self, outcome: &CallOutcome) -> Result<(), CoreError> {
+        let inp = &self.input;
+        let content = outcome.output.result.to_string();
+        let message = Message::tool(outcome.call.id.clone(), content.clone());
+        let tokens = inp.context.tokenizer().count_message(&message);
+        tool_message(&inp.store, &inp.conversation.id, &inp.run_id, &outcome.call.id, &content, tokens, false)?;
+        let (shown, file) = match &inp.audit {
+            Some(audit) => audit.externalize(&outcome.call.name, &outcome.output.result),
+            None => (outcome.output.result.clone(), None),
+        };
+        inp.emitter.emit(Event::ToolResult {
+            id: outcome.call.id.clone(),
+            name: outcome.call.name.clone(),
+            result: shown,
+            is_error: outcome.output.is_error,
+            file,
+        });
+        self.run_tokens += tokens;
+        self.run_messages.push(message);
+        Ok(())
+    }
+
+    /// Say the fixed closing text (streamed as one delta and stored).
+    fn say_fallback(&mut self, reason: StopReason) -> Result<(), CoreError> {
+        let inp = &self.input;
+        let text = closing::fallback_text(reason, &inp.user_message, &self.done_tools);
+        inp.emitter.emit(Event::AssistantDelta { text: text.clone() });
+        let tokens = inp.context.tokenizer().count(&text);
+        Draft::new(&inp.conversation.id, &inp.run_id).write(&inp.store, &text, None, tokens, false)?;
+        self.final_text = text;
+        Ok(())
+    }
+}

@@ -1,0 +1,18 @@
+//! The agent loop (seed 002 §1.1; seed 004 §2, §8, §9): model stream → tool calls → execute →
+//! observations → again, within budgets. Its decisions are a pure state machine (`fsm`), driven
+//! by a thin async driver (`driver`) that does the IO. The loop knows nothing of protocols or
+//! front ends; the chat service above it builds its inputs and owns the run's bookkeeping.
+
+mod approvals;
+mod budgets;
+mod closing;
+mod execute;
+mod driver;
+mod fsm;
+mod persist;
+mod round;
+
+pub use approvals::{ApprovalDecision, ApprovalPolicy, ApprovalRequest, Approver, PendingApprovals};
+pub use budgets::Budgets;
+pub use driver::{AgentInput, AgentOutcome, run_agent};
+pub use fsm::{Action, CallVerdict, Machine, PlannedCall, ToolReport};

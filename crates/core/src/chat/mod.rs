@@ -1,0 +1,11 @@
+//! The chat service (the routing layer of seed 000 §5.2): the single entry for the CLI and the
+//! desktop app. One request → one run: load or create the conversation and restore its skill,
+//! persist the user message before the model is called, record the run (row, audit folder,
+//! liveness lock), run the agent, and close the run. It never parses front-end input or
+//! prints; protocol handling will sit here too (a later layer), not in the agent.
+
+mod liveness;
+mod service;
+
+pub use liveness::RunLock;
+pub use service::{ChatConfig, ChatService, TurnRequest, TurnResult};

@@ -1,0 +1,263 @@
+//! `ChatService::run_turn`: one request → one run (see the module docs of `chat`).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+use vibe_llm::{ChatModel, Message};
+use vibe_skills::Registry;
+use vibe_store::{LOCAL_USER, NewMessage, Recovery, Role, Store};
+use vibe_wire::{ErrorInfo, Event, Phase, StopReason, TokenUsage};
+
+use crate::CoreError;
+use crate::agent::{AgentInput, Approver, Budgets, run_agent};
+use crate::audit::RunAudit;
+use crate::chat::liveness::{self, RunLock};
+use crate::context::{ContextBuilder, ContextLimits};
+use crate::emit::{Emitter, EventSink};
+use crate::tools::ToolRegistry;
+
+/// Settings of the chat service (the `chat` section of settings.json).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ChatConfig {
+    pub budgets: Budgets,
+    pub context: ContextLimits,
+    /// Seed for tools that draw at random (tests, evals, replays).
+    pub seed: Option<u64>,
+}
+
+/// One request.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TurnRequest {
+    /// Continue this conversation; `None` starts a new one.
+    pub conversation_id: Option<String>,
+    /// What the person said (ignored with `retry`).
+    pub message: String,
+    /// Activate this skill before the turn (the person picked it).
+    pub skill: Option<String>,
+    pub scenario: Option<String>,
+    pub voice_mode: Option<String>,
+    /// Answer the conversation's last user message again instead of a new one.
+    pub retry: bool,
+}
+
+/// How the run went.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TurnResult {
+    pub run_id: String,
+    pub conversation_id: String,
+    pub stop_reason: StopReason,
+    pub text: String,
+    pub usage: TokenUsage,
+    pub skill: Option<String>,
+}
+
+/// The routing layer over the agent.
+pub struct ChatService {
+    store: Arc<Store>,
+    skills: Arc<Registry>,
+    tools: Arc<ToolRegistry>,
+    context: Arc<ContextBuilder>,
+    model: Arc<dyn ChatModel>,
+    data_dir: Option<PathBuf>,
+    config: ChatConfig,
+    user: String,
+}
+
+impl ChatService {
+    /// `data_dir` holds `runs/` (audit); `None` keeps runs in the database only.
+    pub fn new(
+        store: Arc<Store>,
+        skills: Arc<Registry>,
+        model: Arc<dyn ChatModel>,
+        data_dir: Option<PathBuf>,
+        config: ChatConfig,
+    ) -> Self {
+        let context = Arc::new(ContextBuilder::new(store.clone(), skills.clone(), config.context.clone()));
+        Self {
+            store,
+            skills,
+            tools: Arc::new(ToolRegistry::with_builtins()),
+            context,
+            model,
+            data_dir,
+            config,
+            user: LOCAL_USER.to_string(),
+        }
+    }
+
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    pub fn context(&self) -> &Arc<ContextBuilder> {
+        &self.context
+    }
+
+    fn run_dir(&self, run_id: &str) -> Option<PathBuf> {
+        self.data_dir.as_ref().map(|d| d.join("runs").join(run_id))
+    }
+
+    /// Close runs that a killed process left `running` (their lock is free): partial answers
+    /// kept and marked interrupted, dangling tool calls answered "interrupted", run failed.
+    pub fn recover(&self) -> Result<Recovery, CoreError> {
+        let dirs = self.data_dir.clone();
+        Ok(self.store.close_interrupted_runs(&|run_id: &str| match &dirs {
+            Some(d) => liveness::is_dead(&d.join("runs").join(run_id)),
+            None => false,
+        })?)
+    }
+
+    /// Run one turn, sending its events to `sinks` (and the audit log).
+    pub async fn run_turn(
+        &self,
+        request: TurnRequest,
+        sinks: Vec<Arc<dyn EventSink>>,
+        approver: Arc<dyn Approver>,
+        cancel: CancellationToken,
+    ) -> Result<TurnResult, CoreError> {
+        let conversation = self.open_conversation(&request)?;
+        let run_id = uuid::Uuid::now_v7().to_string();
+        let run_dir = self.run_dir(&run_id);
+        let _lock = match &run_dir {
+            Some(dir) => Some(RunLock::acquire(dir).map_err(|err| CoreError::AuditIo {
+                action: "lock the run folder",
+                path: dir.clone(),
+                err,
+            })?),
+            None => None,
+        };
+        self.store.create_run(&run_id, Some(&conversation.id))?;
+        let (user_message, user_message_id) = self.user_message(&conversation.id, &request, &run_id)?;
+        let conversation = self.store.conversation(&conversation.id)?;
+
+        let audit = match &self.data_dir {
+            Some(dir) => Some(Arc::new(RunAudit::create(dir, &run_id)?)),
+            None => None,
+        };
+        let mut all_sinks = sinks;
+        if let Some(audit) = &audit {
+            all_sinks.push(audit.clone());
+        }
+        let emitter = Emitter::new(run_id.clone(), all_sinks);
+        emitter.emit(Event::RunStarted {
+            conversation_id: conversation.id.clone(),
+            phase: if conversation.skill.is_some() { Phase::Phase2 } else { Phase::Phase1 },
+            skill: conversation.skill.clone(),
+            user_message: user_message.clone(),
+            model: self.model.model_name().to_string(),
+        });
+        let input = AgentInput {
+            store: self.store.clone(),
+            skills: self.skills.clone(),
+            tools: self.tools.clone(),
+            context: self.context.clone(),
+            model: self.model.clone(),
+            emitter: emitter.clone(),
+            approver,
+            cancel,
+            budgets: self.config.budgets,
+            user: self.user.clone(),
+            conversation: conversation.clone(),
+            run_id: run_id.clone(),
+            user_message,
+            user_message_id,
+            protocol_prompt: None,
+            run_dir,
+            audit,
+            seed: self.config.seed,
+        };
+        let outcome = match run_agent(input).await {
+            Ok(outcome) => outcome,
+            Err(err) => {
+                emitter.emit(Event::Error { error: ErrorInfo::new(err.kind(), err.to_string()) });
+                emitter.emit(Event::RunFinished {
+                    stop_reason: StopReason::Failed,
+                    usage: TokenUsage::default(),
+                    rounds: 0,
+                    tool_calls: 0,
+                });
+                self.store.finish_run(&run_id, "failed", StopReason::Failed.as_str(), &json!({}))?;
+                return Err(err);
+            }
+        };
+        let status = match outcome.stop_reason {
+            StopReason::Cancelled => "cancelled",
+            StopReason::ModelError | StopReason::Failed | StopReason::Interrupted => "failed",
+            _ => "completed",
+        };
+        self.store.finish_run(&run_id, status, outcome.stop_reason.as_str(), &serde_json::to_value(outcome.usage).unwrap_or_default())?;
+        emitter.emit(Event::RunFinished {
+            stop_reason: outcome.stop_reason,
+            usage: outcome.usage,
+            rounds: outcome.rounds,
+            tool_calls: outcome.tool_calls,
+        });
+        Ok(TurnResult {
+            run_id,
+            conversation_id: conversation.id,
+            stop_reason: outcome.stop_reason,
+            text: outcome.final_text,
+            usage: outcome.usage,
+            skill: outcome.active_skill,
+        })
+    }
+
+    fn open_conversation(&self, request: &TurnRequest) -> Result<vibe_store::Conversation, CoreError> {
+        if !request.retry && request.message.trim().is_empty() {
+            return Err(CoreError::InvalidRequest("the message is empty; say something to your coach".into()));
+        }
+        if let Some(skill) = &request.skill {
+            let entry = self.skills.skill(skill)?;
+            if !entry.meta.user_invocable {
+                return Err(CoreError::InvalidRequest(format!("skill \"{skill}\" cannot be picked directly")));
+            }
+        }
+        let conversation = match &request.conversation_id {
+            Some(id) => self.store.conversation(id)?,
+            None => {
+                if request.retry {
+                    return Err(CoreError::InvalidRequest(
+                        "--retry needs a conversation: pass --conversation ID (see `vibe conversations list`)".into(),
+                    ));
+                }
+                let title: String = request.message.trim().chars().take(40).collect();
+                self.store.create_conversation(&self.user, Some(&title))?
+            }
+        };
+        if let Some(skill) = &request.skill {
+            let scenario = request.scenario.clone().or_else(|| {
+                self.skills.skill(skill).ok().and_then(|e| e.meta.default_scenario.clone())
+            });
+            self.store.set_conversation_skill(&conversation.id, Some(skill), scenario.as_deref())?;
+        }
+        if let Some(mode) = &request.voice_mode {
+            self.store.set_conversation_voice_mode(&conversation.id, Some(mode))?;
+        }
+        Ok(conversation)
+    }
+
+    /// Persist the user message (before any model call), or find it again for a retry.
+    fn user_message(&self, conversation_id: &str, request: &TurnRequest, run_id: &str) -> Result<(String, i64), CoreError> {
+        if request.retry {
+            let last = self
+                .store
+                .messages(conversation_id)?
+                .into_iter()
+                .rev()
+                .find(|m| m.role == Role::User)
+                .ok_or_else(|| CoreError::InvalidRequest("this conversation has no message to retry".into()))?;
+            return Ok((last.content, last.id));
+        }
+        let text = request.message.trim().to_string();
+        let tokens = self.context.tokenizer().count_message(&Message::user(text.clone()));
+        let stored = self.store.append_message(
+            conversation_id,
+            NewMessage { token_count: tokens, run_id: Some(run_id.to_string()), ..NewMessage::text(Role::User, text.clone()) },
+        )?;
+        Ok((text, stored.id))
+    }
+}
