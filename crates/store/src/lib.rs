@@ -100,6 +100,17 @@ impl Store {
             .collect()
     }
 
+    /// The database size in bytes after checkpointing the WAL into the main file (pages in
+    /// use, excluding free pages), for growth measurements.
+    pub fn checkpointed_size(&self) -> Result<u64> {
+        let conn = self.conn();
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+        let free: i64 = conn.query_row("PRAGMA freelist_count", [], |r| r.get(0))?;
+        let size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+        Ok(((pages - free) * size) as u64)
+    }
+
     pub(crate) fn conn(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave the connection half-written (SQLite rolls
         // back an unfinished transaction when it is dropped), so a poisoned lock is safe to use.

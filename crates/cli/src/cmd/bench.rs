@@ -1,0 +1,50 @@
+//! `vibe bench agent`: end-to-end cost of chat turns (see `vibe_core::bench`).
+
+use anyhow::Context as _;
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use crate::ctx::Ctx;
+use crate::output::print;
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    command: BenchCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum BenchCommand {
+    /// Per-turn time, database growth and peak memory of the agent loop with a scripted model.
+    Agent {
+        /// Prior messages in the conversation; repeat or comma-separate for several runs.
+        #[arg(long, value_delimiter = ',', default_values_t = [0usize, 1_000, 10_000])]
+        history: Vec<usize>,
+        /// Measured turns per history size.
+        #[arg(long, default_value_t = 200)]
+        turns: usize,
+    },
+}
+
+pub fn run(ctx: &Ctx, args: BenchArgs) -> anyhow::Result<()> {
+    let BenchCommand::Agent { history, turns } = args.command;
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let mut results = Vec::new();
+    for n in history {
+        let work = tempfile::tempdir().context("cannot create a temporary folder")?;
+        let result = runtime.block_on(vibe_core::bench::bench_agent(work.path(), n, turns))?;
+        if !ctx.json {
+            eprintln!(
+                "history {:>6}: median {:.3} ms, p95 {:.3} ms, db +{:.0} B/turn, peak RSS {} KiB",
+                result.history,
+                result.median_ms,
+                result.p95_ms,
+                result.db_growth_bytes_per_turn,
+                result.peak_rss_kb.map(|k| k.to_string()).unwrap_or_else(|| "?".into())
+            );
+        }
+        results.push(result);
+    }
+    print(ctx, &json!({ "agent": results }), String::new);
+    Ok(())
+}

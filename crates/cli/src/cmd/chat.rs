@@ -1,0 +1,211 @@
+//! `vibe chat`: one turn (or a REPL when no message is given) through the chat service, the
+//! reply streaming to stdout as it comes. With `--json`, one event per line on stdout and
+//! nothing else. Approvals are asked on the terminal, or decided by `--approve all|none`.
+
+use std::io::{BufRead as _, IsTerminal as _, Write as _};
+use std::sync::Arc;
+
+use anyhow::{Context as _, anyhow};
+use clap::{Args, ValueEnum};
+use futures::future::BoxFuture;
+use tokio_util::sync::CancellationToken;
+use vibe_core::agent::{ApprovalDecision, ApprovalPolicy, ApprovalRequest, Approver};
+use vibe_core::chat::{ChatConfig, ChatService, TurnRequest};
+use vibe_core::emit::EventSink;
+use vibe_skills::Registry;
+use vibe_wire::StopReason;
+
+use crate::cmd::llm::{EndpointArgs, settings as llm_settings};
+use crate::ctx::Ctx;
+use crate::output::AlreadyReported;
+use crate::render::{EventPrinter, PrinterSink};
+
+#[derive(Debug, Args)]
+pub struct ChatArgs {
+    /// What to say. Without it, a REPL reads one message per line (Ctrl-D to end).
+    message: Option<String>,
+    /// Continue this conversation (see `vibe conversations list`).
+    #[arg(long, value_name = "ID")]
+    conversation: Option<String>,
+    /// Activate this skill first (e.g. bazi), as if picked by the person.
+    #[arg(long, value_name = "S")]
+    skill: Option<String>,
+    /// Scenario of the skill (default: the skill's default_scenario).
+    #[arg(long, value_name = "X", requires = "skill")]
+    scenario: Option<String>,
+    /// Voice mode: warm, direct or playful.
+    #[arg(long, value_name = "MODE")]
+    voice_mode: Option<String>,
+    /// Answer the conversation's last message again (needs --conversation).
+    #[arg(long, conflicts_with = "message")]
+    retry: bool,
+    /// How tool calls that need approval are decided. Default: ask on a terminal, else none.
+    #[arg(long, value_enum)]
+    approve: Option<ApproveMode>,
+    /// Extra skills folder (highest precedence).
+    #[arg(long, value_name = "DIR")]
+    skills_dir: Option<std::path::PathBuf>,
+    /// Seed for random draws (tarot), for reproducible runs.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Show the model's reasoning text (stderr).
+    #[arg(long)]
+    show_reasoning: bool,
+    #[command(flatten)]
+    endpoint: EndpointArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ApproveMode {
+    Ask,
+    All,
+    None,
+}
+
+/// Remembers the last `error` event of a run, for the closing error line.
+#[derive(Default)]
+struct LastError(std::sync::Mutex<Option<String>>);
+
+impl LastError {
+    fn get(&self) -> Option<String> {
+        self.0.lock().ok().and_then(|g| g.clone())
+    }
+}
+
+impl EventSink for LastError {
+    fn send(&self, envelope: &vibe_wire::Envelope) {
+        if let vibe_wire::Event::Error { error } = &envelope.event
+            && let Ok(mut slot) = self.0.lock()
+        {
+            *slot = Some(format!("{}: {}", error.kind, error.message));
+        }
+    }
+}
+
+/// Asks the person on the terminal.
+struct TerminalApprover;
+
+impl Approver for TerminalApprover {
+    fn decide<'a>(&'a self, request: &'a ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
+        let question = format!("allow {} — {}? [y/N] ", request.tool, request.reason);
+        Box::pin(async move {
+            let answer = tokio::task::spawn_blocking(move || {
+                eprint!("{question}");
+                let _ = std::io::stderr().flush();
+                let mut line = String::new();
+                std::io::stdin().lock().read_line(&mut line).map(|_| line).unwrap_or_default()
+            })
+            .await
+            .unwrap_or_default();
+            let approved = matches!(answer.trim().to_lowercase().as_str(), "y" | "yes");
+            ApprovalDecision { approved, by: "user" }
+        })
+    }
+}
+
+pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
+    let store = Arc::new(ctx.open_store()?);
+    let registry = Arc::new(Registry::open(crate::cmd::skills::config(ctx, args.skills_dir.clone())?));
+    let settings = llm_settings(ctx, &args.endpoint)?;
+    let setup = vibe_llm::build_model(&settings, std::env::var(vibe_llm::API_KEY_ENV).ok())?;
+    for notice in &setup.notices {
+        eprintln!("notice: {notice}");
+    }
+    let mut config: ChatConfig = match ctx.settings_section("chat")? {
+        serde_json::Value::Null => ChatConfig::default(),
+        section => serde_json::from_value(section)
+            .map_err(|e| anyhow!("settings.json: section \"chat\" is invalid: {e} (fix or remove it)"))?,
+    };
+    if args.seed.is_some() {
+        config.seed = args.seed;
+    }
+    let service = ChatService::new(store, registry, setup.model, Some(ctx.data_dir.clone()), config);
+    let recovered = service.recover()?;
+    if !recovered.runs_closed.is_empty() && !ctx.json {
+        eprintln!("notice: closed {} interrupted run(s) from an earlier crash", recovered.runs_closed.len());
+    }
+    let approver: Arc<dyn Approver> = match args.approve {
+        Some(ApproveMode::All) => Arc::new(ApprovalPolicy::ApproveAll),
+        Some(ApproveMode::None) => Arc::new(ApprovalPolicy::DenyAll),
+        Some(ApproveMode::Ask) => Arc::new(TerminalApprover),
+        None if std::io::stdin().is_terminal() => Arc::new(TerminalApprover),
+        None => Arc::new(ApprovalPolicy::DenyAll),
+    };
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let mut conversation = args.conversation.clone();
+    let first = TurnRequest {
+        conversation_id: conversation.clone(),
+        message: args.message.clone().unwrap_or_default(),
+        skill: args.skill.clone(),
+        scenario: args.scenario.clone(),
+        voice_mode: args.voice_mode.clone(),
+        retry: args.retry,
+    };
+    if args.message.is_some() || args.retry {
+        return runtime.block_on(turn(ctx, &service, first, approver, args.show_reasoning)).map(|_| ());
+    }
+    // REPL: one message per line.
+    let mut pending_skill = args.skill.clone();
+    if !ctx.json {
+        eprintln!("vibe chat — one message per line, Ctrl-D to end");
+    }
+    for line in std::io::stdin().lock().lines() {
+        let line = line.context("cannot read stdin")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let request = TurnRequest {
+            conversation_id: conversation.clone(),
+            message: line,
+            skill: pending_skill.take(),
+            scenario: args.scenario.clone(),
+            voice_mode: args.voice_mode.clone(),
+            retry: false,
+        };
+        let result = runtime.block_on(turn(ctx, &service, request, approver.clone(), args.show_reasoning));
+        match result {
+            Ok(id) => conversation = Some(id),
+            Err(e) => eprintln!("error: {e:#}"),
+        }
+    }
+    Ok(())
+}
+
+/// Run one turn; returns the conversation id. A run that ended on a model or internal error
+/// is an error (exit 1) after its events were printed.
+async fn turn(
+    ctx: &Ctx,
+    service: &ChatService,
+    request: TurnRequest,
+    approver: Arc<dyn Approver>,
+    show_reasoning: bool,
+) -> anyhow::Result<String> {
+    let printer = Arc::new(PrinterSink::new(EventPrinter::new(ctx.json).show_reasoning(show_reasoning)));
+    let cancel = CancellationToken::new();
+    let watcher = {
+        let cancel = cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                cancel.cancel();
+            }
+        })
+    };
+    let last_error = Arc::new(LastError::default());
+    let sinks: Vec<Arc<dyn EventSink>> = vec![printer.clone(), last_error.clone()];
+    let result = service.run_turn(request, sinks, approver, cancel).await;
+    watcher.abort();
+    printer.finish();
+    let result = result?;
+    match result.stop_reason {
+        StopReason::ModelError => Err(anyhow::Error::new(AlreadyReported(format!(
+            "the model did not answer{}; your message is saved — retry with `vibe chat --retry --conversation {}`",
+            last_error.get().map(|e| format!(" ({e})")).unwrap_or_default(),
+            result.conversation_id
+        )))),
+        StopReason::Failed => Err(anyhow::Error::new(AlreadyReported(format!(
+            "the run failed{}",
+            last_error.get().map(|e| format!(": {e}")).unwrap_or_default()
+        )))),
+        _ => Ok(result.conversation_id),
+    }
+}

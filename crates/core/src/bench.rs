@@ -1,0 +1,105 @@
+//! `vibe bench agent`: the end-to-end cost of one chat turn — two model calls from an
+//! in-process scripted model (a `write_state` tool call, then a ~200-character answer), one
+//! tool execution, everything persisted and audited — over a conversation that already holds
+//! N messages. Reports median and p95 per-turn time, database growth per turn and peak RSS.
+//! Figures go in docs/performance.md; tests never assert timings.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::Serialize;
+use tokio_util::sync::CancellationToken;
+use vibe_llm::ScriptedModel;
+use vibe_skills::{Registry, RegistryConfig, SkillsSettings};
+use vibe_store::{LOCAL_USER, NewMessage, Role, Store};
+
+use crate::CoreError;
+use crate::agent::ApprovalPolicy;
+use crate::chat::{ChatConfig, ChatService, TurnRequest};
+
+/// The answer text: about 200 characters.
+const ANSWER: &str = "好的，我已经把今天的进展记下来了。你连续坚持了好几天，这很不容易。接下来我们可以一起看看：\
+这周最想守住的一个小习惯是什么？它为什么对你重要？如果明天状态不好，最小可以做到什么程度？\
+把答案写下来，我们下次聊的时候一起回顾。你也可以随时告诉我今天的感受，我会帮你整理成日志。";
+
+const SCRIPT: &str = r#"
+model: bench
+mode: matched
+chunk_chars: 40
+responses:
+  - when: {tool_result: "success"}
+    text: "__ANSWER__"
+    usage: {prompt_tokens: 900, completion_tokens: 120}
+  - tool_calls:
+      - name: write_state
+        arguments: {section: progress, data: {streak: 3, note: "坚持晨跑"}}
+"#;
+
+/// One measurement.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AgentBench {
+    pub history: usize,
+    pub turns: usize,
+    pub median_ms: f64,
+    pub p95_ms: f64,
+    pub db_growth_bytes_per_turn: f64,
+    pub peak_rss_kb: Option<u64>,
+}
+
+/// Measure `turns` turns after `history` prior messages, in a fresh data dir under `work`.
+pub async fn bench_agent(work: &Path, history: usize, turns: usize) -> Result<AgentBench, CoreError> {
+    let io = |action: &'static str, err| CoreError::AuditIo { action, path: work.to_path_buf(), err };
+    std::fs::create_dir_all(work).map_err(|e| io("create", e))?;
+    let store = Arc::new(Store::open(&work.join("vibe.db"))?);
+    let skills = Arc::new(Registry::open(RegistryConfig::for_data_dir(work, &SkillsSettings::default(), None)));
+    let script = SCRIPT.replace("__ANSWER__", ANSWER);
+    let model = ScriptedModel::from_yaml(&script, "bench script").map_err(|e| CoreError::InvalidRequest(e.to_string()))?;
+    let service = ChatService::new(store.clone(), skills, Arc::new(model), Some(work.to_path_buf()), ChatConfig::default());
+
+    let conversation = store.create_conversation(LOCAL_USER, Some("bench"))?;
+    store.set_conversation_skill(&conversation.id, Some("lifecoach"), None)?;
+    for i in 0..history {
+        let role = if i % 2 == 0 { Role::User } else { Role::Assistant };
+        let text = if role == Role::User { "今天感觉有点累，但还是完成了晨跑。" } else { ANSWER };
+        store.append_message(&conversation.id, NewMessage { token_count: 60, ..NewMessage::text(role, text) })?;
+    }
+    let approver = Arc::new(ApprovalPolicy::DenyAll);
+    let turn = |n: usize| TurnRequest {
+        conversation_id: Some(conversation.id.clone()),
+        message: format!("第 {n} 天：今天完成了晨跑，记一下进展。"),
+        ..TurnRequest::default()
+    };
+    // Warm up caches (tokenizer, prepared statements, skill parts) outside the measurement.
+    for n in 0..3 {
+        service.run_turn(turn(n), Vec::new(), approver.clone(), CancellationToken::new()).await?;
+    }
+    let size_before = store.checkpointed_size()?;
+    let mut times = Vec::with_capacity(turns);
+    for n in 0..turns {
+        let start = Instant::now();
+        let result = service.run_turn(turn(n), Vec::new(), approver.clone(), CancellationToken::new()).await?;
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
+        if result.stop_reason != vibe_wire::StopReason::Completed {
+            return Err(CoreError::InvalidRequest(format!("bench turn {n} ended with {}", result.stop_reason.as_str())));
+        }
+    }
+    let size_after = store.checkpointed_size()?;
+    times.sort_by(f64::total_cmp);
+    let pick = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize];
+    Ok(AgentBench {
+        history,
+        turns,
+        median_ms: pick(0.5),
+        p95_ms: pick(0.95),
+        db_growth_bytes_per_turn: (size_after.saturating_sub(size_before)) as f64 / turns.max(1) as f64,
+        peak_rss_kb: peak_rss_kb(),
+    })
+}
+
+/// Peak resident set size of this process (Linux `VmHWM`).
+fn peak_rss_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}

@@ -1,0 +1,12 @@
+//! Evals (seed 004 §10): a scenario file runs scripted turns through the real chat service (a
+//! temporary data dir, the scripted model) and scores each turn from its events: the tool calls
+//! and their order, budget compliance, guardrail hits, stop reason, the reply and the stored
+//! state. The same event stream the UI and the audit see is what gets judged.
+
+mod run;
+mod scenario;
+mod score;
+
+pub use run::{EvalReport, TurnReport, run_eval};
+pub use scenario::{Expect, Scenario, ScenarioTurn};
+pub use score::{Check, score_turn};

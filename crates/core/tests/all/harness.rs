@@ -1,0 +1,122 @@
+//! A chat service over a real SQLite file in a temp data dir, the repo's built-in skills and a
+//! given model, plus helpers to read what a run emitted.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+use vibe_core::agent::{ApprovalPolicy, Approver, Budgets};
+use vibe_core::chat::{ChatConfig, ChatService, TurnRequest, TurnResult};
+use vibe_core::emit::{CollectSink, EventSink};
+use vibe_llm::{ChatModel, LlmSettings, ScriptedModel};
+use vibe_skills::{Registry, RegistryConfig, SkillsSettings};
+use vibe_store::{LOCAL_USER, Store};
+use vibe_wire::{Envelope, Event};
+
+pub struct Harness {
+    pub dir: tempfile::TempDir,
+    pub store: Arc<Store>,
+    pub service: ChatService,
+}
+
+pub struct Turn {
+    pub result: TurnResult,
+    pub events: Vec<Envelope>,
+}
+
+impl Turn {
+    pub fn types(&self) -> Vec<String> {
+        self.events
+            .iter()
+            .map(|e| serde_json::to_value(&e.event).unwrap()["type"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    pub fn model_requests(&self) -> Vec<&Event> {
+        self.events.iter().map(|e| &e.event).filter(|e| matches!(e, Event::ModelRequest { .. })).collect()
+    }
+
+    pub fn reply(&self) -> String {
+        let mut text = String::new();
+        for e in &self.events {
+            match &e.event {
+                Event::TurnStarted { .. } => text.clear(),
+                Event::AssistantDelta { text: t } => text.push_str(t),
+                _ => {}
+            }
+        }
+        text
+    }
+
+    pub fn tool_results(&self) -> Vec<(String, Value, bool)> {
+        self.events
+            .iter()
+            .filter_map(|e| match &e.event {
+                Event::ToolResult { name, result, is_error, .. } => Some((name.clone(), result.clone(), *is_error)),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+pub struct Options {
+    pub project_skills: Option<PathBuf>,
+    pub budgets: Budgets,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self { project_skills: None, budgets: Budgets::default() }
+    }
+}
+
+impl Harness {
+    pub fn new(model: Arc<dyn ChatModel>, options: Options) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(Store::open(&dir.path().join("vibe.db")).unwrap());
+        let config = RegistryConfig::for_data_dir(dir.path(), &SkillsSettings::default(), options.project_skills);
+        let skills = Arc::new(Registry::open(config));
+        let chat = ChatConfig { budgets: options.budgets, seed: Some(7), ..ChatConfig::default() };
+        let service = ChatService::new(store.clone(), skills, model, Some(dir.path().to_path_buf()), chat);
+        Self { dir, store, service }
+    }
+
+    pub fn scripted(script: &str) -> Self {
+        Self::scripted_with(script, Options::default())
+    }
+
+    pub fn scripted_with(script: &str, options: Options) -> Self {
+        let model = ScriptedModel::from_yaml(script, "test script").unwrap();
+        Self::new(Arc::new(model), options)
+    }
+
+    pub fn http(url: &str, options: Options) -> Self {
+        let settings = LlmSettings { base_url: Some(url.to_string()), model: Some("test-model".into()), ..LlmSettings::default() };
+        let setup = vibe_llm::build_model(&settings, None).unwrap();
+        Self::new(setup.model, options)
+    }
+
+    pub async fn turn(&self, request: TurnRequest) -> Turn {
+        self.turn_with(request, Arc::new(ApprovalPolicy::DenyAll)).await
+    }
+
+    pub async fn turn_with(&self, request: TurnRequest, approver: Arc<dyn Approver>) -> Turn {
+        let sink = Arc::new(CollectSink::default());
+        let sinks: Vec<Arc<dyn EventSink>> = vec![sink.clone()];
+        let result = self.service.run_turn(request, sinks, approver, CancellationToken::new()).await.unwrap();
+        Turn { result, events: sink.events() }
+    }
+
+    pub fn profile(&self) -> Value {
+        self.store.profile(LOCAL_USER).unwrap()
+    }
+}
+
+pub fn say(message: &str) -> TurnRequest {
+    TurnRequest { message: message.into(), ..TurnRequest::default() }
+}
+
+pub fn say_in(conversation: &str, message: &str) -> TurnRequest {
+    TurnRequest { conversation_id: Some(conversation.into()), message: message.into(), ..TurnRequest::default() }
+}
