@@ -23,6 +23,9 @@ CREATE TABLE state_lists (
     user_id TEXT NOT NULL,
     skill   TEXT NOT NULL,
     path    TEXT NOT NULL,
+    -- seq of the next entry, and how many entries the list holds (kept so an append is O(1)).
+    next_seq INTEGER NOT NULL DEFAULT 1,
+    len      INTEGER NOT NULL DEFAULT 0,
     UNIQUE (user_id, skill, path),
     FOREIGN KEY (user_id, skill) REFERENCES skill_states (user_id, skill)
         ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED

@@ -126,10 +126,10 @@ pub(crate) fn assemble(tx: &Transaction<'_>, user: &str, skill: &str, only: Opti
 
 /// Register a new list at `path` holding `initial` (newest first), returning its id.
 pub(crate) fn create_list(tx: &Transaction<'_>, user: &str, skill: &str, path: &str, initial: Vec<Value>) -> Result<i64> {
-    tx.prepare_cached("INSERT INTO state_lists (user_id, skill, path) VALUES (?1, ?2, ?3)")?
-        .execute(params![user, skill, path])?;
-    let id = tx.last_insert_rowid();
     let n = initial.len() as i64;
+    tx.prepare_cached("INSERT INTO state_lists (user_id, skill, path, next_seq, len) VALUES (?1, ?2, ?3, ?4, ?5)")?
+        .execute(params![user, skill, path, n + 1, n])?;
+    let id = tx.last_insert_rowid();
     for (i, item) in initial.into_iter().enumerate() {
         insert_item(tx, id, n - i as i64, &item)?;
     }
@@ -143,18 +143,20 @@ fn insert_item(tx: &Transaction<'_>, list_id: i64, seq: i64, item: &Value) -> Re
 }
 
 /// Add `item` as the newest entry, keep at most `max_items`; returns (length, dropped).
+/// Entries have contiguous seqs, so the oldest `dropped` are exactly those below the cut.
 pub(crate) fn push_item(tx: &Transaction<'_>, list_id: i64, item: &Value, max_items: usize) -> Result<(usize, usize)> {
-    let (top, count): (i64, i64) = tx
-        .prepare_cached("SELECT coalesce(max(seq), 0), count(*) FROM state_list_items WHERE list_id = ?1")?
+    let (seq, len): (i64, i64) = tx
+        .prepare_cached("SELECT next_seq, len FROM state_lists WHERE id = ?1")?
         .query_row([list_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    let seq = top + 1;
     insert_item(tx, list_id, seq, item)?;
-    let keep_from = seq - max_items as i64;
-    let dropped = if count + 1 > max_items as i64 {
+    let max = max_items as i64;
+    let kept = (len + 1).min(max);
+    let dropped = len + 1 - kept;
+    if dropped > 0 {
         tx.prepare_cached("DELETE FROM state_list_items WHERE list_id = ?1 AND seq <= ?2")?
-            .execute(params![list_id, keep_from])?
-    } else {
-        0
-    };
-    Ok(((count + 1) as usize - dropped, dropped))
+            .execute(params![list_id, seq - max])?;
+    }
+    tx.prepare_cached("UPDATE state_lists SET next_seq = ?2, len = ?3 WHERE id = ?1")?
+        .execute(params![list_id, seq + 1, kept])?;
+    Ok((kept as usize, dropped as usize))
 }
