@@ -85,6 +85,7 @@ impl ChatModel for OpenAiClient {
             bytes: None,
             decoder: None,
             got_bytes: false,
+            first_byte_deadline: tokio::time::Instant::now(),
             yielded: false,
             queue: VecDeque::new(),
             error: None,
@@ -128,6 +129,8 @@ struct Session {
     bytes: Option<ByteStream>,
     decoder: Option<DeltaDecoder>,
     got_bytes: bool,
+    /// The first byte of this attempt's answer must arrive by then (headers and body alike).
+    first_byte_deadline: tokio::time::Instant,
     yielded: bool,
     queue: VecDeque<Delta>,
     error: Option<LlmError>,
@@ -150,7 +153,12 @@ impl Session {
             }
             let result = match (&mut self.bytes, &mut self.decoder) {
                 (Some(bytes), Some(decoder)) => {
-                    read_some(bytes, decoder, self.got_bytes, &self.client.inner.endpoint, &mut self.queue).await
+                    let endpoint = &self.client.inner.endpoint;
+                    let deadline = match self.got_bytes {
+                        true => tokio::time::Instant::now() + endpoint.idle_timeout,
+                        false => self.first_byte_deadline,
+                    };
+                    read_some(bytes, decoder, self.got_bytes, deadline, endpoint, &mut self.queue).await
                 }
                 _ => self.connect().await,
             };
@@ -167,7 +175,8 @@ impl Session {
         let endpoint = &self.client.inner.endpoint;
         let url = format!("{}/chat/completions", endpoint.base_url);
         let rb = self.client.authorize(self.client.http.post(url)).header("accept", "text/event-stream").json(&self.body);
-        let response = tokio::time::timeout(endpoint.first_byte_timeout, rb.send())
+        self.first_byte_deadline = tokio::time::Instant::now() + endpoint.first_byte_timeout;
+        let response = tokio::time::timeout_at(self.first_byte_deadline, rb.send())
             .await
             .map_err(|_| first_byte_timeout(endpoint))?
             .map_err(|e| send_error(&e, endpoint))?;
@@ -181,7 +190,7 @@ impl Session {
         self.got_bytes = false;
         if is_json {
             // A server that ignored `stream: true` and sent one whole completion.
-            let text = tokio::time::timeout(endpoint.first_byte_timeout, response.text())
+            let text = tokio::time::timeout_at(self.first_byte_deadline, response.text())
                 .await
                 .map_err(|_| first_byte_timeout(endpoint))?
                 .map_err(|e| LlmError::Network { message: format!("reading the answer from {} failed: {}", endpoint.base_url, chain(&e)) })?;
@@ -224,11 +233,11 @@ async fn read_some(
     bytes: &mut ByteStream,
     decoder: &mut DeltaDecoder,
     got_bytes: bool,
+    deadline: tokio::time::Instant,
     endpoint: &Endpoint,
     queue: &mut VecDeque<Delta>,
 ) -> Result<Progress, LlmError> {
-    let limit = if got_bytes { endpoint.idle_timeout } else { endpoint.first_byte_timeout };
-    let next = tokio::time::timeout(limit, bytes.next()).await.map_err(|_| {
+    let next = tokio::time::timeout_at(deadline, bytes.next()).await.map_err(|_| {
         if got_bytes { idle_timeout(endpoint) } else { first_byte_timeout(endpoint) }
     })?;
     let mut out = Vec::new();

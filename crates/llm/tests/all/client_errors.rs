@@ -174,6 +174,18 @@ async fn first_byte_timeout() {
 }
 
 #[tokio::test]
+async fn first_byte_timeout_also_covers_headers_followed_by_silence() {
+    let server = FakeServer::start();
+    // Headers at once, then no body byte for a long time.
+    server.push(Reply::sse("").delay(Duration::from_secs(30)).body(sse(vec![ev_text("late")])));
+    let (r, err) = ask(&tuned(&server, json!({"first_byte_timeout_s": 0.3, "idle_timeout_s": 60, "retries": 0}))).await;
+    let err = err.unwrap();
+    assert_eq!(err.kind(), "timeout");
+    assert!(err.to_string().contains("first_byte_timeout_s"), "{err}");
+    assert_eq!(r.text, "");
+}
+
+#[tokio::test]
 async fn idle_timeout_between_chunks_keeps_what_arrived() {
     let server = FakeServer::start();
     server.push(Reply::sse(sse_frame(vec![ev_text("so far")])).then_hang());
