@@ -33,7 +33,8 @@ const TOOL_START: &[u8] =
     b"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{\"name\":\"f\",\"arguments\":\"{\"}}]}}]}\n\n";
 
 type Case = (&'static str, fn(u64) -> Vec<u8>, Option<&'static [u8]>, usize);
-const CASES: [Case; 2] = [("text_chunk", text_chunk, None, 0), ("tool_args_chunk", tool_chunk, Some(TOOL_START), 2)];
+const CASES: [Case; 2] =
+    [("text_chunk", text_chunk, None, 0), ("tool_args_chunk", tool_chunk, Some(TOOL_START), 2)];
 
 fn decoder(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
@@ -83,7 +84,11 @@ fn loopback_server() -> (String, std::sync::mpsc::Sender<Vec<u8>>) {
             let n = socket.read(&mut buf).unwrap();
             seen.extend_from_slice(&buf[..n]);
         }
-        socket.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n").unwrap();
+        socket
+            .write_all(
+                b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n",
+            )
+            .unwrap();
         while let Ok(chunk) = rx.recv() {
             if socket.write_all(&chunk).is_err() {
                 return;
@@ -101,8 +106,10 @@ fn client(c: &mut Criterion) {
             b.iter_custom(|iters| {
                 rt.block_on(async {
                     let (url, tx) = loopback_server();
-                    let section = serde_json::json!({"base_url": url, "model": "bench", "retries": 0});
-                    let endpoint = LlmSettings::from_section(&section, "bench").unwrap().resolve().unwrap();
+                    let section =
+                        serde_json::json!({"base_url": url, "model": "bench", "retries": 0});
+                    let endpoint =
+                        LlmSettings::from_section(&section, "bench").unwrap().resolve().unwrap();
                     let model = OpenAiClient::new(endpoint, None).unwrap();
                     let mut deltas = model.stream(ChatRequest::new(vec![Message::user("go")]));
                     let (first, rest) = match prime {

@@ -14,8 +14,10 @@ use serde_json::Value;
 
 use crate::decode::DeltaDecoder;
 use crate::errors::LlmError;
+use crate::http_errors::{chain, check_status, first_byte_timeout, idle_timeout, send_error};
 use crate::keychain::ApiKey;
 use crate::model::{ChatModel, DeltaStream, error_stream};
+use crate::models::parse_models;
 use crate::request::chat_body;
 use crate::retry;
 use crate::settings::Endpoint;
@@ -100,15 +102,23 @@ impl ChatModel for OpenAiClient {
     fn list_models(&self) -> BoxFuture<'_, Result<Vec<ModelInfo>, LlmError>> {
         Box::pin(async move {
             let endpoint = &self.inner.endpoint;
-            let response = tokio::time::timeout(endpoint.first_byte_timeout, self.get("/models").send())
-                .await
-                .map_err(|_| first_byte_timeout(endpoint))?
-                .map_err(|e| send_error(&e, endpoint))?;
-            let body = check_status(response, endpoint).await.map_err(|e| e.redacted(self.secret()))?;
+            let response =
+                tokio::time::timeout(endpoint.first_byte_timeout, self.get("/models").send())
+                    .await
+                    .map_err(|_| first_byte_timeout(endpoint))?
+                    .map_err(|e| send_error(&e, endpoint))?;
+            let body =
+                check_status(response, endpoint).await.map_err(|e| e.redacted(self.secret()))?;
             let text = tokio::time::timeout(endpoint.idle_timeout, body.text())
                 .await
                 .map_err(|_| idle_timeout(endpoint))?
-                .map_err(|e| LlmError::Network { message: format!("reading the model list from {} failed: {}", endpoint.base_url, chain(&e)) })?;
+                .map_err(|e| LlmError::Network {
+                    message: format!(
+                        "reading the model list from {} failed: {}",
+                        endpoint.base_url,
+                        chain(&e)
+                    ),
+                })?;
             parse_models(&text, &endpoint.base_url)
         })
     }
@@ -158,7 +168,8 @@ impl Session {
                         true => tokio::time::Instant::now() + endpoint.idle_timeout,
                         false => self.first_byte_deadline,
                     };
-                    read_some(bytes, decoder, self.got_bytes, deadline, endpoint, &mut self.queue).await
+                    read_some(bytes, decoder, self.got_bytes, deadline, endpoint, &mut self.queue)
+                        .await
                 }
                 _ => self.connect().await,
             };
@@ -174,7 +185,11 @@ impl Session {
     async fn connect(&mut self) -> Result<Progress, LlmError> {
         let endpoint = &self.client.inner.endpoint;
         let url = format!("{}/chat/completions", endpoint.base_url);
-        let rb = self.client.authorize(self.client.http.post(url)).header("accept", "text/event-stream").json(&self.body);
+        let rb = self
+            .client
+            .authorize(self.client.http.post(url))
+            .header("accept", "text/event-stream")
+            .json(&self.body);
         self.first_byte_deadline = tokio::time::Instant::now() + endpoint.first_byte_timeout;
         let response = tokio::time::timeout_at(self.first_byte_deadline, rb.send())
             .await
@@ -193,10 +208,18 @@ impl Session {
             let text = tokio::time::timeout_at(self.first_byte_deadline, response.text())
                 .await
                 .map_err(|_| first_byte_timeout(endpoint))?
-                .map_err(|e| LlmError::Network { message: format!("reading the answer from {} failed: {}", endpoint.base_url, chain(&e)) })?;
-            let compact = serde_json::from_str::<Value>(&text).map(|v| v.to_string()).unwrap_or(text);
+                .map_err(|e| LlmError::Network {
+                    message: format!(
+                        "reading the answer from {} failed: {}",
+                        endpoint.base_url,
+                        chain(&e)
+                    ),
+                })?;
+            let compact =
+                serde_json::from_str::<Value>(&text).map(|v| v.to_string()).unwrap_or(text);
             let mut out = Vec::new();
-            let fed = decoder.feed(format!("data: {compact}\n\ndata: [DONE]\n\n").as_bytes(), &mut out);
+            let fed =
+                decoder.feed(format!("data: {compact}\n\ndata: [DONE]\n\n").as_bytes(), &mut out);
             self.queue.extend(out);
             fed?;
             return Ok(Progress::Done);
@@ -212,9 +235,20 @@ impl Session {
         self.bytes = None;
         self.decoder = None;
         let endpoint = &self.client.inner.endpoint;
-        let can_retry = !self.yielded && self.queue.is_empty() && error.is_retryable() && self.attempt < endpoint.retries;
-        if can_retry && let Some(wait) = retry::wait_for(&error, self.attempt, endpoint.retry_base, endpoint.max_retry_wait) {
-            tracing::info!(kind = error.kind(), attempt = self.attempt + 1, ?wait, "retrying the model request: {error}");
+        let can_retry = !self.yielded
+            && self.queue.is_empty()
+            && error.is_retryable()
+            && self.attempt < endpoint.retries;
+        if can_retry
+            && let Some(wait) =
+                retry::wait_for(&error, self.attempt, endpoint.retry_base, endpoint.max_retry_wait)
+        {
+            tracing::info!(
+                kind = error.kind(),
+                attempt = self.attempt + 1,
+                ?wait,
+                "retrying the model request: {error}"
+            );
             tokio::time::sleep(wait).await;
             self.attempt += 1;
             return;
@@ -244,7 +278,11 @@ async fn read_some(
     let result = match next {
         Some(Ok(chunk)) => decoder.feed(&chunk, &mut out).map(|()| Progress::Bytes),
         Some(Err(e)) => Err(LlmError::Network {
-            message: format!("the connection to {} failed mid-stream: {}", endpoint.base_url, chain(&e)),
+            message: format!(
+                "the connection to {} failed mid-stream: {}",
+                endpoint.base_url,
+                chain(&e)
+            ),
         }),
         None => decoder.finish(&mut out).map(|()| Progress::Done),
     };
@@ -254,101 +292,3 @@ async fn read_some(
         other => other,
     }
 }
-
-async fn check_status(response: reqwest::Response, endpoint: &Endpoint) -> Result<reqwest::Response, LlmError> {
-    let status = response.status();
-    if status.is_success() {
-        return Ok(response);
-    }
-    let retry_after = response
-        .headers()
-        .get("retry-after")
-        .and_then(|v| v.to_str().ok())
-        .and_then(retry::parse_retry_after);
-    let body = tokio::time::timeout(endpoint.idle_timeout, response.text()).await.ok().and_then(Result::ok).unwrap_or_default();
-    Err(LlmError::from_status(status.as_u16(), &server_message(&body), retry_after, &endpoint.base_url))
-}
-
-/// The server's own words from an error body: `error.message`, `error`, `message`, or text.
-fn server_message(body: &str) -> String {
-    let from_json = serde_json::from_str::<Value>(body).ok().and_then(|v| {
-        let e = v.get("error").unwrap_or(&v);
-        e.get("message").or(v.get("message")).or(Some(e)).and_then(|m| m.as_str().map(str::to_string))
-    });
-    let text = from_json.unwrap_or_else(|| body.trim().to_string());
-    let mut short: String = text.chars().take(300).collect();
-    if short.len() < text.len() {
-        short.push('…');
-    }
-    short
-}
-
-fn first_byte_timeout(endpoint: &Endpoint) -> LlmError {
-    LlmError::Timeout {
-        message: format!(
-            "{} sent nothing for {} s (llm.first_byte_timeout_s); the model may still be loading — try again or raise the timeout",
-            endpoint.base_url,
-            endpoint.first_byte_timeout.as_secs_f64()
-        ),
-    }
-}
-
-fn idle_timeout(endpoint: &Endpoint) -> LlmError {
-    LlmError::Timeout {
-        message: format!(
-            "{} stopped sending for {} s mid-answer (llm.idle_timeout_s)",
-            endpoint.base_url,
-            endpoint.idle_timeout.as_secs_f64()
-        ),
-    }
-}
-
-fn send_error(e: &reqwest::Error, endpoint: &Endpoint) -> LlmError {
-    if e.is_timeout() {
-        return LlmError::Timeout {
-            message: format!(
-                "connecting to {} timed out after {} s (llm.connect_timeout_s); is the server reachable?",
-                endpoint.base_url,
-                endpoint.connect_timeout.as_secs_f64()
-            ),
-        };
-    }
-    LlmError::Network {
-        message: format!("cannot reach {}: {}; is the server running and the base URL right?", endpoint.base_url, chain(e)),
-    }
-}
-
-/// An error and its sources on one line (reqwest's own text is terse).
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut parts = vec![e.to_string()];
-    let mut source = e.source();
-    while let Some(s) = source {
-        let text = s.to_string();
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        source = s.source();
-    }
-    parts.join(": ")
-}
-
-fn parse_models(text: &str, base_url: &str) -> Result<Vec<ModelInfo>, LlmError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        LlmError::protocol(format!("{base_url}/models did not return JSON ({e}); is the base URL an OpenAI-compatible endpoint?"))
-    })?;
-    let list = value
-        .get("data")
-        .or_else(|| value.get("models"))
-        .unwrap_or(&value)
-        .as_array()
-        .ok_or_else(|| LlmError::protocol(format!("{base_url}/models returned no model list (expected {{\"data\": [...]}})")))?;
-    Ok(list
-        .iter()
-        .filter_map(|m| {
-            let id = m.get("id").or_else(|| m.get("name")).and_then(Value::as_str)?;
-            let owned_by = m.get("owned_by").and_then(Value::as_str).map(str::to_string);
-            Some(ModelInfo { id: id.to_string(), owned_by })
-        })
-        .collect())
-}
-

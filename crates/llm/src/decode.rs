@@ -168,7 +168,9 @@ where
             let mut out = Vec::new();
             let result = match self.bytes.next().await {
                 Some(Ok(chunk)) => self.decoder.feed(&chunk, &mut out),
-                Some(Err(e)) => Err(LlmError::Network { message: format!("reading the stream failed: {e}") }),
+                Some(Err(e)) => {
+                    Err(LlmError::Network { message: format!("reading the stream failed: {e}") })
+                }
                 None => {
                     self.ended = true;
                     self.decoder.finish(&mut out)
@@ -218,14 +220,20 @@ mod tests {
         assert_eq!(err, None);
         assert_eq!(out[0], Delta::Reasoning { text: "想一想".into() });
         assert_eq!(out[1], Delta::Text { text: "你好, ".into() });
-        assert_eq!(out[2], Delta::ToolCallStart { index: 0, id: "call_0".into(), name: "f".into() });
+        assert_eq!(
+            out[2],
+            Delta::ToolCallStart { index: 0, id: "call_0".into(), name: "f".into() }
+        );
         assert_eq!(out.last(), Some(&Delta::Finish { reason: Some("tool_calls".into()) }));
-        assert!(out.contains(&Delta::Usage { usage: crate::types::Usage { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } }));
+        assert!(out.contains(&Delta::Usage {
+            usage: crate::types::Usage { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 }
+        }));
     }
 
     #[test]
     fn no_done_without_finish_reason_is_truncated_and_keeps_text() {
-        let (out, err) = decode(&[b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"part\"}}]}\n\n"]);
+        let (out, err) =
+            decode(&[b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"part\"}}]}\n\n"]);
         assert_eq!(out, vec![Delta::Text { text: "part".into() }]);
         assert_eq!(err.map(|e| e.kind()), Some("truncated"));
     }

@@ -100,11 +100,8 @@ impl LlmError {
         retry_after: Option<Duration>,
         endpoint: &str,
     ) -> Self {
-        let said = if server_message.is_empty() {
-            String::new()
-        } else {
-            format!(": {server_message}")
-        };
+        let said =
+            if server_message.is_empty() { String::new() } else { format!(": {server_message}") };
         match status {
             401 | 403 => Self::Auth {
                 status,
@@ -124,7 +121,9 @@ impl LlmError {
             },
             500..=599 => Self::Server {
                 status: Some(status),
-                message: format!("{endpoint} failed (HTTP {status}{said}); the server or model may be overloaded or crashed, check its logs"),
+                message: format!(
+                    "{endpoint} failed (HTTP {status}{said}); the server or model may be overloaded or crashed, check its logs"
+                ),
             },
             _ => Self::BadRequest {
                 status,
@@ -146,9 +145,9 @@ impl LlmError {
                 .unwrap_or_else(|| error.to_string()),
             other => other.to_string(),
         };
-        let code = error.get("code").and_then(|c| {
-            c.as_u64().or_else(|| c.as_str().and_then(|s| s.parse().ok()))
-        });
+        let code = error
+            .get("code")
+            .and_then(|c| c.as_u64().or_else(|| c.as_str().and_then(|s| s.parse().ok())));
         let kind = [error.get("type"), error.get("code")]
             .into_iter()
             .flatten()
@@ -226,7 +225,8 @@ mod tests {
     fn error_objects_are_classified_by_code_or_type() {
         let e = LlmError::from_error_object(&json!({"message": "slow down", "code": 429}), "x");
         assert_eq!(e.kind(), "rate_limited");
-        let e = LlmError::from_error_object(&json!({"message": "boom", "type": "server_error"}), "x");
+        let e =
+            LlmError::from_error_object(&json!({"message": "boom", "type": "server_error"}), "x");
         assert_eq!(e.kind(), "server");
         assert!(e.to_string().contains("boom"));
         let e = LlmError::from_error_object(&json!("plain text"), "x");

@@ -24,23 +24,35 @@ pub struct ModelSetup {
 }
 
 /// Build the model for `settings`. `env_key` is the value of `VIBE_LLM_API_KEY` if set.
-pub fn build_model(settings: &LlmSettings, env_key: Option<String>) -> Result<ModelSetup, LlmError> {
+pub fn build_model(
+    settings: &LlmSettings,
+    env_key: Option<String>,
+) -> Result<ModelSetup, LlmError> {
     let endpoint = settings.resolve()?;
     let mut notices = Vec::new();
-    let (inner, key_source): (Arc<dyn ChatModel>, KeySource) = match endpoint.base_url.strip_prefix("scripted:") {
-        Some(path) => (Arc::new(ScriptedModel::load(Path::new(path))?), KeySource::None { notice: None }),
-        None => {
-            let (key, source) = keychain::load_api_key(&endpoint.base_url, env_key);
-            if key.is_none() && endpoint.preset.needs_key {
-                let why = match &source {
-                    KeySource::None { notice: Some(n) } => n.clone(),
-                    _ => format!("no key is stored in the OS keychain for it; set {}", keychain::API_KEY_ENV),
-                };
-                notices.push(format!("{} ({}) needs an API key: {why}", endpoint.preset.label, endpoint.base_url));
+    let (inner, key_source): (Arc<dyn ChatModel>, KeySource) =
+        match endpoint.base_url.strip_prefix("scripted:") {
+            Some(path) => {
+                (Arc::new(ScriptedModel::load(Path::new(path))?), KeySource::None { notice: None })
             }
-            (Arc::new(OpenAiClient::new(endpoint.clone(), key)?), source)
-        }
-    };
+            None => {
+                let (key, source) = keychain::load_api_key(&endpoint.base_url, env_key);
+                if key.is_none() && endpoint.preset.needs_key {
+                    let why = match &source {
+                        KeySource::None { notice: Some(n) } => n.clone(),
+                        _ => format!(
+                            "no key is stored in the OS keychain for it; set {}",
+                            keychain::API_KEY_ENV
+                        ),
+                    };
+                    notices.push(format!(
+                        "{} ({}) needs an API key: {why}",
+                        endpoint.preset.label, endpoint.base_url
+                    ));
+                }
+                (Arc::new(OpenAiClient::new(endpoint.clone(), key)?), source)
+            }
+        };
     let model: Arc<dyn ChatModel> = match endpoint.tool_mode {
         ToolMode::Structured => Arc::new(StructuredModel::new(inner)),
         ToolMode::Native | ToolMode::Auto => inner,

@@ -36,7 +36,9 @@ pub enum KeySource {
     Env,
     Keychain,
     /// No key found; `notice` explains where we looked (e.g. no keychain service).
-    None { notice: Option<String> },
+    None {
+        notice: Option<String>,
+    },
 }
 
 /// The keychain account for an endpoint: one key per base URL host.
@@ -73,7 +75,9 @@ pub fn store_api_key(base_url: &str, key: &ApiKey) -> Result<(), LlmError> {
 
 /// Remove the key for `base_url` (absent is fine).
 pub fn delete_api_key(base_url: &str) -> Result<(), LlmError> {
-    match keyring::Entry::new(KEYCHAIN_SERVICE, &account_for(base_url)).and_then(|e| e.delete_credential()) {
+    match keyring::Entry::new(KEYCHAIN_SERVICE, &account_for(base_url))
+        .and_then(|e| e.delete_credential())
+    {
         Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
         Err(e) => Err(LlmError::config(no_keychain_notice(&e))),
     }
@@ -86,7 +90,9 @@ fn no_keychain_notice(e: &keyring::Error) -> String {
         _ => e,
     };
     let why = match e {
-        keyring::Error::NoDefaultStore | keyring::Error::PlatformFailure(_) | keyring::Error::NoStorageAccess(_) => {
+        keyring::Error::NoDefaultStore
+        | keyring::Error::PlatformFailure(_)
+        | keyring::Error::NoStorageAccess(_) => {
             "no OS keychain service is available on this machine (on Linux: a Secret Service such as GNOME Keyring or KeePassXC on the session D-Bus)"
         }
         _ => "the OS keychain could not be read",

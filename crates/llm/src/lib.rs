@@ -8,8 +8,10 @@ mod collect;
 mod decode;
 mod errors;
 mod factory;
+mod http_errors;
 mod keychain;
 mod model;
+mod models;
 mod presets;
 mod reassemble;
 mod request;
@@ -25,10 +27,13 @@ pub use collect::{Accumulator, ChatResponse, collect};
 pub use decode::sse_deltas;
 pub use errors::LlmError;
 pub use factory::{ModelSetup, build_model};
-pub use keychain::{API_KEY_ENV, ApiKey, KEYCHAIN_SERVICE, KeySource, account_for, delete_api_key, load_api_key, store_api_key};
+pub use keychain::{
+    API_KEY_ENV, ApiKey, KEYCHAIN_SERVICE, KeySource, account_for, delete_api_key, load_api_key,
+    store_api_key,
+};
 pub use model::{ChatModel, DeltaStream};
 pub use presets::{PRESETS, Preset, ToolMode};
 pub use scripted::ScriptedModel;
-pub use structured::StructuredModel;
 pub use settings::{BASE_URL_ENV, Endpoint, LlmSettings, MODEL_ENV};
+pub use structured::StructuredModel;
 pub use types::{ChatRequest, Delta, Message, ModelInfo, Params, ToolCall, ToolDef, Usage};

@@ -75,7 +75,11 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         needs_key: true,
         default_model: Some("qwen-plus"),
-        ..preset("qwen", "Qwen (DashScope compatible mode)", "https://dashscope.aliyuncs.com/compatible-mode/v1")
+        ..preset(
+            "qwen",
+            "Qwen (DashScope compatible mode)",
+            "https://dashscope.aliyuncs.com/compatible-mode/v1",
+        )
     },
     Preset {
         needs_key: true,

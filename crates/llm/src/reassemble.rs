@@ -39,7 +39,9 @@ impl Reassembler {
     pub fn chunk(&mut self, chunk: &Value, out: &mut Vec<Delta>) {
         if let Some(choices) = chunk.get("choices").and_then(Value::as_array) {
             // Only the first choice is used (we never ask for n > 1).
-            if let Some(choice) = choices.iter().find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0) {
+            if let Some(choice) =
+                choices.iter().find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0)
+            {
                 self.choice(choice, out);
             }
         }
@@ -51,12 +53,16 @@ impl Reassembler {
     fn choice(&mut self, choice: &Value, out: &mut Vec<Delta>) {
         if let Some(delta) = choice.get("delta").or_else(|| choice.get("message")) {
             for field in ["reasoning_content", "reasoning"] {
-                if let Some(text) = delta.get(field).and_then(Value::as_str).filter(|t| !t.is_empty()) {
+                if let Some(text) =
+                    delta.get(field).and_then(Value::as_str).filter(|t| !t.is_empty())
+                {
                     out.push(Delta::Reasoning { text: text.to_string() });
                     break;
                 }
             }
-            if let Some(text) = delta.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            if let Some(text) =
+                delta.get("content").and_then(Value::as_str).filter(|t| !t.is_empty())
+            {
                 out.push(Delta::Text { text: text.to_string() });
             }
             if let Some(calls) = delta.get("tool_calls").and_then(Value::as_array) {
@@ -65,7 +71,9 @@ impl Reassembler {
                 }
             }
         }
-        if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str).filter(|r| !r.is_empty()) {
+        if let Some(reason) =
+            choice.get("finish_reason").and_then(Value::as_str).filter(|r| !r.is_empty())
+        {
             self.finish_reason = Some(reason.to_string());
         }
     }
@@ -73,7 +81,8 @@ impl Reassembler {
     fn fragment(&mut self, item: &Value, out: &mut Vec<Delta>) {
         let id = item.get("id").and_then(Value::as_str).filter(|s| !s.is_empty());
         let function = item.get("function");
-        let name = function.and_then(|f| f.get("name")).and_then(Value::as_str).filter(|s| !s.is_empty());
+        let name =
+            function.and_then(|f| f.get("name")).and_then(Value::as_str).filter(|s| !s.is_empty());
         let args = match function.and_then(|f| f.get("arguments")) {
             Some(Value::String(s)) => s.clone(),
             Some(Value::Null) | None => String::new(),
@@ -101,11 +110,16 @@ impl Reassembler {
         if call.name.is_none() {
             call.name = name.map(str::to_string);
         }
-        if !call.started && let Some(name) = &call.name {
+        if !call.started
+            && let Some(name) = &call.name
+        {
             call.started = true;
             out.push(Delta::ToolCallStart { index: pos, id: call.id.clone(), name: name.clone() });
             if !call.pending_args.is_empty() {
-                out.push(Delta::ToolCallArgs { index: pos, fragment: std::mem::take(&mut call.pending_args) });
+                out.push(Delta::ToolCallArgs {
+                    index: pos,
+                    fragment: std::mem::take(&mut call.pending_args),
+                });
             }
         }
         if !args.is_empty() {
@@ -186,12 +200,18 @@ mod tests {
     fn missing_or_empty_ids_get_stable_numbers_after_prior_calls() {
         let mut r = Reassembler::new(4);
         let mut out = Vec::new();
-        r.chunk(&tc(json!({"index": 0, "id": "", "function": {"name": "f", "arguments": "{}"}})), &mut out);
+        r.chunk(
+            &tc(json!({"index": 0, "id": "", "function": {"name": "f", "arguments": "{}"}})),
+            &mut out,
+        );
         r.chunk(&tc(json!({"index": 1, "function": {"name": "g", "arguments": "{}"}})), &mut out);
-        let ids: Vec<_> = out.iter().filter_map(|d| match d {
-            Delta::ToolCallStart { id, .. } => Some(id.clone()),
-            _ => None,
-        }).collect();
+        let ids: Vec<_> = out
+            .iter()
+            .filter_map(|d| match d {
+                Delta::ToolCallStart { id, .. } => Some(id.clone()),
+                _ => None,
+            })
+            .collect();
         assert_eq!(ids, ["call_4", "call_5"]);
     }
 

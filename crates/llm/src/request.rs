@@ -11,7 +11,10 @@ pub(crate) fn chat_body(endpoint: &Endpoint, request: &ChatRequest) -> Value {
     if let Some(model) = &endpoint.model {
         body.insert("model".into(), json!(model));
     }
-    body.insert("messages".into(), Value::Array(request.messages.iter().map(message_json).collect()));
+    body.insert(
+        "messages".into(),
+        Value::Array(request.messages.iter().map(message_json).collect()),
+    );
     body.insert("stream".into(), json!(true));
     if endpoint.include_usage {
         body.insert("stream_options".into(), json!({"include_usage": true}));
@@ -76,13 +79,21 @@ mod tests {
 
     #[test]
     fn body_carries_tools_history_and_usage_option() {
-        let endpoint = LlmSettings { model: Some("m".into()), ..LlmSettings::default() }.resolve().unwrap();
+        let endpoint =
+            LlmSettings { model: Some("m".into()), ..LlmSettings::default() }.resolve().unwrap();
         let mut req = ChatRequest::new(vec![
             Message::user("hi"),
-            Message::assistant("", vec![ToolCall { id: "c1".into(), name: "f".into(), arguments: "{}".into() }]),
+            Message::assistant(
+                "",
+                vec![ToolCall { id: "c1".into(), name: "f".into(), arguments: "{}".into() }],
+            ),
             Message::tool("c1", "ok"),
         ]);
-        req.tools.push(ToolDef { name: "f".into(), description: "d".into(), parameters: json!({"type": "object"}) });
+        req.tools.push(ToolDef {
+            name: "f".into(),
+            description: "d".into(),
+            parameters: json!({"type": "object"}),
+        });
         let body = chat_body(&endpoint, &req);
         assert_eq!(body["model"], "m");
         assert_eq!(body["stream"], true);

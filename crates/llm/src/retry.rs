@@ -13,7 +13,12 @@ pub(crate) fn backoff(attempt: u32, base: Duration) -> Duration {
 
 /// How long to wait before retrying `error`, or `None` when the server asked for longer
 /// than `max_wait` (then the error is reported instead).
-pub(crate) fn wait_for(error: &LlmError, attempt: u32, base: Duration, max_wait: Duration) -> Option<Duration> {
+pub(crate) fn wait_for(
+    error: &LlmError,
+    attempt: u32,
+    base: Duration,
+    max_wait: Duration,
+) -> Option<Duration> {
     match error {
         LlmError::RateLimited { retry_after: Some(d), .. } => (*d <= max_wait).then_some(*d),
         _ => Some(backoff(attempt, base).min(max_wait)),
@@ -55,9 +60,18 @@ mod tests {
 
     #[test]
     fn a_retry_after_longer_than_the_cap_gives_up() {
-        let e = LlmError::RateLimited { message: String::new(), retry_after: Some(Duration::from_secs(3600)) };
+        let e = LlmError::RateLimited {
+            message: String::new(),
+            retry_after: Some(Duration::from_secs(3600)),
+        };
         assert_eq!(wait_for(&e, 0, Duration::from_millis(1), Duration::from_secs(60)), None);
-        let e = LlmError::RateLimited { message: String::new(), retry_after: Some(Duration::from_secs(1)) };
-        assert_eq!(wait_for(&e, 0, Duration::from_millis(1), Duration::from_secs(60)), Some(Duration::from_secs(1)));
+        let e = LlmError::RateLimited {
+            message: String::new(),
+            retry_after: Some(Duration::from_secs(1)),
+        };
+        assert_eq!(
+            wait_for(&e, 0, Duration::from_millis(1), Duration::from_secs(60)),
+            Some(Duration::from_secs(1))
+        );
     }
 }

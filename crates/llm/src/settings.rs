@@ -67,7 +67,9 @@ impl LlmSettings {
             return Ok(Self::default());
         }
         serde_json::from_value(section.clone()).map_err(|e| {
-            LlmError::config(format!("{source}: the \"llm\" section is invalid: {e} (see docs/llm.md for the keys)"))
+            LlmError::config(format!(
+                "{source}: the \"llm\" section is invalid: {e} (see docs/llm.md for the keys)"
+            ))
         })
     }
 
@@ -89,7 +91,10 @@ impl LlmSettings {
         let preset = match &self.preset {
             Some(id) => presets::find(id).ok_or_else(|| {
                 let known: Vec<_> = presets::PRESETS.iter().map(|p| p.id).collect();
-                LlmError::config(format!("llm.preset {id:?} is unknown; use one of {}", known.join(", ")))
+                LlmError::config(format!(
+                    "llm.preset {id:?} is unknown; use one of {}",
+                    known.join(", ")
+                ))
             })?,
             None => match &self.base_url {
                 Some(url) => presets::detect(url),
@@ -105,7 +110,8 @@ impl LlmSettings {
             }
             None => preset.base_url.to_string(),
         };
-        let known_scheme = ["scripted:", "http://", "https://"].iter().any(|p| base_url.starts_with(p));
+        let known_scheme =
+            ["scripted:", "http://", "https://"].iter().any(|p| base_url.starts_with(p));
         if !known_scheme {
             return Err(LlmError::config(format!(
                 "base URL {base_url:?} must start with http:// or https:// (or be scripted:PATH); set llm.base_url or VIBE_LLM_BASE_URL"
@@ -135,10 +141,9 @@ impl LlmSettings {
 }
 
 fn secs(value: f64, key: &str) -> Result<Duration, LlmError> {
-    Duration::try_from_secs_f64(value)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| LlmError::config(format!("llm.{key} must be a positive number of seconds, got {value}")))
+    Duration::try_from_secs_f64(value).ok().filter(|d| !d.is_zero()).ok_or_else(|| {
+        LlmError::config(format!("llm.{key} must be a positive number of seconds, got {value}"))
+    })
 }
 
 /// A resolved endpoint: everything a client needs except the key.
@@ -177,7 +182,11 @@ mod tests {
 
     #[test]
     fn env_overrides_settings_and_the_preset_follows_the_url() {
-        let s = LlmSettings::from_section(&json!({"base_url": "http://127.0.0.1:11434/v1", "model": "a"}), "s").unwrap();
+        let s = LlmSettings::from_section(
+            &json!({"base_url": "http://127.0.0.1:11434/v1", "model": "a"}),
+            "s",
+        )
+        .unwrap();
         let s = s.with_env(|k| match k {
             BASE_URL_ENV => Some("https://api.deepseek.com/v1/".into()),
             MODEL_ENV => Some("deepseek-reasoner".into()),
@@ -191,7 +200,8 @@ mod tests {
 
     #[test]
     fn bad_values_name_the_key_to_fix() {
-        let err = LlmSettings::from_section(&json!({"retries": "many"}), "settings.json").unwrap_err();
+        let err =
+            LlmSettings::from_section(&json!({"retries": "many"}), "settings.json").unwrap_err();
         assert!(err.to_string().contains("settings.json"));
         let s = LlmSettings { preset: Some("nope".into()), ..LlmSettings::default() };
         assert!(s.resolve().unwrap_err().to_string().contains("llm.preset"));

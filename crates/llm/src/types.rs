@@ -11,8 +11,12 @@ use crate::errors::LlmError;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "snake_case")]
 pub enum Message {
-    System { content: String },
-    User { content: String },
+    System {
+        content: String,
+    },
+    User {
+        content: String,
+    },
     /// A previous model turn: its text and the tool calls it made.
     Assistant {
         #[serde(default)]
@@ -21,7 +25,10 @@ pub enum Message {
         tool_calls: Vec<ToolCall>,
     },
     /// The result of one tool call, answering the call with the same id.
-    Tool { tool_call_id: String, content: String },
+    Tool {
+        tool_call_id: String,
+        content: String,
+    },
 }
 
 impl Message {

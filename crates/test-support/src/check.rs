@@ -22,7 +22,9 @@ pub fn check_tool_pairs(body: &Value) -> Result<(), String> {
             Some("tool") => {
                 let id = m.get("tool_call_id").and_then(Value::as_str).unwrap_or("");
                 if !calls.contains(&id) {
-                    return Err(format!("message {i} is a tool result for {id:?}, but no earlier assistant message made that call"));
+                    return Err(format!(
+                        "message {i} is a tool result for {id:?}, but no earlier assistant message made that call"
+                    ));
                 }
             }
             _ => {}

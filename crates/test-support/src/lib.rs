@@ -11,7 +11,8 @@ mod server;
 
 pub use check::check_tool_pairs;
 pub use events::{
-    chunk, ev_error, ev_finish, ev_reasoning, ev_role, ev_text, ev_tool_args, ev_tool_call, ev_usage, sse, sse_frame,
+    chunk, ev_error, ev_finish, ev_reasoning, ev_role, ev_text, ev_tool_args, ev_tool_call,
+    ev_usage, sse, sse_frame,
 };
 pub use reply::Reply;
 pub use server::{FakeServer, RecordedRequest};

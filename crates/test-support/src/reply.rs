@@ -50,7 +50,10 @@ impl Reply {
 
     /// A `GET /models` answer listing these ids.
     pub fn models(ids: &[&str]) -> Self {
-        let data: Vec<Value> = ids.iter().map(|id| serde_json::json!({"id": id, "object": "model", "owned_by": "fake"})).collect();
+        let data: Vec<Value> = ids
+            .iter()
+            .map(|id| serde_json::json!({"id": id, "object": "model", "owned_by": "fake"}))
+            .collect();
         Self::json(200, &serde_json::json!({"object": "list", "data": data}))
     }
 

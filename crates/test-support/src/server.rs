@@ -61,7 +61,8 @@ pub struct FakeServer {
 impl FakeServer {
     /// Start on a free port of 127.0.0.1.
     pub fn start() -> Self {
-        let std_listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("fake server: bind: {e}"));
+        let std_listener = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap_or_else(|e| panic!("fake server: bind: {e}"));
         std_listener.set_nonblocking(true).unwrap_or_else(|e| panic!("fake server: {e}"));
         let addr = std_listener.local_addr().unwrap_or_else(|e| panic!("fake server: {e}"));
         let state = Arc::new(Mutex::new(State::default()));
@@ -73,7 +74,8 @@ impl FakeServer {
                 .build()
                 .unwrap_or_else(|e| panic!("fake server: runtime: {e}"));
             rt.block_on(async move {
-                let listener = TcpListener::from_std(std_listener).unwrap_or_else(|e| panic!("fake server: {e}"));
+                let listener = TcpListener::from_std(std_listener)
+                    .unwrap_or_else(|e| panic!("fake server: {e}"));
                 tokio::select! {
                     _ = stopped => {}
                     () = accept_loop(listener, thread_state) => {}

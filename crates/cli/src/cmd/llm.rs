@@ -134,7 +134,10 @@ fn probe(ctx: &Ctx, args: ProbeArgs) -> anyhow::Result<()> {
 }
 
 /// Settings, tools and model for the probe; every failure here is a `config` error.
-fn prepare(ctx: &Ctx, args: &ProbeArgs) -> Result<(std::sync::Arc<dyn vibe_llm::ChatModel>, ChatRequest), LlmError> {
+fn prepare(
+    ctx: &Ctx,
+    args: &ProbeArgs,
+) -> Result<(std::sync::Arc<dyn vibe_llm::ChatModel>, ChatRequest), LlmError> {
     let config = |e: anyhow::Error| LlmError::Config { message: format!("{e:#}") };
     let mut settings = settings(ctx, &args.endpoint).map_err(config)?;
     if let Some(n) = args.retries {
@@ -165,10 +168,19 @@ fn prepare(ctx: &Ctx, args: &ProbeArgs) -> Result<(std::sync::Arc<dyn vibe_llm::
 }
 
 fn read_tools(path: &std::path::Path) -> anyhow::Result<Vec<ToolDef>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read --tools {} (give a JSON file with an OpenAI tools array)", path.display()))?;
+    let text = std::fs::read_to_string(path).with_context(|| {
+        format!(
+            "cannot read --tools {} (give a JSON file with an OpenAI tools array)",
+            path.display()
+        )
+    })?;
     let value: Value = serde_json::from_str(&text).map_err(|e| {
-        anyhow::anyhow!("{}:{}:{}: not valid JSON: {e} (--tools wants an OpenAI tools array)", path.display(), e.line(), e.column())
+        anyhow::anyhow!(
+            "{}:{}:{}: not valid JSON: {e} (--tools wants an OpenAI tools array)",
+            path.display(),
+            e.line(),
+            e.column()
+        )
     })?;
     Ok(ToolDef::from_openai_tools(&value, &path.display().to_string())?)
 }
@@ -214,10 +226,16 @@ fn human(r: &ChatResponse, value: &Value) -> String {
         meta.push(format!("finish: {f}"));
     }
     if let Some(u) = r.usage {
-        meta.push(format!("tokens: {} prompt + {} completion = {}", u.prompt_tokens, u.completion_tokens, u.total_tokens));
+        meta.push(format!(
+            "tokens: {} prompt + {} completion = {}",
+            u.prompt_tokens, u.completion_tokens, u.total_tokens
+        ));
     }
     if let Some(d) = value.get("detect") {
-        meta.push(format!("native tools: {} (recommended tool_mode: {})", d["native_tools"], d["recommended_tool_mode"]));
+        meta.push(format!(
+            "native tools: {} (recommended tool_mode: {})",
+            d["native_tools"], d["recommended_tool_mode"]
+        ));
     }
     if !meta.is_empty() {
         lines.push(format!("[{}]", meta.join(" · ")));

@@ -34,7 +34,11 @@ impl ScriptedModel {
 
     /// A model from YAML text (`source` names it in errors).
     pub fn from_yaml(text: &str, source: &str) -> Result<Self, LlmError> {
-        Ok(Self { script: Script::parse(text, source)?, source: source.to_string(), next: Mutex::new(0) })
+        Ok(Self {
+            script: Script::parse(text, source)?,
+            source: source.to_string(),
+            next: Mutex::new(0),
+        })
     }
 
     fn pick(&self, request: &ChatRequest) -> Result<&Response, LlmError> {
@@ -72,7 +76,10 @@ fn last_user(request: &ChatRequest) -> Option<&str> {
 
 fn matches(response: &Response, request: &ChatRequest) -> bool {
     let Some(when) = &response.when else { return true };
-    let user_ok = when.user.as_ref().is_none_or(|u| last_user(request).is_some_and(|t| t.contains(u.as_str())));
+    let user_ok = when
+        .user
+        .as_ref()
+        .is_none_or(|u| last_user(request).is_some_and(|t| t.contains(u.as_str())));
     let tool_ok = when.tool_result.as_ref().is_none_or(|want| {
         matches!(request.messages.last(), Some(Message::Tool { content, .. }) if content.contains(want.as_str()))
     });

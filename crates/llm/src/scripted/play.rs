@@ -14,7 +14,10 @@ pub(crate) fn play(script: &Script, response: &Response, prior_calls: usize) -> 
     let chunk = response.chunk_chars.unwrap_or(script.chunk_chars);
     let delay = Duration::from_millis(response.delay_ms.unwrap_or(script.delay_ms));
     let mut items = Vec::new();
-    let push_text = |items: &mut Vec<Delta>, chunks: &[String], whole: &Option<String>, reasoning: bool| {
+    let push_text = |items: &mut Vec<Delta>,
+                     chunks: &[String],
+                     whole: &Option<String>,
+                     reasoning: bool| {
         let pieces: Vec<String> = if chunks.is_empty() {
             whole.as_deref().map(|t| split(t, chunk)).unwrap_or_default()
         } else {
@@ -38,12 +41,17 @@ pub(crate) fn play(script: &Script, response: &Response, prior_calls: usize) -> 
             items.push(Delta::ToolCallArgs { index, fragment });
         }
     }
-    let mut results: Vec<Result<Delta, crate::errors::LlmError>> = items.into_iter().map(Ok).collect();
+    let mut results: Vec<Result<Delta, crate::errors::LlmError>> =
+        items.into_iter().map(Ok).collect();
     match &response.error {
         Some(error) => results.push(Err(error.to_error())),
         None => {
             if let Some(u) = response.usage {
-                let total = if u.total_tokens == 0 { u.prompt_tokens + u.completion_tokens } else { u.total_tokens };
+                let total = if u.total_tokens == 0 {
+                    u.prompt_tokens + u.completion_tokens
+                } else {
+                    u.total_tokens
+                };
                 results.push(Ok(Delta::Usage { usage: Usage { total_tokens: total, ..u } }));
             }
             let reason = response.finish_reason.clone().unwrap_or_else(|| {
@@ -98,7 +106,9 @@ mod tests {
 
     #[tokio::test]
     async fn raw_string_arguments_are_sent_verbatim() {
-        let script = Script::parse("responses:\n  - tool_calls: [{name: f, arguments: '{\"broken'}]\n", "s").unwrap();
+        let script =
+            Script::parse("responses:\n  - tool_calls: [{name: f, arguments: '{\"broken'}]\n", "s")
+                .unwrap();
         let (r, _) = collect(play(&script, &script.responses[0], 3)).await;
         assert_eq!(r.tool_calls[0].arguments, "{\"broken");
         assert_eq!(r.tool_calls[0].id, "call_3");

@@ -12,8 +12,9 @@ use crate::reassemble::parse_usage;
 use crate::scripted::script::{Order, Response, Script, ScriptedCall};
 
 pub(crate) fn load_events(path: &Path) -> Result<Script, LlmError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| LlmError::config(format!("cannot read the recorded run {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        LlmError::config(format!("cannot read the recorded run {}: {e}", path.display()))
+    })?;
     parse_events(&text, &path.display().to_string())
 }
 
@@ -25,7 +26,10 @@ pub(crate) fn parse_events(text: &str, source: &str) -> Result<Script, LlmError>
             continue;
         }
         let event: Value = serde_json::from_str(line).map_err(|e| {
-            LlmError::config(format!("{source}:{}: not a JSON event ({e}); is this an events.jsonl of a run?", n + 1))
+            LlmError::config(format!(
+                "{source}:{}: not a JSON event ({e}); is this an events.jsonl of a run?",
+                n + 1
+            ))
         })?;
         let kind = event.get("type").and_then(Value::as_str).unwrap_or("");
         let text_of = |e: &Value| e.get("text").and_then(Value::as_str).unwrap_or("").to_string();
@@ -43,7 +47,10 @@ pub(crate) fn parse_events(text: &str, source: &str) -> Result<Script, LlmError>
             "tool_call" => {
                 let name = event.get("name").and_then(Value::as_str).unwrap_or("").to_string();
                 if name.is_empty() {
-                    return Err(LlmError::config(format!("{source}:{}: tool_call event without a name", n + 1)));
+                    return Err(LlmError::config(format!(
+                        "{source}:{}: tool_call event without a name",
+                        n + 1
+                    )));
                 }
                 current.tool_calls.push(ScriptedCall {
                     name,
@@ -60,7 +67,12 @@ pub(crate) fn parse_events(text: &str, source: &str) -> Result<Script, LlmError>
             "{source}: no model events (model_request, assistant_delta, tool_call) to replay"
         )));
     }
-    Ok(Script { model: Some("replay".into()), mode: Order::Ordered, responses, ..Script::default() })
+    Ok(Script {
+        model: Some("replay".into()),
+        mode: Order::Ordered,
+        responses,
+        ..Script::default()
+    })
 }
 
 fn is_model_event(kind: &str) -> bool {

@@ -91,7 +91,8 @@ pub(crate) struct ScriptedError {
 
 impl ScriptedError {
     pub fn to_error(&self) -> LlmError {
-        let message = self.message.clone().unwrap_or_else(|| format!("scripted {} error", self.kind));
+        let message =
+            self.message.clone().unwrap_or_else(|| format!("scripted {} error", self.kind));
         match self.kind.as_str() {
             "auth" => LlmError::Auth { status: 401, message },
             "rate_limited" => LlmError::RateLimited {
@@ -108,7 +109,16 @@ impl ScriptedError {
     }
 }
 
-const KINDS: &[&str] = &["auth", "rate_limited", "server", "bad_request", "network", "timeout", "protocol", "truncated"];
+const KINDS: &[&str] = &[
+    "auth",
+    "rate_limited",
+    "server",
+    "bad_request",
+    "network",
+    "timeout",
+    "protocol",
+    "truncated",
+];
 
 impl Script {
     pub fn load(path: &Path) -> Result<Self, LlmError> {
@@ -120,8 +130,11 @@ impl Script {
 
     pub fn parse(text: &str, source: &str) -> Result<Self, LlmError> {
         let script: Script = serde_yaml_ng::from_str(text).map_err(|e| {
-            let at = e.location().map(|l| format!(":{}:{}", l.line(), l.column())).unwrap_or_default();
-            LlmError::config(format!("{source}{at}: invalid model script: {e} (see docs/llm.md, \"Scripted model\")"))
+            let at =
+                e.location().map(|l| format!(":{}:{}", l.line(), l.column())).unwrap_or_default();
+            LlmError::config(format!(
+                "{source}{at}: invalid model script: {e} (see docs/llm.md, \"Scripted model\")"
+            ))
         })?;
         script.validate(source)?;
         Ok(script)
@@ -129,7 +142,9 @@ impl Script {
 
     fn validate(&self, source: &str) -> Result<(), LlmError> {
         if self.responses.is_empty() {
-            return Err(LlmError::config(format!("{source}: the model script has no responses; add at least one under `responses:`")));
+            return Err(LlmError::config(format!(
+                "{source}: the model script has no responses; add at least one under `responses:`"
+            )));
         }
         for (i, r) in self.responses.iter().enumerate() {
             if let Some(e) = &r.error
@@ -142,7 +157,9 @@ impl Script {
                 )));
             }
             if let Some(c) = r.tool_calls.iter().find(|c| c.name.trim().is_empty()) {
-                return Err(LlmError::config(format!("{source}: responses[{i}] has a tool call without a name ({c:?})")));
+                return Err(LlmError::config(format!(
+                    "{source}: responses[{i}] has a tool call without a name ({c:?})"
+                )));
             }
             if self.mode == Order::Ordered && r.when.is_some() {
                 return Err(LlmError::config(format!(
@@ -167,7 +184,10 @@ mod tests {
         .unwrap();
         assert_eq!(s.mode, Order::Matched);
         assert_eq!(s.responses[0].tool_calls[0].arguments["city"], "Berlin");
-        assert_eq!(s.responses[1].error.as_ref().map(|e| e.to_error().retry_after_s()), Some(Some(3)));
+        assert_eq!(
+            s.responses[1].error.as_ref().map(|e| e.to_error().retry_after_s()),
+            Some(Some(3))
+        );
     }
 
     #[test]
@@ -178,7 +198,8 @@ mod tests {
         assert!(e.to_string().contains("responses[0].error.kind"));
         let e = Script::parse("responses: []\n", "s.yaml").unwrap_err();
         assert!(e.to_string().contains("no responses"));
-        let e = Script::parse("responses:\n  - when: {user: x}\n    text: y\n", "s.yaml").unwrap_err();
+        let e =
+            Script::parse("responses:\n  - when: {user: x}\n    text: y\n", "s.yaml").unwrap_err();
         assert!(e.to_string().contains("mode: matched"));
     }
 }

@@ -14,7 +14,10 @@ const FINAL: &str = "final_answer";
 
 enum Phase {
     /// Before the object: skipping prose; `think` while inside `<think>…</think>`.
-    Leading { seen: String, think: bool },
+    Leading {
+        seen: String,
+        think: bool,
+    },
     Json,
     Done,
 }
@@ -75,7 +78,8 @@ impl AnswerParser {
         let bytes = json_part.as_bytes();
         let mut from = 0;
         while from < bytes.len() {
-            let to = bytes[from..].iter().position(|&b| b == b'}').map_or(bytes.len(), |i| from + i + 1);
+            let to =
+                bytes[from..].iter().position(|&b| b == b'}').map_or(bytes.len(), |i| from + i + 1);
             let fed = self.parser.feed(&bytes[from..to]);
             self.drain(out);
             fed.map_err(|e| format!("the reply is not valid JSON ({e})"))?;
@@ -97,15 +101,21 @@ impl AnswerParser {
                         out.push(Delta::Text { text: std::mem::take(&mut self.held) });
                     } else if self.tools.contains(&t) {
                         self.started = true;
-                        out.push(Delta::ToolCallStart { index: 0, id: self.id.clone(), name: t.clone() });
+                        out.push(Delta::ToolCallStart {
+                            index: 0,
+                            id: self.id.clone(),
+                            name: t.clone(),
+                        });
                     }
                     self.action_type = Some(t);
                 }
-                Payload::Delta(d) if event.subscription == self.content_sub => match self.action_type.as_deref() {
-                    Some(FINAL) => out.push(Delta::Text { text: d }),
-                    None => self.held.push_str(&d),
-                    Some(_) => {}
-                },
+                Payload::Delta(d) if event.subscription == self.content_sub => {
+                    match self.action_type.as_deref() {
+                        Some(FINAL) => out.push(Delta::Text { text: d }),
+                        None => self.held.push_str(&d),
+                        Some(_) => {}
+                    }
+                }
                 _ => {}
             }
         }
@@ -124,9 +134,16 @@ impl AnswerParser {
             }
             Phase::Done => {}
         }
-        let value = self.parser.finish().map_err(|e| format!("the reply is not valid JSON ({e})"))?;
-        let action = value.get("action").and_then(Value::as_object).ok_or("the object has no \"action\" object")?;
-        let kind = action.get("type").and_then(Value::as_str).ok_or("action.type is missing or not a string")?;
+        let value =
+            self.parser.finish().map_err(|e| format!("the reply is not valid JSON ({e})"))?;
+        let action = value
+            .get("action")
+            .and_then(Value::as_object)
+            .ok_or("the object has no \"action\" object")?;
+        let kind = action
+            .get("type")
+            .and_then(Value::as_str)
+            .ok_or("action.type is missing or not a string")?;
         if kind == FINAL {
             if !action.get("content").is_some_and(Value::is_string) {
                 return Err("action.content must be a string holding the answer".into());
@@ -141,7 +158,11 @@ impl AnswerParser {
             ));
         }
         if !self.started {
-            out.push(Delta::ToolCallStart { index: 0, id: self.id.clone(), name: kind.to_string() });
+            out.push(Delta::ToolCallStart {
+                index: 0,
+                id: self.id.clone(),
+                name: kind.to_string(),
+            });
         }
         let arguments = arguments(action)?;
         out.push(Delta::ToolCallArgs { index: 0, fragment: arguments.to_string() });
@@ -160,7 +181,13 @@ fn arguments(action: &Map<String, Value>) -> Result<Value, String> {
             _ => Err("action.arguments must be a JSON object".into()),
         },
         Some(_) => Err("action.arguments must be a JSON object".into()),
-        None => Ok(Value::Object(action.iter().filter(|(k, _)| *k != "type").map(|(k, v)| (k.clone(), v.clone())).collect())),
+        None => Ok(Value::Object(
+            action
+                .iter()
+                .filter(|(k, _)| *k != "type")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        )),
     }
 }
 
@@ -218,13 +245,17 @@ mod tests {
 
     #[test]
     fn final_answer_streams_as_text_deltas() {
-        let (out, r) = run(&["{\"action\": {\"type\": \"final_", "answer\", \"content\": \"Hel", "lo\"}}"]);
+        let (out, r) =
+            run(&["{\"action\": {\"type\": \"final_", "answer\", \"content\": \"Hel", "lo\"}}"]);
         assert_eq!(r, Ok(()));
-        assert_eq!(out, vec![
-            Delta::Text { text: "Hel".into() },
-            Delta::Text { text: "lo".into() },
-            Delta::Finish { reason: Some("stop".into()) },
-        ]);
+        assert_eq!(
+            out,
+            vec![
+                Delta::Text { text: "Hel".into() },
+                Delta::Text { text: "lo".into() },
+                Delta::Finish { reason: Some("stop".into()) },
+            ]
+        );
     }
 
     #[test]
@@ -238,27 +269,54 @@ mod tests {
         let mut p = AnswerParser::new(vec!["get_weather".into()], "call_3".into()).unwrap();
         let mut out = Vec::new();
         p.feed("```json\n{\"action\": {\"type\": \"get_weather\", \"argu", &mut out).unwrap();
-        assert_eq!(out, vec![Delta::ToolCallStart { index: 0, id: "call_3".into(), name: "get_weather".into() }]);
+        assert_eq!(
+            out,
+            vec![Delta::ToolCallStart {
+                index: 0,
+                id: "call_3".into(),
+                name: "get_weather".into()
+            }]
+        );
         p.feed("ments\": {\"city\": \"Berlin\"}}}\n```", &mut out).unwrap();
         p.finish(&mut out).unwrap();
-        assert_eq!(out[1], Delta::ToolCallArgs { index: 0, fragment: "{\"city\":\"Berlin\"}".into() });
+        assert_eq!(
+            out[1],
+            Delta::ToolCallArgs { index: 0, fragment: "{\"city\":\"Berlin\"}".into() }
+        );
         assert_eq!(out[2], Delta::Finish { reason: Some("tool_calls".into()) });
     }
 
     #[test]
     fn think_blocks_become_reasoning_and_inline_arguments_are_accepted() {
-        let (out, r) = run(&["<think>need {weather}", "</think>\n{\"action\": {\"type\": \"get_weather\", \"city\": \"Oslo\"}}"]);
+        let (out, r) = run(&[
+            "<think>need {weather}",
+            "</think>\n{\"action\": {\"type\": \"get_weather\", \"city\": \"Oslo\"}}",
+        ]);
         assert_eq!(r, Ok(()));
         assert_eq!(out[0], Delta::Reasoning { text: "need {weather}".into() });
-        assert!(out.contains(&Delta::ToolCallArgs { index: 0, fragment: "{\"city\":\"Oslo\"}".into() }));
+        assert!(
+            out.contains(&Delta::ToolCallArgs { index: 0, fragment: "{\"city\":\"Oslo\"}".into() })
+        );
     }
 
     #[test]
     fn malformed_answers_say_what_is_wrong() {
         assert!(run(&["Sure, it is sunny."]).1.unwrap_err().contains("no JSON object"));
-        assert!(run(&["{\"action\": {\"type\": \"final_answer\", \"content\": \"cut"]).1.unwrap_err().contains("incomplete"));
-        assert!(run(&["{\"action\": {\"type\": \"fly\"}}"]).1.unwrap_err().contains("neither a tool"));
+        assert!(
+            run(&["{\"action\": {\"type\": \"final_answer\", \"content\": \"cut"])
+                .1
+                .unwrap_err()
+                .contains("incomplete")
+        );
+        assert!(
+            run(&["{\"action\": {\"type\": \"fly\"}}"]).1.unwrap_err().contains("neither a tool")
+        );
         assert!(run(&["{\"answer\": 1}"]).1.unwrap_err().contains("no \"action\""));
-        assert!(run(&["{\"action\": {\"type\": \"final_answer\" \"content\": 1}}"]).1.unwrap_err().contains("not valid JSON"));
+        assert!(
+            run(&["{\"action\": {\"type\": \"final_answer\" \"content\": 1}}"])
+                .1
+                .unwrap_err()
+                .contains("not valid JSON")
+        );
     }
 }

@@ -31,7 +31,8 @@ pub(crate) fn protocol(tools: &[ToolDef]) -> String {
 
 /// The JSON an earlier tool call is shown as in the history.
 pub(crate) fn call_json(call: &ToolCall) -> String {
-    let arguments = serde_json::from_str::<Value>(&call.arguments).unwrap_or(Value::String(call.arguments.clone()));
+    let arguments = serde_json::from_str::<Value>(&call.arguments)
+        .unwrap_or(Value::String(call.arguments.clone()));
     json!({"action": {"type": call.name, "arguments": arguments}}).to_string()
 }
 
@@ -60,7 +61,10 @@ pub(crate) fn rewrite(request: &ChatRequest) -> ChatRequest {
                 messages.push(Message::assistant(answer.to_string(), Vec::new()));
             }
             Message::Tool { tool_call_id, content } => {
-                let name = calls.iter().find(|c| &c.id == tool_call_id).map_or("the tool", |c| c.name.as_str());
+                let name = calls
+                    .iter()
+                    .find(|c| &c.id == tool_call_id)
+                    .map_or("the tool", |c| c.name.as_str());
                 messages.push(Message::user(format!("Observation from {name}:\n{content}")));
             }
             other => messages.push(other.clone()),
@@ -91,16 +95,33 @@ mod tests {
         let mut req = ChatRequest::new(vec![
             Message::system("You are a coach."),
             Message::user("weather?"),
-            Message::assistant("", vec![ToolCall { id: "c1".into(), name: "get_weather".into(), arguments: "{\"city\":\"Berlin\"}".into() }]),
+            Message::assistant(
+                "",
+                vec![ToolCall {
+                    id: "c1".into(),
+                    name: "get_weather".into(),
+                    arguments: "{\"city\":\"Berlin\"}".into(),
+                }],
+            ),
             Message::tool("c1", "sunny"),
         ]);
-        req.tools.push(ToolDef { name: "get_weather".into(), description: "Weather now".into(), parameters: json!({"type": "object"}) });
+        req.tools.push(ToolDef {
+            name: "get_weather".into(),
+            description: "Weather now".into(),
+            parameters: json!({"type": "object"}),
+        });
         let out = rewrite(&req);
         assert!(out.tools.is_empty());
         let Message::System { content } = &out.messages[0] else { panic!() };
         assert!(content.starts_with("You are a coach."));
         assert!(content.contains("- get_weather: Weather now"));
-        assert_eq!(out.messages[2], Message::assistant("{\"action\":{\"type\":\"get_weather\",\"arguments\":{\"city\":\"Berlin\"}}}", vec![]));
+        assert_eq!(
+            out.messages[2],
+            Message::assistant(
+                "{\"action\":{\"type\":\"get_weather\",\"arguments\":{\"city\":\"Berlin\"}}}",
+                vec![]
+            )
+        );
         assert_eq!(out.messages[3], Message::user("Observation from get_weather:\nsunny"));
     }
 }

@@ -20,7 +20,10 @@ fn tuned(server: &FakeServer, extra: serde_json::Value) -> vibe_llm::OpenAiClien
 #[tokio::test]
 async fn unauthorized_is_auth_not_retried_and_the_echoed_key_is_redacted() {
     let server = FakeServer::start();
-    server.push(Reply::json(401, &json!({"error": {"message": format!("Incorrect API key provided: {KEY}")}})));
+    server.push(Reply::json(
+        401,
+        &json!({"error": {"message": format!("Incorrect API key provided: {KEY}")}}),
+    ));
     let (r, err) = ask(&client(&server)).await;
     let err = err.unwrap();
     assert_eq!(err.kind(), "auth");
@@ -41,7 +44,10 @@ async fn forbidden_is_auth_too() {
 #[tokio::test]
 async fn bad_request_carries_the_server_message_and_is_not_retried() {
     let server = FakeServer::start();
-    server.push(Reply::json(404, &json!({"error": {"message": "model \"nope\" not found, try pulling it first"}})));
+    server.push(Reply::json(
+        404,
+        &json!({"error": {"message": "model \"nope\" not found, try pulling it first"}}),
+    ));
     let (_, err) = ask(&client(&server)).await;
     let err = err.unwrap();
     assert_eq!(err.kind(), "bad_request");
@@ -52,7 +58,9 @@ async fn bad_request_carries_the_server_message_and_is_not_retried() {
 #[tokio::test]
 async fn rate_limited_waits_for_retry_after_then_succeeds() {
     let server = FakeServer::start();
-    server.push(Reply::json(429, &json!({"error": {"message": "slow down"}})).header("Retry-After", "1"));
+    server.push(
+        Reply::json(429, &json!({"error": {"message": "slow down"}})).header("Retry-After", "1"),
+    );
     server.push(Reply::sse(sse(vec![ev_text("after wait"), ev_finish("stop")])));
     let (r, err) = ask(&client(&server)).await;
     assert_eq!(err, None);
@@ -63,7 +71,9 @@ async fn rate_limited_waits_for_retry_after_then_succeeds() {
 #[tokio::test]
 async fn rate_limited_without_retries_reports_retry_after_at_once() {
     let server = FakeServer::start();
-    server.push(Reply::json(429, &json!({"error": {"message": "slow down"}})).header("Retry-After", "7"));
+    server.push(
+        Reply::json(429, &json!({"error": {"message": "slow down"}})).header("Retry-After", "7"),
+    );
     let (_, err) = ask(&tuned(&server, json!({"retries": 0}))).await;
     let err = err.unwrap();
     assert_eq!(err.kind(), "rate_limited");
@@ -178,7 +188,11 @@ async fn first_byte_timeout_also_covers_headers_followed_by_silence() {
     let server = FakeServer::start();
     // Headers at once, then no body byte for a long time.
     server.push(Reply::sse("").delay(Duration::from_secs(30)).body(sse(vec![ev_text("late")])));
-    let (r, err) = ask(&tuned(&server, json!({"first_byte_timeout_s": 0.3, "idle_timeout_s": 60, "retries": 0}))).await;
+    let (r, err) = ask(&tuned(
+        &server,
+        json!({"first_byte_timeout_s": 0.3, "idle_timeout_s": 60, "retries": 0}),
+    ))
+    .await;
     let err = err.unwrap();
     assert_eq!(err.kind(), "timeout");
     assert!(err.to_string().contains("first_byte_timeout_s"), "{err}");

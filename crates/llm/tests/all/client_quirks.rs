@@ -12,7 +12,13 @@ use crate::support::*;
 #[tokio::test]
 async fn role_only_first_chunk_empty_choices_and_usage() {
     let server = FakeServer::start();
-    server.push(Reply::sse(sse(vec![ev_role(), ev_text("Hel"), ev_text("lo"), ev_finish("stop"), ev_usage(5, 2)])));
+    server.push(Reply::sse(sse(vec![
+        ev_role(),
+        ev_text("Hel"),
+        ev_text("lo"),
+        ev_finish("stop"),
+        ev_usage(5, 2),
+    ])));
     let (r, err) = ask(&client(&server)).await;
     assert_eq!(err, None);
     assert_eq!(r.text, "Hello");
@@ -58,7 +64,12 @@ async fn multi_line_data_fields_are_joined() {
 async fn reasoning_is_kept_apart_from_text() {
     let server = FakeServer::start();
     let openrouter_style = chunk(json!({"reasoning": " then answer"}));
-    server.push(Reply::sse(sse(vec![ev_reasoning("think"), openrouter_style, ev_text("42"), ev_finish("stop")])));
+    server.push(Reply::sse(sse(vec![
+        ev_reasoning("think"),
+        openrouter_style,
+        ev_text("42"),
+        ev_finish("stop"),
+    ])));
     let (r, err) = ask(&client(&server)).await;
     assert_eq!(err, None);
     assert_eq!(r.reasoning.as_deref(), Some("think then answer"));
@@ -81,8 +92,16 @@ async fn interleaved_fragmented_tool_calls_are_reassembled_by_index() {
     assert_eq!(
         r.tool_calls,
         vec![
-            ToolCall { id: "call_a".into(), name: "get_weather".into(), arguments: "{\"city\": \"Berlin\"}".into() },
-            ToolCall { id: "call_b".into(), name: "get_time".into(), arguments: "{\"tz\":\"UTC\"}".into() },
+            ToolCall {
+                id: "call_a".into(),
+                name: "get_weather".into(),
+                arguments: "{\"city\": \"Berlin\"}".into()
+            },
+            ToolCall {
+                id: "call_b".into(),
+                name: "get_time".into(),
+                arguments: "{\"tz\":\"UTC\"}".into()
+            },
         ]
     );
 }
@@ -98,7 +117,10 @@ async fn whole_calls_in_one_chunk_with_missing_ids_get_stable_ids() {
     // One earlier call in the history: new ids continue after it.
     let request = ChatRequest::new(vec![
         Message::user("go"),
-        Message::assistant("", vec![ToolCall { id: "call_0".into(), name: "a".into(), arguments: "{}".into() }]),
+        Message::assistant(
+            "",
+            vec![ToolCall { id: "call_0".into(), name: "a".into(), arguments: "{}".into() }],
+        ),
         Message::tool("call_0", "done"),
     ]);
     let (r, err) = collect(client(&server).stream(request)).await;
@@ -114,7 +136,11 @@ async fn request_body_and_headers_follow_the_openai_format() {
     let server = FakeServer::start();
     server.push(Reply::sse(sse(vec![ev_text("ok"), ev_finish("stop")])));
     let mut request = hello();
-    request.tools.push(ToolDef { name: "f".into(), description: "does f".into(), parameters: json!({"type": "object"}) });
+    request.tools.push(ToolDef {
+        name: "f".into(),
+        description: "does f".into(),
+        parameters: json!({"type": "object"}),
+    });
     let _ = collect(client(&server).stream(request)).await;
     let req = &server.requests()[0];
     assert_eq!(req.method, "POST");
@@ -145,16 +171,22 @@ async fn a_server_that_ignores_stream_true_still_works() {
 async fn dropping_the_stream_hangs_up_at_once() {
     let server = FakeServer::start();
     server.push(
-        Reply::sse_chunks(vec![sse_frame(vec![ev_text("first")]), sse_frame(vec![ev_text("never")])])
-            .delay_each(Duration::from_millis(50))
-            .delay(Duration::from_secs(30)),
+        Reply::sse_chunks(vec![
+            sse_frame(vec![ev_text("first")]),
+            sse_frame(vec![ev_text("never")]),
+        ])
+        .delay_each(Duration::from_millis(50))
+        .delay(Duration::from_secs(30)),
     );
     let client = client(&server);
     let mut stream = client.stream(hello());
     let first = stream.next().await;
     assert_eq!(first, Some(Ok(Delta::Text { text: "first".into() })));
     drop(stream);
-    assert!(server.wait_for_disconnects_async(1, Duration::from_secs(10)).await, "the server never saw the client hang up");
+    assert!(
+        server.wait_for_disconnects_async(1, Duration::from_secs(10)).await,
+        "the server never saw the client hang up"
+    );
 }
 
 #[tokio::test]

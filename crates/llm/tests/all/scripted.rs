@@ -8,7 +8,11 @@ use serde_json::json;
 use vibe_llm::{ChatRequest, Delta, LlmSettings, Message, build_model, collect};
 
 fn model_for(path: &std::path::Path) -> std::sync::Arc<dyn vibe_llm::ChatModel> {
-    let settings = LlmSettings::from_section(&json!({"base_url": format!("scripted:{}", path.display())}), "t").unwrap();
+    let settings = LlmSettings::from_section(
+        &json!({"base_url": format!("scripted:{}", path.display())}),
+        "t",
+    )
+    .unwrap();
     build_model(&settings, None).unwrap().model
 }
 
@@ -68,7 +72,9 @@ async fn a_recorded_run_is_replayed_from_its_events() {
 
 #[test]
 fn a_missing_script_is_a_config_error_naming_the_path() {
-    let settings = LlmSettings::from_section(&json!({"base_url": "scripted:/nonexistent/x.yaml"}), "t").unwrap();
+    let settings =
+        LlmSettings::from_section(&json!({"base_url": "scripted:/nonexistent/x.yaml"}), "t")
+            .unwrap();
     let err = build_model(&settings, None).err().unwrap();
     assert_eq!(err.kind(), "config");
     assert!(err.to_string().contains("/nonexistent/x.yaml"));

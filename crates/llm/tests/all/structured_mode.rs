@@ -27,13 +27,17 @@ fn structured(base_url: &str) -> std::sync::Arc<dyn vibe_llm::ChatModel> {
 /// Text split into SSE text chunks of `n` characters.
 fn text_stream(text: &str, n: usize) -> String {
     let chars: Vec<char> = text.chars().collect();
-    let mut events: Vec<_> = chars.chunks(n).map(|c| ev_text(&c.iter().collect::<String>())).collect();
+    let mut events: Vec<_> =
+        chars.chunks(n).map(|c| ev_text(&c.iter().collect::<String>())).collect();
     events.push(ev_finish("stop"));
     sse(events)
 }
 
 fn first_round() -> ChatRequest {
-    let mut r = ChatRequest::new(vec![Message::system("You are a coach."), Message::user("Weather in Berlin?")]);
+    let mut r = ChatRequest::new(vec![
+        Message::system("You are a coach."),
+        Message::user("Weather in Berlin?"),
+    ]);
     r.tools.push(weather_tool());
     r
 }
@@ -41,13 +45,26 @@ fn first_round() -> ChatRequest {
 #[tokio::test]
 async fn a_model_without_tools_completes_a_tool_round_and_streams_the_final_answer() {
     let server = FakeServer::start();
-    server.push(Reply::sse(text_stream(r#"{"action": {"type": "get_weather", "arguments": {"city": "Berlin"}}}"#, 7)));
-    server.push(Reply::sse(text_stream(r#"{"action": {"type": "final_answer", "content": "It is sunny in Berlin today."}}"#, 6)));
+    server.push(Reply::sse(text_stream(
+        r#"{"action": {"type": "get_weather", "arguments": {"city": "Berlin"}}}"#,
+        7,
+    )));
+    server.push(Reply::sse(text_stream(
+        r#"{"action": {"type": "final_answer", "content": "It is sunny in Berlin today."}}"#,
+        6,
+    )));
     let model = structured(&server.url());
 
     let (round1, err) = collect(model.stream(first_round())).await;
     assert_eq!(err, None);
-    assert_eq!(round1.tool_calls, vec![ToolCall { id: "call_0".into(), name: "get_weather".into(), arguments: "{\"city\":\"Berlin\"}".into() }]);
+    assert_eq!(
+        round1.tool_calls,
+        vec![ToolCall {
+            id: "call_0".into(),
+            name: "get_weather".into(),
+            arguments: "{\"city\":\"Berlin\"}".into()
+        }]
+    );
     assert_eq!(round1.finish_reason.as_deref(), Some("tool_calls"));
 
     let mut second = first_round();
@@ -71,7 +88,12 @@ async fn a_model_without_tools_completes_a_tool_round_and_streams_the_final_answ
     for r in &requests {
         let body = r.json();
         assert!(body.get("tools").is_none(), "no native tools may be sent");
-        assert!(body["messages"][0]["content"].as_str().unwrap().contains("- get_weather: Current weather"));
+        assert!(
+            body["messages"][0]["content"]
+                .as_str()
+                .unwrap()
+                .contains("- get_weather: Current weather")
+        );
     }
     let last = &requests[1].json()["messages"];
     assert_eq!(last[2]["role"], "assistant");
@@ -81,8 +103,14 @@ async fn a_model_without_tools_completes_a_tool_round_and_streams_the_final_answ
 #[tokio::test]
 async fn a_malformed_object_gets_exactly_one_repair_retry() {
     let server = FakeServer::start();
-    server.push(Reply::sse(text_stream(r#"{"action": {"type": "final_answer", "content": "Hi" "#, 5)));
-    server.push(Reply::sse(text_stream(r#"{"action": {"type": "final_answer", "content": "Hello!"}}"#, 5)));
+    server.push(Reply::sse(text_stream(
+        r#"{"action": {"type": "final_answer", "content": "Hi" "#,
+        5,
+    )));
+    server.push(Reply::sse(text_stream(
+        r#"{"action": {"type": "final_answer", "content": "Hello!"}}"#,
+        5,
+    )));
     let model = structured(&server.url());
     let mut stream = model.stream(first_round());
     let mut restarts = 0;

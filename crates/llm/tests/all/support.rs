@@ -1,7 +1,10 @@
 //! Shared helpers: a client for a fake server with fast retries.
 
 use serde_json::json;
-use vibe_llm::{ApiKey, ChatModel as _, ChatRequest, ChatResponse, LlmError, LlmSettings, Message, OpenAiClient, collect};
+use vibe_llm::{
+    ApiKey, ChatModel as _, ChatRequest, ChatResponse, LlmError, LlmSettings, Message,
+    OpenAiClient, collect,
+};
 use vibe_test_support::FakeServer;
 
 pub const KEY: &str = "sk-test-SECRET-0123456789";

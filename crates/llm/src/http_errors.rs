@@ -1,0 +1,105 @@
+//! Mapping HTTP-level failures of the OpenAI-compatible client into `LlmError`: status
+//! codes with the server's own message and Retry-After, send failures, and the timeout
+//! messages that name the setting to raise. The streaming logic stays in `client.rs`.
+
+use serde_json::Value;
+
+use crate::errors::LlmError;
+use crate::retry;
+use crate::settings::Endpoint;
+
+pub(crate) async fn check_status(
+    response: reqwest::Response,
+    endpoint: &Endpoint,
+) -> Result<reqwest::Response, LlmError> {
+    let status = response.status();
+    if status.is_success() {
+        return Ok(response);
+    }
+    let retry_after = response
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(retry::parse_retry_after);
+    let body = tokio::time::timeout(endpoint.idle_timeout, response.text())
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .unwrap_or_default();
+    Err(LlmError::from_status(
+        status.as_u16(),
+        &server_message(&body),
+        retry_after,
+        &endpoint.base_url,
+    ))
+}
+
+/// The server's own words from an error body: `error.message`, `error`, `message`, or text.
+fn server_message(body: &str) -> String {
+    let from_json = serde_json::from_str::<Value>(body).ok().and_then(|v| {
+        let e = v.get("error").unwrap_or(&v);
+        e.get("message")
+            .or(v.get("message"))
+            .or(Some(e))
+            .and_then(|m| m.as_str().map(str::to_string))
+    });
+    let text = from_json.unwrap_or_else(|| body.trim().to_string());
+    let mut short: String = text.chars().take(300).collect();
+    if short.len() < text.len() {
+        short.push('…');
+    }
+    short
+}
+
+pub(crate) fn first_byte_timeout(endpoint: &Endpoint) -> LlmError {
+    LlmError::Timeout {
+        message: format!(
+            "{} sent nothing for {} s (llm.first_byte_timeout_s); the model may still be loading — try again or raise the timeout",
+            endpoint.base_url,
+            endpoint.first_byte_timeout.as_secs_f64()
+        ),
+    }
+}
+
+pub(crate) fn idle_timeout(endpoint: &Endpoint) -> LlmError {
+    LlmError::Timeout {
+        message: format!(
+            "{} stopped sending for {} s mid-answer (llm.idle_timeout_s)",
+            endpoint.base_url,
+            endpoint.idle_timeout.as_secs_f64()
+        ),
+    }
+}
+
+pub(crate) fn send_error(e: &reqwest::Error, endpoint: &Endpoint) -> LlmError {
+    if e.is_timeout() {
+        return LlmError::Timeout {
+            message: format!(
+                "connecting to {} timed out after {} s (llm.connect_timeout_s); is the server reachable?",
+                endpoint.base_url,
+                endpoint.connect_timeout.as_secs_f64()
+            ),
+        };
+    }
+    LlmError::Network {
+        message: format!(
+            "cannot reach {}: {}; is the server running and the base URL right?",
+            endpoint.base_url,
+            chain(e)
+        ),
+    }
+}
+
+/// An error and its sources on one line (reqwest's own text is terse).
+pub(crate) fn chain(e: &dyn std::error::Error) -> String {
+    let mut parts = vec![e.to_string()];
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = s.source();
+    }
+    parts.join(": ")
+}
