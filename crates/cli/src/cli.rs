@@ -40,6 +40,8 @@ pub enum Command {
     Profile(cmd::profile::ProfileArgs),
     /// Facts about the database file.
     Db(cmd::db::DbArgs),
+    /// List, show, check and create skills; match cases; compute charts.
+    Skills(cmd::skills::SkillsArgs),
     /// Talk to the LLM endpoint: probe it with one request, list its models.
     Llm(cmd::llm::LlmArgs),
 }

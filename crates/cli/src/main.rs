@@ -19,6 +19,7 @@ fn main() {
         Command::State(args) => cmd::state::run(&ctx, args),
         Command::Profile(args) => cmd::profile::run(&ctx, args),
         Command::Db(args) => cmd::db::run(&ctx, args),
+        Command::Skills(args) => cmd::skills::run(&ctx, args),
         Command::Llm(args) => cmd::llm::run(&ctx, args),
     };
     if let Err(err) = result {

@@ -56,3 +56,9 @@ fn unknown_skills_are_a_clear_error() {
         "no skill named `nope` (run `vibe skills list` to see the available skills)"
     );
 }
+
+#[test]
+fn the_registry_can_be_shared_across_threads() {
+    fn shared<T: Send + Sync + Clone + 'static>() {}
+    shared::<vibe_skills::Registry>();
+}

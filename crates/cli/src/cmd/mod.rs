@@ -4,4 +4,5 @@
 pub mod db;
 pub mod llm;
 pub mod profile;
+pub mod skills;
 pub mod state;
