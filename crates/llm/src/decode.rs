@@ -13,12 +13,14 @@ use crate::errors::LlmError;
 use crate::model::DeltaStream;
 use crate::reassemble::Reassembler;
 use crate::sse::{SseDecoder, SseEvent};
+use crate::think::ThinkSplitter;
 use crate::types::Delta;
 
 #[derive(Debug)]
 pub(crate) struct DeltaDecoder {
     sse: SseDecoder,
     reassembler: Reassembler,
+    think: ThinkSplitter,
     done: bool,
     endpoint: String,
 }
@@ -28,6 +30,7 @@ impl DeltaDecoder {
         Self {
             sse: SseDecoder::default(),
             reassembler: Reassembler::new(id_base),
+            think: ThinkSplitter::default(),
             done: false,
             endpoint: endpoint.to_string(),
         }
@@ -67,6 +70,7 @@ impl DeltaDecoder {
         if self.reassembler.finish_reason.is_some() {
             return self.complete(out);
         }
+        self.think.flush(out);
         Err(LlmError::Truncated {
             message: format!(
                 "the stream from {} ended before the server said it was done; the answer is incomplete (the server may have crashed or cut the connection)",
@@ -77,6 +81,7 @@ impl DeltaDecoder {
 
     fn complete(&mut self, out: &mut Vec<Delta>) -> Result<(), LlmError> {
         self.done = true;
+        self.think.flush(out);
         self.reassembler.finish()?;
         out.push(Delta::Finish { reason: self.reassembler.finish_reason.clone() });
         Ok(())
@@ -113,7 +118,14 @@ impl DeltaDecoder {
             if event.event.as_deref() == Some("error") {
                 return Err(LlmError::from_error_object(&value, &self.endpoint));
             }
-            self.reassembler.chunk(&value, out);
+            let mut deltas = Vec::new();
+            self.reassembler.chunk(&value, &mut deltas);
+            for d in deltas {
+                match d {
+                    Delta::Text { text } => self.think.push(&text, out),
+                    other => out.push(other),
+                }
+            }
         }
         Ok(())
     }

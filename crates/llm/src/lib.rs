@@ -20,6 +20,7 @@ mod scripted;
 mod settings;
 mod sse;
 mod structured;
+mod think;
 mod types;
 
 pub use client::OpenAiClient;

@@ -77,6 +77,22 @@ async fn reasoning_is_kept_apart_from_text() {
 }
 
 #[tokio::test]
+async fn a_leading_think_block_in_content_is_reasoning() {
+    let server = FakeServer::start();
+    let events = vec![
+        ev_text("<thi"),
+        ev_text("nk>weigh options</th"),
+        ev_text("ink>\n\nDo X."),
+        ev_finish("stop"),
+    ];
+    server.push(Reply::sse(sse(events)));
+    let (r, err) = ask(&client(&server)).await;
+    assert_eq!(err, None);
+    assert_eq!(r.reasoning.as_deref(), Some("weigh options"));
+    assert_eq!(r.text, "Do X.");
+}
+
+#[tokio::test]
 async fn interleaved_fragmented_tool_calls_are_reassembled_by_index() {
     let server = FakeServer::start();
     server.push(Reply::sse_chunks(vec![
