@@ -3,6 +3,7 @@
 //! agent, protocol and chat services will grow beside it. Parsing CLI input or talking to a
 //! front end does not belong here.
 
+pub mod audit;
 pub mod compute;
 pub mod emit;
 mod error;

@@ -1,1 +1,3 @@
 //! Integration tests of vibe-core: one binary, one module per topic.
+
+mod audit;

@@ -1,0 +1,61 @@
+//! The audit trail of agent runs (seed 004 §10): one folder per run under
+//! `<data dir>/runs/<run_id>/` holding `events.jsonl` (every event of the run, one JSON line
+//! each, the source of truth for replay and evals) and large tool outputs as files beside it.
+//! [`RunAudit`] writes a run as it happens (it is an [`EventSink`](crate::emit::EventSink));
+//! [`read_events`] reads one back, tolerating a last line cut short by a killed process.
+//! The `runs` table row (status, stop reason, usage) belongs to the store; printing events
+//! belongs to the front ends.
+
+mod blob;
+mod reader;
+mod writer;
+
+use std::path::{Path, PathBuf};
+
+use crate::CoreError;
+
+pub use blob::{EXTERNALIZE_THRESHOLD, PREVIEW_CHARS};
+pub use reader::{RunFile, RunLog, RunSummary, SkippedLine, list_runs_on_disk, read_events, run_files};
+pub use writer::RunAudit;
+
+/// The folder under the data dir that holds one folder per run.
+pub const RUNS_DIR: &str = "runs";
+/// The event log inside a run's folder.
+pub const EVENTS_FILE: &str = "events.jsonl";
+
+const MAX_RUN_ID_LEN: usize = 128;
+
+/// The folder of one run: `<data_dir>/runs/<run_id>`. Fails for ids that could escape it.
+pub fn run_dir(data_dir: &Path, run_id: &str) -> Result<PathBuf, CoreError> {
+    validate_run_id(run_id)?;
+    Ok(data_dir.join(RUNS_DIR).join(run_id))
+}
+
+/// A run id names a folder: letters, digits, `-`, `_`, `.` (not first), at most 128 bytes.
+fn validate_run_id(run_id: &str) -> Result<(), CoreError> {
+    let ok = !run_id.is_empty()
+        && run_id.len() <= MAX_RUN_ID_LEN
+        && !run_id.starts_with('.')
+        && run_id.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    if ok { Ok(()) } else { Err(CoreError::InvalidRunId(run_id.to_string())) }
+}
+
+fn io_error(action: &'static str, path: &Path, err: std::io::Error) -> CoreError {
+    CoreError::AuditIo { action, path: path.to_path_buf(), err }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_ids_that_could_escape_the_runs_folder_are_rejected() {
+        for bad in ["", ".", "..", "../x", "a/b", "a\\b", ".hidden", "a b", "运行", &"x".repeat(129)] {
+            let err = run_dir(Path::new("/data"), bad).unwrap_err();
+            assert!(matches!(err, CoreError::InvalidRunId(_)), "{bad:?}");
+        }
+        for good in ["0190d3c2-7a1e-7c3b-9f00-1234567890ab", "20260203_123456_abcd", "run.1"] {
+            assert_eq!(run_dir(Path::new("/data"), good).unwrap(), Path::new("/data/runs").join(good));
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! Reading runs back from disk: one run's `events.jsonl` as envelopes plus the stored lines
+//! (for replay and evals), the files of a run folder, and the runs present on disk. A last
+//! line cut short by a killed process is reported as a notice, never an error; unreadable
+//! lines elsewhere are skipped with a notice naming `path:line`.
+
+use std::collections::BTreeMap;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use vibe_wire::{Envelope, Event, StopReason};
+
+use super::{EVENTS_FILE, RUNS_DIR, io_error, run_dir};
+use crate::CoreError;
+
+/// One run's event log as read from disk.
+#[derive(Debug, Clone)]
+pub struct RunLog {
+    pub run_id: String,
+    /// The `events.jsonl` read.
+    pub path: PathBuf,
+    /// The events in file order.
+    pub events: Vec<Envelope>,
+    /// The stored text of each event in `events` (same index), without the newline.
+    pub lines: Vec<String>,
+    /// The 1-based line number of a last line cut short (a kill mid-write), if any.
+    pub truncated_line: Option<usize>,
+    /// Lines that were not a readable event (damaged, or written by a newer VibeLife).
+    pub skipped: Vec<SkippedLine>,
+}
+
+/// A line of `events.jsonl` that could not be read as an event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SkippedLine {
+    /// 1-based.
+    pub line: usize,
+    pub reason: String,
+}
+
+/// Counts over a run's events, for `vibe runs show`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RunSummary {
+    pub events: usize,
+    /// Event counts by `type`.
+    pub by_type: BTreeMap<String, usize>,
+    /// Model rounds started.
+    pub rounds: u32,
+    pub tool_calls: usize,
+    /// From `run_finished`; `None` when the log has no end (the run is going on or was killed).
+    pub stop_reason: Option<StopReason>,
+}
+
+/// A file in a run's folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RunFile {
+    pub name: String,
+    pub bytes: u64,
+}
+
+impl RunLog {
+    /// Whether the log ends with `run_finished`.
+    pub fn is_finished(&self) -> bool {
+        matches!(self.events.last(), Some(e) if matches!(e.event, Event::RunFinished { .. }))
+    }
+
+    /// Whether every line was read (no cut last line, nothing skipped).
+    pub fn is_intact(&self) -> bool {
+        self.truncated_line.is_none() && self.skipped.is_empty()
+    }
+
+    /// What a person should know about how the log was read, one line each.
+    pub fn notices(&self) -> Vec<String> {
+        let path = self.path.display();
+        let mut out: Vec<String> =
+            self.skipped.iter().map(|s| format!("{path}:{}: skipped a line that is not a readable event: {}", s.line, s.reason)).collect();
+        if let Some(line) = self.truncated_line {
+            out.push(format!(
+                "{path}:{line}: the last line is cut short (the run was stopped while writing it); the {} events before it are intact",
+                self.events.len()
+            ));
+        }
+        out
+    }
+
+    pub fn summary(&self) -> RunSummary {
+        let mut by_type = BTreeMap::new();
+        let (mut rounds, mut tool_calls, mut stop_reason) = (0, 0, None);
+        for env in &self.events {
+            let kind = serde_json::to_value(&env.event)
+                .ok()
+                .and_then(|v| v.get("type").and_then(|t| t.as_str()).map(str::to_string))
+                .unwrap_or_else(|| "unknown".to_string());
+            *by_type.entry(kind).or_insert(0) += 1;
+            match &env.event {
+                Event::TurnStarted { round } => rounds = rounds.max(*round),
+                Event::ToolCall { .. } => tool_calls += 1,
+                Event::RunFinished { stop_reason: reason, .. } => stop_reason = Some(*reason),
+                _ => {}
+            }
+        }
+        RunSummary { events: self.events.len(), by_type, rounds, tool_calls, stop_reason }
+    }
+}
+
+/// Read `<data_dir>/runs/<run_id>/events.jsonl`. A missing file is [`CoreError::RunNotFound`].
+pub fn read_events(data_dir: &Path, run_id: &str) -> Result<RunLog, CoreError> {
+    let path = run_dir(data_dir, run_id)?.join(EVENTS_FILE);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            return Err(CoreError::RunNotFound { run_id: run_id.to_string(), path });
+        }
+        Err(e) => return Err(io_error("read", &path, e)),
+    };
+    let mut log = RunLog {
+        run_id: run_id.to_string(),
+        path,
+        events: Vec::new(),
+        lines: Vec::new(),
+        truncated_line: None,
+        skipped: Vec::new(),
+    };
+    let ends_with_newline = bytes.last() == Some(&b'\n');
+    let segments: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
+    let count = if ends_with_newline { segments.len() - 1 } else { segments.len() };
+    for (i, raw) in segments.into_iter().take(count).enumerate() {
+        let last_unfinished = !ends_with_newline && i + 1 == count;
+        let text = String::from_utf8_lossy(raw);
+        if text.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Envelope>(&text) {
+            Ok(env) => {
+                log.events.push(env);
+                log.lines.push(text.into_owned());
+            }
+            Err(_) if last_unfinished => log.truncated_line = Some(i + 1),
+            Err(e) => log.skipped.push(SkippedLine { line: i + 1, reason: e.to_string() }),
+        }
+    }
+    Ok(log)
+}
+
+/// Ids of the runs with an `events.jsonl` under `<data_dir>/runs/`, sorted. No folder: empty.
+pub fn list_runs_on_disk(data_dir: &Path) -> Result<Vec<String>, CoreError> {
+    let root = data_dir.join(RUNS_DIR);
+    let entries = match std::fs::read_dir(&root) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(io_error("list", &root, e)),
+    };
+    let mut ids = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| io_error("list", &root, e))?;
+        let Ok(id) = entry.file_name().into_string() else { continue };
+        if entry.path().join(EVENTS_FILE).is_file() {
+            ids.push(id);
+        }
+    }
+    ids.sort();
+    Ok(ids)
+}
+
+/// The files in a run's folder (events.jsonl and large outputs), sorted by name.
+pub fn run_files(data_dir: &Path, run_id: &str) -> Result<Vec<RunFile>, CoreError> {
+    let dir = run_dir(data_dir, run_id)?;
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            return Err(CoreError::RunNotFound { run_id: run_id.to_string(), path: dir });
+        }
+        Err(e) => return Err(io_error("list", &dir, e)),
+    };
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| io_error("list", &dir, e))?;
+        let meta = entry.metadata().map_err(|e| io_error("read", &entry.path(), e))?;
+        if meta.is_file() {
+            files.push(RunFile { name: entry.file_name().to_string_lossy().into_owned(), bytes: meta.len() });
+        }
+    }
+    files.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(files)
+}
