@@ -42,7 +42,8 @@ fn bench_index(c: &mut Criterion) {
     c.bench_function("refresh 1000 skills after one edit", |b| {
         b.iter(|| {
             flip = !flip;
-            let text = skill_md(500).replace("Skill number", if flip { "Skill No." } else { "Skill number" });
+            let text = skill_md(500)
+                .replace("Skill number", if flip { "Skill No." } else { "Skill number" });
             std::fs::write(&file, text).unwrap();
             reg.refresh()
         })
@@ -53,11 +54,16 @@ fn bench_cases(c: &mut Criterion) {
     let tmp = tempfile::tempdir().unwrap();
     let skill = tmp.path().join("coach");
     std::fs::create_dir_all(skill.join("cases")).unwrap();
-    std::fs::write(skill.join("SKILL.md"), "---\nname: coach\ndescription: d\n---\nbody\n").unwrap();
-    let topics = ["焦虑", "加班", "失眠", "分手", "孤独", "career", "money", "family", "健康", "拖延"];
+    std::fs::write(skill.join("SKILL.md"), "---\nname: coach\ndescription: d\n---\nbody\n")
+        .unwrap();
+    let topics =
+        ["焦虑", "加班", "失眠", "分手", "孤独", "career", "money", "family", "健康", "拖延"];
     for i in 0..200 {
         let (a, b) = (topics[i % topics.len()], topics[(i * 7 + 3) % topics.len()]);
-        let text = format!("---\ntitle: 案例 {i}：{a}与{b}\nkeywords: [{a}, {b}]\n---\n来访者谈到{a}，也提到{b}。{}\n", "细节。".repeat(40));
+        let text = format!(
+            "---\ntitle: 案例 {i}：{a}与{b}\nkeywords: [{a}, {b}]\n---\n来访者谈到{a}，也提到{b}。{}\n",
+            "细节。".repeat(40)
+        );
         std::fs::write(skill.join(format!("cases/case-{i}.md")), text).unwrap();
     }
     let reg = open(tmp.path());

@@ -163,3 +163,23 @@ fn frontmatter_that_is_not_a_mapping() {
         ]
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+    /// Half-saved or mangled frontmatter never panics: it parses or reports problems.
+    #[test]
+    fn any_text_parses_or_reports_without_panicking(yaml in "[a-z_:\\- \n\t'\"\\[\\]{}#&*!|>,.0-9八字]{0,200}") {
+        let parsed = parse_meta(&yaml, 2, Path::new("s/SKILL.md"), "bazi");
+        proptest::prop_assert!(parsed.meta.is_some() || parsed.problems.iter().any(Problem::is_error));
+    }
+
+    /// Truncating a valid frontmatter at any character never panics either.
+    #[test]
+    fn truncated_frontmatter_never_panics(cut in 0usize..400) {
+        let full = "name: bazi\ndescription: \"八字: 命理\"\nmetadata:\n  a: b\npersonas:\n  coach: 教练\nvoice_modes: [warm, direct]\nhistory: {max_messages: 3}\ntriggers:\n  - 八字\n";
+        let end = full.char_indices().map(|(i, _)| i).chain([full.len()]).nth(cut).unwrap_or(full.len());
+        let parsed = parse_meta(&full[..end], 2, Path::new("s/SKILL.md"), "bazi");
+        proptest::prop_assert!(parsed.meta.is_some() || !parsed.problems.is_empty());
+    }
+}

@@ -13,7 +13,7 @@ use crate::index::{Index, RootScan, build, diff};
 use crate::parts::PartKind;
 use crate::problem::{Problem, has_errors};
 use crate::registry::{Inner, Registry};
-use crate::roots::RootKind;
+use crate::roots::{Root, RootKind};
 use crate::scan::scan_skill;
 
 impl Registry {
@@ -32,7 +32,7 @@ impl Inner {
             let state = self.state.read().unwrap_or_else(PoisonError::into_inner);
             (state.scans.clone(), state.index.clone())
         };
-        let touched = touched.unwrap_or_default();
+        let touched = &in_root_terms(touched.unwrap_or_default(), &self.roots);
         let everything = touched.is_empty();
         let mut scans = Vec::with_capacity(self.roots.len());
         for (i, root) in self.roots.iter().enumerate() {
@@ -163,6 +163,22 @@ impl Inner {
     }
 }
 
+/// Event paths expressed under the roots as configured: a watcher may report the real
+/// (symlink-resolved) path of a root, e.g. `/private/var/...` for `/var/...` on macOS.
+fn in_root_terms(paths: &[PathBuf], roots: &[Root]) -> Vec<PathBuf> {
+    let real: Vec<(PathBuf, &PathBuf)> =
+        roots.iter().filter_map(|r| r.path.canonicalize().ok().map(|c| (c, &r.path))).collect();
+    paths
+        .iter()
+        .map(|p| {
+            real.iter()
+                .find(|(canon, given)| !p.starts_with(given) && p.starts_with(canon))
+                .and_then(|(canon, given)| p.strip_prefix(canon).ok().map(|rest| given.join(rest)))
+                .unwrap_or_else(|| p.clone())
+        })
+        .collect()
+}
+
 /// Names of usable skills with a touched file.
 fn touched_skills(index: &Index, touched: &[PathBuf]) -> BTreeSet<String> {
     let dirs: BTreeMap<&PathBuf, &str> =
@@ -171,4 +187,23 @@ fn touched_skills(index: &Index, touched: &[PathBuf]) -> BTreeSet<String> {
         .iter()
         .filter_map(|p| dirs.iter().find(|(d, _)| p.starts_with(d)).map(|(_, n)| n.to_string()))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn event_paths_under_a_resolved_root_are_mapped_back_to_the_root_as_given() {
+        let tmp = tempfile::tempdir().unwrap();
+        let real = tmp.path().join("real");
+        std::fs::create_dir_all(&real).unwrap();
+        let link = tmp.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let roots = [Root { kind: RootKind::User, path: link.clone() }];
+        let event = real.canonicalize().unwrap().join("bazi/SKILL.md");
+        let mapped = in_root_terms(&[event, link.join("x")], &roots);
+        assert_eq!(mapped, vec![link.join("bazi/SKILL.md"), link.join("x")]);
+    }
 }
