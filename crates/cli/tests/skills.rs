@@ -54,6 +54,14 @@ fn row<'a>(list: &'a Value, name: &str) -> &'a Value {
 #[test]
 fn list_shows_the_agent_skills_fixture_and_precedence() {
     let data = tempfile::tempdir().unwrap();
+    let list = ok_json(data.path(), &fixture_root(), &["skills", "list"]);
+    let pdf = row(&list, "pdf-processing");
+    assert_eq!((pdf["root"].as_str(), pdf["valid"].as_bool()), (Some("builtin"), Some(true)));
+    assert!(
+        pdf["description"].as_str().unwrap().starts_with("Extract text and tables from PDF files")
+    );
+    assert_eq!(pdf["problems"], serde_json::json!([]), "the Agent Skills fixture loads unchanged");
+
     write(
         data.path(),
         "skills/pdf-processing/SKILL.md",
