@@ -120,6 +120,21 @@ mod tests {
     }
 
     #[test]
+    fn without_env_the_keychain_answers_or_a_notice_names_the_env_var() {
+        // On a machine without a keychain service (CI) this is the notice path.
+        let (key, source) = load_api_key("http://127.0.0.1:1/v1", None);
+        match source {
+            KeySource::None { notice: Some(n) } => {
+                assert!(key.is_none());
+                assert!(n.contains(API_KEY_ENV), "{n}");
+            }
+            KeySource::None { notice: None } => assert!(key.is_none()),
+            KeySource::Keychain => assert!(key.is_some()),
+            KeySource::Env => panic!("no environment value was given"),
+        }
+    }
+
+    #[test]
     fn accounts_are_per_host() {
         assert_eq!(account_for("https://api.openai.com/v1"), "llm:api.openai.com");
         assert_eq!(account_for("http://127.0.0.1:11434/v1"), "llm:127.0.0.1:11434");

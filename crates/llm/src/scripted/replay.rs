@@ -1,7 +1,8 @@
 //! Replaying the model side of a recorded run: an `events.jsonl` (one `vibe_wire::Envelope`
 //! per line) becomes an ordered script. Each `model_request` starts a response;
 //! `assistant_delta`, `reasoning_delta`, `tool_call` and `usage` events fill it, keeping
-//! the recorded chunking. Other event types are skipped.
+//! the recorded chunking; `assistant_restart` drops what the response held so far (the
+//! replay gives the answer that stood). Other event types are skipped.
 
 use std::path::Path;
 
@@ -59,6 +60,12 @@ pub(crate) fn parse_events(text: &str, source: &str) -> Result<Script, LlmError>
                 });
             }
             "usage" => current.usage = Some(parse_usage(event.get("usage").unwrap_or(&event))),
+            // The model's first answer was discarded (structured-mode repair): keep the retry.
+            "assistant_restart" => {
+                current.text_chunks.clear();
+                current.reasoning_chunks.clear();
+                current.tool_calls.clear();
+            }
             _ => {}
         }
     }
@@ -89,8 +96,10 @@ mod tests {
 {"type":"model_request","run_id":"r","seq":1,"ts":"t"}
 {"type":"reasoning_delta","run_id":"r","seq":2,"ts":"t","text":"hm"}
 {"type":"tool_call","run_id":"r","seq":3,"ts":"t","id":"call_0","name":"use_skill","arguments":{"name":"bazi"}}
-{"type":"usage","run_id":"r","seq":4,"ts":"t","prompt_tokens":10,"completion_tokens":2}
+{"type":"usage","run_id":"r","seq":4,"ts":"t","usage":{"prompt_tokens":10,"completion_tokens":2}}
 {"type":"model_request","run_id":"r","seq":5,"ts":"t"}
+{"type":"assistant_delta","run_id":"r","seq":6,"ts":"t","text":"bad"}
+{"type":"assistant_restart","run_id":"r","seq":6,"ts":"t","reason":"malformed"}
 {"type":"assistant_delta","run_id":"r","seq":6,"ts":"t","text":"你"}
 {"type":"assistant_delta","run_id":"r","seq":7,"ts":"t","text":"好"}
 "#;
