@@ -108,7 +108,16 @@ impl ChatModel for OpenAiClient {
                     .map_err(|_| first_byte_timeout(endpoint))?
                     .map_err(|e| send_error(&e, endpoint))?;
             let body =
-                check_status(response, endpoint).await.map_err(|e| e.redacted(self.secret()))?;
+                check_status(response, endpoint).await.map_err(|e| match e {
+                LlmError::BadRequest { status: status @ (404 | 405), .. } => LlmError::BadRequest {
+                    status,
+                    message: format!(
+                        "{}/models is not offered by this server (HTTP {status}); set the model name by hand (--model, VIBE_LLM_MODEL or llm.model)",
+                        endpoint.base_url
+                    ),
+                },
+                other => other.redacted(self.secret()),
+            })?;
             let text = tokio::time::timeout(endpoint.idle_timeout, body.text())
                 .await
                 .map_err(|_| idle_timeout(endpoint))?

@@ -214,3 +214,12 @@ async fn models_are_listed() {
     assert_eq!(ids, ["qwen2.5:7b", "llama3.1:8b"]);
     assert_eq!(server.requests()[0].path, "/v1/models");
 }
+
+#[tokio::test]
+async fn a_server_without_a_model_list_says_so() {
+    let server = FakeServer::start();
+    server.push(Reply::json(404, &json!({"error": "not found"})));
+    let err = client(&server).list_models().await.unwrap_err();
+    assert_eq!(err.kind(), "bad_request");
+    assert!(err.to_string().contains("/models is not offered"), "{err}");
+}
