@@ -1,7 +1,30 @@
 //! Tools the agent can call: the [`Tool`] trait every handler implements, the context a call
-//! runs in, and what a call returns. The registry of handlers and the built-in tools live in
-//! the files beside this one. Deciding *when* to call a tool, budgets and approvals belong to
-//! the agent loop, not here.
+//! runs in, and what a call returns. The registry of handlers ([`ToolRegistry`], which also
+//! decides a skill's tool set from its `tools.yaml`) and the built-in tools live in the files
+//! beside this one; the rules are in docs/tools.md. Deciding *when* to call a tool, budgets
+//! and approvals belong to the agent loop, not here.
+
+// Handlers return an error observation (`ToolOutput`) as their `Err`: one per tool call, so
+// its size does not matter, and boxing it would only add noise to every early return.
+#![allow(clippy::result_large_err)]
+
+mod args;
+mod birth;
+mod chart;
+mod described;
+mod plan;
+mod process;
+mod registry;
+mod resource;
+mod script;
+mod state;
+mod tarot;
+mod toolset;
+mod use_skill;
+
+pub use process::{DEFAULT_SCRIPT_OUTPUT_BYTES, DEFAULT_SCRIPT_TIMEOUT, ScriptLimits};
+pub use registry::{ToolRegistry, ToolsSettings};
+pub use toolset::ToolSet;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -67,10 +90,29 @@ impl ToolOutput {
         Self { result, is_error: false, effect: None }
     }
 
+    /// A successful result that also asks the loop to apply `effect`.
+    pub fn with_effect(result: Value, effect: Effect) -> Self {
+        Self { result, is_error: false, effect: Some(effect) }
+    }
+
     /// An error observation: `{"status": "error", "message": ...}`.
     pub fn error(message: impl Into<String>) -> Self {
         Self {
             result: serde_json::json!({"status": "error", "message": message.into()}),
+            is_error: true,
+            effect: None,
+        }
+    }
+
+    /// An error observation naming the argument or profile field at fault:
+    /// `{"status": "error", "field": ..., "message": ...}`.
+    pub fn field_error(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            result: serde_json::json!({
+                "status": "error",
+                "field": field.into(),
+                "message": message.into(),
+            }),
             is_error: true,
             effect: None,
         }
@@ -103,4 +145,19 @@ pub trait Tool: Send + Sync {
     }
     /// Run the call. Failures are returned as [`ToolOutput::error`], never panics.
     fn call<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput>;
+}
+
+/// The active skill of a call, or the error observation every skill-bound tool returns in
+/// phase 1.
+pub(crate) fn active_skill<'a>(ctx: &'a ToolContext, tool: &str) -> Result<&'a str, ToolOutput> {
+    ctx.active_skill.as_deref().ok_or_else(|| {
+        ToolOutput::error(format!(
+            "{tool} works on the active skill's data, and no skill is active yet: call use_skill first"
+        ))
+    })
+}
+
+/// A tool definition from its parts.
+pub(crate) fn tool_def(name: &str, description: &str, parameters: Value) -> ToolDef {
+    ToolDef { name: name.to_string(), description: description.to_string(), parameters }
 }

@@ -1,3 +1,4 @@
 //! Integration tests of vibe-core: one binary, one module per topic.
 
 mod audit;
+mod tools;

@@ -1,0 +1,136 @@
+//! [`ToolRegistry`]: the built-in handlers by name, and the `tools` settings section that
+//! configures them (script limits). Choosing a skill's tool set is `toolset`; each handler
+//! lives in its own file.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::Tool;
+use super::chart::{ComputeChart, ShowChart};
+use super::plan::UpdatePlan;
+use super::process::ScriptLimits;
+use super::resource::LoadResource;
+use super::script::RunScript;
+use super::state::{AppendToList, ReadState, WriteState};
+use super::tarot::DrawTarot;
+use super::use_skill::UseSkill;
+
+/// The `tools` section of `settings.json`. Defaults live in [`ScriptLimits::default`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ToolsSettings {
+    /// Seconds a skill script may run (default 30).
+    pub script_timeout_secs: Option<u64>,
+    /// Bytes kept of a script's stdout and of its stderr, each (default 65536).
+    pub script_output_bytes: Option<usize>,
+}
+
+impl ToolsSettings {
+    /// The script limits these settings give (0 is read as "use the default").
+    pub fn script_limits(&self) -> ScriptLimits {
+        let default = ScriptLimits::default();
+        ScriptLimits {
+            timeout: self
+                .script_timeout_secs
+                .filter(|s| *s > 0)
+                .map_or(default.timeout, Duration::from_secs),
+            max_output_bytes: self
+                .script_output_bytes
+                .filter(|b| *b > 0)
+                .unwrap_or(default.max_output_bytes),
+        }
+    }
+}
+
+/// The handlers the app provides, by tool name. Cheap to clone.
+#[derive(Clone)]
+pub struct ToolRegistry {
+    pub(crate) handlers: BTreeMap<String, Arc<dyn Tool>>,
+    pub(crate) limits: ScriptLimits,
+}
+
+impl ToolRegistry {
+    /// Every built-in handler with the default script limits.
+    pub fn with_builtins() -> ToolRegistry {
+        Self::with_limits(ScriptLimits::default())
+    }
+
+    /// Every built-in handler; scripts run under `limits`.
+    pub fn with_limits(limits: ScriptLimits) -> ToolRegistry {
+        let tools: Vec<Arc<dyn Tool>> = vec![
+            Arc::new(UseSkill),
+            Arc::new(ReadState),
+            Arc::new(WriteState),
+            Arc::new(AppendToList),
+            Arc::new(UpdatePlan),
+            Arc::new(LoadResource),
+            Arc::new(RunScript { limits }),
+            Arc::new(ComputeChart),
+            Arc::new(ShowChart),
+            Arc::new(DrawTarot),
+        ];
+        let handlers = tools.into_iter().map(|t| (t.name().to_string(), t)).collect();
+        ToolRegistry { handlers, limits }
+    }
+
+    /// The built-in handler called `name`.
+    pub fn get(&self, name: &str) -> Option<Arc<dyn Tool>> {
+        self.handlers.get(name).cloned()
+    }
+
+    /// Names of the built-in handlers, sorted.
+    pub fn names(&self) -> Vec<&str> {
+        self.handlers.keys().map(String::as_str).collect()
+    }
+
+    /// The limits scripts run under.
+    pub fn script_limits(&self) -> ScriptLimits {
+        self.limits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use vibe_skills::BUILTIN_TOOLS;
+
+    use super::*;
+    use crate::tools::toolset::PROTOCOL_TOOLS;
+
+    #[test]
+    fn every_builtin_name_has_a_handler_except_the_protocol_tools() {
+        let registry = ToolRegistry::with_builtins();
+        for name in BUILTIN_TOOLS {
+            let has = registry.get(name).is_some();
+            assert_eq!(has, !PROTOCOL_TOOLS.contains(name), "{name}");
+        }
+        for name in registry.names() {
+            assert!(BUILTIN_TOOLS.contains(&name), "{name} is not in vibe_skills::BUILTIN_TOOLS");
+        }
+    }
+
+    #[test]
+    fn every_definition_is_an_object_schema_named_like_its_handler() {
+        let registry = ToolRegistry::with_builtins();
+        for name in registry.names() {
+            let def = registry.get(name).unwrap().definition();
+            assert_eq!(def.name, name);
+            assert_eq!(def.parameters["type"], "object", "{name}");
+            assert!(
+                def.description.contains("例：{"),
+                "{name}: no example call in the description"
+            );
+        }
+    }
+
+    #[test]
+    fn settings_give_limits_with_defaults() {
+        let s: ToolsSettings = serde_json::from_str("{\"script_timeout_secs\": 5}").unwrap();
+        let limits = s.script_limits();
+        assert_eq!(limits.timeout, Duration::from_secs(5));
+        assert_eq!(limits.max_output_bytes, ScriptLimits::default().max_output_bytes);
+        assert_eq!(ToolsSettings::default().script_limits(), ScriptLimits::default());
+    }
+}

@@ -1,0 +1,185 @@
+//! The generic skill-state tools of seed 000 §4: `read_state`, `write_state` and
+//! `append_to_list`, always bound to the active skill (the model never names a skill). The
+//! semantics (deep merge, newest-first lists, trimming, cache invalidation) are the store's;
+//! this file only reads arguments and shapes the observations.
+
+use futures::future::BoxFuture;
+use serde_json::{Value, json};
+use vibe_llm::ToolDef;
+use vibe_store::{DEFAULT_MAX_ITEMS, StateStatus};
+
+use super::args::Args;
+use super::{Tool, ToolContext, ToolOutput, active_skill, tool_def};
+
+/// Longest list `append_to_list` may keep.
+const MAX_ITEMS_LIMIT: u64 = 1000;
+
+pub(crate) struct ReadState;
+pub(crate) struct WriteState;
+pub(crate) struct AppendToList;
+
+impl Tool for ReadState {
+    fn name(&self) -> &str {
+        "read_state"
+    }
+
+    fn definition(&self) -> ToolDef {
+        tool_def(
+            self.name(),
+            "读取当前技能保存的用户数据（无需传技能名）。sections 只读其中几部分，不传则读全部。\
+             例：{\"sections\": [\"goals\"]}。没有数据时返回 status=empty，这不是错误，照常继续对话。",
+            json!({
+                "type": "object",
+                "properties": {
+                    "sections": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": "要读取的部分，如 [\"goals\", \"journal\"]；不传读全部"
+                    }
+                }
+            }),
+        )
+    }
+
+    fn call<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
+        Box::pin(async move {
+            let skill = match active_skill(ctx, self.name()) {
+                Ok(s) => s,
+                Err(out) => return out,
+            };
+            let sections =
+                match Args::new("read_state", &args).and_then(|a| a.opt_text_list("sections")) {
+                    Ok(s) => s,
+                    Err(e) => return e.into(),
+                };
+            match ctx.store.read_state(&ctx.user, skill, sections.as_deref()) {
+                Ok(read) => {
+                    let mut out = json!({
+                        "status": read.status,
+                        "data": read.data,
+                        "skill_id": read.skill_id,
+                    });
+                    if read.status == StateStatus::Empty {
+                        out["message"] = json!(format!("尚未建立 {skill} 数据"));
+                    }
+                    ToolOutput::ok(out)
+                }
+                Err(e) => ToolOutput::error(e.to_string()),
+            }
+        })
+    }
+}
+
+impl Tool for WriteState {
+    fn name(&self) -> &str {
+        "write_state"
+    }
+
+    fn definition(&self) -> ToolDef {
+        tool_def(
+            self.name(),
+            "把 data 深度合并进当前技能数据的 section（如 goals、resume），未提到的字段保持不变；\
+             某字段设为 null 即删除。只保存用户说过或确认过的信息。\
+             例：{\"section\": \"goals\", \"data\": {\"this_year\": \"转行做产品经理\"}}。\
+             data 必须是对象；section 不含点号、不以 _ 开头。一条条的记录（日记、洞察）用 append_to_list。",
+            json!({
+                "type": "object",
+                "properties": {
+                    "section": {"type": "string", "description": "顶层部分名，如 goals"},
+                    "data": {"type": "object", "description": "要合并的数据"}
+                },
+                "required": ["section", "data"]
+            }),
+        )
+    }
+
+    fn call<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
+        Box::pin(async move {
+            let skill = match active_skill(ctx, self.name()) {
+                Ok(s) => s,
+                Err(out) => return out,
+            };
+            let parsed = Args::new("write_state", &args).and_then(|a| {
+                let section = a.text("section", "\"goals\"")?;
+                let data = a.object("data", "{\"this_year\": \"...\"}")?;
+                Ok((section, data))
+            });
+            let (section, data) = match parsed {
+                Ok(p) => p,
+                Err(e) => return e.into(),
+            };
+            match ctx.store.write_state(&ctx.user, skill, section, Value::Object(data.clone())) {
+                Ok(()) => ToolOutput::ok(json!({
+                    "status": "success",
+                    "message": format!("已保存 {section}"),
+                    "skill_id": skill,
+                })),
+                Err(e) => ToolOutput::error(e.to_string()),
+            }
+        })
+    }
+}
+
+impl Tool for AppendToList {
+    fn name(&self) -> &str {
+        "append_to_list"
+    }
+
+    fn definition(&self) -> ToolDef {
+        tool_def(
+            self.name(),
+            "向当前技能数据里的列表追加一条记录（最新的在最前，自动加 _created_at），用于日记、洞察、\
+             面试记录等。path 可用点号：\"journal\" 或 \"progress.milestones\"。\
+             例：{\"path\": \"insights\", \"entry\": {\"topic\": \"事业\", \"insight\": \"...\"}}。\
+             entry 必须是对象；max_items 默认 100，超出时删除最旧的。",
+            json!({
+                "type": "object",
+                "properties": {
+                    "path": {"type": "string", "description": "列表路径，如 journal"},
+                    "entry": {"type": "object", "description": "要追加的条目"},
+                    "max_items": {
+                        "type": "integer", "minimum": 1, "maximum": MAX_ITEMS_LIMIT,
+                        "default": DEFAULT_MAX_ITEMS, "description": "列表最多保留几条"
+                    }
+                },
+                "required": ["path", "entry"]
+            }),
+        )
+    }
+
+    fn call<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
+        Box::pin(async move {
+            let skill = match active_skill(ctx, self.name()) {
+                Ok(s) => s,
+                Err(out) => return out,
+            };
+            let parsed = Args::new("append_to_list", &args).and_then(|a| {
+                let path = a.text("path", "\"journal\"")?;
+                let entry = a.object("entry", "{\"text\": \"...\"}")?;
+                let max = a.opt_u64("max_items", 1, MAX_ITEMS_LIMIT)?;
+                Ok((path, entry, max))
+            });
+            let (path, entry, max) = match parsed {
+                Ok(p) => p,
+                Err(e) => return e.into(),
+            };
+            let max = max.map_or(DEFAULT_MAX_ITEMS, |m| m as usize);
+            match ctx.store.append_to_list(
+                &ctx.user,
+                skill,
+                path,
+                Value::Object(entry.clone()),
+                max,
+            ) {
+                Ok(outcome) => ToolOutput::ok(json!({
+                    "status": "success",
+                    "message": format!("已添加到 {path}"),
+                    "skill_id": skill,
+                    "length": outcome.length,
+                    "dropped": outcome.dropped,
+                })),
+                Err(e) => ToolOutput::error(e.to_string()),
+            }
+        })
+    }
+}

@@ -1,0 +1,164 @@
+//! read_state / write_state / append_to_list: bound to the active skill, seed 000 §4 shapes,
+//! store errors as observations, caches refreshed after writes.
+
+use serde_json::json;
+use vibe_store::LOCAL_USER;
+
+use super::Fixture;
+
+#[tokio::test]
+async fn state_tools_refuse_to_work_without_an_active_skill() {
+    let f = Fixture::new();
+    for (tool, args) in [
+        ("read_state", json!({})),
+        ("write_state", json!({"section": "goals", "data": {"a": 1}})),
+        ("append_to_list", json!({"path": "journal", "entry": {"text": "x"}})),
+        ("load_resource", json!({"path": "SKILL.md"})),
+    ] {
+        let out = f.call(None, tool, args).await;
+        assert!(out.is_error, "{tool}");
+        assert_eq!(out.result["status"], "error");
+        assert!(out.result["message"].as_str().unwrap().contains("call use_skill first"), "{tool}");
+    }
+    assert_eq!(
+        f.store
+            .profile(LOCAL_USER)
+            .unwrap()
+            .get("skills")
+            .map(|s| s.as_object().unwrap().len())
+            .unwrap_or(0),
+        0
+    );
+}
+
+#[tokio::test]
+async fn writes_land_under_the_active_skill_only() {
+    let f = Fixture::new();
+    let out = f
+        .call(
+            Some("career"),
+            "write_state",
+            json!({"section": "goals", "data": {"this_year": "转行做产品经理"}}),
+        )
+        .await;
+    assert!(!out.is_error, "{}", out.result);
+    assert_eq!(
+        out.result,
+        json!({"status": "success", "message": "已保存 goals", "skill_id": "career"})
+    );
+    // Deep merge: a second write keeps the first field.
+    f.call(Some("career"), "write_state", json!({"section": "goals", "data": {"salary": "30k"}}))
+        .await;
+
+    let read = f.call(Some("career"), "read_state", json!({"sections": ["goals"]})).await;
+    assert_eq!(read.result["status"], "success");
+    assert_eq!(read.result["skill_id"], "career");
+    assert_eq!(
+        read.result["data"]["goals"],
+        json!({"this_year": "转行做产品经理", "salary": "30k"})
+    );
+
+    let other = f.call(Some("lifecoach"), "read_state", json!({})).await;
+    assert_eq!(other.result["status"], "empty");
+    assert_eq!(other.result["skill_id"], "lifecoach");
+    assert_eq!(other.result["message"], "尚未建立 lifecoach 数据");
+    let profile = f.store.profile(LOCAL_USER).unwrap();
+    assert_eq!(profile["skills"]["career"]["goals"]["salary"], "30k");
+}
+
+#[tokio::test]
+async fn appends_are_newest_first_and_trimmed() {
+    let f = Fixture::new();
+    for i in 0..3 {
+        let out = f
+            .call(
+                Some("bazi"),
+                "append_to_list",
+                json!({"path": "insights", "entry": {"n": i}, "max_items": 2}),
+            )
+            .await;
+        assert_eq!(out.result["status"], "success", "{}", out.result);
+        assert_eq!(out.result["message"], "已添加到 insights");
+        assert_eq!(out.result["skill_id"], "bazi");
+    }
+    let read = f.call(Some("bazi"), "read_state", json!({"sections": "insights"})).await;
+    let items = read.result["data"]["insights"].as_array().unwrap();
+    assert_eq!(items.len(), 2);
+    assert_eq!(items[0]["n"], 2);
+    assert!(items[0]["_created_at"].is_string());
+}
+
+#[tokio::test]
+async fn store_errors_come_back_as_observations_with_the_store_message() {
+    let f = Fixture::new();
+    let out =
+        f.call(Some("career"), "write_state", json!({"section": "a.b", "data": {"x": 1}})).await;
+    assert!(out.is_error);
+    assert!(
+        out.result["message"].as_str().unwrap().contains("invalid section \"a.b\""),
+        "{}",
+        out.result
+    );
+
+    let out =
+        f.call(Some("career"), "append_to_list", json!({"path": "_meta", "entry": {"x": 1}})).await;
+    assert!(out.is_error);
+    assert!(out.result["message"].as_str().unwrap().contains("reserved"), "{}", out.result);
+
+    let out =
+        f.call(Some("career"), "write_state", json!({"section": "goals", "data": "text"})).await;
+    assert!(out.is_error);
+    assert_eq!(out.result["field"], "data");
+
+    let out = f
+        .call(
+            Some("career"),
+            "append_to_list",
+            json!({"path": "log", "entry": {"x": 1}, "max_items": 0}),
+        )
+        .await;
+    assert_eq!(out.result["field"], "max_items");
+}
+
+#[tokio::test]
+async fn a_write_refreshes_the_cached_skill_view() {
+    let f = Fixture::new();
+    let before = f.store.skill_view(LOCAL_USER, "career", &["extracted"]).unwrap();
+    assert_eq!(before.state.get("goals"), None);
+    f.call(Some("career"), "write_state", json!({"section": "goals", "data": {"x": 1}})).await;
+    let after = f.store.skill_view(LOCAL_USER, "career", &["extracted"]).unwrap();
+    assert_eq!(after.state["goals"]["x"], 1);
+    f.call(
+        Some("career"),
+        "append_to_list",
+        json!({"path": "applications", "entry": {"company": "A"}}),
+    )
+    .await;
+    let again = f.store.skill_view(LOCAL_USER, "career", &["extracted"]).unwrap();
+    assert_eq!(again.state["applications"][0]["company"], "A");
+}
+
+#[tokio::test]
+async fn update_plan_validates_and_hands_the_plan_to_the_loop() {
+    let f = Fixture::new();
+    let out = f
+        .call(
+            None,
+            "update_plan",
+            json!({"goal": "转行", "steps": [{"title": "现状", "status": "in_progress"}]}),
+        )
+        .await;
+    assert!(!out.is_error);
+    let Some(vibe_core::tools::Effect::PlanUpdated(plan)) = out.effect else {
+        panic!("no plan effect")
+    };
+    assert_eq!(plan.steps[0].status, "in_progress");
+    let bad = f
+        .call(
+            None,
+            "update_plan",
+            json!({"goal": "g", "steps": [{"title": "a", "status": "doing"}]}),
+        )
+        .await;
+    assert!(bad.is_error && bad.effect.is_none());
+}
