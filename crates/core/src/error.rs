@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use vibe_charts::ChartError;
+use vibe_skills::SkillsError;
 use vibe_store::StoreError;
 
 /// Errors from the core services. None is retried automatically.
@@ -18,7 +19,7 @@ pub enum CoreError {
     Store(#[from] StoreError),
     /// A skill could not be found or loaded.
     #[error(transparent)]
-    Skills(#[from] vibe_skills::SkillsError),
+    Skills(#[from] SkillsError),
     /// A request the chat service refuses (empty message, unknown skill, nothing to retry).
     /// The message says what to change. Not retried.
     #[error("{0}")]
@@ -34,6 +35,13 @@ pub enum CoreError {
     /// Not retried; while a run is in progress the audit only logs and remembers it.
     #[error("cannot {action} {}: {err} (check the data dir's permissions and free space)", path.display())]
     AuditIo { action: &'static str, path: PathBuf, err: std::io::Error },
+    /// The BPE vocabulary could not be loaded (a broken build; not retried).
+    #[error("the tokenizer could not be loaded: {0}; reinstall VibeLife")]
+    Tokenizer(String),
+    /// A context setting is out of range; the message names the setting and the valid range.
+    /// Not retried.
+    #[error("invalid context setting: {0}")]
+    InvalidLimits(String),
 }
 
 impl CoreError {
@@ -46,6 +54,14 @@ impl CoreError {
             Self::Chart(ChartError::UnknownComputeType(_)) => "unknown_compute_type",
             Self::Chart(ChartError::Calendar(_)) => "internal",
             Self::Store(e) => e.kind(),
+            Self::Tokenizer(_) => "internal",
+            Self::InvalidLimits(_) => "invalid_input",
+            Self::Skills(
+                SkillsError::UnknownSkill { .. }
+                | SkillsError::UnknownPart { .. }
+                | SkillsError::ResourceNotFound { .. },
+            ) => "not_found",
+            Self::Skills(SkillsError::Invalid { .. } | SkillsError::InvalidName { .. }) => "invalid_skill",
             Self::Skills(_) => "skills",
             Self::InvalidRequest(_) => "invalid_input",
             Self::InvalidRunId(_) => "invalid_input",

@@ -5,6 +5,7 @@
 
 pub mod audit;
 pub mod compute;
+pub mod context;
 pub mod emit;
 mod error;
 pub mod tools;

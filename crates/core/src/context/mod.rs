@@ -1,0 +1,122 @@
+//! The context of a model call (seed 001 §2, §5; seed 002 §2–3; seed 004 §7): the phase-1 and
+//! phase-2 system prompts within their token budgets, the history window from the database,
+//! and compaction of older turns into a stored summary. Running the loop, executing tools and
+//! persisting messages belong to the agent and chat modules. The rules are in docs/context.md.
+
+mod catalog;
+mod limits;
+mod phase1;
+mod phase2;
+mod render;
+mod sections;
+mod texts;
+mod tokenizer;
+mod trim;
+
+#[cfg(test)]
+mod fixtures;
+#[cfg(test)]
+mod phase1_tests;
+
+use std::sync::Arc;
+
+use vibe_llm::ToolDef;
+use vibe_skills::{Registry, SkillsError};
+use vibe_store::Store;
+use vibe_wire::{Phase, SectionTokens};
+
+use crate::CoreError;
+
+pub use catalog::USE_SKILL;
+pub use limits::{ContextLimits, HistoryMode};
+pub use tokenizer::{MESSAGE_OVERHEAD, TOOL_OVERHEAD, Tokenizer, TokenizerStats};
+
+/// What a system prompt is built from. The builder reads everything else (skill files, the
+/// declared profile fields, the skill's state) itself, fresh for every call.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PromptRequest<'a> {
+    /// The user whose profile is read (`vibe_store::LOCAL_USER`).
+    pub user: &'a str,
+    /// The active skill; `None` builds the phase-1 prompt.
+    pub active_skill: Option<&'a str>,
+    /// The chosen scenario of the skill (replaces its rules in the prompt).
+    pub scenario: Option<&'a str>,
+    /// `warm`, `direct` or `playful`; else the profile's `preferences.voice_mode`; else warm.
+    pub voice_mode: Option<&'a str>,
+    /// A persona id of the skill (e.g. `future_self`); else the skill's first.
+    pub persona: Option<&'a str>,
+    /// The person's latest message (ranks the catalog, matches cases).
+    pub user_message: &'a str,
+    /// The protocol engine's prompt for the current step; never trimmed.
+    pub protocol_prompt: Option<&'a str>,
+    /// The conversation's compaction summary.
+    pub summary: Option<&'a str>,
+    /// Phase-2 tool definitions (from the tools registry). Ignored in phase 1, where the
+    /// builder offers `use_skill` itself.
+    pub tools: &'a [ToolDef],
+}
+
+/// A system prompt ready to send.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuiltPrompt {
+    pub phase: Phase,
+    /// The skill the prompt was built for (`None` in phase 1, also when the requested skill
+    /// is no longer installed — see `notices`).
+    pub skill: Option<String>,
+    /// The text of `messages[0]`.
+    pub system: String,
+    /// The tool definitions to offer.
+    pub tools: Vec<ToolDef>,
+    /// Tokens by section, in prompt order, the tool definitions last (`tools`, or `catalog`
+    /// in phase 1). They add up to `prompt_tokens`.
+    pub sections: Vec<SectionTokens>,
+    /// System prompt + tool definitions.
+    pub prompt_tokens: u32,
+    /// What was shortened or left out, in words for people (for the `model_request` event).
+    pub notices: Vec<String>,
+}
+
+/// Builds prompts and history windows. Cheap to share behind an `Arc`.
+pub struct ContextBuilder {
+    store: Arc<Store>,
+    skills: Arc<Registry>,
+    limits: ContextLimits,
+    tk: &'static Tokenizer,
+}
+
+impl ContextBuilder {
+    /// A builder over the store and the skill registry. Fails when `limits` are out of range
+    /// (the message names the setting) or the tokenizer cannot load.
+    pub fn new(store: Arc<Store>, skills: Arc<Registry>, limits: ContextLimits) -> Result<Self, CoreError> {
+        limits.validate()?;
+        Ok(Self { store, skills, limits, tk: Tokenizer::shared()? })
+    }
+
+    pub fn limits(&self) -> &ContextLimits {
+        &self.limits
+    }
+
+    /// The process-wide tokenizer the builder counts with.
+    pub fn tokenizer(&self) -> &'static Tokenizer {
+        self.tk
+    }
+
+    /// The system prompt and tools for the next model call: phase 1 without an active skill,
+    /// phase 2 with one. Call it before every model call — it reads current state, and only
+    /// the parts that changed are tokenised again.
+    pub fn system_prompt(&self, req: &PromptRequest<'_>) -> Result<BuiltPrompt, CoreError> {
+        let Some(name) = req.active_skill else {
+            return self.phase1(req, Vec::new());
+        };
+        match self.skills.skill(name) {
+            Ok(entry) => self.phase2(req, &entry),
+            Err(SkillsError::UnknownSkill { .. }) => {
+                let notice = format!(
+                    "skill: `{name}` is no longer installed; back to the skill catalog (phase 1)"
+                );
+                self.phase1(req, vec![notice])
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+}

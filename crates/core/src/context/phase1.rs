@@ -1,0 +1,85 @@
+//! The phase-1 prompt (seed 001 §2.1, §5.1): no active skill, so the light core persona, a
+//! short note on `use_skill`, the compaction summary and protocol prompt when there are any,
+//! the language rule, and the `use_skill` tool carrying the skill catalog — all within the
+//! phase-1 budget. No profile, cases or SOP.
+
+use vibe_skills::SkillsError;
+use vibe_wire::Phase;
+
+use super::catalog;
+use super::render::head_and_tail;
+use super::sections::{Section, join, measure, section_tokens};
+use super::texts;
+use super::{BuiltPrompt, ContextBuilder, PromptRequest};
+use crate::CoreError;
+
+/// Share of the phase-1 budget the core persona may take before it is cut.
+const PERSONA_SHARE: u32 = 60;
+/// Share of the phase-1 budget the compaction summary may take.
+const SUMMARY_SHARE: u32 = 20;
+
+impl ContextBuilder {
+    /// The core persona: the `core` skill's body (titled by its expert persona when the body
+    /// has no title of its own), or the built-in fallback when the skill is missing.
+    fn core_persona(&self) -> Result<String, CoreError> {
+        let entry = match self.skills.skill("core") {
+            Ok(entry) => entry,
+            Err(SkillsError::UnknownSkill { .. }) => return Ok(texts::FALLBACK_PERSONA.to_string()),
+            Err(e) => return Err(e.into()),
+        };
+        let body = self.skills.body("core")?;
+        let body = body.trim();
+        if body.is_empty() {
+            return Ok(texts::FALLBACK_PERSONA.to_string());
+        }
+        Ok(super::phase2::titled(body, entry.meta.expert_persona.as_deref().unwrap_or("Vibe")))
+    }
+
+    pub(super) fn phase1(&self, req: &PromptRequest<'_>, mut notices: Vec<String>) -> Result<BuiltPrompt, CoreError> {
+        let budget = self.limits.phase1_prompt_tokens;
+        let tk = self.tk;
+        let mut persona = self.core_persona()?;
+        let persona_cap = budget * PERSONA_SHARE / 100;
+        if tk.count(&persona) > persona_cap {
+            persona = head_and_tail(tk, &persona, persona_cap);
+            notices.push(format!("persona: the core persona was cut to {persona_cap} tokens to fit {budget} tokens"));
+        }
+        let mut sections = vec![Section::new("persona", persona), Section::new("tool_guide", texts::PHASE1_TOOLS)];
+        if let Some(protocol) = req.protocol_prompt.filter(|p| !p.trim().is_empty()) {
+            sections.push(Section::new("protocol", super::phase2::protocol_text(protocol)));
+        }
+        if let Some(summary) = req.summary.filter(|s| !s.trim().is_empty()) {
+            let cap = (budget * SUMMARY_SHARE / 100).min(self.limits.summary_max_tokens);
+            let shown = head_and_tail(tk, summary.trim(), cap);
+            if shown.len() < summary.trim().len() {
+                notices.push(format!("summary: shortened to its first and last lines to fit {budget} tokens"));
+            }
+            sections.push(Section::new("summary", format!("{}\n{shown}", texts::SUMMARY_HEADING)));
+        }
+        sections.push(Section::new("language", texts::LANGUAGE));
+        let fixed: u32 = sections.iter().enumerate().map(|(i, s)| section_tokens(tk, s, i)).sum();
+        let skills = self.skills.skills();
+        let entries = catalog::entries(&skills, req.user_message);
+        let fitted = catalog::fit(tk, &entries, budget.saturating_sub(fixed), budget);
+        notices.extend(fitted.notices);
+        let tools = vec![fitted.tool];
+        let (mut counts, total) = measure(tk, &sections, &tools);
+        if let Some(last) = counts.last_mut() {
+            last.name = "catalog".to_string();
+        }
+        if total > budget {
+            notices.push(format!(
+                "prompt: {total} tokens is over the {budget}-token phase-1 budget; the persona and the use_skill tool cannot be cut further"
+            ));
+        }
+        Ok(BuiltPrompt {
+            phase: Phase::Phase1,
+            skill: None,
+            system: join(&sections),
+            tools,
+            sections: counts,
+            prompt_tokens: total,
+            notices,
+        })
+    }
+}

@@ -1,0 +1,166 @@
+//! The phase-2 prompt (seed 001 §2.2, §5.2; seed 002 §2.1): gathers the active skill's parts
+//! — expert persona and body, persona mode, voice mode, rules or the chosen scenario, ethics,
+//! matched cases, the declared profile fields and the skill's own state — plus the protocol
+//! prompt, the compaction summary and the language rule. Fitting them to the budget is
+//! `trim`; the section order and the trim order are documented there and in docs/context.md.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use vibe_skills::{SkillEntry, SkillMeta, SkillsError, VoiceMode};
+use vibe_store::SkillView;
+
+use super::render::at_path;
+use super::sections::demote_headings;
+use super::texts;
+use super::trim::{Guide, Parts};
+use super::{BuiltPrompt, ContextBuilder, PromptRequest};
+use crate::CoreError;
+
+/// The profile path of the voice-mode preference.
+const VOICE_PREFERENCE: &str = "preferences.voice_mode";
+
+/// `body` with a `# title` line unless it starts with a heading of its own.
+pub(crate) fn titled(body: &str, title: &str) -> String {
+    if body.starts_with('#') { body.to_string() } else { format!("# {title}\n\n{body}") }
+}
+
+/// The protocol prompt as a section: verbatim, under a heading unless it has one.
+pub(crate) fn protocol_text(protocol: &str) -> String {
+    let protocol = protocol.trim();
+    if protocol.starts_with('#') {
+        protocol.to_string()
+    } else {
+        format!("{}\n{protocol}", texts::PROTOCOL_HEADING)
+    }
+}
+
+/// The persona-mode section: the requested persona, else the skill's first.
+fn persona_mode(meta: &SkillMeta, requested: Option<&str>, notices: &mut Vec<String>) -> Option<String> {
+    let first = meta.personas.first()?;
+    let chosen = match requested {
+        None => first,
+        Some(id) => meta.personas.iter().find(|p| p.id == id).unwrap_or_else(|| {
+            let known: Vec<&str> = meta.personas.iter().map(|p| p.id.as_str()).collect();
+            notices.push(format!(
+                "persona: `{id}` is not a persona of {} (known: {}); using {}",
+                meta.name,
+                known.join(", "),
+                first.id
+            ));
+            first
+        }),
+    };
+    Some(format!("## 当前人格：{}\n{}", chosen.id, chosen.description.trim()))
+}
+
+/// The voice mode: requested, else the profile's preference, else warm; limited to the ones
+/// the skill allows.
+fn voice_mode(meta: &SkillMeta, requested: Option<&str>, view: &SkillView, notices: &mut Vec<String>) -> VoiceMode {
+    let preferred = at_path(&view.profile, VOICE_PREFERENCE).and_then(Value::as_str);
+    let mut mode = VoiceMode::Warm;
+    for (source, candidate) in [("requested", requested), ("profile", preferred)] {
+        let Some(text) = candidate else { continue };
+        match VoiceMode::parse(text.trim()) {
+            Some(m) => {
+                mode = m;
+                break;
+            }
+            None => notices.push(format!(
+                "voice: {source} voice mode `{text}` is unknown (use warm, direct or playful)"
+            )),
+        }
+    }
+    if !meta.voice_modes.is_empty() && !meta.voice_modes.contains(&mode) {
+        let fallback = meta.voice_modes[0];
+        notices.push(format!(
+            "voice: {} does not use the {} voice; using {}",
+            meta.name,
+            mode.as_str(),
+            fallback.as_str()
+        ));
+        mode = fallback;
+    }
+    mode
+}
+
+impl ContextBuilder {
+    /// Rules, or the chosen scenario when there is one and it exists.
+    fn guide(&self, name: &str, scenario: Option<&str>, notices: &mut Vec<String>) -> Result<Option<Guide>, CoreError> {
+        if let Some(id) = scenario {
+            match self.skills.scenario(name, id) {
+                Ok(s) => {
+                    let mut text = format!("## 当前场景：{}", s.name);
+                    if !s.description.trim().is_empty() {
+                        text.push_str(&format!("\n{}", s.description.trim()));
+                    }
+                    return Ok(Some(Guide {
+                        kind: "scenario",
+                        heading: text,
+                        items: vec![demote_headings(&s.body, 2)],
+                    }));
+                }
+                Err(e @ SkillsError::UnknownPart { .. }) => {
+                    notices.push(format!("scenario: {e}; using the skill's rules"));
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let rules = self.skills.rules(name)?;
+        let items: Vec<String> =
+            rules.iter().filter(|r| !r.text.trim().is_empty()).map(|r| demote_headings(&r.text, 2)).collect();
+        Ok((!items.is_empty()).then(|| Guide { kind: "rules", heading: texts::RULES_HEADING.to_string(), items }))
+    }
+
+    /// The skill's declared profile fields and state, through the store's cache.
+    fn view(&self, user: &str, meta: &SkillMeta) -> Result<Arc<SkillView>, CoreError> {
+        let mut fields: Vec<&str> = meta.profile_fields.iter().map(String::as_str).collect();
+        if !fields.contains(&VOICE_PREFERENCE) {
+            fields.push(VOICE_PREFERENCE);
+        }
+        Ok(self.store.skill_view(user, &meta.name, &fields)?)
+    }
+
+    pub(super) fn phase2(&self, req: &PromptRequest<'_>, entry: &SkillEntry) -> Result<BuiltPrompt, CoreError> {
+        let meta = &entry.meta;
+        let name = meta.name.as_str();
+        let mut notices = Vec::new();
+        let body = self.skills.body(name)?;
+        let title = meta.expert_persona.as_deref().unwrap_or(name);
+        let view = self.view(req.user, meta)?;
+        let own_state = format!("skills.{name}");
+        let profile: Vec<(String, Option<Value>)> = meta
+            .profile_fields
+            .iter()
+            .filter(|f| **f != own_state && !f.starts_with(&format!("{own_state}.")))
+            .map(|f| (f.clone(), at_path(&view.profile, f).cloned()))
+            .collect();
+        let cases = match (self.limits.cases_top_k, req.user_message.trim()) {
+            (0, _) | (_, "") => Vec::new(),
+            (k, message) => self
+                .skills
+                .match_cases(name, message, k as usize)?
+                .iter()
+                .map(|m| format!("### {}\n{}", m.case.title.trim(), demote_headings(&m.case.body, 3)))
+                .collect(),
+        };
+        let ethics = (!meta.ethics.forbidden.is_empty()).then(|| {
+            let lines: Vec<String> = meta.ethics.forbidden.iter().map(|f| format!("- {}", f.trim())).collect();
+            format!("{}\n{}", texts::ETHICS_HEADING, lines.join("\n"))
+        });
+        let parts = Parts {
+            persona: titled(body.trim(), title),
+            persona_mode: persona_mode(meta, req.persona, &mut notices),
+            voice: texts::voice_text(voice_mode(meta, req.voice_mode, &view, &mut notices)),
+            guide: self.guide(name, req.scenario, &mut notices)?,
+            ethics,
+            cases,
+            profile,
+            state_path: own_state,
+            view,
+            protocol: req.protocol_prompt.filter(|p| !p.trim().is_empty()).map(protocol_text),
+            summary: req.summary.map(str::trim).filter(|s| !s.is_empty()).map(str::to_string),
+        };
+        Ok(self.fit_phase2(&parts, req.tools, name, notices))
+    }
+}

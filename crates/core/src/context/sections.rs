@@ -1,0 +1,150 @@
+//! Named prompt sections and how they become one system prompt: sections are joined with a
+//! blank line, each counted on its own (with the separator before it) through the cached
+//! tokenizer, so the per-section counts add up to the prompt's count and an unchanged section
+//! is never tokenised twice. Also small text helpers shared by the prompt builders.
+
+use vibe_llm::ToolDef;
+use vibe_wire::SectionTokens;
+
+use super::tokenizer::Tokenizer;
+
+/// The separator between sections.
+pub(crate) const SEPARATOR: &str = "\n\n";
+
+/// One named part of a system prompt.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Section {
+    pub name: &'static str,
+    pub text: String,
+}
+
+impl Section {
+    pub fn new(name: &'static str, text: impl Into<String>) -> Self {
+        Self { name, text: text.into() }
+    }
+}
+
+/// Tokens of `section` when it is the `index`-th of a prompt (the separator before it counts).
+pub(crate) fn section_tokens(tk: &Tokenizer, section: &Section, index: usize) -> u32 {
+    let sep = if index == 0 { 0 } else { tk.count(SEPARATOR) };
+    tk.count(&section.text) + sep
+}
+
+/// Tokens of the tool definitions.
+pub(crate) fn tools_tokens(tk: &Tokenizer, tools: &[ToolDef]) -> u32 {
+    tools.iter().map(|t| tk.count_tool(t)).sum()
+}
+
+/// The system prompt text of `sections`, in order.
+pub(crate) fn join(sections: &[Section]) -> String {
+    let len = sections.iter().map(|s| s.text.len() + SEPARATOR.len()).sum();
+    let mut out = String::with_capacity(len);
+    for (i, s) in sections.iter().enumerate() {
+        if i > 0 {
+            out.push_str(SEPARATOR);
+        }
+        out.push_str(&s.text);
+    }
+    out
+}
+
+/// Per-section token counts (the tool definitions last, as `tools`) and their sum.
+pub(crate) fn measure(tk: &Tokenizer, sections: &[Section], tools: &[ToolDef]) -> (Vec<SectionTokens>, u32) {
+    let mut out: Vec<SectionTokens> = sections
+        .iter()
+        .enumerate()
+        .map(|(i, s)| SectionTokens { name: s.name.to_string(), tokens: section_tokens(tk, s, i) })
+        .collect();
+    if !tools.is_empty() {
+        out.push(SectionTokens { name: "tools".to_string(), tokens: tools_tokens(tk, tools) });
+    }
+    let total = out.iter().map(|s| s.tokens).sum();
+    (out, total)
+}
+
+/// Push every Markdown heading of `text` down by `levels` (at most `######`), so a part file's
+/// `# Title` sits under the section's `##` heading.
+pub(crate) fn demote_headings(text: &str, levels: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut in_fence = false;
+    for (i, line) in text.trim().lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+        }
+        let hashes = line.bytes().take_while(|&b| b == b'#').count();
+        if !in_fence && hashes > 0 && line[hashes..].starts_with(' ') {
+            let level = (hashes + levels).min(6);
+            out.push_str(&"#".repeat(level));
+            out.push_str(&line[hashes..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// `text` cut to at most `max` characters on a character boundary, with `…` when cut.
+pub(crate) fn cut_chars(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_string(),
+        Some((end, _)) => format!("{}…", text[..end].trim_end()),
+    }
+}
+
+/// The first sentence of `text` (up to a Chinese or English full stop, or a line end).
+pub(crate) fn first_sentence(text: &str) -> &str {
+    let text = text.trim();
+    let end = text
+        .char_indices()
+        .find(|&(i, c)| {
+            matches!(c, '。' | '！' | '？' | '\n' | '；')
+                || (matches!(c, '.' | '!' | '?') && text[i + c.len_utf8()..].starts_with([' ', '\n']))
+        })
+        .map(|(i, c)| i + c.len_utf8())
+        .unwrap_or(text.len());
+    text[..end].trim()
+}
+
+/// Whitespace runs (newlines included) collapsed to one space.
+pub(crate) fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_are_demoted_outside_code_fences() {
+        let text = "# Title\n\ntext #1\n## Sub\n```\n# not a heading\n```\n####### x";
+        let out = demote_headings(text, 2);
+        assert_eq!(out, "### Title\n\ntext #1\n#### Sub\n```\n# not a heading\n```\n####### x");
+    }
+
+    #[test]
+    fn cutting_and_sentences() {
+        assert_eq!(cut_chars("八字命理咨询", 4), "八字命理…");
+        assert_eq!(cut_chars("短", 4), "短");
+        assert_eq!(first_sentence("人生教练：帮助用户。Life coach."), "人生教练：帮助用户。");
+        assert_eq!(first_sentence("Bazi reading. More text"), "Bazi reading.");
+        assert_eq!(first_sentence("v1.5 is out"), "v1.5 is out");
+        assert_eq!(one_line(" a\n  b\tc "), "a b c");
+    }
+
+    #[test]
+    fn section_counts_add_up_to_the_joined_prompt() {
+        let tk = Tokenizer::shared().unwrap();
+        let sections = vec![
+            Section::new("persona", "# 八字命理咨询师\n\n你是一位理性、温和的咨询师。"),
+            Section::new("voice", "## 语气：温暖\n温柔、耐心。"),
+            Section::new("language", "## 回复语言\nAlways answer in the user's language."),
+        ];
+        let (per, total) = measure(tk, &sections, &[]);
+        assert_eq!(per.iter().map(|s| s.tokens).sum::<u32>(), total);
+        assert_eq!(per.len(), 3);
+        assert_eq!(tk.count_uncached(&join(&sections)), total);
+    }
+}

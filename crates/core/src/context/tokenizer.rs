@@ -1,0 +1,241 @@
+//! Token counting with a real BPE tokenizer (tiktoken's `o200k_base`, loaded once per process)
+//! and a cache of counts by text hash, so the static parts of a prompt (skill bodies, rules,
+//! tool definitions) are tokenised once and only what changed is counted again. Deciding what
+//! goes into a prompt does not belong here.
+
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use tiktoken_rs::CoreBPE;
+use vibe_llm::{Message, ToolDef};
+
+use crate::CoreError;
+
+/// Tokens a chat message costs beyond its text (role and framing), as in OpenAI's accounting.
+pub const MESSAGE_OVERHEAD: u32 = 4;
+/// Tokens one tool call or one tool definition costs beyond its JSON text.
+pub const TOOL_OVERHEAD: u32 = 8;
+/// Texts shorter than this are counted directly (hashing them costs about as much).
+const CACHE_MIN_BYTES: usize = 48;
+/// The cache is emptied when it holds this many counts (a crude but bounded policy: static
+/// texts are counted again once, everything else was one-off anyway).
+const CACHE_CAP: usize = 16_384;
+/// Long texts are encoded in pieces of about this size, cut after a newline, so the
+/// tokenizer's regex never works on a huge input at once.
+const PIECE_BYTES: usize = 16 * 1024;
+
+/// Cache counters, for tests and benchmarks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TokenizerStats {
+    pub hits: u64,
+    pub misses: u64,
+    pub entries: usize,
+}
+
+#[derive(Default)]
+struct Cache {
+    counts: HashMap<(u64, usize), u32>,
+    hits: u64,
+    misses: u64,
+}
+
+/// The process-wide tokenizer. Get it with [`Tokenizer::shared`].
+pub struct Tokenizer {
+    bpe: CoreBPE,
+    cache: Mutex<Cache>,
+}
+
+static SHARED: OnceLock<Result<Tokenizer, String>> = OnceLock::new();
+
+fn key(text: &str) -> (u64, usize) {
+    let mut h = DefaultHasher::new();
+    text.hash(&mut h);
+    (h.finish(), text.len())
+}
+
+/// Split `text` into pieces of about [`PIECE_BYTES`], each ending after a newline when one is
+/// near (so pieces join exactly where the tokenizer would split anyway).
+fn pieces(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        if rest.len() <= PIECE_BYTES {
+            return Some(std::mem::take(&mut rest));
+        }
+        let mut cut = PIECE_BYTES;
+        while !rest.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let cut = rest[..cut].rfind('\n').map(|i| i + 1).filter(|&i| i > PIECE_BYTES / 2).unwrap_or(cut);
+        let (head, tail) = rest.split_at(cut);
+        rest = tail;
+        Some(head)
+    })
+}
+
+impl Tokenizer {
+    /// The shared tokenizer, loading the vocabulary on first use (about 100 ms).
+    pub fn shared() -> Result<&'static Tokenizer, CoreError> {
+        SHARED
+            .get_or_init(|| {
+                tiktoken_rs::o200k_base()
+                    .map(|bpe| Tokenizer { bpe, cache: Mutex::new(Cache::default()) })
+                    .map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(|e| CoreError::Tokenizer(e.clone()))
+    }
+
+    fn cache(&self) -> std::sync::MutexGuard<'_, Cache> {
+        self.cache.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Tokens in `text`, from the cache when this exact text was counted before.
+    pub fn count(&self, text: &str) -> u32 {
+        if text.len() < CACHE_MIN_BYTES {
+            return self.count_uncached(text);
+        }
+        let k = key(text);
+        {
+            let mut cache = self.cache();
+            if let Some(&n) = cache.counts.get(&k) {
+                cache.hits += 1;
+                return n;
+            }
+            cache.misses += 1;
+        }
+        let n = self.count_uncached(text);
+        let mut cache = self.cache();
+        if cache.counts.len() >= CACHE_CAP {
+            cache.counts.clear();
+        }
+        cache.counts.insert(k, n);
+        n
+    }
+
+    /// Tokens in `text`, always encoding it.
+    pub fn count_uncached(&self, text: &str) -> u32 {
+        let n: usize = pieces(text).map(|p| self.encode(p).len()).sum();
+        u32::try_from(n).unwrap_or(u32::MAX)
+    }
+
+    /// Encode one piece. The tokenizer's regex engine can give up on pathological input (it
+    /// panics then); the byte count, an upper bound on the token count, stands in.
+    fn encode(&self, piece: &str) -> Vec<u32> {
+        catch_unwind(AssertUnwindSafe(|| self.bpe.encode_ordinary(piece)))
+            .unwrap_or_else(|_| vec![0; piece.len()])
+    }
+
+    /// The longest prefix of `text` of at most `max` tokens, cut on a character boundary.
+    pub fn truncate<'a>(&self, text: &'a str, max: u32) -> &'a str {
+        let mut used = 0usize;
+        let mut budget = max as usize;
+        for piece in pieces(text) {
+            let tokens = self.encode(piece);
+            if tokens.len() <= budget {
+                used += piece.len();
+                budget -= tokens.len();
+                continue;
+            }
+            let bytes = self.bpe.decode_bytes(&tokens[..budget]).map(|b| b.len()).unwrap_or(0);
+            let mut end = used + bytes.min(piece.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            return &text[..end];
+        }
+        text
+    }
+
+    /// Tokens of one chat message: its text, its tool calls (name and arguments), and the
+    /// framing. Used for `messages.token_count`.
+    pub fn count_message(&self, message: &Message) -> u32 {
+        let body = match message {
+            Message::System { content } | Message::User { content } => self.count(content),
+            Message::Assistant { content, tool_calls } => {
+                self.count(content)
+                    + tool_calls
+                        .iter()
+                        .map(|c| self.count(&c.name) + self.count(&c.arguments) + TOOL_OVERHEAD)
+                        .sum::<u32>()
+            }
+            Message::Tool { tool_call_id, content } => self.count(tool_call_id) + self.count(content),
+        };
+        body + MESSAGE_OVERHEAD
+    }
+
+    /// Tokens of one tool definition as sent to the model (its JSON plus framing).
+    pub fn count_tool(&self, tool: &ToolDef) -> u32 {
+        let json = serde_json::to_string(tool).unwrap_or_default();
+        self.count(&json) + TOOL_OVERHEAD
+    }
+
+    /// Cache counters.
+    pub fn stats(&self) -> TokenizerStats {
+        let cache = self.cache();
+        TokenizerStats { hits: cache.hits, misses: cache.misses, entries: cache.counts.len() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vibe_llm::ToolCall;
+
+    fn tk() -> &'static Tokenizer {
+        Tokenizer::shared().unwrap()
+    }
+
+    #[test]
+    fn counts_known_texts_with_o200k() {
+        assert_eq!(tk().count("hello world"), 2);
+        assert_eq!(tk().count(""), 0);
+        // Chinese text costs roughly one token per one or two characters.
+        let n = tk().count("你好，我最近工作压力很大，晚上总是睡不着。");
+        assert!((8..=22).contains(&n), "{n}");
+    }
+
+    #[test]
+    fn repeated_long_texts_hit_the_cache() {
+        let text = "这是一段会被反复计数的技能正文。".repeat(20);
+        let before = tk().stats();
+        let a = tk().count(&text);
+        let b = tk().count(&text);
+        let after = tk().stats();
+        assert_eq!(a, b);
+        assert_eq!(a, tk().count_uncached(&text));
+        assert!(after.hits > before.hits);
+    }
+
+    #[test]
+    fn long_texts_are_counted_in_pieces_without_drift() {
+        let line = "Line of a long rules file, with words and 数字 123.\n";
+        let text = line.repeat(2000);
+        let whole = tk().bpe.encode_ordinary(&text).len() as u32;
+        assert_eq!(tk().count_uncached(&text), whole);
+    }
+
+    #[test]
+    fn truncate_keeps_a_prefix_within_the_budget() {
+        let text = "八字命理咨询师会先确认出生信息，再解读命盘。".repeat(10);
+        let cut = tk().truncate(&text, 15);
+        assert!(text.starts_with(cut));
+        assert!(tk().count(cut) <= 15);
+        assert!(tk().count(cut) >= 12, "{}", tk().count(cut));
+        assert_eq!(tk().truncate("short", 100), "short");
+        assert_eq!(tk().truncate("short text", 0), "");
+    }
+
+    #[test]
+    fn messages_count_text_calls_and_framing() {
+        let user = Message::user("hello world");
+        assert_eq!(tk().count_message(&user), 2 + MESSAGE_OVERHEAD);
+        let call = ToolCall { id: "call_1".into(), name: "read_state".into(), arguments: "{}".into() };
+        let assistant = Message::assistant("", vec![call]);
+        assert!(tk().count_message(&assistant) > MESSAGE_OVERHEAD + TOOL_OVERHEAD);
+    }
+}

@@ -1,0 +1,290 @@
+//! Fitting the phase-2 prompt to its budget. Sections come in a fixed order:
+//! persona, persona_mode, voice, rules | scenario, ethics, boundaries, cases, profile, state,
+//! protocol, summary, language (then the tool definitions). When the total is over budget,
+//! trims are applied one step at a time in this fixed priority order until it fits:
+//!
+//! 1. cases — the lowest-ranked matched case is dropped, one at a time;
+//! 2. state — lists cut to their newest 5 items, long texts to 200 characters;
+//! 3. rules / scenario — each file cut to its opening paragraph;
+//! 4. profile — lists cut to their newest 5 items, long texts to 200 characters;
+//! 5. summary — kept to its first and last lines, half then a quarter of its size;
+//! 6. rules / scenario — whole files dropped, the last first;
+//! 7. state — left out, with a pointer to `read_state`.
+//!
+//! The persona, persona mode, voice, ethics, boundaries, protocol prompt, language rule and
+//! tool definitions are never trimmed. Every trim leaves a notice.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use vibe_llm::ToolDef;
+use vibe_store::SkillView;
+use vibe_wire::Phase;
+
+use super::render::{Shape, compact, head_and_tail, is_blank, opening, shape_json};
+use super::sections::{Section, join, measure, section_tokens, tools_tokens};
+use super::texts;
+use super::{BuiltPrompt, ContextBuilder};
+
+/// Characters kept of each rule file at step 3.
+const OPENING_CHARS: usize = 240;
+/// The shape of state and profile after their trim step.
+const SHORT: Shape = Shape { list_items: 5, text_chars: 200 };
+/// The longest text value shown untrimmed.
+const TEXT_CHARS: usize = 500;
+
+/// Rules or a scenario: a heading and the files' texts.
+pub(crate) struct Guide {
+    pub kind: &'static str,
+    pub heading: String,
+    pub items: Vec<String>,
+}
+
+/// Everything a phase-2 prompt is made of, before fitting.
+pub(crate) struct Parts {
+    pub persona: String,
+    pub persona_mode: Option<String>,
+    pub voice: &'static str,
+    pub guide: Option<Guide>,
+    pub ethics: Option<String>,
+    /// Rendered matched cases, best first.
+    pub cases: Vec<String>,
+    /// Declared profile fields and their values (`None`: not provided).
+    pub profile: Vec<(String, Option<Value>)>,
+    /// `skills.<name>`.
+    pub state_path: String,
+    pub view: Arc<SkillView>,
+    pub protocol: Option<String>,
+    pub summary: Option<String>,
+}
+
+/// How far each trimmable part has been trimmed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Levels {
+    cases_dropped: usize,
+    state_short: bool,
+    guide_short: bool,
+    profile_short: bool,
+    /// 0 whole, 1 half, 2 a quarter.
+    summary: u8,
+    guide_dropped: usize,
+    state_omitted: bool,
+}
+
+/// The sections in prompt order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Persona,
+    PersonaMode,
+    Voice,
+    Guide,
+    Ethics,
+    Boundaries,
+    Cases,
+    Profile,
+    State,
+    Protocol,
+    Summary,
+    Language,
+}
+
+const SLOTS: [Slot; 12] = [
+    Slot::Persona,
+    Slot::PersonaMode,
+    Slot::Voice,
+    Slot::Guide,
+    Slot::Ethics,
+    Slot::Boundaries,
+    Slot::Cases,
+    Slot::Profile,
+    Slot::State,
+    Slot::Protocol,
+    Slot::Summary,
+    Slot::Language,
+];
+
+/// The next trim in priority order, and the section it changes; `None` when nothing is left
+/// to trim.
+fn next_step(parts: &Parts, l: Levels) -> Option<(Levels, Slot)> {
+    let state_present = !is_blank(&parts.view.state);
+    let guide_items = parts.guide.as_ref().map_or(0, |g| g.items.len());
+    if l.cases_dropped < parts.cases.len() {
+        return Some((Levels { cases_dropped: l.cases_dropped + 1, ..l }, Slot::Cases));
+    }
+    if !l.state_short && state_present {
+        return Some((Levels { state_short: true, ..l }, Slot::State));
+    }
+    if !l.guide_short && guide_items > 0 {
+        return Some((Levels { guide_short: true, ..l }, Slot::Guide));
+    }
+    if !l.profile_short && parts.profile.iter().any(|(_, v)| v.is_some()) {
+        return Some((Levels { profile_short: true, ..l }, Slot::Profile));
+    }
+    if l.summary < 2 && parts.summary.is_some() {
+        return Some((Levels { summary: l.summary + 1, ..l }, Slot::Summary));
+    }
+    if l.guide_dropped < guide_items {
+        return Some((Levels { guide_dropped: l.guide_dropped + 1, ..l }, Slot::Guide));
+    }
+    if !l.state_omitted && state_present {
+        return Some((Levels { state_omitted: true, ..l }, Slot::State));
+    }
+    None
+}
+
+impl ContextBuilder {
+    fn render(&self, slot: Slot, p: &Parts, l: Levels) -> Option<String> {
+        let full = Shape { list_items: self.limits.state_list_items as usize, text_chars: TEXT_CHARS };
+        match slot {
+            Slot::Persona => Some(p.persona.clone()),
+            Slot::PersonaMode => p.persona_mode.clone(),
+            Slot::Voice => Some(p.voice.to_string()),
+            Slot::Guide => {
+                let g = p.guide.as_ref()?;
+                let kept = g.items.len().saturating_sub(l.guide_dropped);
+                if kept == 0 {
+                    return None;
+                }
+                let items: Vec<String> = g.items[..kept]
+                    .iter()
+                    .map(|t| if l.guide_short { opening(t, OPENING_CHARS) } else { t.clone() })
+                    .collect();
+                Some(format!("{}\n\n{}", g.heading, items.join("\n\n")))
+            }
+            Slot::Ethics => p.ethics.clone(),
+            Slot::Boundaries => Some(texts::BOUNDARIES.to_string()),
+            Slot::Cases => {
+                let kept = p.cases.len().saturating_sub(l.cases_dropped);
+                (kept > 0).then(|| format!("{}\n\n{}", texts::CASES_HEADING, p.cases[..kept].join("\n\n")))
+            }
+            Slot::Profile => {
+                if p.profile.is_empty() {
+                    return None;
+                }
+                let shape = if l.profile_short { SHORT } else { full };
+                let lines: Vec<String> = p
+                    .profile
+                    .iter()
+                    .map(|(field, value)| match value.as_ref().filter(|v| !is_blank(v)) {
+                        Some(v) => format!("- {field}：{}", compact(&shape_json(v, shape))),
+                        None => format!("- {field}：{}", texts::NOT_PROVIDED),
+                    })
+                    .collect();
+                Some(format!("{}\n{}", texts::PROFILE_HEADING, lines.join("\n")))
+            }
+            Slot::State => {
+                let heading = format!("## 技能记录（{}）", p.state_path);
+                let body = if is_blank(&p.view.state) {
+                    texts::STATE_EMPTY.to_string()
+                } else if l.state_omitted {
+                    "（记录较多，这里从略；需要时调用 read_state 读取。）".to_string()
+                } else {
+                    compact(&shape_json(&p.view.state, if l.state_short { SHORT } else { full }))
+                };
+                Some(format!("{heading}\n{body}"))
+            }
+            Slot::Protocol => p.protocol.clone(),
+            Slot::Summary => {
+                let summary = p.summary.as_ref()?;
+                let full_tokens = self.tk.count(summary).min(self.limits.summary_max_tokens);
+                let cap = full_tokens >> l.summary;
+                Some(format!("{}\n{}", texts::SUMMARY_HEADING, head_and_tail(self.tk, summary, cap)))
+            }
+            Slot::Language => Some(texts::LANGUAGE.to_string()),
+        }
+    }
+
+    fn slot_tokens(&self, text: &Option<String>, slot: Slot) -> u32 {
+        let index = usize::from(slot != Slot::Persona);
+        text.as_ref().map_or(0, |t| section_tokens(self.tk, &Section::new("", t.as_str()), index))
+    }
+
+    /// Render `parts`, trimming in the documented order until system prompt + tools fit.
+    pub(super) fn fit_phase2(&self, parts: &Parts, tools: &[ToolDef], skill: &str, mut notices: Vec<String>) -> BuiltPrompt {
+        let budget = self.limits.phase2_prompt_tokens;
+        let tools_cost = tools_tokens(self.tk, tools);
+        let mut levels = Levels::default();
+        let mut texts: Vec<Option<String>> = SLOTS.iter().map(|&s| self.render(s, parts, levels)).collect();
+        let mut costs: Vec<u32> = SLOTS.iter().zip(&texts).map(|(&s, t)| self.slot_tokens(t, s)).collect();
+        loop {
+            let total = costs.iter().sum::<u32>() + tools_cost;
+            if total <= budget {
+                break;
+            }
+            let Some((next, slot)) = next_step(parts, levels) else {
+                notices.push(format!(
+                    "prompt: {total} tokens is over the {budget}-token phase-2 budget after every trim; \
+                     the persona, ethics, protocol prompt and tools are never trimmed"
+                ));
+                break;
+            };
+            levels = next;
+            let i = SLOTS.iter().position(|&s| s == slot).unwrap_or(0);
+            texts[i] = self.render(slot, parts, levels);
+            costs[i] = self.slot_tokens(&texts[i], slot);
+        }
+        notices.extend(trim_notices(parts, levels, budget));
+        let sections: Vec<Section> = SLOTS
+            .iter()
+            .zip(texts)
+            .filter_map(|(&slot, text)| text.map(|t| Section::new(slot_name(slot, parts), t)))
+            .collect();
+        let (counts, total) = measure(self.tk, &sections, tools);
+        BuiltPrompt {
+            phase: Phase::Phase2,
+            skill: Some(skill.to_string()),
+            system: join(&sections),
+            tools: tools.to_vec(),
+            sections: counts,
+            prompt_tokens: total,
+            notices,
+        }
+    }
+}
+
+fn slot_name(slot: Slot, parts: &Parts) -> &'static str {
+    match slot {
+        Slot::Persona => "persona",
+        Slot::PersonaMode => "persona_mode",
+        Slot::Voice => "voice",
+        Slot::Guide => parts.guide.as_ref().map_or("rules", |g| g.kind),
+        Slot::Ethics => "ethics",
+        Slot::Boundaries => "boundaries",
+        Slot::Cases => "cases",
+        Slot::Profile => "profile",
+        Slot::State => "state",
+        Slot::Protocol => "protocol",
+        Slot::Summary => "summary",
+        Slot::Language => "language",
+    }
+}
+
+/// One notice per trimmed part, describing where it ended up.
+fn trim_notices(parts: &Parts, l: Levels, budget: u32) -> Vec<String> {
+    let fit = format!("to fit {budget} tokens");
+    let mut out = Vec::new();
+    if l.cases_dropped > 0 {
+        let n = parts.cases.len();
+        out.push(format!("cases: {} of {n} matched cases kept; {} left out {fit}", n - l.cases_dropped, l.cases_dropped));
+    }
+    if l.state_omitted {
+        out.push(format!("state: left out {fit} (the model can read it with read_state)"));
+    } else if l.state_short {
+        out.push(format!("state: lists cut to their newest {} items and long texts shortened {fit}", SHORT.list_items));
+    }
+    if let Some(g) = &parts.guide {
+        if l.guide_short {
+            out.push(format!("{}: cut to their opening paragraphs {fit}", g.kind));
+        }
+        if l.guide_dropped > 0 {
+            out.push(format!("{}: {} of {} files left out {fit}", g.kind, l.guide_dropped, g.items.len()));
+        }
+    }
+    if l.profile_short {
+        out.push(format!("profile: lists cut to their newest {} items and long texts shortened {fit}", SHORT.list_items));
+    }
+    if l.summary > 0 {
+        out.push(format!("summary: shortened to its first and last lines {fit}"));
+    }
+    out
+}
