@@ -199,13 +199,23 @@ impl Tool for RunScript {
 }
 
 /// A tool declared in a skill's `tools.yaml` and backed by `scripts/<file>`: the call's
-/// arguments are written to the script's stdin as one JSON object.
+/// arguments are checked against the declared schema, then written to the script's stdin as
+/// one JSON object.
 pub(crate) struct ScriptTool {
-    pub definition: ToolDef,
-    pub skill: String,
+    definition: ToolDef,
+    skill: String,
     /// File name under `scripts/`.
-    pub file: String,
-    pub limits: ScriptLimits,
+    file: String,
+    limits: ScriptLimits,
+    /// `None` when the declared schema cannot be compiled (`vibe skills check` reports it).
+    validator: Option<jsonschema::Validator>,
+}
+
+impl ScriptTool {
+    pub fn new(definition: ToolDef, skill: &str, file: String, limits: ScriptLimits) -> Self {
+        let validator = jsonschema::draft202012::new(&definition.parameters).ok();
+        Self { definition, skill: skill.to_string(), file, limits, validator }
+    }
 }
 
 impl Tool for ScriptTool {
@@ -237,6 +247,14 @@ impl Tool for ScriptTool {
                 ));
             }
             let input = if args.is_null() { json!({}) } else { args };
+            if let Some(Err(e)) = self.validator.as_ref().map(|v| v.validate(&input)) {
+                let at = e.instance_path().to_string();
+                let field = if at.is_empty() { "arguments".to_string() } else { at };
+                return ToolOutput::field_error(
+                    field,
+                    format!("{}: the arguments do not match its schema: {e}", self.definition.name),
+                );
+            }
             let stdin = serde_json::to_vec(&input).unwrap_or_default();
             execute(ctx, &self.definition.name, &self.file, Vec::new(), Some(stdin), self.limits)
                 .await

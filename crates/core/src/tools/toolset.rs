@@ -111,12 +111,12 @@ impl ToolRegistry {
                 set.push(Arc::new(Described { definition: declared_def(declared), handler }));
             }
             (ToolRef::Declared(declared), None) => match find_for_tool(&entry.dir, name) {
-                Some(file) => set.push(Arc::new(ScriptTool {
-                    definition: declared_def(declared),
-                    skill: skill.clone(),
+                Some(file) => set.push(Arc::new(ScriptTool::new(
+                    declared_def(declared),
+                    skill,
                     file,
-                    limits: self.limits,
-                })),
+                    self.limits,
+                ))),
                 None => set.notices.push(format!(
                     "tool `{name}` of skill `{skill}` left out: the app has no handler for it and the skill has no scripts/{name}.* to run"
                 )),

@@ -206,3 +206,13 @@ async fn a_declared_script_tool_gets_its_arguments_as_json_on_stdin() {
     assert_eq!(out.result["stdout"], "3\n");
     assert_eq!(out.result["script"], "scripts/tally.py");
 }
+
+#[tokio::test]
+async fn a_declared_script_tool_refuses_arguments_off_its_schema() {
+    let f = Fixture::new();
+    f.add_skill("habits", "", &[("tools.yaml", TALLY_TOOLS), ("scripts/tally.py", TALLY)]);
+    let out = f.call_offered("habits", "tally", json!({"habits": "run"})).await;
+    assert!(out.is_error);
+    assert_eq!(out.result["field"], "/habits");
+    assert!(out.result.get("stdout").is_none(), "the script did not run: {}", out.result);
+}
