@@ -1,4 +1,5 @@
 //! Integration tests of vibe-core: one binary, one module per topic.
 
 mod audit;
+mod compute;
 mod tools;
