@@ -5,11 +5,11 @@
 //! given, entries are shortened level by level and, last, the least relevant ones are left
 //! out — always with a notice. Running the tool belongs to the tools module.
 
-use serde_json::json;
+use serde_json::{Map, Value, json};
 use vibe_llm::ToolDef;
 use vibe_skills::SkillEntry;
 
-use super::sections::{cut_chars, first_sentence, one_line};
+use super::sections::{cut_chars, first_sentence, one_line, sentences_within};
 use super::texts;
 use super::tokenizer::Tokenizer;
 
@@ -19,7 +19,7 @@ pub const USE_SKILL: &str = "use_skill";
 /// How much of an entry is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Detail {
-    /// Description up to 120 characters and 8 trigger words.
+    /// The description's leading sentences up to 90 characters and 8 trigger words.
     Full,
     /// The description's first sentence up to 48 characters and 4 trigger words.
     Short,
@@ -76,7 +76,7 @@ fn render(entry: &Entry<'_>, detail: Detail) -> String {
         None => entry.name.to_string(),
     };
     let (description, triggers) = match detail {
-        Detail::Full => (cut_chars(&entry.description, 120), 8),
+        Detail::Full => (sentences_within(&entry.description, 90), 8),
         Detail::Short => (cut_chars(first_sentence(&entry.description), 48), 4),
         Detail::Minimal => return format!("- {label}"),
     };
@@ -90,7 +90,13 @@ fn render(entry: &Entry<'_>, detail: Detail) -> String {
 
 /// The `use_skill` definition listing `shown` entries, the first `detailed` of them at
 /// `detail` and the rest by name; `left_out` more exist.
-fn definition(shown: &[Entry<'_>], detail: Detail, detailed: usize, left_out: usize) -> ToolDef {
+fn definition(
+    shown: &[Entry<'_>],
+    detail: Detail,
+    detailed: usize,
+    left_out: usize,
+    extra: &Map<String, Value>,
+) -> ToolDef {
     let mut description = String::from(texts::USE_SKILL_INTRO);
     for (i, entry) in shown.iter().enumerate() {
         description.push('\n');
@@ -103,18 +109,22 @@ fn definition(shown: &[Entry<'_>], detail: Detail, detailed: usize, left_out: us
         description.push_str(&format!("\n（另有 {left_out} 个技能因篇幅未列出。）"));
     }
     let names: Vec<&str> = shown.iter().map(|e| e.name).collect();
+    let mut properties = Map::new();
+    properties.insert(
+        "skill".into(),
+        json!({"type": "string", "enum": names, "description": texts::USE_SKILL_PARAM}),
+    );
+    properties.insert(
+        "scenario".into(),
+        json!({"type": "string", "description": texts::USE_SKILL_SCENARIO}),
+    );
+    for (key, schema) in extra {
+        properties.entry(key.clone()).or_insert_with(|| schema.clone());
+    }
     ToolDef {
         name: USE_SKILL.to_string(),
         description,
-        parameters: json!({
-            "type": "object",
-            "properties": {
-                "skill": {"type": "string", "enum": names, "description": texts::USE_SKILL_PARAM},
-                "scenario": {"type": "string", "description": texts::USE_SKILL_SCENARIO}
-            },
-            "required": ["skill"],
-            "additionalProperties": false
-        }),
+        parameters: json!({"type": "object", "properties": properties, "required": ["skill"]}),
     }
 }
 
@@ -122,6 +132,21 @@ fn definition(shown: &[Entry<'_>], detail: Detail, detailed: usize, left_out: us
 pub(crate) struct Fitted {
     pub tool: ToolDef,
     pub notices: Vec<String>,
+}
+
+/// Parameters of the tools registry's `use_skill` beyond `skill` and `scenario` (such as
+/// `birth_info`), so the catalog version accepts everything the handler does.
+fn extra_properties(base: Option<&ToolDef>) -> Map<String, Value> {
+    base.and_then(|t| t.parameters.get("properties"))
+        .and_then(Value::as_object)
+        .map(|props| {
+            props
+                .iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "skill" | "scenario"))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The largest `n` in `lo..=hi` for which `fits(n)` holds, given that it holds for smaller
@@ -148,8 +173,18 @@ fn largest(lo: usize, hi: usize, fits: impl Fn(usize) -> bool) -> usize {
 ///    name only;
 /// 4. the matched entries shortened, as many of the others as fit by name, the rest left
 ///    out and counted in the tool's description.
-pub(crate) fn fit(tk: &Tokenizer, entries: &[Entry<'_>], room: u32, budget: u32) -> Fitted {
+pub(crate) fn fit(
+    tk: &Tokenizer,
+    entries: &[Entry<'_>],
+    room: u32,
+    budget: u32,
+    base: Option<&ToolDef>,
+) -> Fitted {
     let total = entries.len();
+    let extra = extra_properties(base);
+    let definition = |shown: &[Entry<'_>], detail, detailed, left_out| {
+        definition(shown, detail, detailed, left_out, &extra)
+    };
     let tokens = |shown: &[Entry<'_>], detailed, left_out| {
         tk.count_tool(&definition(shown, Detail::Short, detailed, left_out))
     };
@@ -165,7 +200,10 @@ pub(crate) fn fit(tk: &Tokenizer, entries: &[Entry<'_>], room: u32, budget: u32)
     let fit = format!("to fit {budget} tokens");
     if tokens(entries, total, 0) <= room {
         let notice = format!("catalog: skill descriptions shortened to their first sentence {fit}");
-        return Fitted { tool: definition(entries, Detail::Short, total, 0), notices: vec![notice] };
+        return Fitted {
+            tool: definition(entries, Detail::Short, total, 0),
+            notices: vec![notice],
+        };
     }
     let matched = entries.iter().take_while(|e| e.score > 0).count();
     if tokens(entries, matched, 0) <= room {
@@ -174,11 +212,15 @@ pub(crate) fn fit(tk: &Tokenizer, entries: &[Entry<'_>], room: u32, budget: u32)
             "catalog: {described} of {total} skills described, {} listed by name only {fit}",
             total - described
         );
-        return Fitted { tool: definition(entries, Detail::Short, described, 0), notices: vec![notice] };
+        return Fitted {
+            tool: definition(entries, Detail::Short, described, 0),
+            notices: vec![notice],
+        };
     }
     let described = largest(0, matched, |d| tokens(&entries[..d], d, total - d) <= room);
     let listed = largest(described, total, |n| tokens(&entries[..n], described, total - n) <= room);
-    let notice = format!("catalog: {listed} of {total} skills listed; {} left out {fit}", total - listed);
+    let notice =
+        format!("catalog: {listed} of {total} skills listed; {} left out {fit}", total - listed);
     Fitted {
         tool: definition(&entries[..listed], Detail::Short, described, total - listed),
         notices: vec![notice],

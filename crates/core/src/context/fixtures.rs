@@ -10,7 +10,11 @@ use vibe_store::Store;
 use super::{ContextBuilder, ContextLimits};
 
 /// A builder over an in-memory store and the given skill roots.
-pub(crate) fn builder_with(project: Option<&Path>, builtin: bool, limits: ContextLimits) -> (ContextBuilder, Arc<Store>) {
+pub(crate) fn builder_with(
+    project: Option<&Path>,
+    builtin: bool,
+    limits: ContextLimits,
+) -> (ContextBuilder, Arc<Store>) {
     let config = RegistryConfig {
         project: project.map(Path::to_path_buf),
         builtin: if builtin { vibe_skills::builtin_dir() } else { None },
@@ -30,7 +34,11 @@ pub(crate) fn builtin() -> (ContextBuilder, Arc<Store>) {
 pub(crate) fn write_skill(root: &Path, name: &str, frontmatter: &str, body: &str) {
     let dir = root.join(name);
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("SKILL.md"), format!("---\nname: {name}\n{frontmatter}\n---\n\n{body}\n")).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: {name}\n{frontmatter}\n---\n\n{body}\n"),
+    )
+    .unwrap();
 }
 
 /// Write `count` plausible skills (long descriptions, many triggers) into `root`.

@@ -93,7 +93,8 @@ impl ContextLimits {
                 )));
             }
         }
-        let needed = self.phase2_prompt_tokens.max(self.phase1_prompt_tokens) + self.reply_reserve_tokens;
+        let needed =
+            self.phase2_prompt_tokens.max(self.phase1_prompt_tokens) + self.reply_reserve_tokens;
         if self.max_context_tokens <= needed {
             return Err(CoreError::InvalidLimits(format!(
                 "context.max_context_tokens is {}, but the prompt budget and the reply reserve already take {needed}; \

@@ -17,6 +17,10 @@ mod trim;
 mod fixtures;
 #[cfg(test)]
 mod phase1_tests;
+#[cfg(test)]
+mod phase2_tests;
+#[cfg(test)]
+mod snapshot_tests;
 
 use std::sync::Arc;
 
@@ -87,7 +91,11 @@ pub struct ContextBuilder {
 impl ContextBuilder {
     /// A builder over the store and the skill registry. Fails when `limits` are out of range
     /// (the message names the setting) or the tokenizer cannot load.
-    pub fn new(store: Arc<Store>, skills: Arc<Registry>, limits: ContextLimits) -> Result<Self, CoreError> {
+    pub fn new(
+        store: Arc<Store>,
+        skills: Arc<Registry>,
+        limits: ContextLimits,
+    ) -> Result<Self, CoreError> {
         limits.validate()?;
         Ok(Self { store, skills, limits, tk: Tokenizer::shared()? })
     }

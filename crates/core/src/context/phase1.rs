@@ -8,7 +8,7 @@ use vibe_wire::Phase;
 
 use super::catalog;
 use super::render::head_and_tail;
-use super::sections::{Section, join, measure, section_tokens};
+use super::sections::{Section, join, measure, seam_slack, section_tokens};
 use super::texts;
 use super::{BuiltPrompt, ContextBuilder, PromptRequest};
 use crate::CoreError;
@@ -35,16 +35,23 @@ impl ContextBuilder {
         Ok(super::phase2::titled(body, entry.meta.expert_persona.as_deref().unwrap_or("Vibe")))
     }
 
-    pub(super) fn phase1(&self, req: &PromptRequest<'_>, mut notices: Vec<String>) -> Result<BuiltPrompt, CoreError> {
+    pub(super) fn phase1(
+        &self,
+        req: &PromptRequest<'_>,
+        mut notices: Vec<String>,
+    ) -> Result<BuiltPrompt, CoreError> {
         let budget = self.limits.phase1_prompt_tokens;
         let tk = self.tk;
         let mut persona = self.core_persona()?;
         let persona_cap = budget * PERSONA_SHARE / 100;
         if tk.count(&persona) > persona_cap {
             persona = head_and_tail(tk, &persona, persona_cap);
-            notices.push(format!("persona: the core persona was cut to {persona_cap} tokens to fit {budget} tokens"));
+            notices.push(format!(
+                "persona: the core persona was cut to {persona_cap} tokens to fit {budget} tokens"
+            ));
         }
-        let mut sections = vec![Section::new("persona", persona), Section::new("tool_guide", texts::PHASE1_TOOLS)];
+        let mut sections =
+            vec![Section::new("persona", persona), Section::new("tool_guide", texts::PHASE1_TOOLS)];
         if let Some(protocol) = req.protocol_prompt.filter(|p| !p.trim().is_empty()) {
             sections.push(Section::new("protocol", super::phase2::protocol_text(protocol)));
         }
@@ -52,22 +59,27 @@ impl ContextBuilder {
             let cap = (budget * SUMMARY_SHARE / 100).min(self.limits.summary_max_tokens);
             let shown = head_and_tail(tk, summary.trim(), cap);
             if shown.len() < summary.trim().len() {
-                notices.push(format!("summary: shortened to its first and last lines to fit {budget} tokens"));
+                notices.push(format!(
+                    "summary: shortened to its first and last lines to fit {budget} tokens"
+                ));
             }
             sections.push(Section::new("summary", format!("{}\n{shown}", texts::SUMMARY_HEADING)));
         }
         sections.push(Section::new("language", texts::LANGUAGE));
-        let fixed: u32 = sections.iter().enumerate().map(|(i, s)| section_tokens(tk, s, i)).sum();
+        let fixed: u32 =
+            sections.iter().enumerate().map(|(i, s)| section_tokens(tk, s, i)).sum::<u32>()
+                + seam_slack(sections.len());
         let skills = self.skills.skills();
         let entries = catalog::entries(&skills, req.user_message);
-        let fitted = catalog::fit(tk, &entries, budget.saturating_sub(fixed), budget);
+        let base = req.tools.iter().find(|t| t.name == catalog::USE_SKILL);
+        let fitted = catalog::fit(tk, &entries, budget.saturating_sub(fixed), budget, base);
         notices.extend(fitted.notices);
         let tools = vec![fitted.tool];
         let (mut counts, total) = measure(tk, &sections, &tools);
         if let Some(last) = counts.last_mut() {
             last.name = "catalog".to_string();
         }
-        if total > budget {
+        if total + seam_slack(sections.len()) > budget {
             notices.push(format!(
                 "prompt: {total} tokens is over the {budget}-token phase-1 budget; the persona and the use_skill tool cannot be cut further"
             ));

@@ -36,7 +36,11 @@ pub(crate) fn protocol_text(protocol: &str) -> String {
 }
 
 /// The persona-mode section: the requested persona, else the skill's first.
-fn persona_mode(meta: &SkillMeta, requested: Option<&str>, notices: &mut Vec<String>) -> Option<String> {
+fn persona_mode(
+    meta: &SkillMeta,
+    requested: Option<&str>,
+    notices: &mut Vec<String>,
+) -> Option<String> {
     let first = meta.personas.first()?;
     let chosen = match requested {
         None => first,
@@ -56,7 +60,12 @@ fn persona_mode(meta: &SkillMeta, requested: Option<&str>, notices: &mut Vec<Str
 
 /// The voice mode: requested, else the profile's preference, else warm; limited to the ones
 /// the skill allows.
-fn voice_mode(meta: &SkillMeta, requested: Option<&str>, view: &SkillView, notices: &mut Vec<String>) -> VoiceMode {
+fn voice_mode(
+    meta: &SkillMeta,
+    requested: Option<&str>,
+    view: &SkillView,
+    notices: &mut Vec<String>,
+) -> VoiceMode {
     let preferred = at_path(&view.profile, VOICE_PREFERENCE).and_then(Value::as_str);
     let mut mode = VoiceMode::Warm;
     for (source, candidate) in [("requested", requested), ("profile", preferred)] {
@@ -86,7 +95,12 @@ fn voice_mode(meta: &SkillMeta, requested: Option<&str>, view: &SkillView, notic
 
 impl ContextBuilder {
     /// Rules, or the chosen scenario when there is one and it exists.
-    fn guide(&self, name: &str, scenario: Option<&str>, notices: &mut Vec<String>) -> Result<Option<Guide>, CoreError> {
+    fn guide(
+        &self,
+        name: &str,
+        scenario: Option<&str>,
+        notices: &mut Vec<String>,
+    ) -> Result<Option<Guide>, CoreError> {
         if let Some(id) = scenario {
             match self.skills.scenario(name, id) {
                 Ok(s) => {
@@ -107,9 +121,16 @@ impl ContextBuilder {
             }
         }
         let rules = self.skills.rules(name)?;
-        let items: Vec<String> =
-            rules.iter().filter(|r| !r.text.trim().is_empty()).map(|r| demote_headings(&r.text, 2)).collect();
-        Ok((!items.is_empty()).then(|| Guide { kind: "rules", heading: texts::RULES_HEADING.to_string(), items }))
+        let items: Vec<String> = rules
+            .iter()
+            .filter(|r| !r.text.trim().is_empty())
+            .map(|r| demote_headings(&r.text, 2))
+            .collect();
+        Ok((!items.is_empty()).then(|| Guide {
+            kind: "rules",
+            heading: texts::RULES_HEADING.to_string(),
+            items,
+        }))
     }
 
     /// The skill's declared profile fields and state, through the store's cache.
@@ -121,7 +142,11 @@ impl ContextBuilder {
         Ok(self.store.skill_view(user, &meta.name, &fields)?)
     }
 
-    pub(super) fn phase2(&self, req: &PromptRequest<'_>, entry: &SkillEntry) -> Result<BuiltPrompt, CoreError> {
+    pub(super) fn phase2(
+        &self,
+        req: &PromptRequest<'_>,
+        entry: &SkillEntry,
+    ) -> Result<BuiltPrompt, CoreError> {
         let meta = &entry.meta;
         let name = meta.name.as_str();
         let mut notices = Vec::new();
@@ -141,11 +166,14 @@ impl ContextBuilder {
                 .skills
                 .match_cases(name, message, k as usize)?
                 .iter()
-                .map(|m| format!("### {}\n{}", m.case.title.trim(), demote_headings(&m.case.body, 3)))
+                .map(|m| {
+                    format!("### {}\n{}", m.case.title.trim(), demote_headings(&m.case.body, 3))
+                })
                 .collect(),
         };
         let ethics = (!meta.ethics.forbidden.is_empty()).then(|| {
-            let lines: Vec<String> = meta.ethics.forbidden.iter().map(|f| format!("- {}", f.trim())).collect();
+            let lines: Vec<String> =
+                meta.ethics.forbidden.iter().map(|f| format!("- {}", f.trim())).collect();
             format!("{}\n{}", texts::ETHICS_HEADING, lines.join("\n"))
         });
         let parts = Parts {

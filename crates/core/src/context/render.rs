@@ -49,8 +49,12 @@ pub(crate) fn shape_json(value: &Value, shape: Shape) -> Value {
                 .collect::<Map<String, Value>>(),
         ),
         Value::Array(items) if items.len() > keep => {
-            let mut out: Vec<Value> = newest(items, keep).iter().map(|v| shape_json(v, shape)).collect();
-            out.push(Value::String(format!("…（共 {} 条，这里只列出最新的 {keep} 条）", items.len())));
+            let mut out: Vec<Value> =
+                newest(items, keep).iter().map(|v| shape_json(v, shape)).collect();
+            out.push(Value::String(format!(
+                "…（共 {} 条，这里只列出最新的 {keep} 条）",
+                items.len()
+            )));
             Value::Array(out)
         }
         Value::Array(items) => Value::Array(items.iter().map(|v| shape_json(v, shape)).collect()),
@@ -148,7 +152,10 @@ mod tests {
     #[test]
     fn long_lists_keep_their_newest_items_and_say_so() {
         let items: Vec<Value> = (0..12).map(|i| json!({"n": i})).collect();
-        let v = shape_json(&json!({"_meta": {"updated_at": "x"}, "insights": items}), Shape { list_items: 5, text_chars: 50 });
+        let v = shape_json(
+            &json!({"_meta": {"updated_at": "x"}, "insights": items}),
+            Shape { list_items: 5, text_chars: 50 },
+        );
         let list = v["insights"].as_array().unwrap();
         assert_eq!(list.len(), 6);
         assert_eq!(list[0], json!({"n": 0}));
@@ -189,7 +196,8 @@ mod tests {
     #[test]
     fn head_and_tail_keeps_both_ends() {
         let tk = Tokenizer::shared().unwrap();
-        let lines: Vec<String> = (1..=40).map(|i| format!("第 {i} 条：用户提到了一件重要的事情。")).collect();
+        let lines: Vec<String> =
+            (1..=40).map(|i| format!("第 {i} 条：用户提到了一件重要的事情。")).collect();
         let text = lines.join("\n");
         let out = head_and_tail(tk, &text, 120);
         assert!(tk.count(&out) <= 120, "{}", tk.count(&out));

@@ -30,6 +30,13 @@ pub(crate) fn section_tokens(tk: &Tokenizer, section: &Section, index: usize) ->
     tk.count(&section.text) + sep
 }
 
+/// Tokens kept free for the seams between sections: counted one by one, a section's last
+/// characters and the separator may tokenise a little differently than inside the whole
+/// prompt (a token or two per seam), so budgets are checked with this much to spare.
+pub(crate) fn seam_slack(sections: usize) -> u32 {
+    2 * u32::try_from(sections.saturating_sub(1)).unwrap_or(u32::MAX / 2)
+}
+
 /// Tokens of the tool definitions.
 pub(crate) fn tools_tokens(tk: &Tokenizer, tools: &[ToolDef]) -> u32 {
     tools.iter().map(|t| tk.count_tool(t)).sum()
@@ -49,7 +56,11 @@ pub(crate) fn join(sections: &[Section]) -> String {
 }
 
 /// Per-section token counts (the tool definitions last, as `tools`) and their sum.
-pub(crate) fn measure(tk: &Tokenizer, sections: &[Section], tools: &[ToolDef]) -> (Vec<SectionTokens>, u32) {
+pub(crate) fn measure(
+    tk: &Tokenizer,
+    sections: &[Section],
+    tools: &[ToolDef],
+) -> (Vec<SectionTokens>, u32) {
     let mut out: Vec<SectionTokens> = sections
         .iter()
         .enumerate()
@@ -75,7 +86,7 @@ pub(crate) fn demote_headings(text: &str, levels: usize) -> String {
             in_fence = !in_fence;
         }
         let hashes = line.bytes().take_while(|&b| b == b'#').count();
-        if !in_fence && hashes > 0 && line[hashes..].starts_with(' ') {
+        if !in_fence && (1..=6).contains(&hashes) && line[hashes..].starts_with(' ') {
             let level = (hashes + levels).min(6);
             out.push_str(&"#".repeat(level));
             out.push_str(&line[hashes..]);
@@ -101,16 +112,49 @@ pub(crate) fn first_sentence(text: &str) -> &str {
         .char_indices()
         .find(|&(i, c)| {
             matches!(c, '。' | '！' | '？' | '\n' | '；')
-                || (matches!(c, '.' | '!' | '?') && text[i + c.len_utf8()..].starts_with([' ', '\n']))
+                || (matches!(c, '.' | '!' | '?')
+                    && text[i + c.len_utf8()..].starts_with([' ', '\n']))
         })
         .map(|(i, c)| i + c.len_utf8())
         .unwrap_or(text.len());
     text[..end].trim()
 }
 
-/// Whitespace runs (newlines included) collapsed to one space.
+/// The leading whole sentences of `text` that fit `max` characters (at least the first one,
+/// cut to `max`).
+pub(crate) fn sentences_within(text: &str, max: usize) -> String {
+    let mut rest = text.trim();
+    let mut out = String::new();
+    while !rest.is_empty() {
+        let sentence = first_sentence(rest);
+        if sentence.is_empty() {
+            break;
+        }
+        if !out.is_empty() && out.chars().count() + sentence.chars().count() > max {
+            break;
+        }
+        out.push_str(sentence);
+        rest = rest[rest.find(sentence).map_or(rest.len(), |i| i + sentence.len())..].trim_start();
+    }
+    cut_chars(&out, max)
+}
+
+/// Whitespace runs (newlines included) collapsed to one space, or to nothing between two
+/// non-ASCII characters (a line break inside Chinese text).
 pub(crate) fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, word) in words.iter().enumerate() {
+        if i > 0 {
+            let prev = out.chars().next_back().is_some_and(|c| !c.is_ascii());
+            let next = word.chars().next().is_some_and(|c| !c.is_ascii());
+            if !(prev && next) {
+                out.push(' ');
+            }
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -132,6 +176,12 @@ mod tests {
         assert_eq!(first_sentence("Bazi reading. More text"), "Bazi reading.");
         assert_eq!(first_sentence("v1.5 is out"), "v1.5 is out");
         assert_eq!(one_line(" a\n  b\tc "), "a b c");
+        assert_eq!(one_line("十神，\n  把命盘 as 参考"), "十神，把命盘 as 参考");
+        assert_eq!(
+            sentences_within("第一句。第二句。English follows here.", 8),
+            "第一句。第二句。"
+        );
+        assert_eq!(sentences_within("很长很长的一句话没有句号", 4), "很长很长…");
     }
 
     #[test]
@@ -145,6 +195,8 @@ mod tests {
         let (per, total) = measure(tk, &sections, &[]);
         assert_eq!(per.iter().map(|s| s.tokens).sum::<u32>(), total);
         assert_eq!(per.len(), 3);
-        assert_eq!(tk.count_uncached(&join(&sections)), total);
+        // Counted one by one, a seam may differ from the whole text by a token or two.
+        let whole = tk.count_uncached(&join(&sections));
+        assert!(whole.abs_diff(total) <= 2 * (sections.len() as u32 - 1), "{whole} vs {total}");
     }
 }

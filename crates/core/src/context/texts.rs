@@ -54,6 +54,7 @@ pub(crate) const USE_SKILL_INTRO: &str = "激活一个专业技能。激活后�
 何时调用：用户的需要明确指向下面某个技能时（例如想看八字、想设定目标、想改简历）。
 不要调用：用户只是顺口一提（“我是金牛座所以很固执哈哈”），或只是想聊聊心情——这时先继续对话。
 边界：一次只激活一个最相关的技能；同一轮不要重复激活同一个技能；`skill` 必须是下面目录里的名字。
+返回 needs_input 时，按其中的 ask_user 向用户询问，得到回答后带上相应字段（如 birth_info）再调用一次。
 示例：用户说“帮我看看八字” → {\"skill\": \"bazi\"}；用户说“想准备下周的面试” → {\"skill\": \"career\", \"scenario\": \"interview_prep\"}。
 
 技能目录（名字：说明｜触发词）：";
@@ -62,12 +63,10 @@ pub(crate) const USE_SKILL_INTRO: &str = "激活一个专业技能。激活后�
 pub(crate) const USE_SKILL_PARAM: &str = "要激活的技能名（目录中的名字）。";
 
 /// The description of the `scenario` parameter.
-pub(crate) const USE_SKILL_SCENARIO: &str =
-    "可选：技能下的场景名（该技能 scenarios/ 里的文件名，如 career 的 interview_prep）。不确定时省略，使用技能的默认做法。";
+pub(crate) const USE_SKILL_SCENARIO: &str = "可选：技能下的场景名（该技能 scenarios/ 里的文件名，如 career 的 interview_prep）。不确定时省略，使用技能的默认做法。";
 
 /// Heading of the compaction summary section.
-pub(crate) const SUMMARY_HEADING: &str =
-    "## 早先对话摘要\n以下是本次对话更早部分的摘要（原消息已不在上下文里），请自然地延续，不要向用户复述摘要本身：";
+pub(crate) const SUMMARY_HEADING: &str = "## 早先对话摘要\n以下是本次对话更早部分的摘要（原消息已不在上下文里），请自然地延续，不要向用户复述摘要本身：";
 
 /// Heading of the protocol section when the protocol prompt has none of its own.
 pub(crate) const PROTOCOL_HEADING: &str = "## 进行中的引导流程";

@@ -70,7 +70,8 @@ fn pieces(text: &str) -> impl Iterator<Item = &str> {
         while !rest.is_char_boundary(cut) {
             cut -= 1;
         }
-        let cut = rest[..cut].rfind('\n').map(|i| i + 1).filter(|&i| i > PIECE_BYTES / 2).unwrap_or(cut);
+        let cut =
+            rest[..cut].rfind('\n').map(|i| i + 1).filter(|&i| i > PIECE_BYTES / 2).unwrap_or(cut);
         let (head, tail) = rest.split_at(cut);
         rest = tail;
         Some(head)
@@ -163,7 +164,9 @@ impl Tokenizer {
                         .map(|c| self.count(&c.name) + self.count(&c.arguments) + TOOL_OVERHEAD)
                         .sum::<u32>()
             }
-            Message::Tool { tool_call_id, content } => self.count(tool_call_id) + self.count(content),
+            Message::Tool { tool_call_id, content } => {
+                self.count(tool_call_id) + self.count(content)
+            }
         };
         body + MESSAGE_OVERHEAD
     }
@@ -234,7 +237,8 @@ mod tests {
     fn messages_count_text_calls_and_framing() {
         let user = Message::user("hello world");
         assert_eq!(tk().count_message(&user), 2 + MESSAGE_OVERHEAD);
-        let call = ToolCall { id: "call_1".into(), name: "read_state".into(), arguments: "{}".into() };
+        let call =
+            ToolCall { id: "call_1".into(), name: "read_state".into(), arguments: "{}".into() };
         let assistant = Message::assistant("", vec![call]);
         assert!(tk().count_message(&assistant) > MESSAGE_OVERHEAD + TOOL_OVERHEAD);
     }

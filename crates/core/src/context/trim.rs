@@ -22,7 +22,7 @@ use vibe_store::SkillView;
 use vibe_wire::Phase;
 
 use super::render::{Shape, compact, head_and_tail, is_blank, opening, shape_json};
-use super::sections::{Section, join, measure, section_tokens, tools_tokens};
+use super::sections::{Section, join, measure, seam_slack, section_tokens, tools_tokens};
 use super::texts;
 use super::{BuiltPrompt, ContextBuilder};
 
@@ -134,7 +134,8 @@ fn next_step(parts: &Parts, l: Levels) -> Option<(Levels, Slot)> {
 
 impl ContextBuilder {
     fn render(&self, slot: Slot, p: &Parts, l: Levels) -> Option<String> {
-        let full = Shape { list_items: self.limits.state_list_items as usize, text_chars: TEXT_CHARS };
+        let full =
+            Shape { list_items: self.limits.state_list_items as usize, text_chars: TEXT_CHARS };
         match slot {
             Slot::Persona => Some(p.persona.clone()),
             Slot::PersonaMode => p.persona_mode.clone(),
@@ -155,7 +156,9 @@ impl ContextBuilder {
             Slot::Boundaries => Some(texts::BOUNDARIES.to_string()),
             Slot::Cases => {
                 let kept = p.cases.len().saturating_sub(l.cases_dropped);
-                (kept > 0).then(|| format!("{}\n\n{}", texts::CASES_HEADING, p.cases[..kept].join("\n\n")))
+                (kept > 0).then(|| {
+                    format!("{}\n\n{}", texts::CASES_HEADING, p.cases[..kept].join("\n\n"))
+                })
             }
             Slot::Profile => {
                 if p.profile.is_empty() {
@@ -188,7 +191,11 @@ impl ContextBuilder {
                 let summary = p.summary.as_ref()?;
                 let full_tokens = self.tk.count(summary).min(self.limits.summary_max_tokens);
                 let cap = full_tokens >> l.summary;
-                Some(format!("{}\n{}", texts::SUMMARY_HEADING, head_and_tail(self.tk, summary, cap)))
+                Some(format!(
+                    "{}\n{}",
+                    texts::SUMMARY_HEADING,
+                    head_and_tail(self.tk, summary, cap)
+                ))
             }
             Slot::Language => Some(texts::LANGUAGE.to_string()),
         }
@@ -200,15 +207,23 @@ impl ContextBuilder {
     }
 
     /// Render `parts`, trimming in the documented order until system prompt + tools fit.
-    pub(super) fn fit_phase2(&self, parts: &Parts, tools: &[ToolDef], skill: &str, mut notices: Vec<String>) -> BuiltPrompt {
+    pub(super) fn fit_phase2(
+        &self,
+        parts: &Parts,
+        tools: &[ToolDef],
+        skill: &str,
+        mut notices: Vec<String>,
+    ) -> BuiltPrompt {
         let budget = self.limits.phase2_prompt_tokens;
         let tools_cost = tools_tokens(self.tk, tools);
         let mut levels = Levels::default();
-        let mut texts: Vec<Option<String>> = SLOTS.iter().map(|&s| self.render(s, parts, levels)).collect();
-        let mut costs: Vec<u32> = SLOTS.iter().zip(&texts).map(|(&s, t)| self.slot_tokens(t, s)).collect();
+        let mut texts: Vec<Option<String>> =
+            SLOTS.iter().map(|&s| self.render(s, parts, levels)).collect();
+        let mut costs: Vec<u32> =
+            SLOTS.iter().zip(&texts).map(|(&s, t)| self.slot_tokens(t, s)).collect();
         loop {
             let total = costs.iter().sum::<u32>() + tools_cost;
-            if total <= budget {
+            if total + seam_slack(texts.iter().flatten().count()) <= budget {
                 break;
             }
             let Some((next, slot)) = next_step(parts, levels) else {
@@ -265,23 +280,38 @@ fn trim_notices(parts: &Parts, l: Levels, budget: u32) -> Vec<String> {
     let mut out = Vec::new();
     if l.cases_dropped > 0 {
         let n = parts.cases.len();
-        out.push(format!("cases: {} of {n} matched cases kept; {} left out {fit}", n - l.cases_dropped, l.cases_dropped));
+        out.push(format!(
+            "cases: {} of {n} matched cases kept; {} left out {fit}",
+            n - l.cases_dropped,
+            l.cases_dropped
+        ));
     }
     if l.state_omitted {
         out.push(format!("state: left out {fit} (the model can read it with read_state)"));
     } else if l.state_short {
-        out.push(format!("state: lists cut to their newest {} items and long texts shortened {fit}", SHORT.list_items));
+        out.push(format!(
+            "state: lists cut to their newest {} items and long texts shortened {fit}",
+            SHORT.list_items
+        ));
     }
     if let Some(g) = &parts.guide {
         if l.guide_short {
             out.push(format!("{}: cut to their opening paragraphs {fit}", g.kind));
         }
         if l.guide_dropped > 0 {
-            out.push(format!("{}: {} of {} files left out {fit}", g.kind, l.guide_dropped, g.items.len()));
+            out.push(format!(
+                "{}: {} of {} files left out {fit}",
+                g.kind,
+                l.guide_dropped,
+                g.items.len()
+            ));
         }
     }
     if l.profile_short {
-        out.push(format!("profile: lists cut to their newest {} items and long texts shortened {fit}", SHORT.list_items));
+        out.push(format!(
+            "profile: lists cut to their newest {} items and long texts shortened {fit}",
+            SHORT.list_items
+        ));
     }
     if l.summary > 0 {
         out.push(format!("summary: shortened to its first and last lines {fit}"));
