@@ -4,6 +4,9 @@
 //! persisting messages belong to the agent and chat modules. The rules are in docs/context.md.
 
 mod catalog;
+mod compact;
+mod digest;
+mod history;
 mod limits;
 mod phase1;
 mod phase2;
@@ -15,6 +18,8 @@ mod trim;
 
 #[cfg(test)]
 mod fixtures;
+#[cfg(test)]
+mod history_tests;
 #[cfg(test)]
 mod phase1_tests;
 #[cfg(test)]
@@ -32,6 +37,8 @@ use vibe_wire::{Phase, SectionTokens};
 use crate::CoreError;
 
 pub use catalog::USE_SKILL;
+pub use compact::Compaction;
+pub use history::{History, INTERRUPTED_NOTE};
 pub use limits::{ContextLimits, HistoryMode};
 pub use tokenizer::{MESSAGE_OVERHEAD, TOOL_OVERHEAD, Tokenizer, TokenizerStats};
 

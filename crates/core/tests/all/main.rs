@@ -2,4 +2,5 @@
 
 mod audit;
 mod compute;
+mod context;
 mod tools;

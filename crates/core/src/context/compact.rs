@@ -1,0 +1,111 @@
+//! Compaction (seed 004 §7.3; seed 002 §3.2 problem 3): when unsummarised messages no longer
+//! fit the history window, the older ones — down to half a window, so compaction does not run
+//! on every turn — are folded into the conversation's stored summary. Deterministic first (a
+//! digest merged into the summary and bounded, earliest and latest facts kept); with a
+//! summariser model, one model call whose answer replaces the digest. The latest user message
+//! is never folded (the store keeps the newest user turn in every window); the active skill
+//! and the protocol step do not live in messages at all.
+
+use vibe_llm::{ChatModel, Usage, collect};
+use vibe_store::HistoryLimit;
+use vibe_wire::Phase;
+
+use super::ContextBuilder;
+use super::digest::{bound, digest, merge, summary_request};
+use crate::CoreError;
+
+/// Rows read at once when looking for the messages to fold; a longer backlog (an old
+/// conversation compacted for the first time) reads the whole conversation once.
+const FOLD_BATCH: usize = 256;
+
+/// What one compaction did, for the `compacted` event and the budgets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compaction {
+    /// Messages folded into the summary by this compaction.
+    pub folded_messages: u32,
+    /// Tokens of the new summary.
+    pub summary_tokens: u32,
+    /// Whether the summariser model wrote the summary (it counts against the run's budget).
+    pub used_model: bool,
+    /// The newest message id the summary now covers.
+    pub through_id: i64,
+    /// Token usage of the summarising call, when the model reported it.
+    pub usage: Option<Usage>,
+    /// What went differently than asked (e.g. the model call failed and the digest was kept).
+    pub notices: Vec<String>,
+}
+
+/// Half of a window: what stays unsummarised after a compaction.
+fn half(limit: HistoryLimit) -> HistoryLimit {
+    match limit {
+        HistoryLimit::Messages(n) => HistoryLimit::Messages((n / 2).max(1)),
+        HistoryLimit::Tokens(t) => HistoryLimit::Tokens((t / 2).max(1)),
+    }
+}
+
+impl ContextBuilder {
+    /// Fold the messages that fell out of the history window of `phase` (and not yet
+    /// summarised) into the conversation's summary; `None` when there is nothing to fold.
+    /// The window is the one [`ContextBuilder::history`] uses, with the history setting of the
+    /// conversation's skill in phase 2. With `summarizer`, one model call writes the summary;
+    /// when it fails, the deterministic digest is kept and a notice says why.
+    pub async fn compact(
+        &self,
+        conversation: &vibe_store::Conversation,
+        phase: Phase,
+        summarizer: Option<&dyn ChatModel>,
+    ) -> Result<Option<Compaction>, CoreError> {
+        let conv = self.store.conversation(&conversation.id)?;
+        let skill_history = match (phase, conv.skill.as_deref()) {
+            (Phase::Phase2, Some(name)) => self.skills.skill(name).ok().map(|e| e.meta.history),
+            _ => None,
+        };
+        let limit = self.history_limit(phase, skill_history.as_ref());
+        let through = conv.summary_through_id.unwrap_or(0);
+        let (_, more_before) = self.window(&conv.id, limit, through)?;
+        if !more_before {
+            return Ok(None);
+        }
+        let (kept, _) = self.window(&conv.id, half(limit), through)?;
+        let Some(first_kept) = kept.first().map(|m| m.id) else { return Ok(None) };
+        let batch =
+            self.store.history(&conv.id, HistoryLimit::Messages(kept.len() + FOLD_BATCH))?;
+        // A full batch that does not reach back to the summary may miss older rows.
+        let backlog =
+            batch.len() >= kept.len() + FOLD_BATCH / 2 && batch.iter().all(|m| m.id > through);
+        let rows = if backlog { self.store.messages(&conv.id)? } else { batch };
+        let folded: Vec<vibe_store::Message> =
+            rows.into_iter().filter(|m| m.id > through && m.id < first_kept).collect();
+        let Some(new_through) = folded.last().map(|m| m.id) else { return Ok(None) };
+        let max = self.limits.summary_max_tokens;
+        let mut summary = merge(self.tk, conv.summary.as_deref(), &digest(&folded), max);
+        let (mut used_model, mut usage, mut notices) = (false, None, Vec::new());
+        if let Some(model) = summarizer {
+            let request = summary_request(self.tk, conv.summary.as_deref(), &folded, max);
+            let (response, error) = collect(model.stream(request)).await;
+            usage = response.usage;
+            match error {
+                None if !response.text.trim().is_empty() => {
+                    summary = bound(self.tk, response.text.trim(), max);
+                    used_model = true;
+                }
+                None => notices.push(
+                    "compaction: the summarising model answered nothing; kept the digest"
+                        .to_string(),
+                ),
+                Some(e) => notices.push(format!(
+                    "compaction: the summarising model call failed ({e}); kept the digest"
+                )),
+            }
+        }
+        self.store.set_conversation_summary(&conv.id, &summary, new_through)?;
+        Ok(Some(Compaction {
+            folded_messages: u32::try_from(folded.len()).unwrap_or(u32::MAX),
+            summary_tokens: self.tk.count(&summary),
+            used_model,
+            through_id: new_through,
+            usage,
+            notices,
+        }))
+    }
+}
