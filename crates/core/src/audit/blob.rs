@@ -33,7 +33,12 @@ pub(super) fn oversized(value: &Value) -> Option<String> {
 }
 
 /// Write `text` to a new `tool-<n>-<name>.json` in `dir`; returns the file name.
-pub(super) fn write_new(dir: &Path, name_hint: &str, counter: &AtomicU32, text: &str) -> Result<String, CoreError> {
+pub(super) fn write_new(
+    dir: &Path,
+    name_hint: &str,
+    counter: &AtomicU32,
+    text: &str,
+) -> Result<String, CoreError> {
     let stem = file_stem(name_hint);
     for _ in 0..MAX_NAME_ATTEMPTS {
         let n = counter.fetch_add(1, Ordering::Relaxed);
@@ -49,7 +54,11 @@ pub(super) fn write_new(dir: &Path, name_hint: &str, counter: &AtomicU32, text: 
         }
     }
     let path = dir.join(format!("tool-N-{stem}.json"));
-    Err(io_error("create", &path, std::io::Error::new(ErrorKind::AlreadyExists, "no free file name")))
+    Err(io_error(
+        "create",
+        &path,
+        std::io::Error::new(ErrorKind::AlreadyExists, "no free file name"),
+    ))
 }
 
 /// What stands in for the whole output: its start, its size, and where the rest is.

@@ -15,7 +15,9 @@ use std::path::{Path, PathBuf};
 use crate::CoreError;
 
 pub use blob::{EXTERNALIZE_THRESHOLD, PREVIEW_CHARS};
-pub use reader::{RunFile, RunLog, RunSummary, SkippedLine, list_runs_on_disk, read_events, run_files};
+pub use reader::{
+    RunFile, RunLog, RunSummary, SkippedLine, list_runs_on_disk, read_events, run_files,
+};
 pub use writer::RunAudit;
 
 /// The folder under the data dir that holds one folder per run.
@@ -50,12 +52,17 @@ mod tests {
 
     #[test]
     fn run_ids_that_could_escape_the_runs_folder_are_rejected() {
-        for bad in ["", ".", "..", "../x", "a/b", "a\\b", ".hidden", "a b", "运行", &"x".repeat(129)] {
+        for bad in
+            ["", ".", "..", "../x", "a/b", "a\\b", ".hidden", "a b", "运行", &"x".repeat(129)]
+        {
             let err = run_dir(Path::new("/data"), bad).unwrap_err();
             assert!(matches!(err, CoreError::InvalidRunId(_)), "{bad:?}");
         }
         for good in ["0190d3c2-7a1e-7c3b-9f00-1234567890ab", "20260203_123456_abcd", "run.1"] {
-            assert_eq!(run_dir(Path::new("/data"), good).unwrap(), Path::new("/data/runs").join(good));
+            assert_eq!(
+                run_dir(Path::new("/data"), good).unwrap(),
+                Path::new("/data/runs").join(good)
+            );
         }
     }
 }

@@ -71,8 +71,16 @@ impl RunLog {
     /// What a person should know about how the log was read, one line each.
     pub fn notices(&self) -> Vec<String> {
         let path = self.path.display();
-        let mut out: Vec<String> =
-            self.skipped.iter().map(|s| format!("{path}:{}: skipped a line that is not a readable event: {}", s.line, s.reason)).collect();
+        let mut out: Vec<String> = self
+            .skipped
+            .iter()
+            .map(|s| {
+                format!(
+                    "{path}:{}: skipped a line that is not a readable event: {}",
+                    s.line, s.reason
+                )
+            })
+            .collect();
         if let Some(line) = self.truncated_line {
             out.push(format!(
                 "{path}:{line}: the last line is cut short (the run was stopped while writing it); the {} events before it are intact",
@@ -176,7 +184,10 @@ pub fn run_files(data_dir: &Path, run_id: &str) -> Result<Vec<RunFile>, CoreErro
         let entry = entry.map_err(|e| io_error("list", &dir, e))?;
         let meta = entry.metadata().map_err(|e| io_error("read", &entry.path(), e))?;
         if meta.is_file() {
-            files.push(RunFile { name: entry.file_name().to_string_lossy().into_owned(), bytes: meta.len() });
+            files.push(RunFile {
+                name: entry.file_name().to_string_lossy().into_owned(),
+                bytes: meta.len(),
+            });
         }
     }
     files.sort_by(|a, b| a.name.cmp(&b.name));

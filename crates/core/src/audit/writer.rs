@@ -46,7 +46,8 @@ impl RunAudit {
             .read(true)
             .open(&events_path)
             .map_err(|e| io_error("open", &events_path, e))?;
-        let broken_line = ends_mid_line(&mut file).map_err(|e| io_error("read", &events_path, e))?;
+        let broken_line =
+            ends_mid_line(&mut file).map_err(|e| io_error("read", &events_path, e))?;
         Ok(Self::from_parts(run_id, dir, events_path, LogFile { file, broken_line }))
     }
 
@@ -85,7 +86,12 @@ impl RunAudit {
     pub fn write(&self, envelope: &Envelope) {
         let mut line = match serde_json::to_vec(envelope) {
             Ok(line) => line,
-            Err(e) => return self.fail(format!("cannot serialise event {} of run {}: {e}", envelope.seq, self.run_id)),
+            Err(e) => {
+                return self.fail(format!(
+                    "cannot serialise event {} of run {}: {e}",
+                    envelope.seq, self.run_id
+                ));
+            }
         };
         line.push(b'\n');
         let mut log = self.log.lock().unwrap_or_else(|p| p.into_inner());
@@ -159,7 +165,12 @@ mod tests {
     use vibe_wire::Event;
 
     fn envelope(seq: u64) -> Envelope {
-        Envelope { run_id: "r".into(), seq, ts: "2026-01-01T00:00:00Z".into(), event: Event::TurnStarted { round: 1 } }
+        Envelope {
+            run_id: "r".into(),
+            seq,
+            ts: "2026-01-01T00:00:00Z".into(),
+            event: Event::TurnStarted { round: 1 },
+        }
     }
 
     #[cfg(target_os = "linux")]

@@ -2,6 +2,8 @@
 //! line cut by a kill is tolerated with a notice, large outputs go to a file the event names,
 //! and IO failures are reported instead of panicking or stopping the run.
 
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] fns unwrap too
+
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
@@ -21,7 +23,11 @@ fn sample_run(emitter: &Emitter) {
         model: "scripted".into(),
     });
     emitter.emit(Event::TurnStarted { round: 1 });
-    emitter.emit(Event::ToolCall { id: "t1".into(), name: "use_skill".into(), arguments: json!({"skill": "lifecoach"}) });
+    emitter.emit(Event::ToolCall {
+        id: "t1".into(),
+        name: "use_skill".into(),
+        arguments: json!({"skill": "lifecoach"}),
+    });
     emitter.emit(Event::ToolResult {
         id: "t1".into(),
         name: "use_skill".into(),
@@ -31,7 +37,10 @@ fn sample_run(emitter: &Emitter) {
     });
     emitter.emit(Event::SkillActivated { skill: "lifecoach".into(), scenario: None });
     emitter.emit(Event::PlanUpdated {
-        plan: Plan { goal: "减压".into(), steps: vec![PlanStep { title: "聊聊来源".into(), status: "in_progress".into() }] },
+        plan: Plan {
+            goal: "减压".into(),
+            steps: vec![PlanStep { title: "聊聊来源".into(), status: "in_progress".into() }],
+        },
     });
     emitter.emit(Event::TurnStarted { round: 2 });
     emitter.emit(Event::AssistantDelta { text: "先深呼吸，".into() });
@@ -61,7 +70,10 @@ fn events_written_during_a_run_read_back_equal_and_in_order() {
     assert_eq!(log.events, emitted);
     assert_eq!(log.lines.len(), emitted.len());
     for (line, env) in log.lines.iter().zip(&emitted) {
-        assert_eq!(serde_json::from_str::<Value>(line).unwrap(), serde_json::to_value(env).unwrap());
+        assert_eq!(
+            serde_json::from_str::<Value>(line).unwrap(),
+            serde_json::to_value(env).unwrap()
+        );
     }
     assert!(log.is_finished() && log.is_intact() && log.notices().is_empty());
     let summary = log.summary();
@@ -72,7 +84,10 @@ fn events_written_during_a_run_read_back_equal_and_in_order() {
     assert_eq!(audit::list_runs_on_disk(dir.path()).unwrap(), vec!["run-1".to_string()]);
     // Each line is the envelope as JSON, `type` and all.
     let first: Value = serde_json::from_str(&log.lines[0]).unwrap();
-    assert_eq!((first["type"].as_str(), first["run_id"].as_str(), first["seq"].as_u64()), (Some("run_started"), Some("run-1"), Some(0)));
+    assert_eq!(
+        (first["type"].as_str(), first["run_id"].as_str(), first["seq"].as_u64()),
+        (Some("run_started"), Some("run-1"), Some(0))
+    );
 }
 
 #[test]
@@ -117,7 +132,8 @@ fn a_large_tool_output_goes_to_a_file_the_event_references() {
     let (shown, file) = audit.externalize("run_script", &big);
     let file = file.unwrap();
     assert_eq!(file, "tool-1-run_script.json");
-    let stored: Value = serde_json::from_slice(&std::fs::read(audit.dir().join(&file)).unwrap()).unwrap();
+    let stored: Value =
+        serde_json::from_slice(&std::fs::read(audit.dir().join(&file)).unwrap()).unwrap();
     assert_eq!(stored, big);
     assert_eq!(shown["truncated"], true);
     assert_eq!(shown["file"], file.as_str());
@@ -127,7 +143,8 @@ fn a_large_tool_output_goes_to_a_file_the_event_references() {
     let small = json!({"ok": true});
     assert_eq!(audit.externalize("read_state", &small), (small.clone(), None));
 
-    let files: Vec<String> = audit::run_files(dir.path(), "big").unwrap().into_iter().map(|f| f.name).collect();
+    let files: Vec<String> =
+        audit::run_files(dir.path(), "big").unwrap().into_iter().map(|f| f.name).collect();
     assert_eq!(files, vec!["events.jsonl".to_string(), file]);
     let (_, second) = audit.externalize("run_script", &big);
     assert_eq!(second.as_deref(), Some("tool-2-run_script.json"));
@@ -144,7 +161,10 @@ fn io_failures_during_a_run_are_remembered_and_the_run_goes_on() {
     let (shown, file) = audit.externalize("load_resource", &big);
     assert_eq!((shown, file), (big, None), "the whole value is kept when it cannot be saved");
     let err = audit.error().unwrap();
-    assert!(err.starts_with("cannot create ") && err.contains("tool-1-load_resource.json"), "{err}");
+    assert!(
+        err.starts_with("cannot create ") && err.contains("tool-1-load_resource.json"),
+        "{err}"
+    );
     // Events still flow to the other sinks.
     let seen = Arc::new(CollectSink::default());
     sample_run(&Emitter::new("gone", vec![audit.clone(), seen.clone()]));
@@ -167,5 +187,8 @@ fn reading_errors_name_the_path_and_the_fix() {
     let file = dir.path().join("file");
     std::fs::write(&file, "").unwrap();
     let err = RunAudit::create(&file, "r").err().unwrap();
-    assert!(err.to_string().starts_with(&format!("cannot create {}", file.join("runs/r").display())), "{err}");
+    assert!(
+        err.to_string().starts_with(&format!("cannot create {}", file.join("runs/r").display())),
+        "{err}"
+    );
 }
