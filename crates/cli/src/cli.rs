@@ -44,4 +44,6 @@ pub enum Command {
     Skills(cmd::skills::SkillsArgs),
     /// Talk to the LLM endpoint: probe it with one request, list its models.
     Llm(cmd::llm::LlmArgs),
+    /// Recorded agent runs: list them, show one, replay its events as they were shown.
+    Runs(cmd::runs::RunsArgs),
 }

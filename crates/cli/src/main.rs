@@ -5,6 +5,7 @@ mod cli;
 mod cmd;
 mod ctx;
 mod output;
+mod render;
 
 use clap::Parser;
 
@@ -21,6 +22,7 @@ fn main() {
         Command::Db(args) => cmd::db::run(&ctx, args),
         Command::Skills(args) => cmd::skills::run(&ctx, args),
         Command::Llm(args) => cmd::llm::run(&ctx, args),
+        Command::Runs(args) => cmd::runs::run(&ctx, args),
     };
     if let Err(err) = result {
         output::report_error(&ctx, &err);

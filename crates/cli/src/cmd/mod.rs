@@ -5,5 +5,6 @@ pub mod compute;
 pub mod db;
 pub mod llm;
 pub mod profile;
+pub mod runs;
 pub mod skills;
 pub mod state;

@@ -1,0 +1,148 @@
+//! The status lines `vibe` shows on stderr for run events (tool calls, results, plans,
+//! approvals, errors, the stop summary): pure functions from an event to text, so live chat
+//! and `vibe runs replay` show exactly the same lines. Streaming text is the printer's job.
+
+use serde_json::Value;
+use vibe_wire::{Event, Plan, SkillsChange, StopReason};
+
+/// Longest JSON shown inline for tool arguments, results and display data.
+const INLINE_CHARS: usize = 120;
+
+/// The stderr lines for `event` (each without its newline); empty for events shown as
+/// streaming text or not shown at all.
+pub(crate) fn status_lines(event: &Event) -> Vec<String> {
+    match event {
+        Event::RunStarted { .. }
+        | Event::TurnStarted { .. }
+        | Event::ModelRequest { .. }
+        | Event::AssistantDelta { .. }
+        | Event::ReasoningDelta { .. }
+        | Event::Usage { .. } => vec![],
+        Event::AssistantRestart { reason } => vec![format!("↺ the answer starts over: {reason}")],
+        Event::ToolCall { name, arguments, .. } => vec![tool_call(name, arguments)],
+        Event::ToolResult { name, result, is_error, file, .. } => {
+            vec![tool_result(name, result, *is_error, file.as_deref())]
+        }
+        Event::SkillActivated { skill, scenario } => vec![match scenario {
+            Some(s) => format!("✨ skill activated: {skill} (scenario {s})"),
+            None => format!("✨ skill activated: {skill}"),
+        }],
+        Event::PlanUpdated { plan } => plan_lines(plan),
+        Event::Display { kind, data } => vec![format!("▣ {kind}: {}", compact(data))],
+        Event::ApprovalRequired { tool, args, reason, .. } => {
+            vec![format!("? approval needed: {} — {reason}", tool_call_text(tool, args))]
+        }
+        Event::ApprovalResolved { approved, by, .. } => {
+            vec![if *approved {
+                format!("✓ approved by {by}")
+            } else {
+                format!("✗ denied by {by}")
+            }]
+        }
+        Event::Compacted { folded_messages, summary_tokens } => vec![format!(
+            "… folded {folded_messages} older message{} into a summary ({summary_tokens} tokens)",
+            plural(*folded_messages)
+        )],
+        Event::Error { error } => vec![format!("error [{}]: {}", error.kind, error.message)],
+        Event::RunFinished { stop_reason, rounds, tool_calls, .. } => {
+            stop_summary(*stop_reason, *rounds, *tool_calls).into_iter().collect()
+        }
+        Event::SkillsChanged { changes } => skills_changed(changes),
+    }
+}
+
+/// The one-line summary of a run that did not simply complete.
+pub(crate) fn stop_summary(reason: StopReason, rounds: u32, tool_calls: u32) -> Option<String> {
+    (reason != StopReason::Completed).then(|| {
+        format!(
+            "stopped: {} after {rounds} round{}, {tool_calls} tool call{}",
+            reason.as_str(),
+            plural(rounds),
+            plural(tool_calls)
+        )
+    })
+}
+
+fn tool_call(name: &str, arguments: &Value) -> String {
+    format!("→ {}", tool_call_text(name, arguments))
+}
+
+fn tool_call_text(name: &str, args: &Value) -> String {
+    let empty = match args {
+        Value::Null => true,
+        Value::Object(map) => map.is_empty(),
+        _ => false,
+    };
+    if empty { name.to_string() } else { format!("{name} {}", compact(args)) }
+}
+
+fn tool_result(name: &str, result: &Value, is_error: bool, file: Option<&str>) -> String {
+    if is_error {
+        return format!("✗ {name} failed: {}", error_message(result));
+    }
+    match file {
+        Some(file) => format!("← {name} ok (large output saved as {file})"),
+        None => format!("← {name} ok"),
+    }
+}
+
+/// The readable part of an error observation: the string, or its `error` / `message` field.
+fn error_message(result: &Value) -> String {
+    let field = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
+    match result {
+        Value::String(s) => shorten(s),
+        Value::Object(_) => field(result, "message")
+            .or_else(|| field(result, "error"))
+            .or_else(|| result.get("error").and_then(|e| field(e, "message")))
+            .map(|s| shorten(&s))
+            .unwrap_or_else(|| compact(result)),
+        other => compact(other),
+    }
+}
+
+fn plan_lines(plan: &Plan) -> Vec<String> {
+    let mut lines = vec![if plan.goal.is_empty() {
+        "plan:".to_string()
+    } else {
+        format!("plan: {}", plan.goal)
+    }];
+    for step in &plan.steps {
+        let mark = match step.status.as_str() {
+            "done" => "[x]",
+            "in_progress" => "[>]",
+            "skipped" => "[-]",
+            _ => "[ ]",
+        };
+        lines.push(format!("  {mark} {}", step.title));
+    }
+    lines
+}
+
+fn skills_changed(changes: &[SkillsChange]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for change in changes {
+        let kind =
+            serde_json::to_value(change.change).ok().and_then(|v| v.as_str().map(str::to_string));
+        lines.push(format!("skill {}: {}", change.name, kind.unwrap_or_default()));
+        lines.extend(change.problems.iter().map(|p| format!("  {p}")));
+    }
+    lines
+}
+
+/// Compact JSON, cut to [`INLINE_CHARS`] characters.
+fn compact(value: &Value) -> String {
+    shorten(&value.to_string())
+}
+
+/// One line, at most [`INLINE_CHARS`] characters (an ellipsis marks the cut).
+fn shorten(text: &str) -> String {
+    let one_line = text.replace(['\n', '\r'], " ");
+    match one_line.char_indices().nth(INLINE_CHARS) {
+        Some((cut, _)) => format!("{}…", &one_line[..cut]),
+        None => one_line,
+    }
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -1,0 +1,205 @@
+//! The printer's exact output for a run: reply on stdout, status lines on stderr, JSON lines
+//! with `--json`. `tests/runs.rs` checks `vibe runs replay` prints these same texts.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use serde_json::json;
+use vibe_wire::{Envelope, ErrorInfo, Event, Phase, Plan, PlanStep, StopReason, TokenUsage};
+
+use super::EventPrinter;
+
+#[derive(Clone, Default)]
+struct Buf(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Buf {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(data);
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Buf {
+    fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+}
+
+fn print_all(json: bool, reasoning: bool, events: Vec<Event>) -> (String, String) {
+    let (out, err) = (Buf::default(), Buf::default());
+    let mut printer =
+        EventPrinter::with_writers(json, false, Box::new(out.clone()), Box::new(err.clone()))
+            .show_reasoning(reasoning);
+    for (seq, event) in events.into_iter().enumerate() {
+        printer.print(&Envelope {
+            run_id: "r1".into(),
+            seq: seq as u64,
+            ts: "2026-01-01T00:00:00Z".into(),
+            event,
+        });
+    }
+    printer.finish();
+    (out.text(), err.text())
+}
+
+fn finished(stop_reason: StopReason, rounds: u32, tool_calls: u32) -> Event {
+    Event::RunFinished { stop_reason, usage: TokenUsage::default(), rounds, tool_calls }
+}
+
+fn a_run() -> Vec<Event> {
+    vec![
+        Event::RunStarted {
+            conversation_id: "c1".into(),
+            phase: Phase::Phase1,
+            skill: None,
+            user_message: "hi".into(),
+            model: "m".into(),
+        },
+        Event::TurnStarted { round: 1 },
+        Event::ReasoningDelta { text: "thinking".into() },
+        Event::AssistantDelta { text: "Let me look.".into() },
+        Event::ToolCall {
+            id: "t1".into(),
+            name: "use_skill".into(),
+            arguments: json!({"skill": "bazi"}),
+        },
+        Event::ToolResult {
+            id: "t1".into(),
+            name: "use_skill".into(),
+            result: json!({"status": "activated"}),
+            is_error: false,
+            file: None,
+        },
+        Event::SkillActivated { skill: "bazi".into(), scenario: None },
+        Event::PlanUpdated {
+            plan: Plan {
+                goal: "Read the chart".into(),
+                steps: vec![
+                    PlanStep { title: "compute".into(), status: "done".into() },
+                    PlanStep { title: "explain".into(), status: "in_progress".into() },
+                    PlanStep { title: "advise".into(), status: "pending".into() },
+                ],
+            },
+        },
+        Event::ToolCall { id: "t2".into(), name: "read_state".into(), arguments: json!({}) },
+        Event::ToolResult {
+            id: "t2".into(),
+            name: "read_state".into(),
+            result: json!({"error": "no such section \"x\""}),
+            is_error: true,
+            file: None,
+        },
+        Event::ToolResult {
+            id: "t3".into(),
+            name: "run_script".into(),
+            result: json!({"truncated": true}),
+            is_error: false,
+            file: Some("tool-1-run_script.json".into()),
+        },
+        Event::ApprovalRequired {
+            request_id: "a1".into(),
+            tool: "run_script".into(),
+            args: json!({"script": "x.py"}),
+            reason: "runs a script".into(),
+        },
+        Event::ApprovalResolved { request_id: "a1".into(), approved: false, by: "policy".into() },
+        Event::Compacted { folded_messages: 12, summary_tokens: 300 },
+        Event::TurnStarted { round: 2 },
+        Event::AssistantDelta { text: "你的日主".into() },
+        Event::AssistantDelta { text: "是甲木。".into() },
+        Event::Usage { usage: TokenUsage::default() },
+        Event::Error { error: ErrorInfo::new("budget", "max_rounds reached") },
+        finished(StopReason::MaxRounds, 10, 1),
+    ]
+}
+
+#[test]
+fn text_mode_streams_the_reply_to_stdout_and_status_to_stderr() {
+    let (out, err) = print_all(false, false, a_run());
+    assert_eq!(out, "Let me look.\n你的日主是甲木。\n");
+    assert_eq!(
+        err,
+        "→ use_skill {\"skill\":\"bazi\"}\n\
+         ← use_skill ok\n\
+         ✨ skill activated: bazi\n\
+         plan: Read the chart\n  [x] compute\n  [>] explain\n  [ ] advise\n\
+         → read_state\n\
+         ✗ read_state failed: no such section \"x\"\n\
+         ← run_script ok (large output saved as tool-1-run_script.json)\n\
+         ? approval needed: run_script {\"script\":\"x.py\"} — runs a script\n\
+         ✗ denied by policy\n\
+         … folded 12 older messages into a summary (300 tokens)\n\
+         error [budget]: max_rounds reached\n\
+         stopped: max_rounds after 10 rounds, 1 tool call\n"
+    );
+}
+
+#[test]
+fn reasoning_is_shown_only_when_asked_and_never_on_stdout() {
+    let events = vec![
+        Event::ReasoningDelta { text: "step one, ".into() },
+        Event::ReasoningDelta { text: "step two".into() },
+        Event::AssistantDelta { text: "Answer".into() },
+        finished(StopReason::Completed, 1, 0),
+    ];
+    let (out, err) = print_all(false, true, events.clone());
+    assert_eq!((out.as_str(), err.as_str()), ("Answer\n", "step one, step two\n"));
+    let (out, err) = print_all(false, false, events);
+    assert_eq!((out.as_str(), err.as_str()), ("Answer\n", ""));
+}
+
+#[test]
+fn a_completed_run_ends_the_reply_line_without_a_summary() {
+    let (out, err) = print_all(
+        false,
+        false,
+        vec![
+            Event::AssistantDelta { text: "done\n".into() },
+            finished(StopReason::Completed, 1, 0),
+        ],
+    );
+    assert_eq!((out.as_str(), err.as_str()), ("done\n", ""));
+}
+
+#[test]
+fn json_mode_prints_every_event_as_one_line_and_nothing_else() {
+    let events = a_run();
+    let (out, err) = print_all(true, false, events.clone());
+    assert_eq!(err, "");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), events.len());
+    for (i, (line, event)) in lines.iter().zip(events).enumerate() {
+        let env: Envelope = serde_json::from_str(line).unwrap();
+        assert_eq!((env.seq, env.event), (i as u64, event));
+    }
+}
+
+#[test]
+fn long_arguments_and_error_texts_are_cut_to_one_short_line() {
+    let long = "x".repeat(500);
+    let (_, err) = print_all(
+        false,
+        false,
+        vec![
+            Event::ToolCall {
+                id: "t".into(),
+                name: "write_state".into(),
+                arguments: json!({"data": long}),
+            },
+            Event::ToolResult {
+                id: "t".into(),
+                name: "write_state".into(),
+                result: json!(format!("bad\n{long}")),
+                is_error: true,
+                file: None,
+            },
+        ],
+    );
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines.iter().all(|l| l.ends_with('…') && l.chars().count() < 150), "{lines:?}");
+    assert!(lines[1].starts_with("✗ write_state failed: bad x"), "{}", lines[1]);
+}

@@ -1,0 +1,251 @@
+//! `vibe runs list|show|replay` against a fabricated run: the row made with the store API,
+//! the events written by `RunAudit` through an `Emitter`, as the agent loop does. Replay must
+//! print what the live printer prints (the texts asserted in `src/render/tests.rs`), and
+//! `--json` must print the stored lines byte for byte.
+
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] fns unwrap too
+
+use std::path::Path;
+use std::process::Output;
+use std::sync::Arc;
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+use vibe_core::audit::{EXTERNALIZE_THRESHOLD, RunAudit};
+use vibe_core::emit::Emitter;
+use vibe_store::{LOCAL_USER, Store};
+use vibe_wire::{ErrorInfo, Event, Phase, Plan, PlanStep, StopReason, TokenUsage};
+
+fn vibe(dir: &Path, args: &[&str]) -> Output {
+    Command::cargo_bin("vibe").unwrap().arg("--data-dir").arg(dir).args(args).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// A finished run in conversation `conv` with one large tool output; returns the conversation id.
+fn fabricate(dir: &Path, run_id: &str) -> String {
+    let store = Store::open(&dir.join("vibe.db")).unwrap();
+    let conv = store.create_conversation(LOCAL_USER, Some("test")).unwrap().id;
+    store.create_run(run_id, Some(&conv)).unwrap();
+    let audit = Arc::new(RunAudit::create(dir, run_id).unwrap());
+    let emitter = Emitter::new(run_id, vec![audit.clone()]);
+    let (preview, file) =
+        audit.externalize("run_script", &json!({"stdout": "x".repeat(EXTERNALIZE_THRESHOLD)}));
+    let usage = TokenUsage { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
+    let events = vec![
+        Event::RunStarted {
+            conversation_id: conv.clone(),
+            phase: Phase::Phase1,
+            skill: None,
+            user_message: "hi".into(),
+            model: "m".into(),
+        },
+        Event::TurnStarted { round: 1 },
+        Event::ReasoningDelta { text: "thinking".into() },
+        Event::AssistantDelta { text: "Let me look.".into() },
+        Event::ToolCall {
+            id: "t1".into(),
+            name: "use_skill".into(),
+            arguments: json!({"skill": "bazi"}),
+        },
+        Event::ToolResult {
+            id: "t1".into(),
+            name: "use_skill".into(),
+            result: json!({"status": "activated"}),
+            is_error: false,
+            file: None,
+        },
+        Event::SkillActivated { skill: "bazi".into(), scenario: None },
+        Event::PlanUpdated {
+            plan: Plan {
+                goal: "Read the chart".into(),
+                steps: vec![
+                    PlanStep { title: "compute".into(), status: "done".into() },
+                    PlanStep { title: "explain".into(), status: "in_progress".into() },
+                    PlanStep { title: "advise".into(), status: "pending".into() },
+                ],
+            },
+        },
+        Event::ToolCall { id: "t2".into(), name: "read_state".into(), arguments: json!({}) },
+        Event::ToolResult {
+            id: "t2".into(),
+            name: "read_state".into(),
+            result: json!({"error": "no such section \"x\""}),
+            is_error: true,
+            file: None,
+        },
+        Event::ToolResult {
+            id: "t3".into(),
+            name: "run_script".into(),
+            result: preview,
+            is_error: false,
+            file,
+        },
+        Event::ApprovalRequired {
+            request_id: "a1".into(),
+            tool: "run_script".into(),
+            args: json!({"script": "x.py"}),
+            reason: "runs a script".into(),
+        },
+        Event::ApprovalResolved { request_id: "a1".into(), approved: false, by: "policy".into() },
+        Event::Compacted { folded_messages: 12, summary_tokens: 300 },
+        Event::TurnStarted { round: 2 },
+        Event::AssistantDelta { text: "你的日主".into() },
+        Event::AssistantDelta { text: "是甲木。".into() },
+        Event::Usage { usage },
+        Event::Error { error: ErrorInfo::new("budget", "max_rounds reached") },
+        Event::RunFinished { stop_reason: StopReason::MaxRounds, usage, rounds: 10, tool_calls: 1 },
+    ];
+    for event in events {
+        emitter.emit(event);
+    }
+    assert!(audit.error().is_none());
+    store
+        .finish_run(run_id, "completed", "max_rounds", &serde_json::to_value(usage).unwrap())
+        .unwrap();
+    conv
+}
+
+const REPLY: &str = "Let me look.\n你的日主是甲木。\n";
+const STATUS: &str = "→ use_skill {\"skill\":\"bazi\"}\n\
+    ← use_skill ok\n\
+    ✨ skill activated: bazi\n\
+    plan: Read the chart\n  [x] compute\n  [>] explain\n  [ ] advise\n\
+    → read_state\n\
+    ✗ read_state failed: no such section \"x\"\n\
+    ← run_script ok (large output saved as tool-1-run_script.json)\n\
+    ? approval needed: run_script {\"script\":\"x.py\"} — runs a script\n\
+    ✗ denied by policy\n\
+    … folded 12 older messages into a summary (300 tokens)\n\
+    error [budget]: max_rounds reached\n\
+    stopped: max_rounds after 10 rounds, 1 tool call\n";
+
+#[test]
+fn replay_prints_the_run_as_the_live_printer_did() {
+    let dir = tempfile::tempdir().unwrap();
+    fabricate(dir.path(), "run-1");
+    let out = vibe(dir.path(), &["runs", "replay", "run-1"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), REPLY);
+    assert_eq!(text(&out.stderr), STATUS);
+
+    let out = vibe(dir.path(), &["runs", "replay", "run-1", "--show-reasoning"]);
+    assert_eq!(text(&out.stderr), format!("thinking\n{STATUS}"));
+    assert_eq!(text(&out.stdout), REPLY);
+}
+
+#[test]
+fn replay_json_prints_the_stored_lines_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    fabricate(dir.path(), "run-1");
+    let out = vibe(dir.path(), &["--json", "runs", "replay", "run-1"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stored = std::fs::read(dir.path().join("runs/run-1/events.jsonl")).unwrap();
+    assert_eq!(text(&out.stdout), text(&stored));
+    assert_eq!(text(&out.stderr), "");
+    let first: Value = serde_json::from_str(text(&out.stdout).lines().next().unwrap()).unwrap();
+    assert_eq!((first["type"].as_str(), first["seq"].as_u64()), (Some("run_started"), Some(0)));
+}
+
+#[test]
+fn replay_of_a_killed_run_shows_what_was_written_and_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    fabricate(dir.path(), "run-1");
+    let path = dir.path().join("runs/run-1/events.jsonl");
+    let mut stored = std::fs::read(&path).unwrap();
+    stored.extend_from_slice(
+        br#"{"run_id":"run-1","seq":20,"ts":"2026-01-01T00:00:00Z","type":"assistant_delta","te"#,
+    );
+    std::fs::write(&path, stored).unwrap();
+    let out = vibe(dir.path(), &["runs", "replay", "run-1"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), REPLY);
+    let stderr = text(&out.stderr);
+    let note = stderr.strip_prefix(STATUS).unwrap();
+    assert!(
+        note.starts_with("note: ") && note.contains("events.jsonl:21: the last line is cut short"),
+        "{note}"
+    );
+}
+
+#[test]
+fn list_and_show_report_the_row_the_counts_and_the_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let conv = fabricate(dir.path(), "run-1");
+    let other = fabricate(dir.path(), "run-2");
+
+    let out = vibe(dir.path(), &["--json", "runs", "list", "--conversation", &conv]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let runs = listed["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0]["id"], "run-1");
+    assert_eq!(
+        (runs[0]["status"].as_str(), runs[0]["stop_reason"].as_str()),
+        (Some("completed"), Some("max_rounds"))
+    );
+    assert_eq!(runs[0]["usage"]["total_tokens"], 120);
+    let all: Value = serde_json::from_slice(
+        &vibe(dir.path(), &["--json", "runs", "list", "--limit", "1"]).stdout,
+    )
+    .unwrap();
+    assert_eq!(all["runs"].as_array().unwrap().len(), 1);
+
+    let human = text(&vibe(dir.path(), &["runs", "list"]).stdout);
+    assert!(
+        human.starts_with("ID  ") && human.contains("run-1") && human.contains(&other),
+        "{human}"
+    );
+
+    let shown: Value =
+        serde_json::from_slice(&vibe(dir.path(), &["--json", "runs", "show", "run-1"]).stdout)
+            .unwrap();
+    assert_eq!(shown["run"]["conversation_id"], conv.as_str());
+    assert_eq!(shown["events"]["events"], 20);
+    assert_eq!(shown["events"]["rounds"], 2);
+    assert_eq!(shown["events"]["tool_calls"], 2);
+    assert_eq!(shown["events"]["by_type"]["assistant_delta"], 3);
+    assert_eq!(shown["events"]["stop_reason"], "max_rounds");
+    let files: Vec<&str> =
+        shown["files"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert_eq!(files, vec!["events.jsonl", "tool-1-run_script.json"]);
+    assert_eq!(shown["notices"], json!([]));
+
+    let human = text(&vibe(dir.path(), &["runs", "show", "run-1"]).stdout);
+    assert!(human.contains("status        completed (stop reason: max_rounds)"), "{human}");
+    assert!(human.contains("tool-1-run_script.json  16.0 KiB"), "{human}");
+}
+
+#[test]
+fn unknown_runs_name_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    for cmd in ["show", "replay"] {
+        let out = vibe(dir.path(), &["runs", cmd, "nope"]);
+        assert_eq!(out.status.code(), Some(1));
+        let err = text(&out.stderr);
+        assert!(
+            err.starts_with("error: no run with id \"nope\"") && err.contains("`vibe runs list`"),
+            "{cmd}: {err}"
+        );
+    }
+    let out = vibe(dir.path(), &["runs", "replay", "../x"]);
+    assert!(
+        text(&out.stderr).starts_with("error: invalid run id \"../x\""),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(text(&vibe(dir.path(), &["runs", "list"]).stdout).starts_with("no runs yet"));
+
+    // A row without events (the run died before its first event) is shown with a note.
+    Store::open(&dir.path().join("vibe.db")).unwrap().create_run("early", None).unwrap();
+    let shown: Value =
+        serde_json::from_slice(&vibe(dir.path(), &["--json", "runs", "show", "early"]).stdout)
+            .unwrap();
+    assert_eq!(shown["run"]["status"], "running");
+    assert!(shown["events"].is_null());
+    assert!(shown["notices"][0].as_str().unwrap().contains("no events were recorded"));
+    let err = text(&vibe(dir.path(), &["runs", "replay", "early"]).stderr);
+    assert!(err.contains("run early recorded no events"), "{err}");
+}
