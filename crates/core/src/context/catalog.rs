@@ -19,7 +19,7 @@ pub const USE_SKILL: &str = "use_skill";
 /// How much of an entry is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Detail {
-    /// The description's leading sentences up to 90 characters and 8 trigger words.
+    /// The description's leading sentences up to 90 characters and 6 trigger words.
     Full,
     /// The description's first sentence up to 48 characters and 4 trigger words.
     Short,
@@ -76,7 +76,7 @@ fn render(entry: &Entry<'_>, detail: Detail) -> String {
         None => entry.name.to_string(),
     };
     let (description, triggers) = match detail {
-        Detail::Full => (sentences_within(&entry.description, 90), 8),
+        Detail::Full => (sentences_within(&entry.description, 90), 6),
         Detail::Short => (cut_chars(first_sentence(&entry.description), 48), 4),
         Detail::Minimal => return format!("- {label}"),
     };

@@ -144,3 +144,17 @@ fn sections_add_up_and_match_the_real_count() {
         p.prompt_tokens
     );
 }
+
+#[test]
+fn the_registry_use_skill_parameters_are_kept_and_the_builtin_catalog_still_fits() {
+    let registry = crate::tools::ToolRegistry::with_builtins();
+    let base = registry.get(USE_SKILL).unwrap().definition();
+    let tools = vec![base];
+    let (b, _) = builtin();
+    let p = b.system_prompt(&PromptRequest { tools: &tools, ..request("帮我看看八字") }).unwrap();
+    let props = &p.tools[0].parameters["properties"];
+    assert!(props.get("birth_info").is_some(), "{props}");
+    assert!(props["skill"].get("enum").is_some());
+    assert!(real_tokens(&b, &p) <= 2000);
+    assert!(p.notices.is_empty(), "{:?}", p.notices);
+}

@@ -16,9 +16,7 @@ pub(crate) const FALLBACK_PERSONA: &str = "# Vibe · 生命对话者
 
 /// Phase-1 guidance on the `use_skill` tool (seed 001 §5.1 “工具使用”).
 pub(crate) const PHASE1_TOOLS: &str = "## 工具使用
-当用户的需要明确指向某个专业领域（目标与习惯、职业、八字、星座、塔罗等）时，调用 `use_skill` \
-激活对应技能；技能目录写在 `use_skill` 的说明里。激活后你会得到该技能的完整说明和用户数据，\
-然后在同一轮里继续回答。用户只是顺口一提时，先继续对话，不必激活。";
+用户需要专业视角时，调用 `use_skill` 激活对应技能（技能目录在它的说明里）；激活后在同一轮里继续回答。";
 
 /// The language rule, last in every prompt.
 pub(crate) const LANGUAGE: &str = "## 回复语言
@@ -49,14 +47,10 @@ pub(crate) fn voice_text(mode: vibe_skills::VoiceMode) -> &'static str {
 }
 
 /// The description of the `use_skill` tool, before the catalog.
-pub(crate) const USE_SKILL_INTRO: &str = "激活一个专业技能。激活后，你会在同一轮里得到该技能的专家说明、规则和用户数据，然后继续回答用户。
-
-何时调用：用户的需要明确指向下面某个技能时（例如想看八字、想设定目标、想改简历）。
-不要调用：用户只是顺口一提（“我是金牛座所以很固执哈哈”），或只是想聊聊心情——这时先继续对话。
-边界：一次只激活一个最相关的技能；同一轮不要重复激活同一个技能；`skill` 必须是下面目录里的名字。
-返回 needs_input 时，按其中的 ask_user 向用户询问，得到回答后带上相应字段（如 birth_info）再调用一次。
-示例：用户说“帮我看看八字” → {\"skill\": \"bazi\"}；用户说“想准备下周的面试” → {\"skill\": \"career\", \"scenario\": \"interview_prep\"}。
-
+pub(crate) const USE_SKILL_INTRO: &str = "激活一个专业技能：你会在同一轮里得到它的专家说明、规则和用户数据，然后继续回答。
+调用：用户的需要明确指向下面某个技能时。不调用：只是顺口一提（“我是金牛座所以很固执哈哈”）或想聊聊心情时。
+一次只激活一个最相关的技能，同一轮不重复激活；返回 needs_input 时按 ask_user 询问用户，再带上相应字段（如 birth_info）调用一次。
+示例：“帮我看看八字” → {\"skill\": \"bazi\"}；“想准备下周的面试” → {\"skill\": \"career\", \"scenario\": \"interview_prep\"}。
 技能目录（名字：说明｜触发词）：";
 
 /// The description of the `skill` parameter.
