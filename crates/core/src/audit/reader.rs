@@ -169,7 +169,7 @@ pub fn list_runs_on_disk(data_dir: &Path) -> Result<Vec<String>, CoreError> {
     Ok(ids)
 }
 
-/// The files in a run's folder (events.jsonl and large outputs), sorted by name.
+/// The files in a run's folder (events.jsonl and large outputs, not dot files), sorted by name.
 pub fn run_files(data_dir: &Path, run_id: &str) -> Result<Vec<RunFile>, CoreError> {
     let dir = run_dir(data_dir, run_id)?;
     let entries = match std::fs::read_dir(&dir) {
@@ -183,7 +183,9 @@ pub fn run_files(data_dir: &Path, run_id: &str) -> Result<Vec<RunFile>, CoreErro
     for entry in entries {
         let entry = entry.map_err(|e| io_error("list", &dir, e))?;
         let meta = entry.metadata().map_err(|e| io_error("read", &entry.path(), e))?;
-        if meta.is_file() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        // Dot files (the run's `.lock`) are bookkeeping, not output.
+        if meta.is_file() && !name.starts_with('.') {
             files.push(RunFile {
                 name: entry.file_name().to_string_lossy().into_owned(),
                 bytes: meta.len(),

@@ -143,6 +143,7 @@ fn a_large_tool_output_goes_to_a_file_the_event_references() {
     let small = json!({"ok": true});
     assert_eq!(audit.externalize("read_state", &small), (small.clone(), None));
 
+    std::fs::write(audit.dir().join(".lock"), "").unwrap();
     let files: Vec<String> =
         audit::run_files(dir.path(), "big").unwrap().into_iter().map(|f| f.name).collect();
     assert_eq!(files, vec!["events.jsonl".to_string(), file]);
