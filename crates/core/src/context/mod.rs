@@ -3,6 +3,7 @@
 //! and compaction of older turns into a stored summary. Running the loop, executing tools and
 //! persisting messages belong to the agent and chat modules. The rules are in docs/context.md.
 
+mod cases;
 mod catalog;
 mod compact;
 mod digest;
@@ -93,6 +94,7 @@ pub struct ContextBuilder {
     skills: Arc<Registry>,
     limits: ContextLimits,
     tk: &'static Tokenizer,
+    cases: cases::CaseCache,
 }
 
 impl ContextBuilder {
@@ -104,7 +106,13 @@ impl ContextBuilder {
         limits: ContextLimits,
     ) -> Result<Self, CoreError> {
         limits.validate()?;
-        Ok(Self { store, skills, limits, tk: Tokenizer::shared()? })
+        Ok(Self {
+            store,
+            skills,
+            limits,
+            tk: Tokenizer::shared()?,
+            cases: cases::CaseCache::default(),
+        })
     }
 
     pub fn limits(&self) -> &ContextLimits {

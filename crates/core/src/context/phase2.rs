@@ -161,15 +161,8 @@ impl ContextBuilder {
             .map(|f| (f.clone(), at_path(&view.profile, f).cloned()))
             .collect();
         let cases = match (self.limits.cases_top_k, req.user_message.trim()) {
-            (0, _) | (_, "") => Vec::new(),
-            (k, message) => self
-                .skills
-                .match_cases(name, message, k as usize)?
-                .iter()
-                .map(|m| {
-                    format!("### {}\n{}", m.case.title.trim(), demote_headings(&m.case.body, 3))
-                })
-                .collect(),
+            (0, _) | (_, "") => Arc::new(Vec::new()),
+            (k, message) => self.cases.matched(&self.skills, name, message, k as usize)?,
         };
         let ethics = (!meta.ethics.forbidden.is_empty()).then(|| {
             let lines: Vec<String> =

@@ -61,7 +61,7 @@ fn bazi_prompt_has_every_section_in_order_within_budget() {
     assert!(p.system.starts_with("# 八字命理咨询师"));
     assert!(section(&p, "## 用户资料").contains("\"date\":\"1990-05-17\""));
     let state = section(&p, "## 技能记录（skills.bazi）");
-    assert!(state.contains("\"chart\"") && state.contains("day_master"), "{state}");
+    assert!(state.contains("\n- chart：{") && state.contains("day_master"), "{state}");
     assert!(!state.contains("_meta"));
     assert!(section(&p, "## 伦理边界").contains("宿命论断言"));
     assert!(section(&p, "## 参考案例").contains("###"), "matched cases are shown");

@@ -19,10 +19,10 @@ use std::sync::Arc;
 use serde_json::Value;
 use vibe_llm::ToolDef;
 use vibe_store::SkillView;
-use vibe_wire::Phase;
+use vibe_wire::{Phase, SectionTokens};
 
 use super::render::{Shape, compact, head_and_tail, is_blank, opening, shape_json};
-use super::sections::{Section, join, measure, seam_slack, section_tokens, tools_tokens};
+use super::sections::{SEPARATOR, Section, join, seam_slack, section_tokens, tools_tokens};
 use super::texts;
 use super::{BuiltPrompt, ContextBuilder};
 
@@ -48,7 +48,7 @@ pub(crate) struct Parts {
     pub guide: Option<Guide>,
     pub ethics: Option<String>,
     /// Rendered matched cases, best first.
-    pub cases: Vec<String>,
+    pub cases: Arc<Vec<String>>,
     /// Declared profile fields and their values (`None`: not provided).
     pub profile: Vec<(String, Option<Value>)>,
     /// `skills.<name>`.
@@ -132,10 +132,81 @@ fn next_step(parts: &Parts, l: Levels) -> Option<(Levels, Slot)> {
     None
 }
 
+/// A rendered section and, for sections made of independent lines, its token count (each
+/// line counted on its own, so only a changed line is tokenised again).
+struct Rendered {
+    text: String,
+    tokens: Option<u32>,
+}
+
+impl From<String> for Rendered {
+    fn from(text: String) -> Self {
+        Self { text, tokens: None }
+    }
+}
+
 impl ContextBuilder {
-    fn render(&self, slot: Slot, p: &Parts, l: Levels) -> Option<String> {
+    /// `heading` and `lines` joined by newlines, counted line by line.
+    fn lines(&self, heading: &str, lines: &[String]) -> Rendered {
+        let newline = self.tk.count("\n");
+        let tokens =
+            self.tk.count(heading) + lines.iter().map(|l| newline + self.tk.count(l)).sum::<u32>();
+        let mut text = String::from(heading);
+        for line in lines {
+            text.push('\n');
+            text.push_str(line);
+        }
+        Rendered { text, tokens: Some(tokens) }
+    }
+
+    fn render(&self, slot: Slot, p: &Parts, l: Levels) -> Option<Rendered> {
+        self.render_text(slot, p, l).map(Rendered::from).or_else(|| self.render_lines(slot, p, l))
+    }
+
+    /// The sections made of independent lines: the profile (one line per field) and the state
+    /// (one line per top-level key).
+    fn render_lines(&self, slot: Slot, p: &Parts, l: Levels) -> Option<Rendered> {
         let full =
             Shape { list_items: self.limits.state_list_items as usize, text_chars: TEXT_CHARS };
+        match slot {
+            Slot::Profile if !p.profile.is_empty() => {
+                let shape = if l.profile_short { SHORT } else { full };
+                let lines: Vec<String> = p
+                    .profile
+                    .iter()
+                    .map(|(field, value)| match value.as_ref().filter(|v| !is_blank(v)) {
+                        Some(v) => format!("- {field}：{}", compact(&shape_json(v, shape))),
+                        None => format!("- {field}：{}", texts::NOT_PROVIDED),
+                    })
+                    .collect();
+                Some(self.lines(texts::PROFILE_HEADING, &lines))
+            }
+            Slot::State => {
+                let heading = format!("## 技能记录（{}）", p.state_path);
+                let state = &p.view.state;
+                let lines: Vec<String> = if is_blank(state) {
+                    vec![texts::STATE_EMPTY.to_string()]
+                } else if l.state_omitted {
+                    vec!["（记录较多，这里从略；需要时调用 read_state 读取。）".to_string()]
+                } else {
+                    let shape = if l.state_short { SHORT } else { full };
+                    match shape_json(state, shape) {
+                        Value::Object(map) => map
+                            .iter()
+                            .filter(|(_, v)| !is_blank(v))
+                            .map(|(k, v)| format!("- {k}：{}", compact(v)))
+                            .collect(),
+                        other => vec![compact(&other)],
+                    }
+                };
+                Some(self.lines(&heading, &lines))
+            }
+            _ => None,
+        }
+    }
+
+    /// The sections rendered as one text.
+    fn render_text(&self, slot: Slot, p: &Parts, l: Levels) -> Option<String> {
         match slot {
             Slot::Persona => Some(p.persona.clone()),
             Slot::PersonaMode => p.persona_mode.clone(),
@@ -160,32 +231,7 @@ impl ContextBuilder {
                     format!("{}\n\n{}", texts::CASES_HEADING, p.cases[..kept].join("\n\n"))
                 })
             }
-            Slot::Profile => {
-                if p.profile.is_empty() {
-                    return None;
-                }
-                let shape = if l.profile_short { SHORT } else { full };
-                let lines: Vec<String> = p
-                    .profile
-                    .iter()
-                    .map(|(field, value)| match value.as_ref().filter(|v| !is_blank(v)) {
-                        Some(v) => format!("- {field}：{}", compact(&shape_json(v, shape))),
-                        None => format!("- {field}：{}", texts::NOT_PROVIDED),
-                    })
-                    .collect();
-                Some(format!("{}\n{}", texts::PROFILE_HEADING, lines.join("\n")))
-            }
-            Slot::State => {
-                let heading = format!("## 技能记录（{}）", p.state_path);
-                let body = if is_blank(&p.view.state) {
-                    texts::STATE_EMPTY.to_string()
-                } else if l.state_omitted {
-                    "（记录较多，这里从略；需要时调用 read_state 读取。）".to_string()
-                } else {
-                    compact(&shape_json(&p.view.state, if l.state_short { SHORT } else { full }))
-                };
-                Some(format!("{heading}\n{body}"))
-            }
+            Slot::Profile | Slot::State => None,
             Slot::Protocol => p.protocol.clone(),
             Slot::Summary => {
                 let summary = p.summary.as_ref()?;
@@ -201,9 +247,13 @@ impl ContextBuilder {
         }
     }
 
-    fn slot_tokens(&self, text: &Option<String>, slot: Slot) -> u32 {
+    fn slot_tokens(&self, rendered: &Option<Rendered>, slot: Slot) -> u32 {
         let index = usize::from(slot != Slot::Persona);
-        text.as_ref().map_or(0, |t| section_tokens(self.tk, &Section::new("", t.as_str()), index))
+        let Some(r) = rendered else { return 0 };
+        match r.tokens {
+            Some(n) => n + if index > 0 { self.tk.count(SEPARATOR) } else { 0 },
+            None => section_tokens(self.tk, &Section::new("", r.text.as_str()), index),
+        }
     }
 
     /// Render `parts`, trimming in the documented order until system prompt + tools fit.
@@ -217,7 +267,7 @@ impl ContextBuilder {
         let budget = self.limits.phase2_prompt_tokens;
         let tools_cost = tools_tokens(self.tk, tools);
         let mut levels = Levels::default();
-        let mut texts: Vec<Option<String>> =
+        let mut texts: Vec<Option<Rendered>> =
             SLOTS.iter().map(|&s| self.render(s, parts, levels)).collect();
         let mut costs: Vec<u32> =
             SLOTS.iter().zip(&texts).map(|(&s, t)| self.slot_tokens(t, s)).collect();
@@ -239,12 +289,19 @@ impl ContextBuilder {
             costs[i] = self.slot_tokens(&texts[i], slot);
         }
         notices.extend(trim_notices(parts, levels, budget));
-        let sections: Vec<Section> = SLOTS
-            .iter()
-            .zip(texts)
-            .filter_map(|(&slot, text)| text.map(|t| Section::new(slot_name(slot, parts), t)))
-            .collect();
-        let (counts, total) = measure(self.tk, &sections, tools);
+        let mut counts = Vec::new();
+        let mut sections = Vec::new();
+        for ((&slot, rendered), cost) in SLOTS.iter().zip(texts).zip(costs) {
+            if let Some(r) = rendered {
+                counts
+                    .push(SectionTokens { name: slot_name(slot, parts).to_string(), tokens: cost });
+                sections.push(Section::new(slot_name(slot, parts), r.text));
+            }
+        }
+        if !tools.is_empty() {
+            counts.push(SectionTokens { name: "tools".to_string(), tokens: tools_cost });
+        }
+        let total = counts.iter().map(|c| c.tokens).sum();
         BuiltPrompt {
             phase: Phase::Phase2,
             skill: Some(skill.to_string()),
