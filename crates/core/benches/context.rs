@@ -4,6 +4,8 @@
 //! 10,000-message conversation, raw tokenisation, and the registry's case matching the
 //! phase-2 prompt depends on. Figures go in docs/performance.md.
 
+#![allow(clippy::expect_used)] // benchmark set-up: a failure should abort loudly
+
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};

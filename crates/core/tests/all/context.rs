@@ -1,6 +1,8 @@
 //! The context builder through its public API: phase budgets with the built-in skills and
 //! with many installed skills, history windows, and compaction keeping early facts.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns unwrap too
+
 use std::path::Path;
 use std::sync::Arc;
 
