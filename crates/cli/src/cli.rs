@@ -46,4 +46,12 @@ pub enum Command {
     Llm(cmd::llm::LlmArgs),
     /// Recorded agent runs: list them, show one, replay its events as they were shown.
     Runs(cmd::runs::RunsArgs),
+    /// Talk to your coach: one message, or a REPL when none is given.
+    Chat(cmd::chat::ChatArgs),
+    /// Stored conversations: list them, show one, delete one.
+    Conversations(cmd::conversations::ConversationsArgs),
+    /// Run scripted scenarios through the agent and score them (non-zero exit on failure).
+    Eval(cmd::eval::EvalArgs),
+    /// Benchmarks of the whole app path (e.g. `vibe bench agent`).
+    Bench(cmd::bench::BenchArgs),
 }

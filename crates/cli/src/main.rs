@@ -23,6 +23,10 @@ fn main() {
         Command::Skills(args) => cmd::skills::run(&ctx, args),
         Command::Llm(args) => cmd::llm::run(&ctx, args),
         Command::Runs(args) => cmd::runs::run(&ctx, args),
+        Command::Chat(args) => cmd::chat::run(&ctx, args),
+        Command::Conversations(args) => cmd::conversations::run(&ctx, args),
+        Command::Eval(args) => cmd::eval::run(&ctx, args),
+        Command::Bench(args) => cmd::bench::run(&ctx, args),
     };
     if let Err(err) = result {
         output::report_error(&ctx, &err);

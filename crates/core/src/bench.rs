@@ -55,7 +55,7 @@ pub async fn bench_agent(work: &Path, history: usize, turns: usize) -> Result<Ag
     let skills = Arc::new(Registry::open(RegistryConfig::for_data_dir(work, &SkillsSettings::default(), None)));
     let script = SCRIPT.replace("__ANSWER__", ANSWER);
     let model = ScriptedModel::from_yaml(&script, "bench script").map_err(|e| CoreError::InvalidRequest(e.to_string()))?;
-    let service = ChatService::new(store.clone(), skills, Arc::new(model), Some(work.to_path_buf()), ChatConfig::default());
+    let service = ChatService::new(store.clone(), skills, Arc::new(model), Some(work.to_path_buf()), ChatConfig::default())?;
 
     let conversation = store.create_conversation(LOCAL_USER, Some("bench"))?;
     store.set_conversation_skill(&conversation.id, Some("lifecoach"), None)?;

@@ -1,12 +1,15 @@
-//! VibeLife core services that sit above the store and the pure libraries. For now it holds
-//! only `compute` (skill charts from the profile's `birth_info`, cached in the profile); the
-//! agent, protocol and chat services will grow beside it. Parsing CLI input or talking to a
-//! front end does not belong here.
+//! The VibeLife core above the store, skills and LLM layers: the chat service (one request →
+//! one run), the agent loop, context building, tools, the audit log, evals and benchmarks,
+//! and chart computation. Parsing CLI input or talking to a front end does not belong here.
 
+pub mod agent;
 pub mod audit;
+pub mod bench;
+pub mod chat;
 pub mod compute;
 pub mod context;
 pub mod emit;
+pub mod eval;
 mod error;
 pub mod tools;
 

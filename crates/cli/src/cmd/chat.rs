@@ -119,7 +119,7 @@ pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
     if args.seed.is_some() {
         config.seed = args.seed;
     }
-    let service = ChatService::new(store, registry, setup.model, Some(ctx.data_dir.clone()), config);
+    let service = ChatService::new(store, registry, setup.model, Some(ctx.data_dir.clone()), config)?;
     let recovered = service.recover()?;
     if !recovered.runs_closed.is_empty() && !ctx.json {
         eprintln!("notice: closed {} interrupted run(s) from an earlier crash", recovered.runs_closed.len());

@@ -27,7 +27,7 @@ enum LlmCommand {
 }
 
 #[derive(Debug, Args)]
-struct EndpointArgs {
+pub(crate) struct EndpointArgs {
     /// Endpoint base URL (e.g. http://127.0.0.1:11434/v1, or scripted:PATH). Overrides
     /// settings and VIBE_LLM_BASE_URL.
     #[arg(long, value_name = "URL")]
@@ -65,7 +65,7 @@ pub fn run(ctx: &Ctx, args: LlmArgs) -> anyhow::Result<()> {
     }
 }
 
-fn settings(ctx: &Ctx, endpoint: &EndpointArgs) -> anyhow::Result<LlmSettings> {
+pub(crate) fn settings(ctx: &Ctx, endpoint: &EndpointArgs) -> anyhow::Result<LlmSettings> {
     let source = ctx.data_dir.join(SETTINGS_FILE);
     let section = ctx.settings_section("llm")?;
     let mut s = LlmSettings::from_section(&section, &source.display().to_string())?

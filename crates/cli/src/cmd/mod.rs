@@ -2,7 +2,11 @@
 //! call the core, then print through `output`.
 
 pub mod compute;
+pub mod bench;
+pub mod chat;
+pub mod conversations;
 pub mod db;
+pub mod eval;
 pub mod llm;
 pub mod profile;
 pub mod runs;

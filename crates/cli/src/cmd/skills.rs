@@ -78,7 +78,7 @@ pub fn run(ctx: &Ctx, args: SkillsArgs) -> anyhow::Result<()> {
 
 /// Roots from `--skills-dir` (relative to the current folder) or settings, the data dir and
 /// the built-in folder (see `vibe_skills::builtin_dir`).
-fn config(ctx: &Ctx, skills_dir: Option<PathBuf>) -> anyhow::Result<RegistryConfig> {
+pub(crate) fn config(ctx: &Ctx, skills_dir: Option<PathBuf>) -> anyhow::Result<RegistryConfig> {
     let settings: SkillsSettings = match ctx.settings_section("skills")? {
         Value::Null => SkillsSettings::default(),
         section => serde_json::from_value(section).map_err(|e| {

@@ -50,6 +50,8 @@ pub struct AgentInput {
     pub run_dir: Option<PathBuf>,
     pub audit: Option<Arc<RunAudit>>,
     pub seed: Option<u64>,
+    /// Let the model write compaction summaries (one extra call, counted in the usage).
+    pub summarize_with_model: bool,
 }
 
 /// How the run ended.
@@ -145,11 +147,40 @@ impl Loop {
         conversation
     }
 
-    /// The history window of `phase` up to this run's user message.
-    fn history(&mut self, phase: Phase) -> Result<History, CoreError> {
+    /// The history window of `phase` up to this run's user message. When older messages
+    /// fell out of the window unsummarised, they are compacted into the conversation's
+    /// summary first (seed 004 §7.3), so early facts reach the prompt through it.
+    async fn history(&mut self, phase: Phase) -> Result<History, CoreError> {
         if let Some((_, h)) = self.histories.iter().find(|(p, _)| *p == phase) {
             return Ok(h.clone());
         }
+        let mut history = self.read_history(phase)?;
+        if history.more_before {
+            let summarizer = self.input.summarize_with_model.then(|| self.input.model.as_ref());
+            let compaction = self.input.context.compact(&self.conversation_now(), phase, summarizer).await?;
+            if let Some(c) = compaction {
+                self.input.emitter.emit(Event::Compacted {
+                    folded_messages: c.folded_messages,
+                    summary_tokens: c.summary_tokens,
+                });
+                if let Some(usage) = c.usage {
+                    self.usage.add(TokenUsage {
+                        prompt_tokens: usage.prompt_tokens,
+                        completion_tokens: usage.completion_tokens,
+                        total_tokens: usage.total_tokens,
+                    });
+                }
+                let fresh = self.input.store.conversation(&self.input.conversation.id)?;
+                self.input.conversation.summary = fresh.summary;
+                self.input.conversation.summary_through_id = fresh.summary_through_id;
+                history = self.read_history(phase)?;
+            }
+        }
+        self.histories.push((phase, history.clone()));
+        Ok(history)
+    }
+
+    fn read_history(&self, phase: Phase) -> Result<History, CoreError> {
         let skill_limits = match &self.active_skill {
             Some(skill) => self.input.skills.skill(skill).ok().map(|e| e.meta.history),
             None => None,
@@ -163,20 +194,19 @@ impl Loop {
             history.message_ids.retain(|id| *id <= cut);
             history.tokens = history.messages.iter().map(|m| self.input.context.tokenizer().count_message(m)).sum();
         }
-        self.histories.push((phase, history.clone()));
         Ok(history)
     }
 
     /// One model call; `closing` is set for the closing call after a budget stop.
     async fn model_round(&mut self, closing: Option<StopReason>) -> Result<Action, CoreError> {
         let phase = self.phase();
-        let history = self.history(phase)?;
+        let history = self.history(phase).await?;
         let conversation = self.conversation_now();
         let inp = &self.input;
         let round = self.machine.round();
         inp.emitter.emit(Event::TurnStarted { round });
 
-        let toolset = inp.tools.tools_for(&inp.skills, self.active_skill.as_deref())?;
+        let toolset = inp.tools.tools_for(&inp.skills, self.active_skill.as_deref());
         let defs: Vec<_> = toolset.tools.iter().map(|t| t.definition()).collect();
         let prompt = inp.context.system_prompt(&PromptRequest {
             user: &inp.user,
@@ -290,7 +320,7 @@ impl Loop {
     async fn tool_round(&mut self, planned: &[crate::agent::fsm::PlannedCall]) -> Result<Action, CoreError> {
         let calls = std::mem::take(&mut self.pending_calls);
         let inp = &self.input;
-        let toolset = inp.tools.tools_for(&inp.skills, self.active_skill.as_deref())?;
+        let toolset = inp.tools.tools_for(&inp.skills, self.active_skill.as_deref());
         let lookup = |name: &str| toolset.tools.iter().find(|t| t.name() == name).cloned();
         let ctx = ToolContext {
             store: inp.store.clone(),

@@ -27,6 +27,9 @@ pub struct ChatConfig {
     pub context: ContextLimits,
     /// Seed for tools that draw at random (tests, evals, replays).
     pub seed: Option<u64>,
+    /// Compaction summaries written by the model (one extra call) instead of the
+    /// deterministic digest alone.
+    pub summarize_with_model: bool,
 }
 
 /// One request.
@@ -68,16 +71,17 @@ pub struct ChatService {
 }
 
 impl ChatService {
-    /// `data_dir` holds `runs/` (audit); `None` keeps runs in the database only.
+    /// `data_dir` holds `runs/` (audit); `None` keeps runs in the database only. Fails on
+    /// invalid context limits or when the tokenizer cannot load.
     pub fn new(
         store: Arc<Store>,
         skills: Arc<Registry>,
         model: Arc<dyn ChatModel>,
         data_dir: Option<PathBuf>,
         config: ChatConfig,
-    ) -> Self {
-        let context = Arc::new(ContextBuilder::new(store.clone(), skills.clone(), config.context.clone()));
-        Self {
+    ) -> Result<Self, CoreError> {
+        let context = Arc::new(ContextBuilder::new(store.clone(), skills.clone(), config.context.clone())?);
+        Ok(Self {
             store,
             skills,
             tools: Arc::new(ToolRegistry::with_builtins()),
@@ -86,7 +90,7 @@ impl ChatService {
             data_dir,
             config,
             user: LOCAL_USER.to_string(),
-        }
+        })
     }
 
     pub fn store(&self) -> &Arc<Store> {
@@ -169,6 +173,7 @@ impl ChatService {
             run_dir,
             audit,
             seed: self.config.seed,
+            summarize_with_model: self.config.summarize_with_model,
         };
         let outcome = match run_agent(input).await {
             Ok(outcome) => outcome,

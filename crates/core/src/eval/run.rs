@@ -59,7 +59,7 @@ pub async fn run_eval(scenario: &Scenario, source: &Path) -> Result<EvalReport, 
     let model = ScriptedModel::from_yaml(&script, &format!("{} (model)", source.display()))
         .map_err(|e| CoreError::InvalidRequest(e.to_string()))?;
     let chat_config = ChatConfig { budgets: scenario.budgets.unwrap_or_default(), seed: scenario.seed, ..ChatConfig::default() };
-    let service = ChatService::new(store.clone(), skills, Arc::new(model), Some(dir.path().to_path_buf()), chat_config);
+    let service = ChatService::new(store.clone(), skills, Arc::new(model), Some(dir.path().to_path_buf()), chat_config)?;
     let approver: Arc<dyn Approver> = match scenario.approve.as_deref() {
         Some("all") => Arc::new(ApprovalPolicy::ApproveAll),
         _ => Arc::new(ApprovalPolicy::DenyAll),

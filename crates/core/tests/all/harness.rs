@@ -78,7 +78,7 @@ impl Harness {
         let config = RegistryConfig::for_data_dir(dir.path(), &SkillsSettings::default(), options.project_skills);
         let skills = Arc::new(Registry::open(config));
         let chat = ChatConfig { budgets: options.budgets, seed: Some(7), ..ChatConfig::default() };
-        let service = ChatService::new(store.clone(), skills, model, Some(dir.path().to_path_buf()), chat);
+        let service = ChatService::new(store.clone(), skills, model, Some(dir.path().to_path_buf()), chat).unwrap();
         Self { dir, store, service }
     }
 

@@ -4,3 +4,7 @@ mod audit;
 mod compute;
 mod context;
 mod tools;
+
+mod chat;
+mod harness;
+mod http;
