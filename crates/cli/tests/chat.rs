@@ -1,6 +1,8 @@
 //! `vibe chat`, `vibe conversations`, `vibe eval` end to end with the scripted model, including
 //! crash consistency after killing `vibe chat` mid-stream.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Output, Stdio};
@@ -11,7 +13,8 @@ use serde_json::Value;
 fn vibe(dir: &Path, script: &Path, args: &[&str]) -> Output {
     let mut cmd = StdCommand::cargo_bin("vibe").unwrap();
     cmd.arg("--data-dir").arg(dir).args(args);
-    cmd.env("VIBE_LLM_BASE_URL", format!("scripted:{}", script.display())).env_remove("VIBE_LLM_MODEL");
+    cmd.env("VIBE_LLM_BASE_URL", format!("scripted:{}", script.display()))
+        .env_remove("VIBE_LLM_MODEL");
     cmd.stdin(Stdio::null()).output().unwrap()
 }
 
@@ -28,7 +31,8 @@ fn write_script(dir: &Path, name: &str, text: &str) -> PathBuf {
     path
 }
 
-const REPLY: &str = "mode: ordered\nresponses:\n  - text: \"你好！今天想聊点什么？\"\n    chunk_chars: 3\n";
+const REPLY: &str =
+    "mode: ordered\nresponses:\n  - text: \"你好！今天想聊点什么？\"\n    chunk_chars: 3\n";
 
 #[test]
 fn chat_streams_the_reply_to_stdout_and_json_prints_only_events() {
@@ -43,8 +47,16 @@ fn chat_streams_the_reply_to_stdout_and_json_prints_only_events() {
     let events = lines(&out);
     assert_eq!(events.first().unwrap()["type"], "run_started");
     assert_eq!(events.last().unwrap()["type"], "run_finished");
-    assert!(events.iter().all(|e| e["run_id"] == events[0]["run_id"] && e["seq"].is_u64() && e["ts"].is_string()));
-    let text: String = events.iter().filter(|e| e["type"] == "assistant_delta").map(|e| e["text"].as_str().unwrap()).collect();
+    assert!(
+        events.iter().all(|e| e["run_id"] == events[0]["run_id"]
+            && e["seq"].is_u64()
+            && e["ts"].is_string())
+    );
+    let text: String = events
+        .iter()
+        .filter(|e| e["type"] == "assistant_delta")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
     assert_eq!(text, "你好！今天想聊点什么？");
 }
 
@@ -57,7 +69,12 @@ fn conversations_list_show_delete() {
     let id = list[0]["conversations"][0]["id"].as_str().unwrap().to_string();
     assert_eq!(list[0]["conversations"][0]["title"], "第一次对话");
     let shown = lines(&vibe(dir.path(), &script, &["--json", "conversations", "show", &id]));
-    let roles: Vec<&str> = shown[0]["messages"].as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap()).collect();
+    let roles: Vec<&str> = shown[0]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
     assert_eq!(roles, vec!["user", "assistant"]);
     assert!(vibe(dir.path(), &script, &["conversations", "delete", &id]).status.success());
     let out = vibe(dir.path(), &script, &["conversations", "show", &id]);
@@ -121,11 +138,19 @@ fn killing_chat_mid_stream_leaves_a_valid_history_and_retry_answers() {
     let id = list[0]["conversations"][0]["id"].as_str().unwrap().to_string();
     let shown = lines(&vibe(dir.path(), &fast, &["--json", "conversations", "show", &id]));
     let messages = shown[0]["messages"].as_array().unwrap().clone();
-    assert_eq!(messages[0]["content"], "讲个长故事", "the user message was stored before the model answered");
+    assert_eq!(
+        messages[0]["content"], "讲个长故事",
+        "the user message was stored before the model answered"
+    );
     let partial = &messages[1];
     assert_eq!(partial["interrupted"], true);
     let text = partial["content"].as_str().unwrap();
-    assert!(!text.is_empty() && "这是一段很长的回答，会一个字一个字慢慢地流出来，直到进程被杀掉为止。".starts_with(text), "{text}");
+    assert!(
+        !text.is_empty()
+            && "这是一段很长的回答，会一个字一个字慢慢地流出来，直到进程被杀掉为止。"
+                .starts_with(text),
+        "{text}"
+    );
 
     let retry = vibe(dir.path(), &fast, &["chat", "--retry", "--conversation", &id]);
     assert!(retry.status.success(), "{}", String::from_utf8_lossy(&retry.stderr));
@@ -141,7 +166,10 @@ fn killing_chat_mid_stream_leaves_a_valid_history_and_retry_answers() {
         .collect();
     assert_eq!(
         statuses,
-        vec![("failed".into(), Some("interrupted".into())), ("completed".into(), Some("completed".into()))]
+        vec![
+            ("failed".into(), Some("interrupted".into())),
+            ("completed".into(), Some("completed".into()))
+        ]
     );
 }
 
@@ -168,6 +196,10 @@ fn eval_passes_the_shipped_scenarios_and_fails_a_wrong_one() {
     let report = &lines(&out)[0];
     assert_eq!(report["failed"], 1);
     let checks = report["scenarios"][0]["report"]["turns"][0]["checks"].as_array().unwrap();
-    let failed: Vec<&str> = checks.iter().filter(|c| c["passed"] == false).map(|c| c["name"].as_str().unwrap()).collect();
+    let failed: Vec<&str> = checks
+        .iter()
+        .filter(|c| c["passed"] == false)
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
     assert_eq!(failed, vec!["tool_calls"]);
 }

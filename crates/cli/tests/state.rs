@@ -1,6 +1,8 @@
 //! `vibe state` / `vibe profile` / `vibe db` against a real data dir: semantics, bad input
 //! (exact error line, database unchanged), and two processes appending at once.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::Path;
 use std::process::Output;
 
@@ -37,8 +39,32 @@ fn snapshot(dir: &Path) -> (String, String) {
 
 fn seeded() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    ok_json(dir.path(), &["state", "write", "--skill", "lifecoach", "--section", "progress", "--data", r#"{"milestones": {"kind": "map"}}"#]);
-    ok_json(dir.path(), &["state", "append", "--skill", "lifecoach", "--path", "journal", "--entry", r#"{"text": "第一天"}"#]);
+    ok_json(
+        dir.path(),
+        &[
+            "state",
+            "write",
+            "--skill",
+            "lifecoach",
+            "--section",
+            "progress",
+            "--data",
+            r#"{"milestones": {"kind": "map"}}"#,
+        ],
+    );
+    ok_json(
+        dir.path(),
+        &[
+            "state",
+            "append",
+            "--skill",
+            "lifecoach",
+            "--path",
+            "journal",
+            "--entry",
+            r#"{"text": "第一天"}"#,
+        ],
+    );
     dir
 }
 
@@ -48,10 +74,48 @@ fn state_commands_follow_the_seed_semantics() {
     let d = dir.path();
     let empty = ok_json(d, &["state", "read", "--skill", "career"]);
     assert_eq!(empty["status"], "empty");
-    ok_json(d, &["state", "write", "--skill", "career", "--section", "goals", "--data", r#"{"a": {"x": 1, "y": 2}}"#]);
-    ok_json(d, &["state", "write", "--skill", "career", "--section", "goals", "--data", r#"{"a": {"y": null, "z": 3}}"#]);
+    ok_json(
+        d,
+        &[
+            "state",
+            "write",
+            "--skill",
+            "career",
+            "--section",
+            "goals",
+            "--data",
+            r#"{"a": {"x": 1, "y": 2}}"#,
+        ],
+    );
+    ok_json(
+        d,
+        &[
+            "state",
+            "write",
+            "--skill",
+            "career",
+            "--section",
+            "goals",
+            "--data",
+            r#"{"a": {"y": null, "z": 3}}"#,
+        ],
+    );
     for n in 1..=3 {
-        let out = ok_json(d, &["state", "append", "--skill", "career", "--path", "log.items", "--entry", &format!(r#"{{"n": {n}}}"#), "--max-items", "2"]);
+        let out = ok_json(
+            d,
+            &[
+                "state",
+                "append",
+                "--skill",
+                "career",
+                "--path",
+                "log.items",
+                "--entry",
+                &format!(r#"{{"n": {n}}}"#),
+                "--max-items",
+                "2",
+            ],
+        );
         assert_eq!(out["length"], if n == 1 { 1 } else { 2 });
     }
     let read = ok_json(d, &["state", "read", "--skill", "career", "--sections", "goals,log"]);
@@ -107,14 +171,44 @@ fn bad_input_names_the_problem_and_changes_nothing() {
     let d = dir.path();
     let before = snapshot(d);
     let cases: &[(&[&str], &str)] = &[
-        (&["state", "write", "--skill", "lifecoach", "--section", "goals", "--data", "{bad"], "error: --data is not valid JSON (line 1, column 2"),
-        (&["state", "append", "--skill", "lifecoach", "--path", "progress..x", "--entry", "{}"], "error: list path \"progress..x\" has an empty segment (part 2); remove the extra dot"),
-        (&["state", "append", "--skill", "lifecoach", "--path", "progress.milestones", "--entry", "{}"], "error: cannot append to \"progress.milestones\" of skill lifecoach: it holds an object, not a list"),
-        (&["state", "write", "--skill", "lifecoach", "--section", "goals", "--data", "[1,2]"], "error: write_state data must be a JSON object (it is merged into section \"goals\"), got a list"),
-        (&["state", "write", "--skill", "Life_Coach", "--section", "goals", "--data", "{}"], "error: invalid skill id \"Life_Coach\": use 1-64 characters of a-z, 0-9 and '-'"),
+        (
+            &["state", "write", "--skill", "lifecoach", "--section", "goals", "--data", "{bad"],
+            "error: --data is not valid JSON (line 1, column 2",
+        ),
+        (
+            &["state", "append", "--skill", "lifecoach", "--path", "progress..x", "--entry", "{}"],
+            "error: list path \"progress..x\" has an empty segment (part 2); remove the extra dot",
+        ),
+        (
+            &[
+                "state",
+                "append",
+                "--skill",
+                "lifecoach",
+                "--path",
+                "progress.milestones",
+                "--entry",
+                "{}",
+            ],
+            "error: cannot append to \"progress.milestones\" of skill lifecoach: it holds an object, not a list",
+        ),
+        (
+            &["state", "write", "--skill", "lifecoach", "--section", "goals", "--data", "[1,2]"],
+            "error: write_state data must be a JSON object (it is merged into section \"goals\"), got a list",
+        ),
+        (
+            &["state", "write", "--skill", "Life_Coach", "--section", "goals", "--data", "{}"],
+            "error: invalid skill id \"Life_Coach\": use 1-64 characters of a-z, 0-9 and '-'",
+        ),
         (&["state", "read", "--skill", "lifecoach!"], "error: invalid skill id \"lifecoach!\""),
-        (&["profile", "import", "/nonexistent/profile.json"], "error: cannot read /nonexistent/profile.json (check the path)"),
-        (&["profile", "set", "birth_info..date", "1"], "error: profile path \"birth_info..date\" has an empty segment"),
+        (
+            &["profile", "import", "/nonexistent/profile.json"],
+            "error: cannot read /nonexistent/profile.json (check the path)",
+        ),
+        (
+            &["profile", "set", "birth_info..date", "1"],
+            "error: profile path \"birth_info..date\" has an empty segment",
+        ),
         (&["profile", "set", "birth_info.date", "1990-05-17"], "error: VALUE is not valid JSON"),
     ];
     for (args, expected) in cases {
@@ -132,7 +226,10 @@ fn bad_input_names_the_problem_and_changes_nothing() {
     assert!(stderr.contains("bad.json:2:8: not valid JSON"), "{stderr}");
     std::fs::write(&bad_import, "[1]").unwrap();
     let out = vibe(d, &["profile", "import", bad_import.to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("a profile must be a JSON object, got a list"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("a profile must be a JSON object, got a list")
+    );
     assert_eq!(snapshot(d), before);
 }
 
@@ -147,7 +244,21 @@ fn two_processes_appending_at_once_lose_nothing() {
             std::thread::spawn(move || {
                 for i in 0..200 {
                     let entry = format!(r#"{{"writer": {writer}, "i": {i}}}"#);
-                    let out = vibe(&d, &["state", "append", "--skill", "lifecoach", "--path", "journal", "--entry", &entry, "--max-items", "1000"]);
+                    let out = vibe(
+                        &d,
+                        &[
+                            "state",
+                            "append",
+                            "--skill",
+                            "lifecoach",
+                            "--path",
+                            "journal",
+                            "--entry",
+                            &entry,
+                            "--max-items",
+                            "1000",
+                        ],
+                    );
                     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
                 }
             })
@@ -160,7 +271,15 @@ fn two_processes_appending_at_once_lose_nothing() {
     let journal = read["data"]["journal"].as_array().unwrap();
     assert_eq!(journal.len(), 400);
     for writer in 0..2 {
-        let mine: Vec<i64> = journal.iter().filter(|e| e["writer"] == writer).map(|e| e["i"].as_i64().unwrap()).collect();
-        assert_eq!(mine, (0..200).rev().collect::<Vec<_>>(), "writer {writer}: newest first, none lost");
+        let mine: Vec<i64> = journal
+            .iter()
+            .filter(|e| e["writer"] == writer)
+            .map(|e| e["i"].as_i64().unwrap())
+            .collect();
+        assert_eq!(
+            mine,
+            (0..200).rev().collect::<Vec<_>>(),
+            "writer {writer}: newest first, none lost"
+        );
     }
 }

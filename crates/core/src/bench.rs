@@ -48,21 +48,44 @@ pub struct AgentBench {
 }
 
 /// Measure `turns` turns after `history` prior messages, in a fresh data dir under `work`.
-pub async fn bench_agent(work: &Path, history: usize, turns: usize) -> Result<AgentBench, CoreError> {
-    let io = |action: &'static str, err| CoreError::AuditIo { action, path: work.to_path_buf(), err };
+pub async fn bench_agent(
+    work: &Path,
+    history: usize,
+    turns: usize,
+) -> Result<AgentBench, CoreError> {
+    let io =
+        |action: &'static str, err| CoreError::AuditIo { action, path: work.to_path_buf(), err };
     std::fs::create_dir_all(work).map_err(|e| io("create", e))?;
     let store = Arc::new(Store::open(&work.join("vibe.db"))?);
-    let skills = Arc::new(Registry::open(RegistryConfig::for_data_dir(work, &SkillsSettings::default(), None)));
+    let skills = Arc::new(Registry::open(RegistryConfig::for_data_dir(
+        work,
+        &SkillsSettings::default(),
+        None,
+    )));
     let script = SCRIPT.replace("__ANSWER__", ANSWER);
-    let model = ScriptedModel::from_yaml(&script, "bench script").map_err(|e| CoreError::InvalidRequest(e.to_string()))?;
-    let service = ChatService::new(store.clone(), skills, Arc::new(model), Some(work.to_path_buf()), ChatConfig::default())?;
+    let model = ScriptedModel::from_yaml(&script, "bench script")
+        .map_err(|e| CoreError::InvalidRequest(e.to_string()))?;
+    let service = ChatService::new(
+        store.clone(),
+        skills,
+        Arc::new(model),
+        Some(work.to_path_buf()),
+        ChatConfig::default(),
+    )?;
 
     let conversation = store.create_conversation(LOCAL_USER, Some("bench"))?;
     store.set_conversation_skill(&conversation.id, Some("lifecoach"), None)?;
     for i in 0..history {
         let role = if i % 2 == 0 { Role::User } else { Role::Assistant };
-        let text = if role == Role::User { "今天感觉有点累，但还是完成了晨跑。" } else { ANSWER };
-        store.append_message(&conversation.id, NewMessage { token_count: 60, ..NewMessage::text(role, text) })?;
+        let text = if role == Role::User {
+            "今天感觉有点累，但还是完成了晨跑。"
+        } else {
+            ANSWER
+        };
+        store.append_message(
+            &conversation.id,
+            NewMessage { token_count: 60, ..NewMessage::text(role, text) },
+        )?;
     }
     let approver = Arc::new(ApprovalPolicy::DenyAll);
     let turn = |n: usize| TurnRequest {
@@ -78,10 +101,15 @@ pub async fn bench_agent(work: &Path, history: usize, turns: usize) -> Result<Ag
     let mut times = Vec::with_capacity(turns);
     for n in 0..turns {
         let start = Instant::now();
-        let result = service.run_turn(turn(n), Vec::new(), approver.clone(), CancellationToken::new()).await?;
+        let result = service
+            .run_turn(turn(n), Vec::new(), approver.clone(), CancellationToken::new())
+            .await?;
         times.push(start.elapsed().as_secs_f64() * 1000.0);
         if result.stop_reason != vibe_wire::StopReason::Completed {
-            return Err(CoreError::InvalidRequest(format!("bench turn {n} ended with {}", result.stop_reason.as_str())));
+            return Err(CoreError::InvalidRequest(format!(
+                "bench turn {n} ended with {}",
+                result.stop_reason.as_str()
+            )));
         }
     }
     let size_after = store.checkpointed_size()?;
@@ -92,7 +120,8 @@ pub async fn bench_agent(work: &Path, history: usize, turns: usize) -> Result<Ag
         turns,
         median_ms: pick(0.5),
         p95_ms: pick(0.95),
-        db_growth_bytes_per_turn: (size_after.saturating_sub(size_before)) as f64 / turns.max(1) as f64,
+        db_growth_bytes_per_turn: (size_after.saturating_sub(size_before)) as f64
+            / turns.max(1) as f64,
         peak_rss_kb: peak_rss_kb(),
     })
 }

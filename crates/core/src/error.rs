@@ -26,7 +26,9 @@ pub enum CoreError {
     InvalidRequest(String),
     /// A run id that cannot name a folder under `runs/` (empty, too long, a path separator or
     /// a leading dot). Not retried.
-    #[error("invalid run id \"{0}\": use letters, digits, '-', '_' or '.' (not first), at most 128 characters")]
+    #[error(
+        "invalid run id \"{0}\": use letters, digits, '-', '_' or '.' (not first), at most 128 characters"
+    )]
     InvalidRunId(String),
     /// No audit folder (or no `events.jsonl`) for the run. Not retried.
     #[error("no events recorded for run \"{run_id}\" (looked for {}); list runs with `vibe runs list`", path.display())]
@@ -61,7 +63,9 @@ impl CoreError {
                 | SkillsError::UnknownPart { .. }
                 | SkillsError::ResourceNotFound { .. },
             ) => "not_found",
-            Self::Skills(SkillsError::Invalid { .. } | SkillsError::InvalidName { .. }) => "invalid_skill",
+            Self::Skills(SkillsError::Invalid { .. } | SkillsError::InvalidName { .. }) => {
+                "invalid_skill"
+            }
             Self::Skills(_) => "skills",
             Self::InvalidRequest(_) => "invalid_input",
             Self::InvalidRunId(_) => "invalid_input",

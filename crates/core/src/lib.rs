@@ -9,8 +9,8 @@ pub mod chat;
 pub mod compute;
 pub mod context;
 pub mod emit;
-pub mod eval;
 mod error;
+pub mod eval;
 pub mod tools;
 
 pub use error::CoreError;

@@ -1,5 +1,7 @@
 //! Roots in precedence order: project > user > built-in; shadowing is recorded.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use vibe_skills::{RootKind, SkillsError};
 
 use crate::support::{add_skill, open, write};

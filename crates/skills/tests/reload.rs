@@ -1,5 +1,7 @@
 //! Hot reload through the file watcher: add, edit, break, fix, delete; notices are sent.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 

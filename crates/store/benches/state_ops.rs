@@ -1,6 +1,8 @@
 //! `append_to_list` and `write_state` on a profile whose journal already holds 1,000 entries,
 //! on a real SQLite file (WAL). Goal: ≥ 5,000 appends/s. Figures go in docs/performance.md.
 
+#![allow(clippy::expect_used)]
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::json;
 use vibe_store::{LOCAL_USER as U, Store};
@@ -22,7 +24,13 @@ fn bench(c: &mut Criterion) {
     group.bench_function("append_to_list", |b| {
         b.iter(|| {
             store
-                .append_to_list(U, "lifecoach", "journal", json!({"text": "今天很好", "mood": "calm"}), 1_000)
+                .append_to_list(
+                    U,
+                    "lifecoach",
+                    "journal",
+                    json!({"text": "今天很好", "mood": "calm"}),
+                    1_000,
+                )
                 .expect("append")
         })
     });
@@ -30,7 +38,9 @@ fn bench(c: &mut Criterion) {
     group.bench_function("write_state", |b| {
         b.iter(|| {
             n += 1;
-            store.write_state(U, "lifecoach", "goals", json!({"q1": {"progress": n}})).expect("write")
+            store
+                .write_state(U, "lifecoach", "goals", json!({"q1": {"progress": n}}))
+                .expect("write")
         })
     });
     group.finish();

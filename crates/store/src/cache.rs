@@ -154,7 +154,11 @@ impl Store {
         for field in fields {
             pick(&doc, field, &mut profile);
         }
-        let state = doc.get("skills").and_then(|s| s.get(skill)).cloned().unwrap_or(Value::Object(Map::new()));
+        let state = doc
+            .get("skills")
+            .and_then(|s| s.get(skill))
+            .cloned()
+            .unwrap_or(Value::Object(Map::new()));
         let view = Arc::new(SkillView { skill: skill.to_string(), profile, state });
         let entry = Entry { view: view.clone(), deps, loaded_at: Instant::now() };
         self.cache.lock().entries.insert(key, entry);

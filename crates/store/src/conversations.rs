@@ -24,8 +24,7 @@ pub struct Conversation {
     pub updated_at: String,
 }
 
-const COLUMNS: &str =
-    "id, user_id, title, skill, scenario, voice_mode, summary, summary_through_id, created_at, updated_at";
+const COLUMNS: &str = "id, user_id, title, skill, scenario, voice_mode, summary, summary_through_id, created_at, updated_at";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<Conversation> {
     Ok(Conversation {
@@ -60,7 +59,11 @@ impl Store {
     /// One conversation, or [`StoreError::NoSuchConversation`].
     pub fn conversation(&self, id: &str) -> Result<Conversation> {
         self.conn()
-            .query_row(&format!("SELECT {COLUMNS} FROM conversations WHERE id = ?1"), [id], from_row)
+            .query_row(
+                &format!("SELECT {COLUMNS} FROM conversations WHERE id = ?1"),
+                [id],
+                from_row,
+            )
             .optional()?
             .ok_or_else(|| StoreError::NoSuchConversation(id.to_string()))
     }
@@ -76,7 +79,12 @@ impl Store {
     }
 
     /// Record the active skill and scenario of a conversation (`None` clears them).
-    pub fn set_conversation_skill(&self, id: &str, skill: Option<&str>, scenario: Option<&str>) -> Result<()> {
+    pub fn set_conversation_skill(
+        &self,
+        id: &str,
+        skill: Option<&str>,
+        scenario: Option<&str>,
+    ) -> Result<()> {
         self.update_conversation(id, "skill = ?2, scenario = ?3", params![id, skill, scenario])
     }
 
@@ -87,7 +95,11 @@ impl Store {
 
     /// Store the compaction summary covering messages up to `through_id`.
     pub fn set_conversation_summary(&self, id: &str, summary: &str, through_id: i64) -> Result<()> {
-        self.update_conversation(id, "summary = ?2, summary_through_id = ?3", params![id, summary, through_id])
+        self.update_conversation(
+            id,
+            "summary = ?2, summary_through_id = ?3",
+            params![id, summary, through_id],
+        )
     }
 
     /// Rename a conversation.
@@ -95,7 +107,12 @@ impl Store {
         self.update_conversation(id, "title = ?2", params![id, title])
     }
 
-    fn update_conversation(&self, id: &str, set: &str, params: &[&dyn rusqlite::ToSql]) -> Result<()> {
+    fn update_conversation(
+        &self,
+        id: &str,
+        set: &str,
+        params: &[&dyn rusqlite::ToSql],
+    ) -> Result<()> {
         let now = clock::now_rfc3339();
         let changed = self.write_tx(|tx| {
             let n = tx.execute(&format!("UPDATE conversations SET {set} WHERE id = ?1"), params)?;
@@ -110,7 +127,8 @@ impl Store {
 
     /// Delete a conversation with its messages and runs.
     pub fn delete_conversation(&self, id: &str) -> Result<()> {
-        let n = self.write_tx(|tx| Ok(tx.execute("DELETE FROM conversations WHERE id = ?1", [id])?))?;
+        let n =
+            self.write_tx(|tx| Ok(tx.execute("DELETE FROM conversations WHERE id = ?1", [id])?))?;
         if n == 0 {
             return Err(StoreError::NoSuchConversation(id.to_string()));
         }

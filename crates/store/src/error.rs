@@ -18,7 +18,9 @@ pub enum StoreError {
     NewerSchema { path: PathBuf, found: i64, supported: i64 },
 
     /// Making the pre-migration backup failed, so no migration was applied.
-    #[error("cannot back up {path} before upgrading it: {source} (free some disk space or check permissions; nothing was changed)")]
+    #[error(
+        "cannot back up {path} before upgrading it: {source} (free some disk space or check permissions; nothing was changed)"
+    )]
     Backup { path: PathBuf, source: Box<StoreError> },
 
     /// A migration failed; its transaction was rolled back.

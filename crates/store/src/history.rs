@@ -6,9 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::Store;
 use crate::error::Result;
 use crate::messages::{Message, Role};
-use crate::Store;
 
 /// How much history to return.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,7 +36,8 @@ fn units(messages: &[Message]) -> Vec<Unit<'_>> {
     for msg in messages {
         if msg.role == Role::Tool {
             if let Some((unit, pending)) = open.as_mut()
-                && let Some(pos) = pending.iter().position(|id| Some(*id) == msg.tool_call_id.as_deref())
+                && let Some(pos) =
+                    pending.iter().position(|id| Some(*id) == msg.tool_call_id.as_deref())
             {
                 pending.remove(pos);
                 unit.tokens += u64::from(msg.token_count);

@@ -51,7 +51,10 @@ fn merge_maps(target: &mut Map<String, Value>, patch: Map<String, Value>) {
 fn strip_nulls(value: Value) -> Value {
     match value {
         Value::Object(map) => Value::Object(
-            map.into_iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k, strip_nulls(v))).collect(),
+            map.into_iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k, strip_nulls(v)))
+                .collect(),
         ),
         other => other,
     }
@@ -112,7 +115,10 @@ mod tests {
     #[test]
     fn deep_merge_merges_objects_replaces_others_and_null_removes() {
         let mut doc = json!({"a": {"x": 1, "y": {"k": true}}, "list": [1, 2], "gone": 5});
-        deep_merge(&mut doc, json!({"a": {"y": {"z": 2}, "x": null}, "list": [3], "gone": null, "new": {"n": null, "m": 1}}));
+        deep_merge(
+            &mut doc,
+            json!({"a": {"y": {"z": 2}, "x": null}, "list": [3], "gone": null, "new": {"n": null, "m": 1}}),
+        );
         assert_eq!(doc, json!({"a": {"y": {"k": true, "z": 2}}, "list": [3], "new": {"m": 1}}));
         // An object replacing a non-object keeps no nulls either (found by the model test).
         let mut list = json!([1]);

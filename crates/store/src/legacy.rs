@@ -42,9 +42,7 @@ pub fn migrate_legacy_profile(doc: &mut Value) -> bool {
                 }
             }
             other => {
-                let lc = root
-                    .entry("life_context")
-                    .or_insert_with(|| Value::Object(Map::new()));
+                let lc = root.entry("life_context").or_insert_with(|| Value::Object(Map::new()));
                 if let Some(lc) = lc.as_object_mut() {
                     lc.insert("_paths".into(), other);
                 }
@@ -73,7 +71,12 @@ fn migrate_path_entry(root: &mut Map<String, Value>, skill: &str, entry: Value) 
 }
 
 /// Merge `legacy` into `skills.<skill>`, the current value winning on conflict.
-fn fill_skill(root: &mut Map<String, Value>, skill: &str, legacy: Value, meta: Option<Map<String, Value>>) {
+fn fill_skill(
+    root: &mut Map<String, Value>,
+    skill: &str,
+    legacy: Value,
+    meta: Option<Map<String, Value>>,
+) {
     let skills = root.entry("skills").or_insert_with(|| Value::Object(Map::new()));
     if !skills.is_object() {
         let previous = std::mem::replace(skills, Value::Object(Map::new()));
@@ -101,9 +104,8 @@ fn fill_skill(root: &mut Map<String, Value>, skill: &str, legacy: Value, meta: O
             meta_map.entry(k).or_insert(v);
         }
         if !conflicts.is_empty() {
-            let slot = meta_map
-                .entry("legacy_conflicts")
-                .or_insert_with(|| Value::Object(Map::new()));
+            let slot =
+                meta_map.entry("legacy_conflicts").or_insert_with(|| Value::Object(Map::new()));
             if let Value::Object(slot) = slot {
                 slot.extend(conflicts);
             }
@@ -116,7 +118,12 @@ fn fill_skill(root: &mut Map<String, Value>, skill: &str, legacy: Value, meta: O
 
 /// Copy `source` into `target` where `target` has nothing; recurse into objects present in
 /// both; record other clashes (by dotted path) in `conflicts` when the values differ.
-fn fill_map(target: &mut Map<String, Value>, source: Map<String, Value>, prefix: &str, conflicts: &mut Map<String, Value>) {
+fn fill_map(
+    target: &mut Map<String, Value>,
+    source: Map<String, Value>,
+    prefix: &str,
+    conflicts: &mut Map<String, Value>,
+) {
     for (key, value) in source {
         let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
         match target.get_mut(&key) {

@@ -94,7 +94,8 @@ impl Store {
         ["profiles", "skill_states", "state_list_items", "conversations", "messages", "runs"]
             .into_iter()
             .map(|table| {
-                let n = conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?;
+                let n =
+                    conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?;
                 Ok((table, n))
             })
             .collect()
@@ -119,7 +120,10 @@ impl Store {
 
     /// Run `f` in one IMMEDIATE transaction (the write lock is taken up front, so a
     /// read-modify-write cannot interleave with another process's).
-    pub(crate) fn write_tx<T>(&self, f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T>) -> Result<T> {
+    pub(crate) fn write_tx<T>(
+        &self,
+        f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T>,
+    ) -> Result<T> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let out = f(&tx)?;

@@ -97,8 +97,7 @@ impl Message {
     }
 }
 
-const COLUMNS: &str =
-    "id, conversation_id, role, content, tool_calls, tool_call_id, token_count, run_id, status, created_at";
+const COLUMNS: &str = "id, conversation_id, role, content, tool_calls, tool_call_id, token_count, run_id, status, created_at";
 
 pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Message> {
     let role: String = row.get(2)?;
@@ -218,14 +217,19 @@ impl Store {
     pub fn messages(&self, conversation_id: &str) -> Result<Vec<Message>> {
         self.conversation(conversation_id)?;
         let conn = self.conn();
-        let mut stmt =
-            conn.prepare_cached(&format!("SELECT {COLUMNS} FROM messages WHERE conversation_id = ?1 ORDER BY id"))?;
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM messages WHERE conversation_id = ?1 ORDER BY id"
+        ))?;
         let rows = stmt.query_map([conversation_id], from_row)?.collect::<rusqlite::Result<_>>()?;
         Ok(rows)
     }
 
     /// The newest `limit` messages, oldest first (for history selection without a full scan).
-    pub(crate) fn newest_messages(&self, conversation_id: &str, limit: usize) -> Result<Vec<Message>> {
+    pub(crate) fn newest_messages(
+        &self,
+        conversation_id: &str,
+        limit: usize,
+    ) -> Result<Vec<Message>> {
         self.conversation(conversation_id)?;
         let conn = self.conn();
         let mut stmt = conn.prepare_cached(&format!(

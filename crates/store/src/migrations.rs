@@ -87,10 +87,7 @@ fn holds_data(conn: &Connection, found: i64) -> Result<bool> {
 
 fn backup(conn: &Connection, path: &Path, version: i64) -> Result<PathBuf> {
     let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
-    let target = path.with_file_name(format!(
-        "{}.backup-{stamp}-v{version}",
-        file_name(path)
-    ));
+    let target = path.with_file_name(format!("{}.backup-{stamp}-v{version}", file_name(path)));
     conn.execute("VACUUM INTO ?1", [target.to_string_lossy().as_ref()])?;
     Ok(target)
 }
@@ -156,7 +153,11 @@ mod tests {
         assert_eq!(text, "precious");
 
         for i in 0..4 {
-            std::fs::write(dir.path().join(format!("vibe.db.backup-2020010{i}T000000.000Z-v1")), b"x").unwrap();
+            std::fs::write(
+                dir.path().join(format!("vibe.db.backup-2020010{i}T000000.000Z-v1")),
+                b"x",
+            )
+            .unwrap();
         }
         prune_backups(&path);
         let kept = list_backups(&path);

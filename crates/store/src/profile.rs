@@ -31,8 +31,10 @@ fn load_root(tx: &Transaction<'_>, user: &str) -> Result<Value> {
         .optional()?;
     match text {
         None => Ok(empty_profile()),
-        Some(text) => serde_json::from_str(&text)
-            .map_err(|source| StoreError::CorruptJson { what: format!("profile of user {user}"), source }),
+        Some(text) => serde_json::from_str(&text).map_err(|source| StoreError::CorruptJson {
+            what: format!("profile of user {user}"),
+            source,
+        }),
     }
 }
 
@@ -79,7 +81,8 @@ pub(crate) fn touch(skill_doc: &mut Value) -> Result<()> {
 
 /// Replace everything: root sections and every skill's state (lists stored inline).
 fn replace_all(tx: &Transaction<'_>, user: &str, mut doc: Value) -> Result<()> {
-    let skills = doc.as_object_mut().and_then(|m| m.remove("skills")).unwrap_or(Value::Object(Map::new()));
+    let skills =
+        doc.as_object_mut().and_then(|m| m.remove("skills")).unwrap_or(Value::Object(Map::new()));
     let Value::Object(skills) = skills else {
         return Err(StoreError::invalid(format!(
             "profile \"skills\" must be an object of skill states, got {}",

@@ -60,7 +60,13 @@ impl Store {
     }
 
     /// Close a run with its final status (`completed`, `failed`, `cancelled`).
-    pub fn finish_run(&self, id: &str, status: &str, stop_reason: &str, usage: &Value) -> Result<()> {
+    pub fn finish_run(
+        &self,
+        id: &str,
+        status: &str,
+        stop_reason: &str,
+        usage: &Value,
+    ) -> Result<()> {
         if !matches!(status, "completed" | "failed" | "cancelled") {
             return Err(StoreError::invalid(format!("unknown run status \"{status}\"")));
         }
@@ -87,7 +93,9 @@ impl Store {
         let mut stmt = conn.prepare(&format!(
             "SELECT {COLUMNS} FROM runs WHERE ?1 IS NULL OR conversation_id = ?1 ORDER BY started_at DESC, id DESC LIMIT ?2"
         ))?;
-        let rows = stmt.query_map(params![conversation_id, limit as i64], from_row)?.collect::<rusqlite::Result<_>>()?;
+        let rows = stmt
+            .query_map(params![conversation_id, limit as i64], from_row)?
+            .collect::<rusqlite::Result<_>>()?;
         Ok(rows)
     }
 
@@ -121,13 +129,19 @@ impl Store {
     }
 }
 
-fn close_dangling_calls(tx: &rusqlite::Transaction<'_>, conversation: &str, run_id: &str, now: &str) -> Result<usize> {
+fn close_dangling_calls(
+    tx: &rusqlite::Transaction<'_>,
+    conversation: &str,
+    run_id: &str,
+    now: &str,
+) -> Result<usize> {
     let messages: Vec<Message> = {
         let mut stmt = tx.prepare(
             "SELECT id, conversation_id, role, content, tool_calls, tool_call_id, token_count, run_id, status, created_at
              FROM messages WHERE conversation_id = ?1 AND run_id = ?2 ORDER BY id",
         )?;
-        stmt.query_map(params![conversation, run_id], crate::messages::from_row)?.collect::<rusqlite::Result<_>>()?
+        stmt.query_map(params![conversation, run_id], crate::messages::from_row)?
+            .collect::<rusqlite::Result<_>>()?
     };
     let answered: Vec<&str> = messages.iter().filter_map(|m| m.tool_call_id.as_deref()).collect();
     let mut closed = 0;

@@ -30,8 +30,10 @@ pub(crate) fn load_doc(tx: &Transaction<'_>, user: &str, skill: &str) -> Result<
         .optional()?;
     match text {
         None => Ok(Value::Object(Map::new())),
-        Some(text) => serde_json::from_str(&text)
-            .map_err(|source| StoreError::CorruptJson { what: format!("state of skill {skill}"), source }),
+        Some(text) => serde_json::from_str(&text).map_err(|source| StoreError::CorruptJson {
+            what: format!("state of skill {skill}"),
+            source,
+        }),
     }
 }
 
@@ -46,7 +48,8 @@ pub(crate) fn save_doc(tx: &Transaction<'_>, user: &str, skill: &str, doc: &Valu
 
 /// Every skill of `user` that has stored state, by name.
 pub(crate) fn skills(tx: &Transaction<'_>, user: &str) -> Result<Vec<String>> {
-    let mut stmt = tx.prepare_cached("SELECT skill FROM skill_states WHERE user_id = ?1 ORDER BY rowid")?;
+    let mut stmt =
+        tx.prepare_cached("SELECT skill FROM skill_states WHERE user_id = ?1 ORDER BY rowid")?;
     let names = stmt.query_map([user], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
     Ok(names)
 }
@@ -58,8 +61,9 @@ pub(crate) fn delete_skill(tx: &Transaction<'_>, user: &str, skill: &str) -> Res
 }
 
 pub(crate) fn lists(tx: &Transaction<'_>, user: &str, skill: &str) -> Result<Vec<ListRef>> {
-    let mut stmt =
-        tx.prepare_cached("SELECT id, path FROM state_lists WHERE user_id = ?1 AND skill = ?2 ORDER BY path")?;
+    let mut stmt = tx.prepare_cached(
+        "SELECT id, path FROM state_lists WHERE user_id = ?1 AND skill = ?2 ORDER BY path",
+    )?;
     let rows = stmt
         .query_map(params![user, skill], |r| Ok(ListRef { id: r.get(0)?, path: r.get(1)? }))?
         .collect::<rusqlite::Result<_>>()?;
@@ -67,9 +71,16 @@ pub(crate) fn lists(tx: &Transaction<'_>, user: &str, skill: &str) -> Result<Vec
 }
 
 /// The id of the list registered at `path`, if any.
-pub(crate) fn find_list(tx: &Transaction<'_>, user: &str, skill: &str, path: &str) -> Result<Option<i64>> {
+pub(crate) fn find_list(
+    tx: &Transaction<'_>,
+    user: &str,
+    skill: &str,
+    path: &str,
+) -> Result<Option<i64>> {
     Ok(tx
-        .prepare_cached("SELECT id FROM state_lists WHERE user_id = ?1 AND skill = ?2 AND path = ?3")?
+        .prepare_cached(
+            "SELECT id FROM state_lists WHERE user_id = ?1 AND skill = ?2 AND path = ?3",
+        )?
         .query_row(params![user, skill, path], |r| r.get(0))
         .optional()?)
 }
@@ -93,19 +104,27 @@ pub(crate) fn drop_list(tx: &Transaction<'_>, list: &ListRef) -> Result<()> {
 
 /// Entries of a list, newest first.
 fn items(tx: &Transaction<'_>, list_id: i64) -> Result<Vec<Value>> {
-    let mut stmt = tx.prepare_cached("SELECT item FROM state_list_items WHERE list_id = ?1 ORDER BY seq DESC")?;
+    let mut stmt = tx
+        .prepare_cached("SELECT item FROM state_list_items WHERE list_id = ?1 ORDER BY seq DESC")?;
     let rows = stmt.query_map([list_id], |r| r.get::<_, String>(0))?;
     rows.map(|text| {
         let text = text?;
-        serde_json::from_str(&text)
-            .map_err(|source| StoreError::CorruptJson { what: format!("list entry of list {list_id}"), source })
+        serde_json::from_str(&text).map_err(|source| StoreError::CorruptJson {
+            what: format!("list entry of list {list_id}"),
+            source,
+        })
     })
     .collect()
 }
 
 /// The skill's whole state: the object row with every registered list put in place.
 /// `only` limits the lists read to those under these top-level sections.
-pub(crate) fn assemble(tx: &Transaction<'_>, user: &str, skill: &str, only: Option<&[String]>) -> Result<Value> {
+pub(crate) fn assemble(
+    tx: &Transaction<'_>,
+    user: &str,
+    skill: &str,
+    only: Option<&[String]>,
+) -> Result<Value> {
     let mut doc = load_doc(tx, user, skill)?;
     for list in lists(tx, user, skill)? {
         let segments = list.segments();
@@ -118,17 +137,27 @@ pub(crate) fn assemble(tx: &Transaction<'_>, user: &str, skill: &str, only: Opti
             Ok(parent) => {
                 parent.insert(last[0].to_string(), Value::Array(values));
             }
-            Err(e) => tracing::warn!(skill, path = %list.path, error = %e, "list has no object parent; not shown"),
+            Err(e) => {
+                tracing::warn!(skill, path = %list.path, error = %e, "list has no object parent; not shown")
+            }
         }
     }
     Ok(doc)
 }
 
 /// Register a new list at `path` holding `initial` (newest first), returning its id.
-pub(crate) fn create_list(tx: &Transaction<'_>, user: &str, skill: &str, path: &str, initial: Vec<Value>) -> Result<i64> {
+pub(crate) fn create_list(
+    tx: &Transaction<'_>,
+    user: &str,
+    skill: &str,
+    path: &str,
+    initial: Vec<Value>,
+) -> Result<i64> {
     let n = initial.len() as i64;
-    tx.prepare_cached("INSERT INTO state_lists (user_id, skill, path, next_seq, len) VALUES (?1, ?2, ?3, ?4, ?5)")?
-        .execute(params![user, skill, path, n + 1, n])?;
+    tx.prepare_cached(
+        "INSERT INTO state_lists (user_id, skill, path, next_seq, len) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![user, skill, path, n + 1, n])?;
     let id = tx.last_insert_rowid();
     for (i, item) in initial.into_iter().enumerate() {
         insert_item(tx, id, n - i as i64, &item)?;
@@ -144,7 +173,12 @@ fn insert_item(tx: &Transaction<'_>, list_id: i64, seq: i64, item: &Value) -> Re
 
 /// Add `item` as the newest entry, keep at most `max_items`; returns (length, dropped).
 /// Entries have contiguous seqs, so the oldest `dropped` are exactly those below the cut.
-pub(crate) fn push_item(tx: &Transaction<'_>, list_id: i64, item: &Value, max_items: usize) -> Result<(usize, usize)> {
+pub(crate) fn push_item(
+    tx: &Transaction<'_>,
+    list_id: i64,
+    item: &Value,
+    max_items: usize,
+) -> Result<(usize, usize)> {
     let (seq, len): (i64, i64) = tx
         .prepare_cached("SELECT next_seq, len FROM state_lists WHERE id = ?1")?
         .query_row([list_id], |r| Ok((r.get(0)?, r.get(1)?)))?;

@@ -119,7 +119,12 @@ pub(crate) fn set_in_skill(
 
 impl Store {
     /// A skill's saved state, optionally only some sections.
-    pub fn read_state(&self, user: &str, skill: &str, sections: Option<&[String]>) -> Result<StateRead> {
+    pub fn read_state(
+        &self,
+        user: &str,
+        skill: &str,
+        sections: Option<&[String]>,
+    ) -> Result<StateRead> {
         validate_skill_id(skill)?;
         let all = {
             let mut conn = self.conn();

@@ -1,5 +1,7 @@
 //! Integration tests of the store against real SQLite files.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod cache;
 mod history;
 mod open;

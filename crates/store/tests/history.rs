@@ -10,11 +10,19 @@ fn call(ids: &[&str], tokens: u32) -> NewMessage {
         .iter()
         .map(|id| json!({"id": id, "type": "function", "function": {"name": "read_state", "arguments": "{}"}}))
         .collect();
-    NewMessage { tool_calls: Some(json!(calls)), token_count: tokens, ..NewMessage::text(Role::Assistant, "") }
+    NewMessage {
+        tool_calls: Some(json!(calls)),
+        token_count: tokens,
+        ..NewMessage::text(Role::Assistant, "")
+    }
 }
 
 fn result(id: &str, tokens: u32) -> NewMessage {
-    NewMessage { tool_call_id: Some(id.into()), token_count: tokens, ..NewMessage::text(Role::Tool, "{}") }
+    NewMessage {
+        tool_call_id: Some(id.into()),
+        token_count: tokens,
+        ..NewMessage::text(Role::Tool, "{}")
+    }
 }
 
 fn contents(store: &Store, conv: &str, limit: HistoryLimit) -> Vec<String> {
@@ -24,7 +32,9 @@ fn contents(store: &Store, conv: &str, limit: HistoryLimit) -> Vec<String> {
         .iter()
         .map(|m| match (m.role, &m.tool_call_id) {
             (Role::Tool, Some(id)) => format!("result:{id}"),
-            (Role::Assistant, _) if m.tool_calls.is_some() => format!("call:{}", m.tool_call_ids().join("+")),
+            (Role::Assistant, _) if m.tool_calls.is_some() => {
+                format!("call:{}", m.tool_call_ids().join("+"))
+            }
             _ => m.content.clone(),
         })
         .collect()
@@ -54,7 +64,10 @@ fn last_n_never_splits_a_tool_call_from_its_results() {
     assert_eq!(contents(&store, &conv, HistoryLimit::Messages(2)), ["a2", "u3"]);
     // 4 would cut into the exchange: the whole exchange (3 messages) does not fit, so it stops.
     assert_eq!(contents(&store, &conv, HistoryLimit::Messages(4)), ["a2", "u3"]);
-    assert_eq!(contents(&store, &conv, HistoryLimit::Messages(5)), ["call:c1+c2", "result:c1", "result:c2", "a2", "u3"]);
+    assert_eq!(
+        contents(&store, &conv, HistoryLimit::Messages(5)),
+        ["call:c1+c2", "result:c1", "result:c2", "a2", "u3"]
+    );
     assert_eq!(contents(&store, &conv, HistoryLimit::Messages(100)).len(), 8);
 }
 
@@ -94,7 +107,12 @@ fn history_reads_only_a_window_but_widens_it_when_everything_fits() {
     let store = Store::open_in_memory().unwrap();
     let conv = store.create_conversation("local", None).unwrap().id;
     for i in 0..300 {
-        store.append_message(&conv, msg(if i % 2 == 0 { Role::User } else { Role::Assistant }, &format!("m{i}"), 1)).unwrap();
+        store
+            .append_message(
+                &conv,
+                msg(if i % 2 == 0 { Role::User } else { Role::Assistant }, &format!("m{i}"), 1),
+            )
+            .unwrap();
     }
     let all = contents(&store, &conv, HistoryLimit::Tokens(10_000));
     assert_eq!(all.len(), 300);
@@ -106,7 +124,13 @@ fn history_reads_only_a_window_but_widens_it_when_everything_fits() {
 #[test]
 fn messages_need_a_conversation_and_valid_tool_fields() {
     let store = Store::open_in_memory().unwrap();
-    assert!(store.append_message("nope", msg(Role::User, "x", 1)).unwrap_err().to_string().contains("no conversation"));
+    assert!(
+        store
+            .append_message("nope", msg(Role::User, "x", 1))
+            .unwrap_err()
+            .to_string()
+            .contains("no conversation")
+    );
     let conv = store.create_conversation("local", None).unwrap().id;
     let err = store.append_message(&conv, NewMessage::text(Role::Tool, "{}")).unwrap_err();
     assert!(err.to_string().contains("tool_call_id"), "{err}");

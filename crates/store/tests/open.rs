@@ -12,8 +12,10 @@ fn a_file_from_a_newer_schema_is_refused_untouched() {
     let path = dir.path().join("vibe.db");
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch("CREATE TABLE future (x); INSERT INTO future VALUES (1); PRAGMA user_version = 99;")
-            .unwrap();
+        conn.execute_batch(
+            "CREATE TABLE future (x); INSERT INTO future VALUES (1); PRAGMA user_version = 99;",
+        )
+        .unwrap();
     }
     let before = bytes(&path);
     let err = Store::open(&path).err().expect("must refuse");
@@ -30,7 +32,8 @@ fn opening_a_file_with_foreign_tables_backs_it_up_before_migrating() {
     let path = dir.path().join("vibe.db");
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch("CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('keep me');").unwrap();
+        conn.execute_batch("CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('keep me');")
+            .unwrap();
     }
     let store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), latest_version());

@@ -11,7 +11,8 @@ fn runs_are_recorded_and_listed_newest_first() {
     let r1 = store.run("r1").unwrap().unwrap();
     assert_eq!((r1.status.as_str(), r1.stop_reason.as_deref()), ("completed", Some("completed")));
     assert_eq!(r1.usage.unwrap()["total_tokens"], 5);
-    let listed: Vec<String> = store.list_runs(Some(&conv), 10).unwrap().into_iter().map(|r| r.id).collect();
+    let listed: Vec<String> =
+        store.list_runs(Some(&conv), 10).unwrap().into_iter().map(|r| r.id).collect();
     assert_eq!(listed.len(), 2);
     assert!(store.finish_run("r2", "weird", "x", &json!({})).is_err());
 }
@@ -27,18 +28,38 @@ fn a_killed_run_is_closed_with_a_valid_history() {
     let calls = json!([{"id": "c1", "type": "function", "function": {"name": "read_state", "arguments": "{}"}},
                        {"id": "c2", "type": "function", "function": {"name": "write_state", "arguments": "{}"}}]);
     store
-        .append_message(&conv, with_run(NewMessage { tool_calls: Some(calls), ..NewMessage::text(Role::Assistant, "") }))
+        .append_message(
+            &conv,
+            with_run(NewMessage {
+                tool_calls: Some(calls),
+                ..NewMessage::text(Role::Assistant, "")
+            }),
+        )
         .unwrap();
     store
-        .append_message(&conv, with_run(NewMessage { tool_call_id: Some("c1".into()), ..NewMessage::text(Role::Tool, "{}") }))
+        .append_message(
+            &conv,
+            with_run(NewMessage {
+                tool_call_id: Some("c1".into()),
+                ..NewMessage::text(Role::Tool, "{}")
+            }),
+        )
         .unwrap();
     let draft = store
-        .append_message(&conv, with_run(NewMessage { interrupted: true, ..NewMessage::text(Role::Assistant, "部分") }))
+        .append_message(
+            &conv,
+            with_run(NewMessage {
+                interrupted: true, ..NewMessage::text(Role::Assistant, "部分")
+            }),
+        )
         .unwrap();
     drop(store);
 
     let store = Store::open(&dir.path().join("vibe.db")).unwrap();
-    assert!(store.close_interrupted_runs(&|_| false).unwrap().runs_closed.is_empty(), "live runs are left alone");
+    assert!(
+        store.close_interrupted_runs(&|_| false).unwrap().runs_closed.is_empty(),
+        "live runs are left alone"
+    );
     let recovery = store.close_interrupted_runs(&|_| true).unwrap();
     assert_eq!(recovery.runs_closed, vec!["r1".to_string()]);
     assert_eq!(recovery.tool_calls_closed, 1);
@@ -58,7 +79,10 @@ fn a_draft_answer_is_completed_in_place() {
     let store = Store::open_in_memory().unwrap();
     let conv = store.create_conversation("local", None).unwrap().id;
     let draft = store
-        .append_message(&conv, NewMessage { interrupted: true, ..NewMessage::text(Role::Assistant, "写") })
+        .append_message(
+            &conv,
+            NewMessage { interrupted: true, ..NewMessage::text(Role::Assistant, "写") },
+        )
         .unwrap();
     store.update_message(draft.id, "写完了", None, 3, false).unwrap();
     let msg = &store.messages(&conv).unwrap()[0];
@@ -72,5 +96,8 @@ fn conversation_summary_is_stored() {
     let conv = store.create_conversation("local", None).unwrap().id;
     store.set_conversation_summary(&conv, "早前：用户想换工作", 42).unwrap();
     let c = store.conversation(&conv).unwrap();
-    assert_eq!((c.summary.as_deref(), c.summary_through_id), (Some("早前：用户想换工作"), Some(42)));
+    assert_eq!(
+        (c.summary.as_deref(), c.summary_through_id),
+        (Some("早前：用户想换工作"), Some(42))
+    );
 }

@@ -14,8 +14,17 @@ fn read_state_is_empty_before_anything_is_written() {
 #[test]
 fn write_state_deep_merges_and_null_removes() {
     let (_d, store) = temp_store();
-    store.write_state(U, "lifecoach", "goals", json!({"q1": {"title": "10k", "done": false}, "q2": "read"})).unwrap();
-    store.write_state(U, "lifecoach", "goals", json!({"q1": {"done": true}, "q2": null, "q3": [1]})).unwrap();
+    store
+        .write_state(
+            U,
+            "lifecoach",
+            "goals",
+            json!({"q1": {"title": "10k", "done": false}, "q2": "read"}),
+        )
+        .unwrap();
+    store
+        .write_state(U, "lifecoach", "goals", json!({"q1": {"done": true}, "q2": null, "q3": [1]}))
+        .unwrap();
     let goals = &lifecoach(&store)["goals"];
     assert_eq!(goals, &json!({"q1": {"title": "10k", "done": true}, "q3": [1]}));
 }
@@ -79,9 +88,13 @@ fn append_trims_the_oldest_beyond_max_items() {
 #[test]
 fn append_under_a_non_list_is_refused_and_changes_nothing() {
     let (_d, store) = temp_store();
-    store.write_state(U, "lifecoach", "progress", json!({"milestones": {"not": "a list"}})).unwrap();
+    store
+        .write_state(U, "lifecoach", "progress", json!({"milestones": {"not": "a list"}}))
+        .unwrap();
     let before = store.profile(U).unwrap();
-    let err = store.append_to_list(U, "lifecoach", "progress.milestones", json!({"n": 1}), 10).unwrap_err();
+    let err = store
+        .append_to_list(U, "lifecoach", "progress.milestones", json!({"n": 1}), 10)
+        .unwrap_err();
     assert!(err.to_string().contains("not a list"), "{err}");
     assert_eq!(store.profile(U).unwrap(), before);
 }
@@ -98,7 +111,11 @@ fn bad_inputs_are_refused_with_specific_messages() {
         store.append_to_list(U, "lifecoach", "journal", json!({}), 0).unwrap_err().to_string(),
     ];
     assert!(cases[0].contains("invalid skill id \"Life Coach\""), "{}", cases[0]);
-    assert!(cases[1].contains("must be a JSON object") && cases[1].contains("a list"), "{}", cases[1]);
+    assert!(
+        cases[1].contains("must be a JSON object") && cases[1].contains("a list"),
+        "{}",
+        cases[1]
+    );
     assert!(cases[2].contains("reserved"), "{}", cases[2]);
     assert!(cases[3].contains("empty segment"), "{}", cases[3]);
     assert!(cases[4].contains("entry must be a JSON object"), "{}", cases[4]);
@@ -113,9 +130,16 @@ fn vibe_store_empty() -> serde_json::Value {
 #[test]
 fn an_inline_list_from_an_import_keeps_its_entries_when_appended_to() {
     let (_d, store) = temp_store();
-    store.import_profile(U, json!({"skills": {"lifecoach": {"journal": [{"n": 2}, {"n": 1}]}}})).unwrap();
+    store
+        .import_profile(U, json!({"skills": {"lifecoach": {"journal": [{"n": 2}, {"n": 1}]}}}))
+        .unwrap();
     store.append_to_list(U, "lifecoach", "journal", json!({"n": 3}), 100).unwrap();
-    let ns: Vec<i64> = lifecoach(&store)["journal"].as_array().unwrap().iter().map(|e| e["n"].as_i64().unwrap()).collect();
+    let ns: Vec<i64> = lifecoach(&store)["journal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["n"].as_i64().unwrap())
+        .collect();
     assert_eq!(ns, vec![3, 2, 1]);
 }
 
@@ -124,9 +148,17 @@ fn replacing_a_lists_parent_drops_the_list() {
     let (_d, store) = temp_store();
     store.append_to_list(U, "lifecoach", "progress.milestones", json!({"n": 1}), 100).unwrap();
     store.write_state(U, "lifecoach", "progress", json!({"streak": 3})).unwrap();
-    assert_eq!(lifecoach(&store)["progress"]["milestones"].as_array().unwrap().len(), 1, "a merge beside it keeps it");
+    assert_eq!(
+        lifecoach(&store)["progress"]["milestones"].as_array().unwrap().len(),
+        1,
+        "a merge beside it keeps it"
+    );
     store.write_state(U, "lifecoach", "progress", json!({"milestones": null})).unwrap();
     assert_eq!(lifecoach(&store)["progress"], json!({"streak": 3}));
     store.append_to_list(U, "lifecoach", "progress.milestones", json!({"n": 2}), 100).unwrap();
-    assert_eq!(lifecoach(&store)["progress"]["milestones"].as_array().unwrap().len(), 1, "a new list starts empty");
+    assert_eq!(
+        lifecoach(&store)["progress"]["milestones"].as_array().unwrap().len(),
+        1,
+        "a new list starts empty"
+    );
 }

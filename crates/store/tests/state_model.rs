@@ -15,7 +15,12 @@ enum Op {
 }
 
 fn leaf() -> impl Strategy<Value = Value> {
-    prop_oneof![Just(json!(null)), (0..5i64).prop_map(|n| json!(n)), Just(json!([7])), Just(json!({"k": 1}))]
+    prop_oneof![
+        Just(json!(null)),
+        (0..5i64).prop_map(|n| json!(n)),
+        Just(json!([7])),
+        Just(json!({"k": 1}))
+    ]
 }
 
 fn object() -> impl Strategy<Value = Value> {
@@ -29,7 +34,12 @@ fn object() -> impl Strategy<Value = Value> {
 fn op() -> impl Strategy<Value = Op> {
     let section = prop_oneof![Just("a"), Just("l")];
     let list = prop_oneof![Just("l"), Just("a.l"), Just("a.x.l"), Just("a")];
-    let set = prop_oneof![Just("skills.s.a"), Just("skills.s.a.l"), Just("skills.s.a.l.z"), Just("skills.s.l")];
+    let set = prop_oneof![
+        Just("skills.s.a"),
+        Just("skills.s.a.l"),
+        Just("skills.s.a.l.z"),
+        Just("skills.s.l")
+    ];
     prop_oneof![
         (section, object()).prop_map(|(s, v)| Op::Write(s, v)),
         (list, 1..4usize).prop_map(|(p, n)| Op::Append(p, n)),
@@ -53,7 +63,10 @@ fn model_apply(state: &mut Value, op: &Op, counter: i64) -> bool {
                 let map = cur.as_object_mut()?;
                 cur = map.entry(s.to_string()).or_insert_with(|| json!({}));
             }
-            let list = cur.as_object_mut()?.entry(segs[segs.len() - 1].to_string()).or_insert_with(|| json!([]));
+            let list = cur
+                .as_object_mut()?
+                .entry(segs[segs.len() - 1].to_string())
+                .or_insert_with(|| json!([]));
             let items = list.as_array_mut()?;
             items.insert(0, json!({"n": counter}));
             items.truncate(*max);
@@ -86,7 +99,10 @@ fn model_apply(state: &mut Value, op: &Op, counter: i64) -> bool {
 fn strip(value: &Value) -> Value {
     match value {
         Value::Object(m) => Value::Object(
-            m.iter().filter(|(k, _)| !k.starts_with('_')).map(|(k, v)| (k.clone(), strip(v))).collect::<Map<_, _>>(),
+            m.iter()
+                .filter(|(k, _)| !k.starts_with('_'))
+                .map(|(k, v)| (k.clone(), strip(v)))
+                .collect::<Map<_, _>>(),
         ),
         Value::Array(a) => Value::Array(a.iter().map(strip).collect()),
         other => other.clone(),

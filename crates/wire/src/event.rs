@@ -201,10 +201,12 @@ mod tests {
         ];
         for event in events {
             let v = serde_json::to_value(&event).unwrap_or_default();
-            let back: Event = serde_json::from_value(v.clone()).unwrap_or_else(|e| panic!("{e}: {v}"));
+            let back: Event =
+                serde_json::from_value(v.clone()).unwrap_or_else(|e| panic!("{e}: {v}"));
             assert_eq!(back, event);
         }
-        let err = serde_json::to_value(Event::Error { error: ErrorInfo::new("auth", "bad key") }).unwrap_or_default();
+        let err = serde_json::to_value(Event::Error { error: ErrorInfo::new("auth", "bad key") })
+            .unwrap_or_default();
         assert_eq!(err, serde_json::json!({"type": "error", "kind": "auth", "message": "bad key"}));
         let fin = serde_json::to_value(Event::RunFinished {
             stop_reason: StopReason::RepeatedToolFailure,

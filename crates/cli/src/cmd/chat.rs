@@ -105,7 +105,8 @@ impl Approver for TerminalApprover {
 
 pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
     let store = Arc::new(ctx.open_store()?);
-    let registry = Arc::new(Registry::open(crate::cmd::skills::config(ctx, args.skills_dir.clone())?));
+    let registry =
+        Arc::new(Registry::open(crate::cmd::skills::config(ctx, args.skills_dir.clone())?));
     let settings = llm_settings(ctx, &args.endpoint)?;
     let setup = vibe_llm::build_model(&settings, std::env::var(vibe_llm::API_KEY_ENV).ok())?;
     for notice in &setup.notices {
@@ -113,16 +114,21 @@ pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
     }
     let mut config: ChatConfig = match ctx.settings_section("chat")? {
         serde_json::Value::Null => ChatConfig::default(),
-        section => serde_json::from_value(section)
-            .map_err(|e| anyhow!("settings.json: section \"chat\" is invalid: {e} (fix or remove it)"))?,
+        section => serde_json::from_value(section).map_err(|e| {
+            anyhow!("settings.json: section \"chat\" is invalid: {e} (fix or remove it)")
+        })?,
     };
     if args.seed.is_some() {
         config.seed = args.seed;
     }
-    let service = ChatService::new(store, registry, setup.model, Some(ctx.data_dir.clone()), config)?;
+    let service =
+        ChatService::new(store, registry, setup.model, Some(ctx.data_dir.clone()), config)?;
     let recovered = service.recover()?;
     if !recovered.runs_closed.is_empty() && !ctx.json {
-        eprintln!("notice: closed {} interrupted run(s) from an earlier crash", recovered.runs_closed.len());
+        eprintln!(
+            "notice: closed {} interrupted run(s) from an earlier crash",
+            recovered.runs_closed.len()
+        );
     }
     let approver: Arc<dyn Approver> = match args.approve {
         Some(ApproveMode::All) => Arc::new(ApprovalPolicy::ApproveAll),
@@ -142,7 +148,9 @@ pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
         retry: args.retry,
     };
     if args.message.is_some() || args.retry {
-        return runtime.block_on(turn(ctx, &service, first, approver, args.show_reasoning)).map(|_| ());
+        return runtime
+            .block_on(turn(ctx, &service, first, approver, args.show_reasoning))
+            .map(|_| ());
     }
     // REPL: one message per line.
     let mut pending_skill = args.skill.clone();
@@ -162,7 +170,8 @@ pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
             voice_mode: args.voice_mode.clone(),
             retry: false,
         };
-        let result = runtime.block_on(turn(ctx, &service, request, approver.clone(), args.show_reasoning));
+        let result =
+            runtime.block_on(turn(ctx, &service, request, approver.clone(), args.show_reasoning));
         match result {
             Ok(id) => conversation = Some(id),
             Err(e) => eprintln!("error: {e:#}"),
@@ -180,7 +189,8 @@ async fn turn(
     approver: Arc<dyn Approver>,
     show_reasoning: bool,
 ) -> anyhow::Result<String> {
-    let printer = Arc::new(PrinterSink::new(EventPrinter::new(ctx.json).show_reasoning(show_reasoning)));
+    let printer =
+        Arc::new(PrinterSink::new(EventPrinter::new(ctx.json).show_reasoning(show_reasoning)));
     let cancel = CancellationToken::new();
     let watcher = {
         let cancel = cancel.clone();

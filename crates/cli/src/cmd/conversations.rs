@@ -67,7 +67,11 @@ pub fn run(ctx: &Ctx, args: ConversationsArgs) -> anyhow::Result<()> {
                     };
                     let mark = if m.interrupted { " (interrupted)" } else { "" };
                     let calls = m.tool_call_ids();
-                    let text = if calls.is_empty() { m.content.clone() } else { format!("{} [calls {}]", m.content, calls.join(", ")) };
+                    let text = if calls.is_empty() {
+                        m.content.clone()
+                    } else {
+                        format!("{} [calls {}]", m.content, calls.join(", "))
+                    };
                     out.push_str(&format!("\n{who}{mark}: {text}"));
                 }
                 out

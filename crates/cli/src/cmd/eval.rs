@@ -44,7 +44,13 @@ pub fn run(ctx: &Ctx, args: EvalArgs) -> anyhow::Result<()> {
             ));
             for (i, turn) in report.turns.iter().enumerate() {
                 for check in turn.checks.iter().filter(|c| !c.passed) {
-                    out.push_str(&format!("  {}: turn {} ✗ {} — {}\n", file.display(), i + 1, check.name, check.detail));
+                    out.push_str(&format!(
+                        "  {}: turn {} ✗ {} — {}\n",
+                        file.display(),
+                        i + 1,
+                        check.name,
+                        check.detail
+                    ));
                 }
             }
         }

@@ -1,9 +1,9 @@
 //! One module per top-level command. Each parses nothing itself (clap did) and only adapts:
 //! call the core, then print through `output`.
 
-pub mod compute;
 pub mod bench;
 pub mod chat;
+pub mod compute;
 pub mod conversations;
 pub mod db;
 pub mod eval;

@@ -79,8 +79,9 @@ fn write_atomically(file: &Path, text: &str) -> anyhow::Result<()> {
         file.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(),
         std::process::id()
     ));
-    std::fs::write(&tmp, format!("{text}\n"))
-        .with_context(|| format!("cannot write {} (check the folder exists and is writable)", tmp.display()))?;
+    std::fs::write(&tmp, format!("{text}\n")).with_context(|| {
+        format!("cannot write {} (check the folder exists and is writable)", tmp.display())
+    })?;
     std::fs::rename(&tmp, file).with_context(|| format!("cannot write {}", file.display()))?;
     Ok(())
 }

@@ -85,7 +85,12 @@ mod tests {
     use super::*;
 
     fn request(id: &str) -> ApprovalRequest {
-        ApprovalRequest { request_id: id.into(), tool: "run_script".into(), args: Value::Null, reason: "runs x.py".into() }
+        ApprovalRequest {
+            request_id: id.into(),
+            tool: "run_script".into(),
+            args: Value::Null,
+            reason: "runs x.py".into(),
+        }
     }
 
     #[tokio::test]

@@ -45,11 +45,27 @@ pub fn fallback_text(reason: StopReason, user_message: &str, done: &[String]) ->
     let mut names: Vec<&str> = done.iter().map(String::as_str).collect();
     names.dedup();
     if has_cjk(user_message) {
-        let did = if names.is_empty() { "还没来得及完成具体步骤".to_string() } else { format!("已完成：{}", names.join("、")) };
-        format!("我先在这里停一下：{}。{}。如果你愿意，回复“继续”，我们接着往下走。", describe_zh(reason), did)
+        let did = if names.is_empty() {
+            "还没来得及完成具体步骤".to_string()
+        } else {
+            format!("已完成：{}", names.join("、"))
+        };
+        format!(
+            "我先在这里停一下：{}。{}。如果你愿意，回复“继续”，我们接着往下走。",
+            describe_zh(reason),
+            did
+        )
     } else {
-        let did = if names.is_empty() { "I had not finished any step yet".to_string() } else { format!("So far I did: {}", names.join(", ")) };
-        format!("Let me pause here: {}. {}. Reply \"continue\" and we will pick up from there.", describe_en(reason), did)
+        let did = if names.is_empty() {
+            "I had not finished any step yet".to_string()
+        } else {
+            format!("So far I did: {}", names.join(", "))
+        };
+        format!(
+            "Let me pause here: {}. {}. Reply \"continue\" and we will pick up from there.",
+            describe_en(reason),
+            did
+        )
     }
 }
 
@@ -59,8 +75,17 @@ mod tests {
 
     #[test]
     fn fallback_speaks_the_persons_language_and_lists_what_was_done() {
-        let zh = fallback_text(StopReason::MaxRounds, "帮我规划一下", &["read_state".into(), "write_state".into()]);
-        assert!(zh.contains("思考轮数") && zh.contains("read_state、write_state") && zh.contains("继续"), "{zh}");
+        let zh = fallback_text(
+            StopReason::MaxRounds,
+            "帮我规划一下",
+            &["read_state".into(), "write_state".into()],
+        );
+        assert!(
+            zh.contains("思考轮数")
+                && zh.contains("read_state、write_state")
+                && zh.contains("继续"),
+            "{zh}"
+        );
         let en = fallback_text(StopReason::RepeatedToolFailure, "plan my week", &[]);
         assert!(en.contains("failed three times") && en.contains("continue"), "{en}");
     }

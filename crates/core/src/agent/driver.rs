@@ -157,7 +157,8 @@ impl Loop {
         let mut history = self.read_history(phase)?;
         if history.more_before {
             let summarizer = self.input.summarize_with_model.then(|| self.input.model.as_ref());
-            let compaction = self.input.context.compact(&self.conversation_now(), phase, summarizer).await?;
+            let compaction =
+                self.input.context.compact(&self.conversation_now(), phase, summarizer).await?;
             if let Some(c) = compaction {
                 self.input.emitter.emit(Event::Compacted {
                     folded_messages: c.folded_messages,
@@ -185,14 +186,19 @@ impl Loop {
             Some(skill) => self.input.skills.skill(skill).ok().map(|e| e.meta.history),
             None => None,
         };
-        let mut history = self.input.context.history(&self.conversation_now(), phase, skill_limits.as_ref())?;
+        let mut history =
+            self.input.context.history(&self.conversation_now(), phase, skill_limits.as_ref())?;
         let cut = self.input.user_message_id;
         if history.message_ids.iter().any(|id| *id > cut) {
             let keep: Vec<bool> = history.message_ids.iter().map(|id| *id <= cut).collect();
             let mut it = keep.iter();
             history.messages.retain(|_| *it.next().unwrap_or(&true));
             history.message_ids.retain(|id| *id <= cut);
-            history.tokens = history.messages.iter().map(|m| self.input.context.tokenizer().count_message(m)).sum();
+            history.tokens = history
+                .messages
+                .iter()
+                .map(|m| self.input.context.tokenizer().count_message(m))
+                .sum();
         }
         Ok(history)
     }
@@ -234,7 +240,10 @@ impl Loop {
         let mut sections = prompt.sections.clone();
         sections.push(vibe_wire::SectionTokens { name: "history".into(), tokens: history.tokens });
         if self.run_tokens > 0 {
-            sections.push(vibe_wire::SectionTokens { name: "this_run".into(), tokens: self.run_tokens });
+            sections.push(vibe_wire::SectionTokens {
+                name: "this_run".into(),
+                tokens: self.run_tokens,
+            });
         }
         inp.emitter.emit(Event::ModelRequest {
             round,
@@ -253,7 +262,15 @@ impl Loop {
         let request = ChatRequest { messages, tools: offered, params: Default::default() };
 
         let mut draft = Draft::new(&inp.conversation.id, &inp.run_id);
-        let end = stream_round(inp.model.as_ref(), request, &inp.emitter, &inp.store, &mut draft, &inp.cancel).await?;
+        let end = stream_round(
+            inp.model.as_ref(),
+            request,
+            &inp.emitter,
+            &inp.store,
+            &mut draft,
+            &inp.cancel,
+        )
+        .await?;
         match end {
             RoundEnd::Answer(mut response) => {
                 if let Some(usage) = response.usage {
@@ -269,9 +286,16 @@ impl Loop {
                     // No tools were offered; a call made anyway is not kept (history stays whole).
                     response.tool_calls.clear();
                 }
-                let message = Message::assistant(response.text.clone(), response.tool_calls.clone());
+                let message =
+                    Message::assistant(response.text.clone(), response.tool_calls.clone());
                 let tokens = inp.context.tokenizer().count_message(&message);
-                draft.write(&inp.store, &response.text, tool_calls_json(&response.tool_calls).as_ref(), tokens, false)?;
+                draft.write(
+                    &inp.store,
+                    &response.text,
+                    tool_calls_json(&response.tool_calls).as_ref(),
+                    tokens,
+                    false,
+                )?;
                 self.run_tokens += tokens;
                 self.run_messages.push(message);
                 if !response.text.is_empty() {
@@ -298,7 +322,10 @@ impl Loop {
                 }
                 let mut info = error.info();
                 if error.kind() == "network" {
-                    info.message = format!("{} — is the model server running? Check the endpoint in settings or VIBE_LLM_BASE_URL", info.message);
+                    info.message = format!(
+                        "{} — is the model server running? Check the endpoint in settings or VIBE_LLM_BASE_URL",
+                        info.message
+                    );
                 }
                 inp.emitter.emit(Event::Error { error: info });
                 if let Some(reason) = closing {
@@ -317,7 +344,10 @@ impl Loop {
         }
     }
 
-    async fn tool_round(&mut self, planned: &[crate::agent::fsm::PlannedCall]) -> Result<Action, CoreError> {
+    async fn tool_round(
+        &mut self,
+        planned: &[crate::agent::fsm::PlannedCall],
+    ) -> Result<Action, CoreError> {
         let calls = std::mem::take(&mut self.pending_calls);
         let inp = &self.input;
         let toolset = inp.tools.tools_for(&inp.skills, self.active_skill.as_deref());
@@ -333,13 +363,29 @@ impl Loop {
             emitter: inp.emitter.clone(),
             seed: inp.seed,
         };
-        let outcomes =
-            execute_calls(&calls, planned, &lookup, &ctx, inp.approver.as_ref(), &inp.emitter, &inp.cancel).await;
+        let outcomes = execute_calls(
+            &calls,
+            planned,
+            &lookup,
+            &ctx,
+            inp.approver.as_ref(),
+            &inp.emitter,
+            &inp.cancel,
+        )
+        .await;
         let Some(outcomes) = outcomes else {
             // Cancelled: close every call so the history stays valid.
             for call in &calls {
                 let content = serde_json::json!({"status": "error", "error": "cancelled", "message": "the person stopped the reply before this tool finished"});
-                tool_message(&inp.store, &inp.conversation.id, &inp.run_id, &call.id, &content.to_string(), 0, true)?;
+                tool_message(
+                    &inp.store,
+                    &inp.conversation.id,
+                    &inp.run_id,
+                    &call.id,
+                    &content.to_string(),
+                    0,
+                    true,
+                )?;
             }
             return Ok(self.machine.on_cancel());
         };
@@ -347,14 +393,20 @@ impl Loop {
         for outcome in outcomes {
             self.record_result(&outcome)?;
             if outcome.executed {
-                reports.push(ToolReport { name: outcome.call.name.clone(), is_error: outcome.output.is_error });
+                reports.push(ToolReport {
+                    name: outcome.call.name.clone(),
+                    is_error: outcome.output.is_error,
+                });
                 if !outcome.output.is_error {
                     self.done_tools.push(outcome.call.name.clone());
                 }
             }
             match outcome.output.effect {
                 Some(Effect::SkillActivated { skill, scenario }) => {
-                    self.input.emitter.emit(Event::SkillActivated { skill: skill.clone(), scenario: scenario.clone() });
+                    self.input.emitter.emit(Event::SkillActivated {
+                        skill: skill.clone(),
+                        scenario: scenario.clone(),
+                    });
                     self.active_skill = Some(skill);
                     self.scenario = scenario;
                 }
@@ -372,7 +424,15 @@ impl Loop {
         let content = outcome.output.result.to_string();
         let message = Message::tool(outcome.call.id.clone(), content.clone());
         let tokens = inp.context.tokenizer().count_message(&message);
-        tool_message(&inp.store, &inp.conversation.id, &inp.run_id, &outcome.call.id, &content, tokens, false)?;
+        tool_message(
+            &inp.store,
+            &inp.conversation.id,
+            &inp.run_id,
+            &outcome.call.id,
+            &content,
+            tokens,
+            false,
+        )?;
         let (shown, file) = match &inp.audit {
             Some(audit) => audit.externalize(&outcome.call.name, &outcome.output.result),
             None => (outcome.output.result.clone(), None),
@@ -395,7 +455,8 @@ impl Loop {
         let text = closing::fallback_text(reason, &inp.user_message, &self.done_tools);
         inp.emitter.emit(Event::AssistantDelta { text: text.clone() });
         let tokens = inp.context.tokenizer().count(&text);
-        Draft::new(&inp.conversation.id, &inp.run_id).write(&inp.store, &text, None, tokens, false)?;
+        Draft::new(&inp.conversation.id, &inp.run_id)
+            .write(&inp.store, &text, None, tokens, false)?;
         self.final_text = text;
         Ok(())
     }

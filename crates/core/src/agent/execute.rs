@@ -31,7 +31,9 @@ pub fn parse_arguments(raw: &str) -> Result<Value, String> {
     match serde_json::from_str::<Value>(raw) {
         Ok(v @ Value::Object(_)) => Ok(v),
         Ok(other) => Err(format!("arguments must be a JSON object, got {other}")),
-        Err(e) => Err(format!("arguments are not valid JSON ({e}); send a JSON object matching the tool's schema")),
+        Err(e) => Err(format!(
+            "arguments are not valid JSON ({e}); send a JSON object matching the tool's schema"
+        )),
     }
 }
 
@@ -61,7 +63,10 @@ pub async fn execute_calls(
             CallVerdict::Refuse(why) => Prepared::Done(ToolOutput::error(why.clone()), false),
             CallVerdict::Run => match (lookup(&call.name), parse_arguments(&call.arguments)) {
                 (None, _) => Prepared::Done(
-                    ToolOutput::error(format!("unknown tool \"{}\"; call one of the tools you were given", call.name)),
+                    ToolOutput::error(format!(
+                        "unknown tool \"{}\"; call one of the tools you were given",
+                        call.name
+                    )),
                     true,
                 ),
                 (Some(_), Err(why)) => Prepared::Done(ToolOutput::error(why), true),
@@ -107,7 +112,9 @@ pub async fn execute_calls(
     }
     let runs = prepared.into_iter().zip(calls).map(|(item, call)| async move {
         match item {
-            Prepared::Done(output, executed) => CallOutcome { call: call.clone(), output, executed },
+            Prepared::Done(output, executed) => {
+                CallOutcome { call: call.clone(), output, executed }
+            }
             Prepared::Run(tool, args) => {
                 let output = tool.call(ctx, args).await;
                 CallOutcome { call: call.clone(), output, executed: true }

@@ -147,7 +147,9 @@ impl Machine {
                     "not run: the budget of {} tool calls for this reply is used up",
                     self.budgets.max_tool_calls
                 ))
-            } else if *kind == Some(ToolKind::Script) && self.script_runs >= self.budgets.max_script_runs {
+            } else if *kind == Some(ToolKind::Script)
+                && self.script_runs >= self.budgets.max_script_runs
+            {
                 self.refused.get_or_insert(StopReason::MaxScriptRuns);
                 CallVerdict::Refuse(format!(
                     "not run: the budget of {} script runs for this reply is used up",
@@ -179,7 +181,11 @@ impl Machine {
                 (Some((name, n)), true) if *name == report.name => Some((name.clone(), n + 1)),
                 (_, true) => Some((report.name.clone(), 1)),
             };
-            if self.failing.as_ref().is_some_and(|(_, n)| *n >= self.budgets.max_consecutive_failures) {
+            if self
+                .failing
+                .as_ref()
+                .is_some_and(|(_, n)| *n >= self.budgets.max_consecutive_failures)
+            {
                 return self.close(StopReason::RepeatedToolFailure);
             }
         }

@@ -1,7 +1,13 @@
 use super::*;
 
 fn budgets() -> Budgets {
-    Budgets { max_rounds: 3, max_tool_calls: 4, max_script_runs: 1, max_context_tokens: 1000, max_consecutive_failures: 3 }
+    Budgets {
+        max_rounds: 3,
+        max_tool_calls: 4,
+        max_script_runs: 1,
+        max_context_tokens: 1000,
+        max_consecutive_failures: 3,
+    }
 }
 
 fn ok(name: &str) -> ToolReport {
@@ -14,7 +20,9 @@ fn fail(name: &str) -> ToolReport {
 
 fn runs(action: &Action) -> usize {
     match action {
-        Action::RunTools { calls } => calls.iter().filter(|c| c.verdict == CallVerdict::Run).count(),
+        Action::RunTools { calls } => {
+            calls.iter().filter(|c| c.verdict == CallVerdict::Run).count()
+        }
         other => panic!("expected RunTools, got {other:?}"),
     }
 }
@@ -36,10 +44,16 @@ fn tool_rounds_continue_until_max_rounds_then_close_gracefully() {
         assert_eq!(m.on_tools_done(&[ok("read_state")]), Action::CallModel { round });
     }
     m.on_model_answer(&[Some(ToolKind::Data)]);
-    assert_eq!(m.on_tools_done(&[ok("read_state")]), Action::Close { reason: StopReason::MaxRounds });
+    assert_eq!(
+        m.on_tools_done(&[ok("read_state")]),
+        Action::Close { reason: StopReason::MaxRounds }
+    );
     assert!(m.is_closing());
     // The closing answer ends the run even if it (wrongly) asks for tools.
-    assert_eq!(m.on_model_answer(&[Some(ToolKind::Data)]), Action::Finish { reason: StopReason::MaxRounds });
+    assert_eq!(
+        m.on_model_answer(&[Some(ToolKind::Data)]),
+        Action::Finish { reason: StopReason::MaxRounds }
+    );
 }
 
 #[test]
@@ -50,20 +64,28 @@ fn tool_calls_beyond_the_budget_are_refused_and_the_run_closes() {
     assert_eq!(runs(&action), 4);
     let Action::RunTools { calls } = action else { unreachable!() };
     assert!(matches!(&calls[5].verdict, CallVerdict::Refuse(why) if why.contains("4 tool calls")));
-    assert_eq!(m.on_tools_done(&[ok("a"), ok("b"), ok("c"), ok("d")]), Action::Close { reason: StopReason::MaxToolCalls });
+    assert_eq!(
+        m.on_tools_done(&[ok("a"), ok("b"), ok("c"), ok("d")]),
+        Action::Close { reason: StopReason::MaxToolCalls }
+    );
 }
 
 #[test]
 fn script_runs_have_their_own_budget() {
     let mut m = Machine::new(budgets());
     m.start();
-    let Action::RunTools { calls } = m.on_model_answer(&[Some(ToolKind::Script), Some(ToolKind::Script), Some(ToolKind::Data)]) else {
+    let Action::RunTools { calls } =
+        m.on_model_answer(&[Some(ToolKind::Script), Some(ToolKind::Script), Some(ToolKind::Data)])
+    else {
         panic!()
     };
     assert_eq!(calls[0].verdict, CallVerdict::Run);
     assert!(matches!(&calls[1].verdict, CallVerdict::Refuse(why) if why.contains("script runs")));
     assert_eq!(calls[2].verdict, CallVerdict::Run);
-    assert_eq!(m.on_tools_done(&[ok("run_script"), ok("read_state")]), Action::Close { reason: StopReason::MaxScriptRuns });
+    assert_eq!(
+        m.on_tools_done(&[ok("run_script"), ok("read_state")]),
+        Action::Close { reason: StopReason::MaxScriptRuns }
+    );
 }
 
 #[test]
@@ -71,9 +93,15 @@ fn the_same_tool_failing_three_times_in_a_row_stops_the_run() {
     let mut m = Machine::new(Budgets { max_rounds: 10, ..budgets() });
     m.start();
     m.on_model_answer(&[Some(ToolKind::Data), Some(ToolKind::Data)]);
-    assert_eq!(m.on_tools_done(&[fail("write_state"), fail("write_state")]), Action::CallModel { round: 2 });
+    assert_eq!(
+        m.on_tools_done(&[fail("write_state"), fail("write_state")]),
+        Action::CallModel { round: 2 }
+    );
     m.on_model_answer(&[Some(ToolKind::Data)]);
-    assert_eq!(m.on_tools_done(&[fail("write_state")]), Action::Close { reason: StopReason::RepeatedToolFailure });
+    assert_eq!(
+        m.on_tools_done(&[fail("write_state")]),
+        Action::Close { reason: StopReason::RepeatedToolFailure }
+    );
 }
 
 #[test]

@@ -6,13 +6,15 @@
 mod approvals;
 mod budgets;
 mod closing;
-mod execute;
 mod driver;
+mod execute;
 mod fsm;
 mod persist;
 mod round;
 
-pub use approvals::{ApprovalDecision, ApprovalPolicy, ApprovalRequest, Approver, PendingApprovals};
+pub use approvals::{
+    ApprovalDecision, ApprovalPolicy, ApprovalRequest, Approver, PendingApprovals,
+};
 pub use budgets::Budgets;
 pub use driver::{AgentInput, AgentOutcome, run_agent};
 pub use fsm::{Action, CallVerdict, Machine, PlannedCall, ToolReport};

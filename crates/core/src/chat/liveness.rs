@@ -17,7 +17,11 @@ impl RunLock {
     /// Take the lock of the run whose folder is `run_dir`.
     pub fn acquire(run_dir: &Path) -> std::io::Result<Self> {
         std::fs::create_dir_all(run_dir)?;
-        let file = OpenOptions::new().create(true).truncate(false).write(true).open(run_dir.join(LOCK_FILE))?;
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(run_dir.join(LOCK_FILE))?;
         file.lock()?;
         Ok(Self { _file: file })
     }

@@ -80,7 +80,8 @@ impl ChatService {
         data_dir: Option<PathBuf>,
         config: ChatConfig,
     ) -> Result<Self, CoreError> {
-        let context = Arc::new(ContextBuilder::new(store.clone(), skills.clone(), config.context.clone())?);
+        let context =
+            Arc::new(ContextBuilder::new(store.clone(), skills.clone(), config.context.clone())?);
         Ok(Self {
             store,
             skills,
@@ -135,7 +136,8 @@ impl ChatService {
             None => None,
         };
         self.store.create_run(&run_id, Some(&conversation.id))?;
-        let (user_message, user_message_id) = self.user_message(&conversation.id, &request, &run_id)?;
+        let (user_message, user_message_id) =
+            self.user_message(&conversation.id, &request, &run_id)?;
         let conversation = self.store.conversation(&conversation.id)?;
 
         let audit = match &self.data_dir {
@@ -185,7 +187,12 @@ impl ChatService {
                     rounds: 0,
                     tool_calls: 0,
                 });
-                self.store.finish_run(&run_id, "failed", StopReason::Failed.as_str(), &json!({}))?;
+                self.store.finish_run(
+                    &run_id,
+                    "failed",
+                    StopReason::Failed.as_str(),
+                    &json!({}),
+                )?;
                 return Err(err);
             }
         };
@@ -194,7 +201,12 @@ impl ChatService {
             StopReason::ModelError | StopReason::Failed | StopReason::Interrupted => "failed",
             _ => "completed",
         };
-        self.store.finish_run(&run_id, status, outcome.stop_reason.as_str(), &serde_json::to_value(outcome.usage).unwrap_or_default())?;
+        self.store.finish_run(
+            &run_id,
+            status,
+            outcome.stop_reason.as_str(),
+            &serde_json::to_value(outcome.usage).unwrap_or_default(),
+        )?;
         emitter.emit(Event::RunFinished {
             stop_reason: outcome.stop_reason,
             usage: outcome.usage,
@@ -211,14 +223,21 @@ impl ChatService {
         })
     }
 
-    fn open_conversation(&self, request: &TurnRequest) -> Result<vibe_store::Conversation, CoreError> {
+    fn open_conversation(
+        &self,
+        request: &TurnRequest,
+    ) -> Result<vibe_store::Conversation, CoreError> {
         if !request.retry && request.message.trim().is_empty() {
-            return Err(CoreError::InvalidRequest("the message is empty; say something to your coach".into()));
+            return Err(CoreError::InvalidRequest(
+                "the message is empty; say something to your coach".into(),
+            ));
         }
         if let Some(skill) = &request.skill {
             let entry = self.skills.skill(skill)?;
             if !entry.meta.user_invocable {
-                return Err(CoreError::InvalidRequest(format!("skill \"{skill}\" cannot be picked directly")));
+                return Err(CoreError::InvalidRequest(format!(
+                    "skill \"{skill}\" cannot be picked directly"
+                )));
             }
         }
         let conversation = match &request.conversation_id {
@@ -237,7 +256,11 @@ impl ChatService {
             let scenario = request.scenario.clone().or_else(|| {
                 self.skills.skill(skill).ok().and_then(|e| e.meta.default_scenario.clone())
             });
-            self.store.set_conversation_skill(&conversation.id, Some(skill), scenario.as_deref())?;
+            self.store.set_conversation_skill(
+                &conversation.id,
+                Some(skill),
+                scenario.as_deref(),
+            )?;
         }
         if let Some(mode) = &request.voice_mode {
             self.store.set_conversation_voice_mode(&conversation.id, Some(mode))?;
@@ -246,7 +269,12 @@ impl ChatService {
     }
 
     /// Persist the user message (before any model call), or find it again for a retry.
-    fn user_message(&self, conversation_id: &str, request: &TurnRequest, run_id: &str) -> Result<(String, i64), CoreError> {
+    fn user_message(
+        &self,
+        conversation_id: &str,
+        request: &TurnRequest,
+        run_id: &str,
+    ) -> Result<(String, i64), CoreError> {
         if request.retry {
             let last = self
                 .store
@@ -254,14 +282,20 @@ impl ChatService {
                 .into_iter()
                 .rev()
                 .find(|m| m.role == Role::User)
-                .ok_or_else(|| CoreError::InvalidRequest("this conversation has no message to retry".into()))?;
+                .ok_or_else(|| {
+                    CoreError::InvalidRequest("this conversation has no message to retry".into())
+                })?;
             return Ok((last.content, last.id));
         }
         let text = request.message.trim().to_string();
         let tokens = self.context.tokenizer().count_message(&Message::user(text.clone()));
         let stored = self.store.append_message(
             conversation_id,
-            NewMessage { token_count: tokens, run_id: Some(run_id.to_string()), ..NewMessage::text(Role::User, text.clone()) },
+            NewMessage {
+                token_count: tokens,
+                run_id: Some(run_id.to_string()),
+                ..NewMessage::text(Role::User, text.clone())
+            },
         )?;
         Ok((text, stored.id))
     }

@@ -51,15 +51,26 @@ pub async fn run_eval(scenario: &Scenario, source: &Path) -> Result<EvalReport, 
     for (path, value) in &scenario.profile {
         store.set_path(LOCAL_USER, path, value.clone())?;
     }
-    let project = scenario.skills_dir.as_ref().map(|d| source.parent().unwrap_or(Path::new(".")).join(d));
+    let project =
+        scenario.skills_dir.as_ref().map(|d| source.parent().unwrap_or(Path::new(".")).join(d));
     let config = RegistryConfig::for_data_dir(dir.path(), &SkillsSettings::default(), project);
     let skills = Arc::new(Registry::open(config));
     let script = serde_yaml_ng::to_string(&scenario.model)
         .map_err(|e| CoreError::InvalidRequest(format!("{}: model: {e}", source.display())))?;
     let model = ScriptedModel::from_yaml(&script, &format!("{} (model)", source.display()))
         .map_err(|e| CoreError::InvalidRequest(e.to_string()))?;
-    let chat_config = ChatConfig { budgets: scenario.budgets.unwrap_or_default(), seed: scenario.seed, ..ChatConfig::default() };
-    let service = ChatService::new(store.clone(), skills, Arc::new(model), Some(dir.path().to_path_buf()), chat_config)?;
+    let chat_config = ChatConfig {
+        budgets: scenario.budgets.unwrap_or_default(),
+        seed: scenario.seed,
+        ..ChatConfig::default()
+    };
+    let service = ChatService::new(
+        store.clone(),
+        skills,
+        Arc::new(model),
+        Some(dir.path().to_path_buf()),
+        chat_config,
+    )?;
     let approver: Arc<dyn Approver> = match scenario.approve.as_deref() {
         Some("all") => Arc::new(ApprovalPolicy::ApproveAll),
         _ => Arc::new(ApprovalPolicy::DenyAll),
@@ -75,11 +86,13 @@ pub async fn run_eval(scenario: &Scenario, source: &Path) -> Result<EvalReport, 
             skill: turn.skill.clone(),
             ..TurnRequest::default()
         };
-        let result = service.run_turn(request, sinks, approver.clone(), CancellationToken::new()).await?;
+        let result =
+            service.run_turn(request, sinks, approver.clone(), CancellationToken::new()).await?;
         conversation = Some(result.conversation_id.clone());
         let active = store.conversation(&result.conversation_id)?.skill;
         let profile = store.profile(LOCAL_USER)?;
-        let (observed, checks) = score_turn(&turn.expect, &sink.events(), active.as_deref(), &profile);
+        let (observed, checks) =
+            score_turn(&turn.expect, &sink.events(), active.as_deref(), &profile);
         turns.push(TurnReport { user: turn.user.clone(), observed, checks });
     }
     let total = turns.iter().map(|t| t.checks.len()).sum();

@@ -75,25 +75,29 @@ pub struct Expect {
 
 impl Scenario {
     pub fn load(path: &Path) -> Result<Self, CoreError> {
-        let text = std::fs::read_to_string(path).map_err(|err| CoreError::InvalidRequest(format!(
-            "cannot read scenario {}: {err}",
-            path.display()
-        )))?;
+        let text = std::fs::read_to_string(path).map_err(|err| {
+            CoreError::InvalidRequest(format!("cannot read scenario {}: {err}", path.display()))
+        })?;
         Self::parse(&text, &path.display().to_string())
     }
 
     pub fn parse(text: &str, source: &str) -> Result<Self, CoreError> {
         let scenario: Scenario = serde_yaml_ng::from_str(text).map_err(|e| {
-            let at = e.location().map(|l| format!(":{}:{}", l.line(), l.column())).unwrap_or_default();
+            let at =
+                e.location().map(|l| format!(":{}:{}", l.line(), l.column())).unwrap_or_default();
             CoreError::InvalidRequest(format!("{source}{at}: invalid scenario: {e}"))
         })?;
         if scenario.turns.is_empty() {
-            return Err(CoreError::InvalidRequest(format!("{source}: a scenario needs at least one turn")));
+            return Err(CoreError::InvalidRequest(format!(
+                "{source}: a scenario needs at least one turn"
+            )));
         }
         if let Some(mode) = &scenario.approve
             && !matches!(mode.as_str(), "all" | "none")
         {
-            return Err(CoreError::InvalidRequest(format!("{source}: approve must be \"all\" or \"none\", got \"{mode}\"")));
+            return Err(CoreError::InvalidRequest(format!(
+                "{source}: approve must be \"all\" or \"none\", got \"{mode}\""
+            )));
         }
         Ok(scenario)
     }

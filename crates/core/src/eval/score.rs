@@ -44,7 +44,10 @@ pub fn observe(events: &[Envelope]) -> Observed {
         match &env.event {
             Event::ToolCall { name, .. } => o.tool_calls.push(name.clone()),
             Event::RunStarted { phase, .. } => {
-                o.start_phase = serde_json::to_value(phase).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+                o.start_phase = serde_json::to_value(phase)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default();
             }
             Event::ToolResult { is_error: true, .. } => o.guardrail_hits += 1,
             Event::ApprovalResolved { approved: false, .. } => o.guardrail_hits += 1,
@@ -62,32 +65,62 @@ pub fn observe(events: &[Envelope]) -> Observed {
 }
 
 /// Score one turn. `active_skill` and `profile` are read after the turn.
-pub fn score_turn(expect: &Expect, events: &[Envelope], active_skill: Option<&str>, profile: &Value) -> (Observed, Vec<Check>) {
+pub fn score_turn(
+    expect: &Expect,
+    events: &[Envelope],
+    active_skill: Option<&str>,
+    profile: &Value,
+) -> (Observed, Vec<Check>) {
     let o = observe(events);
     let mut checks = Vec::new();
     if let Some(want) = &expect.tool_calls {
-        checks.push(check("tool_calls", &o.tool_calls == want, format!("called {:?}, expected {:?}", o.tool_calls, want)));
+        checks.push(check(
+            "tool_calls",
+            &o.tool_calls == want,
+            format!("called {:?}, expected {:?}", o.tool_calls, want),
+        ));
     }
     for [a, b] in expect.order.iter().flatten() {
         let first_a = o.tool_calls.iter().position(|n| n == a);
-        let ok = o.tool_calls.iter().enumerate().filter(|(_, n)| *n == b).all(|(i, _)| first_a.is_some_and(|fa| fa < i));
+        let ok = o
+            .tool_calls
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| *n == b)
+            .all(|(i, _)| first_a.is_some_and(|fa| fa < i));
         checks.push(check(&format!("order {a} < {b}"), ok, format!("calls {:?}", o.tool_calls)));
     }
     if let Some(want) = &expect.stop_reason {
-        checks.push(check("stop_reason", &o.stop_reason == want, format!("stopped with {}", o.stop_reason)));
+        checks.push(check(
+            "stop_reason",
+            &o.stop_reason == want,
+            format!("stopped with {}", o.stop_reason),
+        ));
     }
     if let Some(want) = &expect.start_phase {
-        checks.push(check("start_phase", &o.start_phase == want, format!("started in {}", o.start_phase)));
+        checks.push(check(
+            "start_phase",
+            &o.start_phase == want,
+            format!("started in {}", o.start_phase),
+        ));
     }
     if let Some(want) = &expect.active_skill {
         let got = active_skill.unwrap_or("none");
         checks.push(check("active_skill", got == want, format!("active skill {got}")));
     }
     for phrase in expect.reply_contains.iter().flatten() {
-        checks.push(check(&format!("reply contains \"{phrase}\""), o.reply.contains(phrase.as_str()), short(&o.reply)));
+        checks.push(check(
+            &format!("reply contains \"{phrase}\""),
+            o.reply.contains(phrase.as_str()),
+            short(&o.reply),
+        ));
     }
     for phrase in expect.reply_not_contains.iter().flatten() {
-        checks.push(check(&format!("reply avoids \"{phrase}\""), !o.reply.contains(phrase.as_str()), short(&o.reply)));
+        checks.push(check(
+            &format!("reply avoids \"{phrase}\""),
+            !o.reply.contains(phrase.as_str()),
+            short(&o.reply),
+        ));
     }
     if let Some(max) = expect.max_rounds {
         checks.push(check("max_rounds", o.rounds <= max, format!("{} rounds", o.rounds)));
@@ -97,10 +130,18 @@ pub fn score_turn(expect: &Expect, events: &[Envelope], active_skill: Option<&st
         checks.push(check("max_tool_calls", n <= max, format!("{n} tool calls")));
     }
     if let Some(max) = expect.max_guardrail_hits {
-        checks.push(check("max_guardrail_hits", o.guardrail_hits <= max, format!("{} guardrail hits", o.guardrail_hits)));
+        checks.push(check(
+            "max_guardrail_hits",
+            o.guardrail_hits <= max,
+            format!("{} guardrail hits", o.guardrail_hits),
+        ));
     }
     for ty in expect.events.iter().flatten() {
-        checks.push(check(&format!("event {ty}"), o.event_types.contains(ty), format!("saw {:?}", o.event_types)));
+        checks.push(check(
+            &format!("event {ty}"),
+            o.event_types.contains(ty),
+            format!("saw {:?}", o.event_types),
+        ));
     }
     for (path, want) in expect.state.iter().flatten() {
         let pointer = format!("/{}", path.replace('.', "/"));
@@ -129,17 +170,39 @@ mod tests {
     fn checks_follow_the_events() {
         let events = vec![
             env(Event::TurnStarted { round: 1 }),
-            env(Event::ToolCall { id: "1".into(), name: "use_skill".into(), arguments: Value::Null }),
-            env(Event::ToolCall { id: "2".into(), name: "load_resource".into(), arguments: Value::Null }),
-            env(Event::ToolResult { id: "2".into(), name: "load_resource".into(), result: Value::Null, is_error: true, file: None }),
+            env(Event::ToolCall {
+                id: "1".into(),
+                name: "use_skill".into(),
+                arguments: Value::Null,
+            }),
+            env(Event::ToolCall {
+                id: "2".into(),
+                name: "load_resource".into(),
+                arguments: Value::Null,
+            }),
+            env(Event::ToolResult {
+                id: "2".into(),
+                name: "load_resource".into(),
+                result: Value::Null,
+                is_error: true,
+                file: None,
+            }),
             env(Event::TurnStarted { round: 2 }),
             env(Event::AssistantDelta { text: "你好，".into() }),
             env(Event::AssistantDelta { text: "我们开始吧".into() }),
-            env(Event::RunFinished { stop_reason: StopReason::Completed, usage: TokenUsage::default(), rounds: 2, tool_calls: 2 }),
+            env(Event::RunFinished {
+                stop_reason: StopReason::Completed,
+                usage: TokenUsage::default(),
+                rounds: 2,
+                tool_calls: 2,
+            }),
         ];
         let expect = Expect {
             tool_calls: Some(vec!["use_skill".into(), "load_resource".into()]),
-            order: Some(vec![["use_skill".into(), "load_resource".into()], ["load_resource".into(), "use_skill".into()]]),
+            order: Some(vec![
+                ["use_skill".into(), "load_resource".into()],
+                ["load_resource".into(), "use_skill".into()],
+            ]),
             stop_reason: Some("completed".into()),
             reply_contains: Some(vec!["开始".into()]),
             reply_not_contains: Some(vec!["保证".into()]),
@@ -148,7 +211,8 @@ mod tests {
             ..Expect::default()
         };
         let (_, checks) = score_turn(&expect, &events, None, &Value::Null);
-        let verdicts: Vec<(String, bool)> = checks.into_iter().map(|c| (c.name, c.passed)).collect();
+        let verdicts: Vec<(String, bool)> =
+            checks.into_iter().map(|c| (c.name, c.passed)).collect();
         assert_eq!(
             verdicts,
             vec![

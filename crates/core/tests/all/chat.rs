@@ -36,7 +36,11 @@ async fn use_skill_reloads_phase_two_in_the_same_turn_and_the_skill_is_restored_
             _ => unreachable!(),
         })
         .collect();
-    assert_eq!(phases, vec![Phase::Phase1, Phase::Phase2, Phase::Phase2], "the call after use_skill is phase 2");
+    assert_eq!(
+        phases,
+        vec![Phase::Phase1, Phase::Phase2, Phase::Phase2],
+        "the call after use_skill is phase 2"
+    );
     assert!(first.types().contains(&"skill_activated".to_string()));
     assert_eq!(first.reply(), "记下来了！");
     assert_eq!(h.profile()["skills"]["lifecoach"]["journal"][0]["text"], "今天完成了晨跑");
@@ -52,7 +56,10 @@ async fn use_skill_reloads_phase_two_in_the_same_turn_and_the_skill_is_restored_
         other => panic!("first event {other:?}"),
     }
     let read = &second.tool_results()[0];
-    assert_eq!(read.1["data"]["journal"][0]["text"], "今天完成了晨跑", "read_state is bound to the restored skill");
+    assert_eq!(
+        read.1["data"]["journal"][0]["text"], "今天完成了晨跑",
+        "read_state is bound to the restored skill"
+    );
 }
 
 #[tokio::test]
@@ -66,8 +73,16 @@ async fn every_message_of_a_turn_is_stored_in_order_with_tool_pairs() {
         vec![Role::User, Role::Assistant, Role::Tool, Role::Assistant, Role::Tool, Role::Assistant]
     );
     assert_eq!(messages[2].tool_call_id.as_deref(), messages[1].tool_call_ids().first().copied());
-    assert!(messages.iter().all(|m| !m.interrupted && m.run_id.as_deref() == Some(turn.result.run_id.as_str())));
-    assert!(messages.iter().all(|m| m.token_count > 0 || m.role == Role::Assistant && m.content.is_empty()));
+    assert!(
+        messages
+            .iter()
+            .all(|m| !m.interrupted && m.run_id.as_deref() == Some(turn.result.run_id.as_str()))
+    );
+    assert!(
+        messages
+            .iter()
+            .all(|m| m.token_count > 0 || m.role == Role::Assistant && m.content.is_empty())
+    );
     let run = h.store.run(&turn.result.run_id).unwrap().unwrap();
     assert_eq!((run.status.as_str(), run.stop_reason.as_deref()), ("completed", Some("completed")));
 }
@@ -79,7 +94,10 @@ mode: matched
 responses:
   - tool_calls: [{name: read_state, arguments: {}}]
 "#;
-    let h = Harness::scripted_with(script, Options { budgets: Budgets { max_rounds: 2, ..Budgets::default() }, ..Options::default() });
+    let h = Harness::scripted_with(
+        script,
+        Options { budgets: Budgets { max_rounds: 2, ..Budgets::default() }, ..Options::default() },
+    );
     let mut request = say("帮我规划一下这周");
     request.skill = Some("lifecoach".into());
     let turn = h.turn(request).await;
@@ -89,7 +107,9 @@ responses:
     let last = h.store.messages(&turn.result.conversation_id).unwrap().pop().unwrap();
     assert_eq!((last.role, last.content.as_str()), (Role::Assistant, reply.as_str()));
     // The closing call offered no tools.
-    let Event::ModelRequest { tools, .. } = turn.model_requests().last().unwrap() else { unreachable!() };
+    let Event::ModelRequest { tools, .. } = turn.model_requests().last().unwrap() else {
+        unreachable!()
+    };
     assert!(tools.is_empty());
 }
 
@@ -107,7 +127,11 @@ responses:
     assert_eq!(turn.result.stop_reason, StopReason::RepeatedToolFailure);
     let results = turn.tool_results();
     assert_eq!(results.len(), 3);
-    assert!(results.iter().all(|(_, r, err)| *err && r["message"].as_str().unwrap().contains("empty segment")));
+    assert!(
+        results
+            .iter()
+            .all(|(_, r, err)| *err && r["message"].as_str().unwrap().contains("empty segment"))
+    );
     assert!(!turn.reply().is_empty(), "the person hears why it stopped");
 }
 
@@ -162,7 +186,8 @@ responses:
     text: "好的，不运行脚本。"
   - tool_calls: [{name: run_script, arguments: {script: hello.sh}}]
 "#;
-    let options = || Options { project_skills: Some(skills.path().to_path_buf()), ..Options::default() };
+    let options =
+        || Options { project_skills: Some(skills.path().to_path_buf()), ..Options::default() };
     for (policy, reply, approved) in [
         (ApprovalPolicy::ApproveAll, "脚本说了 hello。", true),
         (ApprovalPolicy::DenyAll, "好的，不运行脚本。", false),
@@ -174,7 +199,8 @@ responses:
         assert_eq!(turn.reply(), reply);
         let types = turn.types();
         let required = types.iter().position(|t| t == "approval_required").expect("approval asked");
-        let resolved = types.iter().position(|t| t == "approval_resolved").expect("approval resolved");
+        let resolved =
+            types.iter().position(|t| t == "approval_resolved").expect("approval resolved");
         assert!(required < resolved);
         let decision = turn.events.iter().find_map(|e| match &e.event {
             Event::ApprovalResolved { approved, by, .. } => Some((*approved, by.clone())),
@@ -196,7 +222,12 @@ async fn an_empty_message_or_unknown_skill_is_refused_before_anything_is_stored(
     assert!(err.to_string().contains("empty"), "{err}");
     let mut request = say("hi");
     request.skill = Some("no-such-skill".into());
-    assert!(h.service.run_turn(request, Vec::new(), Arc::new(ApprovalPolicy::DenyAll), Default::default()).await.is_err());
+    assert!(
+        h.service
+            .run_turn(request, Vec::new(), Arc::new(ApprovalPolicy::DenyAll), Default::default())
+            .await
+            .is_err()
+    );
     assert!(h.store.list_conversations("local").unwrap().is_empty());
 }
 
@@ -219,11 +250,17 @@ async fn phase_budgets_hold_with_fifty_skills_installed() {
         )
         .unwrap();
     }
-    let h = Harness::scripted_with(JOURNAL, Options { project_skills: Some(skills.path().to_path_buf()), ..Options::default() });
+    let h = Harness::scripted_with(
+        JOURNAL,
+        Options { project_skills: Some(skills.path().to_path_buf()), ..Options::default() },
+    );
     let turn = h.turn(say("帮我记一下：今天完成了晨跑")).await;
     let requests = turn.model_requests();
     assert!(prompt_tokens_without_history(requests[0]) <= 2_000, "{:?}", requests[0]);
     assert!(prompt_tokens_without_history(requests[1]) <= 6_000, "{:?}", requests[1]);
     let Event::ModelRequest { notices, .. } = requests[0] else { unreachable!() };
-    assert!(notices.iter().any(|n| n.contains("catalog")), "left-out skills are announced: {notices:?}");
+    assert!(
+        notices.iter().any(|n| n.contains("catalog")),
+        "left-out skills are announced: {notices:?}"
+    );
 }

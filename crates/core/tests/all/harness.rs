@@ -34,7 +34,11 @@ impl Turn {
     }
 
     pub fn model_requests(&self) -> Vec<&Event> {
-        self.events.iter().map(|e| &e.event).filter(|e| matches!(e, Event::ModelRequest { .. })).collect()
+        self.events
+            .iter()
+            .map(|e| &e.event)
+            .filter(|e| matches!(e, Event::ModelRequest { .. }))
+            .collect()
     }
 
     pub fn reply(&self) -> String {
@@ -53,32 +57,35 @@ impl Turn {
         self.events
             .iter()
             .filter_map(|e| match &e.event {
-                Event::ToolResult { name, result, is_error, .. } => Some((name.clone(), result.clone(), *is_error)),
+                Event::ToolResult { name, result, is_error, .. } => {
+                    Some((name.clone(), result.clone(), *is_error))
+                }
                 _ => None,
             })
             .collect()
     }
 }
 
+#[derive(Default)]
 pub struct Options {
     pub project_skills: Option<PathBuf>,
     pub budgets: Budgets,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Self { project_skills: None, budgets: Budgets::default() }
-    }
 }
 
 impl Harness {
     pub fn new(model: Arc<dyn ChatModel>, options: Options) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let store = Arc::new(Store::open(&dir.path().join("vibe.db")).unwrap());
-        let config = RegistryConfig::for_data_dir(dir.path(), &SkillsSettings::default(), options.project_skills);
+        let config = RegistryConfig::for_data_dir(
+            dir.path(),
+            &SkillsSettings::default(),
+            options.project_skills,
+        );
         let skills = Arc::new(Registry::open(config));
         let chat = ChatConfig { budgets: options.budgets, seed: Some(7), ..ChatConfig::default() };
-        let service = ChatService::new(store.clone(), skills, model, Some(dir.path().to_path_buf()), chat).unwrap();
+        let service =
+            ChatService::new(store.clone(), skills, model, Some(dir.path().to_path_buf()), chat)
+                .unwrap();
         Self { dir, store, service }
     }
 
@@ -92,7 +99,11 @@ impl Harness {
     }
 
     pub fn http(url: &str, options: Options) -> Self {
-        let settings = LlmSettings { base_url: Some(url.to_string()), model: Some("test-model".into()), ..LlmSettings::default() };
+        let settings = LlmSettings {
+            base_url: Some(url.to_string()),
+            model: Some("test-model".into()),
+            ..LlmSettings::default()
+        };
         let setup = vibe_llm::build_model(&settings, None).unwrap();
         Self::new(setup.model, options)
     }
@@ -104,7 +115,11 @@ impl Harness {
     pub async fn turn_with(&self, request: TurnRequest, approver: Arc<dyn Approver>) -> Turn {
         let sink = Arc::new(CollectSink::default());
         let sinks: Vec<Arc<dyn EventSink>> = vec![sink.clone()];
-        let result = self.service.run_turn(request, sinks, approver, CancellationToken::new()).await.unwrap();
+        let result = self
+            .service
+            .run_turn(request, sinks, approver, CancellationToken::new())
+            .await
+            .unwrap();
         Turn { result, events: sink.events() }
     }
 
@@ -118,5 +133,9 @@ pub fn say(message: &str) -> TurnRequest {
 }
 
 pub fn say_in(conversation: &str, message: &str) -> TurnRequest {
-    TurnRequest { conversation_id: Some(conversation.into()), message: message.into(), ..TurnRequest::default() }
+    TurnRequest {
+        conversation_id: Some(conversation.into()),
+        message: message.into(),
+        ..TurnRequest::default()
+    }
 }

@@ -13,7 +13,12 @@ fn system_of(body: &Value) -> String {
 fn tool_names(body: &Value) -> Vec<String> {
     body["tools"]
         .as_array()
-        .map(|tools| tools.iter().map(|t| t["function"]["name"].as_str().unwrap_or_default().to_string()).collect())
+        .map(|tools| {
+            tools
+                .iter()
+                .map(|t| t["function"]["name"].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -42,7 +47,11 @@ async fn the_second_request_of_the_turn_carries_the_phase_two_prompt() {
     let (p1, p2, p3) = (system_of(&requests[0]), system_of(&requests[1]), system_of(&requests[2]));
     assert_ne!(p1, p2, "messages[0] was rebuilt after use_skill");
     assert_eq!(tool_names(&requests[0]), vec!["use_skill"], "phase 1 offers only use_skill");
-    assert!(tool_names(&requests[1]).contains(&"write_state".to_string()), "{:?}", tool_names(&requests[1]));
+    assert!(
+        tool_names(&requests[1]).contains(&"write_state".to_string()),
+        "{:?}",
+        tool_names(&requests[1])
+    );
     assert!(p2.len() > p1.len() / 2 && p2 != p1);
     // The next request starts in phase 2 without being told the skill: same expert prompt and
     // tools (only the cases matched to the new message may differ).

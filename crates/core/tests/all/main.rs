@@ -1,5 +1,7 @@
 //! Integration tests of vibe-core: one binary, one module per topic.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod audit;
 mod compute;
 mod context;
