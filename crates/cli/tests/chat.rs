@@ -203,3 +203,30 @@ fn eval_passes_the_shipped_scenarios_and_fails_a_wrong_one() {
         .collect();
     assert_eq!(failed, vec!["tool_calls"]);
 }
+
+#[test]
+fn a_chat_run_replays_exactly_as_it_was_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = write_script(
+        dir.path(),
+        "s.yaml",
+        "mode: matched\nresponses:\n  - when: {tool_result: success}\n    text: \"记下了。\"\n  - tool_calls: [{name: write_state, arguments: {section: goals, data: {a: 1}}}]\n",
+    );
+    let live = vibe(dir.path(), &script, &["--json", "chat", "--skill", "lifecoach", "记一个目标"]);
+    assert!(live.status.success(), "{}", String::from_utf8_lossy(&live.stderr));
+    let events = lines(&live);
+    let run_id = events[0]["run_id"].as_str().unwrap().to_string();
+    let replay = vibe(dir.path(), &script, &["--json", "runs", "replay", &run_id]);
+    assert!(replay.status.success());
+    assert_eq!(String::from_utf8_lossy(&replay.stdout), String::from_utf8_lossy(&live.stdout));
+
+    let live_text = vibe(dir.path(), &script, &["chat", "--skill", "lifecoach", "再记一个"]);
+    let list = lines(&vibe(dir.path(), &script, &["--json", "runs", "list"]));
+    let newest = list[0]["runs"][0]["id"].as_str().unwrap().to_string();
+    let replay_text = vibe(dir.path(), &script, &["runs", "replay", &newest]);
+    assert_eq!(
+        String::from_utf8_lossy(&replay_text.stdout),
+        String::from_utf8_lossy(&live_text.stdout)
+    );
+    assert_eq!(String::from_utf8_lossy(&live_text.stdout).trim(), "记下了。");
+}

@@ -264,3 +264,52 @@ async fn phase_budgets_hold_with_fifty_skills_installed() {
         "left-out skills are announced: {notices:?}"
     );
 }
+
+#[tokio::test]
+async fn cancelling_mid_stream_keeps_the_partial_answer_and_a_valid_history() {
+    let script = r#"
+mode: ordered
+responses:
+  - text: "这是一个会被打断的很长的回答，一个字一个字地出来。"
+    chunk_chars: 1
+    delay_ms: 40
+"#;
+    let h = Harness::scripted(script);
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let sink = Arc::new(vibe_core::emit::CollectSink::default());
+    let sinks: Vec<Arc<dyn vibe_core::emit::EventSink>> = vec![sink.clone()];
+    let canceller = {
+        let cancel = cancel.clone();
+        let sink = sink.clone();
+        tokio::spawn(async move {
+            while sink
+                .events()
+                .iter()
+                .filter(|e| matches!(e.event, Event::AssistantDelta { .. }))
+                .count()
+                < 5
+            {
+                tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+            }
+            cancel.cancel();
+        })
+    };
+    let result = h
+        .service
+        .run_turn(say("讲个故事"), sinks, Arc::new(ApprovalPolicy::DenyAll), cancel)
+        .await
+        .unwrap();
+    canceller.await.unwrap();
+    assert_eq!(result.stop_reason, StopReason::Cancelled);
+    let messages = h.store.messages(&result.conversation_id).unwrap();
+    assert_eq!(messages.len(), 2);
+    let partial = &messages[1];
+    assert!(partial.interrupted && !partial.content.is_empty());
+    assert!("这是一个会被打断的很长的回答，一个字一个字地出来。".starts_with(&partial.content));
+    let run = h.store.run(&result.run_id).unwrap().unwrap();
+    assert_eq!((run.status.as_str(), run.stop_reason.as_deref()), ("cancelled", Some("cancelled")));
+    assert!(matches!(
+        sink.events().last().unwrap().event,
+        Event::RunFinished { stop_reason: StopReason::Cancelled, .. }
+    ));
+}
