@@ -58,10 +58,6 @@ pub enum SkillsError {
     #[error("{} already exists; pick another name or remove it first", path.display())]
     AlreadyExists { path: PathBuf },
 
-    /// The in-memory case index (SQLite FTS5) failed.
-    #[error("case index error: {0}")]
-    CaseIndex(#[from] rusqlite::Error),
-
     /// The file watcher could not start or watch a root.
     #[error("cannot watch {} for changes: {source}", path.display())]
     Watch {

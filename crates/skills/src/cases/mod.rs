@@ -1,10 +1,10 @@
 //! Case matching (seed 001 "Cases（倒排索引匹配）"): an inverted index over a skill's cases
 //! returning the top-k for a user message. Terms come from `tokenize` (CJK unigrams + bigrams,
-//! English words); ranking is SQLite FTS5's BM25 in an in-memory database, with keywords
-//! weighted above titles and titles above text. Loading cases is the registry's job.
+//! English words, stemmed); ranking is BM25 in memory, with keywords weighted above titles
+//! and titles above text. Loading cases is the registry's job.
 
-mod fts;
+mod bm25;
 mod tokenize;
 
-pub(crate) use fts::CaseIndex;
-pub use fts::CaseMatch;
+pub(crate) use bm25::CaseIndex;
+pub use bm25::CaseMatch;
