@@ -24,7 +24,7 @@ use crate::agent::round::{RoundEnd, stream_round};
 use crate::audit::RunAudit;
 use crate::context::{ContextBuilder, History, PromptRequest};
 use crate::emit::Emitter;
-use crate::tools::{Effect, ToolContext, ToolRegistry};
+use crate::tools::{Effect, ToolContext, ToolRegistry, ToolSet};
 
 /// Everything one run needs. Built by the chat service.
 pub struct AgentInput {
@@ -75,6 +75,8 @@ struct Loop {
     run_messages: Vec<Message>,
     run_tokens: u32,
     pending_calls: Vec<ToolCall>,
+    /// The tools the model was offered with `pending_calls`; the calls run against these.
+    pending_tools: Option<ToolSet>,
     /// History per phase, read once (phase 2 after `use_skill` reads its own window).
     histories: Vec<(Phase, History)>,
     usage: TokenUsage,
@@ -96,6 +98,7 @@ pub async fn run_agent(input: AgentInput) -> Result<AgentOutcome, CoreError> {
         run_messages: Vec::new(),
         run_tokens: 0,
         pending_calls: Vec::new(),
+        pending_tools: None,
         histories: Vec::new(),
         usage: TokenUsage::default(),
         done_tools: Vec::new(),
@@ -314,6 +317,7 @@ impl Loop {
                     })
                     .collect();
                 self.pending_calls = response.tool_calls;
+                self.pending_tools = Some(toolset);
                 Ok(self.machine.on_model_answer(&kinds))
             }
             RoundEnd::Failed(error, partial) => {
@@ -350,7 +354,10 @@ impl Loop {
     ) -> Result<Action, CoreError> {
         let calls = std::mem::take(&mut self.pending_calls);
         let inp = &self.input;
-        let toolset = inp.tools.tools_for(&inp.skills, self.active_skill.as_deref());
+        let toolset = match self.pending_tools.take() {
+            Some(toolset) => toolset,
+            None => inp.tools.tools_for(&inp.skills, self.active_skill.as_deref()),
+        };
         let lookup = |name: &str| toolset.tools.iter().find(|t| t.name() == name).cloned();
         let ctx = ToolContext {
             store: inp.store.clone(),

@@ -141,22 +141,8 @@ pub(crate) fn summary_request(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::context::fixtures::row;
     use serde_json::json;
-
-    fn row(role: Role, content: &str) -> vibe_store::Message {
-        vibe_store::Message {
-            id: 1,
-            conversation_id: "c".into(),
-            role,
-            content: content.into(),
-            tool_calls: None,
-            tool_call_id: None,
-            token_count: 0,
-            run_id: None,
-            interrupted: false,
-            created_at: String::new(),
-        }
-    }
 
     #[test]
     fn digest_keeps_openings_and_names_the_tools() {

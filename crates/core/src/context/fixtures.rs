@@ -55,3 +55,19 @@ pub(crate) fn write_many_skills(root: &Path, count: usize) {
         write_skill(root, &name, &frontmatter, &format!("# 第 {i} 号专家\n\n你是第 {i} 号专家。"));
     }
 }
+
+/// A stored message with id 1 in conversation "c", for tests that need a row.
+pub(crate) fn row(role: vibe_store::Role, content: &str) -> vibe_store::Message {
+    vibe_store::Message {
+        id: 1,
+        conversation_id: "c".into(),
+        role,
+        content: content.into(),
+        tool_calls: None,
+        tool_call_id: None,
+        token_count: 0,
+        run_id: None,
+        interrupted: false,
+        created_at: String::new(),
+    }
+}

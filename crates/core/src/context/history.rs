@@ -210,22 +210,8 @@ fn fit_tokens(h: &mut History, sizes: &mut Vec<u32>, budget: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::context::fixtures::row;
     use serde_json::json;
-
-    fn row(role: Role, content: &str) -> vibe_store::Message {
-        vibe_store::Message {
-            id: 1,
-            conversation_id: "c".into(),
-            role,
-            content: content.into(),
-            tool_calls: None,
-            tool_call_id: None,
-            token_count: 0,
-            run_id: None,
-            interrupted: false,
-            created_at: String::new(),
-        }
-    }
 
     #[test]
     fn stored_tool_calls_in_either_format_become_tool_calls() {
