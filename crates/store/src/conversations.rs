@@ -47,10 +47,10 @@ impl Store {
         let now = clock::now_rfc3339();
         let id = uuid::Uuid::now_v7().to_string();
         self.write_tx(|tx| {
-            tx.execute(
+            tx.prepare_cached(
                 "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)",
-                params![id, user, title, now],
-            )?;
+            )?
+            .execute(params![id, user, title, now])?;
             Ok(())
         })?;
         self.conversation(&id)
@@ -59,11 +59,8 @@ impl Store {
     /// One conversation, or [`StoreError::NoSuchConversation`].
     pub fn conversation(&self, id: &str) -> Result<Conversation> {
         self.conn()
-            .query_row(
-                &format!("SELECT {COLUMNS} FROM conversations WHERE id = ?1"),
-                [id],
-                from_row,
-            )
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM conversations WHERE id = ?1"))?
+            .query_row([id], from_row)
             .optional()?
             .ok_or_else(|| StoreError::NoSuchConversation(id.to_string()))
     }
@@ -115,8 +112,11 @@ impl Store {
     ) -> Result<()> {
         let now = clock::now_rfc3339();
         let changed = self.write_tx(|tx| {
-            let n = tx.execute(&format!("UPDATE conversations SET {set} WHERE id = ?1"), params)?;
-            tx.execute("UPDATE conversations SET updated_at = ?2 WHERE id = ?1", params![id, now])?;
+            let n = tx
+                .prepare_cached(&format!("UPDATE conversations SET {set} WHERE id = ?1"))?
+                .execute(params)?;
+            tx.prepare_cached("UPDATE conversations SET updated_at = ?2 WHERE id = ?1")?
+                .execute(params![id, now])?;
             Ok(n)
         })?;
         if changed == 0 {

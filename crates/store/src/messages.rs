@@ -141,17 +141,17 @@ impl Store {
         validate(&msg)?;
         let now = clock::now_rfc3339();
         let id = self.write_tx(|tx| {
-            let touched = tx.execute(
-                "UPDATE conversations SET updated_at = ?2 WHERE id = ?1",
-                params![conversation_id, now],
-            )?;
+            let touched = tx
+                .prepare_cached("UPDATE conversations SET updated_at = ?2 WHERE id = ?1")?
+                .execute(params![conversation_id, now])?;
             if touched == 0 {
                 return Err(StoreError::NoSuchConversation(conversation_id.to_string()));
             }
-            tx.execute(
+            tx.prepare_cached(
                 "INSERT INTO messages (conversation_id, role, content, tool_calls, tool_call_id, token_count, run_id, status, created_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                params![
+            )?
+            .execute(params![
                     conversation_id,
                     msg.role.as_str(),
                     msg.content,
@@ -161,8 +161,7 @@ impl Store {
                     msg.run_id,
                     if msg.interrupted { "interrupted" } else { "complete" },
                     now
-                ],
-            )?;
+            ])?;
             Ok(tx.last_insert_rowid())
         })?;
         Ok(Message {
@@ -230,15 +229,57 @@ impl Store {
         conversation_id: &str,
         limit: usize,
     ) -> Result<Vec<Message>> {
-        self.conversation(conversation_id)?;
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM messages WHERE conversation_id = ?1 ORDER BY id DESC LIMIT ?2"
-        ))?;
-        let mut rows: Vec<Message> = stmt
-            .query_map(params![conversation_id, limit as i64], from_row)?
-            .collect::<rusqlite::Result<_>>()?;
+        let mut rows: Vec<Message> = {
+            let conn = self.conn();
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM messages WHERE conversation_id = ?1 ORDER BY id DESC LIMIT ?2"
+            ))?;
+            stmt.query_map(params![conversation_id, limit as i64], from_row)?
+                .collect::<rusqlite::Result<_>>()?
+        };
+        if rows.is_empty() {
+            // Tell an empty conversation from a missing one.
+            self.conversation(conversation_id)?;
+        }
         rows.reverse();
         Ok(rows)
+    }
+
+    /// The messages with `after < id < before`, oldest first (what compaction folds); an
+    /// unknown conversation is an error.
+    pub fn messages_between(
+        &self,
+        conversation_id: &str,
+        after: i64,
+        before: i64,
+    ) -> Result<Vec<Message>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM messages WHERE conversation_id = ?1 AND id > ?2 AND id < ?3 ORDER BY id"
+        ))?;
+        let rows: Vec<Message> = stmt
+            .query_map(params![conversation_id, after, before], from_row)?
+            .collect::<rusqlite::Result<_>>()?;
+        drop(stmt);
+        drop(conn);
+        if rows.is_empty() {
+            self.conversation(conversation_id)?;
+        }
+        Ok(rows)
+    }
+
+    /// Whether any message with `after < id < before` exists (without reading it); false for
+    /// an unknown conversation.
+    pub fn has_messages_between(
+        &self,
+        conversation_id: &str,
+        after: i64,
+        before: i64,
+    ) -> Result<bool> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?1 AND id > ?2 AND id < ?3)",
+        )?;
+        Ok(stmt.query_row(params![conversation_id, after, before], |r| r.get(0))?)
     }
 }

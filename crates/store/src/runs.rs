@@ -51,10 +51,10 @@ impl Store {
     /// Record a new run as `running`.
     pub fn create_run(&self, id: &str, conversation_id: Option<&str>) -> Result<()> {
         self.write_tx(|tx| {
-            tx.execute(
+            tx.prepare_cached(
                 "INSERT INTO runs (id, conversation_id, status, started_at) VALUES (?1, ?2, 'running', ?3)",
-                params![id, conversation_id, clock::now_rfc3339()],
-            )?;
+            )?
+            .execute(params![id, conversation_id, clock::now_rfc3339()])?;
             Ok(())
         })
     }
@@ -71,10 +71,10 @@ impl Store {
             return Err(StoreError::invalid(format!("unknown run status \"{status}\"")));
         }
         self.write_tx(|tx| {
-            tx.execute(
+            tx.prepare_cached(
                 "UPDATE runs SET status = ?2, stop_reason = ?3, usage = ?4, finished_at = ?5 WHERE id = ?1",
-                params![id, status, stop_reason, usage.to_string(), clock::now_rfc3339()],
-            )?;
+            )?
+            .execute(params![id, status, stop_reason, usage.to_string(), clock::now_rfc3339()])?;
             Ok(())
         })
     }

@@ -177,7 +177,9 @@ impl Loop {
                 let fresh = self.input.store.conversation(&self.input.conversation.id)?;
                 self.input.conversation.summary = fresh.summary;
                 self.input.conversation.summary_through_id = fresh.summary_through_id;
-                history = self.read_history(phase)?;
+                // The window is what it was, less what was just folded into the summary.
+                history.keep_after(c.through_id);
+                history.more_before = false;
             }
         }
         self.histories.push((phase, history.clone()));
@@ -191,18 +193,7 @@ impl Loop {
         };
         let mut history =
             self.input.context.history(&self.conversation_now(), phase, skill_limits.as_ref())?;
-        let cut = self.input.user_message_id;
-        if history.message_ids.iter().any(|id| *id > cut) {
-            let keep: Vec<bool> = history.message_ids.iter().map(|id| *id <= cut).collect();
-            let mut it = keep.iter();
-            history.messages.retain(|_| *it.next().unwrap_or(&true));
-            history.message_ids.retain(|id| *id <= cut);
-            history.tokens = history
-                .messages
-                .iter()
-                .map(|m| self.input.context.tokenizer().count_message(m))
-                .sum();
-        }
+        history.keep_through(self.input.user_message_id);
         Ok(history)
     }
 

@@ -14,10 +14,6 @@ use super::ContextBuilder;
 use super::digest::{bound, digest, merge, summary_request};
 use crate::CoreError;
 
-/// Rows read at once when looking for the messages to fold; a longer backlog (an old
-/// conversation compacted for the first time) reads the whole conversation once.
-const FOLD_BATCH: usize = 256;
-
 /// What one compaction did, for the `compacted` event and the budgets.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Compaction {
@@ -68,14 +64,7 @@ impl ContextBuilder {
         }
         let (kept, _) = self.window(&conv.id, half(limit), through)?;
         let Some(first_kept) = kept.first().map(|m| m.id) else { return Ok(None) };
-        let batch =
-            self.store.history(&conv.id, HistoryLimit::Messages(kept.len() + FOLD_BATCH))?;
-        // A full batch that does not reach back to the summary may miss older rows.
-        let backlog =
-            batch.len() >= kept.len() + FOLD_BATCH / 2 && batch.iter().all(|m| m.id > through);
-        let rows = if backlog { self.store.messages(&conv.id)? } else { batch };
-        let folded: Vec<vibe_store::Message> =
-            rows.into_iter().filter(|m| m.id > through && m.id < first_kept).collect();
+        let folded = self.store.messages_between(&conv.id, through, first_kept)?;
         let Some(new_through) = folded.last().map(|m| m.id) else { return Ok(None) };
         let max = self.limits.summary_max_tokens;
         let mut summary = merge(self.tk, conv.summary.as_deref(), &digest(&folded), max);
@@ -101,7 +90,7 @@ impl ContextBuilder {
         self.store.set_conversation_summary(&conv.id, &summary, new_through)?;
         Ok(Some(Compaction {
             folded_messages: u32::try_from(folded.len()).unwrap_or(u32::MAX),
-            summary_tokens: self.tk.count(&summary),
+            summary_tokens: self.tk.count_lines(&summary),
             used_model,
             through_id: new_through,
             usage,

@@ -7,15 +7,13 @@
 use serde_json::Value;
 use vibe_llm::{Message, ToolCall};
 use vibe_skills::HistoryLimits;
-use vibe_store::{Conversation, HistoryLimit, Role, select_history};
+use vibe_store::{Conversation, HistoryLimit, Role};
 use vibe_wire::Phase;
 
 use super::limits::HistoryMode;
 use super::{ContextBuilder, Tokenizer};
 use crate::CoreError;
 
-/// Extra messages read beyond the window to learn whether older, unsummarised ones exist.
-const PROBE: usize = 16;
 /// Appended to a reply that was cut short (a killed run), so the model knows.
 pub const INTERRUPTED_NOTE: &str = "[此回复在生成中被中断]";
 
@@ -28,11 +26,46 @@ pub struct History {
     pub message_ids: Vec<i64>,
     /// Tokens of `messages` (stored counts; counted now where none was stored).
     pub tokens: u32,
+    /// Tokens of each message, in the same order.
+    pub message_tokens: Vec<u32>,
     /// What was left out or changed, in words for people.
     pub notices: Vec<String>,
     /// Older messages that are neither in the window nor in the summary exist: call
     /// [`ContextBuilder::compact`] so they are not lost.
     pub more_before: bool,
+}
+
+impl History {
+    /// Keep only the messages with an id above `through` (those below were just folded into
+    /// the summary, or came after the cut), with their tokens.
+    pub fn keep_after(&mut self, through: i64) {
+        self.keep_where(|id| id > through);
+    }
+
+    /// Keep only the messages with an id up to `last` (history ends at this run's user
+    /// message; what the run adds is carried in memory).
+    pub fn keep_through(&mut self, last: i64) {
+        self.keep_where(|id| id <= last);
+    }
+
+    fn keep_where(&mut self, keep: impl Fn(i64) -> bool) {
+        if self.message_ids.iter().all(|id| keep(*id)) {
+            return;
+        }
+        let mut i = 0;
+        let ids = &self.message_ids;
+        self.messages.retain(|_| {
+            i += 1;
+            keep(ids[i - 1])
+        });
+        let mut i = 0;
+        self.message_tokens.retain(|_| {
+            i += 1;
+            keep(ids[i - 1])
+        });
+        self.message_ids.retain(|id| keep(*id));
+        self.tokens = self.message_tokens.iter().sum();
+    }
 }
 
 /// One stored assistant `tool_calls` item as a [`ToolCall`]: `{id, name, arguments}` (the
@@ -120,30 +153,21 @@ impl ContextBuilder {
     }
 
     /// The stored rows of the window (oldest first, after `through`), and whether older
-    /// unsummarised rows exist outside it.
+    /// unsummarised rows exist outside it (asked of the database, nothing more is read).
     pub(crate) fn window(
         &self,
         conversation_id: &str,
         limit: HistoryLimit,
         through: i64,
     ) -> Result<(Vec<vibe_store::Message>, bool), CoreError> {
-        let (selected, probe) = match limit {
-            HistoryLimit::Messages(n) => {
-                let rows =
-                    self.store.history(conversation_id, HistoryLimit::Messages(n + PROBE))?;
-                let (selected, _) = select_history(&rows, limit);
-                (selected, rows)
+        let selected = self.store.history(conversation_id, limit)?;
+        let more_before = match selected.first() {
+            Some(first) => {
+                first.id > through + 1
+                    && self.store.has_messages_between(conversation_id, through, first.id)?
             }
-            HistoryLimit::Tokens(_) => {
-                let selected = self.store.history(conversation_id, limit)?;
-                let probe = self
-                    .store
-                    .history(conversation_id, HistoryLimit::Messages(selected.len() + PROBE))?;
-                (selected, probe)
-            }
+            None => false,
         };
-        let first = selected.first().map_or(i64::MAX, |m| m.id);
-        let more_before = probe.iter().any(|m| m.id > through && m.id < first);
         let rows = selected.into_iter().filter(|m| m.id > through).collect();
         Ok((rows, more_before))
     }
@@ -173,6 +197,7 @@ impl ContextBuilder {
             fit_tokens(&mut out, &mut sizes, budget);
         }
         out.tokens = sizes.iter().sum();
+        out.message_tokens = sizes;
         if interrupted > 0 {
             out.notices.push(format!(
                 "history: {interrupted} interrupted reply(ies) included with their partial text"

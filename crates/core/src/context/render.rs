@@ -107,8 +107,9 @@ pub(crate) fn opening(text: &str, max_chars: usize) -> String {
 
 /// `text` within `max` tokens, keeping whole lines from its start and its end (early facts
 /// and the latest ones) with a marker where lines were left out.
+/// Counted line by line ([`Tokenizer::count_lines`]), so only new lines are tokenised.
 pub(crate) fn head_and_tail(tk: &Tokenizer, text: &str, max: u32) -> String {
-    if tk.count(text) <= max {
+    if tk.count_lines(text) <= max {
         return text.to_string();
     }
     let lines: Vec<&str> = text.lines().collect();

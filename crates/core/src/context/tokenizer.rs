@@ -118,6 +118,20 @@ impl Tokenizer {
         n
     }
 
+    /// Tokens in `text` counted line by line (each line through the cache, plus one per
+    /// newline), so a text that grows by lines — a summary, a list — is tokenised only in its
+    /// new lines. The tokenizer never merges a newline into a word, so this matches
+    /// [`Tokenizer::count`] or exceeds it by a token where punctuation and a newline merge.
+    pub fn count_lines(&self, text: &str) -> u32 {
+        let mut lines = 0u32;
+        let mut total = 0u32;
+        for line in text.split('\n') {
+            lines += 1;
+            total += self.count(line);
+        }
+        total + lines.saturating_sub(1) * self.count("\n")
+    }
+
     /// Tokens in `text`, always encoding it.
     pub fn count_uncached(&self, text: &str) -> u32 {
         let n: usize = pieces(text).map(|p| self.encode(p).len()).sum();
@@ -220,6 +234,27 @@ mod tests {
         let text = line.repeat(2000);
         let whole = tk().bpe.encode_ordinary(&text).len() as u32;
         assert_eq!(tk().count_uncached(&text), whole);
+    }
+
+    #[test]
+    fn counting_by_lines_never_undercounts_and_stays_close() {
+        let lines = [
+            "- 用户：我叫林晓，在杭州做设计师。最近很想换工作。",
+            "- 助手：好的，我帮你记下来了。（调用了 write_state）",
+            "",
+            "  indented line with English words, numbers 2026 and punctuation!",
+            "## 早先对话摘要",
+            "- 用户：第 12 天：今天完成了晨跑，记一下进展。",
+        ];
+        for n in 1..=lines.len() {
+            for start in 0..lines.len() {
+                let text: Vec<&str> = lines.iter().cycle().skip(start).take(n).copied().collect();
+                let text = text.join("\n");
+                let (whole, by_lines) = (tk().count_uncached(&text), tk().count_lines(&text));
+                assert!(by_lines >= whole, "{by_lines} < {whole} for {text:?}");
+                assert!(by_lines <= whole + n as u32, "{by_lines} vs {whole} for {text:?}");
+            }
+        }
     }
 
     #[test]

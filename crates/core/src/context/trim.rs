@@ -163,8 +163,9 @@ impl ContextBuilder {
         self.render_text(slot, p, l).map(Rendered::from).or_else(|| self.render_lines(slot, p, l))
     }
 
-    /// The sections made of independent lines: the profile (one line per field) and the state
-    /// (one line per top-level key).
+    /// The sections made of independent pieces, counted piece by piece: the profile (one line
+    /// per field), the state (one line per top-level key), the cases (one block per case) and
+    /// the summary (one line per fact).
     fn render_lines(&self, slot: Slot, p: &Parts, l: Levels) -> Option<Rendered> {
         let full =
             Shape { list_items: self.limits.state_list_items as usize, text_chars: TEXT_CHARS };
@@ -201,6 +202,26 @@ impl ContextBuilder {
                 };
                 Some(self.lines(&heading, &lines))
             }
+            Slot::Cases => {
+                // Counted case by case: a new message usually matches cases counted before.
+                let kept = &p.cases[..p.cases.len().saturating_sub(l.cases_dropped)];
+                if kept.is_empty() {
+                    return None;
+                }
+                let text = format!("{}\n\n{}", texts::CASES_HEADING, kept.join("\n\n"));
+                let gap = self.tk.count("\n\n");
+                let tokens = self.tk.count(texts::CASES_HEADING)
+                    + kept.iter().map(|c| gap + self.tk.count(c)).sum::<u32>();
+                Some(Rendered { text, tokens: Some(tokens) })
+            }
+            Slot::Summary => {
+                let summary = p.summary.as_ref()?;
+                let full_tokens = self.tk.count_lines(summary).min(self.limits.summary_max_tokens);
+                let cap = full_tokens >> l.summary;
+                let shown = head_and_tail(self.tk, summary, cap);
+                let lines: Vec<String> = shown.split('\n').map(str::to_string).collect();
+                Some(self.lines(texts::SUMMARY_HEADING, &lines))
+            }
             _ => None,
         }
     }
@@ -225,24 +246,8 @@ impl ContextBuilder {
             }
             Slot::Ethics => p.ethics.clone(),
             Slot::Boundaries => Some(texts::BOUNDARIES.to_string()),
-            Slot::Cases => {
-                let kept = p.cases.len().saturating_sub(l.cases_dropped);
-                (kept > 0).then(|| {
-                    format!("{}\n\n{}", texts::CASES_HEADING, p.cases[..kept].join("\n\n"))
-                })
-            }
-            Slot::Profile | Slot::State => None,
+            Slot::Cases | Slot::Profile | Slot::State | Slot::Summary => None,
             Slot::Protocol => p.protocol.clone(),
-            Slot::Summary => {
-                let summary = p.summary.as_ref()?;
-                let full_tokens = self.tk.count(summary).min(self.limits.summary_max_tokens);
-                let cap = full_tokens >> l.summary;
-                Some(format!(
-                    "{}\n{}",
-                    texts::SUMMARY_HEADING,
-                    head_and_tail(self.tk, summary, cap)
-                ))
-            }
             Slot::Language => Some(texts::LANGUAGE.to_string()),
         }
     }
