@@ -158,7 +158,7 @@ fn profile_import_migrates_a_legacy_file() {
 fn db_info_reports_schema_and_counts() {
     let dir = seeded();
     let info = ok_json(dir.path(), &["db", "info"]);
-    assert_eq!(info["schema_version"], 1);
+    assert_eq!(info["schema_version"], vibe_store::latest_version());
     assert_eq!(info["counts"]["skill_states"], 1);
     assert_eq!(info["counts"]["state_list_items"], 1);
     assert!(info["size_bytes"].as_u64().unwrap() > 0);

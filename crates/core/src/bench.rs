@@ -62,6 +62,8 @@ pub async fn bench_agent(
         &SkillsSettings::default(),
         None,
     )));
+    // As in the desktop app: skill folders are watched, so their parts are served from memory.
+    skills.watch()?;
     let script = SCRIPT.replace("__ANSWER__", ANSWER);
     let model = ScriptedModel::from_yaml(&script, "bench script")
         .map_err(|e| CoreError::InvalidRequest(e.to_string()))?;

@@ -1,7 +1,8 @@
 //! Parsed files cached until they change: one [`FileCache`] per kind of part. A file is
 //! re-read when its fingerprint differs (or it was explicitly invalidated by the watcher);
 //! when a new version is broken, the last good value keeps being served and the findings are
-//! kept beside it. What a file means is the parser's business, passed in by the caller.
+//! kept beside it. While the file watcher runs, [`FileCache::get_trusted`] serves a checked slot
+//! without looking at the file again: the watcher unverifies what it saw change. What a file means is the parser's business, passed in by the caller.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -19,6 +20,8 @@ pub(crate) type Parser<T> = fn(&Path, &str) -> (Option<T>, Vec<Problem>);
 
 struct Slot<T> {
     fingerprint: Option<Fingerprint>,
+    /// The fingerprint was compared with the file since the last unverify.
+    verified: bool,
     /// The value of the current version, when it is valid.
     current: Option<Arc<T>>,
     /// The last valid value seen (equal to `current` when that is valid).
@@ -45,6 +48,23 @@ impl<T> Default for FileCache<T> {
 }
 
 impl<T> FileCache<T> {
+    /// Like [`FileCache::get`], but a slot checked since it was last unverified is served
+    /// as it is (no `stat`): for callers that know a watcher reports every change.
+    pub fn get_trusted(
+        &self,
+        path: &Path,
+        parse: Parser<T>,
+        reads: &Reads,
+    ) -> Result<Cached<T>, SkillsError> {
+        {
+            let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(slot) = slots.get(path).filter(|s| s.verified && s.fingerprint.is_some()) {
+                return serve(path, slot);
+            }
+        }
+        self.get(path, parse, reads)
+    }
+
     /// The parsed file, read only when it changed since the last call.
     pub fn get(
         &self,
@@ -55,6 +75,9 @@ impl<T> FileCache<T> {
         let fp = fingerprint(path);
         let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
         let fresh = slots.get(path).is_some_and(|s| s.fingerprint.is_some() && s.fingerprint == fp);
+        if fresh && let Some(slot) = slots.get_mut(path) {
+            slot.verified = true;
+        }
         if !fresh {
             let previous_good = slots.get(path).and_then(|s| s.last_good.clone());
             let (current, problems) = match read_text(path, MAX_PART_BYTES, reads) {
@@ -67,17 +90,20 @@ impl<T> FileCache<T> {
                 }
             };
             let last_good = current.clone().or(previous_good);
-            slots
-                .insert(path.to_path_buf(), Slot { fingerprint: fp, current, last_good, problems });
+            let slot = Slot { fingerprint: fp, verified: true, current, last_good, problems };
+            slots.insert(path.to_path_buf(), slot);
         }
         let slot = slots.get(path).ok_or_else(|| SkillsError::Invalid { problems: Vec::new() })?;
-        match (&slot.current, &slot.last_good) {
-            (Some(v), _) => Ok(Cached { value: Arc::clone(v), problems: slot.problems.clone() }),
-            (None, Some(v)) => {
-                tracing::warn!(path = %path.display(), "serving the last good version of a broken file");
-                Ok(Cached { value: Arc::clone(v), problems: slot.problems.clone() })
+        serve(path, slot)
+    }
+
+    /// Mark every slot under `path` (a file or a folder; `None`: all) as to be checked again.
+    pub fn unverify(&self, path: Option<&Path>) {
+        let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        for (p, slot) in slots.iter_mut() {
+            if path.is_none_or(|path| p.starts_with(path)) {
+                slot.verified = false;
             }
-            (None, None) => Err(SkillsError::Invalid { problems: slot.problems.clone() }),
         }
     }
 
@@ -95,6 +121,18 @@ impl<T> FileCache<T> {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .retain(|p, _| !p.starts_with(dir));
+    }
+}
+
+/// The value of a slot: the current version, or the last good one while the file is broken.
+fn serve<T>(path: &Path, slot: &Slot<T>) -> Result<Cached<T>, SkillsError> {
+    match (&slot.current, &slot.last_good) {
+        (Some(v), _) => Ok(Cached { value: Arc::clone(v), problems: slot.problems.clone() }),
+        (None, Some(v)) => {
+            tracing::warn!(path = %path.display(), "serving the last good version of a broken file");
+            Ok(Cached { value: Arc::clone(v), problems: slot.problems.clone() })
+        }
+        (None, None) => Err(SkillsError::Invalid { problems: slot.problems.clone() }),
     }
 }
 

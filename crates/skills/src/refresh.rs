@@ -34,6 +34,7 @@ impl Inner {
         };
         let touched = &in_root_terms(touched.unwrap_or_default(), &self.roots);
         let everything = touched.is_empty();
+        self.forget((!everything).then_some(touched.as_slice()));
         let mut scans = Vec::with_capacity(self.roots.len());
         for (i, root) in self.roots.iter().enumerate() {
             let prev = old_scans.get(i).filter(|s| s.root == *root);

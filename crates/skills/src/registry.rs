@@ -3,7 +3,8 @@
 //! `registry_parts`, rescanning in `refresh`, file watching in `watch`.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock, mpsc};
 
 use notify::RecommendedWatcher;
@@ -21,6 +22,7 @@ use crate::parts::protocols::ProtocolSource;
 use crate::parts::rules::Rule;
 use crate::parts::scenarios::Scenario;
 use crate::parts::tools::ToolsSpec;
+use crate::parts::{PartKind, part_files};
 use crate::problem::Problem;
 use crate::resources::ResourceCache;
 use crate::roots::{RegistryConfig, Root};
@@ -41,6 +43,9 @@ pub(crate) struct Inner {
     pub caches: Caches,
     pub subscribers: Mutex<Vec<mpsc::Sender<Event>>>,
     pub watcher: Mutex<Option<Debouncer<RecommendedWatcher>>>,
+    /// The watcher runs: cached folder listings and checked files are served without going
+    /// to the disk; the watcher's events unverify what changed (see `Inner::forget`).
+    pub trusted: AtomicBool,
 }
 
 #[derive(Default)]
@@ -51,6 +56,9 @@ pub(crate) struct State {
 
 /// The case files (and their fingerprints) a case index was built from.
 pub(crate) type CaseFilesKey = Vec<(PathBuf, Option<Fingerprint>)>;
+
+/// The files of one part folder, sorted.
+pub(crate) type Listing = Arc<Vec<PathBuf>>;
 
 #[derive(Default)]
 pub(crate) struct Caches {
@@ -63,6 +71,59 @@ pub(crate) struct Caches {
     pub resources: ResourceCache,
     /// Case indexes by skill folder, with the case files' fingerprints they were built from.
     pub case_indexes: Mutex<HashMap<PathBuf, (CaseFilesKey, Arc<CaseIndex>)>>,
+    /// Part folder listings by skill folder, kept only while the watcher runs.
+    pub listings: Mutex<HashMap<(PathBuf, PartKind), Listing>>,
+}
+
+impl Inner {
+    pub(crate) fn trusted(&self) -> bool {
+        self.trusted.load(Ordering::Acquire)
+    }
+
+    /// The files of a part folder (see [`part_files`]); from the listing cache while the
+    /// watcher runs.
+    pub(crate) fn part_files(&self, dir: &Path, kind: PartKind) -> Listing {
+        if !self.trusted() {
+            return Arc::new(part_files(dir, kind));
+        }
+        let key = (dir.to_path_buf(), kind);
+        if let Some(found) =
+            self.caches.listings.lock().unwrap_or_else(PoisonError::into_inner).get(&key)
+        {
+            return Arc::clone(found);
+        }
+        let files = Arc::new(part_files(dir, kind));
+        self.caches
+            .listings
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key, Arc::clone(&files));
+        files
+    }
+
+    /// Forget what the disk may have changed under `touched` (`None`: everywhere): folder
+    /// listings and case indexes of the skills holding those paths, and the checked state of
+    /// cached files there (they are compared with the disk again on next use).
+    pub(crate) fn forget(&self, touched: Option<&[PathBuf]>) {
+        let hit = |dir: &Path| {
+            touched.is_none_or(|ps| ps.iter().any(|p| p.starts_with(dir) || dir.starts_with(p)))
+        };
+        let c = &self.caches;
+        c.listings.lock().unwrap_or_else(PoisonError::into_inner).retain(|(d, _), _| !hit(d));
+        c.case_indexes.lock().unwrap_or_else(PoisonError::into_inner).retain(|d, _| !hit(d));
+        let paths: Vec<Option<&Path>> = match touched {
+            None => vec![None],
+            Some(ps) => ps.iter().map(|p| Some(p.as_path())).collect(),
+        };
+        for p in paths {
+            c.body.unverify(p);
+            c.rules.unverify(p);
+            c.scenarios.unverify(p);
+            c.cases.unverify(p);
+            c.tools.unverify(p);
+            c.protocols.unverify(p);
+        }
+    }
 }
 
 /// Counters for diagnostics and tests.
@@ -102,6 +163,7 @@ impl Registry {
             caches: Caches::default(),
             subscribers: Mutex::new(Vec::new()),
             watcher: Mutex::new(None),
+            trusted: AtomicBool::new(false),
         };
         let registry = Registry { inner: Arc::new(inner) };
         registry.refresh();

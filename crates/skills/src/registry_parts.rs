@@ -42,6 +42,21 @@ fn parse_body(path: &Path, text: &str) -> (Option<String>, Vec<Problem>) {
 }
 
 impl Registry {
+    /// A cached part file: served as checked while the watcher runs, compared with the disk
+    /// otherwise.
+    fn get<T>(
+        &self,
+        cache: &FileCache<T>,
+        path: &Path,
+        parse: Parser<T>,
+    ) -> Result<crate::cache::Cached<T>, SkillsError> {
+        if self.inner.trusted() {
+            cache.get_trusted(path, parse, &self.inner.reads)
+        } else {
+            cache.get(path, parse, &self.inner.reads)
+        }
+    }
+
     fn dir_of(&self, name: &str) -> Result<std::path::PathBuf, SkillsError> {
         Ok(self.skill(name)?.dir)
     }
@@ -49,12 +64,13 @@ impl Registry {
     /// The optional parts present in the skill folder.
     pub fn parts(&self, name: &str) -> Result<PartsPresent, SkillsError> {
         let dir = self.dir_of(name)?;
-        let ids = |kind| part_files(&dir, kind).iter().map(|p| stem(p)).collect();
+        let files = |kind| self.inner.part_files(&dir, kind);
+        let ids = |kind| files(kind).iter().map(|p| stem(p)).collect();
         Ok(PartsPresent {
             rules: ids(PartKind::Rules),
             scenarios: ids(PartKind::Scenarios),
             cases: ids(PartKind::Cases),
-            tools: !part_files(&dir, PartKind::Tools).is_empty(),
+            tools: !files(PartKind::Tools).is_empty(),
             protocols: ids(PartKind::Protocols),
         })
     }
@@ -62,7 +78,7 @@ impl Registry {
     /// The Markdown body of SKILL.md (after the frontmatter).
     pub fn body(&self, name: &str) -> Result<Arc<String>, SkillsError> {
         let path = self.dir_of(name)?.join(SKILL_FILE);
-        Ok(self.inner.caches.body.get(&path, parse_body, &self.inner.reads)?.value)
+        Ok(self.get(&self.inner.caches.body, &path, parse_body)?.value)
     }
 
     fn load_all<T>(
@@ -74,8 +90,8 @@ impl Registry {
     ) -> Result<Vec<Arc<T>>, SkillsError> {
         let dir = self.dir_of(name)?;
         let mut out = Vec::new();
-        for path in part_files(&dir, kind) {
-            match cache.get(&path, parse, &self.inner.reads) {
+        for path in self.inner.part_files(&dir, kind).iter() {
+            match self.get(cache, path, parse) {
                 Ok(cached) => out.push(cached.value),
                 Err(e) => tracing::warn!(skill = name, error = %e, "skipping a broken part file"),
             }
@@ -118,17 +134,25 @@ impl Registry {
         k: usize,
     ) -> Result<Vec<CaseMatch>, SkillsError> {
         let dir = self.dir_of(name)?;
-        let key: Vec<_> = part_files(&dir, PartKind::Cases)
-            .into_iter()
-            .map(|p| {
-                let f = fingerprint(&p);
-                (p, f)
-            })
-            .collect();
+        let trusted = self.inner.trusted();
+        let key: Vec<_> = if trusted {
+            Vec::new()
+        } else {
+            part_files(&dir, PartKind::Cases)
+                .into_iter()
+                .map(|p| {
+                    let f = fingerprint(&p);
+                    (p, f)
+                })
+                .collect()
+        };
         let cached = {
             let indexes =
                 self.inner.caches.case_indexes.lock().unwrap_or_else(PoisonError::into_inner);
-            indexes.get(&dir).filter(|(k, _)| *k == key).map(|(_, index)| Arc::clone(index))
+            indexes
+                .get(&dir)
+                .filter(|(k, _)| trusted || *k == key)
+                .map(|(_, index)| Arc::clone(index))
         };
         let index = match cached {
             Some(index) => index,
@@ -146,10 +170,10 @@ impl Registry {
     /// `tools.yaml`, or `None` when the skill has none.
     pub fn tools(&self, name: &str) -> Result<Option<Arc<ToolsSpec>>, SkillsError> {
         let dir = self.dir_of(name)?;
-        let Some(path) = part_files(&dir, PartKind::Tools).into_iter().next() else {
+        let Some(path) = self.inner.part_files(&dir, PartKind::Tools).first().cloned() else {
             return Ok(None);
         };
-        Ok(Some(self.inner.caches.tools.get(&path, parse_tools, &self.inner.reads)?.value))
+        Ok(Some(self.get(&self.inner.caches.tools, &path, parse_tools)?.value))
     }
 
     /// `protocols/*.yaml`, in file-name order.

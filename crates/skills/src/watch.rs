@@ -34,7 +34,13 @@ impl Registry {
                         inner.refresh_paths(Some(&paths));
                     }
                 }
-                Err(e) => tracing::warn!(error = %e, "skill file watcher error"),
+                Err(e) => {
+                    // Events may have been lost: check everything against the disk again.
+                    tracing::warn!(error = %e, "skill file watcher error");
+                    if let Some(inner) = weak.upgrade() {
+                        inner.refresh_paths(None);
+                    }
+                }
             })
             .map_err(|source| SkillsError::Watch { path: PathBuf::new(), source })?;
         for root in self.roots() {
@@ -50,7 +56,9 @@ impl Registry {
         }
         *slot = Some(debouncer);
         drop(slot);
-        // Catch anything that changed between opening and watching.
+        // From here on the watcher reports every change: caches may be served without
+        // checking the disk. Catch anything that changed between opening and watching.
+        self.inner.trusted.store(true, std::sync::atomic::Ordering::Release);
         self.refresh();
         Ok(())
     }

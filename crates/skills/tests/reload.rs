@@ -102,3 +102,44 @@ fn the_user_root_is_created_and_watched_when_missing() {
     add_skill(&user, "fresh", "新技能");
     eventually("the new skill appears", || reg.skill("fresh").is_ok());
 }
+
+#[test]
+fn while_watching_parts_and_case_matches_follow_edits_made_on_disk() {
+    let user = tempfile::tempdir().unwrap();
+    add_skill(user.path(), "coach", "教练");
+    write(user.path(), "coach/rules/01-listen.md", "先倾听。\n");
+    write(
+        user.path(),
+        "coach/cases/overtime.md",
+        "---\ntitle: 加班后的焦虑\nkeywords: [焦虑, 加班]\n---\n连续加班三个月。\n",
+    );
+    let reg = open(None, Some(user.path()), None);
+    reg.watch().unwrap();
+    // Served from memory while nothing changes.
+    assert_eq!(reg.rules("coach").unwrap()[0].text, "先倾听。\n");
+    assert!(reg.match_cases("coach", "今天天气", 3).unwrap().is_empty());
+    let reads = reg.stats().files_read;
+    assert_eq!(reg.rules("coach").unwrap()[0].text, "先倾听。\n");
+    assert!(reg.match_cases("coach", "今天天气", 3).unwrap().is_empty());
+    assert_eq!(reg.stats().files_read, reads, "nothing is read again while nothing changed");
+
+    write(user.path(), "coach/rules/01-listen.md", "先倾听，再复述对方的话。\n");
+    eventually("the edited rule is served", || {
+        reg.rules("coach").unwrap()[0].text == "先倾听，再复述对方的话。\n"
+    });
+    write(
+        user.path(),
+        "coach/cases/weather.md",
+        "---\ntitle: 天气与心情\nkeywords: [天气]\n---\n阴天让人低落。\n",
+    );
+    eventually("a new case file is matched", || {
+        reg.match_cases("coach", "今天天气", 3).unwrap().first().map(|m| m.case.id.clone())
+            == Some("weather".to_string())
+    });
+    write(user.path(), "coach/rules/02-steps.md", "每次一小步。\n");
+    eventually("a new rule file is listed", || reg.rules("coach").unwrap().len() == 2);
+    std::fs::remove_file(user.path().join("coach/cases/weather.md")).unwrap();
+    eventually("a removed case file is no longer matched", || {
+        reg.match_cases("coach", "今天天气", 3).unwrap().is_empty()
+    });
+}

@@ -90,13 +90,20 @@ impl Store {
         self.update_conversation(id, "voice_mode = ?2", params![id, voice_mode])
     }
 
-    /// Store the compaction summary covering messages up to `through_id`.
+    /// Store the compaction summary covering messages up to `through_id` (bookkeeping, not
+    /// activity: the conversation keeps its place in the list).
     pub fn set_conversation_summary(&self, id: &str, summary: &str, through_id: i64) -> Result<()> {
-        self.update_conversation(
-            id,
-            "summary = ?2, summary_through_id = ?3",
-            params![id, summary, through_id],
-        )
+        let changed = self.write_tx(|tx| {
+            Ok(tx
+                .prepare_cached(
+                    "UPDATE conversations SET summary = ?2, summary_through_id = ?3 WHERE id = ?1",
+                )?
+                .execute(params![id, summary, through_id])?)
+        })?;
+        if changed == 0 {
+            return Err(StoreError::NoSuchConversation(id.to_string()));
+        }
+        Ok(())
     }
 
     /// Rename a conversation.

@@ -97,6 +97,74 @@ impl Message {
     }
 }
 
+/// Insert `msg` inside `tx` (validated by the caller) and move the conversation's
+/// `updated_at` when the message marks activity; returns the new id. A missing conversation
+/// or run is named in the error.
+pub(crate) fn insert_message(
+    tx: &rusqlite::Transaction<'_>,
+    conversation_id: &str,
+    msg: &NewMessage,
+    now: &str,
+) -> Result<i64> {
+    let inserted = tx
+        .prepare_cached(
+            "INSERT INTO messages (conversation_id, role, content, tool_calls, tool_call_id, token_count, run_id, status, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )?
+        .execute(params![
+            conversation_id,
+            msg.role.as_str(),
+            msg.content,
+            msg.tool_calls.as_ref().map(Value::to_string),
+            msg.tool_call_id,
+            msg.token_count,
+            msg.run_id,
+            if msg.interrupted { "interrupted" } else { "complete" },
+            now
+        ]);
+    match inserted {
+        Ok(_) => {}
+        Err(rusqlite::Error::SqliteFailure(e, _))
+            if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY =>
+        {
+            let known: bool = tx
+                .prepare_cached("SELECT EXISTS (SELECT 1 FROM conversations WHERE id = ?1)")?
+                .query_row([conversation_id], |r| r.get(0))?;
+            return Err(if known {
+                StoreError::invalid(format!(
+                    "no run with id \"{}\" to attach the message to",
+                    msg.run_id.as_deref().unwrap_or_default()
+                ))
+            } else {
+                StoreError::NoSuchConversation(conversation_id.to_string())
+            });
+        }
+        Err(e) => return Err(e.into()),
+    }
+    let id = tx.last_insert_rowid();
+    if msg.role == Role::User || msg.run_id.is_none() {
+        tx.prepare_cached("UPDATE conversations SET updated_at = ?2 WHERE id = ?1")?
+            .execute(params![conversation_id, now])?;
+    }
+    Ok(id)
+}
+
+/// The stored form of `msg` once it has its id.
+pub(crate) fn stored(id: i64, conversation_id: &str, msg: NewMessage, now: String) -> Message {
+    Message {
+        id,
+        conversation_id: conversation_id.to_string(),
+        role: msg.role,
+        content: msg.content,
+        tool_calls: msg.tool_calls,
+        tool_call_id: msg.tool_call_id,
+        token_count: msg.token_count,
+        run_id: msg.run_id,
+        interrupted: msg.interrupted,
+        created_at: now,
+    }
+}
+
 const COLUMNS: &str = "id, conversation_id, role, content, tool_calls, tool_call_id, token_count, run_id, status, created_at";
 
 pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Message> {
@@ -117,7 +185,7 @@ pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Message> {
     })
 }
 
-fn validate(msg: &NewMessage) -> Result<()> {
+pub(crate) fn validate(msg: &NewMessage) -> Result<()> {
     if let Some(calls) = &msg.tool_calls {
         let Some(list) = calls.as_array() else {
             return Err(StoreError::invalid("tool_calls must be a JSON array"));
@@ -136,46 +204,15 @@ fn validate(msg: &NewMessage) -> Result<()> {
 }
 
 impl Store {
-    /// Store one message and bump the conversation's `updated_at`.
+    /// Store one message. The conversation's `updated_at` (its place in the list) moves when
+    /// the person speaks, or for a message outside any run (an import); what a run adds after
+    /// the person's message leaves it alone, so a turn does not rewrite the conversation row
+    /// for every reply and tool result.
     pub fn append_message(&self, conversation_id: &str, msg: NewMessage) -> Result<Message> {
         validate(&msg)?;
         let now = clock::now_rfc3339();
-        let id = self.write_tx(|tx| {
-            let touched = tx
-                .prepare_cached("UPDATE conversations SET updated_at = ?2 WHERE id = ?1")?
-                .execute(params![conversation_id, now])?;
-            if touched == 0 {
-                return Err(StoreError::NoSuchConversation(conversation_id.to_string()));
-            }
-            tx.prepare_cached(
-                "INSERT INTO messages (conversation_id, role, content, tool_calls, tool_call_id, token_count, run_id, status, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            )?
-            .execute(params![
-                    conversation_id,
-                    msg.role.as_str(),
-                    msg.content,
-                    msg.tool_calls.as_ref().map(Value::to_string),
-                    msg.tool_call_id,
-                    msg.token_count,
-                    msg.run_id,
-                    if msg.interrupted { "interrupted" } else { "complete" },
-                    now
-            ])?;
-            Ok(tx.last_insert_rowid())
-        })?;
-        Ok(Message {
-            id,
-            conversation_id: conversation_id.to_string(),
-            role: msg.role,
-            content: msg.content,
-            tool_calls: msg.tool_calls,
-            tool_call_id: msg.tool_call_id,
-            token_count: msg.token_count,
-            run_id: msg.run_id,
-            interrupted: msg.interrupted,
-            created_at: now,
-        })
+        let id = self.write_tx(|tx| insert_message(tx, conversation_id, &msg, &now))?;
+        Ok(stored(id, conversation_id, msg, now))
     }
 
     /// Rewrite a stored message in place: the streaming draft of an assistant answer is stored

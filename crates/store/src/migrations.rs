@@ -11,8 +11,10 @@ use crate::error::{Result, StoreError};
 
 /// The migrations, in order. Each entry's file name is checked against `migrations/` by a test,
 /// so a new file that is not listed here fails the build's tests.
-pub(crate) const FILES: &[(&str, &str)] =
-    &[("0001_init.sql", include_str!("../../../migrations/0001_init.sql"))];
+pub(crate) const FILES: &[(&str, &str)] = &[
+    ("0001_init.sql", include_str!("../../../migrations/0001_init.sql")),
+    ("0002_messages_rowid.sql", include_str!("../../../migrations/0002_messages_rowid.sql")),
+];
 
 /// How many backups of the database are kept beside it.
 pub const BACKUPS_KEPT: usize = 3;
@@ -172,6 +174,60 @@ mod tests {
         let mut conn = Connection::open(&path).unwrap();
         upgrade_with(&mut conn, Some(&path), 0, &two_step(), 2).unwrap();
         assert!(list_backups(&path).is_empty());
+    }
+
+    #[test]
+    fn messages_keep_their_ids_and_rows_when_autoincrement_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("vibe.db");
+        let mut conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "foreign_keys", true).unwrap();
+        Migrations::new(vec![M::up(FILES[0].1)]).to_latest(&mut conn).unwrap();
+        conn.execute_batch(
+            "INSERT INTO conversations (id, user_id, created_at, updated_at) VALUES ('c', 'local', 't', 't');
+             INSERT INTO runs (id, conversation_id, status, started_at) VALUES ('r', 'c', 'completed', 't');
+             INSERT INTO messages (id, conversation_id, role, content, run_id, created_at) VALUES (7, 'c', 'user', '你好', 'r', 't');
+             INSERT INTO messages (conversation_id, role, content, tool_calls, status, created_at)
+                 VALUES ('c', 'assistant', '半句', '[{\"id\":\"1\"}]', 'interrupted', 't');",
+        )
+        .unwrap();
+        upgrade_with(&mut conn, Some(&path), 1, &migrations(), latest_version()).unwrap();
+        assert_eq!(list_backups(&path).len(), 1, "backed up before the rebuild");
+        type Row = (i64, String, Option<String>, Option<String>, String);
+        let rows: Vec<Row> = conn
+            .prepare("SELECT id, content, tool_calls, run_id, status FROM messages ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(
+            rows,
+            vec![
+                (7, "你好".into(), None, Some("r".into()), "complete".into()),
+                (8, "半句".into(), Some("[{\"id\":\"1\"}]".into()), None, "interrupted".into()),
+            ]
+        );
+        let sql: String = conn
+            .query_row("SELECT sql FROM sqlite_schema WHERE name = 'messages'", [], |r| r.get(0))
+            .unwrap();
+        assert!(!sql.contains("AUTOINCREMENT"), "{sql}");
+        conn.execute(
+            "INSERT INTO messages (conversation_id, role, content, created_at) VALUES ('c', 'user', 'x', 't')",
+            [],
+        )
+        .unwrap();
+        assert_eq!(conn.last_insert_rowid(), 9, "new ids continue above the old ones");
+        let err = conn
+            .execute(
+                "INSERT INTO messages (conversation_id, role, created_at) VALUES ('nope', 'user', 't')",
+                [],
+            )
+            .unwrap_err();
+        assert!(err.to_string().contains("FOREIGN KEY"), "{err}");
+        conn.execute("DELETE FROM conversations WHERE id = 'c'", []).unwrap();
+        let left: i64 = conn.query_row("SELECT count(*) FROM messages", [], |r| r.get(0)).unwrap();
+        assert_eq!(left, 0, "deleting a conversation still deletes its messages");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::error::{Result, StoreError};
-use crate::messages::{Message, Role};
+use crate::messages::{self, Message, NewMessage, Role};
 use crate::{Store, clock};
 
 /// One run row.
@@ -57,6 +57,36 @@ impl Store {
             .execute(params![id, conversation_id, clock::now_rfc3339()])?;
             Ok(())
         })
+    }
+
+    /// Record a new run as `running` and, in the same transaction, the person's message that
+    /// starts it (its `run_id` is set to the run); returns the stored message.
+    pub fn start_run(
+        &self,
+        id: &str,
+        conversation_id: &str,
+        message: Option<NewMessage>,
+    ) -> Result<Option<Message>> {
+        if let Some(msg) = &message {
+            messages::validate(msg)?;
+        }
+        let now = clock::now_rfc3339();
+        let message = message.map(|m| NewMessage { run_id: Some(id.to_string()), ..m });
+        let stored_id = self.write_tx(|tx| {
+            let started = tx
+                .prepare_cached(
+                    "INSERT INTO runs (id, conversation_id, status, started_at) VALUES (?1, ?2, 'running', ?3)",
+                )?
+                .execute(params![id, conversation_id, now]);
+            if let Err(rusqlite::Error::SqliteFailure(e, _)) = &started
+                && e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY
+            {
+                return Err(StoreError::NoSuchConversation(conversation_id.to_string()));
+            }
+            started?;
+            message.as_ref().map(|m| messages::insert_message(tx, conversation_id, m, &now)).transpose()
+        })?;
+        Ok(message.zip(stored_id).map(|(m, sid)| messages::stored(sid, conversation_id, m, now)))
     }
 
     /// Close a run with its final status (`completed`, `failed`, `cancelled`).

@@ -101,3 +101,65 @@ fn conversation_summary_is_stored() {
         (Some("早前：用户想换工作"), Some(42))
     );
 }
+
+#[test]
+fn a_run_starts_with_its_user_message_in_one_transaction() {
+    let store = Store::open_in_memory().unwrap();
+    let conv = store.create_conversation("local", None).unwrap().id;
+    let stored = store
+        .start_run("r1", &conv, Some(NewMessage::text(Role::User, "今天好累")))
+        .unwrap()
+        .unwrap();
+    assert_eq!((stored.run_id.as_deref(), stored.content.as_str()), (Some("r1"), "今天好累"));
+    assert_eq!(store.run("r1").unwrap().unwrap().status, "running");
+    assert_eq!(store.messages(&conv).unwrap(), vec![stored]);
+
+    // A retry starts a run without a new message.
+    assert_eq!(store.start_run("r2", &conv, None).unwrap(), None);
+    assert_eq!(store.messages(&conv).unwrap().len(), 1);
+
+    // Nothing is written when any part is refused.
+    let err = store.start_run("r3", "nope", Some(NewMessage::text(Role::User, "x"))).unwrap_err();
+    assert!(err.to_string().contains("no conversation"), "{err}");
+    let err =
+        store.start_run("r1", &conv, Some(NewMessage::text(Role::User, "again"))).unwrap_err();
+    assert!(err.to_string().contains("UNIQUE"), "a run id is used once: {err}");
+    let err = store.start_run("r4", &conv, Some(NewMessage::text(Role::Tool, "{}"))).unwrap_err();
+    assert!(err.to_string().contains("tool_call_id"), "{err}");
+    assert!(store.run("r3").unwrap().is_none() && store.run("r4").unwrap().is_none());
+    assert_eq!(store.messages(&conv).unwrap().len(), 1);
+}
+
+#[test]
+fn the_person_speaking_moves_a_conversation_up_and_a_runs_replies_do_not() {
+    let store = Store::open_in_memory().unwrap();
+    let older = store.create_conversation("local", Some("older")).unwrap().id;
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    let newer = store.create_conversation("local", Some("newer")).unwrap().id;
+    let order = |s: &Store| -> Vec<String> {
+        s.list_conversations("local").unwrap().into_iter().map(|c| c.id).collect()
+    };
+    assert_eq!(order(&store), vec![newer.clone(), older.clone()]);
+
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    store.start_run("r1", &older, Some(NewMessage::text(Role::User, "hi"))).unwrap();
+    assert_eq!(order(&store), vec![older.clone(), newer.clone()]);
+    let touched = store.conversation(&older).unwrap().updated_at;
+
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    let reply =
+        NewMessage { run_id: Some("r1".into()), ..NewMessage::text(Role::Assistant, "嗯") };
+    store.append_message(&older, reply).unwrap();
+    store.set_conversation_summary(&older, "早前", 1).unwrap();
+    assert_eq!(store.conversation(&older).unwrap().updated_at, touched);
+
+    // A message outside any run (an import) counts as activity.
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    store.append_message(&newer, NewMessage::text(Role::Assistant, "imported")).unwrap();
+    assert_eq!(order(&store), vec![newer.clone(), older.clone()]);
+
+    let orphan = NewMessage { run_id: Some("nope".into()), ..NewMessage::text(Role::Tool, "{}") };
+    let orphan = NewMessage { tool_call_id: Some("c1".into()), ..orphan };
+    let err = store.append_message(&newer, orphan).unwrap_err();
+    assert!(err.to_string().contains("no run with id \"nope\""), "{err}");
+}

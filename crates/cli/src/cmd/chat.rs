@@ -152,7 +152,13 @@ pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
             .block_on(turn(ctx, &service, first, approver, args.show_reasoning))
             .map(|_| ());
     }
-    // REPL: one message per line.
+    // REPL: one message per line. Skill folders edited meanwhile are picked up by the
+    // watcher (and served from memory between edits).
+    if let Err(e) = service.skills().watch() {
+        eprintln!(
+            "notice: skill folders are not watched ({e}); edits are checked on every message"
+        );
+    }
     let mut pending_skill = args.skill.clone();
     if !ctx.json {
         eprintln!("vibe chat — one message per line, Ctrl-D to end");

@@ -36,6 +36,10 @@ struct LogFile {
 impl RunAudit {
     /// Create (or reopen) `<data_dir>/runs/<run_id>/` and its `events.jsonl`. Reopening appends;
     /// a last line cut short by a crash is closed first so later events stay readable.
+    ///
+    /// The open log holds an exclusive OS lock on `events.jsonl` for as long as it lives: it
+    /// is how other processes tell a live run from one a killed process left behind
+    /// ([`crate::chat::liveness`]). A log another process holds open is refused.
     pub fn create(data_dir: &Path, run_id: &str) -> Result<RunAudit, CoreError> {
         let dir = run_dir(data_dir, run_id)?;
         std::fs::create_dir_all(&dir).map_err(|e| io_error("create", &dir, e))?;
@@ -46,6 +50,13 @@ impl RunAudit {
             .read(true)
             .open(&events_path)
             .map_err(|e| io_error("open", &events_path, e))?;
+        file.try_lock().map_err(|e| match e {
+            std::fs::TryLockError::WouldBlock => CoreError::InvalidRequest(format!(
+                "run {run_id} is still running in another process ({} is locked)",
+                events_path.display()
+            )),
+            std::fs::TryLockError::Error(e) => io_error("lock", &events_path, e),
+        })?;
         let broken_line =
             ends_mid_line(&mut file).map_err(|e| io_error("read", &events_path, e))?;
         Ok(Self::from_parts(run_id, dir, events_path, LogFile { file, broken_line }))

@@ -7,5 +7,4 @@
 mod liveness;
 mod service;
 
-pub use liveness::RunLock;
 pub use service::{ChatConfig, ChatService, TurnRequest, TurnResult};

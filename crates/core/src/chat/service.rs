@@ -14,7 +14,7 @@ use vibe_wire::{ErrorInfo, Event, Phase, StopReason, TokenUsage};
 use crate::CoreError;
 use crate::agent::{AgentInput, Approver, Budgets, run_agent};
 use crate::audit::RunAudit;
-use crate::chat::liveness::{self, RunLock};
+use crate::chat::liveness;
 use crate::context::{ContextBuilder, ContextLimits};
 use crate::emit::{Emitter, EventSink};
 use crate::tools::ToolRegistry;
@@ -98,6 +98,10 @@ impl ChatService {
         &self.store
     }
 
+    pub fn skills(&self) -> &Arc<Registry> {
+        &self.skills
+    }
+
     pub fn context(&self) -> &Arc<ContextBuilder> {
         &self.context
     }
@@ -127,23 +131,16 @@ impl ChatService {
         let conversation = self.open_conversation(&request)?;
         let run_id = uuid::Uuid::now_v7().to_string();
         let run_dir = self.run_dir(&run_id);
-        let _lock = match &run_dir {
-            Some(dir) => Some(RunLock::acquire(dir).map_err(|err| CoreError::AuditIo {
-                action: "lock the run folder",
-                path: dir.clone(),
-                err,
-            })?),
-            None => None,
-        };
-        self.store.create_run(&run_id, Some(&conversation.id))?;
-        let (user_message, user_message_id) =
-            self.user_message(&conversation.id, &request, &run_id)?;
-        let conversation = self.store.conversation(&conversation.id)?;
-
+        // The open audit log locks the run folder before the run row exists, so recovery in
+        // another process never takes this run for a dead one.
         let audit = match &self.data_dir {
             Some(dir) => Some(Arc::new(RunAudit::create(dir, &run_id)?)),
             None => None,
         };
+        let (user_message, user_message_id) =
+            self.start_run(&conversation.id, &request, &run_id)?;
+        let conversation = self.store.conversation(&conversation.id)?;
+
         let mut all_sinks = sinks;
         if let Some(audit) = &audit {
             all_sinks.push(audit.clone());
@@ -268,8 +265,9 @@ impl ChatService {
         Ok(conversation)
     }
 
-    /// Persist the user message (before any model call), or find it again for a retry.
-    fn user_message(
+    /// Record the run and, in the same transaction, the user message (before any model call);
+    /// for a retry, find the last user message again.
+    fn start_run(
         &self,
         conversation_id: &str,
         request: &TurnRequest,
@@ -285,18 +283,16 @@ impl ChatService {
                 .ok_or_else(|| {
                     CoreError::InvalidRequest("this conversation has no message to retry".into())
                 })?;
+            self.store.start_run(run_id, conversation_id, None)?;
             return Ok((last.content, last.id));
         }
         let text = request.message.trim().to_string();
         let tokens = self.context.tokenizer().count_message(&Message::user(text.clone()));
-        let stored = self.store.append_message(
-            conversation_id,
-            NewMessage {
-                token_count: tokens,
-                run_id: Some(run_id.to_string()),
-                ..NewMessage::text(Role::User, text.clone())
-            },
-        )?;
-        Ok((text, stored.id))
+        let message = NewMessage { token_count: tokens, ..NewMessage::text(Role::User, text) };
+        let stored = self
+            .store
+            .start_run(run_id, conversation_id, Some(message))?
+            .ok_or_else(|| CoreError::InvalidRequest("the user message was not stored".into()))?;
+        Ok((stored.content, stored.id))
     }
 }
