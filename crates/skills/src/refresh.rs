@@ -28,6 +28,7 @@ impl Inner {
     /// Rescan after `touched` paths changed (`None`: everything may have changed).
     pub(crate) fn refresh_paths(&self, touched: Option<&[PathBuf]>) -> Vec<SkillsChange> {
         let _serial = self.refresh_lock.lock().unwrap_or_else(PoisonError::into_inner);
+        self.rescans.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let (old_scans, old_index) = {
             let state = self.state.read().unwrap_or_else(PoisonError::into_inner);
             (state.scans.clone(), state.index.clone())

@@ -4,11 +4,10 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock, mpsc};
 
 use notify::RecommendedWatcher;
-use notify_debouncer_mini::Debouncer;
 use serde::Serialize;
 use vibe_wire::Event;
 
@@ -42,10 +41,11 @@ pub(crate) struct Inner {
     pub refresh_lock: Mutex<()>,
     pub caches: Caches,
     pub subscribers: Mutex<Vec<mpsc::Sender<Event>>>,
-    pub watcher: Mutex<Option<Debouncer<RecommendedWatcher>>>,
+    pub watcher: Mutex<Option<RecommendedWatcher>>,
     /// The watcher runs: cached folder listings and checked files are served without going
     /// to the disk; the watcher's events unverify what changed (see `Inner::forget`).
     pub trusted: AtomicBool,
+    pub rescans: AtomicU64,
 }
 
 #[derive(Default)]
@@ -131,6 +131,8 @@ impl Inner {
 pub struct RegistryStats {
     /// Files opened for reading since the registry was opened.
     pub files_read: u64,
+    /// Rescans of the roots (explicit or by the watcher) since the registry was opened.
+    pub rescans: u64,
     /// Usable skills in the index.
     pub skills: usize,
     /// Skill folders left out because they are broken.
@@ -164,6 +166,7 @@ impl Registry {
             subscribers: Mutex::new(Vec::new()),
             watcher: Mutex::new(None),
             trusted: AtomicBool::new(false),
+            rescans: AtomicU64::new(0),
         };
         let registry = Registry { inner: Arc::new(inner) };
         registry.refresh();
@@ -232,6 +235,7 @@ impl Registry {
         let state = self.read_state();
         RegistryStats {
             files_read: self.inner.reads.count(),
+            rescans: self.inner.rescans.load(Ordering::Relaxed),
             skills: state.index.entries.len(),
             broken: state.index.broken.len(),
         }

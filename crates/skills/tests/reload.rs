@@ -143,3 +143,28 @@ fn while_watching_parts_and_case_matches_follow_edits_made_on_disk() {
         reg.match_cases("coach", "今天天气", 3).unwrap().is_empty()
     });
 }
+
+#[test]
+fn reading_skill_files_does_not_wake_the_watcher() {
+    let user = tempfile::tempdir().unwrap();
+    add_skill(user.path(), "coach", "教练");
+    write(user.path(), "coach/rules/01-listen.md", "先倾听。\n");
+    let reg = open(None, Some(user.path()), None);
+    reg.watch().unwrap();
+    let rescans = reg.stats().rescans;
+    // Reads by this process and by others (an editor opening a file) are not changes.
+    for _ in 0..5 {
+        std::fs::read_to_string(user.path().join("coach/SKILL.md")).unwrap();
+        std::fs::read_dir(user.path().join("coach/rules")).unwrap().for_each(drop);
+        assert_eq!(reg.rules("coach").unwrap().len(), 1);
+        std::thread::sleep(watch_quiet());
+    }
+    assert_eq!(reg.stats().rescans, rescans, "no rescan without a change");
+    write(user.path(), "coach/rules/02-steps.md", "每次一小步。\n");
+    eventually("a change still rescans", || reg.stats().rescans > rescans);
+}
+
+/// Longer than the watcher's quiet time, so a rescan would have happened.
+fn watch_quiet() -> Duration {
+    vibe_skills::DEBOUNCE * 2
+}
