@@ -36,7 +36,7 @@ pub use json_path::deep_merge;
 pub use legacy::migrate_legacy_profile;
 pub use messages::{Message, NewMessage, Role};
 pub use migrations::{BACKUPS_KEPT, latest_version, list_backups};
-pub use runs::{Recovery, RunRow};
+pub use runs::{Recovery, RunAnswer, RunRow};
 pub use state::{AppendOutcome, DEFAULT_MAX_ITEMS, StateRead, StateStatus, validate_skill_id};
 
 /// The user id of the person using this machine (one profile per local user).

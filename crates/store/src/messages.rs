@@ -149,6 +149,26 @@ pub(crate) fn insert_message(
     Ok(id)
 }
 
+/// Rewrite the text, tool calls, token count and status of message `id` inside `tx`;
+/// returns how many rows changed (0: no such message).
+pub(crate) fn rewrite_message(
+    tx: &rusqlite::Transaction<'_>,
+    id: i64,
+    msg: &NewMessage,
+) -> Result<usize> {
+    Ok(tx
+        .prepare_cached(
+            "UPDATE messages SET content = ?2, tool_calls = ?3, token_count = ?4, status = ?5 WHERE id = ?1",
+        )?
+        .execute(params![
+            id,
+            msg.content,
+            msg.tool_calls.as_ref().map(Value::to_string),
+            msg.token_count,
+            if msg.interrupted { "interrupted" } else { "complete" }
+        ])?)
+}
+
 /// The stored form of `msg` once it has its id.
 pub(crate) fn stored(id: i64, conversation_id: &str, msg: NewMessage, now: String) -> Message {
     Message {
@@ -225,24 +245,14 @@ impl Store {
         token_count: u32,
         interrupted: bool,
     ) -> Result<()> {
-        if let Some(calls) = tool_calls {
-            validate(&NewMessage {
-                tool_calls: Some(calls.clone()),
-                ..NewMessage::text(Role::Assistant, "")
-            })?;
-        }
-        let n = self.write_tx(|tx| {
-            Ok(tx.prepare_cached(
-                "UPDATE messages SET content = ?2, tool_calls = ?3, token_count = ?4, status = ?5 WHERE id = ?1",
-            )?
-            .execute(params![
-                id,
-                content,
-                tool_calls.map(Value::to_string),
-                token_count,
-                if interrupted { "interrupted" } else { "complete" }
-            ])?)
-        })?;
+        let message = NewMessage {
+            tool_calls: tool_calls.cloned(),
+            token_count,
+            interrupted,
+            ..NewMessage::text(Role::Assistant, content)
+        };
+        validate(&message)?;
+        let n = self.write_tx(|tx| rewrite_message(tx, id, &message))?;
         if n == 0 {
             return Err(StoreError::invalid(format!("no message with id {id}")));
         }

@@ -12,6 +12,26 @@ use crate::error::{Result, StoreError};
 use crate::messages::{self, Message, NewMessage, Role};
 use crate::{Store, clock};
 
+/// The last answer of a run, stored when the run is closed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunAnswer {
+    /// The draft row written while the answer streamed, if any.
+    pub draft_id: Option<i64>,
+    /// The answer (an assistant message of the run).
+    pub message: NewMessage,
+}
+
+/// The conversation a run belongs to.
+fn conversation_of(tx: &rusqlite::Transaction<'_>, run: &str) -> Result<String> {
+    tx.prepare_cached("SELECT conversation_id FROM runs WHERE id = ?1")?
+        .query_row([run], |r| r.get::<_, Option<String>>(0))
+        .optional()?
+        .flatten()
+        .ok_or_else(|| {
+            StoreError::invalid(format!("run \"{run}\" has no conversation to answer in"))
+        })
+}
+
 /// One run row.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunRow {
@@ -97,15 +117,50 @@ impl Store {
         stop_reason: &str,
         usage: &Value,
     ) -> Result<()> {
+        self.finish_run_with(id, status, stop_reason, usage, None).map(|_| ())
+    }
+
+    /// Close a run and, in the same transaction, store its last answer (the run ends right
+    /// after its last answer completes, so one commit does both). The answer replaces the
+    /// draft row `answer.draft_id` when one was written while it streamed. Returns the
+    /// answer's message id.
+    pub fn finish_run_with(
+        &self,
+        id: &str,
+        status: &str,
+        stop_reason: &str,
+        usage: &Value,
+        answer: Option<RunAnswer>,
+    ) -> Result<Option<i64>> {
         if !matches!(status, "completed" | "failed" | "cancelled") {
             return Err(StoreError::invalid(format!("unknown run status \"{status}\"")));
         }
+        if let Some(a) = &answer {
+            messages::validate(&a.message)?;
+        }
+        let now = clock::now_rfc3339();
         self.write_tx(|tx| {
-            tx.prepare_cached(
-                "UPDATE runs SET status = ?2, stop_reason = ?3, usage = ?4, finished_at = ?5 WHERE id = ?1",
-            )?
-            .execute(params![id, status, stop_reason, usage.to_string(), clock::now_rfc3339()])?;
-            Ok(())
+            let stored = match answer {
+                None => None,
+                Some(RunAnswer { draft_id: Some(draft), message }) => {
+                    if messages::rewrite_message(tx, draft, &message)? == 0 {
+                        return Err(StoreError::invalid(format!("no message with id {draft}")));
+                    }
+                    Some(draft)
+                }
+                Some(RunAnswer { draft_id: None, message }) => {
+                    Some(messages::insert_message(tx, conversation_of(tx, id)?.as_str(), &message, &now)?)
+                }
+            };
+            let n = tx
+                .prepare_cached(
+                    "UPDATE runs SET status = ?2, stop_reason = ?3, usage = ?4, finished_at = ?5 WHERE id = ?1",
+                )?
+                .execute(params![id, status, stop_reason, usage.to_string(), now])?;
+            if n == 0 {
+                return Err(StoreError::invalid(format!("no run with id \"{id}\"")));
+            }
+            Ok(stored)
         })
     }
 

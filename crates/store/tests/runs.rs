@@ -163,3 +163,52 @@ fn the_person_speaking_moves_a_conversation_up_and_a_runs_replies_do_not() {
     let err = store.append_message(&newer, orphan).unwrap_err();
     assert!(err.to_string().contains("no run with id \"nope\""), "{err}");
 }
+
+#[test]
+fn a_run_closes_with_its_last_answer_in_one_commit() {
+    let store = Store::open_in_memory().unwrap();
+    let conv = store.create_conversation("local", None).unwrap().id;
+    store.start_run("r1", &conv, Some(NewMessage::text(Role::User, "hi"))).unwrap();
+    let answer = |text: &str| NewMessage {
+        run_id: Some("r1".into()),
+        token_count: 3,
+        ..NewMessage::text(Role::Assistant, text)
+    };
+    let id = store
+        .finish_run_with(
+            "r1",
+            "completed",
+            "completed",
+            &json!({}),
+            Some(vibe_store::RunAnswer { draft_id: None, message: answer("你好") }),
+        )
+        .unwrap()
+        .unwrap();
+    let last = store.messages(&conv).unwrap().pop().unwrap();
+    assert_eq!((last.id, last.content.as_str(), last.token_count), (id, "你好", 3));
+    assert_eq!(store.run("r1").unwrap().unwrap().status, "completed");
+
+    // A draft written while the answer streamed is completed in place.
+    store.start_run("r2", &conv, Some(NewMessage::text(Role::User, "再说说"))).unwrap();
+    let draft = NewMessage {
+        interrupted: true,
+        run_id: Some("r2".into()),
+        ..NewMessage::text(Role::Assistant, "半")
+    };
+    let draft = store.append_message(&conv, draft).unwrap();
+    let full = NewMessage { run_id: Some("r2".into()), ..answer("半句话说完了") };
+    let done = vibe_store::RunAnswer { draft_id: Some(draft.id), message: full };
+    store.finish_run_with("r2", "completed", "completed", &json!({}), Some(done)).unwrap();
+    let last = store.messages(&conv).unwrap().pop().unwrap();
+    assert_eq!(
+        (last.id, last.content.as_str(), last.interrupted),
+        (draft.id, "半句话说完了", false)
+    );
+
+    // A bad draft id changes nothing: the run stays open.
+    store.start_run("r3", &conv, Some(NewMessage::text(Role::User, "x"))).unwrap();
+    let bad = vibe_store::RunAnswer { draft_id: Some(9_999), message: answer("y") };
+    let err = store.finish_run_with("r3", "completed", "completed", &json!({}), Some(bad));
+    assert!(err.unwrap_err().to_string().contains("no message with id 9999"));
+    assert_eq!(store.run("r3").unwrap().unwrap().status, "running");
+}

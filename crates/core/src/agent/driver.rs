@@ -10,7 +10,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use vibe_llm::{ChatModel, ChatRequest, Message, ToolCall};
 use vibe_skills::Registry;
-use vibe_store::{Conversation, Store};
+use vibe_store::{Conversation, NewMessage, Role, RunAnswer, Store};
 use vibe_wire::{Event, Phase, StopReason, TokenUsage};
 
 use crate::CoreError;
@@ -63,6 +63,9 @@ pub struct AgentOutcome {
     pub tool_calls: u32,
     /// The answer text of the last model call (or the closing text).
     pub final_text: String,
+    /// The run's last answer, not stored yet: the caller stores it when it closes the run
+    /// ([`vibe_store::Store::finish_run_with`]), in one commit.
+    pub answer: Option<RunAnswer>,
     pub active_skill: Option<String>,
 }
 
@@ -82,6 +85,8 @@ struct Loop {
     usage: TokenUsage,
     done_tools: Vec<String>,
     final_text: String,
+    /// The last answer, stored when the run is closed.
+    answer: Option<RunAnswer>,
 }
 
 /// Run the loop to its end. Errors are infrastructure failures (database, skills); model and
@@ -103,6 +108,7 @@ pub async fn run_agent(input: AgentInput) -> Result<AgentOutcome, CoreError> {
         usage: TokenUsage::default(),
         done_tools: Vec::new(),
         final_text: String::new(),
+        answer: None,
     };
     let mut action = lp.machine.start();
     loop {
@@ -120,6 +126,7 @@ pub async fn run_agent(input: AgentInput) -> Result<AgentOutcome, CoreError> {
                     rounds: lp.machine.round(),
                     tool_calls: lp.machine.tool_calls(),
                     final_text: lp.final_text,
+                    answer: lp.answer,
                     active_skill: lp.active_skill,
                 });
             }
@@ -283,33 +290,45 @@ impl Loop {
                 let message =
                     Message::assistant(response.text.clone(), response.tool_calls.clone());
                 let tokens = inp.context.tokenizer().count_message(&message);
-                draft.write(
-                    &inp.store,
-                    &response.text,
-                    tool_calls_json(&response.tool_calls).as_ref(),
-                    tokens,
-                    false,
-                )?;
+                let kinds: Vec<_> = response
+                    .tool_calls
+                    .iter()
+                    .map(|call| {
+                        toolset.tools.iter().find(|t| t.name() == call.name).map(|t| t.kind())
+                    })
+                    .collect();
+                let action = self.machine.on_model_answer(&kinds);
+                let calls = tool_calls_json(&response.tool_calls);
+                if matches!(action, Action::Finish { .. }) {
+                    // The run ends with this answer: it is stored with the run's close, in
+                    // the same commit, right after this returns.
+                    self.answer = Some(RunAnswer {
+                        draft_id: draft.id(),
+                        message: NewMessage {
+                            tool_calls: calls,
+                            token_count: tokens,
+                            run_id: Some(inp.run_id.clone()),
+                            ..NewMessage::text(Role::Assistant, response.text.clone())
+                        },
+                    });
+                } else {
+                    draft.write(&inp.store, &response.text, calls.as_ref(), tokens, false)?;
+                }
                 self.run_tokens += tokens;
                 self.run_messages.push(message);
                 if !response.text.is_empty() {
                     self.final_text = response.text.clone();
                 }
-                let kinds: Vec<_> = response
-                    .tool_calls
-                    .iter()
-                    .map(|call| {
-                        inp.emitter.emit(Event::ToolCall {
-                            id: call.id.clone(),
-                            name: call.name.clone(),
-                            arguments: shown_arguments(&call.arguments),
-                        });
-                        toolset.tools.iter().find(|t| t.name() == call.name).map(|t| t.kind())
-                    })
-                    .collect();
+                for call in &response.tool_calls {
+                    inp.emitter.emit(Event::ToolCall {
+                        id: call.id.clone(),
+                        name: call.name.clone(),
+                        arguments: shown_arguments(&call.arguments),
+                    });
+                }
                 self.pending_calls = response.tool_calls;
                 self.pending_tools = Some(toolset);
-                Ok(self.machine.on_model_answer(&kinds))
+                Ok(action)
             }
             RoundEnd::Failed(error, partial) => {
                 if !partial.text.is_empty() {
@@ -453,8 +472,35 @@ impl Loop {
         let text = closing::fallback_text(reason, &inp.user_message, &self.done_tools);
         inp.emitter.emit(Event::AssistantDelta { text: text.clone() });
         let tokens = inp.context.tokenizer().count(&text);
-        Draft::new(&inp.conversation.id, &inp.run_id)
-            .write(&inp.store, &text, None, tokens, false)?;
+        // An empty last reply becomes the closing text; anything else is stored before it.
+        let mut draft_id = None;
+        if let Some(pending) = self.answer.take() {
+            let m = &pending.message;
+            if m.content.trim().is_empty() && m.tool_calls.is_none() {
+                draft_id = pending.draft_id;
+            } else {
+                match pending.draft_id {
+                    Some(id) => inp.store.update_message(
+                        id,
+                        &m.content,
+                        m.tool_calls.as_ref(),
+                        m.token_count,
+                        false,
+                    )?,
+                    None => {
+                        inp.store.append_message(&inp.conversation.id, pending.message)?;
+                    }
+                }
+            }
+        }
+        self.answer = Some(RunAnswer {
+            draft_id,
+            message: NewMessage {
+                token_count: tokens,
+                run_id: Some(inp.run_id.clone()),
+                ..NewMessage::text(Role::Assistant, text.clone())
+            },
+        });
         self.final_text = text;
         Ok(())
     }

@@ -78,6 +78,11 @@ impl Draft {
         Ok(())
     }
 
+    /// The row written so far, if any.
+    pub fn id(&self) -> Option<i64> {
+        self.id
+    }
+
     pub fn is_written(&self) -> bool {
         self.id.is_some()
     }

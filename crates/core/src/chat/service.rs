@@ -198,11 +198,12 @@ impl ChatService {
             StopReason::ModelError | StopReason::Failed | StopReason::Interrupted => "failed",
             _ => "completed",
         };
-        self.store.finish_run(
+        self.store.finish_run_with(
             &run_id,
             status,
             outcome.stop_reason.as_str(),
             &serde_json::to_value(outcome.usage).unwrap_or_default(),
+            outcome.answer,
         )?;
         emitter.emit(Event::RunFinished {
             stop_reason: outcome.stop_reason,
