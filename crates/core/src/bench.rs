@@ -45,6 +45,9 @@ pub struct AgentBench {
     pub p95_ms: f64,
     pub db_growth_bytes_per_turn: f64,
     pub peak_rss_kb: Option<u64>,
+    /// CPU time (user + system, all threads) per measured turn: steadier than wall time on a
+    /// shared machine, and without the time spent waiting.
+    pub cpu_ms_per_turn: Option<f64>,
 }
 
 /// Measure `turns` turns after `history` prior messages, in a fresh data dir under `work`.
@@ -100,6 +103,7 @@ pub async fn bench_agent(
         service.run_turn(turn(n), Vec::new(), approver.clone(), CancellationToken::new()).await?;
     }
     let size_before = store.checkpointed_size()?;
+    let cpu_before = cpu_ms();
     let mut times = Vec::with_capacity(turns);
     for n in 0..turns {
         let start = Instant::now();
@@ -114,6 +118,7 @@ pub async fn bench_agent(
             )));
         }
     }
+    let cpu_after = cpu_ms();
     let size_after = store.checkpointed_size()?;
     times.sort_by(f64::total_cmp);
     let pick = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize];
@@ -125,8 +130,24 @@ pub async fn bench_agent(
         db_growth_bytes_per_turn: (size_after.saturating_sub(size_before)) as f64
             / turns.max(1) as f64,
         peak_rss_kb: peak_rss_kb(),
+        cpu_ms_per_turn: cpu_before
+            .zip(cpu_after)
+            .map(|(before, after)| (after - before) / turns.max(1) as f64),
     })
 }
+
+/// CPU time used by this process so far (Linux `/proc/self/stat`: user + system time).
+fn cpu_ms() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks * 1000.0 / CLOCK_TICKS_PER_SECOND)
+}
+
+/// `sysconf(_SC_CLK_TCK)` on Linux (100 on every mainstream architecture).
+const CLOCK_TICKS_PER_SECOND: f64 = 100.0;
 
 /// Peak resident set size of this process (Linux `VmHWM`).
 fn peak_rss_kb() -> Option<u64> {

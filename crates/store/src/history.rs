@@ -114,8 +114,9 @@ impl Store {
     /// The history of a conversation within `limit` (see the module docs), oldest first.
     /// Reads a window of the newest rows and widens it only while everything fits.
     pub fn history(&self, conversation_id: &str, limit: HistoryLimit) -> Result<Vec<Message>> {
+        // A few rows beyond the count: a tool exchange cut by the window edge is dropped whole.
         let mut window = match limit {
-            HistoryLimit::Messages(n) => n.saturating_mul(2).max(16),
+            HistoryLimit::Messages(n) => n.saturating_add(4),
             HistoryLimit::Tokens(_) => 64,
         };
         loop {

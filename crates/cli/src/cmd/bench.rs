@@ -23,22 +23,32 @@ enum BenchCommand {
         /// Measured turns per history size.
         #[arg(long, default_value_t = 200)]
         turns: usize,
+        /// Folder to hold the benchmark's data dirs (default: the system temp folder). Put it
+        /// on the disk your data dir lives on: creating run folders and writing the
+        /// database's log are part of a turn.
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
     },
 }
 
 pub fn run(ctx: &Ctx, args: BenchArgs) -> anyhow::Result<()> {
-    let BenchCommand::Agent { history, turns } = args.command;
+    let BenchCommand::Agent { history, turns, dir } = args.command;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let mut results = Vec::new();
     for n in history {
-        let work = tempfile::tempdir().context("cannot create a temporary folder")?;
+        let work = match &dir {
+            Some(dir) => tempfile::tempdir_in(dir)
+                .with_context(|| format!("cannot create a folder in {}", dir.display()))?,
+            None => tempfile::tempdir().context("cannot create a temporary folder")?,
+        };
         let result = runtime.block_on(vibe_core::bench::bench_agent(work.path(), n, turns))?;
         if !ctx.json {
             eprintln!(
-                "history {:>6}: median {:.3} ms, p95 {:.3} ms, db +{:.0} B/turn, peak RSS {} KiB",
+                "history {:>6}: median {:.3} ms, p95 {:.3} ms, CPU {} ms/turn, db +{:.0} B/turn, peak RSS {} KiB",
                 result.history,
                 result.median_ms,
                 result.p95_ms,
+                result.cpu_ms_per_turn.map(|c| format!("{c:.3}")).unwrap_or_else(|| "?".into()),
                 result.db_growth_bytes_per_turn,
                 result.peak_rss_kb.map(|k| k.to_string()).unwrap_or_else(|| "?".into())
             );

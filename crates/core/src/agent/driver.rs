@@ -69,8 +69,17 @@ pub struct AgentOutcome {
     pub active_skill: Option<String>,
 }
 
+/// The tools offered while a skill is active, built once per run and skill (the two calls of
+/// a turn offer the same tools).
+struct Offer {
+    skill: Option<String>,
+    toolset: ToolSet,
+    defs: Vec<vibe_llm::ToolDef>,
+}
+
 struct Loop {
     input: AgentInput,
+    offer: Option<Arc<Offer>>,
     machine: Machine,
     active_skill: Option<String>,
     scenario: Option<String>,
@@ -97,6 +106,7 @@ pub async fn run_agent(input: AgentInput) -> Result<AgentOutcome, CoreError> {
     let scenario = input.conversation.scenario.clone();
     let mut lp = Loop {
         input,
+        offer: None,
         machine,
         active_skill,
         scenario,
@@ -213,8 +223,17 @@ impl Loop {
         let round = self.machine.round();
         inp.emitter.emit(Event::TurnStarted { round });
 
-        let toolset = inp.tools.tools_for(&inp.skills, self.active_skill.as_deref());
-        let defs: Vec<_> = toolset.tools.iter().map(|t| t.definition()).collect();
+        let offer = match &self.offer {
+            Some(offer) if offer.skill == self.active_skill => Arc::clone(offer),
+            _ => {
+                let toolset = inp.tools.tools_for(&inp.skills, self.active_skill.as_deref());
+                let defs = toolset.definitions();
+                let offer = Arc::new(Offer { skill: self.active_skill.clone(), toolset, defs });
+                self.offer = Some(Arc::clone(&offer));
+                offer
+            }
+        };
+        let (toolset, defs) = (offer.toolset.clone(), &offer.defs);
         let prompt = inp.context.system_prompt(&PromptRequest {
             user: &inp.user,
             active_skill: self.active_skill.as_deref(),
@@ -224,7 +243,7 @@ impl Loop {
             user_message: &inp.user_message,
             protocol_prompt: inp.protocol_prompt.as_deref(),
             summary: conversation.summary.as_deref(),
-            tools: &defs,
+            tools: defs,
         })?;
         let mut system = prompt.system.clone();
         if let Some(reason) = closing {

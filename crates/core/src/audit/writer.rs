@@ -1,16 +1,21 @@
 //! Writing one run's audit folder while the run happens. Each event becomes one line of
 //! `events.jsonl`, written with a single `write_all` on a file opened for appending (no
-//! user-space buffer), so a process killed at any moment leaves every earlier line whole.
-//! Failures after creation never stop the run: they are logged and the first one is kept.
+//! user-space buffer for anything but streamed text), so a process killed at any moment leaves
+//! every earlier line whole. Streamed text deltas that follow each other within
+//! [`DELTA_FLUSH`] are written together with the next line (one write instead of one per
+//! delta); a kill loses at most that much of the streamed text in the log (the database keeps
+//! the draft). Failures after creation never stop the run: they are logged and the first one
+//! is kept.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::AtomicU32;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use vibe_wire::Envelope;
+use vibe_wire::{Envelope, Event};
 
 use super::{EVENTS_FILE, blob, io_error, run_dir};
 use crate::CoreError;
@@ -27,10 +32,37 @@ pub struct RunAudit {
     next_blob: AtomicU32,
 }
 
+/// How long streamed text deltas may wait to be written with the next line.
+pub const DELTA_FLUSH: Duration = Duration::from_millis(50);
+
 struct LogFile {
     file: File,
     /// The last write may have stopped mid-line: start the next one on a fresh line.
     broken_line: bool,
+    /// Whole lines not written yet (deltas within [`DELTA_FLUSH`]).
+    pending: Vec<u8>,
+    last_write: Instant,
+}
+
+impl LogFile {
+    fn new(file: File, broken_line: bool) -> Self {
+        Self { file, broken_line, pending: Vec::new(), last_write: Instant::now() }
+    }
+
+    /// Write what is pending in one call.
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        if self.broken_line {
+            self.pending.insert(0, b'\n');
+        }
+        let result = self.file.write_all(&self.pending);
+        self.pending.clear();
+        self.last_write = Instant::now();
+        self.broken_line = result.is_err();
+        result
+    }
 }
 
 impl RunAudit {
@@ -59,7 +91,7 @@ impl RunAudit {
         })?;
         let broken_line =
             ends_mid_line(&mut file).map_err(|e| io_error("read", &events_path, e))?;
-        Ok(Self::from_parts(run_id, dir, events_path, LogFile { file, broken_line }))
+        Ok(Self::from_parts(run_id, dir, events_path, LogFile::new(file, broken_line)))
     }
 
     fn from_parts(run_id: &str, dir: PathBuf, events_path: PathBuf, log: LogFile) -> Self {
@@ -105,17 +137,25 @@ impl RunAudit {
             }
         };
         line.push(b'\n');
+        let streamed =
+            matches!(envelope.event, Event::AssistantDelta { .. } | Event::ReasoningDelta { .. });
         let mut log = self.log.lock().unwrap_or_else(|p| p.into_inner());
-        if log.broken_line {
-            line.insert(0, b'\n');
+        log.pending.extend_from_slice(&line);
+        if streamed && log.last_write.elapsed() < DELTA_FLUSH {
+            return;
         }
-        match log.file.write_all(&line) {
-            Ok(()) => log.broken_line = false,
-            Err(e) => {
-                log.broken_line = true;
-                drop(log);
-                self.fail(io_error("write", &self.events_path, e).to_string());
-            }
+        if let Err(e) = log.flush() {
+            drop(log);
+            self.fail(io_error("write", &self.events_path, e).to_string());
+        }
+    }
+
+    /// Write any buffered deltas now.
+    pub fn flush(&self) {
+        let mut log = self.log.lock().unwrap_or_else(|p| p.into_inner());
+        if let Err(e) = log.flush() {
+            drop(log);
+            self.fail(io_error("write", &self.events_path, e).to_string());
         }
     }
 
@@ -150,6 +190,12 @@ impl RunAudit {
     #[cfg(test)]
     pub(super) fn blob_counter(&self) -> u32 {
         self.next_blob.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Drop for RunAudit {
+    fn drop(&mut self) {
+        self.flush();
     }
 }
 
@@ -193,7 +239,7 @@ mod tests {
             "r",
             dir.path().to_path_buf(),
             PathBuf::from("/dev/full"),
-            LogFile { file, broken_line: false },
+            LogFile::new(file, false),
         );
         audit.write(&envelope(0));
         let first = audit.error().unwrap();
@@ -201,6 +247,37 @@ mod tests {
         audit.write(&envelope(1));
         assert_eq!(audit.error().unwrap(), first);
         assert!(audit.log.lock().unwrap().broken_line);
+    }
+
+    fn delta(seq: u64) -> Envelope {
+        Envelope { event: Event::AssistantDelta { text: format!("片段{seq}") }, ..envelope(seq) }
+    }
+
+    fn lines_on_disk(audit: &RunAudit) -> usize {
+        std::fs::read_to_string(audit.events_path()).unwrap().lines().count()
+    }
+
+    #[test]
+    fn quick_deltas_go_out_with_the_next_line_and_slow_ones_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let audit = RunAudit::create(dir.path(), "r").unwrap();
+        audit.write(&envelope(0));
+        assert_eq!(lines_on_disk(&audit), 1);
+        audit.write(&delta(1));
+        audit.write(&delta(2));
+        assert_eq!(lines_on_disk(&audit), 1, "deltas wait for the next line");
+        audit.write(&envelope(3));
+        assert_eq!(lines_on_disk(&audit), 4);
+        std::thread::sleep(DELTA_FLUSH + Duration::from_millis(10));
+        audit.write(&delta(4));
+        assert_eq!(lines_on_disk(&audit), 5, "a delta after a pause is written at once");
+        audit.write(&delta(5));
+        let path = audit.events_path().to_path_buf();
+        drop(audit);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let seqs: Vec<u64> =
+            text.lines().map(|l| serde_json::from_str::<Envelope>(l).unwrap().seq).collect();
+        assert_eq!(seqs, [0, 1, 2, 3, 4, 5], "closing the log writes what waited, in order");
     }
 
     #[test]
