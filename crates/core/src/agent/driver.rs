@@ -22,7 +22,7 @@ use crate::agent::fsm::{Action, Machine, ToolReport};
 use crate::agent::persist::{Draft, tool_calls_json, tool_message};
 use crate::agent::round::{RoundEnd, stream_round};
 use crate::audit::RunAudit;
-use crate::context::{ContextBuilder, History, PromptRequest};
+use crate::context::{BuiltPrompt, ContextBuilder, History, PromptRequest};
 use crate::emit::Emitter;
 use crate::tools::{Effect, ToolContext, ToolRegistry, ToolSet};
 
@@ -245,19 +245,18 @@ impl Loop {
             summary: conversation.summary.as_deref(),
             tools: defs,
         })?;
-        let mut system = prompt.system.clone();
+        let prompt_tokens = prompt.prompt_tokens;
+        let BuiltPrompt { mut system, tools, mut sections, mut notices, .. } = prompt;
         if let Some(reason) = closing {
             system.push_str(&closing::closing_instruction(reason));
         }
-        let offered = if closing.is_some() { Vec::new() } else { prompt.tools.clone() };
-        let prompt_tokens = prompt.prompt_tokens + history.tokens + self.run_tokens;
+        let offered = if closing.is_some() { Vec::new() } else { tools };
+        let prompt_tokens = prompt_tokens + history.tokens + self.run_tokens;
         if let Some(action) = self.machine.on_prompt(prompt_tokens) {
             return Ok(action);
         }
-        let mut notices = prompt.notices.clone();
         notices.extend(toolset.notices.iter().cloned());
         notices.extend(history.notices.iter().cloned());
-        let mut sections = prompt.sections.clone();
         sections.push(vibe_wire::SectionTokens { name: "history".into(), tokens: history.tokens });
         if self.run_tokens > 0 {
             sections.push(vibe_wire::SectionTokens {

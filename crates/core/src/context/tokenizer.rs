@@ -4,7 +4,7 @@
 //! goes into a prompt does not belong here.
 
 use std::collections::HashMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
@@ -51,11 +51,47 @@ pub struct Tokenizer {
 
 static SHARED: OnceLock<Result<Tokenizer, String>> = OnceLock::new();
 
+/// The cache key of a text: a fast 64-bit hash (the prompt's long static texts are hashed on
+/// every call, so the hash must cost far less than tokenising) and the length.
 fn key(text: &str) -> (u64, usize) {
-    let mut h = DefaultHasher::new();
-    text.hash(&mut h);
-    (h.finish(), text.len())
+    (HASH.hash_one(text), text.len())
 }
+
+/// Feed a JSON value to `h`, structure included (so `["a","b"]` and `["ab"]` differ).
+fn hash_value(value: &serde_json::Value, h: &mut impl Hasher) {
+    use serde_json::Value;
+    match value {
+        Value::Null => h.write_u8(0),
+        Value::Bool(b) => {
+            h.write_u8(1);
+            b.hash(h);
+        }
+        Value::Number(n) => {
+            h.write_u8(2);
+            n.to_string().hash(h);
+        }
+        Value::String(s) => {
+            h.write_u8(3);
+            s.hash(h);
+        }
+        Value::Array(items) => {
+            h.write_u8(4);
+            h.write_usize(items.len());
+            items.iter().for_each(|v| hash_value(v, h));
+        }
+        Value::Object(map) => {
+            h.write_u8(5);
+            h.write_usize(map.len());
+            for (k, v) in map {
+                k.hash(h);
+                hash_value(v, h);
+            }
+        }
+    }
+}
+
+/// Fixed seed: the same text always has the same key.
+static HASH: foldhash::quality::FixedState = foldhash::quality::FixedState::with_seed(0x5eed_7043);
 
 /// Split `text` into pieces of about [`PIECE_BYTES`], each ending after a newline when one is
 /// near (so pieces join exactly where the tokenizer would split anyway).
@@ -188,9 +224,26 @@ impl Tokenizer {
     }
 
     /// Tokens of one tool definition as sent to the model (its JSON plus framing).
+    /// Cached by the definition's content (walked, not serialised: the same definitions are
+    /// counted on every model call).
     pub fn count_tool(&self, tool: &ToolDef) -> u32 {
+        let mut h = HASH.build_hasher();
+        tool.name.hash(&mut h);
+        tool.description.hash(&mut h);
+        hash_value(&tool.parameters, &mut h);
+        // A length no text has keeps these keys apart from the texts'.
+        let k = (h.finish(), usize::MAX);
+        if let Some(&n) = self.cache().counts.get(&k) {
+            return n;
+        }
         let json = serde_json::to_string(tool).unwrap_or_default();
-        self.count(&json) + TOOL_OVERHEAD
+        let n = self.count(&json) + TOOL_OVERHEAD;
+        let mut cache = self.cache();
+        if cache.counts.len() >= CACHE_CAP {
+            cache.counts.clear();
+        }
+        cache.counts.insert(k, n);
+        n
     }
 
     /// Cache counters.
@@ -268,6 +321,22 @@ mod tests {
         assert!(tk().count(cut) >= 12, "{}", tk().count(cut));
         assert_eq!(tk().truncate("short", 100), "short");
         assert_eq!(tk().truncate("short text", 0), "");
+    }
+
+    #[test]
+    fn tool_definitions_are_counted_by_content() {
+        let def = |params: serde_json::Value| ToolDef {
+            name: "pick".into(),
+            description: "Pick one of the options.".into(),
+            parameters: params,
+        };
+        let a =
+            def(serde_json::json!({"type": "object", "properties": {"x": {"enum": ["a", "b"]}}}));
+        let b = def(serde_json::json!({"type": "object", "properties": {"x": {"enum": ["ab"]}}}));
+        let json = |d: &ToolDef| serde_json::to_string(d).unwrap();
+        assert_eq!(tk().count_tool(&a), tk().count_uncached(&json(&a)) + TOOL_OVERHEAD);
+        assert_eq!(tk().count_tool(&a), tk().count_tool(&a.clone()));
+        assert_eq!(tk().count_tool(&b), tk().count_uncached(&json(&b)) + TOOL_OVERHEAD);
     }
 
     #[test]
