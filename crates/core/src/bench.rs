@@ -23,18 +23,24 @@ const ANSWER: &str = "好的，我已经把今天的进展记下来了。你连�
 这周最想守住的一个小习惯是什么？它为什么对你重要？如果明天状态不好，最小可以做到什么程度？\
 把答案写下来，我们下次聊的时候一起回顾。你也可以随时告诉我今天的感受，我会帮你整理成日志。";
 
-const SCRIPT: &str = r#"
-model: bench
-mode: matched
-chunk_chars: 40
-responses:
-  - when: {tool_result: "success"}
-    text: "__ANSWER__"
-    usage: {prompt_tokens: 900, completion_tokens: 120}
-  - tool_calls:
-      - name: write_state
-        arguments: {section: progress, data: {streak: 3, note: "坚持晨跑"}}
-"#;
+/// The scripted model's responses for `turns` turns, in order: each turn a `write_state` call
+/// and then an answer, both different every turn (so nothing is counted or cached as if the
+/// person and the coach repeated themselves).
+fn script(turns: usize) -> String {
+    let mut yaml = String::from("model: bench\nmode: ordered\nchunk_chars: 40\nresponses:\n");
+    for n in 0..turns {
+        yaml.push_str(&format!(
+            "  - tool_calls:\n      - name: write_state\n        arguments: {{section: progress, data: {{streak: {n}, note: \"坚持晨跑第 {n} 天\"}}}}\n"
+        ));
+        yaml.push_str(&format!(
+            "  - text: \"第 {n} 天，{ANSWER}\"\n    usage: {{prompt_tokens: 900, completion_tokens: 120}}\n"
+        ));
+    }
+    yaml
+}
+
+/// Turns run before measuring, to warm caches (tokenizer, prepared statements, skill parts).
+const WARM_UP: usize = 3;
 
 /// One measurement.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -67,8 +73,7 @@ pub async fn bench_agent(
     )));
     // As in the desktop app: skill folders are watched, so their parts are served from memory.
     skills.watch()?;
-    let script = SCRIPT.replace("__ANSWER__", ANSWER);
-    let model = ScriptedModel::from_yaml(&script, "bench script")
+    let model = ScriptedModel::from_yaml(&script(WARM_UP + turns), "bench script")
         .map_err(|e| CoreError::InvalidRequest(e.to_string()))?;
     let service = ChatService::new(
         store.clone(),
@@ -98,14 +103,13 @@ pub async fn bench_agent(
         message: format!("第 {n} 天：今天完成了晨跑，记一下进展。"),
         ..TurnRequest::default()
     };
-    // Warm up caches (tokenizer, prepared statements, skill parts) outside the measurement.
-    for n in 0..3 {
+    for n in 0..WARM_UP {
         service.run_turn(turn(n), Vec::new(), approver.clone(), CancellationToken::new()).await?;
     }
     let size_before = store.checkpointed_size()?;
     let cpu_before = cpu_ms();
     let mut times = Vec::with_capacity(turns);
-    for n in 0..turns {
+    for n in WARM_UP..WARM_UP + turns {
         let start = Instant::now();
         let result = service
             .run_turn(turn(n), Vec::new(), approver.clone(), CancellationToken::new())
