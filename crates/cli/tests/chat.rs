@@ -230,3 +230,45 @@ fn a_chat_run_replays_exactly_as_it_was_shown() {
     );
     assert_eq!(String::from_utf8_lossy(&live_text.stdout).trim(), "记下了。");
 }
+
+#[test]
+fn the_tools_settings_section_limits_skill_scripts_and_a_typo_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = dir.path().join("skills/helper");
+    std::fs::create_dir_all(skill.join("scripts")).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: helper\ndescription: A test skill with a slow script.\n---\nUse the script.\n",
+    )
+    .unwrap();
+    std::fs::write(skill.join("tools.yaml"), "tools:\n  - run_script\n").unwrap();
+    std::fs::write(skill.join("scripts/slow.sh"), "sleep 20\necho done\n").unwrap();
+    let script = write_script(
+        dir.path(),
+        "s.yaml",
+        r#"
+mode: matched
+responses:
+  - when: {tool_result: "timed_out"}
+    text: "脚本超时了。"
+  - tool_calls: [{name: run_script, arguments: {script: slow.sh}}]
+"#,
+    );
+    std::fs::write(dir.path().join("settings.json"), r#"{"tools": {"script_timeout_secs": 1}}"#)
+        .unwrap();
+    let args = ["--json", "chat", "--skill", "helper", "--approve", "all", "run it"];
+    let events = lines(&vibe(dir.path(), &script, &args));
+    let result = events.iter().find(|e| e["type"] == "tool_result").expect("a tool result");
+    // The script sleeps 20 s: under the default 30 s limit it would finish.
+    assert_eq!(result["result"]["timed_out"], true, "{result}");
+
+    std::fs::write(dir.path().join("settings.json"), r#"{"tools": {"script_timeout": 1}}"#)
+        .unwrap();
+    let out = vibe(dir.path(), &script, &args);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("section \"tools\" is invalid") && err.contains("script_timeout"),
+        "{err}"
+    );
+}

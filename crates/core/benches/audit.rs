@@ -74,7 +74,10 @@ fn bench(c: &mut Criterion) {
     c.bench_function("audit: one turn (58 events) appended", |b| {
         b.iter(|| turn.iter().for_each(|e| audit.write(e)))
     });
-    c.bench_function("audit: one event appended", |b| b.iter(|| audit.write(&turn[10])));
+    // turn[1] is `turn_started` (written at once); turn[10] a delta (written with the next
+    // line when it follows within 50 ms).
+    c.bench_function("audit: one event appended", |b| b.iter(|| audit.write(&turn[1])));
+    c.bench_function("audit: one streamed delta appended", |b| b.iter(|| audit.write(&turn[10])));
     let big = json!({"stdout": "x".repeat(64 * 1024)});
     c.bench_function("audit: externalize a 64 KiB output", |b| {
         b.iter(|| audit.externalize("run_script", &big))

@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 use vibe_core::agent::{ApprovalDecision, ApprovalPolicy, ApprovalRequest, Approver};
 use vibe_core::chat::{ChatConfig, ChatService, TurnRequest};
 use vibe_core::emit::EventSink;
+use vibe_core::tools::ToolsSettings;
 use vibe_skills::Registry;
 use vibe_wire::StopReason;
 
@@ -121,8 +122,15 @@ pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
     if args.seed.is_some() {
         config.seed = args.seed;
     }
+    let tools: ToolsSettings = match ctx.settings_section("tools")? {
+        serde_json::Value::Null => ToolsSettings::default(),
+        section => serde_json::from_value(section).map_err(|e| {
+            anyhow!("settings.json: section \"tools\" is invalid: {e} (fix or remove it)")
+        })?,
+    };
     let service =
-        ChatService::new(store, registry, setup.model, Some(ctx.data_dir.clone()), config)?;
+        ChatService::new(store, registry, setup.model, Some(ctx.data_dir.clone()), config)?
+            .with_tools_settings(&tools);
     let recovered = service.recover()?;
     if !recovered.runs_closed.is_empty() && !ctx.json {
         eprintln!(

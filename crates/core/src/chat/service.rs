@@ -17,7 +17,7 @@ use crate::audit::RunAudit;
 use crate::chat::liveness;
 use crate::context::{ContextBuilder, ContextLimits};
 use crate::emit::{Emitter, EventSink};
-use crate::tools::ToolRegistry;
+use crate::tools::{ToolRegistry, ToolsSettings};
 
 /// Settings of the chat service (the `chat` section of settings.json).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -92,6 +92,12 @@ impl ChatService {
             config,
             user: LOCAL_USER.to_string(),
         })
+    }
+
+    /// Run skill scripts under the limits of the `tools` settings section.
+    pub fn with_tools_settings(mut self, settings: &ToolsSettings) -> Self {
+        self.tools = Arc::new(ToolRegistry::with_limits(settings.script_limits()));
+        self
     }
 
     pub fn store(&self) -> &Arc<Store> {

@@ -20,7 +20,7 @@ use super::use_skill::UseSkill;
 
 /// The `tools` section of `settings.json`. Defaults live in [`ScriptLimits::default`].
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct ToolsSettings {
     /// Seconds a skill script may run (default 30).
     pub script_timeout_secs: Option<u64>,
