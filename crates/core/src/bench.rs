@@ -81,7 +81,9 @@ pub async fn bench_agent(
         Arc::new(model),
         Some(work.to_path_buf()),
         ChatConfig::default(),
-    )?;
+    )?
+    // As in the desktop app: run folders are made ahead of turns.
+    .prepare_runs_ahead();
 
     let conversation = store.create_conversation(LOCAL_USER, Some("bench"))?;
     store.set_conversation_skill(&conversation.id, Some("lifecoach"), None)?;

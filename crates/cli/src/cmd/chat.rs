@@ -128,9 +128,14 @@ pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
             anyhow!("settings.json: section \"tools\" is invalid: {e} (fix or remove it)")
         })?,
     };
-    let service =
+    let repl = args.message.is_none() && !args.retry;
+    let mut service =
         ChatService::new(store, registry, setup.model, Some(ctx.data_dir.clone()), config)?
             .with_tools_settings(&tools);
+    if repl {
+        // A session of many turns: make each turn's run folder ahead of it.
+        service = service.prepare_runs_ahead();
+    }
     let recovered = service.recover()?;
     if !recovered.runs_closed.is_empty() && !ctx.json {
         eprintln!(

@@ -8,6 +8,7 @@
 
 mod blob;
 mod reader;
+mod spare;
 mod writer;
 
 use std::path::{Path, PathBuf};
@@ -18,6 +19,7 @@ pub use blob::{EXTERNALIZE_THRESHOLD, PREVIEW_CHARS};
 pub use reader::{
     RunFile, RunLog, RunSummary, SkippedLine, list_runs_on_disk, read_events, run_files,
 };
+pub use spare::{SPARE_DIR, SpareRun, sweep_spares};
 pub use writer::RunAudit;
 
 /// The folder under the data dir that holds one folder per run.

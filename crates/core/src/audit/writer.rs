@@ -73,7 +73,11 @@ impl RunAudit {
     /// is how other processes tell a live run from one a killed process left behind
     /// ([`crate::chat::liveness`]). A log another process holds open is refused.
     pub fn create(data_dir: &Path, run_id: &str) -> Result<RunAudit, CoreError> {
-        let dir = run_dir(data_dir, run_id)?;
+        Self::open_in(run_dir(data_dir, run_id)?, run_id)
+    }
+
+    /// [`RunAudit::create`] in the folder `dir` (a spare run folder, see `spare`).
+    pub(super) fn open_in(dir: PathBuf, run_id: &str) -> Result<RunAudit, CoreError> {
         std::fs::create_dir_all(&dir).map_err(|e| io_error("create", &dir, e))?;
         let events_path = dir.join(EVENTS_FILE);
         let mut file = OpenOptions::new()
@@ -92,6 +96,13 @@ impl RunAudit {
         let broken_line =
             ends_mid_line(&mut file).map_err(|e| io_error("read", &events_path, e))?;
         Ok(Self::from_parts(run_id, dir, events_path, LogFile::new(file, broken_line)))
+    }
+
+    /// The same open log after its folder was renamed to `dir`.
+    pub(super) fn moved_to(mut self, dir: PathBuf) -> Self {
+        self.events_path = dir.join(EVENTS_FILE);
+        self.dir = dir;
+        self
     }
 
     fn from_parts(run_id: &str, dir: PathBuf, events_path: PathBuf, log: LogFile) -> Self {

@@ -4,7 +4,7 @@
 //! liveness lock), run the agent, and close the run. It never parses front-end input or
 //! prints; protocol handling will sit here too (a later layer), not in the agent.
 
-mod liveness;
+pub(crate) mod liveness;
 mod service;
 
 pub use service::{ChatConfig, ChatService, TurnRequest, TurnResult};

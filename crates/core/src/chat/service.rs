@@ -1,7 +1,7 @@
 //! `ChatService::run_turn`: one request → one run (see the module docs of `chat`).
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -13,7 +13,7 @@ use vibe_wire::{ErrorInfo, Event, Phase, StopReason, TokenUsage};
 
 use crate::CoreError;
 use crate::agent::{AgentInput, Approver, Budgets, run_agent};
-use crate::audit::RunAudit;
+use crate::audit::{RunAudit, SpareRun, sweep_spares};
 use crate::chat::liveness;
 use crate::context::{ContextBuilder, ContextLimits};
 use crate::emit::{Emitter, EventSink};
@@ -58,6 +58,20 @@ pub struct TurnResult {
     pub skill: Option<String>,
 }
 
+/// The spare run folder kept ready by a background thread (see `audit::spare`).
+struct Spares {
+    slot: Arc<Mutex<Option<SpareRun>>>,
+    wake: mpsc::Sender<()>,
+}
+
+impl Drop for Spares {
+    fn drop(&mut self) {
+        if let Some(spare) = self.slot.lock().unwrap_or_else(PoisonError::into_inner).take() {
+            spare.discard();
+        }
+    }
+}
+
 /// The routing layer over the agent.
 pub struct ChatService {
     store: Arc<Store>,
@@ -68,6 +82,7 @@ pub struct ChatService {
     data_dir: Option<PathBuf>,
     config: ChatConfig,
     user: String,
+    spares: Option<Spares>,
 }
 
 impl ChatService {
@@ -91,7 +106,70 @@ impl ChatService {
             data_dir,
             config,
             user: LOCAL_USER.to_string(),
+            spares: None,
         })
+    }
+
+    /// Keep a run folder ready ahead of each turn, made by a background thread, so a turn
+    /// takes it over with a rename instead of creating a folder and a file. For long-lived
+    /// hosts (the desktop app, the REPL); pointless for one turn per process. Needs a data dir.
+    pub fn prepare_runs_ahead(mut self) -> Self {
+        let Some(dir) = self.data_dir.clone() else { return self };
+        let slot: Arc<Mutex<Option<SpareRun>>> = Arc::new(Mutex::new(None));
+        let (wake, woken) = mpsc::channel::<()>();
+        let worker_slot = Arc::clone(&slot);
+        let started = std::thread::Builder::new().name("run-folders".into()).spawn(move || {
+            let lock = || worker_slot.lock().unwrap_or_else(PoisonError::into_inner);
+            while woken.recv().is_ok() {
+                if lock().is_some() {
+                    continue;
+                }
+                match SpareRun::create(&dir) {
+                    Ok(spare) => {
+                        let mut slot = lock();
+                        match slot.as_ref() {
+                            None => *slot = Some(spare),
+                            Some(_) => spare.discard(),
+                        }
+                    }
+                    Err(e) => tracing::warn!(error = %e, "cannot prepare a run folder ahead"),
+                }
+            }
+            // The service is gone: nothing will take what is left.
+            if let Some(spare) = lock().take() {
+                spare.discard();
+            }
+        });
+        match started {
+            Ok(_) => {
+                let _ = wake.send(());
+                self.spares = Some(Spares { slot, wake });
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot start the run-folders thread"),
+        }
+        self
+    }
+
+    /// A new run's id and, with a data dir, its open audit log: the spare folder when one is
+    /// ready (and the next one is asked for), else a folder made now.
+    fn new_run(&self) -> Result<(String, Option<RunAudit>), CoreError> {
+        let Some(dir) = &self.data_dir else { return Ok((uuid::Uuid::now_v7().to_string(), None)) };
+        if let Some(spares) = &self.spares {
+            let spare = spares.slot.lock().unwrap_or_else(PoisonError::into_inner).take();
+            let _ = spares.wake.send(());
+            if let Some(spare) = spare {
+                match spare.activate(dir) {
+                    Ok((id, audit)) => return Ok((id, Some(audit))),
+                    Err((e, spare)) => {
+                        tracing::warn!(error = %e, "cannot take over the spare run folder");
+                        spare.discard();
+                    }
+                }
+            }
+        }
+        let id = uuid::Uuid::now_v7().to_string();
+        let audit = RunAudit::create(dir, &id)?;
+        Ok((id, Some(audit)))
     }
 
     /// Run skill scripts under the limits of the `tools` settings section.
@@ -118,7 +196,14 @@ impl ChatService {
 
     /// Close runs that a killed process left `running` (their lock is free): partial answers
     /// kept and marked interrupted, dangling tool calls answered "interrupted", run failed.
+    /// Spare run folders of processes that are gone are removed.
     pub fn recover(&self) -> Result<Recovery, CoreError> {
+        if let Some(dir) = &self.data_dir {
+            let swept = sweep_spares(dir);
+            if swept > 0 {
+                tracing::info!(swept, "removed spare run folders left by a process that is gone");
+            }
+        }
         let dirs = self.data_dir.clone();
         Ok(self.store.close_interrupted_runs(&|run_id: &str| match &dirs {
             Some(d) => liveness::is_dead(&d.join("runs").join(run_id)),
@@ -135,14 +220,11 @@ impl ChatService {
         cancel: CancellationToken,
     ) -> Result<TurnResult, CoreError> {
         let conversation = self.open_conversation(&request)?;
-        let run_id = uuid::Uuid::now_v7().to_string();
-        let run_dir = self.run_dir(&run_id);
         // The open audit log locks the run folder before the run row exists, so recovery in
         // another process never takes this run for a dead one.
-        let audit = match &self.data_dir {
-            Some(dir) => Some(Arc::new(RunAudit::create(dir, &run_id)?)),
-            None => None,
-        };
+        let (run_id, audit) = self.new_run()?;
+        let audit = audit.map(Arc::new);
+        let run_dir = self.run_dir(&run_id);
         let (user_message, user_message_id) =
             self.start_run(&conversation.id, &request, &run_id)?;
         let conversation = self.store.conversation(&conversation.id)?;

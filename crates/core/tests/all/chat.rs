@@ -313,3 +313,45 @@ responses:
         Event::RunFinished { stop_reason: StopReason::Cancelled, .. }
     ));
 }
+
+/// Poll `cond` until it holds or a generous deadline passes (no timing assertions).
+fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::time::Instant::now() < deadline {
+        if cond() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("timed out waiting for: {what}");
+}
+
+#[tokio::test]
+async fn a_long_lived_service_takes_over_run_folders_made_ahead() {
+    let h = Harness::scripted_with(JOURNAL, Options { runs_ahead: true, ..Options::default() });
+    let spares = h.dir.path().join("runs").join(vibe_core::audit::SPARE_DIR);
+    let count = |dir: &std::path::Path| std::fs::read_dir(dir).map_or(0, |d| d.count());
+    eventually("a run folder is ready before the first turn", || count(&spares) == 1);
+    let mut runs = Vec::new();
+    for message in ["今天跑了五公里", "明天想早点睡"] {
+        let turn = h.turn(say(message)).await;
+        let log = vibe_core::audit::read_events(h.dir.path(), &turn.result.run_id).unwrap();
+        assert_eq!(log.events, turn.events, "the run's log is in runs/<id>/ as emitted");
+        runs.push(turn.result.run_id);
+    }
+    assert_ne!(runs[0], runs[1]);
+    let on_disk = vibe_core::audit::list_runs_on_disk(h.dir.path()).unwrap();
+    assert_eq!(on_disk.len(), 2, "spares are not listed as runs: {on_disk:?}");
+    eventually("the next folder is made ahead", || count(&spares) == 1);
+    // A spare left by a process that is gone is swept; this process's live one is kept.
+    let orphan = spares.join("0190d3c2-7a1e-7c3b-9f00-1234567890ab");
+    std::fs::create_dir_all(&orphan).unwrap();
+    std::fs::write(orphan.join("events.jsonl"), "").unwrap();
+    h.service.recover().unwrap();
+    assert!(!orphan.exists());
+    assert_eq!(count(&spares), 1);
+    let Harness { dir, service, .. } = h;
+    drop(service);
+    eventually("the unused folder is removed with the service", || count(&spares) == 0);
+    drop(dir);
+}

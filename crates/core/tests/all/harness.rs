@@ -70,6 +70,8 @@ impl Turn {
 pub struct Options {
     pub project_skills: Option<PathBuf>,
     pub budgets: Budgets,
+    /// Keep run folders ready ahead of turns, as the desktop app does.
+    pub runs_ahead: bool,
 }
 
 impl Harness {
@@ -83,9 +85,12 @@ impl Harness {
         );
         let skills = Arc::new(Registry::open(config));
         let chat = ChatConfig { budgets: options.budgets, seed: Some(7), ..ChatConfig::default() };
-        let service =
+        let mut service =
             ChatService::new(store.clone(), skills, model, Some(dir.path().to_path_buf()), chat)
                 .unwrap();
+        if options.runs_ahead {
+            service = service.prepare_runs_ahead();
+        }
         Self { dir, store, service }
     }
 
