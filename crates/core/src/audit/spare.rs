@@ -38,15 +38,20 @@ impl SpareRun {
     }
 
     /// Move the folder to `runs/<id>/` and hand over its open log (the lock is kept
-    /// throughout: it belongs to the open file, not to its name).
-    pub fn activate(self, data_dir: &Path) -> Result<(String, RunAudit), (CoreError, SpareRun)> {
-        let target = match run_dir(data_dir, &self.id) {
-            Ok(target) => target,
-            Err(e) => return Err((e, self)),
-        };
-        match std::fs::rename(self.audit.dir(), &target) {
-            Ok(()) => Ok((self.id, self.audit.moved_to(target))),
-            Err(e) => Err((io_error("move", self.audit.dir(), e), self)),
+    /// throughout: it belongs to the open file, not to its name). When the move fails (some
+    /// systems refuse to rename a folder holding an open file), the spare is removed.
+    pub fn activate(self, data_dir: &Path) -> Result<(String, RunAudit), CoreError> {
+        let moved = run_dir(data_dir, &self.id).and_then(|target| {
+            std::fs::rename(self.audit.dir(), &target)
+                .map(|()| target)
+                .map_err(|e| io_error("move", self.audit.dir(), e))
+        });
+        match moved {
+            Ok(target) => Ok((self.id, self.audit.moved_to(target))),
+            Err(e) => {
+                self.discard();
+                Err(e)
+            }
         }
     }
 

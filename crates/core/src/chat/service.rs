@@ -160,10 +160,7 @@ impl ChatService {
             if let Some(spare) = spare {
                 match spare.activate(dir) {
                     Ok((id, audit)) => return Ok((id, Some(audit))),
-                    Err((e, spare)) => {
-                        tracing::warn!(error = %e, "cannot take over the spare run folder");
-                        spare.discard();
-                    }
+                    Err(e) => tracing::warn!(error = %e, "cannot take over the spare run folder"),
                 }
             }
         }
