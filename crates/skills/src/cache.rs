@@ -124,6 +124,22 @@ impl<T> FileCache<T> {
     }
 }
 
+/// What the registry does to every file cache alike, whatever it holds.
+pub(crate) trait AnyFileCache {
+    fn unverify(&self, path: Option<&Path>);
+    fn purge_under(&self, dir: &Path);
+}
+
+impl<T> AnyFileCache for FileCache<T> {
+    fn unverify(&self, path: Option<&Path>) {
+        FileCache::unverify(self, path);
+    }
+
+    fn purge_under(&self, dir: &Path) {
+        FileCache::purge_under(self, dir);
+    }
+}
+
 /// The value of a slot: the current version, or the last good one while the file is broken.
 fn serve<T>(path: &Path, slot: &Slot<T>) -> Result<Cached<T>, SkillsError> {
     match (&slot.current, &slot.last_good) {

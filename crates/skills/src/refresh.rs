@@ -147,12 +147,7 @@ impl Inner {
         let live: BTreeSet<&PathBuf> = new.iter().flat_map(|s| s.skills.keys()).collect();
         for dir in old.iter().flat_map(|s| s.skills.keys()).filter(|d| !live.contains(d)) {
             let c = &self.caches;
-            c.body.purge_under(dir);
-            c.rules.purge_under(dir);
-            c.scenarios.purge_under(dir);
-            c.cases.purge_under(dir);
-            c.tools.purge_under(dir);
-            c.protocols.purge_under(dir);
+            c.file_caches().iter().for_each(|cache| cache.purge_under(dir));
             c.resources.purge_under(dir);
             c.case_indexes.lock().unwrap_or_else(PoisonError::into_inner).remove(dir);
         }

@@ -11,7 +11,7 @@ use notify::RecommendedWatcher;
 use serde::Serialize;
 use vibe_wire::Event;
 
-use crate::cache::FileCache;
+use crate::cache::{AnyFileCache, FileCache};
 use crate::cases::CaseIndex;
 use crate::error::SkillsError;
 use crate::fsio::{Fingerprint, Reads};
@@ -75,6 +75,13 @@ pub(crate) struct Caches {
     pub listings: Mutex<HashMap<(PathBuf, PartKind), Listing>>,
 }
 
+impl Caches {
+    /// The caches of parsed part files (not resources, which are read differently).
+    pub(crate) fn file_caches(&self) -> [&dyn AnyFileCache; 6] {
+        [&self.body, &self.rules, &self.scenarios, &self.cases, &self.tools, &self.protocols]
+    }
+}
+
 impl Inner {
     pub(crate) fn trusted(&self) -> bool {
         self.trusted.load(Ordering::Acquire)
@@ -116,12 +123,7 @@ impl Inner {
             Some(ps) => ps.iter().map(|p| Some(p.as_path())).collect(),
         };
         for p in paths {
-            c.body.unverify(p);
-            c.rules.unverify(p);
-            c.scenarios.unverify(p);
-            c.cases.unverify(p);
-            c.tools.unverify(p);
-            c.protocols.unverify(p);
+            c.file_caches().iter().for_each(|cache| cache.unverify(p));
         }
     }
 }
