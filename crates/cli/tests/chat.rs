@@ -272,3 +272,34 @@ responses:
         "{err}"
     );
 }
+
+#[test]
+fn bench_agent_reports_each_history_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = StdCommand::cargo_bin("vibe").unwrap();
+    cmd.arg("--data-dir").arg(dir.path()).args([
+        "--json",
+        "bench",
+        "agent",
+        "--history",
+        "0,30",
+        "--turns",
+        "4",
+        "--dir",
+    ]);
+    let out = cmd.arg(dir.path()).stdin(Stdio::null()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = report["agent"].as_array().unwrap();
+    assert_eq!(rows.iter().map(|r| r["history"].as_u64().unwrap()).collect::<Vec<_>>(), [0, 30]);
+    for row in rows {
+        assert_eq!(row["turns"], 4);
+        let (median, p95) = (row["median_ms"].as_f64().unwrap(), row["p95_ms"].as_f64().unwrap());
+        assert!(median > 0.0 && p95 >= median, "{row}");
+        assert!(row["db_growth_bytes_per_turn"].as_f64().is_some(), "{row}");
+    }
+    // The benchmark's data dirs are temporary: nothing is left in --dir.
+    let left: Vec<_> =
+        std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(left.iter().all(|n| n != "runs"), "{left:?}");
+}

@@ -51,8 +51,8 @@ pub struct AgentBench {
     pub p95_ms: f64,
     pub db_growth_bytes_per_turn: f64,
     pub peak_rss_kb: Option<u64>,
-    /// CPU time (user + system, all threads) per measured turn: steadier than wall time on a
-    /// shared machine, and without the time spent waiting.
+    /// CPU time (user + system, all threads) per measured turn; `None` off Linux or when the
+    /// run was too short for the kernel's 10 ms clock ticks.
     pub cpu_ms_per_turn: Option<f64>,
 }
 
@@ -138,6 +138,7 @@ pub async fn bench_agent(
         peak_rss_kb: peak_rss_kb(),
         cpu_ms_per_turn: cpu_before
             .zip(cpu_after)
+            .filter(|(before, after)| after - before >= MIN_CPU_MS)
             .map(|(before, after)| (after - before) / turns.max(1) as f64),
     })
 }
@@ -154,6 +155,8 @@ fn cpu_ms() -> Option<f64> {
 
 /// `sysconf(_SC_CLK_TCK)` on Linux (100 on every mainstream architecture).
 const CLOCK_TICKS_PER_SECOND: f64 = 100.0;
+/// Less CPU time than this (20 clock ticks) is too coarse to report.
+const MIN_CPU_MS: f64 = 200.0;
 
 /// Peak resident set size of this process (Linux `VmHWM`).
 fn peak_rss_kb() -> Option<u64> {
