@@ -146,8 +146,8 @@ impl Store {
             .collect();
         skills.dedup();
         let doc = {
-            let mut conn = self.conn();
-            let tx = conn.transaction()?;
+            let conn = self.conn();
+            let tx = crate::Tx::begin(&conn, false)?;
             crate::profile::assemble_with(&tx, user, &skills)?
         };
         let mut profile = Value::Object(Map::new());

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use rusqlite::{Connection, TransactionBehavior};
+use rusqlite::Connection;
 
 pub use cache::{CacheStats, SkillView};
 pub use clock::now_rfc3339;
@@ -123,15 +123,54 @@ impl Store {
 
     /// Run `f` in one IMMEDIATE transaction (the write lock is taken up front, so a
     /// read-modify-write cannot interleave with another process's).
-    pub(crate) fn write_tx<T>(
-        &self,
-        f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T>,
-    ) -> Result<T> {
-        let mut conn = self.conn();
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    pub(crate) fn write_tx<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        let conn = self.conn();
+        let tx = Tx::begin(&conn, true)?;
         let out = f(&tx)?;
         tx.commit()?;
         Ok(out)
+    }
+}
+
+/// A transaction on one connection, begun and ended with cached statements (rusqlite's
+/// `Transaction` parses its `BEGIN` and `COMMIT` text every time, a noticeable share of a
+/// chat turn's six transactions). Rolled back when dropped without [`Tx::commit`].
+pub(crate) struct Tx<'c> {
+    conn: &'c Connection,
+    done: bool,
+}
+
+impl<'c> Tx<'c> {
+    /// `BEGIN IMMEDIATE` (take the write lock now) or a deferred `BEGIN` (for reads that must
+    /// see one snapshot).
+    pub(crate) fn begin(conn: &'c Connection, immediate: bool) -> Result<Self> {
+        let sql = if immediate { "BEGIN IMMEDIATE" } else { "BEGIN" };
+        conn.prepare_cached(sql)?.execute([])?;
+        Ok(Self { conn, done: false })
+    }
+
+    pub(crate) fn commit(mut self) -> Result<()> {
+        self.conn.prepare_cached("COMMIT")?.execute([])?;
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl std::ops::Deref for Tx<'_> {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        self.conn
+    }
+}
+
+impl Drop for Tx<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            // Nothing to report from a failed rollback: SQLite rolls back on its own when
+            // the connection is next used or closed.
+            let _ = self.conn.prepare_cached("ROLLBACK").and_then(|mut s| s.execute([]));
+        }
     }
 }
 
@@ -145,4 +184,40 @@ fn configure(conn: &Connection) -> Result<()> {
     conn.pragma_update(None, "foreign_keys", true)?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conversations(store: &Store) -> i64 {
+        store.conn().query_row("SELECT count(*) FROM conversations", [], |r| r.get(0)).unwrap()
+    }
+
+    #[test]
+    fn a_failed_write_transaction_leaves_nothing_and_the_next_one_works() {
+        let store = Store::open_in_memory().unwrap();
+        let insert = |tx: &Connection, id: &str| {
+            tx.execute(
+                "INSERT INTO conversations (id, user_id, created_at, updated_at) VALUES (?1, 'local', 't', 't')",
+                [id],
+            )
+        };
+        let failed: Result<()> = store.write_tx(|tx| {
+            insert(tx, "a")?;
+            Err(StoreError::invalid("refused halfway"))
+        });
+        assert!(failed.is_err());
+        assert_eq!(conversations(&store), 0, "the first insert was rolled back");
+        // A statement error inside also rolls back, and the connection stays usable.
+        let failed = store.write_tx(|tx| {
+            insert(tx, "b")?;
+            insert(tx, "b")?;
+            Ok(())
+        });
+        assert!(failed.unwrap_err().to_string().contains("UNIQUE"));
+        assert_eq!(conversations(&store), 0);
+        store.write_tx(|tx| Ok(insert(tx, "c")?)).unwrap();
+        assert_eq!(conversations(&store), 1);
+    }
 }

@@ -101,7 +101,7 @@ impl Message {
 /// `updated_at` when the message marks activity; returns the new id. A missing conversation
 /// or run is named in the error.
 pub(crate) fn insert_message(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &rusqlite::Connection,
     conversation_id: &str,
     msg: &NewMessage,
     now: &str,
@@ -152,7 +152,7 @@ pub(crate) fn insert_message(
 /// Rewrite the text, tool calls, token count and status of message `id` inside `tx`;
 /// returns how many rows changed (0: no such message).
 pub(crate) fn rewrite_message(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &rusqlite::Connection,
     id: i64,
     msg: &NewMessage,
 ) -> Result<usize> {

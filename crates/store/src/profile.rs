@@ -4,7 +4,7 @@
 //! (see `skill_rows`); this module puts them together and apart. Every change runs in one
 //! IMMEDIATE transaction and invalidates only the cache entries that read what changed.
 
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::{Map, Value, json};
 
 use crate::error::{Result, StoreError};
@@ -24,7 +24,7 @@ pub fn empty_profile() -> Value {
 }
 
 /// Every top-level section but `skills` (kept as an empty placeholder for key order).
-fn load_root(tx: &Transaction<'_>, user: &str) -> Result<Value> {
+fn load_root(tx: &Connection, user: &str) -> Result<Value> {
     let text: Option<String> = tx
         .prepare_cached("SELECT doc FROM profiles WHERE user_id = ?1")?
         .query_row([user], |r| r.get(0))
@@ -38,7 +38,7 @@ fn load_root(tx: &Transaction<'_>, user: &str) -> Result<Value> {
     }
 }
 
-fn save_root(tx: &Transaction<'_>, user: &str, root: &mut Value) -> Result<()> {
+fn save_root(tx: &Connection, user: &str, root: &mut Value) -> Result<()> {
     if let Some(map) = root.as_object_mut() {
         map.insert("skills".into(), Value::Object(Map::new()));
     }
@@ -51,13 +51,13 @@ fn save_root(tx: &Transaction<'_>, user: &str, root: &mut Value) -> Result<()> {
 }
 
 /// The whole document, every skill's state and lists in place.
-pub(crate) fn assemble(tx: &Transaction<'_>, user: &str) -> Result<Value> {
+pub(crate) fn assemble(tx: &Connection, user: &str) -> Result<Value> {
     let all = skill_rows::skills(tx, user)?;
     assemble_with(tx, user, &all)
 }
 
 /// The document with only the named skills' states under `skills`.
-pub(crate) fn assemble_with(tx: &Transaction<'_>, user: &str, only: &[String]) -> Result<Value> {
+pub(crate) fn assemble_with(tx: &Connection, user: &str, only: &[String]) -> Result<Value> {
     let mut root = load_root(tx, user)?;
     let mut skills = Map::new();
     for skill in only {
@@ -80,7 +80,7 @@ pub(crate) fn touch(skill_doc: &mut Value) -> Result<()> {
 }
 
 /// Replace everything: root sections and every skill's state (lists stored inline).
-fn replace_all(tx: &Transaction<'_>, user: &str, mut doc: Value) -> Result<()> {
+fn replace_all(tx: &Connection, user: &str, mut doc: Value) -> Result<()> {
     let skills =
         doc.as_object_mut().and_then(|m| m.remove("skills")).unwrap_or(Value::Object(Map::new()));
     let Value::Object(skills) = skills else {
@@ -106,8 +106,8 @@ fn replace_all(tx: &Transaction<'_>, user: &str, mut doc: Value) -> Result<()> {
 impl Store {
     /// The whole profile document of `user`.
     pub fn profile(&self, user: &str) -> Result<Value> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
+        let conn = self.conn();
+        let tx = crate::Tx::begin(&conn, false)?;
         assemble(&tx, user)
     }
 
@@ -190,7 +190,7 @@ impl Store {
 }
 
 /// `skills.<skill>` replaced whole (null forgets the skill's state).
-fn set_skill(tx: &Transaction<'_>, user: &str, skill: &str, value: Value) -> Result<()> {
+fn set_skill(tx: &Connection, user: &str, skill: &str, value: Value) -> Result<()> {
     skill_rows::delete_skill(tx, user, skill)?;
     match value {
         Value::Null => Ok(()),

@@ -22,7 +22,7 @@ pub struct RunAnswer {
 }
 
 /// The conversation a run belongs to.
-fn conversation_of(tx: &rusqlite::Transaction<'_>, run: &str) -> Result<String> {
+fn conversation_of(tx: &rusqlite::Connection, run: &str) -> Result<String> {
     tx.prepare_cached("SELECT conversation_id FROM runs WHERE id = ?1")?
         .query_row([run], |r| r.get::<_, Option<String>>(0))
         .optional()?
@@ -215,7 +215,7 @@ impl Store {
 }
 
 fn close_dangling_calls(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &rusqlite::Connection,
     conversation: &str,
     run_id: &str,
     now: &str,

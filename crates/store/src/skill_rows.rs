@@ -4,7 +4,7 @@
 //! holds nothing at a registered path. `assemble` puts the pieces back together.
 //! All functions run inside the caller's transaction.
 
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::{Map, Value};
 
 use crate::error::{Result, StoreError};
@@ -23,7 +23,7 @@ impl ListRef {
 }
 
 /// The skill's object row (without its registered lists); `{}` when none is stored.
-pub(crate) fn load_doc(tx: &Transaction<'_>, user: &str, skill: &str) -> Result<Value> {
+pub(crate) fn load_doc(tx: &Connection, user: &str, skill: &str) -> Result<Value> {
     let text: Option<String> = tx
         .prepare_cached("SELECT doc FROM skill_states WHERE user_id = ?1 AND skill = ?2")?
         .query_row(params![user, skill], |r| r.get(0))
@@ -37,7 +37,7 @@ pub(crate) fn load_doc(tx: &Transaction<'_>, user: &str, skill: &str) -> Result<
     }
 }
 
-pub(crate) fn save_doc(tx: &Transaction<'_>, user: &str, skill: &str, doc: &Value) -> Result<()> {
+pub(crate) fn save_doc(tx: &Connection, user: &str, skill: &str, doc: &Value) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO skill_states (user_id, skill, doc, updated_at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (user_id, skill) DO UPDATE SET doc = excluded.doc, updated_at = excluded.updated_at",
@@ -47,7 +47,7 @@ pub(crate) fn save_doc(tx: &Transaction<'_>, user: &str, skill: &str, doc: &Valu
 }
 
 /// Every skill of `user` that has stored state, by name.
-pub(crate) fn skills(tx: &Transaction<'_>, user: &str) -> Result<Vec<String>> {
+pub(crate) fn skills(tx: &Connection, user: &str) -> Result<Vec<String>> {
     let mut stmt =
         tx.prepare_cached("SELECT skill FROM skill_states WHERE user_id = ?1 ORDER BY rowid")?;
     let names = stmt.query_map([user], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
@@ -55,12 +55,12 @@ pub(crate) fn skills(tx: &Transaction<'_>, user: &str) -> Result<Vec<String>> {
 }
 
 /// Forget a skill's state entirely (its lists go with it).
-pub(crate) fn delete_skill(tx: &Transaction<'_>, user: &str, skill: &str) -> Result<()> {
+pub(crate) fn delete_skill(tx: &Connection, user: &str, skill: &str) -> Result<()> {
     tx.execute("DELETE FROM skill_states WHERE user_id = ?1 AND skill = ?2", params![user, skill])?;
     Ok(())
 }
 
-pub(crate) fn lists(tx: &Transaction<'_>, user: &str, skill: &str) -> Result<Vec<ListRef>> {
+pub(crate) fn lists(tx: &Connection, user: &str, skill: &str) -> Result<Vec<ListRef>> {
     let mut stmt = tx.prepare_cached(
         "SELECT id, path FROM state_lists WHERE user_id = ?1 AND skill = ?2 ORDER BY path",
     )?;
@@ -72,7 +72,7 @@ pub(crate) fn lists(tx: &Transaction<'_>, user: &str, skill: &str) -> Result<Vec
 
 /// The id of the list registered at `path`, if any.
 pub(crate) fn find_list(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     user: &str,
     skill: &str,
     path: &str,
@@ -86,7 +86,7 @@ pub(crate) fn find_list(
 }
 
 /// Stamp `_meta.updated_at` of a stored skill state in place (no round trip through Rust).
-pub(crate) fn touch_doc(tx: &Transaction<'_>, user: &str, skill: &str) -> Result<()> {
+pub(crate) fn touch_doc(tx: &Connection, user: &str, skill: &str) -> Result<()> {
     let now = clock::now_rfc3339();
     tx.prepare_cached(
         "UPDATE skill_states SET doc = json_set(doc, '$._meta', json_patch(coalesce(json_extract(doc, '$._meta'), '{}'), json_object('updated_at', ?3))),
@@ -97,13 +97,13 @@ pub(crate) fn touch_doc(tx: &Transaction<'_>, user: &str, skill: &str) -> Result
     Ok(())
 }
 
-pub(crate) fn drop_list(tx: &Transaction<'_>, list: &ListRef) -> Result<()> {
+pub(crate) fn drop_list(tx: &Connection, list: &ListRef) -> Result<()> {
     tx.prepare_cached("DELETE FROM state_lists WHERE id = ?1")?.execute([list.id])?;
     Ok(())
 }
 
 /// Entries of a list, newest first.
-fn items(tx: &Transaction<'_>, list_id: i64) -> Result<Vec<Value>> {
+fn items(tx: &Connection, list_id: i64) -> Result<Vec<Value>> {
     let mut stmt = tx
         .prepare_cached("SELECT item FROM state_list_items WHERE list_id = ?1 ORDER BY seq DESC")?;
     let rows = stmt.query_map([list_id], |r| r.get::<_, String>(0))?;
@@ -120,7 +120,7 @@ fn items(tx: &Transaction<'_>, list_id: i64) -> Result<Vec<Value>> {
 /// The skill's whole state: the object row with every registered list put in place.
 /// `only` limits the lists read to those under these top-level sections.
 pub(crate) fn assemble(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     user: &str,
     skill: &str,
     only: Option<&[String]>,
@@ -147,7 +147,7 @@ pub(crate) fn assemble(
 
 /// Register a new list at `path` holding `initial` (newest first), returning its id.
 pub(crate) fn create_list(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     user: &str,
     skill: &str,
     path: &str,
@@ -165,7 +165,7 @@ pub(crate) fn create_list(
     Ok(id)
 }
 
-fn insert_item(tx: &Transaction<'_>, list_id: i64, seq: i64, item: &Value) -> Result<()> {
+fn insert_item(tx: &Connection, list_id: i64, seq: i64, item: &Value) -> Result<()> {
     tx.prepare_cached("INSERT INTO state_list_items (list_id, seq, item) VALUES (?1, ?2, ?3)")?
         .execute(params![list_id, seq, item.to_string()])?;
     Ok(())
@@ -174,7 +174,7 @@ fn insert_item(tx: &Transaction<'_>, list_id: i64, seq: i64, item: &Value) -> Re
 /// Add `item` as the newest entry, keep at most `max_items`; returns (length, dropped).
 /// Entries have contiguous seqs, so the oldest `dropped` are exactly those below the cut.
 pub(crate) fn push_item(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     list_id: i64,
     item: &Value,
     max_items: usize,

@@ -5,7 +5,7 @@
 //! transaction and stamps `skills.<skill>._meta.updated_at`. Lists grown by `append_to_list`
 //! are stored one row per entry (see `skill_rows`); a write that replaces one drops its rows.
 
-use rusqlite::Transaction;
+use rusqlite::Connection;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -91,7 +91,7 @@ fn is_prefix(prefix: &[&str], of: &[&str]) -> bool {
 
 /// Set the value at `rel` (relative to `skills.<skill>`), for `Store::set_path`.
 pub(crate) fn set_in_skill(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     user: &str,
     skill: &str,
     rel: &[&str],
@@ -127,8 +127,8 @@ impl Store {
     ) -> Result<StateRead> {
         validate_skill_id(skill)?;
         let all = {
-            let mut conn = self.conn();
-            let tx = conn.transaction()?;
+            let conn = self.conn();
+            let tx = crate::Tx::begin(&conn, false)?;
             skill_rows::assemble(&tx, user, skill, sections)?
         };
         let data: Map<String, Value> = match (all, sections) {
@@ -234,7 +234,7 @@ impl Store {
 /// Register the list at `path`: refuse when a list is on the way or the path holds a
 /// non-list; move an inline list out of the object row.
 fn new_list(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     user: &str,
     skill: &str,
     path: &str,
