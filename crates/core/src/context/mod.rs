@@ -13,6 +13,7 @@ mod phase1;
 mod phase2;
 mod render;
 mod sections;
+mod statics;
 mod texts;
 mod tokenizer;
 mod trim;
@@ -95,6 +96,7 @@ pub struct ContextBuilder {
     limits: ContextLimits,
     tk: &'static Tokenizer,
     cases: cases::CaseCache,
+    statics: statics::StaticCache,
 }
 
 impl ContextBuilder {
@@ -112,6 +114,7 @@ impl ContextBuilder {
             limits,
             tk: Tokenizer::shared()?,
             cases: cases::CaseCache::default(),
+            statics: statics::StaticCache::default(),
         })
     }
 

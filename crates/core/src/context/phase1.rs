@@ -32,7 +32,7 @@ impl ContextBuilder {
         if body.is_empty() {
             return Ok(texts::FALLBACK_PERSONA.to_string());
         }
-        Ok(super::phase2::titled(body, entry.meta.expert_persona.as_deref().unwrap_or("Vibe")))
+        Ok(super::statics::titled(body, entry.meta.expert_persona.as_deref().unwrap_or("Vibe")))
     }
 
     pub(super) fn phase1(

@@ -7,23 +7,17 @@
 use std::sync::Arc;
 
 use serde_json::Value;
-use vibe_skills::{SkillEntry, SkillMeta, SkillsError, VoiceMode};
+use vibe_skills::{SkillEntry, SkillMeta, VoiceMode};
 use vibe_store::SkillView;
 
 use super::render::at_path;
-use super::sections::demote_headings;
 use super::texts;
-use super::trim::{Guide, Parts};
+use super::trim::Parts;
 use super::{BuiltPrompt, ContextBuilder, PromptRequest};
 use crate::CoreError;
 
 /// The profile path of the voice-mode preference.
 const VOICE_PREFERENCE: &str = "preferences.voice_mode";
-
-/// `body` with a `# title` line unless it starts with a heading of its own.
-pub(crate) fn titled(body: &str, title: &str) -> String {
-    if body.starts_with('#') { body.to_string() } else { format!("# {title}\n\n{body}") }
-}
 
 /// The protocol prompt as a section: verbatim, under a heading unless it has one.
 pub(crate) fn protocol_text(protocol: &str) -> String {
@@ -94,45 +88,6 @@ fn voice_mode(
 }
 
 impl ContextBuilder {
-    /// Rules, or the chosen scenario when there is one and it exists.
-    fn guide(
-        &self,
-        name: &str,
-        scenario: Option<&str>,
-        notices: &mut Vec<String>,
-    ) -> Result<Option<Guide>, CoreError> {
-        if let Some(id) = scenario {
-            match self.skills.scenario(name, id) {
-                Ok(s) => {
-                    let mut text = format!("## 当前场景：{}", s.name);
-                    if !s.description.trim().is_empty() {
-                        text.push_str(&format!("\n{}", s.description.trim()));
-                    }
-                    return Ok(Some(Guide {
-                        kind: "scenario",
-                        heading: text,
-                        items: vec![demote_headings(&s.body, 2)],
-                    }));
-                }
-                Err(e @ SkillsError::UnknownPart { .. }) => {
-                    notices.push(format!("scenario: {e}; using the skill's rules"));
-                }
-                Err(e) => return Err(e.into()),
-            }
-        }
-        let rules = self.skills.rules(name)?;
-        let items: Vec<String> = rules
-            .iter()
-            .filter(|r| !r.text.trim().is_empty())
-            .map(|r| demote_headings(&r.text, 2))
-            .collect();
-        Ok((!items.is_empty()).then(|| Guide {
-            kind: "rules",
-            heading: texts::RULES_HEADING.to_string(),
-            items,
-        }))
-    }
-
     /// The skill's declared profile fields and state, through the store's cache.
     fn view(&self, user: &str, meta: &SkillMeta) -> Result<Arc<SkillView>, CoreError> {
         let mut fields: Vec<&str> = meta.profile_fields.iter().map(String::as_str).collect();
@@ -149,9 +104,9 @@ impl ContextBuilder {
     ) -> Result<BuiltPrompt, CoreError> {
         let meta = &entry.meta;
         let name = meta.name.as_str();
-        let mut notices = Vec::new();
-        let body = self.skills.body(name)?;
         let title = meta.expert_persona.as_deref().unwrap_or(name);
+        let statics = self.statics.get(&self.skills, self.tk, name, title, req.scenario)?;
+        let mut notices = statics.notices.clone();
         let view = self.view(req.user, meta)?;
         let own_state = format!("skills.{name}");
         let profile: Vec<(String, Option<Value>)> = meta
@@ -170,10 +125,9 @@ impl ContextBuilder {
             format!("{}\n{}", texts::ETHICS_HEADING, lines.join("\n"))
         });
         let parts = Parts {
-            persona: titled(body.trim(), title),
             persona_mode: persona_mode(meta, req.persona, &mut notices),
             voice: texts::voice_text(voice_mode(meta, req.voice_mode, &view, &mut notices)),
-            guide: self.guide(name, req.scenario, &mut notices)?,
+            statics,
             ethics,
             cases,
             profile,

@@ -254,3 +254,35 @@ fn a_slightly_oversized_skill_loses_only_cases() {
     assert!(!p.notices[0].starts_with("cases: 0 of"), "some cases still fit: {:?}", p.notices);
     assert!(p.system.contains("这是一段很长的规则细节"), "rules untouched");
 }
+
+#[test]
+fn edits_to_the_persona_and_rules_show_in_the_next_prompt() {
+    let root = tempfile::tempdir().unwrap();
+    write_skill(root.path(), "coach", "description: 一个测试教练。", "你是测试教练。");
+    let rules = root.path().join("coach/rules");
+    std::fs::create_dir_all(&rules).unwrap();
+    std::fs::write(rules.join("01.md"), "先倾听。").unwrap();
+    let (b, _) = builder_with(Some(root.path()), true, ContextLimits::default());
+    let first = b.system_prompt(&request("coach", "你好")).unwrap();
+    assert!(first.system.contains("你是测试教练。") && first.system.contains("先倾听。"));
+    let again = b.system_prompt(&request("coach", "你好")).unwrap();
+    assert_eq!(again.system, first.system, "unchanged files give the same prompt");
+
+    // Different lengths, so the files' fingerprints change even within one mtime tick.
+    write_skill(
+        root.path(),
+        "coach",
+        "description: 一个测试教练。",
+        "你是耐心的测试教练，慢慢来。",
+    );
+    std::fs::write(rules.join("01.md"), "先倾听，再复述对方的话。").unwrap();
+    std::fs::write(rules.join("02.md"), "每次只定一个小目标。").unwrap();
+    let edited = b.system_prompt(&request("coach", "你好")).unwrap();
+    assert!(edited.system.contains("你是耐心的测试教练，慢慢来。"), "{}", edited.system);
+    assert!(edited.system.contains("先倾听，再复述对方的话。"));
+    assert!(edited.system.contains("每次只定一个小目标。"));
+    assert!(!edited.system.contains("你是测试教练。"));
+    let rules_tokens =
+        |p: &BuiltPrompt| p.sections.iter().find(|s| s.name == "rules").unwrap().tokens;
+    assert!(rules_tokens(&edited) > rules_tokens(&first), "the new rules are counted");
+}

@@ -23,6 +23,7 @@ use vibe_wire::{Phase, SectionTokens};
 
 use super::render::{Shape, compact, head_and_tail, is_blank, opening, shape_json};
 use super::sections::{SEPARATOR, Section, join, seam_slack, section_tokens, tools_tokens};
+use super::statics::Statics;
 use super::texts;
 use super::{BuiltPrompt, ContextBuilder};
 
@@ -42,10 +43,10 @@ pub(crate) struct Guide {
 
 /// Everything a phase-2 prompt is made of, before fitting.
 pub(crate) struct Parts {
-    pub persona: String,
     pub persona_mode: Option<String>,
     pub voice: &'static str,
-    pub guide: Option<Guide>,
+    /// The persona and the guide (rules or scenario), rendered and counted per file version.
+    pub statics: Arc<Statics>,
     pub ethics: Option<String>,
     /// Rendered matched cases, best first.
     pub cases: Arc<Vec<String>>,
@@ -107,7 +108,7 @@ const SLOTS: [Slot; 12] = [
 /// to trim.
 fn next_step(parts: &Parts, l: Levels) -> Option<(Levels, Slot)> {
     let state_present = !is_blank(&parts.view.state);
-    let guide_items = parts.guide.as_ref().map_or(0, |g| g.items.len());
+    let guide_items = parts.statics.guide.as_ref().map_or(0, |g| g.items.len());
     if l.cases_dropped < parts.cases.len() {
         return Some((Levels { cases_dropped: l.cases_dropped + 1, ..l }, Slot::Cases));
     }
@@ -160,6 +161,17 @@ impl ContextBuilder {
     }
 
     fn render(&self, slot: Slot, p: &Parts, l: Levels) -> Option<Rendered> {
+        let untrimmed =
+            |text: &str, tokens: u32| Rendered { text: text.to_string(), tokens: Some(tokens) };
+        match slot {
+            Slot::Persona => {
+                return Some(untrimmed(&p.statics.persona, p.statics.persona_tokens));
+            }
+            Slot::Guide if !l.guide_short && l.guide_dropped == 0 => {
+                return p.statics.guide_text.as_ref().map(|(text, n)| untrimmed(text, *n));
+            }
+            _ => {}
+        }
         self.render_text(slot, p, l).map(Rendered::from).or_else(|| self.render_lines(slot, p, l))
     }
 
@@ -229,11 +241,11 @@ impl ContextBuilder {
     /// The sections rendered as one text.
     fn render_text(&self, slot: Slot, p: &Parts, l: Levels) -> Option<String> {
         match slot {
-            Slot::Persona => Some(p.persona.clone()),
+            Slot::Persona => Some(p.statics.persona.clone()),
             Slot::PersonaMode => p.persona_mode.clone(),
             Slot::Voice => Some(p.voice.to_string()),
             Slot::Guide => {
-                let g = p.guide.as_ref()?;
+                let g = p.statics.guide.as_ref()?;
                 let kept = g.items.len().saturating_sub(l.guide_dropped);
                 if kept == 0 {
                     return None;
@@ -324,7 +336,7 @@ fn slot_name(slot: Slot, parts: &Parts) -> &'static str {
         Slot::Persona => "persona",
         Slot::PersonaMode => "persona_mode",
         Slot::Voice => "voice",
-        Slot::Guide => parts.guide.as_ref().map_or("rules", |g| g.kind),
+        Slot::Guide => parts.statics.guide.as_ref().map_or("rules", |g| g.kind),
         Slot::Ethics => "ethics",
         Slot::Boundaries => "boundaries",
         Slot::Cases => "cases",
@@ -356,7 +368,7 @@ fn trim_notices(parts: &Parts, l: Levels, budget: u32) -> Vec<String> {
             SHORT.list_items
         ));
     }
-    if let Some(g) = &parts.guide {
+    if let Some(g) = &parts.statics.guide {
         if l.guide_short {
             out.push(format!("{}: cut to their opening paragraphs {fit}", g.kind));
         }
