@@ -1,6 +1,6 @@
 //! The async driver of the loop: asks the state machine what to do, does it (build the prompt,
-//! stream the model, run tools, persist every message as it completes, emit events), and feeds
-//! the result back. The system prompt is rebuilt before every model call from current state,
+//! stream the model, run tools — `tool_round` —, persist every message as it completes, emit
+//! events), and feeds the result back. Each call's history is `window`'s. The system prompt is rebuilt before every model call from current state,
 //! so a tool that changed the profile, or `use_skill`, is reflected in the next call of the
 //! same turn (seed 003; seed 001 §4).
 
@@ -17,14 +17,14 @@ use crate::CoreError;
 use crate::agent::approvals::Approver;
 use crate::agent::budgets::Budgets;
 use crate::agent::closing;
-use crate::agent::execute::{CallOutcome, execute_calls, shown_arguments};
-use crate::agent::fsm::{Action, Machine, ToolReport};
-use crate::agent::persist::{Draft, tool_calls_json, tool_message};
+use crate::agent::execute::shown_arguments;
+use crate::agent::fsm::{Action, Machine};
+use crate::agent::persist::{Draft, tool_calls_json};
 use crate::agent::round::{RoundEnd, stream_round};
 use crate::audit::RunAudit;
 use crate::context::{BuiltPrompt, ContextBuilder, History, PromptRequest};
 use crate::emit::Emitter;
-use crate::tools::{Effect, ToolContext, ToolRegistry, ToolSet};
+use crate::tools::{ToolRegistry, ToolSet};
 
 /// Everything one run needs. Built by the chat service.
 pub struct AgentInput {
@@ -77,25 +77,25 @@ struct Offer {
     defs: Vec<vibe_llm::ToolDef>,
 }
 
-struct Loop {
-    input: AgentInput,
+pub(super) struct Loop {
+    pub(super) input: AgentInput,
     offer: Option<Arc<Offer>>,
-    machine: Machine,
-    active_skill: Option<String>,
-    scenario: Option<String>,
+    pub(super) machine: Machine,
+    pub(super) active_skill: Option<String>,
+    pub(super) scenario: Option<String>,
     /// Messages of this run after the history (assistant answers and tool results).
-    run_messages: Vec<Message>,
-    run_tokens: u32,
-    pending_calls: Vec<ToolCall>,
+    pub(super) run_messages: Vec<Message>,
+    pub(super) run_tokens: u32,
+    pub(super) pending_calls: Vec<ToolCall>,
     /// The tools the model was offered with `pending_calls`; the calls run against these.
-    pending_tools: Option<ToolSet>,
+    pub(super) pending_tools: Option<ToolSet>,
     /// History per phase, read once (phase 2 after `use_skill` reads its own window).
-    histories: Vec<(Phase, History)>,
-    usage: TokenUsage,
-    done_tools: Vec<String>,
-    final_text: String,
+    pub(super) histories: Vec<(Phase, History)>,
+    pub(super) usage: TokenUsage,
+    pub(super) done_tools: Vec<String>,
+    pub(super) final_text: String,
     /// The last answer, stored when the run is closed.
-    answer: Option<RunAnswer>,
+    pub(super) answer: Option<RunAnswer>,
 }
 
 /// Run the loop to its end. Errors are infrastructure failures (database, skills); model and
@@ -156,62 +156,15 @@ fn needs_fallback(reason: StopReason) -> bool {
 }
 
 impl Loop {
-    fn phase(&self) -> Phase {
+    pub(super) fn phase(&self) -> Phase {
         if self.active_skill.is_some() { Phase::Phase2 } else { Phase::Phase1 }
     }
 
-    fn conversation_now(&self) -> Conversation {
+    pub(super) fn conversation_now(&self) -> Conversation {
         let mut conversation = self.input.conversation.clone();
         conversation.skill.clone_from(&self.active_skill);
         conversation.scenario.clone_from(&self.scenario);
         conversation
-    }
-
-    /// The history window of `phase` up to this run's user message. When older messages
-    /// fell out of the window unsummarised, they are compacted into the conversation's
-    /// summary first (seed 004 §7.3), so early facts reach the prompt through it.
-    async fn history(&mut self, phase: Phase) -> Result<History, CoreError> {
-        if let Some((_, h)) = self.histories.iter().find(|(p, _)| *p == phase) {
-            return Ok(h.clone());
-        }
-        let mut history = self.read_history(phase)?;
-        if history.more_before {
-            let summarizer = self.input.summarize_with_model.then(|| self.input.model.as_ref());
-            let compaction =
-                self.input.context.compact(&self.conversation_now(), phase, summarizer).await?;
-            if let Some(c) = compaction {
-                self.input.emitter.emit(Event::Compacted {
-                    folded_messages: c.folded_messages,
-                    summary_tokens: c.summary_tokens,
-                });
-                if let Some(usage) = c.usage {
-                    self.usage.add(TokenUsage {
-                        prompt_tokens: usage.prompt_tokens,
-                        completion_tokens: usage.completion_tokens,
-                        total_tokens: usage.total_tokens,
-                    });
-                }
-                let fresh = self.input.store.conversation(&self.input.conversation.id)?;
-                self.input.conversation.summary = fresh.summary;
-                self.input.conversation.summary_through_id = fresh.summary_through_id;
-                // The window is what it was, less what was just folded into the summary.
-                history.keep_after(c.through_id);
-                history.more_before = false;
-            }
-        }
-        self.histories.push((phase, history.clone()));
-        Ok(history)
-    }
-
-    fn read_history(&self, phase: Phase) -> Result<History, CoreError> {
-        let skill_limits = match &self.active_skill {
-            Some(skill) => self.input.skills.skill(skill).ok().map(|e| e.meta.history),
-            None => None,
-        };
-        let mut history =
-            self.input.context.history(&self.conversation_now(), phase, skill_limits.as_ref())?;
-        history.keep_through(self.input.user_message_id);
-        Ok(history)
     }
 
     /// One model call; `closing` is set for the closing call after a budget stop.
@@ -374,114 +327,6 @@ impl Loop {
                 Ok(self.machine.on_cancel())
             }
         }
-    }
-
-    async fn tool_round(
-        &mut self,
-        planned: &[crate::agent::fsm::PlannedCall],
-    ) -> Result<Action, CoreError> {
-        let calls = std::mem::take(&mut self.pending_calls);
-        let inp = &self.input;
-        let toolset = match self.pending_tools.take() {
-            Some(toolset) => toolset,
-            None => inp.tools.tools_for(&inp.skills, self.active_skill.as_deref()),
-        };
-        let lookup = |name: &str| toolset.tools.iter().find(|t| t.name() == name).cloned();
-        let ctx = ToolContext {
-            store: inp.store.clone(),
-            skills: inp.skills.clone(),
-            user: inp.user.clone(),
-            conversation_id: inp.conversation.id.clone(),
-            run_id: inp.run_id.clone(),
-            active_skill: self.active_skill.clone(),
-            run_dir: inp.run_dir.clone(),
-            emitter: inp.emitter.clone(),
-            seed: inp.seed,
-        };
-        let outcomes = execute_calls(
-            &calls,
-            planned,
-            &lookup,
-            &ctx,
-            inp.approver.as_ref(),
-            &inp.emitter,
-            &inp.cancel,
-        )
-        .await;
-        let Some(outcomes) = outcomes else {
-            // Cancelled: close every call so the history stays valid.
-            for call in &calls {
-                let content = serde_json::json!({"status": "error", "error": "cancelled", "message": "the person stopped the reply before this tool finished"});
-                tool_message(
-                    &inp.store,
-                    &inp.conversation.id,
-                    &inp.run_id,
-                    &call.id,
-                    &content.to_string(),
-                    0,
-                    true,
-                )?;
-            }
-            return Ok(self.machine.on_cancel());
-        };
-        let mut reports = Vec::new();
-        for outcome in outcomes {
-            self.record_result(&outcome)?;
-            if outcome.executed {
-                reports.push(ToolReport {
-                    name: outcome.call.name.clone(),
-                    is_error: outcome.output.is_error,
-                });
-                if !outcome.output.is_error {
-                    self.done_tools.push(outcome.call.name.clone());
-                }
-            }
-            match outcome.output.effect {
-                Some(Effect::SkillActivated { skill, scenario }) => {
-                    self.input.emitter.emit(Event::SkillActivated {
-                        skill: skill.clone(),
-                        scenario: scenario.clone(),
-                    });
-                    self.active_skill = Some(skill);
-                    self.scenario = scenario;
-                }
-                Some(Effect::PlanUpdated(plan)) => {
-                    self.input.emitter.emit(Event::PlanUpdated { plan });
-                }
-                None => {}
-            }
-        }
-        Ok(self.machine.on_tools_done(&reports))
-    }
-
-    fn record_result(&mut self, outcome: &CallOutcome) -> Result<(), CoreError> {
-        let inp = &self.input;
-        let content = outcome.output.result.to_string();
-        let message = Message::tool(outcome.call.id.clone(), content.clone());
-        let tokens = inp.context.tokenizer().count_message(&message);
-        tool_message(
-            &inp.store,
-            &inp.conversation.id,
-            &inp.run_id,
-            &outcome.call.id,
-            &content,
-            tokens,
-            false,
-        )?;
-        let (shown, file) = match &inp.audit {
-            Some(audit) => audit.externalize(&outcome.call.name, &outcome.output.result),
-            None => (outcome.output.result.clone(), None),
-        };
-        inp.emitter.emit(Event::ToolResult {
-            id: outcome.call.id.clone(),
-            name: outcome.call.name.clone(),
-            result: shown,
-            is_error: outcome.output.is_error,
-            file,
-        });
-        self.run_tokens += tokens;
-        self.run_messages.push(message);
-        Ok(())
     }
 
     /// Say the fixed closing text (streamed as one delta and stored).

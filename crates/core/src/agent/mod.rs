@@ -11,6 +11,8 @@ mod execute;
 mod fsm;
 mod persist;
 mod round;
+mod tool_round;
+mod window;
 
 pub use approvals::{
     ApprovalDecision, ApprovalPolicy, ApprovalRequest, Approver, PendingApprovals,

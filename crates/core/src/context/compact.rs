@@ -25,6 +25,8 @@ pub struct Compaction {
     pub used_model: bool,
     /// The newest message id the summary now covers.
     pub through_id: i64,
+    /// The summary as stored.
+    pub summary: String,
     /// Token usage of the summarising call, when the model reported it.
     pub usage: Option<Usage>,
     /// What went differently than asked (e.g. the model call failed and the digest was kept).
@@ -91,6 +93,7 @@ impl ContextBuilder {
         Ok(Some(Compaction {
             folded_messages: u32::try_from(folded.len()).unwrap_or(u32::MAX),
             summary_tokens: self.tk.count_lines(&summary),
+            summary,
             used_model,
             through_id: new_through,
             usage,

@@ -1,0 +1,124 @@
+//! A round of tool calls: run the calls the model made against the tools it was offered
+//! (approvals, concurrency and failures are `execute`'s), store and emit each result as it
+//! completes, close every call when the person cancels, and apply the results' effects
+//! (`skill_activated`, `plan_updated`).
+
+use vibe_llm::Message;
+use vibe_wire::Event;
+
+use crate::CoreError;
+use crate::agent::driver::Loop;
+use crate::agent::execute::{CallOutcome, execute_calls};
+use crate::agent::fsm::{Action, PlannedCall, ToolReport};
+use crate::agent::persist::tool_message;
+use crate::tools::{Effect, ToolContext};
+
+impl Loop {
+    pub(super) async fn tool_round(
+        &mut self,
+        planned: &[PlannedCall],
+    ) -> Result<Action, CoreError> {
+        let calls = std::mem::take(&mut self.pending_calls);
+        let inp = &self.input;
+        let toolset = match self.pending_tools.take() {
+            Some(toolset) => toolset,
+            None => inp.tools.tools_for(&inp.skills, self.active_skill.as_deref()),
+        };
+        let lookup = |name: &str| toolset.tools.iter().find(|t| t.name() == name).cloned();
+        let ctx = ToolContext {
+            store: inp.store.clone(),
+            skills: inp.skills.clone(),
+            user: inp.user.clone(),
+            conversation_id: inp.conversation.id.clone(),
+            run_id: inp.run_id.clone(),
+            active_skill: self.active_skill.clone(),
+            run_dir: inp.run_dir.clone(),
+            emitter: inp.emitter.clone(),
+            seed: inp.seed,
+        };
+        let outcomes = execute_calls(
+            &calls,
+            planned,
+            &lookup,
+            &ctx,
+            inp.approver.as_ref(),
+            &inp.emitter,
+            &inp.cancel,
+        )
+        .await;
+        let Some(outcomes) = outcomes else {
+            // Cancelled: close every call so the history stays valid.
+            for call in &calls {
+                let content = serde_json::json!({"status": "error", "error": "cancelled", "message": "the person stopped the reply before this tool finished"});
+                tool_message(
+                    &inp.store,
+                    &inp.conversation.id,
+                    &inp.run_id,
+                    &call.id,
+                    &content.to_string(),
+                    0,
+                    true,
+                )?;
+            }
+            return Ok(self.machine.on_cancel());
+        };
+        let mut reports = Vec::new();
+        for outcome in outcomes {
+            self.record_result(&outcome)?;
+            if outcome.executed {
+                reports.push(ToolReport {
+                    name: outcome.call.name.clone(),
+                    is_error: outcome.output.is_error,
+                });
+                if !outcome.output.is_error {
+                    self.done_tools.push(outcome.call.name.clone());
+                }
+            }
+            match outcome.output.effect {
+                Some(Effect::SkillActivated { skill, scenario }) => {
+                    self.input.emitter.emit(Event::SkillActivated {
+                        skill: skill.clone(),
+                        scenario: scenario.clone(),
+                    });
+                    self.active_skill = Some(skill);
+                    self.scenario = scenario;
+                }
+                Some(Effect::PlanUpdated(plan)) => {
+                    self.input.emitter.emit(Event::PlanUpdated { plan });
+                }
+                None => {}
+            }
+        }
+        Ok(self.machine.on_tools_done(&reports))
+    }
+
+    fn record_result(&mut self, outcome: &CallOutcome) -> Result<(), CoreError> {
+        let inp = &self.input;
+        let content = outcome.output.result.to_string();
+        let message = Message::tool(outcome.call.id.clone(), content.clone());
+        let tokens = inp.context.tokenizer().count_message(&message);
+        tool_message(
+            &inp.store,
+            &inp.conversation.id,
+            &inp.run_id,
+            &outcome.call.id,
+            &content,
+            tokens,
+            false,
+        )?;
+        let (shown, file) = match &inp.audit {
+            Some(audit) => audit.externalize(&outcome.call.name, &outcome.output.result),
+            None => (outcome.output.result.clone(), None),
+        };
+        inp.emitter.emit(Event::ToolResult {
+            id: outcome.call.id.clone(),
+            name: outcome.call.name.clone(),
+            result: shown,
+            is_error: outcome.output.is_error,
+            file,
+        });
+        self.run_tokens += tokens;
+        self.run_messages.push(message);
+        Ok(())
+    }
+}

@@ -1,0 +1,58 @@
+//! The history of each model call of a run: the window of the call's phase up to the run's
+//! user message, read once per phase, with older unsummarised messages compacted into the
+//! conversation's summary on the way (seed 004 §7.3). Choosing the window and compacting are
+//! the context builder's; this only decides when, and keeps the run's view in step.
+
+use vibe_wire::{Event, Phase, TokenUsage};
+
+use crate::CoreError;
+use crate::agent::driver::Loop;
+use crate::context::History;
+
+impl Loop {
+    /// The history window of `phase` up to this run's user message. When older messages
+    /// fell out of the window unsummarised, they are compacted into the conversation's
+    /// summary first (seed 004 §7.3), so early facts reach the prompt through it.
+    pub(super) async fn history(&mut self, phase: Phase) -> Result<History, CoreError> {
+        if let Some((_, h)) = self.histories.iter().find(|(p, _)| *p == phase) {
+            return Ok(h.clone());
+        }
+        let mut history = self.read_history(phase)?;
+        if history.more_before {
+            let summarizer = self.input.summarize_with_model.then(|| self.input.model.as_ref());
+            let compaction =
+                self.input.context.compact(&self.conversation_now(), phase, summarizer).await?;
+            if let Some(c) = compaction {
+                self.input.emitter.emit(Event::Compacted {
+                    folded_messages: c.folded_messages,
+                    summary_tokens: c.summary_tokens,
+                });
+                if let Some(usage) = c.usage {
+                    self.usage.add(TokenUsage {
+                        prompt_tokens: usage.prompt_tokens,
+                        completion_tokens: usage.completion_tokens,
+                        total_tokens: usage.total_tokens,
+                    });
+                }
+                self.input.conversation.summary = Some(c.summary);
+                self.input.conversation.summary_through_id = Some(c.through_id);
+                // The window is what it was, less what was just folded into the summary.
+                history.keep_after(c.through_id);
+                history.more_before = false;
+            }
+        }
+        self.histories.push((phase, history.clone()));
+        Ok(history)
+    }
+
+    pub(super) fn read_history(&self, phase: Phase) -> Result<History, CoreError> {
+        let skill_limits = match &self.active_skill {
+            Some(skill) => self.input.skills.skill(skill).ok().map(|e| e.meta.history),
+            None => None,
+        };
+        let mut history =
+            self.input.context.history(&self.conversation_now(), phase, skill_limits.as_ref())?;
+        history.keep_through(self.input.user_message_id);
+        Ok(history)
+    }
+}
