@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use vibe_core::audit::{EXTERNALIZE_THRESHOLD, RunAudit};
 use vibe_core::emit::Emitter;
 use vibe_store::{LOCAL_USER, Store};
-use vibe_wire::{ErrorInfo, Event, Phase, Plan, PlanStep, StopReason, TokenUsage};
+use vibe_wire::TokenUsage;
 
 fn vibe(dir: &Path, args: &[&str]) -> Output {
     Command::cargo_bin("vibe").unwrap().arg("--data-dir").arg(dir).args(args).output().unwrap()
@@ -34,70 +34,7 @@ fn fabricate(dir: &Path, run_id: &str) -> String {
     let (preview, file) =
         audit.externalize("run_script", &json!({"stdout": "x".repeat(EXTERNALIZE_THRESHOLD)}));
     let usage = TokenUsage { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
-    let events = vec![
-        Event::RunStarted {
-            conversation_id: conv.clone(),
-            phase: Phase::Phase1,
-            skill: None,
-            user_message: "hi".into(),
-            model: "m".into(),
-        },
-        Event::TurnStarted { round: 1 },
-        Event::ReasoningDelta { text: "thinking".into() },
-        Event::AssistantDelta { text: "Let me look.".into() },
-        Event::ToolCall {
-            id: "t1".into(),
-            name: "use_skill".into(),
-            arguments: json!({"skill": "bazi"}),
-        },
-        Event::ToolResult {
-            id: "t1".into(),
-            name: "use_skill".into(),
-            result: json!({"status": "activated"}),
-            is_error: false,
-            file: None,
-        },
-        Event::SkillActivated { skill: "bazi".into(), scenario: None },
-        Event::PlanUpdated {
-            plan: Plan {
-                goal: "Read the chart".into(),
-                steps: vec![
-                    PlanStep { title: "compute".into(), status: "done".into() },
-                    PlanStep { title: "explain".into(), status: "in_progress".into() },
-                    PlanStep { title: "advise".into(), status: "pending".into() },
-                ],
-            },
-        },
-        Event::ToolCall { id: "t2".into(), name: "read_state".into(), arguments: json!({}) },
-        Event::ToolResult {
-            id: "t2".into(),
-            name: "read_state".into(),
-            result: json!({"error": "no such section \"x\""}),
-            is_error: true,
-            file: None,
-        },
-        Event::ToolResult {
-            id: "t3".into(),
-            name: "run_script".into(),
-            result: preview,
-            is_error: false,
-            file,
-        },
-        Event::ApprovalRequired {
-            request_id: "a1".into(),
-            tool: "run_script".into(),
-            args: json!({"script": "x.py"}),
-            reason: "runs a script".into(),
-        },
-        Event::ApprovalResolved { request_id: "a1".into(), approved: false, by: "policy".into() },
-        Event::Compacted { folded_messages: 12, summary_tokens: 300 },
-        Event::TurnStarted { round: 2 },
-        Event::AssistantDelta { text: "你的日主".into() },
-        Event::AssistantDelta { text: "是甲木。".into() },
-        Event::Usage { usage },
-        Event::Error { error: ErrorInfo::new("budget", "max_rounds reached") },
-        Event::RunFinished { stop_reason: StopReason::MaxRounds, usage, rounds: 10, tool_calls: 1 },
-    ];
+    let events = vibe_test_support::sample_run(&conv, usage, preview, file);
     for event in events {
         emitter.emit(event);
     }

@@ -8,7 +8,9 @@ use std::sync::PoisonError;
 
 use vibe_wire::{Event, SkillsChange, SkillsChangeKind};
 
+use crate::cache::{FileCache, Parser};
 use crate::discover::{SKILL_FILE, discover};
+use crate::fsio::Reads;
 use crate::index::{Index, RootScan, build, diff};
 use crate::parts::PartKind;
 use crate::problem::{Problem, has_errors};
@@ -116,26 +118,11 @@ impl Inner {
             return Vec::new();
         }
         match kind {
-            PartKind::Rules => {
-                c.rules.invalidate(path);
-                c.rules.get(path, rules::parse_rule, r).map(|v| v.problems)
-            }
-            PartKind::Scenarios => {
-                c.scenarios.invalidate(path);
-                c.scenarios.get(path, scenarios::parse_scenario, r).map(|v| v.problems)
-            }
-            PartKind::Cases => {
-                c.cases.invalidate(path);
-                c.cases.get(path, cases::parse_case, r).map(|v| v.problems)
-            }
-            PartKind::Tools => {
-                c.tools.invalidate(path);
-                c.tools.get(path, tools::parse_tools, r).map(|v| v.problems)
-            }
-            PartKind::Protocols => {
-                c.protocols.invalidate(path);
-                c.protocols.get(path, protocols::parse_protocol, r).map(|v| v.problems)
-            }
+            PartKind::Rules => reread(&c.rules, path, rules::parse_rule, r),
+            PartKind::Scenarios => reread(&c.scenarios, path, scenarios::parse_scenario, r),
+            PartKind::Cases => reread(&c.cases, path, cases::parse_case, r),
+            PartKind::Tools => reread(&c.tools, path, tools::parse_tools, r),
+            PartKind::Protocols => reread(&c.protocols, path, protocols::parse_protocol, r),
         }
         .unwrap_or_else(|e| match e {
             crate::SkillsError::Invalid { problems } => problems,
@@ -158,6 +145,17 @@ impl Inner {
         let mut subs = self.subscribers.lock().unwrap_or_else(PoisonError::into_inner);
         subs.retain(|tx| tx.send(event.clone()).is_ok());
     }
+}
+
+/// Read `path` into `cache` again now (it changed) and return the findings of its new version.
+fn reread<T>(
+    cache: &FileCache<T>,
+    path: &Path,
+    parse: Parser<T>,
+    reads: &Reads,
+) -> Result<Vec<Problem>, crate::SkillsError> {
+    cache.invalidate(path);
+    cache.get(path, parse, reads).map(|v| v.problems)
 }
 
 /// Event paths expressed under the roots as configured: a watcher may report the real

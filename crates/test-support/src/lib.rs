@@ -1,12 +1,13 @@
 //! Test support shared by the LLM, agent and CLI tests: a fake OpenAI-compatible HTTP
 //! server on 127.0.0.1 that replays scripted bytes (exact chunk boundaries, delays, status
 //! codes, headers), records requests, and notices clients that hang up; builders for SSE
-//! chunk events; and the check that every tool result has its tool call. Dev-only: nothing
+//! chunk events; the check that every tool result has its tool call; and a sample run's events. Dev-only: nothing
 //! here may be used by production code.
 
 mod check;
 mod events;
 mod reply;
+mod sample;
 mod server;
 
 pub use check::check_tool_pairs;
@@ -15,4 +16,5 @@ pub use events::{
     ev_usage, sse, sse_frame,
 };
 pub use reply::Reply;
+pub use sample::sample_run;
 pub use server::{FakeServer, RecordedRequest};

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use serde_json::json;
-use vibe_wire::{Envelope, ErrorInfo, Event, Phase, Plan, PlanStep, StopReason, TokenUsage};
+use vibe_wire::{Envelope, Event, StopReason, TokenUsage};
 
 use super::EventPrinter;
 
@@ -50,70 +50,13 @@ fn finished(stop_reason: StopReason, rounds: u32, tool_calls: u32) -> Event {
 }
 
 fn a_run() -> Vec<Event> {
-    vec![
-        Event::RunStarted {
-            conversation_id: "c1".into(),
-            phase: Phase::Phase1,
-            skill: None,
-            user_message: "hi".into(),
-            model: "m".into(),
-        },
-        Event::TurnStarted { round: 1 },
-        Event::ReasoningDelta { text: "thinking".into() },
-        Event::AssistantDelta { text: "Let me look.".into() },
-        Event::ToolCall {
-            id: "t1".into(),
-            name: "use_skill".into(),
-            arguments: json!({"skill": "bazi"}),
-        },
-        Event::ToolResult {
-            id: "t1".into(),
-            name: "use_skill".into(),
-            result: json!({"status": "activated"}),
-            is_error: false,
-            file: None,
-        },
-        Event::SkillActivated { skill: "bazi".into(), scenario: None },
-        Event::PlanUpdated {
-            plan: Plan {
-                goal: "Read the chart".into(),
-                steps: vec![
-                    PlanStep { title: "compute".into(), status: "done".into() },
-                    PlanStep { title: "explain".into(), status: "in_progress".into() },
-                    PlanStep { title: "advise".into(), status: "pending".into() },
-                ],
-            },
-        },
-        Event::ToolCall { id: "t2".into(), name: "read_state".into(), arguments: json!({}) },
-        Event::ToolResult {
-            id: "t2".into(),
-            name: "read_state".into(),
-            result: json!({"error": "no such section \"x\""}),
-            is_error: true,
-            file: None,
-        },
-        Event::ToolResult {
-            id: "t3".into(),
-            name: "run_script".into(),
-            result: json!({"truncated": true}),
-            is_error: false,
-            file: Some("tool-1-run_script.json".into()),
-        },
-        Event::ApprovalRequired {
-            request_id: "a1".into(),
-            tool: "run_script".into(),
-            args: json!({"script": "x.py"}),
-            reason: "runs a script".into(),
-        },
-        Event::ApprovalResolved { request_id: "a1".into(), approved: false, by: "policy".into() },
-        Event::Compacted { folded_messages: 12, summary_tokens: 300 },
-        Event::TurnStarted { round: 2 },
-        Event::AssistantDelta { text: "你的日主".into() },
-        Event::AssistantDelta { text: "是甲木。".into() },
-        Event::Usage { usage: TokenUsage::default() },
-        Event::Error { error: ErrorInfo::new("budget", "max_rounds reached") },
-        finished(StopReason::MaxRounds, 10, 1),
-    ]
+    let big = json!({"truncated": true});
+    vibe_test_support::sample_run(
+        "c1",
+        TokenUsage::default(),
+        big,
+        Some("tool-1-run_script.json".into()),
+    )
 }
 
 #[test]

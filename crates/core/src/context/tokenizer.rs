@@ -148,12 +148,17 @@ impl Tokenizer {
             cache.misses += 1;
         }
         let n = self.count_uncached(text);
+        self.remember(k, n);
+        n
+    }
+
+    /// Keep a count (emptying the cache when it is full).
+    fn remember(&self, k: (u64, usize), n: u32) {
         let mut cache = self.cache();
         if cache.counts.len() >= CACHE_CAP {
             cache.counts.clear();
         }
         cache.counts.insert(k, n);
-        n
     }
 
     /// Tokens in `text` counted line by line (each line through the cache, plus one per
@@ -238,11 +243,7 @@ impl Tokenizer {
         }
         let json = serde_json::to_string(tool).unwrap_or_default();
         let n = self.count(&json) + TOOL_OVERHEAD;
-        let mut cache = self.cache();
-        if cache.counts.len() >= CACHE_CAP {
-            cache.counts.clear();
-        }
-        cache.counts.insert(k, n);
+        self.remember(k, n);
         n
     }
 
