@@ -130,12 +130,84 @@ mod tests {
     use tokio_util::sync::CancellationToken;
     use vibe_llm::LlmSettings;
     use vibe_skills::{Registry, RegistryConfig, SkillsSettings};
-    use vibe_test_support::{FakeServer, Reply, ev_finish, ev_text, ev_tool_call, sse};
+    use vibe_test_support::{FakeServer, Reply, ev_finish, ev_text, ev_tool_call, sse, sse_frame};
 
     use super::*;
     use crate::agent::ApprovalPolicy;
     use crate::chat::{ChatConfig, ChatService, TurnRequest};
     use crate::emit::{CollectSink, EventSink};
+
+    /// A chat service over a temp database whose model is the fake server.
+    #[allow(clippy::unwrap_used)]
+    fn service_for(server: &FakeServer) -> (tempfile::TempDir, Arc<Store>, ChatService) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(Store::open(&dir.path().join("vibe.db")).unwrap());
+        let config = RegistryConfig::for_data_dir(dir.path(), &SkillsSettings::default(), None);
+        let settings = LlmSettings {
+            base_url: Some(server.url()),
+            model: Some("m".into()),
+            ..LlmSettings::default()
+        };
+        let model = vibe_llm::build_model(&settings, None).unwrap().model;
+        let service = ChatService::new(
+            store.clone(),
+            Arc::new(Registry::open(config)),
+            model,
+            Some(dir.path().to_path_buf()),
+            ChatConfig::default(),
+        )
+        .unwrap();
+        (dir, store, service)
+    }
+
+    #[allow(clippy::unwrap_used)]
+    async fn turn(
+        service: &ChatService,
+        conversation_id: Option<String>,
+        message: String,
+    ) -> (crate::chat::TurnResult, Vec<vibe_wire::Envelope>) {
+        let sink = Arc::new(CollectSink::default());
+        let sinks: Vec<Arc<dyn EventSink>> = vec![sink.clone()];
+        let request = TurnRequest { conversation_id, message, ..TurnRequest::default() };
+        let run = service.run_turn(
+            request,
+            sinks,
+            Arc::new(ApprovalPolicy::DenyAll),
+            CancellationToken::new(),
+        );
+        (run.await.unwrap(), sink.events())
+    }
+
+    /// A stream cut mid-answer (truncated): the text so far is stored flagged interrupted, the
+    /// half-built tool call is neither run nor stored, and the error says `truncated`.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[allow(clippy::unwrap_used)]
+    async fn a_truncated_answer_keeps_its_text_interrupted_and_runs_no_call() {
+        let server = FakeServer::start();
+        server.push(Reply::sse(sse_frame(vec![
+            ev_text("我先记下"),
+            ev_tool_call(0, "call_half", "use_skill", "{\"skill\": \"life"),
+        ])));
+        let (_dir, store, service) = service_for(&server);
+        let (result, events) = turn(&service, None, "帮我规划".into()).await;
+        let kinds: Vec<_> = events
+            .iter()
+            .filter_map(|e| match &e.event {
+                vibe_wire::Event::Error { error } => Some(error.kind.clone()),
+                vibe_wire::Event::ToolCall { .. } | vibe_wire::Event::ToolResult { .. } => {
+                    Some("tool".into())
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(kinds, ["truncated"]);
+        let stored = store.messages(&result.conversation_id).unwrap();
+        let reply = stored.iter().find(|m| m.role == vibe_store::Role::Assistant).unwrap();
+        assert_eq!(reply.content, "我先记下");
+        assert!(reply.interrupted);
+        assert_eq!(reply.tool_calls, None);
+        assert_eq!(server.requests().len(), 1, "no retry after the first delta");
+    }
 
     #[test]
     fn calls_with_arguments_that_are_not_an_object_are_stored_with_an_empty_object() {
@@ -166,35 +238,9 @@ mod tests {
         ])));
         server.push(Reply::sse(sse(vec![ev_text("好的。"), ev_finish("stop")])));
         server.push(Reply::sse(sse(vec![ev_text("继续。"), ev_finish("stop")])));
-        let dir = tempfile::tempdir().unwrap();
-        let store = Arc::new(Store::open(&dir.path().join("vibe.db")).unwrap());
-        let config = RegistryConfig::for_data_dir(dir.path(), &SkillsSettings::default(), None);
-        let settings = LlmSettings {
-            base_url: Some(server.url()),
-            model: Some("m".into()),
-            ..LlmSettings::default()
-        };
-        let model = vibe_llm::build_model(&settings, None).unwrap().model;
-        let service = ChatService::new(
-            store.clone(),
-            Arc::new(Registry::open(config)),
-            model,
-            Some(dir.path().to_path_buf()),
-            ChatConfig::default(),
-        )
-        .unwrap();
+        let (_dir, store, service) = service_for(&server);
         let turn = |conversation_id: Option<String>, message: &str| {
-            let sink = Arc::new(CollectSink::default());
-            let sinks: Vec<Arc<dyn EventSink>> = vec![sink.clone()];
-            let request =
-                TurnRequest { conversation_id, message: message.into(), ..TurnRequest::default() };
-            let run = service.run_turn(
-                request,
-                sinks,
-                Arc::new(ApprovalPolicy::DenyAll),
-                CancellationToken::new(),
-            );
-            async move { (run.await.unwrap(), sink.events()) }
+            turn(&service, conversation_id, message.to_string())
         };
         let (first, events) = turn(None, "帮我规划").await;
         let results: Vec<_> = events
