@@ -19,7 +19,7 @@ use crate::keychain::ApiKey;
 use crate::model::{ChatModel, DeltaStream, error_stream};
 use crate::models::parse_models;
 use crate::request::chat_body;
-use crate::retry;
+use crate::retry::{self, RetryClock, SystemClock};
 use crate::settings::Endpoint;
 use crate::types::{ChatRequest, Delta, ModelInfo};
 
@@ -33,6 +33,7 @@ pub struct OpenAiClient {
 struct Inner {
     endpoint: Endpoint,
     key: Option<ApiKey>,
+    clock: Arc<dyn RetryClock>,
 }
 
 impl OpenAiClient {
@@ -43,7 +44,15 @@ impl OpenAiClient {
             .user_agent(concat!("vibelife/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| LlmError::config(format!("cannot build the HTTP client: {e}")))?;
-        Ok(Self { http, inner: Arc::new(Inner { endpoint, key }) })
+        Ok(Self { http, inner: Arc::new(Inner { endpoint, key, clock: Arc::new(SystemClock) }) })
+    }
+
+    /// The same client with another clock for Retry-After dates and the waits between
+    /// attempts (tests record the waits instead of sleeping).
+    pub fn with_clock(self, clock: Arc<dyn RetryClock>) -> Self {
+        let Inner { endpoint, key, .. } = &*self.inner;
+        let inner = Inner { endpoint: endpoint.clone(), key: key.clone(), clock };
+        Self { http: self.http, inner: Arc::new(inner) }
     }
 
     pub fn endpoint(&self) -> &Endpoint {
@@ -108,7 +117,7 @@ impl ChatModel for OpenAiClient {
                     .map_err(|_| first_byte_timeout(endpoint))?
                     .map_err(|e| send_error(&e, endpoint))?;
             let body =
-                check_status(response, endpoint).await.map_err(|e| match e {
+                check_status(response, endpoint, self.inner.clock.now()).await.map_err(|e| match e {
                 LlmError::BadRequest { status: status @ (404 | 405), .. } => LlmError::BadRequest {
                     status,
                     message: format!(
@@ -204,7 +213,7 @@ impl Session {
             .await
             .map_err(|_| first_byte_timeout(endpoint))?
             .map_err(|e| send_error(&e, endpoint))?;
-        let response = check_status(response, endpoint).await?;
+        let response = check_status(response, endpoint, self.client.inner.clock.now()).await?;
         let mut decoder = DeltaDecoder::new(self.id_base, &endpoint.base_url);
         let is_json = response
             .headers()
@@ -258,7 +267,7 @@ impl Session {
                 ?wait,
                 "retrying the model request: {error}"
             );
-            tokio::time::sleep(wait).await;
+            self.client.inner.clock.sleep(wait).await;
             self.attempt += 1;
             return;
         }
@@ -286,9 +295,17 @@ async fn read_some(
     let mut out = Vec::new();
     let result = match next {
         Some(Ok(chunk)) => decoder.feed(&chunk, &mut out).map(|()| Progress::Bytes),
+        // Bytes had arrived: the answer began and was cut (reset, chunked body ended early).
+        Some(Err(e)) if got_bytes => Err(LlmError::Truncated {
+            message: format!(
+                "the stream from {} was cut mid-answer ({}); the answer is incomplete",
+                endpoint.base_url,
+                chain(&e)
+            ),
+        }),
         Some(Err(e)) => Err(LlmError::Network {
             message: format!(
-                "the connection to {} failed mid-stream: {}",
+                "the connection to {} failed before any answer arrived: {}",
                 endpoint.base_url,
                 chain(&e)
             ),

@@ -68,13 +68,19 @@ impl Accumulator {
     }
 }
 
-/// Drain a stream. The response keeps whatever arrived before an error.
+/// Drain a stream. After an error the response keeps the text, reasoning and usage that
+/// arrived before it, but no tool calls: an answer that did not finish may hold half-built
+/// calls, and those must never run.
 pub async fn collect(mut stream: DeltaStream) -> (ChatResponse, Option<LlmError>) {
     let mut acc = Accumulator::default();
     while let Some(item) = stream.next().await {
         match item {
             Ok(delta) => acc.push(&delta),
-            Err(e) => return (acc.into_response(), Some(e)),
+            Err(e) => {
+                let mut partial = acc.into_response();
+                partial.tool_calls.clear();
+                return (partial, Some(e));
+            }
         }
     }
     (acc.into_response(), None)
@@ -101,6 +107,20 @@ mod tests {
         assert_eq!(r.tool_calls[0].arguments, "{}");
         assert_eq!(r.tool_calls[1].arguments, "{\"q\":1}");
         assert_eq!(r.finish_reason.as_deref(), Some("tool_calls"));
+    }
+
+    #[tokio::test]
+    async fn an_answer_cut_by_an_error_keeps_its_text_but_no_tool_calls() {
+        let items: Vec<Result<Delta, LlmError>> = vec![
+            Ok(Delta::Text { text: "Let me".into() }),
+            Ok(Delta::ToolCallStart { index: 0, id: "c".into(), name: "write_state".into() }),
+            Ok(Delta::ToolCallArgs { index: 0, fragment: "{\"sec".into() }),
+            Err(LlmError::Truncated { message: "cut".into() }),
+        ];
+        let (r, err) = collect(Box::pin(futures::stream::iter(items))).await;
+        assert_eq!(err.map(|e| e.kind()), Some("truncated"));
+        assert_eq!(r.text, "Let me");
+        assert_eq!(r.tool_calls, []);
     }
 
     #[test]

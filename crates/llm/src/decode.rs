@@ -56,12 +56,25 @@ impl DeltaDecoder {
     }
 
     /// The byte stream ended. A stream that never said `[DONE]` is complete when a finish
-    /// reason arrived, else it is `truncated` (deltas already produced stand).
+    /// reason arrived, else it is `truncated` (deltas already produced stand). A last line
+    /// without its line end is used only when it is whole (`[DONE]` or a JSON value); a line
+    /// cut in the middle is discarded, never parsed.
     pub fn finish(&mut self, out: &mut Vec<Delta>) -> Result<(), LlmError> {
         if self.done {
             return Ok(());
         }
-        for event in self.sse.finish() {
+        let end = self.sse.finish();
+        let mut events = end.events;
+        let mut cut = false;
+        if let Some(line) = end.cut_line {
+            if is_whole_line(&line) {
+                events.extend(self.sse.finish_line(&line));
+            } else {
+                cut = true;
+                tracing::debug!(line = %line.chars().take(200).collect::<String>(), "discarding a line cut by the end of the stream");
+            }
+        }
+        for event in events {
             self.event(event, out)?;
             if self.done {
                 return Ok(());
@@ -71,9 +84,10 @@ impl DeltaDecoder {
             return self.complete(out);
         }
         self.think.flush(out);
+        let how = if cut { " in the middle of a line" } else { "" };
         Err(LlmError::Truncated {
             message: format!(
-                "the stream from {} ended before the server said it was done; the answer is incomplete (the server may have crashed or cut the connection)",
+                "the stream from {} ended{how} before the server said it was done; the answer is incomplete (the server may have crashed or cut the connection)",
                 self.endpoint
             ),
         })
@@ -89,6 +103,13 @@ impl DeltaDecoder {
 
     fn event(&mut self, event: SseEvent, out: &mut Vec<Delta>) -> Result<(), LlmError> {
         let data = event.data.trim();
+        if event.event.as_deref() == Some("error") {
+            // `event: error` or llama.cpp's `error:` field: JSON, or plain words.
+            let value = serde_json::from_str::<Value>(data)
+                .unwrap_or_else(|_| Value::String(data.to_string()));
+            let error = value.get("error").filter(|e| !e.is_null()).unwrap_or(&value);
+            return Err(LlmError::from_error_object(error, &self.endpoint));
+        }
         if data.is_empty() {
             return Ok(());
         }
@@ -115,20 +136,34 @@ impl DeltaDecoder {
             if let Some(error) = value.get("error").filter(|e| !e.is_null()) {
                 return Err(LlmError::from_error_object(error, &self.endpoint));
             }
-            if event.event.as_deref() == Some("error") {
-                return Err(LlmError::from_error_object(&value, &self.endpoint));
-            }
             let mut deltas = Vec::new();
             self.reassembler.chunk(&value, &mut deltas);
             for d in deltas {
                 match d {
                     Delta::Text { text } => self.think.push(&text, out),
-                    other => out.push(other),
+                    other => {
+                        if matches!(other, Delta::Reasoning { .. } | Delta::ToolCallStart { .. }) {
+                            self.think.stop_watching(out);
+                        }
+                        out.push(other);
+                    }
                 }
             }
         }
         Ok(())
     }
+}
+
+/// Whether a last line without its line end is a whole field (`data: [DONE]`, a JSON value)
+/// rather than a line the connection was cut in the middle of.
+fn is_whole_line(line: &str) -> bool {
+    let value = match line.trim_start().starts_with(['{', '[']) {
+        true => line,
+        false => line.split_once(':').map_or("", |(_, v)| v),
+    };
+    let value = value.trim();
+    value == "[DONE]"
+        || (!value.is_empty() && serde_json::from_str::<serde::de::IgnoredAny>(value).is_ok())
 }
 
 /// Decode an OpenAI-compatible SSE byte stream into deltas (no timeouts, no retries). The
@@ -145,6 +180,7 @@ where
         queue: VecDeque::new(),
         error: None,
         ended: false,
+        got_bytes: false,
     };
     Box::pin(futures::stream::unfold(state, |mut pump| async move {
         let item = pump.next().await?;
@@ -158,6 +194,7 @@ struct Pump<S> {
     queue: VecDeque<Delta>,
     error: Option<LlmError>,
     ended: bool,
+    got_bytes: bool,
 }
 
 impl<S, E> Pump<S>
@@ -179,7 +216,13 @@ where
             }
             let mut out = Vec::new();
             let result = match self.bytes.next().await {
-                Some(Ok(chunk)) => self.decoder.feed(&chunk, &mut out),
+                Some(Ok(chunk)) => {
+                    self.got_bytes = true;
+                    self.decoder.feed(&chunk, &mut out)
+                }
+                Some(Err(e)) if self.got_bytes => Err(LlmError::Truncated {
+                    message: format!("the stream was cut mid-answer: {e}"),
+                }),
                 Some(Err(e)) => {
                     Err(LlmError::Network { message: format!("reading the stream failed: {e}") })
                 }
@@ -264,6 +307,38 @@ mod tests {
         let err = err.unwrap();
         assert_eq!(err.kind(), "server");
         assert!(err.to_string().contains("model crashed"));
+    }
+
+    #[test]
+    fn a_line_cut_mid_way_is_discarded_and_the_stream_is_truncated() {
+        let whole = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"kept\"}}]}\n\n";
+        let cut = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"lo";
+        let (out, err) = decode(&[whole.as_bytes(), cut.as_bytes()]);
+        assert_eq!(out, vec![Delta::Text { text: "kept".into() }]);
+        let err = err.unwrap();
+        assert_eq!(err.kind(), "truncated");
+        assert!(err.to_string().contains("middle of a line"), "{err}");
+    }
+
+    #[test]
+    fn a_done_without_its_line_end_still_completes() {
+        let (out, err) = decode(&[
+            b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"}}]}\n\ndata: [DONE]",
+        ]);
+        assert_eq!(err, None);
+        assert_eq!(out.last(), Some(&Delta::Finish { reason: None }));
+    }
+
+    #[test]
+    fn the_llama_cpp_error_field_is_an_error_with_the_server_message() {
+        let body = "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}\n\nerror: {\"code\":500,\"message\":\"slot crashed\",\"type\":\"server_error\"}\n\ndata: [DONE]\n\n";
+        let (out, err) = decode(&[body.as_bytes()]);
+        assert_eq!(out, vec![]);
+        let err = err.unwrap();
+        assert_eq!(err.kind(), "server");
+        assert!(err.to_string().contains("slot crashed"), "{err}");
+        let (_, err) = decode(&[b"error: the model is not loaded\n\n"]);
+        assert!(err.unwrap().to_string().contains("the model is not loaded"));
     }
 
     #[test]

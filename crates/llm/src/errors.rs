@@ -17,9 +17,9 @@ pub enum LlmError {
     #[error("{message}")]
     RateLimited { message: String, retry_after: Option<Duration> },
     /// The server failed (HTTP 5xx or an error object sent mid-stream). Retried before the
-    /// first delta.
+    /// first delta, waiting `retry_after` when the server gave one (e.g. 503 + Retry-After).
     #[error("{message}")]
-    Server { status: Option<u16>, message: String },
+    Server { status: Option<u16>, message: String, retry_after: Option<Duration> },
     /// The server refused the request (other 4xx), with its own message. Not retried.
     #[error("{message}")]
     BadRequest { status: u16, message: String },
@@ -62,7 +62,8 @@ impl LlmError {
     /// Whole seconds the server asked us to wait, when it said so.
     pub fn retry_after_s(&self) -> Option<u64> {
         match self {
-            Self::RateLimited { retry_after: Some(d), .. } => {
+            Self::RateLimited { retry_after: Some(d), .. }
+            | Self::Server { retry_after: Some(d), .. } => {
                 Some(d.as_secs() + u64::from(d.subsec_nanos() > 0))
             }
             _ => None,
@@ -122,8 +123,19 @@ impl LlmError {
             500..=599 => Self::Server {
                 status: Some(status),
                 message: format!(
-                    "{endpoint} failed (HTTP {status}{said}); the server or model may be overloaded or crashed, check its logs"
+                    "{endpoint} failed (HTTP {status}{said}); {}",
+                    match retry_after {
+                        Some(d) => format!(
+                            "it is unavailable for now and asked to retry after {} s",
+                            d.as_secs_f64()
+                        ),
+                        None => {
+                            "the server or model may be overloaded or crashed, check its logs"
+                                .to_string()
+                        }
+                    }
                 ),
+                retry_after,
             },
             _ => Self::BadRequest {
                 status,
@@ -155,23 +167,22 @@ impl LlmError {
             .collect::<Vec<_>>()
             .join(" ")
             .to_ascii_lowercase();
+        let said = match code {
+            Some(c) => format!("{endpoint} reported an error mid-stream (code {c}): {message}"),
+            None => format!("{endpoint} reported an error mid-stream: {message}"),
+        };
         let status = match code {
             Some(c @ 400..=599) => c as u16,
             _ if kind.contains("rate") || kind.contains("quota") => 429,
             _ if kind.contains("auth") || kind.contains("permission") => 401,
             _ if kind.contains("invalid_request") => 400,
-            _ => {
-                return Self::Server {
-                    status: None,
-                    message: format!("{endpoint} reported an error mid-stream: {message}"),
-                };
-            }
+            _ => return Self::Server { status: None, message: said, retry_after: None },
         };
         match Self::from_status(status, &message, None, endpoint) {
-            Self::Server { status, message: _ } => Self::Server {
-                status,
-                message: format!("{endpoint} reported an error mid-stream: {message}"),
-            },
+            Self::Server { status, retry_after, .. } => {
+                Self::Server { status, message: said, retry_after }
+            }
+            Self::BadRequest { status, .. } => Self::BadRequest { status, message: said },
             other => other,
         }
     }
@@ -185,7 +196,9 @@ impl LlmError {
             Self::RateLimited { message, retry_after } => {
                 Self::RateLimited { message: scrub(message), retry_after }
             }
-            Self::Server { status, message } => Self::Server { status, message: scrub(message) },
+            Self::Server { status, message, retry_after } => {
+                Self::Server { status, message: scrub(message), retry_after }
+            }
             Self::BadRequest { status, message } => {
                 Self::BadRequest { status, message: scrub(message) }
             }
@@ -219,6 +232,14 @@ mod tests {
         let e = LlmError::from_status(429, "", Some(Duration::from_millis(1500)), "x");
         assert_eq!(e.retry_after_s(), Some(2));
         assert!(e.is_retryable());
+    }
+
+    #[test]
+    fn a_server_error_carries_retry_after_too() {
+        let e = LlmError::from_status(503, "", Some(Duration::from_secs(30)), "x");
+        assert_eq!(e.kind(), "server");
+        assert_eq!(e.retry_after_s(), Some(30));
+        assert!(e.to_string().contains("retry after 30 s"), "{e}");
     }
 
     #[test]

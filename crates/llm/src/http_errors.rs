@@ -8,9 +8,12 @@ use crate::errors::LlmError;
 use crate::retry;
 use crate::settings::Endpoint;
 
+/// A non-success status becomes the matching error, with the server's Retry-After (seconds
+/// or an HTTP date counted from `now`) on every status.
 pub(crate) async fn check_status(
     response: reqwest::Response,
     endpoint: &Endpoint,
+    now: std::time::SystemTime,
 ) -> Result<reqwest::Response, LlmError> {
     let status = response.status();
     if status.is_success() {
@@ -20,7 +23,7 @@ pub(crate) async fn check_status(
         .headers()
         .get("retry-after")
         .and_then(|v| v.to_str().ok())
-        .and_then(retry::parse_retry_after);
+        .and_then(|v| retry::parse_retry_after(v, now));
     let body = tokio::time::timeout(endpoint.idle_timeout, response.text())
         .await
         .ok()

@@ -34,7 +34,10 @@ pub use keychain::{
 };
 pub use model::{ChatModel, DeltaStream};
 pub use presets::{PRESETS, Preset, ToolMode};
+pub use retry::{RetryClock, SystemClock};
 pub use scripted::ScriptedModel;
 pub use settings::{BASE_URL_ENV, Endpoint, LlmSettings, MODEL_ENV};
 pub use structured::StructuredModel;
-pub use types::{ChatRequest, Delta, Message, ModelInfo, Params, ToolCall, ToolDef, Usage};
+pub use types::{
+    ChatRequest, Delta, EMPTY_ARGUMENTS, Message, ModelInfo, Params, ToolCall, ToolDef, Usage,
+};

@@ -86,6 +86,24 @@ pub const PRESETS: &[Preset] = &[
         headers: &[("X-Title", "VibeLife")],
         ..preset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1")
     },
+    // Moonshot (Kimi): usage comes inside `choices[0].usage` whether asked or not; tool ids
+    // look like `functions.write_state:0` and are sent back verbatim. Global: api.moonshot.ai.
+    Preset {
+        needs_key: true,
+        include_usage: false,
+        ..preset("moonshot", "Moonshot (Kimi)", "https://api.moonshot.cn/v1")
+    },
+    // Zhipu (GLM): the API root is `/api/paas/v4`, not `/v1`. Global: api.z.ai/api/paas/v4.
+    Preset {
+        needs_key: true,
+        ..preset("zhipu", "Zhipu (GLM)", "https://open.bigmodel.cn/api/paas/v4")
+    },
+    // SiliconFlow: hosts open models by their repository names (`Qwen/Qwen3-8B`,
+    // `deepseek-ai/DeepSeek-V3`). Global: api.siliconflow.com.
+    Preset {
+        needs_key: true,
+        ..preset("siliconflow", "SiliconFlow", "https://api.siliconflow.cn/v1")
+    },
     Preset { include_usage: false, ..preset("custom", "Custom OpenAI-compatible", "") },
 ];
 
@@ -103,7 +121,12 @@ const NO_NATIVE_TOOLS: &[&str] = &[
     "qwen:",
 ];
 
+/// Other names people use for a preset: `(alias, preset id)`.
+const ALIASES: &[(&str, &str)] =
+    &[("dashscope", "qwen"), ("kimi", "moonshot"), ("glm", "zhipu"), ("bigmodel", "zhipu")];
+
 pub fn find(id: &str) -> Option<&'static Preset> {
+    let id = ALIASES.iter().find(|(alias, _)| alias.eq_ignore_ascii_case(id)).map_or(id, |a| a.1);
     PRESETS.iter().find(|p| p.id.eq_ignore_ascii_case(id))
 }
 
@@ -126,6 +149,12 @@ pub fn detect(base_url: &str) -> &'static Preset {
         by("qwen")
     } else if host_port.ends_with("openrouter.ai") {
         by("openrouter")
+    } else if host_port.ends_with("moonshot.cn") || host_port.ends_with("moonshot.ai") {
+        by("moonshot")
+    } else if host_port.ends_with("bigmodel.cn") || host_port == "api.z.ai" {
+        by("zhipu")
+    } else if host_port.contains("siliconflow") {
+        by("siliconflow")
     } else {
         by("custom")
     }
@@ -155,6 +184,28 @@ mod tests {
             assert_eq!(detect(p.base_url).id, p.id, "{}", p.base_url);
         }
         assert_eq!(detect("http://example.org:9000/v1").id, "custom");
+    }
+
+    #[test]
+    fn the_chinese_providers_have_presets_for_both_regions() {
+        for (url, id) in [
+            ("https://dashscope.aliyuncs.com/compatible-mode/v1", "qwen"),
+            ("https://dashscope-intl.aliyuncs.com/compatible-mode/v1", "qwen"),
+            ("https://api.moonshot.cn/v1", "moonshot"),
+            ("https://api.moonshot.ai/v1", "moonshot"),
+            ("https://open.bigmodel.cn/api/paas/v4", "zhipu"),
+            ("https://api.z.ai/api/paas/v4", "zhipu"),
+            ("https://api.siliconflow.cn/v1", "siliconflow"),
+            ("https://api.siliconflow.com/v1", "siliconflow"),
+        ] {
+            let preset = detect(url);
+            assert_eq!(preset.id, id, "{url}");
+            assert!(preset.needs_key, "{id} needs an API key");
+        }
+        for (alias, id) in [("dashscope", "qwen"), ("Kimi", "moonshot"), ("glm", "zhipu")] {
+            assert_eq!(find(alias).map(|p| p.id), Some(id));
+        }
+        assert_eq!(find("moonshot").map(|p| p.include_usage), Some(false));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Turning OpenAI chat-completion chunks into typed deltas: text, reasoning (kept apart),
 //! and tool calls reassembled by `index` — id and name may come only in the first
 //! fragment, arguments in many, calls may interleave or arrive whole, ids may be missing
-//! (then `call_<n>`). SSE framing and `[DONE]`/error handling belong to `decode.rs`.
+//! (then `call_<n>`), and several calls may share one index (Ollama sends every call of a
+//! reply at `index: 0`). SSE framing and `[DONE]`/error handling belong to `decode.rs`.
 
 use serde_json::Value;
 
@@ -13,9 +14,34 @@ struct Call {
     /// The server's `index` (or a synthetic key when it sent none).
     key: u64,
     id: String,
+    /// Whether `id` is the server's (not a `call_<n>` we made up).
+    server_id: bool,
     name: Option<String>,
     started: bool,
     pending_args: String,
+    /// Every argument fragment so far, to tell whether the arguments are complete.
+    args: String,
+}
+
+impl Call {
+    /// A fragment with this id and name at this call's index begins another call: a new
+    /// non-empty id, or a name arriving after the arguments already form a whole JSON value
+    /// (a server repeating the same name with no arguments is not a new call).
+    fn is_followed_by(&self, id: Option<&str>, name: Option<&str>, args: &str) -> bool {
+        if let Some(id) = id
+            && self.server_id
+            && id != self.id
+        {
+            return true;
+        }
+        match (name, &self.name) {
+            (Some(new), Some(old)) => {
+                (new != old || !args.is_empty())
+                    && serde_json::from_str::<serde::de::IgnoredAny>(&self.args).is_ok()
+            }
+            _ => false,
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -37,15 +63,19 @@ impl Reassembler {
 
     /// Process one parsed chunk (`{"choices": [...], "usage": ...}`).
     pub fn chunk(&mut self, chunk: &Value, out: &mut Vec<Delta>) {
-        if let Some(choices) = chunk.get("choices").and_then(Value::as_array) {
-            // Only the first choice is used (we never ask for n > 1).
-            if let Some(choice) =
-                choices.iter().find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0)
-            {
-                self.choice(choice, out);
-            }
+        // Only the first choice is used (we never ask for n > 1).
+        let choice = chunk.get("choices").and_then(Value::as_array).and_then(|choices| {
+            choices.iter().find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0)
+        });
+        if let Some(choice) = choice {
+            self.choice(choice, out);
         }
-        if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
+        // Usage at the top level (OpenAI) or inside the choice (Moonshot/Kimi).
+        let usage = [chunk.get("usage"), choice.and_then(|c| c.get("usage"))]
+            .into_iter()
+            .flatten()
+            .find(|u| u.is_object());
+        if let Some(usage) = usage {
             out.push(Delta::Usage { usage: parse_usage(usage) });
         }
     }
@@ -92,21 +122,24 @@ impl Reassembler {
             Some(i) => i,
             None => self.key_without_index(id, name),
         };
-        let pos = match self.calls.iter().position(|c| c.key == key) {
-            Some(pos) => pos,
-            None => {
+        let pos = match self.calls.iter().rposition(|c| c.key == key) {
+            Some(pos) if !self.calls[pos].is_followed_by(id, name, &args) => pos,
+            _ => {
                 let n = self.id_base + self.calls.len();
                 self.calls.push(Call {
                     key,
                     id: id.map_or_else(|| format!("call_{n}"), str::to_string),
+                    server_id: id.is_some(),
                     name: None,
                     started: false,
                     pending_args: String::new(),
+                    args: String::new(),
                 });
                 self.calls.len() - 1
             }
         };
         let call = &mut self.calls[pos];
+        call.args.push_str(&args);
         if call.name.is_none() {
             call.name = name.map(str::to_string);
         }
@@ -249,6 +282,70 @@ mod tests {
         assert_eq!(out[1], Delta::Reasoning { text: "more".into() });
         assert_eq!(out[2], Delta::Text { text: "hi".into() });
         assert_eq!(r.finish_reason.as_deref(), Some("Stop_Custom"));
+    }
+
+    fn calls(out: &[Delta]) -> Vec<(usize, String, String)> {
+        let mut acc = crate::collect::Accumulator::default();
+        for d in out {
+            acc.push(d);
+        }
+        acc.into_response()
+            .tool_calls
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| (i, c.id, format!("{}{}", c.name, c.arguments)))
+            .collect()
+    }
+
+    #[test]
+    fn calls_sharing_index_0_with_their_own_ids_stay_apart() {
+        // Ollama: every call of the reply at index 0, whole or split.
+        let out = run(&[
+            json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+                {"index": 0, "id": "call_a", "function": {"name": "f", "arguments": "{\"x\":1}"}},
+                {"index": 0, "id": "call_b", "function": {"name": "g", "arguments": "{\"y\""}},
+            ]}}]}),
+            tc(json!({"index": 0, "function": {"arguments": ":2}"}})),
+        ]);
+        assert_eq!(
+            calls(&out),
+            [(0, "call_a".into(), "f{\"x\":1}".into()), (1, "call_b".into(), "g{\"y\":2}".into())]
+        );
+    }
+
+    #[test]
+    fn a_name_after_complete_arguments_starts_a_call_even_without_ids() {
+        let out = run(&[
+            tc(json!({"index": 0, "function": {"name": "f", "arguments": "{\"a\":"}})),
+            tc(json!({"index": 0, "function": {"arguments": "1}"}})),
+            tc(json!({"index": 0, "function": {"name": "f", "arguments": "{}"}})),
+            // The same name repeated with nothing new is not another call.
+            tc(json!({"index": 0, "function": {"name": "f", "arguments": ""}})),
+        ]);
+        assert_eq!(
+            calls(&out),
+            [(0, "call_0".into(), "f{\"a\":1}".into()), (1, "call_1".into(), "f{}".into())]
+        );
+    }
+
+    #[test]
+    fn a_repeated_id_or_name_mid_arguments_continues_the_call() {
+        let out = run(&[
+            tc(json!({"index": 0, "id": "c1", "function": {"name": "f", "arguments": "{\"a\":"}})),
+            tc(json!({"index": 0, "id": "c1", "function": {"name": "f", "arguments": "2}"}})),
+        ]);
+        assert_eq!(calls(&out), [(0, "c1".into(), "f{\"a\":2}".into())]);
+    }
+
+    #[test]
+    fn usage_inside_the_choice_is_read_once() {
+        let u = json!({"prompt_tokens": 9, "completion_tokens": 1, "total_tokens": 10});
+        let out = run(&[
+            json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop", "usage": u}]}),
+            json!({"choices": [{"index": 0, "delta": {}, "usage": u}], "usage": u}),
+        ]);
+        let usage = Usage { prompt_tokens: 9, completion_tokens: 1, total_tokens: 10 };
+        assert_eq!(out, [Delta::Usage { usage }, Delta::Usage { usage }]);
     }
 
     #[test]

@@ -62,7 +62,7 @@ fn message_json(message: &Message) -> Value {
             "content": content,
             "tool_calls": tool_calls.iter().map(|c| json!({
                 "id": c.id, "type": "function",
-                "function": {"name": c.name, "arguments": c.arguments},
+                "function": {"name": c.name, "arguments": c.history_arguments()},
             })).collect::<Vec<_>>(),
         }),
         Message::Tool { tool_call_id, content } => {
@@ -101,5 +101,25 @@ mod tests {
         assert_eq!(body["messages"][1]["tool_calls"][0]["function"]["name"], "f");
         assert_eq!(body["messages"][2]["tool_call_id"], "c1");
         assert_eq!(body["tools"][0]["function"]["parameters"]["type"], "object");
+    }
+
+    #[test]
+    fn arguments_that_are_not_a_json_object_are_never_sent_back_raw() {
+        let endpoint =
+            LlmSettings { model: Some("m".into()), ..LlmSettings::default() }.resolve().unwrap();
+        let call = |id: &str, arguments: &str| ToolCall {
+            id: id.into(),
+            name: "f".into(),
+            arguments: arguments.into(),
+        };
+        let req = ChatRequest::new(vec![Message::assistant(
+            "",
+            vec![call("a", "{\"x\":1}{\"y\":2}"), call("b", "[1]"), call("c", "{\"ok\":true}")],
+        )]);
+        let body = chat_body(&endpoint, &req);
+        let sent: Vec<_> = (0..3)
+            .map(|i| body["messages"][0]["tool_calls"][i]["function"]["arguments"].clone())
+            .collect();
+        assert_eq!(sent, [json!("{}"), json!("{}"), json!("{\"ok\":true}")]);
     }
 }

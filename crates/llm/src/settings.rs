@@ -17,7 +17,8 @@ pub const MODEL_ENV: &str = "VIBE_LLM_MODEL";
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct LlmSettings {
-    /// `ollama`, `lmstudio`, `llamacpp`, `vllm`, `openai`, `deepseek`, `qwen`, `openrouter`,
+    /// `ollama`, `lmstudio`, `llamacpp`, `vllm`, `openai`, `deepseek`, `qwen` (alias
+    /// `dashscope`), `openrouter`, `moonshot` (`kimi`), `zhipu` (`glm`), `siliconflow`,
     /// `custom`; detected from `base_url` when absent.
     pub preset: Option<String>,
     /// Endpoint base URL (the part before `/chat/completions`), or `scripted:PATH`.

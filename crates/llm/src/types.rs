@@ -55,6 +55,22 @@ pub struct ToolCall {
     pub arguments: String,
 }
 
+/// What a call whose arguments are not a JSON object carries in history: servers parse the
+/// arguments of earlier calls (Ollama, chat templates) and refuse a request holding raw
+/// invalid text, and the model already got an error observation for that call.
+pub const EMPTY_ARGUMENTS: &str = "{}";
+
+impl ToolCall {
+    /// The arguments as history may carry them: the model's own text when it is a JSON
+    /// object, else [`EMPTY_ARGUMENTS`] (never the raw invalid text).
+    pub fn history_arguments(&self) -> &str {
+        match serde_json::from_str::<Value>(&self.arguments) {
+            Ok(Value::Object(_)) => &self.arguments,
+            _ => EMPTY_ARGUMENTS,
+        }
+    }
+}
+
 /// A tool the model may call, described by a JSON schema for its arguments.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolDef {

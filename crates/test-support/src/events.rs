@@ -33,6 +33,19 @@ pub fn ev_tool_call(index: u64, id: &str, name: &str, arguments: &str) -> Value 
     }]}))
 }
 
+/// Several whole tool calls in one chunk, every one at `index: 0` with its own id, as
+/// Ollama's OpenAI-compatible endpoint sends parallel calls. Items: `(id, name, arguments)`.
+pub fn ev_tool_calls_at_index_0(calls: &[(&str, &str, &str)]) -> Value {
+    let items: Vec<Value> = calls
+        .iter()
+        .map(|(id, name, arguments)| {
+            json!({"index": 0, "id": id, "type": "function",
+                   "function": {"name": name, "arguments": arguments}})
+        })
+        .collect();
+    chunk(json!({"tool_calls": items}))
+}
+
 /// A later fragment of the arguments of the call at `index`.
 pub fn ev_tool_args(index: u64, fragment: &str) -> Value {
     chunk(json!({"tool_calls": [{"index": index, "function": {"arguments": fragment}}]}))
@@ -55,6 +68,16 @@ pub fn ev_usage(prompt: u64, completion: u64) -> Value {
     })
 }
 
+/// The last chunk as Moonshot/Kimi sends it: the finish reason with the usage inside
+/// `choices[0].usage` (not at the top level).
+pub fn ev_finish_usage_in_choice(reason: &str, prompt: u64, completion: u64) -> Value {
+    json!({
+        "id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0, "model": "fake",
+        "choices": [{"index": 0, "delta": {}, "finish_reason": reason,
+            "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}}],
+    })
+}
+
 /// An error object sent as a data event mid-stream.
 pub fn ev_error(message: &str) -> Value {
     json!({"error": {"message": message, "type": "server_error"}})
@@ -70,4 +93,10 @@ pub fn sse(events: Vec<Value>) -> String {
 /// Frame events without the closing `[DONE]` (a cut stream).
 pub fn sse_frame(events: Vec<Value>) -> String {
     events.iter().map(|e| format!("data: {e}\n\n")).collect()
+}
+
+/// An error sent the way some llama.cpp server builds did: a non-standard `error:` SSE field
+/// (not `data:`), framed as its own event; the stream usually goes on with `data: [DONE]`.
+pub fn sse_error_field(error: &Value) -> String {
+    format!("error: {error}\n\n")
 }

@@ -12,8 +12,9 @@ mod server;
 
 pub use check::check_tool_pairs;
 pub use events::{
-    chunk, ev_error, ev_finish, ev_reasoning, ev_role, ev_text, ev_tool_args, ev_tool_call,
-    ev_usage, sse, sse_frame,
+    chunk, ev_error, ev_finish, ev_finish_usage_in_choice, ev_reasoning, ev_role, ev_text,
+    ev_tool_args, ev_tool_call, ev_tool_calls_at_index_0, ev_usage, sse, sse_error_field,
+    sse_frame,
 };
 pub use reply::Reply;
 pub use sample::sample_run;

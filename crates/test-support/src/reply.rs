@@ -1,6 +1,6 @@
 //! One scripted HTTP reply: status, headers, body parts written one by one (exact chunk
-//! boundaries) with delays between them, and how it ends (close, or hang until the client
-//! leaves).
+//! boundaries) with delays between them, the body framing (close-delimited, sized or HTTP
+//! chunked) and how it ends (close, hang until the client leaves, or a TCP reset).
 
 use std::time::Duration;
 
@@ -10,6 +10,11 @@ use serde_json::Value;
 pub(crate) enum Part {
     Bytes(Vec<u8>),
     Delay(Duration),
+    /// Chunked framing only: a chunk header announcing `announced` bytes, then only `bytes`.
+    CutChunk {
+        bytes: Vec<u8>,
+        announced: usize,
+    },
 }
 
 /// What the fake server sends for one request.
@@ -22,12 +27,24 @@ pub struct Reply {
     pub(crate) hang: bool,
     /// Send `Content-Length` (whole bodies) instead of a close-delimited body.
     pub(crate) sized: bool,
+    /// `Transfer-Encoding: chunked`: each body piece is one HTTP chunk.
+    pub(crate) chunked: bool,
+    /// After the pieces, reset the connection (TCP RST) instead of ending the body.
+    pub(crate) reset: bool,
 }
 
 impl Reply {
     /// An empty reply with this status.
     pub fn status(status: u16) -> Self {
-        Self { status, headers: Vec::new(), parts: Vec::new(), hang: false, sized: true }
+        Self {
+            status,
+            headers: Vec::new(),
+            parts: Vec::new(),
+            hang: false,
+            sized: true,
+            chunked: false,
+            reset: false,
+        }
     }
 
     /// A 200 `text/event-stream` reply written in one piece.
@@ -41,6 +58,30 @@ impl Reply {
         r.sized = false;
         r.parts = chunks.into_iter().map(|c| Part::Bytes(c.into())).collect();
         r
+    }
+
+    /// A 200 `text/event-stream` reply with `Transfer-Encoding: chunked`, one HTTP chunk per
+    /// piece; it ends with the zero-size chunk unless [`Self::then_reset`] is used.
+    pub fn sse_chunked<B: Into<Vec<u8>>>(chunks: Vec<B>) -> Self {
+        let mut r = Self::sse_chunks(chunks);
+        r.chunked = true;
+        r
+    }
+
+    /// Chunked replies: append a chunk whose header announces `missing` more bytes than
+    /// `bytes` holds: the body is cut mid-chunk (the connection then closes, or resets with
+    /// [`Self::then_reset`]; the closing zero-size chunk is never sent).
+    pub fn cut_chunk(mut self, bytes: impl Into<Vec<u8>>, missing: usize) -> Self {
+        let bytes = bytes.into();
+        let announced = bytes.len() + missing;
+        self.parts.push(Part::CutChunk { bytes, announced });
+        self
+    }
+
+    /// After the pieces, reset the connection (TCP RST) instead of ending the body cleanly.
+    pub fn then_reset(mut self) -> Self {
+        self.reset = true;
+        self
     }
 
     /// A JSON body with this status.
@@ -87,6 +128,12 @@ impl Reply {
     }
 
     pub(crate) fn body_len(&self) -> usize {
-        self.parts.iter().map(|p| if let Part::Bytes(b) = p { b.len() } else { 0 }).sum()
+        self.parts
+            .iter()
+            .map(|p| match p {
+                Part::Bytes(b) | Part::CutChunk { bytes: b, .. } => b.len(),
+                Part::Delay(_) => 0,
+            })
+            .sum()
     }
 }

@@ -198,7 +198,9 @@ async fn write_reply(socket: &mut TcpStream, reply: &Reply) -> bool {
     for (k, v) in &reply.headers {
         head.push_str(&format!("{k}: {v}\r\n"));
     }
-    if reply.sized {
+    if reply.chunked {
+        head.push_str("transfer-encoding: chunked\r\n");
+    } else if reply.sized {
         head.push_str(&format!("content-length: {}\r\n", reply.body_len()));
     }
     head.push_str("connection: close\r\n\r\n");
@@ -207,12 +209,32 @@ async fn write_reply(socket: &mut TcpStream, reply: &Reply) -> bool {
     }
     for part in &reply.parts[leading..] {
         let ok = match part {
-            Part::Bytes(b) => socket.write_all(b).await.is_ok() && socket.flush().await.is_ok(),
+            Part::Bytes(b) if reply.chunked => {
+                let mut framed = format!("{:x}\r\n", b.len()).into_bytes();
+                framed.extend_from_slice(b);
+                framed.extend_from_slice(b"\r\n");
+                send(socket, &framed).await
+            }
+            Part::CutChunk { bytes, announced } => {
+                let mut framed = format!("{announced:x}\r\n").into_bytes();
+                framed.extend_from_slice(bytes);
+                send(socket, &framed).await
+            }
+            Part::Bytes(b) => send(socket, b).await,
             Part::Delay(d) => pause(socket, *d).await,
         };
         if !ok {
             return false;
         }
+    }
+    if reply.reset {
+        // SO_LINGER 0: dropping the socket sends RST instead of an orderly FIN.
+        let _ = socket.set_zero_linger();
+        return true;
+    }
+    let cut = reply.parts.iter().any(|p| matches!(p, Part::CutChunk { .. }));
+    if reply.chunked && !reply.hang && !cut && !send(socket, b"0\r\n\r\n").await {
+        return false;
     }
     if reply.hang {
         // Silent until the client leaves (the server's drop ends it otherwise).
@@ -226,6 +248,10 @@ async fn write_reply(socket: &mut TcpStream, reply: &Reply) -> bool {
     }
     let _ = socket.shutdown().await;
     true
+}
+
+async fn send(socket: &mut TcpStream, bytes: &[u8]) -> bool {
+    socket.write_all(bytes).await.is_ok() && socket.flush().await.is_ok()
 }
 
 /// Sleep `d`, watching for the client hanging up; `false` when it did.

@@ -13,9 +13,19 @@ use crate::CoreError;
 /// How often a streaming answer's draft is written.
 pub const DRAFT_EVERY: Duration = Duration::from_millis(300);
 
-/// Stored form of tool calls: `[{"id", "name", "arguments"}]`, arguments as raw JSON text.
+/// Stored form of tool calls: `[{"id", "name", "arguments"}]`, arguments as JSON text. A call
+/// whose arguments are not a JSON object (never executed: the model got an error observation
+/// for it) is stored with `{}` (`vibe_llm::EMPTY_ARGUMENTS`), so history never carries the raw
+/// invalid text back to a server.
 pub fn tool_calls_json(calls: &[ToolCall]) -> Option<Value> {
-    if calls.is_empty() { None } else { serde_json::to_value(calls).ok() }
+    if calls.is_empty() {
+        return None;
+    }
+    let stored: Vec<ToolCall> = calls
+        .iter()
+        .map(|c| ToolCall { arguments: c.history_arguments().to_string(), ..c.clone() })
+        .collect();
+    serde_json::to_value(stored).ok()
 }
 
 /// The assistant message of one model round.
@@ -111,4 +121,159 @@ pub fn tool_message(
         },
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use tokio_util::sync::CancellationToken;
+    use vibe_llm::LlmSettings;
+    use vibe_skills::{Registry, RegistryConfig, SkillsSettings};
+    use vibe_test_support::{FakeServer, Reply, ev_finish, ev_text, ev_tool_call, sse, sse_frame};
+
+    use super::*;
+    use crate::agent::ApprovalPolicy;
+    use crate::chat::{ChatConfig, ChatService, TurnRequest};
+    use crate::emit::{CollectSink, EventSink};
+
+    /// A chat service over a temp database whose model is the fake server.
+    #[allow(clippy::unwrap_used)]
+    fn service_for(server: &FakeServer) -> (tempfile::TempDir, Arc<Store>, ChatService) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(Store::open(&dir.path().join("vibe.db")).unwrap());
+        let config = RegistryConfig::for_data_dir(dir.path(), &SkillsSettings::default(), None);
+        let settings = LlmSettings {
+            base_url: Some(server.url()),
+            model: Some("m".into()),
+            ..LlmSettings::default()
+        };
+        let model = vibe_llm::build_model(&settings, None).unwrap().model;
+        let service = ChatService::new(
+            store.clone(),
+            Arc::new(Registry::open(config)),
+            model,
+            Some(dir.path().to_path_buf()),
+            ChatConfig::default(),
+        )
+        .unwrap();
+        (dir, store, service)
+    }
+
+    #[allow(clippy::unwrap_used)]
+    async fn turn(
+        service: &ChatService,
+        conversation_id: Option<String>,
+        message: String,
+    ) -> (crate::chat::TurnResult, Vec<vibe_wire::Envelope>) {
+        let sink = Arc::new(CollectSink::default());
+        let sinks: Vec<Arc<dyn EventSink>> = vec![sink.clone()];
+        let request = TurnRequest { conversation_id, message, ..TurnRequest::default() };
+        let run = service.run_turn(
+            request,
+            sinks,
+            Arc::new(ApprovalPolicy::DenyAll),
+            CancellationToken::new(),
+        );
+        (run.await.unwrap(), sink.events())
+    }
+
+    /// A stream cut mid-answer (truncated): the text so far is stored flagged interrupted, the
+    /// half-built tool call is neither run nor stored, and the error says `truncated`.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[allow(clippy::unwrap_used)]
+    async fn a_truncated_answer_keeps_its_text_interrupted_and_runs_no_call() {
+        let server = FakeServer::start();
+        server.push(Reply::sse(sse_frame(vec![
+            ev_text("我先记下"),
+            ev_tool_call(0, "call_half", "use_skill", "{\"skill\": \"life"),
+        ])));
+        let (_dir, store, service) = service_for(&server);
+        let (result, events) = turn(&service, None, "帮我规划".into()).await;
+        let kinds: Vec<_> = events
+            .iter()
+            .filter_map(|e| match &e.event {
+                vibe_wire::Event::Error { error } => Some(error.kind.clone()),
+                vibe_wire::Event::ToolCall { .. } | vibe_wire::Event::ToolResult { .. } => {
+                    Some("tool".into())
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(kinds, ["truncated"]);
+        let stored = store.messages(&result.conversation_id).unwrap();
+        let reply = stored.iter().find(|m| m.role == vibe_store::Role::Assistant).unwrap();
+        assert_eq!(reply.content, "我先记下");
+        assert!(reply.interrupted);
+        assert_eq!(reply.tool_calls, None);
+        assert_eq!(server.requests().len(), 1, "no retry after the first delta");
+    }
+
+    #[test]
+    fn calls_with_arguments_that_are_not_an_object_are_stored_with_an_empty_object() {
+        let call = |arguments: &str| ToolCall {
+            id: "c".into(),
+            name: "f".into(),
+            arguments: arguments.into(),
+        };
+        let stored = tool_calls_json(&[call("{\"a\":1}{\"b\":2}"), call("{\"a\":1}")]);
+        let args: Vec<_> = stored
+            .iter()
+            .flat_map(|v| v.as_array().into_iter().flatten())
+            .map(|c| c["arguments"].clone())
+            .collect();
+        assert_eq!(args, [Value::from("{}"), Value::from("{\"a\":1}")]);
+    }
+
+    /// A model call with invalid JSON arguments is never executed, is stored with `{}`, and
+    /// neither the same run's next request nor the next turn's sends the raw text back.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[allow(clippy::unwrap_used)]
+    async fn invalid_arguments_never_go_back_to_the_server() {
+        const RAW: &str = r#"{"skill": "lifecoach"{"#;
+        let server = FakeServer::start();
+        server.push(Reply::sse(sse(vec![
+            ev_tool_call(0, "call_bad", "use_skill", RAW),
+            ev_finish("tool_calls"),
+        ])));
+        server.push(Reply::sse(sse(vec![ev_text("好的。"), ev_finish("stop")])));
+        server.push(Reply::sse(sse(vec![ev_text("继续。"), ev_finish("stop")])));
+        let (_dir, store, service) = service_for(&server);
+        let turn = |conversation_id: Option<String>, message: &str| {
+            turn(&service, conversation_id, message.to_string())
+        };
+        let (first, events) = turn(None, "帮我规划").await;
+        let results: Vec<_> = events
+            .iter()
+            .filter_map(|e| match &e.event {
+                vibe_wire::Event::ToolResult { result, is_error, .. } => Some((result, *is_error)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(results.len(), 1);
+        assert!(results[0].1, "the call was not executed: {}", results[0].0);
+        assert!(results[0].0.to_string().contains("not valid JSON"), "{}", results[0].0);
+        turn(Some(first.conversation_id.clone()), "继续").await;
+
+        let stored = store.messages(&first.conversation_id).unwrap();
+        let calls: Vec<_> = stored.iter().filter_map(|m| m.tool_calls.clone()).collect();
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0][0]["arguments"], "{}");
+        let requests = server.requests();
+        assert_eq!(requests.len(), 3);
+        for request in &requests[1..] {
+            request.assert_tool_pairs();
+            let body = request.json();
+            assert!(!body.to_string().contains("lifecoach\\\"{"), "raw arguments re-sent: {body}");
+            let sent: Vec<_> = body["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|m| m["tool_calls"].as_array())
+                .flatten()
+                .map(|c| c["function"]["arguments"].clone())
+                .collect();
+            assert_eq!(sent, [Value::from("{}")]);
+        }
+    }
 }

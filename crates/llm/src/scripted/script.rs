@@ -93,13 +93,11 @@ impl ScriptedError {
     pub fn to_error(&self) -> LlmError {
         let message =
             self.message.clone().unwrap_or_else(|| format!("scripted {} error", self.kind));
+        let retry_after = self.retry_after_s.map(std::time::Duration::from_secs);
         match self.kind.as_str() {
             "auth" => LlmError::Auth { status: 401, message },
-            "rate_limited" => LlmError::RateLimited {
-                message,
-                retry_after: self.retry_after_s.map(std::time::Duration::from_secs),
-            },
-            "server" => LlmError::Server { status: Some(500), message },
+            "rate_limited" => LlmError::RateLimited { message, retry_after },
+            "server" => LlmError::Server { status: Some(500), message, retry_after },
             "bad_request" => LlmError::BadRequest { status: 400, message },
             "network" => LlmError::Network { message },
             "timeout" => LlmError::Timeout { message },

@@ -62,9 +62,11 @@ async fn rate_limited_waits_for_retry_after_then_succeeds() {
         Reply::json(429, &json!({"error": {"message": "slow down"}})).header("Retry-After", "1"),
     );
     server.push(Reply::sse(sse(vec![ev_text("after wait"), ev_finish("stop")])));
-    let (r, err) = ask(&client(&server)).await;
+    let clock = RecordingClock::new();
+    let (r, err) = ask(&client(&server).with_clock(clock.clone())).await;
     assert_eq!(err, None);
     assert_eq!(r.text, "after wait");
+    assert_eq!(clock.waits(), [Duration::from_secs(1)], "the wait is the server's Retry-After");
     assert_eq!(server.requests().len(), 2);
 }
 

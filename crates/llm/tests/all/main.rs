@@ -4,6 +4,9 @@
 
 mod client_errors;
 mod client_quirks;
+mod provider_streams;
+mod retry_wait;
 mod scripted;
 mod structured_mode;
 mod support;
+mod truncation;

@@ -1,4 +1,11 @@
-//! Shared helpers: a client for a fake server with fast retries.
+//! Shared helpers: a client for a fake server with fast retries, and a clock that records
+//! the client's waits instead of sleeping.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use futures::future::BoxFuture;
+use vibe_llm::RetryClock;
 
 use serde_json::json;
 use vibe_llm::{
@@ -37,4 +44,35 @@ pub async fn ask(client: &OpenAiClient) -> (ChatResponse, Option<LlmError>) {
 pub fn assert_no_key(err: &LlmError) {
     assert!(!err.to_string().contains(KEY), "key leaked in {err}");
     assert!(!format!("{err:?}").contains(KEY), "key leaked in {err:?}");
+}
+
+/// A clock stopped at `now` whose sleeps return at once, recording each wait.
+#[derive(Debug)]
+pub struct RecordingClock {
+    pub now: SystemTime,
+    waits: Mutex<Vec<Duration>>,
+}
+
+impl RecordingClock {
+    /// Stopped at 2026-10-21 07:28:00 GMT.
+    pub fn new() -> Arc<Self> {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_792_567_680);
+        Arc::new(Self { now, waits: Mutex::new(Vec::new()) })
+    }
+
+    /// Every wait asked for, in order.
+    pub fn waits(&self) -> Vec<Duration> {
+        self.waits.lock().unwrap().clone()
+    }
+}
+
+impl RetryClock for RecordingClock {
+    fn now(&self) -> SystemTime {
+        self.now
+    }
+
+    fn sleep(&self, wait: Duration) -> BoxFuture<'static, ()> {
+        self.waits.lock().unwrap().push(wait);
+        Box::pin(async {})
+    }
 }
