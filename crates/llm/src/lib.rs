@@ -36,5 +36,5 @@ pub use model::{ChatModel, DeltaStream};
 pub use presets::{PRESETS, Preset, ToolMode};
 pub use scripted::ScriptedModel;
 pub use settings::{BASE_URL_ENV, Endpoint, LlmSettings, MODEL_ENV};
-pub use structured::StructuredModel;
+pub use structured::{StructuredModel, UNUSABLE_REPLY};
 pub use types::{ChatRequest, Delta, Message, ModelInfo, Params, ToolCall, ToolDef, Usage};

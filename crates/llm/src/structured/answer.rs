@@ -1,8 +1,9 @@
 //! Structured-action mode, answer side: reads the model's JSON action object as it streams
 //! (incremental parser with subscriptions on `$.action.type` and `$.action.content`),
 //! streams a final answer as text deltas, reports a tool call as soon as its type is known,
-//! and validates the whole object when the root closes. Leading prose, Markdown fences,
-//! `<think>` blocks and trailing text around the object are tolerated.
+//! and validates the whole object when the root closes; a `plan_update` beside the action
+//! becomes an `update_plan` call after it. Leading prose, Markdown fences, `<think>` blocks
+//! and trailing text around the object are tolerated.
 
 use serde_json::{Map, Value};
 use vibe_jsonstream::{Mode, Parser, Payload, SubscriptionId};
@@ -11,6 +12,8 @@ use crate::errors::LlmError;
 use crate::types::Delta;
 
 const FINAL: &str = "final_answer";
+/// The tool a `plan_update` is a call of (the plan tool of native mode).
+pub(crate) const PLAN_TOOL: &str = "update_plan";
 
 enum Phase {
     /// Before the object: skipping prose; `think` while inside `<think>…</think>`.
@@ -144,11 +147,14 @@ impl AnswerParser {
             .get("type")
             .and_then(Value::as_str)
             .ok_or("action.type is missing or not a string")?;
+        let plan = plan_update(&value, &self.tools)?;
         if kind == FINAL {
             if !action.get("content").is_some_and(Value::is_string) {
                 return Err("action.content must be a string holding the answer".into());
             }
-            out.push(Delta::Finish { reason: Some("stop".into()) });
+            let reason = if plan.is_some() { "tool_calls" } else { "stop" };
+            push_plan(out, &self.id, plan, 0);
+            out.push(Delta::Finish { reason: Some(reason.into()) });
             return Ok(());
         }
         if !self.tools.iter().any(|t| t == kind) {
@@ -166,9 +172,32 @@ impl AnswerParser {
         }
         let arguments = arguments(action)?;
         out.push(Delta::ToolCallArgs { index: 0, fragment: arguments.to_string() });
+        push_plan(out, &self.id, plan, 1);
         out.push(Delta::Finish { reason: Some("tool_calls".into()) });
         Ok(())
     }
+}
+
+/// The object's `plan_update`, when `update_plan` is offered (else it is ignored): the
+/// arguments of an `update_plan` call.
+fn plan_update(value: &Value, tools: &[String]) -> Result<Option<Value>, String> {
+    let Some(plan) = value.get("plan_update") else { return Ok(None) };
+    if !tools.iter().any(|t| t == PLAN_TOOL) {
+        tracing::info!("structured answer has a plan_update, but update_plan is not offered");
+        return Ok(None);
+    }
+    match plan {
+        Value::Object(_) => Ok(Some(plan.clone())),
+        Value::Null => Ok(None),
+        _ => Err("plan_update must be an object like {\"goal\": ..., \"steps\": [...]}".into()),
+    }
+}
+
+/// A plan update becomes an `update_plan` call at stream index `index`, id `<id>_plan`.
+fn push_plan(out: &mut Vec<Delta>, id: &str, plan: Option<Value>, index: usize) {
+    let Some(plan) = plan else { return };
+    out.push(Delta::ToolCallStart { index, id: format!("{id}_plan"), name: PLAN_TOOL.into() });
+    out.push(Delta::ToolCallArgs { index, fragment: plan.to_string() });
 }
 
 /// The tool arguments: `action.arguments` (an object, or a string holding one), else the
@@ -296,6 +325,61 @@ mod tests {
         assert_eq!(out[0], Delta::Reasoning { text: "need {weather}".into() });
         assert!(
             out.contains(&Delta::ToolCallArgs { index: 0, fragment: "{\"city\":\"Oslo\"}".into() })
+        );
+    }
+
+    fn with_plan(chunks: &[&str]) -> (Vec<Delta>, Result<(), String>) {
+        let tools = vec!["get_weather".into(), PLAN_TOOL.into()];
+        let mut p = AnswerParser::new(tools, "call_2".into()).unwrap();
+        let mut out = Vec::new();
+        for c in chunks {
+            p.feed(c, &mut out).unwrap();
+        }
+        let r = p.finish(&mut out);
+        (out, r)
+    }
+
+    #[test]
+    fn a_plan_update_becomes_an_update_plan_call_after_the_action() {
+        let plan = r#"{"goal":"出门","steps":[{"title":"看天气","status":"in_progress"}]}"#;
+        let (out, r) = with_plan(&[&format!(
+            "{{\"plan_update\": {plan}, \"action\": {{\"type\": \"get_weather\", \"arguments\": {{\"city\": \"Oslo\"}}}}}}"
+        )]);
+        assert_eq!(r, Ok(()));
+        assert_eq!(
+            out[2..],
+            [
+                Delta::ToolCallStart {
+                    index: 1,
+                    id: "call_2_plan".into(),
+                    name: "update_plan".into()
+                },
+                Delta::ToolCallArgs { index: 1, fragment: plan.into() },
+                Delta::Finish { reason: Some("tool_calls".into()) },
+            ]
+        );
+
+        let (out, r) = with_plan(&[&format!(
+            "{{\"plan_update\": {plan}, \"action\": {{\"type\": \"final_answer\", \"content\": \"走吧\"}}}}"
+        )]);
+        assert_eq!(r, Ok(()));
+        assert_eq!(out[0], Delta::Text { text: "走吧".into() });
+        assert_eq!(
+            out[1],
+            Delta::ToolCallStart { index: 0, id: "call_2_plan".into(), name: "update_plan".into() }
+        );
+
+        // Without update_plan on offer, a plan update is ignored.
+        let (out, _) = run(&[&format!(
+            "{{\"plan_update\": {plan}, \"action\": {{\"type\": \"final_answer\", \"content\": \"走吧\"}}}}"
+        )]);
+        assert_eq!(out.last(), Some(&Delta::Finish { reason: Some("stop".into()) }));
+        assert!(
+            with_plan(&[
+                "{\"plan_update\": 3, \"action\": {\"type\": \"final_answer\", \"content\": \"x\"}}"
+            ])
+            .1
+            .is_err()
         );
     }
 
