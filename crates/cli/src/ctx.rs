@@ -82,7 +82,7 @@ impl Ctx {
         let parsed: T = serde_ignored::deserialize(value, |path| unknown.push(path.to_string()))
             .map_err(|e| {
                 anyhow::anyhow!(
-                    "{}: section \"{name}\" is invalid: {e} (fix or remove it; the keys are in docs/architecture.md, \"Settings\")",
+                    "{}: the \"{name}\" section is invalid: {e} (fix or remove it; the keys are in docs/architecture.md, \"Settings\")",
                     file.display()
                 )
             })?;

@@ -1,6 +1,8 @@
 //! `vibe chat`: one turn (or a REPL when no message is given) through the chat service, the
 //! reply streaming to stdout as it comes. With `--json`, one event per line on stdout and
-//! nothing else. Approvals are asked on the terminal, or decided by `--approve all|none`.
+//! nothing else. Approvals are asked on the terminal (`terminal`: the one reader of stdin),
+//! or decided by `--approve all|none`. Ctrl-C cancels a turn, or ends the REPL at its
+//! prompt. Settings and the endpoint are checked (`chat_setup`) before anything is stored.
 
 use std::io::{IsTerminal as _, Write as _};
 use std::sync::Arc;
