@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context as _;
+use serde::de::DeserializeOwned;
 use vibe_store::Store;
 
 use crate::cli::GlobalArgs;
@@ -66,6 +67,32 @@ impl Ctx {
     /// One section of the settings document, or `null` when absent.
     pub fn settings_section(&self, name: &str) -> anyhow::Result<serde_json::Value> {
         Ok(self.settings()?.get(name).cloned().unwrap_or(serde_json::Value::Null))
+    }
+
+    /// Section `name` read into its typed struct (absent or `null`: the defaults). A key the
+    /// struct does not know is refused, named with its place in the section and the file, so
+    /// a typo never silently does nothing; so is a value of the wrong type.
+    pub fn section<T: DeserializeOwned + Default>(&self, name: &str) -> anyhow::Result<T> {
+        let value = self.settings_section(name)?;
+        if value.is_null() {
+            return Ok(T::default());
+        }
+        let file = self.data_dir.join(SETTINGS_FILE);
+        let mut unknown = Vec::new();
+        let parsed: T = serde_ignored::deserialize(value, |path| unknown.push(path.to_string()))
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: the \"{name}\" section is invalid: {e} (fix or remove it; the keys are in docs/architecture.md, \"Settings\")",
+                    file.display()
+                )
+            })?;
+        if let Some(key) = unknown.first() {
+            anyhow::bail!(
+                "{}: unknown key \"{name}.{key}\" (check its spelling, or remove it; the keys are in docs/architecture.md, \"Settings\")",
+                file.display()
+            );
+        }
+        Ok(parsed)
     }
 }
 

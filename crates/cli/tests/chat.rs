@@ -268,7 +268,7 @@ responses:
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("section \"tools\" is invalid") && err.contains("script_timeout"),
+        err.contains("\"tools\" section is invalid") && err.contains("script_timeout"),
         "{err}"
     );
 }

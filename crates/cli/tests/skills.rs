@@ -103,7 +103,7 @@ fn list_shows_the_agent_skills_fixture_and_precedence() {
     let out = vibe(data.path(), &fixture_root(), &["skills", "list"]);
     assert!(
         String::from_utf8_lossy(&out.stderr)
-            .contains("settings.json: section \"skills\" is invalid")
+            .contains("settings.json: the \"skills\" section is invalid")
     );
     std::fs::remove_file(data.path().join("settings.json")).unwrap();
 

@@ -37,7 +37,7 @@ pub use presets::{PRESETS, Preset, ToolMode};
 pub use retry::{RetryClock, SystemClock};
 pub use scripted::ScriptedModel;
 pub use settings::{BASE_URL_ENV, Endpoint, LlmSettings, MODEL_ENV};
-pub use structured::StructuredModel;
+pub use structured::{StructuredModel, UNUSABLE_REPLY};
 pub use types::{
     ChatRequest, Delta, EMPTY_ARGUMENTS, Message, ModelInfo, Params, ToolCall, ToolDef, Usage,
 };

@@ -1,25 +1,31 @@
 //! `vibe chat`: one turn (or a REPL when no message is given) through the chat service, the
 //! reply streaming to stdout as it comes. With `--json`, one event per line on stdout and
-//! nothing else. Approvals are asked on the terminal, or decided by `--approve all|none`.
+//! nothing else. Approvals are asked on the terminal (`terminal`: the one reader of stdin),
+//! or decided by `--approve all|none`. Ctrl-C cancels a turn, or ends the REPL at its
+//! prompt. Settings and the endpoint are checked (`chat_setup`) before anything is stored.
 
-use std::io::{BufRead as _, IsTerminal as _, Write as _};
+use std::io::{IsTerminal as _, Write as _};
 use std::sync::Arc;
 
-use anyhow::{Context as _, anyhow};
+use anyhow::Context as _;
 use clap::{Args, ValueEnum};
-use futures::future::BoxFuture;
 use tokio_util::sync::CancellationToken;
-use vibe_core::agent::{ApprovalDecision, ApprovalPolicy, ApprovalRequest, Approver};
-use vibe_core::chat::{ChatConfig, ChatService, TurnRequest};
+use vibe_core::agent::{ApprovalPolicy, Approver};
+use vibe_core::chat::{ChatService, TurnRequest};
 use vibe_core::emit::EventSink;
 use vibe_core::tools::ToolsSettings;
 use vibe_skills::Registry;
 use vibe_wire::StopReason;
 
+use crate::cmd::chat_setup::{chat_config, check_endpoint};
 use crate::cmd::llm::{EndpointArgs, settings as llm_settings};
+use crate::cmd::terminal::{Terminal, TerminalApprover};
 use crate::ctx::Ctx;
 use crate::output::AlreadyReported;
 use crate::render::{EventPrinter, PrinterSink};
+
+/// The REPL's message prompt (on stderr, so stdout keeps only the reply or the events).
+const PROMPT: &str = "› ";
 
 #[derive(Debug, Args)]
 pub struct ChatArgs {
@@ -83,51 +89,22 @@ impl EventSink for LastError {
     }
 }
 
-/// Asks the person on the terminal.
-struct TerminalApprover;
-
-impl Approver for TerminalApprover {
-    fn decide<'a>(&'a self, request: &'a ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
-        let question = format!("allow {} — {}? [y/N] ", request.tool, request.reason);
-        Box::pin(async move {
-            let answer = tokio::task::spawn_blocking(move || {
-                eprint!("{question}");
-                let _ = std::io::stderr().flush();
-                let mut line = String::new();
-                std::io::stdin().lock().read_line(&mut line).map(|_| line).unwrap_or_default()
-            })
-            .await
-            .unwrap_or_default();
-            let approved = matches!(answer.trim().to_lowercase().as_str(), "y" | "yes");
-            ApprovalDecision { approved, by: "user" }
-        })
-    }
-}
-
 pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
-    let store = Arc::new(ctx.open_store()?);
-    let registry =
-        Arc::new(Registry::open(crate::cmd::skills::config(ctx, args.skills_dir.clone())?));
+    // Settings and the model first: a configuration error stores nothing.
     let settings = llm_settings(ctx, &args.endpoint)?;
-    let setup = vibe_llm::build_model(&settings, std::env::var(vibe_llm::API_KEY_ENV).ok())?;
-    for notice in &setup.notices {
-        eprintln!("notice: {notice}");
-    }
-    let mut config: ChatConfig = match ctx.settings_section("chat")? {
-        serde_json::Value::Null => ChatConfig::default(),
-        section => serde_json::from_value(section).map_err(|e| {
-            anyhow!("settings.json: section \"chat\" is invalid: {e} (fix or remove it)")
-        })?,
-    };
+    let mut config = chat_config(ctx)?;
     if args.seed.is_some() {
         config.seed = args.seed;
     }
-    let tools: ToolsSettings = match ctx.settings_section("tools")? {
-        serde_json::Value::Null => ToolsSettings::default(),
-        section => serde_json::from_value(section).map_err(|e| {
-            anyhow!("settings.json: section \"tools\" is invalid: {e} (fix or remove it)")
-        })?,
-    };
+    let tools: ToolsSettings = ctx.section("tools")?;
+    let skills = crate::cmd::skills::config(ctx, args.skills_dir.clone())?;
+    let setup = vibe_llm::build_model(&settings, std::env::var(vibe_llm::API_KEY_ENV).ok())?;
+    check_endpoint(&setup.endpoint)?;
+    let registry = Arc::new(Registry::open(skills));
+    let store = Arc::new(ctx.open_store()?);
+    for notice in &setup.notices {
+        eprintln!("notice: {notice}");
+    }
     let repl = args.message.is_none() && !args.retry;
     let mut service =
         ChatService::new(store, registry, setup.model, Some(ctx.data_dir.clone()), config)?
@@ -143,26 +120,33 @@ pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
             recovered.runs_closed.len()
         );
     }
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(session(ctx, &service, &args))
+}
+
+/// One turn (a message or `--retry`), or the REPL: one message per line until the end of
+/// input or a Ctrl-C at the message prompt. Every prompt reads through one [`Terminal`].
+async fn session(ctx: &Ctx, service: &ChatService, args: &ChatArgs) -> anyhow::Result<()> {
+    let terminal = Terminal::start();
     let approver: Arc<dyn Approver> = match args.approve {
         Some(ApproveMode::All) => Arc::new(ApprovalPolicy::ApproveAll),
         Some(ApproveMode::None) => Arc::new(ApprovalPolicy::DenyAll),
-        Some(ApproveMode::Ask) => Arc::new(TerminalApprover),
-        None if std::io::stdin().is_terminal() => Arc::new(TerminalApprover),
+        Some(ApproveMode::Ask) => Arc::new(TerminalApprover(terminal.clone())),
+        None if std::io::stdin().is_terminal() => Arc::new(TerminalApprover(terminal.clone())),
         None => Arc::new(ApprovalPolicy::DenyAll),
     };
-    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let mut conversation = args.conversation.clone();
-    let first = TurnRequest {
-        conversation_id: conversation.clone(),
-        message: args.message.clone().unwrap_or_default(),
-        skill: args.skill.clone(),
-        scenario: args.scenario.clone(),
-        voice_mode: args.voice_mode.clone(),
-        retry: args.retry,
-    };
     if args.message.is_some() || args.retry {
-        return runtime
-            .block_on(turn(ctx, &service, first, approver, args.show_reasoning))
+        let first = TurnRequest {
+            conversation_id: conversation,
+            message: args.message.clone().unwrap_or_default(),
+            skill: args.skill.clone(),
+            scenario: args.scenario.clone(),
+            voice_mode: args.voice_mode.clone(),
+            retry: args.retry,
+        };
+        return turn(ctx, service, first, approver, args.show_reasoning, &terminal)
+            .await
             .map(|_| ());
     }
     // REPL: one message per line. Skill folders edited meanwhile are picked up by the
@@ -174,10 +158,19 @@ pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
     }
     let mut pending_skill = args.skill.clone();
     if !ctx.json {
-        eprintln!("vibe chat — one message per line, Ctrl-D to end");
+        eprintln!("vibe chat — one message per line, Ctrl-D or Ctrl-C to end");
     }
-    for line in std::io::stdin().lock().lines() {
-        let line = line.context("cannot read stdin")?;
+    loop {
+        eprint!("{PROMPT}");
+        let _ = std::io::stderr().flush();
+        let line = tokio::select! {
+            line = terminal.next_line() => line,
+            () = terminal.interrupted() => {
+                eprintln!();
+                break;
+            }
+        };
+        let Some(line) = line else { break };
         if line.trim().is_empty() {
             continue;
         }
@@ -190,7 +183,7 @@ pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
             retry: false,
         };
         let result =
-            runtime.block_on(turn(ctx, &service, request, approver.clone(), args.show_reasoning));
+            turn(ctx, service, request, approver.clone(), args.show_reasoning, &terminal).await;
         match result {
             Ok(id) => conversation = Some(id),
             Err(e) => eprintln!("error: {e:#}"),
@@ -199,33 +192,48 @@ pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Run one turn; returns the conversation id. A run that ended on a model or internal error
-/// is an error (exit 1) after its events were printed.
+/// Run one turn; returns the conversation id. Ctrl-C cancels the turn (at an approval
+/// prompt too); a second Ctrl-C before it has wound down ends the process. A run that ended
+/// on a model or internal error is an error (exit 1) after its events were printed.
 async fn turn(
     ctx: &Ctx,
     service: &ChatService,
     request: TurnRequest,
     approver: Arc<dyn Approver>,
     show_reasoning: bool,
+    terminal: &Terminal,
 ) -> anyhow::Result<String> {
     let printer =
         Arc::new(PrinterSink::new(EventPrinter::new(ctx.json).show_reasoning(show_reasoning)));
     let cancel = CancellationToken::new();
-    let watcher = {
-        let cancel = cancel.clone();
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                cancel.cancel();
-            }
-        })
-    };
     let last_error = Arc::new(LastError::default());
     let sinks: Vec<Arc<dyn EventSink>> = vec![printer.clone(), last_error.clone()];
-    let result = service.run_turn(request, sinks, approver, cancel).await;
-    watcher.abort();
+    let run = service.run_turn(request, sinks, approver, cancel.clone());
+    tokio::pin!(run);
+    let result = loop {
+        tokio::select! {
+            result = &mut run => break result,
+            () = terminal.interrupted() => {
+                if cancel.is_cancelled() {
+                    printer.finish();
+                    eprintln!("stopped");
+                    std::process::exit(130);
+                }
+                cancel.cancel();
+            }
+        }
+    };
     printer.finish();
     let result = result?;
     match result.stop_reason {
+        // A set-up problem found only at the call (e.g. a model script that ran out): the
+        // message is kept, but retrying the same set-up cannot help.
+        StopReason::ModelError if last_error.get().is_some_and(|e| e.starts_with("config:")) => {
+            Err(anyhow::Error::new(AlreadyReported(format!(
+                "the model could not be used (see the error above); fix the set-up, then send the message again with `vibe chat --retry --conversation {}`",
+                result.conversation_id
+            ))))
+        }
         StopReason::ModelError => Err(anyhow::Error::new(AlreadyReported(format!(
             "the model did not answer{}; your message is saved — retry with `vibe chat --retry --conversation {}`",
             last_error.get().map(|e| format!(" ({e})")).unwrap_or_default(),

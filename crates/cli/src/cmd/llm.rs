@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 use vibe_llm::{ChatRequest, ChatResponse, LlmError, LlmSettings, Message, ToolDef, ToolMode};
 
-use crate::ctx::{Ctx, SETTINGS_FILE};
+use crate::ctx::Ctx;
 use crate::output::print;
 
 #[derive(Debug, Args)]
@@ -66,10 +66,7 @@ pub fn run(ctx: &Ctx, args: LlmArgs) -> anyhow::Result<()> {
 }
 
 pub(crate) fn settings(ctx: &Ctx, endpoint: &EndpointArgs) -> anyhow::Result<LlmSettings> {
-    let source = ctx.data_dir.join(SETTINGS_FILE);
-    let section = ctx.settings_section("llm")?;
-    let mut s = LlmSettings::from_section(&section, &source.display().to_string())?
-        .with_env(|k| std::env::var(k).ok());
+    let mut s = ctx.section::<LlmSettings>("llm")?.with_env(|k| std::env::var(k).ok());
     if let Some(url) = &endpoint.base_url {
         s.base_url = Some(url.clone());
         s.preset = None; // an explicit URL names its own preset

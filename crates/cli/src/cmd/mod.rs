@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod chat;
+pub mod chat_setup;
 pub mod compute;
 pub mod conversations;
 pub mod db;
@@ -12,3 +13,4 @@ pub mod profile;
 pub mod runs;
 pub mod skills;
 pub mod state;
+pub mod terminal;

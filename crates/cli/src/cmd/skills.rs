@@ -79,12 +79,7 @@ pub fn run(ctx: &Ctx, args: SkillsArgs) -> anyhow::Result<()> {
 /// Roots from `--skills-dir` (relative to the current folder) or settings, the data dir and
 /// the built-in folder (see `vibe_skills::builtin_dir`).
 pub(crate) fn config(ctx: &Ctx, skills_dir: Option<PathBuf>) -> anyhow::Result<RegistryConfig> {
-    let settings: SkillsSettings = match ctx.settings_section("skills")? {
-        Value::Null => SkillsSettings::default(),
-        section => serde_json::from_value(section).map_err(|e| {
-            anyhow!("settings.json: section \"skills\" is invalid: {e} (expected {{\"extra_dir\": \"...\", \"max_resource_bytes\": 65536}}; fix or remove it)")
-        })?,
-    };
+    let settings: SkillsSettings = ctx.section("skills")?;
     let project = skills_dir
         .map(|d| {
             std::path::absolute(&d)

@@ -1,22 +1,29 @@
 //! Executing one round's tool calls: argument parsing, approvals (asked one at a time, in
-//! order), then the approved calls run concurrently; results come back in call order. Tool
-//! failures, unknown tools, bad arguments and denials are observations, never errors.
+//! order), then the calls run — those that change state (`Tool::changes_state`) one after
+//! another in the model's order, read-only ones between them concurrently — and each outcome
+//! is handed back the moment it completes. Tool failures, unknown tools, bad arguments and
+//! denials are observations, never errors. Storing the outcomes is `tool_round`'s.
 
 use std::sync::Arc;
 
-use futures::future::join_all;
+use futures::StreamExt as _;
+use futures::future::BoxFuture;
+use futures::stream::FuturesUnordered;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
-use vibe_llm::ToolCall;
+use vibe_llm::{ToolCall, UNUSABLE_REPLY};
 use vibe_wire::Event;
 
+use crate::CoreError;
 use crate::agent::approvals::{ApprovalRequest, Approver};
 use crate::agent::fsm::{CallVerdict, PlannedCall};
 use crate::emit::Emitter;
 use crate::tools::{Tool, ToolContext, ToolOutput};
 
-/// One call's outcome, in call order.
+/// One call's outcome.
 pub struct CallOutcome {
+    /// The call's place in the model's answer.
+    pub index: usize,
     pub call: ToolCall,
     pub output: ToolOutput,
     /// `false` for calls refused by a budget or denied: they do not count for the failure guard.
@@ -42,11 +49,18 @@ pub fn shown_arguments(raw: &str) -> Value {
     parse_arguments(raw).unwrap_or_else(|_| Value::String(raw.to_string()))
 }
 
+/// A call after its arguments, its tool and its approval were checked.
 enum Prepared {
+    /// Finished without running (refused, unknown, bad arguments, denied).
     Done(ToolOutput, bool),
     Run(Arc<dyn Tool>, Value),
 }
 
+/// Run one round's calls. Approvals are asked first, one at a time in call order; then
+/// calls that change state run one after another in call order, and each stretch of
+/// read-only calls between them runs concurrently. `done` gets each outcome the moment it is
+/// known (so it can be stored at once). `Ok(false)`: the run was cancelled; the calls `done`
+/// did not get are unfinished.
 #[allow(clippy::too_many_arguments)]
 pub async fn execute_calls(
     calls: &[ToolCall],
@@ -56,76 +70,122 @@ pub async fn execute_calls(
     approver: &dyn Approver,
     emitter: &Emitter,
     cancel: &CancellationToken,
-) -> Option<Vec<CallOutcome>> {
-    let mut prepared = Vec::with_capacity(calls.len());
-    for (call, plan) in calls.iter().zip(planned) {
-        let item = match &plan.verdict {
-            CallVerdict::Refuse(why) => Prepared::Done(ToolOutput::error(why.clone()), false),
-            CallVerdict::Run => match (lookup(&call.name), parse_arguments(&call.arguments)) {
-                (None, _) => Prepared::Done(
-                    ToolOutput::error(format!(
-                        "unknown tool \"{}\"; call one of the tools you were given",
-                        call.name
-                    )),
-                    true,
-                ),
-                (Some(_), Err(why)) => Prepared::Done(ToolOutput::error(why), true),
-                (Some(tool), Ok(args)) => match tool.needs_approval(&args) {
-                    None => Prepared::Run(tool, args),
-                    Some(reason) => {
-                        let request = ApprovalRequest {
-                            request_id: format!("{}-{}", ctx.run_id, call.id),
-                            tool: call.name.clone(),
-                            args: args.clone(),
-                            reason,
-                        };
-                        emitter.emit(Event::ApprovalRequired {
-                            request_id: request.request_id.clone(),
-                            tool: request.tool.clone(),
-                            args: request.args.clone(),
-                            reason: request.reason.clone(),
-                        });
-                        let decision = tokio::select! {
-                            biased;
-                            _ = cancel.cancelled() => return None,
-                            d = approver.decide(&request) => d,
-                        };
-                        emitter.emit(Event::ApprovalResolved {
-                            request_id: request.request_id.clone(),
-                            approved: decision.approved,
-                            by: decision.by.to_string(),
-                        });
-                        if decision.approved {
-                            Prepared::Run(tool, args)
-                        } else {
-                            let denied = ToolOutput::ok(json!({
-                                "status": "denied",
-                                "message": format!("the person did not approve {}; do not retry it, continue without it or ask them", call.name),
-                            }));
-                            Prepared::Done(denied, false)
-                        }
-                    }
-                },
-            },
+    done: &mut dyn FnMut(CallOutcome) -> Result<(), CoreError>,
+) -> Result<bool, CoreError> {
+    let mut runs = Vec::with_capacity(calls.len());
+    for (index, (call, plan)) in calls.iter().zip(planned).enumerate() {
+        let Some(item) = prepare(call, plan, lookup, ctx, approver, emitter, cancel).await else {
+            return Ok(false);
         };
-        prepared.push(item);
-    }
-    let runs = prepared.into_iter().zip(calls).map(|(item, call)| async move {
         match item {
             Prepared::Done(output, executed) => {
-                CallOutcome { call: call.clone(), output, executed }
+                done(CallOutcome { index, call: call.clone(), output, executed })?;
             }
-            Prepared::Run(tool, args) => {
-                let output = tool.call(ctx, args).await;
-                CallOutcome { call: call.clone(), output, executed: true }
+            Prepared::Run(tool, args) => runs.push((index, tool, args)),
+        }
+    }
+    let mut runs = runs.into_iter().peekable();
+    while let Some((index, tool, args)) = runs.next() {
+        let mut batch = FuturesUnordered::new();
+        batch.push(run_one(index, tool.clone(), args, ctx));
+        if !tool.changes_state() {
+            while let Some((index, tool, args)) = runs.next_if(|(_, t, _)| !t.changes_state()) {
+                batch.push(run_one(index, tool, args, ctx));
             }
         }
-    });
-    tokio::select! {
-        biased;
-        _ = cancel.cancelled() => None,
-        outcomes = join_all(runs) => Some(outcomes),
+        loop {
+            let finished = tokio::select! {
+                biased;
+                _ = cancel.cancelled() => return Ok(false),
+                next = batch.next() => next,
+            };
+            let Some((index, output)) = finished else { break };
+            done(CallOutcome { index, call: calls[index].clone(), output, executed: true })?;
+        }
     }
+    Ok(true)
+}
+
+fn run_one<'a>(
+    index: usize,
+    tool: Arc<dyn Tool>,
+    args: Value,
+    ctx: &'a ToolContext,
+) -> BoxFuture<'a, (usize, ToolOutput)> {
+    Box::pin(async move { (index, tool.call(ctx, args).await) })
+}
+
+/// What was wrong with a structured-mode reply that could not be used (the adapter's
+/// [`UNUSABLE_REPLY`] call), as the observation the model gets.
+fn unusable_reply(call: &ToolCall) -> String {
+    let args = serde_json::from_str::<Value>(&call.arguments).unwrap_or(Value::Null);
+    match args["message"].as_str() {
+        Some(message) => message.to_string(),
+        None => "your reply could not be used; answer with exactly one JSON action object".into(),
+    }
+}
+
+/// Check one call and ask for its approval; `None` when the run was cancelled meanwhile.
+async fn prepare(
+    call: &ToolCall,
+    plan: &PlannedCall,
+    lookup: &dyn Fn(&str) -> Option<Arc<dyn Tool>>,
+    ctx: &ToolContext,
+    approver: &dyn Approver,
+    emitter: &Emitter,
+    cancel: &CancellationToken,
+) -> Option<Prepared> {
+    let tool = match &plan.verdict {
+        CallVerdict::Refuse(why) => {
+            return Some(Prepared::Done(ToolOutput::error(why.clone()), false));
+        }
+        CallVerdict::Run if call.name == UNUSABLE_REPLY => {
+            return Some(Prepared::Done(ToolOutput::error(unusable_reply(call)), true));
+        }
+        CallVerdict::Run => match lookup(&call.name) {
+            Some(tool) => tool,
+            None => {
+                let why =
+                    format!("unknown tool \"{}\"; call one of the tools you were given", call.name);
+                return Some(Prepared::Done(ToolOutput::error(why), true));
+            }
+        },
+    };
+    let args = match parse_arguments(&call.arguments) {
+        Ok(args) => args,
+        Err(why) => return Some(Prepared::Done(ToolOutput::error(why), true)),
+    };
+    let Some(reason) = tool.needs_approval(&args) else { return Some(Prepared::Run(tool, args)) };
+    let request = ApprovalRequest {
+        request_id: format!("{}-{}", ctx.run_id, call.id),
+        tool: call.name.clone(),
+        args: args.clone(),
+        reason,
+    };
+    emitter.emit(Event::ApprovalRequired {
+        request_id: request.request_id.clone(),
+        tool: request.tool.clone(),
+        args: request.args.clone(),
+        reason: request.reason.clone(),
+    });
+    let decision = tokio::select! {
+        biased;
+        _ = cancel.cancelled() => return None,
+        d = approver.decide(&request) => d,
+    };
+    emitter.emit(Event::ApprovalResolved {
+        request_id: request.request_id.clone(),
+        approved: decision.approved,
+        by: decision.by.to_string(),
+    });
+    if decision.approved {
+        return Some(Prepared::Run(tool, args));
+    }
+    let denied = ToolOutput::ok(json!({
+        "status": "denied",
+        "message": format!("the person did not approve {}; do not retry it, continue without it or ask them", call.name),
+    }));
+    Some(Prepared::Done(denied, false))
 }
 
 #[cfg(test)]

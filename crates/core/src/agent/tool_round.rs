@@ -1,7 +1,7 @@
 //! A round of tool calls: run the calls the model made against the tools it was offered
-//! (approvals, concurrency and failures are `execute`'s), store and emit each result as it
-//! completes, close every call when the person cancels, and apply the results' effects
-//! (`skill_activated`, `plan_updated`).
+//! (approvals, order, concurrency and failures are `execute`'s), store and emit each result
+//! the moment it completes and apply its effect (`skill_activated`, `plan_updated`), and
+//! when the person cancels, close the calls that had not finished.
 
 use vibe_llm::Message;
 use vibe_wire::Event;
@@ -36,19 +36,43 @@ impl Loop {
             emitter: inp.emitter.clone(),
             seed: inp.seed,
         };
-        let outcomes = execute_calls(
+        let approver = inp.approver.clone();
+        let emitter = inp.emitter.clone();
+        let cancel = inp.cancel.clone();
+        // Each outcome is stored and shown the moment it completes; the round's messages
+        // join the run's in call order at the end.
+        let mut finished: Vec<(usize, Message, Option<ToolReport>)> = Vec::new();
+        let completed = execute_calls(
             &calls,
             planned,
             &lookup,
             &ctx,
-            inp.approver.as_ref(),
-            &inp.emitter,
-            &inp.cancel,
+            approver.as_ref(),
+            &emitter,
+            &cancel,
+            &mut |outcome| {
+                let message = self.record_result(&outcome)?;
+                let report = outcome.executed.then(|| ToolReport {
+                    name: outcome.call.name.clone(),
+                    is_error: outcome.output.is_error,
+                });
+                if outcome.executed && !outcome.output.is_error {
+                    self.done_tools.push(outcome.call.name.clone());
+                }
+                self.apply(outcome.output.effect);
+                finished.push((outcome.index, message, report));
+                Ok(())
+            },
         )
-        .await;
-        let Some(outcomes) = outcomes else {
-            // Cancelled: close every call so the history stays valid.
-            for call in &calls {
+        .await?;
+        if !completed {
+            // Cancelled: calls that finished keep their results; the others are closed so
+            // the history stays valid.
+            let inp = &self.input;
+            for (index, call) in calls.iter().enumerate() {
+                if finished.iter().any(|(i, ..)| *i == index) {
+                    continue;
+                }
                 let content = serde_json::json!({"status": "error", "error": "cancelled", "message": "the person stopped the reply before this tool finished"});
                 tool_message(
                     &inp.store,
@@ -61,38 +85,36 @@ impl Loop {
                 )?;
             }
             return Ok(self.machine.on_cancel());
-        };
+        }
+        finished.sort_by_key(|(index, ..)| *index);
         let mut reports = Vec::new();
-        for outcome in outcomes {
-            self.record_result(&outcome)?;
-            if outcome.executed {
-                reports.push(ToolReport {
-                    name: outcome.call.name.clone(),
-                    is_error: outcome.output.is_error,
-                });
-                if !outcome.output.is_error {
-                    self.done_tools.push(outcome.call.name.clone());
-                }
-            }
-            match outcome.output.effect {
-                Some(Effect::SkillActivated { skill, scenario }) => {
-                    self.input.emitter.emit(Event::SkillActivated {
-                        skill: skill.clone(),
-                        scenario: scenario.clone(),
-                    });
-                    self.active_skill = Some(skill);
-                    self.scenario = scenario;
-                }
-                Some(Effect::PlanUpdated(plan)) => {
-                    self.input.emitter.emit(Event::PlanUpdated { plan });
-                }
-                None => {}
-            }
+        for (_, message, report) in finished {
+            self.run_messages.push(message);
+            reports.extend(report);
         }
         Ok(self.machine.on_tools_done(&reports))
     }
 
-    fn record_result(&mut self, outcome: &CallOutcome) -> Result<(), CoreError> {
+    /// Apply a tool's effect to the run (and show it).
+    fn apply(&mut self, effect: Option<Effect>) {
+        match effect {
+            Some(Effect::SkillActivated { skill, scenario }) => {
+                self.input.emitter.emit(Event::SkillActivated {
+                    skill: skill.clone(),
+                    scenario: scenario.clone(),
+                });
+                self.active_skill = Some(skill);
+                self.scenario = scenario;
+            }
+            Some(Effect::PlanUpdated(plan)) => {
+                self.input.emitter.emit(Event::PlanUpdated { plan });
+            }
+            None => {}
+        }
+    }
+
+    /// Store and show one result; returns its message for the run's next model call.
+    fn record_result(&mut self, outcome: &CallOutcome) -> Result<Message, CoreError> {
         let inp = &self.input;
         let content = outcome.output.result.to_string();
         let message = Message::tool(outcome.call.id.clone(), content.clone());
@@ -118,7 +140,6 @@ impl Loop {
             file,
         });
         self.run_tokens += tokens;
-        self.run_messages.push(message);
-        Ok(())
+        Ok(message)
     }
 }

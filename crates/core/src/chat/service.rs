@@ -19,9 +19,10 @@ use crate::context::{ContextBuilder, ContextLimits};
 use crate::emit::{Emitter, EventSink};
 use crate::tools::{ToolRegistry, ToolsSettings};
 
-/// Settings of the chat service (the `chat` section of settings.json).
+/// Settings of the chat service (the `chat` section of settings.json); an unknown key is
+/// refused.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct ChatConfig {
     pub budgets: Budgets,
     pub context: ContextLimits,
@@ -97,6 +98,8 @@ impl ChatService {
     ) -> Result<Self, CoreError> {
         let context =
             Arc::new(ContextBuilder::new(store.clone(), skills.clone(), config.context.clone())?);
+        let mut config = config;
+        config.budgets = config.budgets.for_context(&config.context);
         Ok(Self {
             store,
             skills,

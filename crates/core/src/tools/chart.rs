@@ -83,6 +83,10 @@ impl Tool for ShowChart {
         "show_chart"
     }
 
+    fn changes_state(&self) -> bool {
+        false
+    }
+
     fn kind(&self) -> ToolKind {
         ToolKind::Display
     }

@@ -65,6 +65,10 @@ impl Tool for Described {
         self.handler.kind()
     }
 
+    fn changes_state(&self) -> bool {
+        self.handler.changes_state()
+    }
+
     fn needs_approval(&self, args: &Value) -> Option<String> {
         self.handler.needs_approval(args)
     }

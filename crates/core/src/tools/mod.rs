@@ -139,6 +139,13 @@ pub trait Tool: Send + Sync {
     fn kind(&self) -> ToolKind {
         ToolKind::Data
     }
+    /// Whether a call may change state (the person's data, the active skill, the plan,
+    /// files, anything outside the call's own result). Calls that do run one after another
+    /// in the order the model gave them; read-only calls of a round may run concurrently.
+    /// Defaults to `true`: a tool is read-only only when it says so.
+    fn changes_state(&self) -> bool {
+        true
+    }
     /// `Some(reason)` when this call needs the person's approval before it runs.
     fn needs_approval(&self, _args: &Value) -> Option<String> {
         None

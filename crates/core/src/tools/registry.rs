@@ -126,6 +126,17 @@ mod tests {
     }
 
     #[test]
+    fn only_tools_that_change_nothing_say_so() {
+        let registry = ToolRegistry::with_builtins();
+        let read_only: Vec<&str> = registry
+            .names()
+            .into_iter()
+            .filter(|n| !registry.get(n).unwrap().changes_state())
+            .collect();
+        assert_eq!(read_only, ["draw_tarot", "load_resource", "read_state", "show_chart"]);
+    }
+
+    #[test]
     fn settings_give_limits_with_defaults() {
         let s: ToolsSettings = serde_json::from_str("{\"script_timeout_secs\": 5}").unwrap();
         let limits = s.script_limits();

@@ -16,6 +16,10 @@ impl Tool for LoadResource {
         "load_resource"
     }
 
+    fn changes_state(&self) -> bool {
+        false
+    }
+
     fn definition(&self) -> ToolDef {
         tool_def(
             self.name(),

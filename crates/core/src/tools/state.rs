@@ -23,6 +23,10 @@ impl Tool for ReadState {
         "read_state"
     }
 
+    fn changes_state(&self) -> bool {
+        false
+    }
+
     fn definition(&self) -> ToolDef {
         tool_def(
             self.name(),

@@ -21,6 +21,10 @@ impl Tool for DrawTarot {
         "draw_tarot"
     }
 
+    fn changes_state(&self) -> bool {
+        false
+    }
+
     fn kind(&self) -> ToolKind {
         ToolKind::Compute
     }

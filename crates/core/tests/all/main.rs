@@ -10,3 +10,5 @@ mod tools;
 mod chat;
 mod harness;
 mod http;
+mod structured;
+mod tool_order;

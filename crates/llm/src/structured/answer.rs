@@ -1,8 +1,9 @@
 //! Structured-action mode, answer side: reads the model's JSON action object as it streams
 //! (incremental parser with subscriptions on `$.action.type` and `$.action.content`),
 //! streams a final answer as text deltas, reports a tool call as soon as its type is known,
-//! and validates the whole object when the root closes. Leading prose, Markdown fences,
-//! `<think>` blocks and trailing text around the object are tolerated.
+//! and validates the whole object when the root closes; a `plan_update` beside the action
+//! becomes an `update_plan` call after it. Leading prose, Markdown fences, `<think>` blocks
+//! and trailing text around the object are tolerated.
 
 use serde_json::{Map, Value};
 use vibe_jsonstream::{Mode, Parser, Payload, SubscriptionId};
@@ -11,6 +12,8 @@ use crate::errors::LlmError;
 use crate::types::Delta;
 
 const FINAL: &str = "final_answer";
+/// The tool a `plan_update` is a call of (the plan tool of native mode).
+pub(crate) const PLAN_TOOL: &str = "update_plan";
 
 enum Phase {
     /// Before the object: skipping prose; `think` while inside `<think>…</think>`.
@@ -144,11 +147,14 @@ impl AnswerParser {
             .get("type")
             .and_then(Value::as_str)
             .ok_or("action.type is missing or not a string")?;
+        let plan = plan_update(&value, &self.tools)?;
         if kind == FINAL {
             if !action.get("content").is_some_and(Value::is_string) {
                 return Err("action.content must be a string holding the answer".into());
             }
-            out.push(Delta::Finish { reason: Some("stop".into()) });
+            let reason = if plan.is_some() { "tool_calls" } else { "stop" };
+            push_plan(out, &self.id, plan, 0);
+            out.push(Delta::Finish { reason: Some(reason.into()) });
             return Ok(());
         }
         if !self.tools.iter().any(|t| t == kind) {
@@ -166,9 +172,32 @@ impl AnswerParser {
         }
         let arguments = arguments(action)?;
         out.push(Delta::ToolCallArgs { index: 0, fragment: arguments.to_string() });
+        push_plan(out, &self.id, plan, 1);
         out.push(Delta::Finish { reason: Some("tool_calls".into()) });
         Ok(())
     }
+}
+
+/// The object's `plan_update`, when `update_plan` is offered (else it is ignored): the
+/// arguments of an `update_plan` call.
+fn plan_update(value: &Value, tools: &[String]) -> Result<Option<Value>, String> {
+    let Some(plan) = value.get("plan_update") else { return Ok(None) };
+    if !tools.iter().any(|t| t == PLAN_TOOL) {
+        tracing::info!("structured answer has a plan_update, but update_plan is not offered");
+        return Ok(None);
+    }
+    match plan {
+        Value::Object(_) => Ok(Some(plan.clone())),
+        Value::Null => Ok(None),
+        _ => Err("plan_update must be an object like {\"goal\": ..., \"steps\": [...]}".into()),
+    }
+}
+
+/// A plan update becomes an `update_plan` call at stream index `index`, id `<id>_plan`.
+fn push_plan(out: &mut Vec<Delta>, id: &str, plan: Option<Value>, index: usize) {
+    let Some(plan) = plan else { return };
+    out.push(Delta::ToolCallStart { index, id: format!("{id}_plan"), name: PLAN_TOOL.into() });
+    out.push(Delta::ToolCallArgs { index, fragment: plan.to_string() });
 }
 
 /// The tool arguments: `action.arguments` (an object, or a string holding one), else the
@@ -228,95 +257,5 @@ fn leading(seen: &mut String, think: &mut bool, text: &str, out: &mut Vec<Delta>
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn run(chunks: &[&str]) -> (Vec<Delta>, Result<(), String>) {
-        let mut p = AnswerParser::new(vec!["get_weather".into()], "call_0".into()).unwrap();
-        let mut out = Vec::new();
-        for c in chunks {
-            if let Err(e) = p.feed(c, &mut out) {
-                return (out, Err(e));
-            }
-        }
-        let r = p.finish(&mut out);
-        (out, r)
-    }
-
-    #[test]
-    fn final_answer_streams_as_text_deltas() {
-        let (out, r) =
-            run(&["{\"action\": {\"type\": \"final_", "answer\", \"content\": \"Hel", "lo\"}}"]);
-        assert_eq!(r, Ok(()));
-        assert_eq!(
-            out,
-            vec![
-                Delta::Text { text: "Hel".into() },
-                Delta::Text { text: "lo".into() },
-                Delta::Finish { reason: Some("stop".into()) },
-            ]
-        );
-    }
-
-    #[test]
-    fn content_before_type_is_held_until_the_type_is_known() {
-        let (out, _) = run(&["{\"action\": {\"content\": \"Hi\", \"type\": \"final_answer\"}}"]);
-        assert_eq!(out[0], Delta::Text { text: "Hi".into() });
-    }
-
-    #[test]
-    fn a_tool_call_is_reported_as_soon_as_its_type_is_known() {
-        let mut p = AnswerParser::new(vec!["get_weather".into()], "call_3".into()).unwrap();
-        let mut out = Vec::new();
-        p.feed("```json\n{\"action\": {\"type\": \"get_weather\", \"argu", &mut out).unwrap();
-        assert_eq!(
-            out,
-            vec![Delta::ToolCallStart {
-                index: 0,
-                id: "call_3".into(),
-                name: "get_weather".into()
-            }]
-        );
-        p.feed("ments\": {\"city\": \"Berlin\"}}}\n```", &mut out).unwrap();
-        p.finish(&mut out).unwrap();
-        assert_eq!(
-            out[1],
-            Delta::ToolCallArgs { index: 0, fragment: "{\"city\":\"Berlin\"}".into() }
-        );
-        assert_eq!(out[2], Delta::Finish { reason: Some("tool_calls".into()) });
-    }
-
-    #[test]
-    fn think_blocks_become_reasoning_and_inline_arguments_are_accepted() {
-        let (out, r) = run(&[
-            "<think>need {weather}",
-            "</think>\n{\"action\": {\"type\": \"get_weather\", \"city\": \"Oslo\"}}",
-        ]);
-        assert_eq!(r, Ok(()));
-        assert_eq!(out[0], Delta::Reasoning { text: "need {weather}".into() });
-        assert!(
-            out.contains(&Delta::ToolCallArgs { index: 0, fragment: "{\"city\":\"Oslo\"}".into() })
-        );
-    }
-
-    #[test]
-    fn malformed_answers_say_what_is_wrong() {
-        assert!(run(&["Sure, it is sunny."]).1.unwrap_err().contains("no JSON object"));
-        assert!(
-            run(&["{\"action\": {\"type\": \"final_answer\", \"content\": \"cut"])
-                .1
-                .unwrap_err()
-                .contains("incomplete")
-        );
-        assert!(
-            run(&["{\"action\": {\"type\": \"fly\"}}"]).1.unwrap_err().contains("neither a tool")
-        );
-        assert!(run(&["{\"answer\": 1}"]).1.unwrap_err().contains("no \"action\""));
-        assert!(
-            run(&["{\"action\": {\"type\": \"final_answer\" \"content\": 1}}"])
-                .1
-                .unwrap_err()
-                .contains("not valid JSON")
-        );
-    }
-}
+#[path = "answer_tests.rs"]
+mod tests;

@@ -1,8 +1,11 @@
 //! Structured-action mode: a `ChatModel` adapter for models without native tool calling.
 //! Tools go into the prompt (`prompt.rs`), the model answers with one JSON action object
 //! that is parsed as it streams (`answer.rs`); a malformed object gets exactly one repair
-//! retry (a `Restart` delta, then the model sees its reply and the parse error), then a
-//! `protocol` error. The caller sees the same deltas as in native mode.
+//! retry (a `Restart` delta, then the model sees its reply and the parse error). When the
+//! retry is malformed too, the answer becomes one call of [`UNUSABLE_REPLY`] whose arguments
+//! say what was wrong: the agent answers it with an error observation and the run goes on
+//! within its budgets. A `plan_update` becomes an `update_plan` call. The caller sees the
+//! same deltas as in native mode.
 
 mod answer;
 mod prompt;
@@ -12,11 +15,21 @@ use std::sync::Arc;
 
 use futures::StreamExt as _;
 use futures::future::BoxFuture;
+use serde_json::json;
 
 use crate::errors::LlmError;
 use crate::model::{ChatModel, DeltaStream, error_stream};
 use crate::types::{ChatRequest, Delta, Message, ModelInfo};
 use answer::AnswerParser;
+
+/// The name of the call a twice-malformed answer becomes. Its arguments are
+/// `{"message": <what was wrong and how to answer>, "reply": <the reply, cut to 2000 chars>}`;
+/// no tool has this name, so it never runs: the agent answers it with `message` as an error
+/// observation.
+pub const UNUSABLE_REPLY: &str = "unusable_reply";
+
+/// Longest part of a malformed reply kept in the [`UNUSABLE_REPLY`] call.
+const KEPT_REPLY_CHARS: usize = 2000;
 
 /// Wraps a model so that tools work through the JSON action protocol.
 pub struct StructuredModel {
@@ -133,19 +146,31 @@ impl Round {
 
     fn malformed(&mut self, problem: String) {
         let raw = self.answer.as_ref().map(|a| a.raw().to_string()).unwrap_or_default();
+        let raw = if raw.is_empty() { self.last_raw.take().unwrap_or_default() } else { raw };
         if self.repaired {
+            tracing::info!("structured answer malformed again after the repair: {problem}");
             self.finished = true;
             self.queue.clear();
-            self.error = Some(LlmError::protocol(format!(
-                "the model's structured answer was malformed again after one repair attempt: {problem}; try a larger model or tool_mode \"native\""
-            )));
+            let message = format!(
+                "your reply could not be used, again: {problem}. Reply with exactly one JSON object of the form \
+                 {{\"action\": {{\"type\": ..., ...}}}} as described in the instructions, and nothing else."
+            );
+            let reply: String = raw.chars().take(KEPT_REPLY_CHARS).collect();
+            self.queue.extend([
+                Delta::Restart { reason: problem },
+                Delta::ToolCallStart { index: 0, id: self.id.clone(), name: UNUSABLE_REPLY.into() },
+                Delta::ToolCallArgs {
+                    index: 0,
+                    fragment: json!({"message": message, "reply": reply}).to_string(),
+                },
+                Delta::Finish { reason: Some("tool_calls".into()) },
+            ]);
             return;
         }
         tracing::info!("structured answer malformed, asking the model once more: {problem}");
         self.repaired = true;
         self.finished = false;
         self.queue.push_back(Delta::Restart { reason: problem.clone() });
-        let raw = if raw.is_empty() { self.last_raw.take().unwrap_or_default() } else { raw };
         let request = prompt::repair(self.base.clone(), &raw, &problem);
         self.current = self.inner.stream(request);
         match AnswerParser::new(self.tools.clone(), self.id.clone()) {

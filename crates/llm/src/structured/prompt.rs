@@ -1,9 +1,12 @@
 //! Structured-action mode, prompt side: how tools, earlier tool calls and tool results are
-//! put into plain chat messages for a model without native tool calling, and the repair
-//! message after a malformed answer. Parsing the answer belongs to `answer.rs`.
+//! put into plain chat messages for a model without native tool calling (an unusable reply
+//! is shown as it was sent, its observation as what was wrong), and the repair message
+//! after a malformed answer. Parsing the answer belongs to `answer.rs`.
 
 use serde_json::{Value, json};
 
+use super::UNUSABLE_REPLY;
+use super::answer::PLAN_TOOL;
 use crate::types::{ChatRequest, Message, ToolCall, ToolDef};
 
 /// The protocol the model must follow, appended to the system prompt.
@@ -14,10 +17,15 @@ pub(crate) fn protocol(tools: &[ToolDef]) -> String {
          (no Markdown fences, no text before or after it), in one of these two shapes:\n\
          1. To use a tool: {\"action\": {\"type\": \"<tool name>\", \"arguments\": {<arguments matching the tool's schema>}}}\n\
          2. To answer the user: {\"action\": {\"type\": \"final_answer\", \"content\": \"<your answer, Markdown allowed>\"}}\n\
-         Optionally add \"plan_update\": {\"steps\": [{\"title\": \"...\", \"status\": \"pending|done\"}]} before \"action\".\n\
-         Use at most one tool per reply; its result comes back in the next message as an observation.\n\n\
-         ## Tools\n",
+         Use at most one tool per reply; its result comes back in the next message as an observation.\n",
     );
+    if tools.iter().any(|t| t.name == PLAN_TOOL) {
+        out.push_str(
+            "To show or update your plan, add \"plan_update\": {\"goal\": \"...\", \"steps\": [{\"title\": \"...\", \"status\": \"pending|in_progress|done|skipped\"}]} \
+             before \"action\", best together with a tool action (it replaces the whole plan).\n",
+        );
+    }
+    out.push_str("\n## Tools\n");
     for t in tools {
         out.push_str(&format!(
             "- {}: {}\n  arguments schema: {}\n",
@@ -29,8 +37,13 @@ pub(crate) fn protocol(tools: &[ToolDef]) -> String {
     out
 }
 
-/// The JSON an earlier tool call is shown as in the history.
+/// The JSON an earlier tool call is shown as in the history; an [`UNUSABLE_REPLY`] call is
+/// shown as the reply the model actually sent.
 pub(crate) fn call_json(call: &ToolCall) -> String {
+    if call.name == UNUSABLE_REPLY {
+        let args = serde_json::from_str::<Value>(&call.arguments).unwrap_or(Value::Null);
+        return args["reply"].as_str().unwrap_or_default().to_string();
+    }
     let arguments = serde_json::from_str::<Value>(&call.arguments)
         .unwrap_or(Value::String(call.arguments.clone()));
     json!({"action": {"type": call.name, "arguments": arguments}}).to_string()
@@ -50,11 +63,17 @@ pub(crate) fn rewrite(request: &ChatRequest) -> ChatRequest {
                 messages.push(Message::system(format!("{content}{protocol}")));
             }
             Message::Assistant { content, tool_calls } if !tool_calls.is_empty() => {
+                let plan_only = tool_calls.iter().all(|c| c.name == PLAN_TOOL);
+                if plan_only && !content.is_empty() {
+                    // A final answer that came with a plan update: shown as the model sent it.
+                    let answer = json!({"action": {"type": "final_answer", "content": content}});
+                    messages.push(Message::assistant(answer.to_string(), Vec::new()));
+                }
                 for call in tool_calls {
                     calls.push(call);
                     messages.push(Message::assistant(call_json(call), Vec::new()));
                 }
-                let _ = content; // text beside native calls has no place in the protocol
+                // Other text beside native calls has no place in the protocol.
             }
             Message::Assistant { content, .. } => {
                 let answer = json!({"action": {"type": "final_answer", "content": content}});
@@ -65,7 +84,12 @@ pub(crate) fn rewrite(request: &ChatRequest) -> ChatRequest {
                     .iter()
                     .find(|c| &c.id == tool_call_id)
                     .map_or("the tool", |c| c.name.as_str());
-                messages.push(Message::user(format!("Observation from {name}:\n{content}")));
+                let text = if name == UNUSABLE_REPLY {
+                    format!("Your previous reply could not be used:\n{content}")
+                } else {
+                    format!("Observation from {name}:\n{content}")
+                };
+                messages.push(Message::user(text));
             }
             other => messages.push(other.clone()),
         }

@@ -132,16 +132,36 @@ async fn a_malformed_object_gets_exactly_one_repair_retry() {
 }
 
 #[tokio::test]
-async fn a_second_malformed_object_fails_the_round_with_a_protocol_error() {
+async fn a_second_malformed_object_becomes_an_unusable_reply_call_not_an_error() {
     let server = FakeServer::start();
     server.push(Reply::sse(text_stream("I think it is sunny.", 4)));
     server.push(Reply::sse(text_stream(r#"{"action": {"type": "teleport"}}"#, 4)));
     let model = structured(&server.url());
-    let (_, err) = collect(model.stream(first_round())).await;
-    let err = err.unwrap();
-    assert_eq!(err.kind(), "protocol");
-    assert!(err.to_string().contains("neither a tool"), "{err}");
+    let (response, err) = collect(model.stream(first_round())).await;
+    assert_eq!(err, None);
     assert_eq!(server.requests().len(), 2, "exactly one repair retry");
+    let [call] = &response.tool_calls[..] else { panic!("{response:?}") };
+    assert_eq!(call.name, vibe_llm::UNUSABLE_REPLY);
+    let args: serde_json::Value = serde_json::from_str(&call.arguments).unwrap();
+    assert!(args["message"].as_str().unwrap().contains("neither a tool"), "{args}");
+    assert_eq!(args["reply"], r#"{"action": {"type": "teleport"}}"#);
+
+    // In the next request the model sees what it sent and what was wrong.
+    server.push(Reply::sse(text_stream(
+        r#"{"action": {"type": "final_answer", "content": "ok"}}"#,
+        8,
+    )));
+    let mut next = first_round();
+    next.messages.push(Message::assistant("", response.tool_calls.clone()));
+    next.messages
+        .push(Message::tool(&call.id, r#"{"status":"error","message":"teleport is not a tool"}"#));
+    let (_, err) = collect(model.stream(next)).await;
+    assert_eq!(err, None);
+    let sent = &server.requests()[2].json()["messages"];
+    assert_eq!(sent[2]["content"], r#"{"action": {"type": "teleport"}}"#);
+    assert!(
+        sent[3]["content"].as_str().unwrap().starts_with("Your previous reply could not be used")
+    );
 }
 
 #[tokio::test]

@@ -1,0 +1,84 @@
+//! The terminal of `vibe chat`: one reader owns stdin and hands its lines out in order — to
+//! the REPL for messages, to the approver for answers — and Ctrl-C presses arrive as a queue,
+//! so every prompt (a message or an approval, the first turn or a later one) can be
+//! interrupted. Nothing else in the process reads stdin. What a line or a Ctrl-C means is the
+//! chat command's decision, not this module's.
+
+use std::io::{BufRead as _, Write as _};
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use tokio::sync::{Mutex, mpsc};
+use vibe_core::agent::{ApprovalDecision, ApprovalRequest, Approver};
+
+/// Lines of stdin and Ctrl-C presses, each taken by one waiter at a time.
+pub struct Terminal {
+    /// `None` until the first line is asked for: stdin is read only when something needs it
+    /// (a background `vibe chat "…" &` is not stopped by the terminal for reading it).
+    lines: Mutex<Option<mpsc::UnboundedReceiver<String>>>,
+    interrupts: Mutex<mpsc::UnboundedReceiver<()>>,
+}
+
+impl Terminal {
+    /// Start listening for Ctrl-C (from now on it no longer ends the process: each press is
+    /// queued for [`Terminal::interrupted`]). Needs a running tokio runtime.
+    pub fn start() -> Arc<Self> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while tokio::signal::ctrl_c().await.is_ok() {
+                if tx.send(()).is_err() {
+                    break;
+                }
+            }
+        });
+        Arc::new(Self { lines: Mutex::new(None), interrupts: Mutex::new(rx) })
+    }
+
+    /// The next line of stdin (without its line end); `None` at end of input.
+    pub async fn next_line(&self) -> Option<String> {
+        let mut lines = self.lines.lock().await;
+        let rx = lines.get_or_insert_with(spawn_reader);
+        rx.recv().await
+    }
+
+    /// Wait for the next Ctrl-C press (presses made while nobody waited are kept in order).
+    pub async fn interrupted(&self) {
+        if self.interrupts.lock().await.recv().await.is_none() {
+            // The listener is gone (no signal support): never interrupted.
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
+/// A thread that reads stdin line by line until its end and sends each line.
+fn spawn_reader() -> mpsc::UnboundedReceiver<String> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let started = std::thread::Builder::new().name("stdin".into()).spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    if let Err(e) = started {
+        tracing::warn!(error = %e, "cannot start the stdin reader; input reads as ended");
+    }
+    rx
+}
+
+/// Asks the person on the terminal: the question on stderr, the answer the next line of stdin
+/// (`y` or `yes` approves; anything else, or the end of input, denies).
+pub struct TerminalApprover(pub Arc<Terminal>);
+
+impl Approver for TerminalApprover {
+    fn decide<'a>(&'a self, request: &'a ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
+        Box::pin(async move {
+            eprint!("allow {} — {}? [y/N] ", request.tool, request.reason);
+            let _ = std::io::stderr().flush();
+            let answer = self.0.next_line().await.unwrap_or_default();
+            let approved = matches!(answer.trim().to_lowercase().as_str(), "y" | "yes");
+            ApprovalDecision { approved, by: "user" }
+        })
+    }
+}
