@@ -43,7 +43,11 @@ fn coach_root() -> tempfile::TempDir {
         "coach/protocols/reset.yaml",
         "id: reset\nversion: 1\ntitle: 重置\ndescription: 一步。\nsteps:\n  - id: wake\n    title: 醒来\n    goal: g\n    opening: o\n    done_when: d\n    fields:\n      - {key: why, type: text, description: 为什么}\n",
     );
-    write(r, "coach/protocols/broken.yaml", "id: broken\nversion: 1\ntitle: t\ndescription: d\nsteps: []\n");
+    write(
+        r,
+        "coach/protocols/broken.yaml",
+        "id: broken\nversion: 1\ntitle: t\ndescription: d\nsteps: []\n",
+    );
     write(r, "coach/references/guide.md", &"长".repeat(100));
     root
 }

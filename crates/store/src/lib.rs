@@ -107,13 +107,12 @@ impl Store {
             "runs",
             "protocol_runs",
         ]
-            .into_iter()
-            .map(|table| {
-                let n =
-                    conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?;
-                Ok((table, n))
-            })
-            .collect()
+        .into_iter()
+        .map(|table| {
+            let n = conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?;
+            Ok((table, n))
+        })
+        .collect()
     }
 
     /// The database size in bytes after checkpointing the WAL into the main file (pages in

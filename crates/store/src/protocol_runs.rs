@@ -9,9 +9,9 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::Store;
 use crate::error::{Result, StoreError};
 use crate::state::{set_in_skill, validate_skill_id};
-use crate::Store;
 
 /// Where a run stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -199,7 +199,9 @@ impl Store {
     ) -> Result<(ProtocolRun, Option<ProtocolRun>)> {
         validate_skill_id(new.skill)?;
         if new.total_steps == 0 || new.protocol_version == 0 {
-            return Err(StoreError::invalid("a protocol run needs at least one step and a version ≥ 1"));
+            return Err(StoreError::invalid(
+                "a protocol run needs at least one step and a version ≥ 1",
+            ));
         }
         let out = self.write_tx(|tx| {
             let paused = pause_active(tx, new.user, new.skill)?;

@@ -26,7 +26,8 @@ fn mirror_in_profile(store: &Store) -> Value {
 #[test]
 fn a_started_run_is_mirrored_exactly_as_the_seed_plus_version_status_activity() {
     let store = Store::open_in_memory().unwrap();
-    let (run, paused) = store.start_protocol_run(&new_run("r1", "dankoe", "2026-01-20T10:00:00Z")).unwrap();
+    let (run, paused) =
+        store.start_protocol_run(&new_run("r1", "dankoe", "2026-01-20T10:00:00Z")).unwrap();
     assert!(paused.is_none());
     assert_eq!((run.status, run.step), (ProtocolStatus::Active, 1));
     assert_eq!(
@@ -63,7 +64,10 @@ fn advancing_saves_step_data_and_completion_writes_leaves_with_the_mirror() {
         .unwrap();
     let state = store.read_state(LOCAL_USER, "lifecoach", None).unwrap().data;
     assert_eq!(state["north_star"], json!({"vision": "自由"}));
-    assert_eq!((state["protocol"]["completed"].clone(), state["protocol"]["status"].clone()), (json!(true), json!("completed")));
+    assert_eq!(
+        (state["protocol"]["completed"].clone(), state["protocol"]["status"].clone()),
+        (json!(true), json!("completed"))
+    );
     let err = store.update_protocol_run("r1", |_| Ok(vec![])).unwrap_err();
     assert!(err.to_string().contains("is completed and cannot change"), "{err}");
 }
@@ -80,7 +84,12 @@ fn a_refused_change_writes_nothing() {
         .unwrap_err();
     assert!(err.to_string().contains("choose a section"), "{err}");
     assert_eq!(store.protocol_run("r1").unwrap().step, 1, "the row was rolled back");
-    let err = store.update_protocol_run("r1", |run| { run.step = 9; Ok(vec![]) }).unwrap_err();
+    let err = store
+        .update_protocol_run("r1", |run| {
+            run.step = 9;
+            Ok(vec![])
+        })
+        .unwrap_err();
     assert!(err.to_string().contains("outside 1..=3"), "{err}");
     assert_eq!(mirror_in_profile(&store)["step"], json!(1));
     let missing = store.update_protocol_run("nope", |_| Ok(vec![])).unwrap_err();
@@ -99,8 +108,13 @@ fn starting_another_pauses_the_active_one_and_resume_swaps_them_back() {
     assert_eq!((run.status, paused.unwrap().id.as_str()), (ProtocolStatus::Active, "r2"));
     assert_eq!(mirror_in_profile(&store)["id"], json!("dankoe"));
     assert_eq!(store.active_protocol_run(LOCAL_USER, "lifecoach").unwrap().unwrap().id, "r1");
-    let ids: Vec<String> = store.protocol_runs(LOCAL_USER, None).unwrap().into_iter().map(|r| r.id).collect();
-    assert_eq!(ids, vec!["r2", "r1"], "most recently active first (pausing and resuming are not activity)");
+    let ids: Vec<String> =
+        store.protocol_runs(LOCAL_USER, None).unwrap().into_iter().map(|r| r.id).collect();
+    assert_eq!(
+        ids,
+        vec!["r2", "r1"],
+        "most recently active first (pausing and resuming are not activity)"
+    );
 }
 
 #[test]
@@ -131,7 +145,10 @@ fn cancelled_runs_keep_their_data() {
         })
         .unwrap();
     let run = store.protocol_run("r1").unwrap();
-    assert_eq!((run.data["step_1"]["a"].clone(), run.cancel_reason.as_deref()), (json!("b"), Some("没时间")));
+    assert_eq!(
+        (run.data["step_1"]["a"].clone(), run.cancel_reason.as_deref()),
+        (json!("b"), Some("没时间"))
+    );
     assert_eq!(mirror_in_profile(&store)["status"], json!("cancelled"));
     assert!(store.resume_protocol_run("r1").unwrap_err().to_string().contains("cannot be resumed"));
 }

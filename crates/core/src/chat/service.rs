@@ -30,6 +30,8 @@ pub struct ChatConfig {
     /// Compaction summaries written by the model (one extra call) instead of the
     /// deterministic digest alone.
     pub summarize_with_model: bool,
+    /// Protocol rules (idle timeout, recap).
+    pub protocol: crate::protocol::ProtocolSettings,
 }
 
 /// One request.
@@ -83,6 +85,7 @@ pub struct ChatService {
     config: ChatConfig,
     user: String,
     spares: Option<Spares>,
+    protocol_clock: crate::protocol::Clock,
 }
 
 impl ChatService {
@@ -107,6 +110,7 @@ impl ChatService {
             config,
             user: LOCAL_USER.to_string(),
             spares: None,
+            protocol_clock: crate::protocol::system_clock(),
         })
     }
 
@@ -171,7 +175,10 @@ impl ChatService {
 
     /// Run skill scripts under the limits of the `tools` settings section.
     pub fn with_tools_settings(mut self, settings: &ToolsSettings) -> Self {
-        self.tools = Arc::new(ToolRegistry::with_limits(settings.script_limits()));
+        self.tools = Arc::new(
+            ToolRegistry::with_limits(settings.script_limits())
+                .with_protocol_clock(self.protocol_clock.clone()),
+        );
         self
     }
 
@@ -238,6 +245,7 @@ impl ChatService {
             user_message: user_message.clone(),
             model: self.model.model_name().to_string(),
         });
+        let protocol_prompt = self.protocol_turn(&conversation, &user_message, &emitter);
         let input = AgentInput {
             store: self.store.clone(),
             skills: self.skills.clone(),
@@ -253,7 +261,7 @@ impl ChatService {
             run_id: run_id.clone(),
             user_message,
             user_message_id,
-            protocol_prompt: None,
+            protocol_prompt,
             run_dir,
             audit,
             seed: self.config.seed,
@@ -382,3 +390,6 @@ impl ChatService {
         Ok((stored.content, stored.id))
     }
 }
+
+#[path = "protocol_hook.rs"]
+mod protocol_hook;

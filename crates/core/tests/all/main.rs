@@ -10,3 +10,4 @@ mod tools;
 mod chat;
 mod harness;
 mod http;
+mod protocol;

@@ -147,7 +147,11 @@ impl Protocol {
 
     /// The completion mapping flattened to its leaves, in file order.
     pub fn completion_targets(&self) -> Vec<CompletionTarget> {
-        fn walk(map: &serde_json::Map<String, Json>, at: &mut Vec<String>, out: &mut Vec<CompletionTarget>) {
+        fn walk(
+            map: &serde_json::Map<String, Json>,
+            at: &mut Vec<String>,
+            out: &mut Vec<CompletionTarget>,
+        ) {
             for (k, v) in map {
                 at.push(k.clone());
                 match v {
@@ -263,8 +267,18 @@ mod tests {
             opening: "o".into(),
             questions: vec![],
             fields: vec![
-                Field { key: "a".into(), kind: FieldType::Text, description: "A".into(), required: true },
-                Field { key: "b".into(), kind: FieldType::List, description: "B".into(), required: false },
+                Field {
+                    key: "a".into(),
+                    kind: FieldType::Text,
+                    description: "A".into(),
+                    required: true,
+                },
+                Field {
+                    key: "b".into(),
+                    kind: FieldType::List,
+                    description: "B".into(),
+                    required: false,
+                },
             ],
             done_when: "d".into(),
             reminders: vec![],
@@ -276,7 +290,10 @@ mod tests {
         let s = step();
         assert!(s.check_data(&json!({"a": "x", "b": ["y"]})).is_empty());
         assert!(s.check_data(&json!({"a": "x"})).is_empty(), "b is optional");
-        assert_eq!(s.check_data(&json!({"b": ["y"]})), vec!["missing required field `a` (text): A"]);
+        assert_eq!(
+            s.check_data(&json!({"b": ["y"]})),
+            vec!["missing required field `a` (text): A"]
+        );
         assert_eq!(
             s.check_data(&json!({"a": "x", "b": "y"})),
             vec!["field `b` must be a list of texts (non-empty), got \"y\""]

@@ -78,7 +78,13 @@ fn schema_problems(path: &Path, node: &Node, value: &Json) -> Vec<Problem> {
                         .as_map()
                         .and_then(|m| m.iter().find(|(k, _)| k.text == key))
                         .map_or(at.pos, |(k, _)| k.pos);
-                    (pos, format!("unknown field `{}` in {here} (see docs/protocols.md)", unexpected.join("`, `")))
+                    (
+                        pos,
+                        format!(
+                            "unknown field `{}` in {here} (see docs/protocols.md)",
+                            unexpected.join("`, `")
+                        ),
+                    )
                 }
                 ValidationErrorKind::Required { property } => {
                     let name = property.as_str().unwrap_or_default();
@@ -87,9 +93,18 @@ fn schema_problems(path: &Path, node: &Node, value: &Json) -> Vec<Problem> {
                 ValidationErrorKind::Enum { options } => {
                     let options: Vec<String> = options
                         .as_array()
-                        .map(|o| o.iter().map(|v| v.as_str().unwrap_or_default().to_string()).collect())
+                        .map(|o| {
+                            o.iter().map(|v| v.as_str().unwrap_or_default().to_string()).collect()
+                        })
                         .unwrap_or_default();
-                    (at.pos, format!("{here} must be one of {}, found {}", options.join(", "), e.instance()))
+                    (
+                        at.pos,
+                        format!(
+                            "{here} must be one of {}, found {}",
+                            options.join(", "),
+                            e.instance()
+                        ),
+                    )
                 }
                 ValidationErrorKind::Pattern { .. } => {
                     (at.pos, format!("{here} {}, found {}", pattern_hint(&pointer), e.instance()))
@@ -169,7 +184,9 @@ fn semantic_problems(path: &Path, node: &Node, p: &Protocol) -> Vec<Problem> {
             out.push(Problem::error(
                 path,
                 at(&pointer),
-                format!("`{reference}` names no field (write step_id.field_key of a declared field)"),
+                format!(
+                    "`{reference}` names no field (write step_id.field_key of a declared field)"
+                ),
             ));
         }
     };

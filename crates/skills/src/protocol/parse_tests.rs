@@ -84,7 +84,9 @@ fn bad_reminder_times_are_refused() {
     let (_, problems) = check(&SMALL.replace("\"21:00\"", "\"25:00\""));
     assert_eq!(
         problems,
-        vec!["s/protocols/evening.yaml:23:14: steps[1].reminders[0].at must be a time of day HH:MM (00:00–23:59), found \"25:00\""]
+        vec![
+            "s/protocols/evening.yaml:23:14: steps[1].reminders[0].at must be a time of day HH:MM (00:00–23:59), found \"25:00\""
+        ]
     );
 }
 
@@ -95,12 +97,16 @@ fn references_must_name_declared_fields_and_ids_must_match_the_file() {
     assert!(p.is_none());
     assert_eq!(
         problems,
-        vec!["s/protocols/evening.yaml:26:15: `tomorrow.two_things` names no field (write step_id.field_key of a declared field)"]
+        vec![
+            "s/protocols/evening.yaml:26:15: `tomorrow.two_things` names no field (write step_id.field_key of a declared field)"
+        ]
     );
     let (_, problems) = check(&SMALL.replace("id: evening", "id: morning"));
     assert_eq!(
         problems,
-        vec!["s/protocols/evening.yaml:1:5: id `morning` must equal the file name `evening` (rename one of them)"]
+        vec![
+            "s/protocols/evening.yaml:1:5: id `morning` must equal the file name `evening` (rename one of them)"
+        ]
     );
 }
 
