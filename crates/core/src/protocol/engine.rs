@@ -335,4 +335,4 @@ pub(crate) fn empty() -> Value {
 
 #[cfg(test)]
 #[path = "engine_tests.rs"]
-mod tests;
+pub(crate) mod tests;

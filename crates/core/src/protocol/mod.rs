@@ -13,6 +13,7 @@ mod find;
 pub(crate) mod invite;
 mod prompt;
 mod reminders;
+mod report;
 mod turn;
 
 pub use invite::{Invitation, default_actions};
@@ -22,6 +23,7 @@ pub use engine::{Advance, ProtocolEngine};
 pub use error::ProtocolError;
 pub use find::ProtocolInfo;
 pub use reminders::ReminderItem;
+pub use report::{REPORT_SCHEMA_VERSION, ReportFormat, render_report, report_json};
 pub use turn::TurnPlan;
 
 use serde::{Deserialize, Serialize};
