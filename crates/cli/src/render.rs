@@ -4,6 +4,7 @@
 //! status lines (see `status`) go to stderr. What a run does is not decided here.
 
 mod protocol;
+pub(crate) use protocol::{bar, protocol_lines};
 mod status;
 #[cfg(test)]
 mod tests;
