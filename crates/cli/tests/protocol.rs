@@ -91,3 +91,23 @@ fn bad_input_names_what_to_fix() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("no protocol run with id missing"), "{err}");
 }
+
+#[test]
+fn the_shipped_protocol_eval_passes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scenario =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/evals/protocol_dankoe.yaml");
+    let script = tmp.path().join("s.yaml");
+    std::fs::write(&script, "responses:\n  - text: hi\n").unwrap();
+    let out = Command::cargo_bin("vibe")
+        .unwrap()
+        .arg("--data-dir")
+        .arg(tmp.path())
+        .args(["eval", scenario.to_str().unwrap()])
+        .env("VIBE_LLM_BASE_URL", format!("scripted:{}", script.display()))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout.matches("PASS").count(), 1, "{stdout}");
+}
