@@ -52,6 +52,8 @@ pub enum Command {
     Conversations(cmd::conversations::ConversationsArgs),
     /// Run scripted scenarios through the agent and score them (non-zero exit on failure).
     Eval(cmd::eval::EvalArgs),
+    /// Coaching protocols: list, status, start, later, resume, cancel, reminders, export.
+    Protocol(cmd::protocol::ProtocolArgs),
     /// Benchmarks of the whole app path (e.g. `vibe bench agent`).
     Bench(cmd::bench::BenchArgs),
 }

@@ -3,6 +3,8 @@
 //! and nothing else goes there. Otherwise the reply streams to stdout as it comes and short
 //! status lines (see `status`) go to stderr. What a run does is not decided here.
 
+mod protocol;
+pub(crate) use protocol::{bar, protocol_lines};
 mod status;
 #[cfg(test)]
 mod tests;

@@ -40,6 +40,9 @@ pub enum CoreError {
     /// The BPE vocabulary could not be loaded (a broken build; not retried).
     #[error("the tokenizer could not be loaded: {0}; reinstall VibeLife")]
     Tokenizer(String),
+    /// A protocol command was refused (unknown protocol, no active run, a finished run).
+    #[error(transparent)]
+    Protocol(#[from] crate::protocol::ProtocolError),
     /// A context setting is out of range; the message names the setting and the valid range.
     /// Not retried.
     #[error("invalid context setting: {0}")]
@@ -71,6 +74,7 @@ impl CoreError {
             Self::InvalidRunId(_) => "invalid_input",
             Self::RunNotFound { .. } => "not_found",
             Self::AuditIo { .. } => "io",
+            Self::Protocol(e) => e.kind(),
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod context;
 pub mod emit;
 mod error;
 pub mod eval;
+pub mod protocol;
 pub mod tools;
 
 pub use error::CoreError;

@@ -99,3 +99,23 @@ fn a_missing_folder_is_an_error() {
     assert!(report.has_errors());
     assert!(report.problems[0].to_string().contains("no such folder"));
 }
+
+#[test]
+fn protocol_definitions_are_checked_against_the_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    write(r, "s/SKILL.md", "---\nname: s\ndescription: d\n---\nbody\n");
+    write(
+        r,
+        "s/protocols/reset.yaml",
+        "id: reset\nversion: 1\ntitle: t\ndescription: d\nsteps:\n  - id: a\n    title: t\n    goal: g\n    opening: o\n    done_when: d\n    fields:\n      - {key: k, type: txt, description: d}\n",
+    );
+    let report = check_path(r);
+    let got = lines(&report, r);
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert_eq!(
+        got[0],
+        "s/protocols/reset.yaml:12:24: steps[0].fields[0].type must be one of text, list, number, boolean, found \"txt\""
+    );
+    assert!(!report.skills[0].valid);
+}

@@ -20,6 +20,7 @@ mod meta_parse;
 mod name;
 mod parts;
 mod problem;
+mod protocol;
 mod refresh;
 mod registry;
 mod registry_parts;
@@ -47,6 +48,10 @@ pub use parts::rules::Rule;
 pub use parts::scenarios::Scenario;
 pub use parts::tools::{BUILTIN_TOOLS, DeclaredTool, ToolRef, ToolsSpec};
 pub use problem::{Pos, Problem, Severity, has_errors};
+pub use protocol::{
+    CompletionTarget, Field, FieldType, PROTOCOL_SCHEMA, Protocol, Reminder, ReportSection,
+    ReportTemplate, Step, parse_protocol_def,
+};
 pub use registry::{Registry, RegistryStats};
 pub use registry_parts::PartsPresent;
 pub use resources::{Resource, ResourceInfo, ResourceKind};

@@ -38,7 +38,16 @@ fn coach_root() -> tempfile::TempDir {
     );
     write(r, "coach/cases/broken.md", "---\ntitle: no keywords field\n---\ntext\n");
     write(r, "coach/tools.yaml", "tools:\n  - read_state\n  - append_to_list\n");
-    write(r, "coach/protocols/reset.yaml", "id: reset\nsteps:\n  - id: wake\n");
+    write(
+        r,
+        "coach/protocols/reset.yaml",
+        "id: reset\nversion: 1\ntitle: 重置\ndescription: 一步。\nsteps:\n  - id: wake\n    title: 醒来\n    goal: g\n    opening: o\n    done_when: d\n    fields:\n      - {key: why, type: text, description: 为什么}\n",
+    );
+    write(
+        r,
+        "coach/protocols/broken.yaml",
+        "id: broken\nversion: 1\ntitle: t\ndescription: d\nsteps: []\n",
+    );
     write(r, "coach/references/guide.md", &"长".repeat(100));
     root
 }
@@ -61,7 +70,9 @@ fn parts_load_on_demand_and_broken_part_files_are_skipped() {
         reg.tools("coach").unwrap().unwrap().names().collect::<Vec<_>>(),
         vec!["read_state", "append_to_list"]
     );
-    assert_eq!(reg.protocol("coach", "reset").unwrap().value["steps"][0]["id"], "wake");
+    assert_eq!(reg.protocol("coach", "reset").unwrap().def.steps[0].id, "wake");
+    let protocols: Vec<_> = reg.protocols("coach").unwrap().iter().map(|p| p.id.clone()).collect();
+    assert_eq!(protocols, vec!["reset"], "the broken protocol is disabled, the other kept");
     let parts = reg.parts("coach").unwrap();
     assert_eq!(parts.cases.len(), 4);
     assert!(parts.tools);

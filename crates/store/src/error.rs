@@ -31,6 +31,10 @@ pub enum StoreError {
     #[error("no conversation with id {0} (list them with `vibe conversations list`)")]
     NoSuchConversation(String),
 
+    /// A protocol run id that does not exist.
+    #[error("no protocol run with id {0} (list them with `vibe protocol list`)")]
+    NoSuchProtocolRun(String),
+
     /// A stored document is not valid JSON (the file was edited or damaged outside VibeLife).
     #[error("stored {what} is not valid JSON: {source}")]
     CorruptJson { what: String, source: serde_json::Error },
@@ -56,7 +60,7 @@ impl StoreError {
             Self::NewerSchema { .. } => "newer_schema",
             Self::Backup { .. } => "backup_failed",
             Self::Migration(_) => "migration_failed",
-            Self::NoSuchConversation(_) => "not_found",
+            Self::NoSuchConversation(_) | Self::NoSuchProtocolRun(_) => "not_found",
             Self::CorruptJson { .. } => "corrupt_data",
             Self::Sqlite(_) => "database",
             Self::Io { .. } => "io",

@@ -17,6 +17,7 @@ mod legacy;
 mod messages;
 mod migrations;
 mod profile;
+mod protocol_runs;
 mod runs;
 mod skill_rows;
 mod state;
@@ -36,6 +37,9 @@ pub use json_path::deep_merge;
 pub use legacy::migrate_legacy_profile;
 pub use messages::{Message, NewMessage, Role};
 pub use migrations::{BACKUPS_KEPT, latest_version, list_backups};
+pub use protocol_runs::{
+    NewProtocolRun, ProtocolRun, ProtocolStatus, StateLeaf, mirror_of, put, step_key,
+};
 pub use runs::{Recovery, RunAnswer, RunRow};
 pub use state::{AppendOutcome, DEFAULT_MAX_ITEMS, StateRead, StateStatus, validate_skill_id};
 
@@ -94,14 +98,21 @@ impl Store {
     /// Row counts per table, for `vibe db info`.
     pub fn counts(&self) -> Result<Vec<(&'static str, i64)>> {
         let conn = self.conn();
-        ["profiles", "skill_states", "state_list_items", "conversations", "messages", "runs"]
-            .into_iter()
-            .map(|table| {
-                let n =
-                    conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?;
-                Ok((table, n))
-            })
-            .collect()
+        [
+            "profiles",
+            "skill_states",
+            "state_list_items",
+            "conversations",
+            "messages",
+            "runs",
+            "protocol_runs",
+        ]
+        .into_iter()
+        .map(|table| {
+            let n = conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?;
+            Ok((table, n))
+        })
+        .collect()
     }
 
     /// The database size in bytes after checkpointing the WAL into the main file (pages in

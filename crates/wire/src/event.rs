@@ -122,6 +122,52 @@ pub enum Event {
         rounds: u32,
         tool_calls: u32,
     },
+    /// The coach invites the person to a protocol (`show_protocol_invitation`); the person
+    /// answers with one of `actions` (`start` / `later`), from the UI or `vibe protocol`.
+    ProtocolInvitation {
+        skill: String,
+        protocol_id: String,
+        title: String,
+        description: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        estimated_time: Option<String>,
+        actions: Vec<ProtocolAction>,
+    },
+    /// A protocol run started, resumed or moved to another step.
+    ProtocolProgress {
+        protocol_id: String,
+        /// The protocol run (see `vibe protocol status`).
+        protocol_run_id: String,
+        /// The current step, 1-based.
+        step: u32,
+        total_steps: u32,
+        step_name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        phase: Option<String>,
+        /// Share of steps done, 0–1.
+        progress: f64,
+    },
+    /// The last step was saved; the completion mapping is in the skill state.
+    ProtocolCompleted { protocol_id: String, protocol_run_id: String, summary: String },
+    /// The run was cancelled; its data is kept.
+    ProtocolCancelled {
+        protocol_id: String,
+        protocol_run_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// The run was paused because another protocol of the same skill started; it stays
+    /// resumable (`vibe protocol resume RUN_ID`).
+    ProtocolPaused { protocol_id: String, protocol_run_id: String, step: u32, total_steps: u32 },
+}
+
+/// One choice offered with a protocol invitation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProtocolAction {
+    /// What the person sees, e.g. `开始重置`.
+    pub label: String,
+    /// `start` or `later`.
+    pub value: String,
 }
 
 /// One change the skill registry noticed.
@@ -217,5 +263,31 @@ mod tests {
         .unwrap_or_default();
         assert_eq!(fin["stop_reason"], "repeated_tool_failure");
         assert_eq!(fin["type"], "run_finished");
+    }
+
+    #[test]
+    fn protocol_events_carry_the_seed_fields() {
+        let progress = Event::ProtocolProgress {
+            protocol_id: "dankoe".into(),
+            protocol_run_id: "p1".into(),
+            step: 2,
+            total_steps: 6,
+            step_name: "反愿景".into(),
+            phase: Some("morning".into()),
+            progress: 1.0 / 6.0,
+        };
+        let v = serde_json::to_value(&progress).unwrap_or_default();
+        assert_eq!(v["type"], "protocol_progress");
+        for key in ["protocol_id", "step", "total_steps", "step_name", "phase", "progress"] {
+            assert!(v.get(key).is_some(), "{key} missing in {v}");
+        }
+        let back: Event = serde_json::from_value(v).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back, progress);
+        let done = Event::ProtocolCompleted {
+            protocol_id: "dankoe".into(),
+            protocol_run_id: "p1".into(),
+            summary: "s".into(),
+        };
+        assert_eq!(serde_json::to_value(&done).unwrap_or_default()["type"], "protocol_completed");
     }
 }

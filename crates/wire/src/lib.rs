@@ -6,5 +6,5 @@ mod event;
 mod run;
 
 pub use error_info::ErrorInfo;
-pub use event::{Envelope, Event, SkillsChange, SkillsChangeKind};
+pub use event::{Envelope, Event, ProtocolAction, SkillsChange, SkillsChangeKind};
 pub use run::{Phase, Plan, PlanStep, SectionTokens, StopReason, TokenUsage};

@@ -10,6 +10,7 @@ pub mod db;
 pub mod eval;
 pub mod llm;
 pub mod profile;
+pub mod protocol;
 pub mod runs;
 pub mod skills;
 pub mod state;

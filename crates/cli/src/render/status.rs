@@ -48,6 +48,13 @@ pub(crate) fn status_lines(event: &Event) -> Vec<String> {
             stop_summary(*stop_reason, *rounds, *tool_calls).into_iter().collect()
         }
         Event::SkillsChanged { changes } => skills_changed(changes),
+        Event::ProtocolInvitation { .. }
+        | Event::ProtocolProgress { .. }
+        | Event::ProtocolCompleted { .. }
+        | Event::ProtocolCancelled { .. }
+        | Event::ProtocolPaused { .. } => {
+            super::protocol::protocol_lines(event).unwrap_or_default()
+        }
     }
 }
 

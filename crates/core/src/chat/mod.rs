@@ -2,7 +2,8 @@
 //! desktop app. One request → one run: load or create the conversation and restore its skill,
 //! persist the user message before the model is called, record the run (row, audit folder,
 //! liveness lock), run the agent, and close the run. It never parses front-end input or
-//! prints; protocol handling will sit here too (a later layer), not in the agent.
+//! prints. Before each turn it asks the protocol engine for the turn's protocol section
+//! (`service/protocol_hook.rs`); protocols never reach the agent otherwise.
 
 pub(crate) mod liveness;
 mod service;

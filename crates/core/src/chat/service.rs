@@ -31,6 +31,8 @@ pub struct ChatConfig {
     /// Compaction summaries written by the model (one extra call) instead of the
     /// deterministic digest alone.
     pub summarize_with_model: bool,
+    /// Protocol rules (idle timeout, recap).
+    pub protocol: crate::protocol::ProtocolSettings,
 }
 
 /// One request.
@@ -84,6 +86,7 @@ pub struct ChatService {
     config: ChatConfig,
     user: String,
     spares: Option<Spares>,
+    protocol_clock: crate::protocol::Clock,
 }
 
 impl ChatService {
@@ -110,6 +113,7 @@ impl ChatService {
             config,
             user: LOCAL_USER.to_string(),
             spares: None,
+            protocol_clock: crate::protocol::system_clock(),
         })
     }
 
@@ -174,7 +178,10 @@ impl ChatService {
 
     /// Run skill scripts under the limits of the `tools` settings section.
     pub fn with_tools_settings(mut self, settings: &ToolsSettings) -> Self {
-        self.tools = Arc::new(ToolRegistry::with_limits(settings.script_limits()));
+        self.tools = Arc::new(
+            ToolRegistry::with_limits(settings.script_limits())
+                .with_protocol_clock(self.protocol_clock.clone()),
+        );
         self
     }
 
@@ -241,6 +248,7 @@ impl ChatService {
             user_message: user_message.clone(),
             model: self.model.model_name().to_string(),
         });
+        let protocol_prompt = self.protocol_turn(&conversation, &user_message, &emitter);
         let input = AgentInput {
             store: self.store.clone(),
             skills: self.skills.clone(),
@@ -256,7 +264,7 @@ impl ChatService {
             run_id: run_id.clone(),
             user_message,
             user_message_id,
-            protocol_prompt: None,
+            protocol_prompt,
             run_dir,
             audit,
             seed: self.config.seed,
@@ -385,3 +393,6 @@ impl ChatService {
         Ok((stored.content, stored.id))
     }
 }
+
+#[path = "protocol_hook.rs"]
+mod protocol_hook;

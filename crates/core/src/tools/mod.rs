@@ -14,6 +14,7 @@ mod chart;
 mod described;
 mod plan;
 mod process;
+mod protocol_tools;
 mod registry;
 mod resource;
 mod script;

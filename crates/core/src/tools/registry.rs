@@ -60,7 +60,7 @@ impl ToolRegistry {
 
     /// Every built-in handler; scripts run under `limits`.
     pub fn with_limits(limits: ScriptLimits) -> ToolRegistry {
-        let tools: Vec<Arc<dyn Tool>> = vec![
+        let mut tools: Vec<Arc<dyn Tool>> = vec![
             Arc::new(UseSkill),
             Arc::new(ReadState),
             Arc::new(WriteState),
@@ -72,6 +72,7 @@ impl ToolRegistry {
             Arc::new(ShowChart),
             Arc::new(DrawTarot),
         ];
+        tools.extend(super::protocol_tools::default_protocol_tools());
         let handlers = tools.into_iter().map(|t| (t.name().to_string(), t)).collect();
         ToolRegistry { handlers, limits }
     }
@@ -97,14 +98,12 @@ mod tests {
     use vibe_skills::BUILTIN_TOOLS;
 
     use super::*;
-    use crate::tools::toolset::PROTOCOL_TOOLS;
 
     #[test]
-    fn every_builtin_name_has_a_handler_except_the_protocol_tools() {
+    fn every_builtin_name_has_a_handler() {
         let registry = ToolRegistry::with_builtins();
         for name in BUILTIN_TOOLS {
-            let has = registry.get(name).is_some();
-            assert_eq!(has, !PROTOCOL_TOOLS.contains(name), "{name}");
+            assert!(registry.get(name).is_some(), "{name} has no handler");
         }
         for name in registry.names() {
             assert!(BUILTIN_TOOLS.contains(&name), "{name} is not in vibe_skills::BUILTIN_TOOLS");

@@ -12,10 +12,6 @@ use super::described::{Described, declared_def};
 use super::registry::ToolRegistry;
 use super::script::{ScriptTool, find_for_tool};
 
-/// Tools of the protocol engine (a later part of the app); left out with a notice for now.
-pub(crate) const PROTOCOL_TOOLS: [&str; 3] =
-    ["show_protocol_invitation", "advance_protocol_step", "cancel_protocol"];
-
 /// Phase-2 tools of a skill without `tools.yaml` (besides `use_skill`).
 pub(crate) const DEFAULT_TOOLS: [&str; 5] =
     ["read_state", "write_state", "append_to_list", "update_plan", "load_resource"];
@@ -95,12 +91,6 @@ impl ToolRegistry {
     fn add(&self, set: &mut ToolSet, entry: &SkillEntry, tool: &ToolRef) {
         let name = tool.name();
         let skill = &entry.name;
-        if PROTOCOL_TOOLS.contains(&name) {
-            set.notices.push(format!(
-                "tool `{name}` of skill `{skill}` left out: the protocol engine is not installed yet"
-            ));
-            return;
-        }
         if name == "use_skill" {
             return; // always offered first, as the app defines it
         }

@@ -12,3 +12,4 @@ mod harness;
 mod http;
 mod structured;
 mod tool_order;
+mod protocol;

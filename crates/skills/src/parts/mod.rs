@@ -9,7 +9,7 @@ pub(crate) mod protocols;
 pub(crate) mod rules;
 pub(crate) mod scenarios;
 pub(crate) mod tools;
-mod tools_schema;
+pub(crate) mod tools_schema;
 
 use std::path::{Path, PathBuf};
 

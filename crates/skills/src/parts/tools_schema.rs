@@ -55,7 +55,7 @@ pub(super) fn check_examples(r: &mut Reader<'_>, node: &Node, schema: Option<&Js
 }
 
 /// The deepest node along a JSON pointer (`/properties/n/type`).
-fn node_at<'n>(root: &'n Node, pointer: &str) -> &'n Node {
+pub(crate) fn node_at<'n>(root: &'n Node, pointer: &str) -> &'n Node {
     let mut node = root;
     for raw in pointer.split('/').skip(1) {
         let seg = raw.replace("~1", "/").replace("~0", "~");

@@ -56,7 +56,7 @@ fn tarot_draw_uses_the_skills_own_definition_over_the_builtin_handler() {
 }
 
 #[test]
-fn protocol_tools_are_left_out_with_a_notice() {
+fn protocol_tools_are_offered_to_skills_that_list_them() {
     let f = Fixture::new();
     let (tools, notices) = names(&f, Some("lifecoach"));
     assert_eq!(
@@ -67,18 +67,13 @@ fn protocol_tools_are_left_out_with_a_notice() {
             "write_state",
             "append_to_list",
             "update_plan",
-            "load_resource"
+            "load_resource",
+            "show_protocol_invitation",
+            "advance_protocol_step",
+            "cancel_protocol"
         ]
     );
-    assert_eq!(notices.len(), 3, "{notices:?}");
-    for (notice, tool) in
-        notices.iter().zip(["show_protocol_invitation", "advance_protocol_step", "cancel_protocol"])
-    {
-        assert!(
-            notice.contains(tool) && notice.contains("protocol engine is not installed yet"),
-            "{notice}"
-        );
-    }
+    assert!(notices.is_empty(), "{notices:?}");
 }
 
 #[test]
@@ -175,7 +170,7 @@ fn the_registry_serves_each_builtin_by_name() {
             .needs_approval(&serde_json::json!({"script": "a.py"}))
             .is_some()
     );
-    assert!(tools.get("show_protocol_invitation").is_none());
+    assert_eq!(tools.get("show_protocol_invitation").unwrap().kind(), ToolKind::Display);
     assert_eq!(tools.get("show_chart").unwrap().kind(), ToolKind::Display);
 }
 

@@ -1,0 +1,47 @@
+//! The protocol engine (seed 000 §5, issue 10): guided multi-step coaching protocols defined
+//! in skills' `protocols/*.yaml`, run inside chat. It owns the commands (invite, start,
+//! advance, cancel, pause by starting another, resume, later), the rules applied before each
+//! chat turn (typed start of an invitation, resume recap, idle timeout, reminder answers),
+//! the protocol prompt section, reminders, and reports. Storing runs is `vibe-store`'s
+//! (`protocol_runs`); parsing definitions is `vibe-skills`'; the agent loop knows nothing of
+//! protocols: it only gets the prompt section and the three tools.
+
+mod clock;
+mod engine;
+mod error;
+mod find;
+pub(crate) mod invite;
+mod prompt;
+mod reminders;
+mod report;
+mod turn;
+
+pub use invite::{Invitation, default_actions};
+
+pub use clock::{Clock, fixed_clock, system_clock};
+pub use engine::{Advance, ProtocolEngine};
+pub use error::ProtocolError;
+pub use find::ProtocolInfo;
+pub use reminders::ReminderItem;
+pub use report::{REPORT_SCHEMA_VERSION, ReportFormat, render_report, report_json};
+pub use turn::TurnPlan;
+
+use serde::{Deserialize, Serialize};
+
+/// The `protocol` section of the chat settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ProtocolSettings {
+    /// After an idle gap longer than this, the coach first asks whether to continue the step
+    /// or restart it (seed 000 §7.1). Default 60.
+    pub idle_timeout_minutes: u64,
+    /// After a gap longer than this (but within the timeout) the coach resumes with a short
+    /// recap of where the person was. Default 10.
+    pub recap_after_minutes: u64,
+}
+
+impl Default for ProtocolSettings {
+    fn default() -> Self {
+        Self { idle_timeout_minutes: 60, recap_after_minutes: 10 }
+    }
+}

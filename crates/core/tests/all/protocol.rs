@@ -1,0 +1,385 @@
+//! Protocol scenarios through the chat service with the scripted model and an injected clock:
+//! the whole dankoe run (invitation, typed start, a rejected step, completion mapping), an
+//! interruption resumed after two hours (the coach asks to continue first), a cancel that
+//! keeps the data, a second protocol pausing dankoe, and a user-written protocol.
+
+use std::sync::{Arc, Mutex};
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use futures::future::BoxFuture;
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+use vibe_core::agent::ApprovalPolicy;
+use vibe_core::chat::{ChatConfig, ChatService, TurnRequest};
+use vibe_core::emit::{CollectSink, EventSink};
+use vibe_core::protocol::Clock;
+use vibe_llm::{ChatModel, ChatRequest, DeltaStream, LlmError, Message, ScriptedModel};
+use vibe_skills::{Registry, RegistryConfig, SkillsSettings};
+use vibe_store::{LOCAL_USER, ProtocolStatus, Store};
+use vibe_wire::{Envelope, Event};
+
+/// The scripted model, remembering the system prompt of every request.
+struct Recording {
+    inner: ScriptedModel,
+    systems: Mutex<Vec<String>>,
+}
+
+impl ChatModel for Recording {
+    fn stream(&self, request: ChatRequest) -> DeltaStream {
+        let system = request.messages.iter().find_map(|m| match m {
+            Message::System { content } => Some(content.clone()),
+            _ => None,
+        });
+        self.systems.lock().unwrap().push(system.unwrap_or_default());
+        self.inner.stream(request)
+    }
+    fn list_models(&self) -> BoxFuture<'_, Result<Vec<vibe_llm::ModelInfo>, LlmError>> {
+        self.inner.list_models()
+    }
+    fn model_name(&self) -> &str {
+        self.inner.model_name()
+    }
+}
+
+struct Fx {
+    _dir: tempfile::TempDir,
+    store: Arc<Store>,
+    service: ChatService,
+    model: Arc<Recording>,
+    now: Arc<Mutex<DateTime<Utc>>>,
+    conversation: Mutex<Option<String>>,
+}
+
+impl Fx {
+    fn new(responses: Vec<Value>, user_skills: Option<&std::path::Path>) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(Store::open(&dir.path().join("vibe.db")).unwrap());
+        let mut config = RegistryConfig::for_data_dir(dir.path(), &SkillsSettings::default(), None);
+        if let Some(user) = user_skills {
+            config.user = Some(user.to_path_buf());
+        }
+        let skills = Arc::new(Registry::open(config));
+        let script = json!({"model": "scripted-coach", "responses": responses}).to_string();
+        let model = Arc::new(Recording {
+            inner: ScriptedModel::from_yaml(&script, "protocol scenario").unwrap(),
+            systems: Mutex::new(Vec::new()),
+        });
+        let now = Arc::new(Mutex::new(Utc.with_ymd_and_hms(2026, 1, 20, 8, 0, 0).unwrap()));
+        let at = now.clone();
+        let clock: Clock = Arc::new(move || *at.lock().unwrap());
+        let service = ChatService::new(
+            store.clone(),
+            skills,
+            model.clone(),
+            Some(dir.path().to_path_buf()),
+            ChatConfig::default(),
+        )
+        .unwrap()
+        .with_protocol_clock(clock);
+        Fx { _dir: dir, store, service, model, now, conversation: Mutex::new(None) }
+    }
+
+    async fn say(&self, message: &str) -> Vec<Envelope> {
+        let conversation = self.conversation.lock().unwrap().clone();
+        let request = TurnRequest {
+            skill: conversation.is_none().then(|| "lifecoach".to_string()),
+            conversation_id: conversation,
+            message: message.into(),
+            ..TurnRequest::default()
+        };
+        let sink = Arc::new(CollectSink::default());
+        let sinks: Vec<Arc<dyn EventSink>> = vec![sink.clone()];
+        let result = self
+            .service
+            .run_turn(request, sinks, Arc::new(ApprovalPolicy::DenyAll), CancellationToken::new())
+            .await
+            .unwrap();
+        *self.conversation.lock().unwrap() = Some(result.conversation_id);
+        sink.events()
+    }
+
+    fn wait(&self, minutes: i64) {
+        *self.now.lock().unwrap() += Duration::minutes(minutes);
+    }
+
+    fn last_system(&self) -> String {
+        self.model.systems.lock().unwrap().last().cloned().unwrap_or_default()
+    }
+
+    fn lifecoach(&self) -> Value {
+        self.store.read_state(LOCAL_USER, "lifecoach", None).unwrap().data
+    }
+}
+
+fn call(name: &str, arguments: Value) -> Value {
+    json!({"tool_calls": [{"name": name, "arguments": arguments}]})
+}
+
+fn text(t: &str) -> Value {
+    json!({"text": t})
+}
+
+fn advance(data: Value) -> Value {
+    call("advance_protocol_step", json!({"step_data": data, "step_summary": "用户说清楚了"}))
+}
+
+fn step_data(n: usize) -> Value {
+    match n {
+        1 => {
+            json!({"dull_dissatisfaction": "每天都很累", "top_complaints": ["加班", "没时间运动", "刷手机"], "revealed_wants": "安全感"})
+        }
+        2 => {
+            json!({"tuesday_in_5_years": "还在同一个工位", "tuesday_in_10_years": "身体垮了", "cost_of_safe_life": "错过了自己", "identity_to_give_up": "老好人"})
+        }
+        3 => {
+            json!({"tuesday_in_3_years": "早上写作", "identity_statement": "我是那种每天创作的人", "this_week_action": "写一篇文章"})
+        }
+        4 => json!({"avoidances": ["写作", "运动"]}),
+        5 => {
+            json!({"why_stuck": "害怕失败", "real_enemy": "完美主义", "anti_vision_sentence": "麻木地过一生", "vision_sentence": "自由地创作"})
+        }
+        _ => {
+            json!({"one_year_goal": "出版一本书", "one_month_project": "写完三章", "daily_levers": ["写 500 字"], "constraints": ["睡够 7 小时"]})
+        }
+    }
+}
+
+fn protocol_events(events: &[Envelope]) -> Vec<&Event> {
+    events
+        .iter()
+        .map(|e| &e.event)
+        .filter(|e| {
+            matches!(
+                e,
+                Event::ProtocolInvitation { .. }
+                    | Event::ProtocolProgress { .. }
+                    | Event::ProtocolCompleted { .. }
+                    | Event::ProtocolCancelled { .. }
+                    | Event::ProtocolPaused { .. }
+            )
+        })
+        .collect()
+}
+
+fn progress_steps(events: &[Envelope]) -> Vec<(u32, u32, f64)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::ProtocolProgress { step, total_steps, progress, .. } => {
+                Some((*step, *total_steps, *progress))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Invitation turn, typed start turn: four responses.
+fn opening() -> Vec<Value> {
+    vec![
+        call("show_protocol_invitation", json!({"protocol_id": "dankoe"})),
+        text("要不要试试一日人生重置？"),
+        text("我们从一个诚实的问题开始。"),
+    ]
+}
+
+#[tokio::test]
+async fn the_whole_dankoe_run_from_invitation_to_completion_mapping() {
+    let mut responses = opening();
+    let mut missing = step_data(1);
+    missing.as_object_mut().unwrap().remove("revealed_wants");
+    responses.push(advance(missing));
+    for n in 1..=6 {
+        responses.push(advance(step_data(n)));
+        responses.push(text("好，下一步。"));
+    }
+    let fx = Fx::new(responses, None);
+
+    let invited = fx.say("我想彻底改变现在的生活").await;
+    let Event::ProtocolInvitation { protocol_id, actions, .. } = protocol_events(&invited)[0]
+    else {
+        panic!("{invited:?}")
+    };
+    assert_eq!((protocol_id.as_str(), actions.len()), ("dankoe", 2));
+
+    let started = fx.say("好，开始吧").await;
+    assert_eq!(progress_steps(&started), vec![(1, 6, 0.0)]);
+    assert!(fx.last_system().contains("第 1/6 步「觉察痛点」"), "{}", fx.last_system());
+
+    let first = fx.say("我每天都很累，总抱怨加班、没时间运动、刷手机").await;
+    let results: Vec<(String, Value, bool)> = first
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::ToolResult { name, result, is_error, .. } => {
+                Some((name.clone(), result.clone(), *is_error))
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(results[0].2, "the first advance is rejected");
+    assert_eq!(results[0].1["field"], "revealed_wants", "{:?}", results[0].1);
+    assert!(!results[1].2);
+    assert_eq!(
+        progress_steps(&first),
+        vec![(2, 6, 1.0 / 6.0)],
+        "one progress, after the accepted call"
+    );
+
+    let mut seen = Vec::new();
+    for n in 2..=6 {
+        let events = fx.say(&format!("第 {n} 步的回答")).await;
+        seen.extend(progress_steps(&events));
+        if n == 6 {
+            let completed: Vec<&Event> = protocol_events(&events)
+                .into_iter()
+                .filter(|e| matches!(e, Event::ProtocolCompleted { .. }))
+                .collect();
+            assert_eq!(completed.len(), 1);
+        }
+    }
+    assert_eq!(
+        seen,
+        vec![
+            (3, 6, 2.0 / 6.0),
+            (4, 6, 3.0 / 6.0),
+            (5, 6, 4.0 / 6.0),
+            (6, 6, 5.0 / 6.0),
+            (6, 6, 1.0)
+        ]
+    );
+    let state = fx.lifecoach();
+    assert_eq!(state["north_star"]["vision"], "自由地创作");
+    assert_eq!(state["north_star"]["anti_vision"], "麻木地过一生");
+    assert_eq!(state["goals"], json!({"year": "出版一本书", "month": "写完三章"}));
+    assert_eq!(state["current"]["constraints"], json!(["睡够 7 小时"]));
+    assert_eq!(state["protocol"]["completed"], json!(true));
+    let runs = fx.store.protocol_runs(LOCAL_USER, None).unwrap();
+    assert_eq!(runs[0].model.as_deref(), Some("scripted-coach"));
+    assert_eq!(runs[0].data.as_object().unwrap().len(), 6, "every step's data kept");
+}
+
+#[tokio::test]
+async fn an_interrupted_run_resumes_after_two_hours_by_asking_to_continue_first() {
+    let mut responses = opening();
+    for n in 1..=2 {
+        responses.push(advance(step_data(n)));
+        responses.push(text("好。"));
+    }
+    responses.push(text("欢迎回来！要继续这一步，还是从头再来？"));
+    responses.push(text("好，我们继续。"));
+    let fx = Fx::new(responses, None);
+    fx.say("我想彻底改变").await;
+    fx.say("好，开始吧").await;
+    fx.say("回答一").await;
+    fx.say("回答二").await;
+    assert_eq!(fx.lifecoach()["protocol"]["step"], json!(3));
+    fx.wait(120);
+    let back = fx.say("我回来了").await;
+    let system = fx.last_system();
+    assert!(system.contains("离开了约 2 小时"), "{system}");
+    assert!(system.contains("继续当前这一步，还是把这一步从头再来"), "{system}");
+    assert!(system.contains("第 3/6 步「最小可行愿景」"), "{system}");
+    assert_eq!(progress_steps(&back), vec![(3, 6, 2.0 / 6.0)], "progress shown again");
+    fx.wait(2);
+    fx.say("继续").await;
+    let system = fx.last_system();
+    assert!(!system.contains("离开了"), "a short gap resumes silently: {system}");
+}
+
+#[tokio::test]
+async fn cancelling_keeps_the_collected_data() {
+    let mut responses = opening();
+    responses.push(advance(step_data(1)));
+    responses.push(text("好。"));
+    responses.push(call("cancel_protocol", json!({"reason": "今天太累"})));
+    responses.push(text("没关系，随时可以再来。"));
+    let fx = Fx::new(responses, None);
+    fx.say("我想彻底改变").await;
+    fx.say("好，开始吧").await;
+    fx.say("回答一").await;
+    let cancelled = fx.say("我想停下").await;
+    assert!(matches!(
+        protocol_events(&cancelled)[..],
+        [Event::ProtocolCancelled { reason: Some(r), .. }] if r == "今天太累"
+    ));
+    let run = &fx.store.protocol_runs(LOCAL_USER, None).unwrap()[0];
+    assert_eq!(run.status, ProtocolStatus::Cancelled);
+    assert_eq!(run.data["step_1"]["revealed_wants"], "安全感");
+    assert_eq!(fx.lifecoach()["protocol"]["status"], "cancelled");
+}
+
+#[tokio::test]
+async fn a_second_protocol_pauses_dankoe_which_then_resumes_and_completes() {
+    let mut responses = opening();
+    responses.push(advance(step_data(1)));
+    responses.push(text("好。"));
+    responses.push(call("show_protocol_invitation", json!({"protocol_id": "weekly_review"})));
+    responses.push(text("要先做每周回顾吗？"));
+    responses.push(text("好，先回顾这一周。"));
+    for n in 2..=6 {
+        responses.push(advance(step_data(n)));
+        responses.push(text("好。"));
+    }
+    let fx = Fx::new(responses, None);
+    fx.say("我想彻底改变").await;
+    fx.say("好，开始吧").await;
+    fx.say("回答一").await;
+    fx.say("其实我想先做个周回顾").await;
+    let started = fx.say("好，开始").await;
+    let kinds: Vec<&Event> = protocol_events(&started);
+    assert!(
+        matches!(kinds[0], Event::ProtocolPaused { protocol_id, step: 2, .. } if protocol_id == "dankoe"),
+        "{kinds:?}"
+    );
+    assert!(
+        matches!(kinds[1], Event::ProtocolProgress { protocol_id, step: 1, total_steps: 4, .. } if protocol_id == "weekly_review")
+    );
+    let engine = fx.service.protocols();
+    let dankoe =
+        engine.runs(None).unwrap().into_iter().find(|r| r.protocol_id == "dankoe").unwrap();
+    assert_eq!(dankoe.status, ProtocolStatus::Paused);
+    let (_, events) = engine.resume(&dankoe.id).unwrap();
+    assert!(matches!(events[0], Event::ProtocolPaused { .. }), "weekly_review paused in turn");
+    for n in 2..=6 {
+        fx.say(&format!("回答 {n}")).await;
+    }
+    let dankoe = engine.run(&dankoe.id).unwrap();
+    assert_eq!(dankoe.status, ProtocolStatus::Completed);
+    assert_eq!(fx.lifecoach()["goals"]["year"], "出版一本书");
+}
+
+#[tokio::test]
+async fn a_user_written_protocol_runs_and_a_broken_one_disables_only_itself() {
+    let user = tempfile::tempdir().unwrap();
+    let dir = user.path().join("lifecoach/protocols");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("breath.yaml"),
+        "id: breath\nversion: 1\ntitle: 三次呼吸\ndescription: 停下来呼吸。\nsteps:\n  - id: breathe\n    title: 呼吸\n    goal: 平静\n    opening: 深呼吸三次，然后告诉我感觉。\n    fields:\n      - {key: feeling, type: text, description: 呼吸后的感觉}\n    done_when: 说出感觉\ncompletion:\n  progress:\n    last_breath: breathe.feeling\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("broken.yaml"),
+        "id: broken\nversion: 0\ntitle: t\ndescription: d\nsteps: []\n",
+    )
+    .unwrap();
+    // The user root overrides lifecoach only when it holds SKILL.md: copy the built-in one.
+    let builtin = vibe_skills::builtin_dir().unwrap().join("lifecoach");
+    std::fs::copy(builtin.join("SKILL.md"), user.path().join("lifecoach/SKILL.md")).unwrap();
+    std::fs::copy(builtin.join("tools.yaml"), user.path().join("lifecoach/tools.yaml")).unwrap();
+    let responses = vec![
+        call("show_protocol_invitation", json!({"protocol_id": "breath"})),
+        text("来做三次呼吸？"),
+        advance(json!({"feeling": "平静了一些"})),
+        text("很好。"),
+    ];
+    let fx = Fx::new(responses, Some(user.path()));
+    let ids: Vec<String> = fx.service.protocols().list().into_iter().map(|p| p.id).collect();
+    assert_eq!(ids, vec!["breath"], "the broken protocol is disabled, the other listed");
+    fx.say("我有点焦虑").await;
+    let done = fx.say("好，开始吧").await;
+    assert!(
+        protocol_events(&done).iter().any(|e| matches!(e, Event::ProtocolCompleted { .. })),
+        "{done:?}"
+    );
+    assert_eq!(fx.lifecoach()["progress"]["last_breath"], "平静了一些");
+}
