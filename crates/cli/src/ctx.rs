@@ -30,7 +30,8 @@ impl Ctx {
         self.data_dir.join(DB_FILE)
     }
 
-    /// Open (creating if needed) the database in the data dir, applying migrations.
+    /// Open (creating if needed) the database in the data dir, applying migrations. An
+    /// upgrade of an existing file is told on stderr in one line, with its backup.
     pub fn open_store(&self) -> anyhow::Result<Store> {
         std::fs::create_dir_all(&self.data_dir).with_context(|| {
             format!(
@@ -38,7 +39,11 @@ impl Ctx {
                 self.data_dir.display()
             )
         })?;
-        Ok(Store::open(&self.db_path())?)
+        let store = Store::open(&self.db_path())?;
+        if let Some(up) = store.upgraded() {
+            eprintln!("{}", upgrade_line(&self.db_path(), up));
+        }
+        Ok(store)
     }
 }
 
@@ -67,6 +72,15 @@ impl Ctx {
     pub fn settings_section(&self, name: &str) -> anyhow::Result<serde_json::Value> {
         Ok(self.settings()?.get(name).cloned().unwrap_or(serde_json::Value::Null))
     }
+}
+
+/// The one line telling a CLI user their database was upgraded.
+fn upgrade_line(db: &std::path::Path, up: &vibe_store::Upgrade) -> String {
+    let backup = match &up.backup {
+        Some(b) => format!("; the old file is kept as {}", b.display()),
+        None => String::new(),
+    };
+    format!("note: upgraded {} from schema v{} to v{}{backup}", db.display(), up.from, up.to)
 }
 
 fn default_data_dir() -> PathBuf {

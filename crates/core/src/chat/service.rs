@@ -95,8 +95,10 @@ impl ChatService {
         data_dir: Option<PathBuf>,
         config: ChatConfig,
     ) -> Result<Self, CoreError> {
-        let context =
-            Arc::new(ContextBuilder::new(store.clone(), skills.clone(), config.context.clone())?);
+        let context = Arc::new(
+            ContextBuilder::new(store.clone(), skills.clone(), config.context.clone())?
+                .calibrated_for(model.model_name())?,
+        );
         Ok(Self {
             store,
             skills,

@@ -7,6 +7,8 @@ mod compute;
 mod context;
 mod tools;
 
+mod calibration;
 mod chat;
+mod compaction;
 mod harness;
 mod http;
