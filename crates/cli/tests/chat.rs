@@ -288,7 +288,9 @@ fn bench_agent_refuses_zero_turns_with_a_message() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(
-        stderr.contains("invalid value '0' for '--turns <TURNS>': the benchmark needs at least 1 measured turn"),
+        stderr.contains(
+            "invalid value '0' for '--turns <TURNS>': the benchmark needs at least 1 measured turn"
+        ),
         "{stderr}"
     );
 }

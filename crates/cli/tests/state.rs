@@ -30,7 +30,8 @@ fn snapshot(dir: &Path) -> Vec<String> {
         let mut stmt = conn.prepare(sql).unwrap();
         stmt.query_map([], |r| r.get::<_, String>(0)).unwrap().map(|r| r.unwrap()).collect()
     };
-    let mut out = rows("SELECT user_id || ':' || doc || '@' || updated_at FROM profiles ORDER BY user_id");
+    let mut out =
+        rows("SELECT user_id || ':' || doc || '@' || updated_at FROM profiles ORDER BY user_id");
     out.extend(rows(
         "SELECT user_id || '/' || skill || ':' || doc || '@' || updated_at FROM skill_states ORDER BY user_id, skill",
     ));
@@ -187,7 +188,16 @@ fn the_snapshot_sees_every_part_of_the_profile() {
     assert_ne!(written, before, "a skill state write must show in the snapshot");
     ok_json(
         d,
-        &["state", "append", "--skill", "lifecoach", "--path", "journal", "--entry", r#"{"text": "第二天"}"#],
+        &[
+            "state",
+            "append",
+            "--skill",
+            "lifecoach",
+            "--path",
+            "journal",
+            "--entry",
+            r#"{"text": "第二天"}"#,
+        ],
     );
     let appended = snapshot(d);
     assert_ne!(appended, written, "an appended list entry must show in the snapshot");

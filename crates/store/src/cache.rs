@@ -99,7 +99,9 @@ impl ProfileCache {
     pub(crate) fn invalidate(&self, user: &str, path: &str) {
         let mut inner = self.lock();
         inner.generation += 1;
-        inner.entries.retain(|(u, _), entry| u != user || !entry.deps.iter().any(|d| related(d, path)));
+        inner
+            .entries
+            .retain(|(u, _), entry| u != user || !entry.deps.iter().any(|d| related(d, path)));
     }
 }
 
@@ -175,7 +177,9 @@ impl Store {
             .unwrap_or(Value::Object(Map::new()));
         let view = Arc::new(SkillView { skill: skill.to_string(), profile, state });
         #[cfg(test)]
-        if let Some(hook) = self.cache.after_fill_read.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        if let Some(hook) =
+            self.cache.after_fill_read.lock().unwrap_or_else(|p| p.into_inner()).take()
+        {
             hook();
         }
         let mut inner = self.cache.lock();
@@ -234,7 +238,10 @@ mod tests {
         let first = store.skill_view(LOCAL_USER, "bazi", &[]).unwrap();
         assert_eq!(first.state["chart"]["day"], "甲子", "the fill read before the write");
         let next = store.skill_view(LOCAL_USER, "bazi", &[]).unwrap();
-        assert_eq!(next.state["chart"]["day"], "乙丑", "the write is seen at once, not after the TTL");
+        assert_eq!(
+            next.state["chart"]["day"], "乙丑",
+            "the write is seen at once, not after the TTL"
+        );
         let again = store.skill_view(LOCAL_USER, "bazi", &[]).unwrap();
         assert_eq!(again.state["chart"]["day"], "乙丑");
         assert_eq!(store.cache_stats().hits, 1, "a fill without a write in between is kept");

@@ -25,8 +25,8 @@ impl Store {
     /// The stored correction of `model`, if it has one.
     pub fn token_calibration(&self, model: &str) -> Result<Option<TokenCalibration>> {
         let conn = self.conn();
-        let mut stmt = conn
-            .prepare_cached("SELECT factor, samples FROM token_calibration WHERE model = ?1")?;
+        let mut stmt =
+            conn.prepare_cached("SELECT factor, samples FROM token_calibration WHERE model = ?1")?;
         Ok(stmt
             .query_row([model], |r| Ok(TokenCalibration { factor: r.get(0)?, samples: r.get(1)? }))
             .optional()?)

@@ -229,7 +229,11 @@ mod tests {
                 summary_tokens: 80,
                 summary_by: Some(SummaryBy::Digest),
                 fallback_reason: Some("the summarising model call failed".into()),
-                usage: Some(TokenUsage { prompt_tokens: 700, completion_tokens: 0, total_tokens: 700 }),
+                usage: Some(TokenUsage {
+                    prompt_tokens: 700,
+                    completion_tokens: 0,
+                    total_tokens: 700,
+                }),
             },
         ];
         for event in events {

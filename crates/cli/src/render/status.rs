@@ -39,7 +39,13 @@ pub(crate) fn status_lines(event: &Event) -> Vec<String> {
                 format!("✗ denied by {by}")
             }]
         }
-        Event::Compacted { folded_messages, summary_tokens, summary_by, fallback_reason, usage } => {
+        Event::Compacted {
+            folded_messages,
+            summary_tokens,
+            summary_by,
+            fallback_reason,
+            usage,
+        } => {
             let how = match (summary_by, fallback_reason) {
                 (Some(SummaryBy::Model), _) => match usage {
                     Some(u) => format!("; written by the model for {} tokens", u.total_tokens),

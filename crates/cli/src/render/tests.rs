@@ -146,3 +146,20 @@ fn long_arguments_and_error_texts_are_cut_to_one_short_line() {
     assert!(lines.iter().all(|l| l.ends_with('…') && l.chars().count() < 150), "{lines:?}");
     assert!(lines[1].starts_with("✗ write_state failed: bad x"), "{}", lines[1]);
 }
+
+#[test]
+fn a_model_written_summary_shows_what_it_cost() {
+    let usage = TokenUsage { prompt_tokens: 900, completion_tokens: 30, total_tokens: 930 };
+    let events = vec![Event::Compacted {
+        folded_messages: 1,
+        summary_tokens: 40,
+        summary_by: Some(vibe_wire::SummaryBy::Model),
+        fallback_reason: None,
+        usage: Some(usage),
+    }];
+    let (_, err) = print_all(false, false, events);
+    assert_eq!(
+        err,
+        "… folded 1 older message into a summary (40 tokens; written by the model for 930 tokens)\n"
+    );
+}

@@ -35,7 +35,11 @@ impl Loop {
                 self.input.emitter.emit(Event::Compacted {
                     folded_messages: c.folded_messages,
                     summary_tokens: c.summary_tokens,
-                    summary_by: Some(if c.used_model { SummaryBy::Model } else { SummaryBy::Digest }),
+                    summary_by: Some(if c.used_model {
+                        SummaryBy::Model
+                    } else {
+                        SummaryBy::Digest
+                    }),
                     fallback_reason: c.fallback_reason,
                     usage,
                 });

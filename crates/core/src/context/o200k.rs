@@ -47,10 +47,7 @@ pub struct O200k {
 
 fn u32_at(data: &[u8], index: usize) -> u32 {
     let at = index * 4;
-    data.get(at..at + 4)
-        .and_then(|b| b.try_into().ok())
-        .map(u32::from_le_bytes)
-        .unwrap_or(0)
+    data.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes).unwrap_or(0)
 }
 
 impl O200k {
@@ -85,8 +82,10 @@ impl O200k {
 
     /// The bytes of token `rank`.
     fn token(&self, rank: u32) -> &'static [u8] {
-        let (start, end) =
-            (u32_at(self.offsets, rank as usize) as usize, u32_at(self.offsets, rank as usize + 1) as usize);
+        let (start, end) = (
+            u32_at(self.offsets, rank as usize) as usize,
+            u32_at(self.offsets, rank as usize + 1) as usize,
+        );
         self.bytes.get(start..end).unwrap_or_default()
     }
 

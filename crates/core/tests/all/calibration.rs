@@ -54,10 +54,7 @@ async fn a_models_reported_tokens_correct_the_budgets_of_the_next_process() {
     // The phase-1 budget of 2000 model tokens is 2000 / factor estimated tokens: the catalog
     // is shortened to fit it, and says so.
     let budget = scaled_budget(2000, Some(learnt));
-    assert!(
-        notices.iter().any(|n| n.contains(&format!("to fit {budget} tokens"))),
-        "{notices:?}"
-    );
+    assert!(notices.iter().any(|n| n.contains(&format!("to fit {budget} tokens"))), "{notices:?}");
     assert!(estimate2 < estimate, "{estimate2} vs {estimate}");
     // The second sample is averaged in.
     let stored = second.store.token_calibration("test-model").unwrap().unwrap();

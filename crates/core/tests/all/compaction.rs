@@ -16,7 +16,10 @@ fn long_conversation(h: &Harness) -> String {
             (Role::Assistant, format!("第 {i} 条回复：听起来你很辛苦，我们慢慢来。"))
         };
         h.store
-            .append_message(&conv.id, NewMessage { token_count: 20, ..NewMessage::text(role, text) })
+            .append_message(
+                &conv.id,
+                NewMessage { token_count: 20, ..NewMessage::text(role, text) },
+            )
             .unwrap();
     }
     conv.id
@@ -80,13 +83,19 @@ responses:
   - text: "我们接着聊。"
     usage: {prompt_tokens: 500, completion_tokens: 20, total_tokens: 520}
 "#;
-    let h = Harness::scripted_with(script, Options { summarize_with_model: true, ..Options::default() });
+    let h = Harness::scripted_with(
+        script,
+        Options { summarize_with_model: true, ..Options::default() },
+    );
     let conv = long_conversation(&h);
     let turn = h.turn(say_in(&conv, "继续")).await;
     let (by, reason, usage) = compacted(&turn);
     assert_eq!(by, Some(SummaryBy::Digest));
     let reason = reason.unwrap();
-    assert!(reason.contains("the summarising model call failed") && reason.contains("overloaded"), "{reason}");
+    assert!(
+        reason.contains("the summarising model call failed") && reason.contains("overloaded"),
+        "{reason}"
+    );
     let usage = usage.expect("the failed call was counted");
     assert!(usage.prompt_tokens > 100, "{usage:?}");
     assert_eq!(run_usage(&turn).total_tokens, usage.total_tokens + 520);

@@ -189,7 +189,10 @@ async fn a_summariser_model_writes_the_summary_and_a_failing_one_leaves_the_dige
     let c = b.compact(&conv, Phase::Phase1, Some(&failing)).await.unwrap().unwrap();
     assert!(!c.used_model);
     let reason = c.fallback_reason.unwrap();
-    assert!(reason.contains("the summarising model call failed") && reason.contains("boom"), "{reason}");
+    assert!(
+        reason.contains("the summarising model call failed") && reason.contains("boom"),
+        "{reason}"
+    );
     let cost = c.usage.expect("a failed call still cost its prompt");
     assert!(cost.prompt_tokens > 100 && cost.completion_tokens == 0, "{cost:?}");
     let summary = store.conversation(&conv.id).unwrap().summary.unwrap();
