@@ -31,7 +31,8 @@ impl Ctx {
         self.data_dir.join(DB_FILE)
     }
 
-    /// Open (creating if needed) the database in the data dir, applying migrations.
+    /// Open (creating if needed) the database in the data dir, applying migrations. An
+    /// upgrade of an existing file is told on stderr in one line, with its backup.
     pub fn open_store(&self) -> anyhow::Result<Store> {
         std::fs::create_dir_all(&self.data_dir).with_context(|| {
             format!(
@@ -39,7 +40,11 @@ impl Ctx {
                 self.data_dir.display()
             )
         })?;
-        Ok(Store::open(&self.db_path())?)
+        let store = Store::open(&self.db_path())?;
+        if let Some(up) = store.upgraded() {
+            eprintln!("{}", upgrade_line(&self.db_path(), up));
+        }
+        Ok(store)
     }
 }
 
@@ -94,6 +99,15 @@ impl Ctx {
         }
         Ok(parsed)
     }
+}
+
+/// The one line telling a CLI user their database was upgraded.
+fn upgrade_line(db: &std::path::Path, up: &vibe_store::Upgrade) -> String {
+    let backup = match &up.backup {
+        Some(b) => format!("; the old file is kept as {}", b.display()),
+        None => String::new(),
+    };
+    format!("note: upgraded {} from schema v{} to v{}{backup}", db.display(), up.from, up.to)
 }
 
 fn default_data_dir() -> PathBuf {

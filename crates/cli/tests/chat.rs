@@ -274,6 +274,28 @@ responses:
 }
 
 #[test]
+fn bench_agent_refuses_zero_turns_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = StdCommand::cargo_bin("vibe")
+        .unwrap()
+        .arg("--data-dir")
+        .arg(dir.path())
+        .args(["bench", "agent", "--history", "0", "--turns", "0"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "invalid value '0' for '--turns <TURNS>': the benchmark needs at least 1 measured turn"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn bench_agent_reports_each_history_size() {
     let dir = tempfile::tempdir().unwrap();
     let mut cmd = StdCommand::cargo_bin("vibe").unwrap();

@@ -55,7 +55,7 @@ const STATUS: &str = "→ use_skill {\"skill\":\"bazi\"}\n\
     ← run_script ok (large output saved as tool-1-run_script.json)\n\
     ? approval needed: run_script {\"script\":\"x.py\"} — runs a script\n\
     ✗ denied by policy\n\
-    … folded 12 older messages into a summary (300 tokens)\n\
+    … folded 12 older messages into a summary (300 tokens; digest: model summaries are off)\n\
     error [budget]: max_rounds reached\n\
     stopped: max_rounds after 10 rounds, 1 tool call\n";
 

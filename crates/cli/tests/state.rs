@@ -21,20 +21,30 @@ fn ok_json(dir: &Path, args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Everything a user could lose: the profile row as stored, and the row counts.
-fn snapshot(dir: &Path) -> (String, String) {
+/// Everything a user could lose: every part of the profile document as stored (the profile
+/// row, each skill's state row, each appended list and its entries) and the row counts of
+/// conversations and messages.
+fn snapshot(dir: &Path) -> Vec<String> {
     let conn = rusqlite::Connection::open(dir.join("vibe.db")).unwrap();
-    let profile: String = conn
-        .query_row("SELECT doc || updated_at FROM profiles", [], |r| r.get(0))
-        .unwrap_or_default();
-    let counts: String = conn
-        .query_row(
-            "SELECT (SELECT count(*) FROM profiles) || '/' || (SELECT count(*) FROM conversations) || '/' || (SELECT count(*) FROM messages)",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
-    (profile, counts)
+    let rows = |sql: &str| -> Vec<String> {
+        let mut stmt = conn.prepare(sql).unwrap();
+        stmt.query_map([], |r| r.get::<_, String>(0)).unwrap().map(|r| r.unwrap()).collect()
+    };
+    let mut out =
+        rows("SELECT user_id || ':' || doc || '@' || updated_at FROM profiles ORDER BY user_id");
+    out.extend(rows(
+        "SELECT user_id || '/' || skill || ':' || doc || '@' || updated_at FROM skill_states ORDER BY user_id, skill",
+    ));
+    out.extend(rows(
+        "SELECT id || ':' || user_id || '/' || skill || '/' || path || ' next ' || next_seq || ' len ' || len FROM state_lists ORDER BY id",
+    ));
+    out.extend(rows(
+        "SELECT list_id || '#' || seq || ':' || item FROM state_list_items ORDER BY list_id, seq",
+    ));
+    out.extend(rows(
+        "SELECT (SELECT count(*) FROM conversations) || '/' || (SELECT count(*) FROM messages)",
+    ));
+    out
 }
 
 fn seeded() -> tempfile::TempDir {
@@ -163,6 +173,68 @@ fn db_info_reports_schema_and_counts() {
     assert_eq!(info["counts"]["state_list_items"], 1);
     assert!(info["size_bytes"].as_u64().unwrap() > 0);
     assert!(info["path"].as_str().unwrap().ends_with("vibe.db"));
+}
+
+#[test]
+fn the_snapshot_sees_every_part_of_the_profile() {
+    let dir = seeded();
+    let d = dir.path();
+    let before = snapshot(d);
+    ok_json(
+        d,
+        &["state", "write", "--skill", "lifecoach", "--section", "goals", "--data", r#"{"a": 1}"#],
+    );
+    let written = snapshot(d);
+    assert_ne!(written, before, "a skill state write must show in the snapshot");
+    ok_json(
+        d,
+        &[
+            "state",
+            "append",
+            "--skill",
+            "lifecoach",
+            "--path",
+            "journal",
+            "--entry",
+            r#"{"text": "第二天"}"#,
+        ],
+    );
+    let appended = snapshot(d);
+    assert_ne!(appended, written, "an appended list entry must show in the snapshot");
+    assert!(appended.iter().any(|row| row.contains("第二天")), "{appended:?}");
+}
+
+#[test]
+fn a_schema_upgrade_is_told_in_one_line_with_its_backup() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    {
+        // A file as the first release left it: schema 1 with a profile in it.
+        let conn = rusqlite::Connection::open(d.join("vibe.db")).unwrap();
+        conn.execute_batch(include_str!("../../../migrations/0001_init.sql")).unwrap();
+        conn.execute_batch(
+            "INSERT INTO profiles (user_id, doc, updated_at) VALUES ('local', '{\"name\":\"林晓\"}', 't');
+             PRAGMA user_version = 1;",
+        )
+        .unwrap();
+    }
+    let out = vibe(d, &["--json", "db", "info"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let backups = vibe_store::list_backups(&d.join("vibe.db"));
+    assert_eq!(backups.len(), 1, "{backups:?}");
+    let want = format!(
+        "note: upgraded {} from schema v1 to v{}; the old file is kept as {}\n",
+        d.join("vibe.db").display(),
+        vibe_store::latest_version(),
+        backups[0].display()
+    );
+    assert_eq!(stderr, want);
+    let info: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(info["schema_version"], vibe_store::latest_version());
+    assert_eq!(ok_json(d, &["profile", "show"])["name"], "林晓");
+    let again = vibe(d, &["db", "info"]);
+    assert_eq!(String::from_utf8_lossy(&again.stderr), "", "an up-to-date file says nothing");
 }
 
 #[test]

@@ -26,6 +26,8 @@ fn turn_events() -> Vec<Event> {
             tools: vec!["read_state".into(), "write_state".into(), "update_plan".into()],
             history_messages: 10,
             notices: vec![],
+            token_factor: Some(1.2),
+            corrected_tokens: Some(3600),
         },
         Event::ToolCall {
             id: "t1".into(),

@@ -57,11 +57,17 @@ pub struct AgentBench {
 }
 
 /// Measure `turns` turns after `history` prior messages, in a fresh data dir under `work`.
+/// `turns` must be at least 1.
 pub async fn bench_agent(
     work: &Path,
     history: usize,
     turns: usize,
 ) -> Result<AgentBench, CoreError> {
+    if turns == 0 {
+        return Err(CoreError::InvalidRequest(
+            "the agent benchmark needs at least 1 measured turn".into(),
+        ));
+    }
     let io =
         |action: &'static str, err| CoreError::AuditIo { action, path: work.to_path_buf(), err };
     std::fs::create_dir_all(work).map_err(|e| io("create", e))?;
@@ -163,4 +169,16 @@ fn peak_rss_kb() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn zero_turns_are_refused_with_a_message_not_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = bench_agent(dir.path(), 0, 0).await.unwrap_err();
+        assert!(err.to_string().contains("at least 1 measured turn"), "{err}");
+    }
 }

@@ -3,6 +3,9 @@
 //! the profile it read (the skill's declared `profile_fields` plus `skills.<skill>`), and a
 //! write invalidates only entries that read the written path. Writes by another process (the
 //! CLI while the app runs) are noticed through SQLite's `data_version` and clear the cache.
+//! A fill (read the profile, then insert) is refused when any invalidation happened between
+//! its miss and its insert (a generation counter), so a write by another thread in between
+//! never leaves a stale entry.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -46,6 +49,9 @@ struct Entry {
 struct Inner {
     entries: HashMap<(String, String), Entry>,
     data_version: Option<i64>,
+    /// Bumped by every invalidation and clear; a fill inserts only when it is unchanged since
+    /// the fill's miss.
+    generation: u64,
     ttl: Duration,
     hits: u64,
     misses: u64,
@@ -53,6 +59,9 @@ struct Inner {
 
 pub(crate) struct ProfileCache {
     inner: Mutex<Inner>,
+    /// Tests: runs between a fill's read and its insert (where another thread's write lands).
+    #[cfg(test)]
+    pub(crate) after_fill_read: Mutex<Option<Box<dyn FnOnce() + Send>>>,
 }
 
 impl Default for ProfileCache {
@@ -61,10 +70,13 @@ impl Default for ProfileCache {
             inner: Mutex::new(Inner {
                 entries: HashMap::new(),
                 data_version: None,
+                generation: 0,
                 ttl: DEFAULT_TTL,
                 hits: 0,
                 misses: 0,
             }),
+            #[cfg(test)]
+            after_fill_read: Mutex::new(None),
         }
     }
 }
@@ -85,7 +97,9 @@ impl ProfileCache {
 
     /// Drop the entries of `user` that read anything at or under / above `path`.
     pub(crate) fn invalidate(&self, user: &str, path: &str) {
-        self.lock()
+        let mut inner = self.lock();
+        inner.generation += 1;
+        inner
             .entries
             .retain(|(u, _), entry| u != user || !entry.deps.iter().any(|d| related(d, path)));
     }
@@ -121,10 +135,11 @@ impl Store {
         deps.dedup();
         let version: i64 = self.conn().query_row("PRAGMA data_version", [], |r| r.get(0))?;
         let key = (user.to_string(), skill.to_string());
-        {
+        let generation = {
             let mut inner = self.cache.lock();
             if inner.data_version != Some(version) {
                 inner.entries.clear();
+                inner.generation += 1;
                 inner.data_version = Some(version);
             }
             let ttl = inner.ttl;
@@ -138,7 +153,8 @@ impl Store {
                 return Ok(view);
             }
             inner.misses += 1;
-        }
+            inner.generation
+        };
         let mut skills: Vec<String> = deps
             .iter()
             .filter_map(|d| d.strip_prefix("skills."))
@@ -160,8 +176,19 @@ impl Store {
             .cloned()
             .unwrap_or(Value::Object(Map::new()));
         let view = Arc::new(SkillView { skill: skill.to_string(), profile, state });
-        let entry = Entry { view: view.clone(), deps, loaded_at: Instant::now() };
-        self.cache.lock().entries.insert(key, entry);
+        #[cfg(test)]
+        if let Some(hook) =
+            self.cache.after_fill_read.lock().unwrap_or_else(|p| p.into_inner()).take()
+        {
+            hook();
+        }
+        let mut inner = self.cache.lock();
+        // A write landed since the miss: what was read may predate it, so it is returned to
+        // this caller (its read began before the write) but not kept.
+        if inner.generation == generation {
+            let entry = Entry { view: view.clone(), deps, loaded_at: Instant::now() };
+            inner.entries.insert(key, entry);
+        }
         Ok(view)
     }
 
@@ -188,7 +215,37 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+
     use super::related;
+    use crate::{LOCAL_USER, Store};
+
+    #[test]
+    fn a_write_between_a_fills_read_and_its_insert_leaves_no_stale_entry() {
+        let store = Arc::new(Store::open_in_memory().unwrap());
+        store.write_state(LOCAL_USER, "bazi", "chart", json!({"day": "甲子"})).unwrap();
+        let writer = Arc::clone(&store);
+        *store.cache.after_fill_read.lock().unwrap() = Some(Box::new(move || {
+            // Another thread writes after the fill read the old state, before it inserts.
+            std::thread::spawn(move || {
+                writer.write_state(LOCAL_USER, "bazi", "chart", json!({"day": "乙丑"})).unwrap();
+            })
+            .join()
+            .unwrap();
+        }));
+        let first = store.skill_view(LOCAL_USER, "bazi", &[]).unwrap();
+        assert_eq!(first.state["chart"]["day"], "甲子", "the fill read before the write");
+        let next = store.skill_view(LOCAL_USER, "bazi", &[]).unwrap();
+        assert_eq!(
+            next.state["chart"]["day"], "乙丑",
+            "the write is seen at once, not after the TTL"
+        );
+        let again = store.skill_view(LOCAL_USER, "bazi", &[]).unwrap();
+        assert_eq!(again.state["chart"]["day"], "乙丑");
+        assert_eq!(store.cache_stats().hits, 1, "a fill without a write in between is kept");
+    }
 
     #[test]
     fn relatedness_is_by_dotted_prefix() {

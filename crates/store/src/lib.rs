@@ -1,13 +1,15 @@
 //! `vibe-store`: the one local SQLite file of VibeLife. It owns opening (WAL, foreign keys,
 //! busy timeout, migrations with backups), the profile document and its skill-state
-//! operations (seed 000 §3–4), conversations, messages and history selection, runs, and the
-//! profile cache. It knows nothing of skills on disk, models or the UI.
+//! operations (seed 000 §3–4), conversations, messages and history selection, runs, the
+//! profile cache, and each model's token calibration (a number per model name). It knows
+//! nothing of skills on disk, models or the UI.
 //!
 //! Every write of user data runs in one transaction; every read-modify-write of the profile
 //! document runs in one IMMEDIATE transaction, so the desktop app and the CLI writing at the
 //! same time never lose each other's updates.
 
 mod cache;
+mod calibration;
 mod clock;
 mod conversations;
 mod error;
@@ -29,6 +31,7 @@ use std::time::Duration;
 use rusqlite::Connection;
 
 pub use cache::{CacheStats, SkillView};
+pub use calibration::{CALIBRATION_BOUNDS, TokenCalibration};
 pub use clock::now_rfc3339;
 pub use conversations::Conversation;
 pub use error::{Result, StoreError};
@@ -36,7 +39,7 @@ pub use history::{HistoryLimit, select_history};
 pub use json_path::deep_merge;
 pub use legacy::migrate_legacy_profile;
 pub use messages::{Message, NewMessage, Role};
-pub use migrations::{BACKUPS_KEPT, latest_version, list_backups};
+pub use migrations::{BACKUPS_KEPT, Upgrade, latest_version, list_backups};
 pub use protocol_runs::{
     NewProtocolRun, ProtocolRun, ProtocolStatus, StateLeaf, mirror_of, put, step_key,
 };
@@ -57,6 +60,7 @@ pub struct Store {
     conn: Mutex<Connection>,
     path: Option<PathBuf>,
     cache: cache::ProfileCache,
+    upgraded: Option<Upgrade>,
 }
 
 impl Store {
@@ -67,8 +71,10 @@ impl Store {
         let mut conn = Connection::open(path)?;
         let found = migrations::check_not_newer(&conn, path)?;
         configure(&conn)?;
-        migrations::upgrade(&mut conn, Some(path), found)?;
-        Self::finish_open(conn, Some(path.to_path_buf()))
+        let upgraded = migrations::upgrade(&mut conn, Some(path), found)?;
+        let mut store = Self::finish_open(conn, Some(path.to_path_buf()))?;
+        store.upgraded = upgraded;
+        Ok(store)
     }
 
     /// A private in-memory database (tests, benchmarks, evals).
@@ -80,9 +86,19 @@ impl Store {
     }
 
     fn finish_open(conn: Connection, path: Option<PathBuf>) -> Result<Self> {
-        let store = Self { conn: Mutex::new(conn), path, cache: cache::ProfileCache::default() };
+        let store = Self {
+            conn: Mutex::new(conn),
+            path,
+            cache: cache::ProfileCache::default(),
+            upgraded: None,
+        };
         store.migrate_legacy_profiles()?;
         Ok(store)
+    }
+
+    /// The schema upgrade opening this file did (with the backup it wrote first), if any.
+    pub fn upgraded(&self) -> Option<&Upgrade> {
+        self.upgraded.as_ref()
     }
 
     /// The database file, `None` in memory.

@@ -14,8 +14,21 @@ use crate::error::{Result, StoreError};
 pub(crate) const FILES: &[(&str, &str)] = &[
     ("0001_init.sql", include_str!("../../../migrations/0001_init.sql")),
     ("0002_messages_rowid.sql", include_str!("../../../migrations/0002_messages_rowid.sql")),
+    ("0003_token_calibration.sql", include_str!("../../../migrations/0003_token_calibration.sql")),
     ("0004_protocol_runs.sql", include_str!("../../../migrations/0004_protocol_runs.sql")),
 ];
+
+/// A schema upgrade done while opening a file, for the front end to tell the person (the CLI
+/// prints it as one line on stderr).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Upgrade {
+    /// The schema version the file had.
+    pub from: i64,
+    /// The schema version it has now.
+    pub to: i64,
+    /// The copy of the file as it was, when it held data.
+    pub backup: Option<PathBuf>,
+}
 
 /// How many backups of the database are kept beside it.
 pub const BACKUPS_KEPT: usize = 3;
@@ -47,8 +60,13 @@ pub(crate) fn check_not_newer(conn: &Connection, path: &Path) -> Result<i64> {
 }
 
 /// Apply pending migrations. For a file that already holds a schema, first copy it to a
-/// timestamped backup beside it (keeping the newest [`BACKUPS_KEPT`]).
-pub(crate) fn upgrade(conn: &mut Connection, path: Option<&Path>, found: i64) -> Result<()> {
+/// timestamped backup beside it (keeping the newest [`BACKUPS_KEPT`]). Says what it did when
+/// an existing file was upgraded.
+pub(crate) fn upgrade(
+    conn: &mut Connection,
+    path: Option<&Path>,
+    found: i64,
+) -> Result<Option<Upgrade>> {
     upgrade_with(conn, path, found, &migrations(), latest_version())
 }
 
@@ -58,10 +76,11 @@ fn upgrade_with(
     found: i64,
     migrations: &Migrations<'_>,
     latest: i64,
-) -> Result<()> {
+) -> Result<Option<Upgrade>> {
     if found == latest {
-        return Ok(());
+        return Ok(None);
     }
+    let mut done = None;
     if let Some(path) = path
         && holds_data(conn, found)?
     {
@@ -74,9 +93,10 @@ fn upgrade_with(
             "upgrading database schema; backup written first"
         );
         prune_backups(path);
+        done = Some(Upgrade { from: found, to: latest, backup: Some(backup) });
     }
     migrations.to_latest(conn)?;
-    Ok(())
+    Ok(done)
 }
 
 /// A file with a schema version or any table is somebody's data: back it up before changing it.
@@ -145,10 +165,11 @@ mod tests {
             .unwrap();
         conn.execute("INSERT INTO notes VALUES ('precious')", []).unwrap();
 
-        upgrade_with(&mut conn, Some(&path), 1, &two_step(), 2).unwrap();
+        let done = upgrade_with(&mut conn, Some(&path), 1, &two_step(), 2).unwrap();
         assert_eq!(user_version(&conn).unwrap(), 2);
         let backups = list_backups(&path);
         assert_eq!(backups.len(), 1);
+        assert_eq!(done, Some(Upgrade { from: 1, to: 2, backup: Some(backups[0].clone()) }));
         assert!(backups[0].to_string_lossy().ends_with("-v1"), "{backups:?}");
         let old = Connection::open(&backups[0]).unwrap();
         assert_eq!(user_version(&old).unwrap(), 1);
@@ -173,8 +194,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("vibe.db");
         let mut conn = Connection::open(&path).unwrap();
-        upgrade_with(&mut conn, Some(&path), 0, &two_step(), 2).unwrap();
+        let done = upgrade_with(&mut conn, Some(&path), 0, &two_step(), 2).unwrap();
         assert!(list_backups(&path).is_empty());
+        assert_eq!(done, None, "creating a file is no upgrade to tell anyone about");
     }
 
     #[test]
@@ -247,10 +269,10 @@ mod tests {
         on_disk.sort();
         let embedded: Vec<String> = FILES.iter().map(|(n, _)| n.to_string()).collect();
         assert_eq!(on_disk, embedded, "list every migrations/*.sql in FILES, in order");
-        // Numbers are pre-assigned to parallel branches (0003 lands with the context work), so
-        // this checks they only grow; once every branch is merged they are also contiguous.
+        // The schema version is the count of applied files, so the numbers must be 1, 2, 3, ...
         let numbers: Vec<u32> =
             embedded.iter().map(|n| n[..4].parse().expect("NNNN_ prefix")).collect();
-        assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{embedded:?} is out of sequence");
+        let expected: Vec<u32> = (1..=numbers.len() as u32).collect();
+        assert_eq!(numbers, expected, "{embedded:?} is out of sequence");
     }
 }

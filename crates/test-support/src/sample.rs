@@ -5,7 +5,7 @@
 //! tests assert.
 
 use serde_json::{Value, json};
-use vibe_wire::{ErrorInfo, Event, Phase, Plan, PlanStep, StopReason, TokenUsage};
+use vibe_wire::{ErrorInfo, Event, Phase, Plan, PlanStep, StopReason, SummaryBy, TokenUsage};
 
 /// The sample run in `conversation_id`, with `usage` reported, and the third tool result
 /// `big_result` (kept in `big_file` when the audit put it in a file).
@@ -71,7 +71,13 @@ pub fn sample_run(
             reason: "runs a script".into(),
         },
         Event::ApprovalResolved { request_id: "a1".into(), approved: false, by: "policy".into() },
-        Event::Compacted { folded_messages: 12, summary_tokens: 300 },
+        Event::Compacted {
+            folded_messages: 12,
+            summary_tokens: 300,
+            summary_by: Some(SummaryBy::Digest),
+            fallback_reason: Some("model summaries are off".into()),
+            usage: None,
+        },
         Event::TurnStarted { round: 2 },
         Event::AssistantDelta { text: "你的日主".into() },
         Event::AssistantDelta { text: "是甲木。".into() },

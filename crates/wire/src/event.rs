@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::ErrorInfo;
-use crate::run::{Phase, Plan, SectionTokens, StopReason, TokenUsage};
+use crate::run::{Phase, Plan, SectionTokens, StopReason, SummaryBy, TokenUsage};
 
 /// An event with its place in a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -50,8 +50,18 @@ pub enum Event {
     ModelRequest {
         round: u32,
         phase: Phase,
-        /// System prompt + tool definitions + history, counted with the BPE tokenizer.
+        /// System prompt + tool definitions + history, counted with the BPE tokenizer
+        /// (`o200k_base`): the estimate, before the model's correction.
         prompt_tokens: u32,
+        /// The model's token correction: its reported prompt tokens per estimated token,
+        /// learnt from earlier requests (bounded and smoothed, docs/context.md). Absent until
+        /// the model has reported usage once (and in events written before it existed).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token_factor: Option<f64>,
+        /// `prompt_tokens` corrected with `token_factor`: the size the budgets were checked
+        /// against. Absent with `token_factor`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        corrected_tokens: Option<u32>,
         sections: Vec<SectionTokens>,
         /// Names of the tools offered.
         tools: Vec<String>,
@@ -106,7 +116,21 @@ pub enum Event {
         by: String,
     },
     /// Older turns were folded into a stored summary to fit the budget.
-    Compacted { folded_messages: u32, summary_tokens: u32 },
+    Compacted {
+        folded_messages: u32,
+        summary_tokens: u32,
+        /// Who wrote the summary (absent in events written before it was recorded).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        summary_by: Option<SummaryBy>,
+        /// Why the digest was used instead of the model (model summaries off, the call
+        /// failed, it answered nothing).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fallback_reason: Option<String>,
+        /// Tokens the summarising model call cost (as the model reported them, else counted);
+        /// they count in the run's usage. Absent when no model call was made.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<TokenUsage>,
+    },
     /// Token counts reported by the model for one round.
     Usage { usage: TokenUsage },
     /// Something failed; the run may still finish gracefully.
@@ -243,6 +267,19 @@ mod tests {
                 tools: vec!["read_state".into()],
                 history_messages: 4,
                 notices: vec![],
+                token_factor: Some(1.25),
+                corrected_tokens: Some(1125),
+            },
+            Event::Compacted {
+                folded_messages: 6,
+                summary_tokens: 80,
+                summary_by: Some(SummaryBy::Digest),
+                fallback_reason: Some("the summarising model call failed".into()),
+                usage: Some(TokenUsage {
+                    prompt_tokens: 700,
+                    completion_tokens: 0,
+                    total_tokens: 700,
+                }),
             },
         ];
         for event in events {
@@ -289,5 +326,28 @@ mod tests {
             summary: "s".into(),
         };
         assert_eq!(serde_json::to_value(&done).unwrap_or_default()["type"], "protocol_completed");
+    }
+
+    #[test]
+    fn events_written_before_the_calibration_and_compaction_fields_still_read() {
+        let old = r#"{"type":"model_request","round":1,"phase":"phase1","prompt_tokens":900,"sections":[],"tools":[],"history_messages":0}"#;
+        let Event::ModelRequest { token_factor, corrected_tokens, .. } =
+            serde_json::from_str(old).unwrap_or_else(|e| panic!("{e}"))
+        else {
+            panic!("not a model request")
+        };
+        assert_eq!((token_factor, corrected_tokens), (None, None));
+        let old = r#"{"type":"compacted","folded_messages":12,"summary_tokens":300}"#;
+        let back: Event = serde_json::from_str(old).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            back,
+            Event::Compacted {
+                folded_messages: 12,
+                summary_tokens: 300,
+                summary_by: None,
+                fallback_reason: None,
+                usage: None
+            }
+        );
     }
 }

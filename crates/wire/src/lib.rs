@@ -7,4 +7,4 @@ mod run;
 
 pub use error_info::ErrorInfo;
 pub use event::{Envelope, Event, ProtocolAction, SkillsChange, SkillsChangeKind};
-pub use run::{Phase, Plan, PlanStep, SectionTokens, StopReason, TokenUsage};
+pub use run::{Phase, Plan, PlanStep, SectionTokens, StopReason, SummaryBy, TokenUsage};

@@ -40,6 +40,16 @@ fn pending() -> String {
     "pending".into()
 }
 
+/// Who wrote a compaction summary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SummaryBy {
+    /// The summarising model call (`chat.summarize_with_model`).
+    Model,
+    /// The deterministic digest (model summaries off, or the model call failed).
+    Digest,
+}
+
 /// Token counts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenUsage {

@@ -20,8 +20,8 @@ enum BenchCommand {
         /// Prior messages in the conversation; repeat or comma-separate for several runs.
         #[arg(long, value_delimiter = ',', default_values_t = [0usize, 1_000, 10_000])]
         history: Vec<usize>,
-        /// Measured turns per history size.
-        #[arg(long, default_value_t = 200)]
+        /// Measured turns per history size (at least 1).
+        #[arg(long, default_value_t = 200, value_parser = measured_turns)]
         turns: usize,
         /// Folder to hold the benchmark's data dirs (default: the system temp folder). Put it
         /// on the disk your data dir lives on: creating run folders and writing the
@@ -29,6 +29,15 @@ enum BenchCommand {
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
     },
+}
+
+/// `--turns`: a count of at least one (a median of no turns means nothing).
+fn measured_turns(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("the benchmark needs at least 1 measured turn; use e.g. --turns 200".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{text:?} is not a whole number of turns; use e.g. --turns 200")),
+    }
 }
 
 pub fn run(ctx: &Ctx, args: BenchArgs) -> anyhow::Result<()> {

@@ -3,7 +3,7 @@
 //! and `vibe runs replay` show exactly the same lines. Streaming text is the printer's job.
 
 use serde_json::Value;
-use vibe_wire::{Event, Plan, SkillsChange, StopReason};
+use vibe_wire::{Event, Plan, SkillsChange, StopReason, SummaryBy};
 
 /// Longest JSON shown inline for tool arguments, results and display data.
 const INLINE_CHARS: usize = 120;
@@ -39,10 +39,26 @@ pub(crate) fn status_lines(event: &Event) -> Vec<String> {
                 format!("✗ denied by {by}")
             }]
         }
-        Event::Compacted { folded_messages, summary_tokens } => vec![format!(
-            "… folded {folded_messages} older message{} into a summary ({summary_tokens} tokens)",
-            plural(*folded_messages)
-        )],
+        Event::Compacted {
+            folded_messages,
+            summary_tokens,
+            summary_by,
+            fallback_reason,
+            usage,
+        } => {
+            let how = match (summary_by, fallback_reason) {
+                (Some(SummaryBy::Model), _) => match usage {
+                    Some(u) => format!("; written by the model for {} tokens", u.total_tokens),
+                    None => "; written by the model".to_string(),
+                },
+                (_, Some(reason)) => format!("; digest: {reason}"),
+                _ => String::new(),
+            };
+            vec![format!(
+                "… folded {folded_messages} older message{} into a summary ({summary_tokens} tokens{how})",
+                plural(*folded_messages)
+            )]
+        }
         Event::Error { error } => vec![format!("error [{}]: {}", error.kind, error.message)],
         Event::RunFinished { stop_reason, rounds, tool_calls, .. } => {
             stop_summary(*stop_reason, *rounds, *tool_calls).into_iter().collect()

@@ -74,7 +74,7 @@ fn text_mode_streams_the_reply_to_stdout_and_status_to_stderr() {
          ← run_script ok (large output saved as tool-1-run_script.json)\n\
          ? approval needed: run_script {\"script\":\"x.py\"} — runs a script\n\
          ✗ denied by policy\n\
-         … folded 12 older messages into a summary (300 tokens)\n\
+         … folded 12 older messages into a summary (300 tokens; digest: model summaries are off)\n\
          error [budget]: max_rounds reached\n\
          stopped: max_rounds after 10 rounds, 1 tool call\n"
     );
@@ -145,4 +145,21 @@ fn long_arguments_and_error_texts_are_cut_to_one_short_line() {
     assert_eq!(lines.len(), 2);
     assert!(lines.iter().all(|l| l.ends_with('…') && l.chars().count() < 150), "{lines:?}");
     assert!(lines[1].starts_with("✗ write_state failed: bad x"), "{}", lines[1]);
+}
+
+#[test]
+fn a_model_written_summary_shows_what_it_cost() {
+    let usage = TokenUsage { prompt_tokens: 900, completion_tokens: 30, total_tokens: 930 };
+    let events = vec![Event::Compacted {
+        folded_messages: 1,
+        summary_tokens: 40,
+        summary_by: Some(vibe_wire::SummaryBy::Model),
+        fallback_reason: None,
+        usage: Some(usage),
+    }];
+    let (_, err) = print_all(false, false, events);
+    assert_eq!(
+        err,
+        "… folded 1 older message into a summary (40 tokens; written by the model for 930 tokens)\n"
+    );
 }

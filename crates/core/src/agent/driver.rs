@@ -22,7 +22,7 @@ use crate::agent::fsm::{Action, Machine};
 use crate::agent::persist::{Draft, tool_calls_json};
 use crate::agent::round::{RoundEnd, stream_round};
 use crate::audit::RunAudit;
-use crate::context::{BuiltPrompt, ContextBuilder, History, PromptRequest};
+use crate::context::{BuiltPrompt, ContextBuilder, History, PromptRequest, corrected};
 use crate::emit::Emitter;
 use crate::tools::{ToolRegistry, ToolSet};
 
@@ -144,6 +144,14 @@ pub async fn run_agent(input: AgentInput) -> Result<AgentOutcome, CoreError> {
     }
 }
 
+/// Learn the model's token correction from one answered request. A failure to store it is
+/// logged, not fatal: the run goes on with the factor it had.
+fn calibrate(context: &ContextBuilder, estimate: u32, reported: u64) {
+    if let Err(e) = context.calibrate(estimate, reported) {
+        tracing::warn!(error = %e, "cannot store the model's token calibration");
+    }
+}
+
 fn needs_fallback(reason: StopReason) -> bool {
     matches!(
         reason,
@@ -205,7 +213,10 @@ impl Loop {
         }
         let offered = if closing.is_some() { Vec::new() } else { tools };
         let prompt_tokens = prompt_tokens + history.tokens + self.run_tokens;
-        if let Some(action) = self.machine.on_prompt(prompt_tokens) {
+        // Budgets are in the model's tokens: the estimate corrected by its calibration.
+        let token_factor = inp.context.token_factor();
+        let corrected_tokens = token_factor.map(|f| corrected(prompt_tokens, f));
+        if let Some(action) = self.machine.on_prompt(corrected_tokens.unwrap_or(prompt_tokens)) {
             return Ok(action);
         }
         notices.extend(toolset.notices.iter().cloned());
@@ -221,6 +232,8 @@ impl Loop {
             round,
             phase,
             prompt_tokens,
+            token_factor,
+            corrected_tokens,
             sections,
             tools: offered.iter().map(|t| t.name.clone()).collect(),
             history_messages: history.messages.len() as u32,
@@ -246,6 +259,7 @@ impl Loop {
         match end {
             RoundEnd::Answer(mut response) => {
                 if let Some(usage) = response.usage {
+                    calibrate(&inp.context, prompt_tokens, usage.prompt_tokens);
                     let usage = TokenUsage {
                         prompt_tokens: usage.prompt_tokens,
                         completion_tokens: usage.completion_tokens,

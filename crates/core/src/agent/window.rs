@@ -3,7 +3,7 @@
 //! conversation's summary on the way (seed 004 §7.3). Choosing the window and compacting are
 //! the context builder's; this only decides when, and keeps the run's view in step.
 
-use vibe_wire::{Event, Phase, TokenUsage};
+use vibe_wire::{Event, Phase, SummaryBy, TokenUsage};
 
 use crate::CoreError;
 use crate::agent::driver::Loop;
@@ -23,17 +23,26 @@ impl Loop {
             let compaction =
                 self.input.context.compact(&self.conversation_now(), phase, summarizer).await?;
             if let Some(c) = compaction {
+                let usage = c.usage.map(|u| TokenUsage {
+                    prompt_tokens: u.prompt_tokens,
+                    completion_tokens: u.completion_tokens,
+                    total_tokens: u.total_tokens,
+                });
+                // The summarising call is part of the run: its tokens count in the run's usage.
+                if let Some(usage) = usage {
+                    self.usage.add(usage);
+                }
                 self.input.emitter.emit(Event::Compacted {
                     folded_messages: c.folded_messages,
                     summary_tokens: c.summary_tokens,
+                    summary_by: Some(if c.used_model {
+                        SummaryBy::Model
+                    } else {
+                        SummaryBy::Digest
+                    }),
+                    fallback_reason: c.fallback_reason,
+                    usage,
                 });
-                if let Some(usage) = c.usage {
-                    self.usage.add(TokenUsage {
-                        prompt_tokens: usage.prompt_tokens,
-                        completion_tokens: usage.completion_tokens,
-                        total_tokens: usage.total_tokens,
-                    });
-                }
                 self.input.conversation.summary = Some(c.summary);
                 self.input.conversation.summary_through_id = Some(c.through_id);
                 // The window is what it was, less what was just folded into the summary.

@@ -99,8 +99,10 @@ impl ChatService {
         data_dir: Option<PathBuf>,
         config: ChatConfig,
     ) -> Result<Self, CoreError> {
-        let context =
-            Arc::new(ContextBuilder::new(store.clone(), skills.clone(), config.context.clone())?);
+        let context = Arc::new(
+            ContextBuilder::new(store.clone(), skills.clone(), config.context.clone())?
+                .calibrated_for(model.model_name())?,
+        );
         let mut config = config;
         config.budgets = config.budgets.for_context(&config.context);
         Ok(Self {

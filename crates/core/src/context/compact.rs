@@ -27,11 +27,16 @@ pub struct Compaction {
     pub through_id: i64,
     /// The summary as stored.
     pub summary: String,
-    /// Token usage of the summarising call, when the model reported it.
+    /// Tokens the summarising call cost: as the model reported them, else counted (the
+    /// request's messages and the answer). `None` when no model call was made.
     pub usage: Option<Usage>,
-    /// What went differently than asked (e.g. the model call failed and the digest was kept).
-    pub notices: Vec<String>,
+    /// Why the deterministic digest stands instead of a model summary (model summaries off,
+    /// the call failed, the model answered nothing); `None` when the model wrote it.
+    pub fallback_reason: Option<String>,
 }
+
+/// The fallback reason when no summariser was given.
+pub const SUMMARIES_OFF: &str = "model summaries are off (chat.summarize_with_model)";
 
 /// Half of a window: what stays unsummarised after a compaction.
 fn half(limit: HistoryLimit) -> HistoryLimit {
@@ -70,24 +75,29 @@ impl ContextBuilder {
         let Some(new_through) = folded.last().map(|m| m.id) else { return Ok(None) };
         let max = self.limits.summary_max_tokens;
         let mut summary = merge(self.tk, conv.summary.as_deref(), &digest(&folded), max);
-        let (mut used_model, mut usage, mut notices) = (false, None, Vec::new());
+        let (mut used_model, mut usage) = (false, None);
+        let mut fallback_reason = Some(SUMMARIES_OFF.to_string());
         if let Some(model) = summarizer {
             let request = summary_request(self.tk, conv.summary.as_deref(), &folded, max);
+            let sent: u32 = request.messages.iter().map(|m| self.tk.count_message(m)).sum();
             let (response, error) = collect(model.stream(request)).await;
-            usage = response.usage;
-            match error {
+            usage = Some(response.usage.unwrap_or_else(|| {
+                let answer = u64::from(self.tk.count(&response.text));
+                Usage {
+                    prompt_tokens: u64::from(sent),
+                    completion_tokens: answer,
+                    total_tokens: u64::from(sent) + answer,
+                }
+            }));
+            fallback_reason = match error {
                 None if !response.text.trim().is_empty() => {
                     summary = bound(self.tk, response.text.trim(), max);
                     used_model = true;
+                    None
                 }
-                None => notices.push(
-                    "compaction: the summarising model answered nothing; kept the digest"
-                        .to_string(),
-                ),
-                Some(e) => notices.push(format!(
-                    "compaction: the summarising model call failed ({e}); kept the digest"
-                )),
-            }
+                None => Some("the summarising model answered nothing".to_string()),
+                Some(e) => Some(format!("the summarising model call failed ({e})")),
+            };
         }
         self.store.set_conversation_summary(&conv.id, &summary, new_through)?;
         Ok(Some(Compaction {
@@ -97,7 +107,7 @@ impl ContextBuilder {
             used_model,
             through_id: new_through,
             usage,
-            notices,
+            fallback_reason,
         }))
     }
 }

@@ -120,7 +120,8 @@ pub(crate) fn row_tokens(tk: &Tokenizer, row: &vibe_store::Message, converted: &
 impl ContextBuilder {
     /// The window's limit for `phase`: the limits' count or budget, or the skill's own
     /// `history.max_messages` / `max_tokens` in phase 2; a token budget never exceeds what the
-    /// context window leaves after the prompt and the reply.
+    /// context window leaves after the prompt and the reply, and is scaled by the model's
+    /// token correction.
     pub fn history_limit(
         &self,
         phase: Phase,
@@ -147,7 +148,8 @@ impl ContextBuilder {
                     ),
                 };
                 let room = l.max_context_tokens.saturating_sub(prompt + l.reply_reserve_tokens);
-                HistoryLimit::Tokens(wanted.min(room).max(1))
+                // In model tokens; the window is counted in estimated ones.
+                HistoryLimit::Tokens(self.budget(wanted.min(room)).max(1))
             }
         }
     }

@@ -3,12 +3,14 @@
 //! and compaction of older turns into a stored summary. Running the loop, executing tools and
 //! persisting messages belong to the agent and chat modules. The rules are in docs/context.md.
 
+mod calibration;
 mod cases;
 mod catalog;
 mod compact;
 mod digest;
 mod history;
 mod limits;
+mod o200k;
 mod phase1;
 mod phase2;
 mod render;
@@ -38,8 +40,9 @@ use vibe_wire::{Phase, SectionTokens};
 
 use crate::CoreError;
 
+pub use calibration::{corrected, next_calibration, scaled_budget};
 pub use catalog::USE_SKILL;
-pub use compact::Compaction;
+pub use compact::{Compaction, SUMMARIES_OFF};
 pub use history::{History, INTERRUPTED_NOTE};
 pub use limits::{ContextLimits, HistoryMode};
 pub use tokenizer::{MESSAGE_OVERHEAD, TOOL_OVERHEAD, Tokenizer, TokenizerStats};
@@ -97,6 +100,8 @@ pub struct ContextBuilder {
     tk: &'static Tokenizer,
     cases: cases::CaseCache,
     statics: statics::StaticCache,
+    /// The token correction of the model budgets are for ([`ContextBuilder::calibrated_for`]).
+    calibrator: Option<calibration::Calibrator>,
 }
 
 impl ContextBuilder {
@@ -115,7 +120,34 @@ impl ContextBuilder {
             tk: Tokenizer::shared()?,
             cases: cases::CaseCache::default(),
             statics: statics::StaticCache::default(),
+            calibrator: None,
         })
+    }
+
+    /// Budget for `model`: its stored token correction (docs/context.md, "Calibration")
+    /// scales the prompt and history budgets, and [`ContextBuilder::calibrate`] learns from
+    /// each request.
+    pub fn calibrated_for(mut self, model: &str) -> Result<Self, CoreError> {
+        self.calibrator = Some(calibration::Calibrator::load(&self.store, model)?);
+        Ok(self)
+    }
+
+    /// Reported prompt tokens per estimated token of the model, once it has reported usage.
+    pub fn token_factor(&self) -> Option<f64> {
+        self.calibrator.as_ref().and_then(calibration::Calibrator::factor)
+    }
+
+    /// Learn from one request: `estimate` tokens were sent by this builder's count, the
+    /// server reported `reported`. Returns the factor now in force (`None`: none learnt yet,
+    /// or the builder is not calibrated for a model).
+    pub fn calibrate(&self, estimate: u32, reported: u64) -> Result<Option<f64>, CoreError> {
+        let Some(c) = &self.calibrator else { return Ok(None) };
+        Ok(c.record(&self.store, estimate, reported)?.map(|c| c.factor))
+    }
+
+    /// A budget of `budget` model tokens in this builder's (estimated) tokens.
+    pub(crate) fn budget(&self, budget: u32) -> u32 {
+        calibration::scaled_budget(budget, self.token_factor())
     }
 
     pub fn limits(&self) -> &ContextLimits {

@@ -40,7 +40,7 @@ impl ContextBuilder {
         req: &PromptRequest<'_>,
         mut notices: Vec<String>,
     ) -> Result<BuiltPrompt, CoreError> {
-        let budget = self.limits.phase1_prompt_tokens;
+        let budget = self.budget(self.limits.phase1_prompt_tokens);
         let tk = self.tk;
         let mut persona = self.core_persona()?;
         let persona_cap = budget * PERSONA_SHARE / 100;

@@ -1,16 +1,15 @@
-//! Token counting with a real BPE tokenizer (tiktoken's `o200k_base`, loaded once per process)
-//! and a cache of counts by text hash, so the static parts of a prompt (skill bodies, rules,
+//! Token counting with a real BPE tokenizer (`o200k_base`, exact, from a table built into the
+//! binary: `o200k.rs`) and a cache of counts by text hash, so the static parts of a prompt (skill bodies, rules,
 //! tool definitions) are tokenised once and only what changed is counted again. Deciding what
 //! goes into a prompt does not belong here.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, Hasher};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
-use tiktoken_rs::CoreBPE;
 use vibe_llm::{Message, ToolDef};
 
+use super::o200k::O200k;
 use crate::CoreError;
 
 /// Tokens a chat message costs beyond its text (role and framing), as in OpenAI's accounting.
@@ -45,7 +44,7 @@ struct Cache {
 
 /// The process-wide tokenizer. Get it with [`Tokenizer::shared`].
 pub struct Tokenizer {
-    bpe: CoreBPE,
+    bpe: &'static O200k,
     cache: Mutex<Cache>,
 }
 
@@ -117,13 +116,14 @@ fn pieces(text: &str) -> impl Iterator<Item = &str> {
 }
 
 impl Tokenizer {
-    /// The shared tokenizer, loading the vocabulary on first use (about 100 ms).
+    /// The shared tokenizer. The vocabulary is built into the binary; the first call only
+    /// compiles the split pattern (a few milliseconds).
     pub fn shared() -> Result<&'static Tokenizer, CoreError> {
         SHARED
             .get_or_init(|| {
-                tiktoken_rs::o200k_base()
+                O200k::shared()
                     .map(|bpe| Tokenizer { bpe, cache: Mutex::new(Cache::default()) })
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| e.0)
             })
             .as_ref()
             .map_err(|e| CoreError::Tokenizer(e.clone()))
@@ -177,29 +177,24 @@ impl Tokenizer {
 
     /// Tokens in `text`, always encoding it.
     pub fn count_uncached(&self, text: &str) -> u32 {
-        let n: usize = pieces(text).map(|p| self.encode(p).len()).sum();
+        let n: usize = pieces(text).map(|p| self.bpe.count(p)).sum();
         u32::try_from(n).unwrap_or(u32::MAX)
-    }
-
-    /// Encode one piece. The tokenizer's regex engine can give up on pathological input (it
-    /// panics then); the byte count, an upper bound on the token count, stands in.
-    fn encode(&self, piece: &str) -> Vec<u32> {
-        catch_unwind(AssertUnwindSafe(|| self.bpe.encode_ordinary(piece)))
-            .unwrap_or_else(|_| vec![0; piece.len()])
     }
 
     /// The longest prefix of `text` of at most `max` tokens, cut on a character boundary.
     pub fn truncate<'a>(&self, text: &'a str, max: u32) -> &'a str {
         let mut used = 0usize;
         let mut budget = max as usize;
+        let mut lengths = Vec::new();
         for piece in pieces(text) {
-            let tokens = self.encode(piece);
-            if tokens.len() <= budget {
+            lengths.clear();
+            self.bpe.token_lengths(piece, &mut lengths);
+            if lengths.len() <= budget {
                 used += piece.len();
-                budget -= tokens.len();
+                budget -= lengths.len();
                 continue;
             }
-            let bytes = self.bpe.decode_bytes(&tokens[..budget]).map(|b| b.len()).unwrap_or(0);
+            let bytes: usize = lengths[..budget].iter().map(|&l| l as usize).sum();
             let mut end = used + bytes.min(piece.len());
             while !text.is_char_boundary(end) {
                 end -= 1;
@@ -288,8 +283,50 @@ mod tests {
     fn long_texts_are_counted_in_pieces_without_drift() {
         let line = "Line of a long rules file, with words and 数字 123.\n";
         let text = line.repeat(2000);
-        let whole = tk().bpe.encode_ordinary(&text).len() as u32;
+        let whole = tiktoken_rs::o200k_base().unwrap().encode_ordinary(&text).len() as u32;
         assert_eq!(tk().count_uncached(&text), whole);
+    }
+
+    /// Texts of every kind the prompt holds: Chinese and English prose, JSON, Markdown,
+    /// numbers, emoji, odd whitespace, contractions, long runs without spaces.
+    fn corpus() -> Vec<String> {
+        let mut texts = vec![
+            "你好，我最近工作压力很大，晚上总是睡不着。".to_string(),
+            "Hello world! I'm fine, you're great, they'll see; we'd've DONE it.".to_string(),
+            "{\"section\": \"progress\", \"data\": {\"streak\": 12, \"note\": \"坚持晨跑第 12 天\"}}".to_string(),
+            "## 规则\n\n- 先确认出生信息（年、月、日、时）\n- 再解读命盘\n\n```python\nprint('hi')\n```\n".to_string(),
+            "  indented\ttabs\r\nwindows lines   \n\n\n   trailing   ".to_string(),
+            "1234567890 3.14159 2026-11-23T17:06:23Z +86 138-0000-0000".to_string(),
+            "emoji 😀👍🏽 and combining e\u{301} marks, ÀÉÎÕÜ ß ﬁ".to_string(),
+            "八字命理咨询师会先确认出生信息再解读命盘并给出温和而具体的建议".repeat(40),
+            "Ünïcödé ЗДРАВСТВУЙТЕ мир مرحبا בעולם नमस्ते こんにちは 안녕하세요".to_string(),
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".repeat(5),
+            "CamelCaseIdentifiers and snake_case_names, URLs like https://example.com/a?b=c#d".to_string(),
+            String::new(),
+            " ".to_string(),
+            "\n".to_string(),
+        ];
+        texts.push(include_str!("texts.rs").to_string());
+        texts.push(include_str!("catalog.rs").to_string());
+        texts
+    }
+
+    #[test]
+    fn counts_and_cuts_are_tiktokens_exactly() {
+        let reference = tiktoken_rs::o200k_base().unwrap();
+        for text in corpus() {
+            let want = reference.encode_ordinary(&text);
+            assert_eq!(tk().count_uncached(&text) as usize, want.len(), "{text:?}");
+            for max in [0usize, 1, 7, 50, want.len().saturating_sub(1)] {
+                let cut = tk().truncate(&text, max as u32);
+                let decoded = reference.decode_bytes(&want[..max.min(want.len())]).unwrap();
+                let mut end = decoded.len().min(text.len());
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                assert_eq!(cut, &text[..end], "{max} tokens of {text:?}");
+            }
+        }
     }
 
     #[test]

@@ -281,7 +281,7 @@ impl ContextBuilder {
         skill: &str,
         mut notices: Vec<String>,
     ) -> BuiltPrompt {
-        let budget = self.limits.phase2_prompt_tokens;
+        let budget = self.budget(self.limits.phase2_prompt_tokens);
         let tools_cost = tools_tokens(self.tk, tools);
         let mut levels = Levels::default();
         let mut texts: Vec<Option<Rendered>> =

@@ -177,6 +177,7 @@ async fn a_summariser_model_writes_the_summary_and_a_failing_one_leaves_the_dige
     let model = ScriptedModel::from_yaml(yaml, "test").unwrap();
     let c = b.compact(&conv, Phase::Phase1, Some(&model)).await.unwrap().unwrap();
     assert!(c.used_model);
+    assert_eq!(c.fallback_reason, None);
     assert_eq!(c.usage.map(|u| u.total_tokens), Some(930));
     let summary = store.conversation(&conv.id).unwrap().summary.unwrap();
     assert_eq!(summary, "- 用户叫林晓，对花生严重过敏。\n- 最近工作很累。");
@@ -187,7 +188,13 @@ async fn a_summariser_model_writes_the_summary_and_a_failing_one_leaves_the_dige
             .unwrap();
     let c = b.compact(&conv, Phase::Phase1, Some(&failing)).await.unwrap().unwrap();
     assert!(!c.used_model);
-    assert!(c.notices[0].contains("failed"), "{:?}", c.notices);
+    let reason = c.fallback_reason.unwrap();
+    assert!(
+        reason.contains("the summarising model call failed") && reason.contains("boom"),
+        "{reason}"
+    );
+    let cost = c.usage.expect("a failed call still cost its prompt");
+    assert!(cost.prompt_tokens > 100 && cost.completion_tokens == 0, "{cost:?}");
     let summary = store.conversation(&conv.id).unwrap().summary.unwrap();
     assert!(summary.contains("对花生严重过敏"));
 }

@@ -72,11 +72,17 @@ pub struct Options {
     pub budgets: Budgets,
     /// Keep run folders ready ahead of turns, as the desktop app does.
     pub runs_ahead: bool,
+    /// Compaction summaries written by the model.
+    pub summarize_with_model: bool,
 }
 
 impl Harness {
     pub fn new(model: Arc<dyn ChatModel>, options: Options) -> Self {
-        let dir = tempfile::tempdir().unwrap();
+        Self::new_in(tempfile::tempdir().unwrap(), model, options)
+    }
+
+    /// A harness over an existing data dir (another process on the same files).
+    pub fn new_in(dir: tempfile::TempDir, model: Arc<dyn ChatModel>, options: Options) -> Self {
         let store = Arc::new(Store::open(&dir.path().join("vibe.db")).unwrap());
         let config = RegistryConfig::for_data_dir(
             dir.path(),
@@ -84,7 +90,12 @@ impl Harness {
             options.project_skills,
         );
         let skills = Arc::new(Registry::open(config));
-        let chat = ChatConfig { budgets: options.budgets, seed: Some(7), ..ChatConfig::default() };
+        let chat = ChatConfig {
+            budgets: options.budgets,
+            seed: Some(7),
+            summarize_with_model: options.summarize_with_model,
+            ..ChatConfig::default()
+        };
         let mut service =
             ChatService::new(store.clone(), skills, model, Some(dir.path().to_path_buf()), chat)
                 .unwrap();
@@ -103,14 +114,23 @@ impl Harness {
         Self::new(Arc::new(model), options)
     }
 
+    /// Close this harness's service and store, keeping the data dir.
+    pub fn into_dir(self) -> tempfile::TempDir {
+        self.dir
+    }
+
     pub fn http(url: &str, options: Options) -> Self {
+        Self::http_in(tempfile::tempdir().unwrap(), url, options)
+    }
+
+    pub fn http_in(dir: tempfile::TempDir, url: &str, options: Options) -> Self {
         let settings = LlmSettings {
             base_url: Some(url.to_string()),
             model: Some("test-model".into()),
             ..LlmSettings::default()
         };
         let setup = vibe_llm::build_model(&settings, None).unwrap();
-        Self::new(setup.model, options)
+        Self::new_in(dir, setup.model, options)
     }
 
     pub async fn turn(&self, request: TurnRequest) -> Turn {

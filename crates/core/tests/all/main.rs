@@ -7,7 +7,9 @@ mod compute;
 mod context;
 mod tools;
 
+mod calibration;
 mod chat;
+mod compaction;
 mod harness;
 mod http;
 mod structured;

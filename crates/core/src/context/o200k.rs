@@ -1,0 +1,222 @@
+//! Exact `o200k_base` token counts without tiktoken's start-up cost: the vocabulary is a
+//! lookup table made at build time (`build.rs`) and embedded in the binary, so nothing is
+//! built when a process starts and only the pages a count touches are read in; the text is
+//! split with tiktoken's own pattern and pieces are merged with its BPE rule, so the counts
+//! are tiktoken's (a test compares them on mixed texts). Caching counts is the tokenizer's
+//! job (`tokenizer.rs`), not this module's.
+
+use std::sync::OnceLock;
+
+use fancy_regex::Regex;
+
+include!("o200k_table.in");
+
+/// The table `build.rs` wrote.
+static TABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k.bin"));
+
+/// tiktoken's `O200K_BASE_PAT_STR`: how text is split before merging.
+const PATTERN: &str = concat!(
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+    "|",
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+    "|",
+    r"\p{N}{1,3}",
+    "|",
+    r" ?[^\s\p{L}\p{N}]+[\r\n/]*",
+    "|",
+    r"\s*[\r\n]+",
+    "|",
+    r"\s+(?!\S)",
+    "|",
+    r"\s+"
+);
+
+/// Why the encoder could not be made (a damaged table or pattern: a build problem).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError(pub String);
+
+/// The o200k encoder over the embedded table.
+pub struct O200k {
+    #[cfg_attr(not(test), allow(dead_code))]
+    tokens: usize,
+    offsets: &'static [u8],
+    slots: &'static [u8],
+    bytes: &'static [u8],
+    regex: Regex,
+}
+
+fn u32_at(data: &[u8], index: usize) -> u32 {
+    let at = index * 4;
+    data.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes).unwrap_or(0)
+}
+
+impl O200k {
+    /// The shared encoder; the first call compiles the split pattern (a few milliseconds).
+    pub fn shared() -> Result<&'static O200k, LoadError> {
+        static SHARED: OnceLock<Result<O200k, LoadError>> = OnceLock::new();
+        SHARED.get_or_init(O200k::load).as_ref().map_err(Clone::clone)
+    }
+
+    fn load() -> Result<O200k, LoadError> {
+        let bad = |what: &str| LoadError(format!("the embedded o200k table is damaged ({what})"));
+        if TABLE.get(..8) != Some(TABLE_MAGIC.as_slice()) {
+            return Err(bad("magic"));
+        }
+        let tokens = u32_at(TABLE, 2) as usize;
+        let byte_len = u32_at(TABLE, 3) as usize;
+        let offsets_at = 16;
+        let slots_at = offsets_at + 4 * (tokens + 1);
+        let bytes_at = slots_at + 4 * TABLE_SLOTS;
+        if TABLE.len() != bytes_at + byte_len {
+            return Err(bad("size"));
+        }
+        let regex = Regex::new(PATTERN).map_err(|e| LoadError(e.to_string()))?;
+        Ok(O200k {
+            tokens,
+            offsets: &TABLE[offsets_at..slots_at],
+            slots: &TABLE[slots_at..bytes_at],
+            bytes: &TABLE[bytes_at..],
+            regex,
+        })
+    }
+
+    /// The bytes of token `rank`.
+    fn token(&self, rank: u32) -> &'static [u8] {
+        let (start, end) = (
+            u32_at(self.offsets, rank as usize) as usize,
+            u32_at(self.offsets, rank as usize + 1) as usize,
+        );
+        self.bytes.get(start..end).unwrap_or_default()
+    }
+
+    /// The rank of the token with these bytes, if the vocabulary has one.
+    fn rank(&self, bytes: &[u8]) -> Option<u32> {
+        let mut slot = table_slot(bytes);
+        loop {
+            let stored = u32_at(self.slots, slot);
+            if stored == 0 {
+                return None;
+            }
+            if self.token(stored - 1) == bytes {
+                return Some(stored - 1);
+            }
+            slot = (slot + 1) & (TABLE_SLOTS - 1);
+        }
+    }
+
+    /// Tokens in the vocabulary (ordinary ones: no special tokens).
+    #[cfg(test)]
+    pub fn vocabulary_size(&self) -> usize {
+        self.tokens
+    }
+
+    /// The byte length of each token of `text`, in order (their sum is `text.len()`).
+    /// A piece the split pattern gives up on (pathological input) counts one token per byte,
+    /// an upper bound.
+    pub fn token_lengths(&self, text: &str, out: &mut Vec<u32>) {
+        let mut done = 0;
+        for found in self.regex.find_iter(text) {
+            let Ok(m) = found else { break };
+            done = m.end();
+            self.piece(m.as_str().as_bytes(), out);
+        }
+        out.extend(std::iter::repeat_n(1, text.len() - done));
+    }
+
+    /// Tokens in `text` (tiktoken's `encode_ordinary(text).len()`).
+    pub fn count(&self, text: &str) -> usize {
+        let mut n = 0;
+        let mut done = 0;
+        let mut lengths = Vec::new();
+        for found in self.regex.find_iter(text) {
+            let Ok(m) = found else { break };
+            done = m.end();
+            let piece = m.as_str().as_bytes();
+            if piece.len() == 1 || self.rank(piece).is_some() {
+                n += 1;
+            } else {
+                lengths.clear();
+                self.merge(piece, &mut lengths);
+                n += lengths.len();
+            }
+        }
+        n + (text.len() - done)
+    }
+
+    fn piece(&self, piece: &[u8], out: &mut Vec<u32>) {
+        if piece.len() == 1 || self.rank(piece).is_some() {
+            out.push(piece.len() as u32);
+        } else {
+            self.merge(piece, out);
+        }
+    }
+
+    /// tiktoken's byte-pair merge of one piece: repeatedly join the adjacent pair whose joined
+    /// bytes have the lowest rank (the leftmost on a tie) until no pair is a token. Pushes the
+    /// byte length of each resulting token.
+    fn merge(&self, piece: &[u8], out: &mut Vec<u32>) {
+        // (start, rank of the pair starting here), as tiktoken's `_byte_pair_merge`.
+        let mut parts: Vec<(usize, u32)> = Vec::with_capacity(piece.len() + 1);
+        let mut min = (u32::MAX, usize::MAX);
+        for i in 0..piece.len() - 1 {
+            let rank = self.rank(&piece[i..i + 2]).unwrap_or(u32::MAX);
+            if rank < min.0 {
+                min = (rank, i);
+            }
+            parts.push((i, rank));
+        }
+        parts.push((piece.len() - 1, u32::MAX));
+        parts.push((piece.len(), u32::MAX));
+        let rank_at = |parts: &[(usize, u32)], i: usize| {
+            if i + 3 < parts.len() {
+                self.rank(&piece[parts[i].0..parts[i + 3].0]).unwrap_or(u32::MAX)
+            } else {
+                u32::MAX
+            }
+        };
+        while min.0 != u32::MAX {
+            let i = min.1;
+            if i > 0 {
+                parts[i - 1].1 = rank_at(&parts, i - 1);
+            }
+            parts[i].1 = rank_at(&parts, i);
+            parts.remove(i + 1);
+            min = (u32::MAX, usize::MAX);
+            for (j, &(_, rank)) in parts[..parts.len() - 1].iter().enumerate() {
+                if rank < min.0 {
+                    min = (rank, j);
+                }
+            }
+        }
+        out.extend(parts.windows(2).map(|w| (w[1].0 - w[0].0) as u32));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn o() -> &'static O200k {
+        O200k::shared().unwrap()
+    }
+
+    #[test]
+    fn the_table_holds_every_ordinary_token() {
+        assert_eq!(o().vocabulary_size(), 199_998);
+        assert_eq!(o().rank(b"hello"), Some(24912));
+        assert_eq!(o().rank(b"!"), Some(0));
+        for rank in [0u32, 1, 1000, 100_000, 199_997] {
+            assert_eq!(o().rank(o().token(rank)), Some(rank));
+        }
+        assert_eq!(o().rank(b"no such token in any vocabulary"), None);
+    }
+
+    #[test]
+    fn token_lengths_cover_the_text() {
+        let text = "你好，我最近工作压力很大。Hello world!\n\n  indented 12345";
+        let mut lengths = Vec::new();
+        o().token_lengths(text, &mut lengths);
+        assert_eq!(lengths.iter().map(|&l| l as usize).sum::<usize>(), text.len());
+        assert_eq!(lengths.len(), o().count(text));
+    }
+}
