@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use crate::ChartError;
 use crate::birth::BirthInfo;
-use crate::gazetteer::{Lookup, Place, lookup, place_by_id};
+use crate::gazetteer::{Lookup, Place, lookup_in, place_by_id};
 
 /// How many candidates an ambiguity error lists.
 const LIST_AT_MOST: usize = 8;
@@ -15,8 +15,10 @@ const LIST_AT_MOST: usize = 8;
 const BY_HAND: &str = "or give the longitude by hand: \"longitude\": degrees east, west negative (e.g. 87.6), with \"timezone\": an IANA name (e.g. \"Asia/Shanghai\")";
 
 /// Resolves the place of `birth_info` and checks its fields. A `place_id` wins over `place`;
-/// a `place` is looked up only when no `longitude` is given (a longitude typed by hand is
-/// kept). The place fills `longitude`, `latitude` and `place_id`, and `timezone` when absent.
+/// a `place` is looked up only when no `longitude` is given (a `timezone` given with it
+/// settles a name shared across zones, `London` + `Europe/London`). The place sets `place_id` and
+/// fills `longitude`, `latitude`, `timezone` (and `place`) where they are absent: values
+/// typed by hand are kept.
 /// Returns the `birth_info` to store; errors name the field at fault and how to fix it.
 pub fn prepare_birth_info(birth_info: &Value) -> Result<Value, ChartError> {
     let Some(obj) = birth_info.as_object() else {
@@ -35,7 +37,7 @@ pub fn prepare_birth_info(birth_info: &Value) -> Result<Value, ChartError> {
     } else if let Some(name) = text(obj, "place")
         && !present(obj, "longitude")
     {
-        match lookup(&name) {
+        match lookup_in(&name, text(obj, "timezone").as_deref()) {
             Lookup::Found(place) => fill(&mut out, &place),
             Lookup::Ambiguous(places) => return Err(ambiguous(&name, &places)),
             Lookup::NotFound { ignoring_qualifiers } => {
@@ -48,16 +50,19 @@ pub fn prepare_birth_info(birth_info: &Value) -> Result<Value, ChartError> {
     Ok(out)
 }
 
+/// Sets `place_id`, and each of longitude, latitude, time zone and place name not given.
 fn fill(out: &mut Map<String, Value>, place: &Place) {
+    let name = if place.name_zh.is_empty() { &place.name_en } else { &place.name_zh };
     out.insert("place_id".into(), json!(place.id));
-    out.insert("longitude".into(), json!(place.longitude));
-    out.insert("latitude".into(), json!(place.latitude));
-    if !present(out, "timezone") {
-        out.insert("timezone".into(), json!(place.timezone));
-    }
-    if !present(out, "place") {
-        let name = if place.name_zh.is_empty() { &place.name_en } else { &place.name_zh };
-        out.insert("place".into(), json!(name));
+    for (field, value) in [
+        ("longitude", json!(place.longitude)),
+        ("latitude", json!(place.latitude)),
+        ("timezone", json!(place.timezone)),
+        ("place", json!(name)),
+    ] {
+        if !present(out, field) {
+            out.insert(field.into(), value);
+        }
     }
 }
 

@@ -11,6 +11,7 @@ pub mod context;
 pub mod emit;
 mod error;
 pub mod eval;
+pub mod profile_set;
 pub mod tools;
 
 pub use error::CoreError;

@@ -56,7 +56,7 @@ fn a_public_skill_with_an_over_long_description_loads_with_a_warning() {
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(
         problems[0].ends_with(
-            "claude-api/SKILL.md:3:14: warning: `description` has 1068 characters, over the limit \
+            "claude-api/SKILL.md:4:3: warning: `description` has 1068 characters, over the limit \
              of 1024; loaded with the first 1024 kept (shorten it so nothing is cut)"
         ),
         "{problems:?}"

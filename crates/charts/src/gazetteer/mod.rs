@@ -85,6 +85,12 @@ pub enum Lookup {
 /// place's province, prefecture, country code or country name. A Chinese name may also carry
 /// its province or prefecture in front (`江苏苏州`, `浙江省杭州市`).
 pub fn lookup(query: &str) -> Lookup {
+    lookup_in(query, None)
+}
+
+/// Like [`lookup`], for a person who also gave their time zone: places of that name in
+/// other zones are left out when any is in it (`London` with `Europe/London`).
+pub fn lookup_in(query: &str, zone: Option<&str>) -> Lookup {
     let Some(g) = gazetteer() else { return Lookup::NotFound { ignoring_qualifiers: Vec::new() } };
     let mut parts = query.split([',', '，']).map(str::trim).filter(|p| !p.is_empty());
     let name = parts.next().unwrap_or_default();
@@ -99,6 +105,11 @@ pub fn lookup(query: &str) -> Lookup {
     // the township 喀什乡 in Ili that GeoNames also calls 喀什).
     if kept.iter().any(is_division) {
         kept.retain(|p| p.country != "CN" || is_division(p));
+    }
+    if let Some(zone) = zone
+        && kept.iter().any(|p| p.timezone == zone)
+    {
+        kept.retain(|p| p.timezone == zone);
     }
     match kept.first() {
         None => Lookup::NotFound { ignoring_qualifiers: found },
