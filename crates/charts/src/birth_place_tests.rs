@@ -94,7 +94,8 @@ fn a_chinese_name_gets_a_chinese_example() {
 fn a_zone_given_with_the_place_settles_a_name_shared_across_zones() {
     let out = prepare_birth_info(&json!({"place": "London", "timezone": "Europe/London"})).unwrap();
     assert!((out["longitude"].as_f64().unwrap() + 0.13).abs() < 0.05, "{out}");
-    let out = prepare_birth_info(&json!({"place": "London", "timezone": "America/Toronto"})).unwrap();
+    let out =
+        prepare_birth_info(&json!({"place": "London", "timezone": "America/Toronto"})).unwrap();
     assert!((out["longitude"].as_f64().unwrap() + 81.23).abs() < 0.05, "{out}");
     assert!(prepare_birth_info(&json!({"place": "London"})).is_err());
 }

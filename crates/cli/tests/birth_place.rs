@@ -90,7 +90,12 @@ fn an_ambiguous_place_lists_candidates_and_changes_nothing() {
     let err = refused(d, &["profile", "set", "birth_info.place", "\"Suzhou\""]);
     assert!(err.starts_with("error: birth_info.place: \"Suzhou\" matches 3 places"), "{err}");
     assert!(err.contains("\"place\": \"Suzhou, Jiangsu\""), "{err}");
-    assert!(err.contains("苏州市 Suzhou (江苏省 Jiangsu, CN), Asia/Shanghai, \"place_id\": \"cn320500\""), "{err}");
+    assert!(
+        err.contains(
+            "苏州市 Suzhou (江苏省 Jiangsu, CN), Asia/Shanghai, \"place_id\": \"cn320500\""
+        ),
+        "{err}"
+    );
     assert!(err.contains("宿州市 Suzhou (安徽省 Anhui, CN)"), "{err}");
     assert_eq!(ok_json(d, &["profile", "show"]), before);
 
@@ -108,7 +113,9 @@ fn an_unknown_place_says_how_to_give_the_longitude() {
     let err = refused(d, &["profile", "set", "birth_info", &birth.to_string()]);
     assert!(err.starts_with("error: birth_info.place: no place named \"Qwertzville\""), "{err}");
     assert!(err.contains("\"longitude\": degrees east"), "{err}");
-    assert!(ok_json(d, &["profile", "show"])["birth_info"].as_object().is_none_or(|b| b.is_empty()));
+    assert!(
+        ok_json(d, &["profile", "show"])["birth_info"].as_object().is_none_or(|b| b.is_empty())
+    );
     let by_hand = json!({"date": "2000-05-17", "place": "Qwertzville", "longitude": 80.0, "timezone": "Asia/Shanghai"});
     assert_eq!(set_birth(d, by_hand.clone())["birth_info"], by_hand);
 }
@@ -118,7 +125,8 @@ fn the_zi_hour_preference_moves_the_late_zi_hour_to_its_own_day() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     set_birth(d, json!({"date": "1988-02-15", "time": "23:30", "timezone": "Asia/Shanghai"}));
-    let day = |d: &Path| ok_json(d, &["skills", "compute", "bazi"])["chart"]["pillars"]["day"].clone();
+    let day =
+        |d: &Path| ok_json(d, &["skills", "compute", "bazi"])["chart"]["pillars"]["day"].clone();
     assert_eq!(day(d), "辛丑");
     ok_json(d, &["profile", "set", "preferences.zi_hour_day_change", "\"24:00\""]);
     assert_eq!(day(d), "庚子");

@@ -104,7 +104,8 @@ mod tests {
     fn the_zi_hour_preference_decides_the_day_and_a_change_recomputes() {
         let store = Store::open_in_memory().unwrap();
         let user = vibe_store::LOCAL_USER;
-        let birth = serde_json::json!({"date": "1988-02-15", "time": "23:30", "timezone": "Asia/Shanghai"});
+        let birth =
+            serde_json::json!({"date": "1988-02-15", "time": "23:30", "timezone": "Asia/Shanghai"});
         store.set_path(user, "birth_info", birth).unwrap();
         let day = |o: &ChartOutcome| o.chart["pillars"]["day"].as_str().unwrap().to_string();
         let default = ensure_chart(&store, user, "bazi", "bazi", false).unwrap();

@@ -42,7 +42,9 @@ pub fn set_profile_path(
         }
         ["birth_info", _, _, ..] => Err(ChartError::InvalidField {
             field: path.to_string(),
-            message: "birth_info fields hold plain values; set the field itself, e.g. `birth_info.place`".into(),
+            message:
+                "birth_info fields hold plain values; set the field itself, e.g. `birth_info.place`"
+                    .into(),
         }
         .into()),
         ["preferences"] => {

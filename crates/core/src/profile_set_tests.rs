@@ -43,7 +43,11 @@ fn bad_birth_info_changes_nothing() {
     set_profile_path(&store, USER, "birth_info", good).unwrap();
     let before = store.profile(USER).unwrap();
     for (path, value, field) in [
-        ("birth_info", json!({"date": "1990-02-30", "timezone": "Asia/Shanghai"}), "birth_info.date"),
+        (
+            "birth_info",
+            json!({"date": "1990-02-30", "timezone": "Asia/Shanghai"}),
+            "birth_info.date",
+        ),
         ("birth_info.time", json!("24:61"), "birth_info.time"),
         ("birth_info.timezone", json!("Asia/Hangzhou"), "birth_info.timezone"),
         ("birth_info.place", json!("Suzhou"), "birth_info.place"),
@@ -67,5 +71,8 @@ fn other_paths_are_stored_as_given() {
     assert_eq!(set_profile_path(&store, USER, "preferences.language", json!("zh")).unwrap(), None);
     set_profile_path(&store, USER, "preferences.zi_hour_day_change", json!("24:00")).unwrap();
     let prefs = &store.profile(USER).unwrap()["preferences"];
-    assert_eq!((prefs["language"].as_str(), prefs["zi_hour_day_change"].as_str()), (Some("zh"), Some("24:00")));
+    assert_eq!(
+        (prefs["language"].as_str(), prefs["zi_hour_day_change"].as_str()),
+        (Some("zh"), Some("24:00"))
+    );
 }

@@ -107,8 +107,10 @@ fn shortening_never_splits_a_character() {
     assert_eq!(short.chars().count(), 1024);
     assert!(short.starts_with("八字命理八字") && short.ends_with('…'));
     assert_eq!(shorten("短", 1024), "短");
-    let (meta, problems) =
-        parse(&format!("name: bazi\ndescription: x\ncompatibility: {}\n", "需".repeat(501)), "bazi");
+    let (meta, problems) = parse(
+        &format!("name: bazi\ndescription: x\ncompatibility: {}\n", "需".repeat(501)),
+        "bazi",
+    );
     assert!(problems[0].contains("warning: `compatibility` has 501 characters"), "{problems:?}");
     assert_eq!(meta.unwrap().compatibility.unwrap().chars().count(), 500);
 }

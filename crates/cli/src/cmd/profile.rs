@@ -46,7 +46,8 @@ pub fn run(ctx: &Ctx, args: ProfileArgs) -> anyhow::Result<()> {
         ProfileCommand::Set { path, value } => {
             let value = parse_json_arg("VALUE", &value)?;
             let store = ctx.open_store()?;
-            let birth_info = vibe_core::profile_set::set_profile_path(&store, LOCAL_USER, &path, value)?;
+            let birth_info =
+                vibe_core::profile_set::set_profile_path(&store, LOCAL_USER, &path, value)?;
             let mut out = json!({"status": "success", "path": path});
             if let Some(info) = &birth_info {
                 out["birth_info"] = info.clone();
