@@ -26,6 +26,11 @@ pub fn set_profile_path(
     value: Value,
 ) -> Result<Option<Value>, CoreError> {
     let segments: Vec<&str> = path.split('.').collect();
+    if segments.iter().any(|s| s.is_empty()) {
+        // A malformed path: the store says what is wrong with it.
+        store.set_path(user, path, value)?;
+        return Ok(None);
+    }
     match segments.as_slice() {
         ["birth_info"] if value.is_object() => {
             let ready = vibe_charts::prepare_birth_info(&value)?;
