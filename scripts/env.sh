@@ -10,8 +10,9 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/vibelife/target}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
 # Debian packages the build and tests need (none of the Rust crates link system libraries
-# except through these).
-APT_PACKAGES=(pkg-config gcc)
+# except through these). python3: the `run_script` tool runs a skill's `.py` scripts with it,
+# and its tests run one; scripts/gen-gazetteer.py also needs it.
+APT_PACKAGES=(pkg-config gcc python3)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

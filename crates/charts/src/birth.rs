@@ -1,5 +1,5 @@
-//! Parsing and validating `birth_info` JSON (`{date, time?, place?, timezone, longitude?}`)
-//! and turning a local clock reading into an instant. Chart rules (pillars, signs) do not
+//! Parsing and validating `birth_info` JSON (`{date, time?, place?, timezone, longitude?,
+//! latitude?, place_id?}`) and turning a local clock reading into an instant. Chart rules (pillars, signs) do not
 //! belong here; only "what moment and where did the person say they were born".
 
 use chrono::{DateTime, LocalResult, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
@@ -67,15 +67,29 @@ impl BirthInfo {
             None => None,
             Some(v) => Some(parse_longitude(v)?),
         };
-        if let Some(place) = present(obj.get("place"))
-            && !place.is_string()
-        {
-            return Err(ChartError::invalid(
-                "birth_info.place",
-                format!("expected text such as \"Beijing\", got {}", kind_of(place)),
-            ));
-        }
+        check_place(obj)?;
         Ok(Self { date, time, tz, longitude })
+    }
+
+    /// Checks every field `value` holds without requiring `date` or `timezone` (a
+    /// `birth_info` may be stored a field at a time). When date, time and zone are all given,
+    /// the clock reading must exist in that zone.
+    pub fn check_present(value: &Value) -> Result<(), ChartError> {
+        let Some(obj) = value.as_object() else { return Self::from_json(value).map(|_| ()) };
+        let date = present(obj.get("date")).map(parse_date).transpose()?;
+        let time = present(obj.get("time")).map(parse_time).transpose()?.flatten();
+        let tz = present(obj.get("timezone")).map(parse_tz).transpose()?;
+        if let Some(v) = present(obj.get("longitude")) {
+            parse_longitude(v)?;
+        }
+        if let Some(v) = present(obj.get("latitude")) {
+            parse_latitude(v)?;
+        }
+        check_place(obj)?;
+        if let (Some(date), Some(time), Some(tz)) = (date, time, tz) {
+            Self { date, time: Some(time), tz, longitude: None }.resolve(time)?;
+        }
+        Ok(())
     }
 
     /// Resolves the local clock reading `date` + `time` in the birth time zone.
@@ -112,6 +126,20 @@ impl BirthInfo {
     pub fn resolve_lenient(&self, time: NaiveTime) -> Result<Moment, ChartError> {
         self.resolve(time).or_else(|_| self.resolve(time + chrono::Duration::hours(1)))
     }
+}
+
+fn check_place(obj: &serde_json::Map<String, Value>) -> Result<(), ChartError> {
+    for field in ["place", "place_id"] {
+        if let Some(v) = present(obj.get(field))
+            && !v.is_string()
+        {
+            return Err(ChartError::invalid(
+                &format!("birth_info.{field}"),
+                format!("expected text such as \"Beijing\", got {}", kind_of(v)),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A field that is absent, null, or an empty string counts as not given.
@@ -201,6 +229,19 @@ fn parse_longitude(value: &Value) -> Result<f64, ChartError> {
         None => Err(ChartError::invalid(
             "birth_info.longitude",
             format!("expected a number, got {}; {HINT}", kind_of(value)),
+        )),
+    }
+}
+
+fn parse_latitude(value: &Value) -> Result<f64, ChartError> {
+    match value.as_f64() {
+        Some(lat) if (-90.0..=90.0).contains(&lat) => Ok(lat),
+        _ => Err(ChartError::invalid(
+            "birth_info.latitude",
+            format!(
+                "{} is not a latitude; give degrees north as a number in -90..90, south negative (e.g. 39.9)",
+                kind_of(value)
+            ),
         )),
     }
 }

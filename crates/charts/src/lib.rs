@@ -6,19 +6,25 @@
 mod astro;
 mod bazi;
 mod birth;
+mod birth_place;
 mod error;
+pub mod gazetteer;
+mod options;
 pub mod tarot;
 mod zodiac;
 
 use serde_json::Value;
 
+pub use birth_place::prepare_birth_info;
 pub use error::ChartError;
+pub use options::{ChartOptions, ZiHourDayChange};
 
 /// The chart types `compute` understands (`compute_type` in SKILL.md).
 pub const COMPUTE_TYPES: &[&str] = &["bazi", "zodiac"];
 
 /// Computes a chart from a person's `birth_info`
-/// (`{date: "YYYY-MM-DD", time?: "HH:MM", place?, timezone: IANA name, longitude?}`).
+/// (`{date: "YYYY-MM-DD", time?: "HH:MM", place?, timezone: IANA name, longitude?}`) with the
+/// default preferences; see [`compute_with`].
 ///
 /// The result is a JSON object holding `compute_type`, `version` (bumped when conventions
 /// change) and `input` (the `birth_info` it was computed from, so callers can tell when a
@@ -29,13 +35,26 @@ pub const COMPUTE_TYPES: &[&str] = &["bazi", "zodiac"];
 /// Errors name the field at fault, e.g. `birth_info.timezone: "Mars/Base" is not an IANA time
 /// zone name (e.g. "Asia/Shanghai")`.
 pub fn compute(compute_type: &str, birth_info: &Value) -> Result<Value, ChartError> {
-    let run = match compute_type.trim() {
-        "bazi" => bazi::compute,
-        "zodiac" => zodiac::compute,
-        other => return Err(ChartError::UnknownComputeType(other.to_owned())),
-    };
+    compute_with(compute_type, birth_info, &ChartOptions::default())
+}
+
+/// Computes a chart with the person's chart preferences (`options`, from the profile's
+/// `preferences`); a bazi chart echoes them as `options`.
+pub fn compute_with(
+    compute_type: &str,
+    birth_info: &Value,
+    options: &ChartOptions,
+) -> Result<Value, ChartError> {
+    let compute_type = compute_type.trim();
+    if !COMPUTE_TYPES.contains(&compute_type) {
+        return Err(ChartError::UnknownComputeType(compute_type.to_owned()));
+    }
     let info = birth::BirthInfo::from_json(birth_info)?;
-    run(&info, birth_info)
+    if compute_type == "bazi" {
+        bazi::compute(&info, birth_info, options)
+    } else {
+        zodiac::compute(&info, birth_info)
+    }
 }
 
 /// The `version` a freshly computed chart of this type carries, or `None` for an unknown

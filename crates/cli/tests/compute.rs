@@ -1,6 +1,7 @@
 //! `vibe skills compute NAME` against a real data dir and the built-in skills: the chart is
 //! computed from `birth_info`, stored at `skills.<NAME>.chart`, reused until `birth_info`
-//! changes, and bad or missing birth info fails with one line naming the field.
+//! changes, and bad or missing birth info fails with one line naming the field (bad birth
+//! info already when it is set).
 
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] fns unwrap too
 
@@ -113,26 +114,28 @@ fn missing_birth_info_says_how_to_set_it() {
 }
 
 #[test]
-fn malformed_birth_info_names_the_field_and_stores_nothing() {
+fn malformed_birth_info_is_refused_when_set_and_the_chart_stays() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    set_birth(d, json!({"date": "1990-05-17", "time": "08:30", "timezone": "Mars/Base"}));
-    let line = error_line(d, &["skills", "compute", "zodiac"]);
+    set_birth(d, mao());
+    let chart = ok_json(d, &["skills", "compute", "bazi"])["chart"].clone();
+    let before = ok_json(d, &["profile", "show"]);
+    let bad = json!({"date": "1990-05-17", "time": "08:30", "timezone": "Mars/Base"});
+    let line = error_line(d, &["profile", "set", "birth_info", &bad.to_string()]);
     assert_eq!(
         line,
-        "error: birth_info.timezone: \"Mars/Base\" is not an IANA time zone name (e.g. \"Asia/Shanghai\") \
-         (fix it with `vibe profile set birth_info.timezone <JSON value>`)"
+        "error: birth_info.timezone: \"Mars/Base\" is not an IANA time zone name (e.g. \"Asia/Shanghai\")"
     );
-    ok_json(d, &["profile", "set", "birth_info.timezone", "\"Asia/Shanghai\""]);
-    ok_json(d, &["profile", "set", "birth_info.date", "\"1990-02-30\""]);
-    let line = error_line(d, &["skills", "compute", "bazi"]);
+    let line = error_line(d, &["profile", "set", "birth_info.date", "\"1990-02-30\""]);
     assert!(
         line.starts_with("error: birth_info.date: \"1990-02-30\" is not a valid date"),
         "{line}"
     );
-    let profile = ok_json(d, &["profile", "show"]);
-    assert!(profile["skills"].get("bazi").is_none());
-    assert!(profile["skills"].get("zodiac").is_none());
+    let line = error_line(d, &["profile", "set", "birth_info.time", "\"8:75\""]);
+    assert!(line.starts_with("error: birth_info.time: \"8:75\" is not a valid time"), "{line}");
+    assert_eq!(ok_json(d, &["profile", "show"]), before, "nothing changed");
+    let again = ok_json(d, &["skills", "compute", "bazi"]);
+    assert_eq!((again["recomputed"].as_bool(), &again["chart"]), (Some(false), &chart));
 }
 
 #[test]

@@ -12,6 +12,7 @@ pub mod emit;
 mod error;
 pub mod eval;
 pub mod protocol;
+pub mod profile_set;
 pub mod tools;
 
 pub use error::CoreError;

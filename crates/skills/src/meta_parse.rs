@@ -1,6 +1,7 @@
 //! SKILL.md frontmatter YAML → [`SkillMeta`], with every finding as a positioned problem:
-//! name rules, name ≠ folder, description missing/too long, unknown compute_type or voice mode,
-//! malformed profile paths, wrong shapes. Unknown fields are warnings (likely typos).
+//! name rules, name ≠ folder, description missing or empty, unknown compute_type or voice mode,
+//! malformed profile paths, wrong shapes. Unknown fields and over-long texts are warnings: a
+//! public skill with a 1,068-character description still loads, its text shortened.
 
 use std::path::Path;
 
@@ -86,11 +87,11 @@ pub(crate) fn parse_meta(yaml: &str, yaml_line: usize, path: &Path, folder: &str
     let name = required_text(&mut r, &node, "name", fence)
         .filter(|n| check_skill_name(&mut r, &node, n, folder));
     let description = required_text(&mut r, &node, "description", fence)
-        .filter(|d| check_len(&mut r, &node, "description", d, MAX_DESCRIPTION));
+        .and_then(|d| within_len(&mut r, &node, "description", d, MAX_DESCRIPTION));
     let compatibility = node
         .get("compatibility")
         .and_then(|n| r.optional_text(n, "compatibility"))
-        .filter(|c| check_len(&mut r, &node, "compatibility", c, MAX_COMPATIBILITY));
+        .and_then(|c| within_len(&mut r, &node, "compatibility", c, MAX_COMPATIBILITY));
     let mut meta = SkillMeta {
         name: name.unwrap_or_default(),
         description: description.unwrap_or_default(),
@@ -176,18 +177,42 @@ fn check_skill_name(r: &mut Reader<'_>, node: &Node, name: &str, folder: &str) -
     true
 }
 
-fn check_len(r: &mut Reader<'_>, node: &Node, field: &str, text: &str, max: usize) -> bool {
+/// An empty text is an error (`None`); a text over `max` characters is a warning and comes back
+/// shortened to `max` characters, cut at a character boundary and ended with `…`.
+fn within_len(
+    r: &mut Reader<'_>,
+    node: &Node,
+    field: &str,
+    text: String,
+    max: usize,
+) -> Option<String> {
     let pos = node.get(field).map_or(Pos::START, |n| n.pos);
     let len = text.chars().count();
     if text.trim().is_empty() {
         r.error(pos, format!("`{field}` is empty; write at least one character"));
-        false
+        None
     } else if len > max {
-        r.error(pos, format!("`{field}` has {len} characters; at most {max} are allowed"));
-        false
+        r.warn(
+            pos,
+            format!(
+                "`{field}` has {len} characters, over the limit of {max}; loaded with the first \
+                 {max} kept (shorten it so nothing is cut)"
+            ),
+        );
+        Some(shorten(&text, max))
     } else {
-        true
+        Some(text)
     }
+}
+
+/// The first `max` characters of `text` (never splitting a character), the last one replaced
+/// by `…` when anything was cut.
+pub(crate) fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
+    format!("{}…", kept.trim_end())
 }
 
 fn flag(r: &mut Reader<'_>, node: &Node, field: &str) -> Option<bool> {

@@ -86,15 +86,44 @@ fn name_rules_and_folder_mismatch_point_at_the_value() {
 }
 
 #[test]
-fn description_too_long_or_empty() {
+fn description_too_long_loads_shortened_with_a_warning() {
     let long = "x".repeat(1025);
+    let (meta, problems) = parse(&format!("name: bazi\ndescription: {long}\n"), "bazi");
     assert_eq!(
-        errors_of(&format!("name: bazi\ndescription: {long}\n")),
-        vec!["s/SKILL.md:3:14: `description` has 1025 characters; at most 1024 are allowed"]
+        problems,
+        vec![
+            "s/SKILL.md:3:14: warning: `description` has 1025 characters, over the limit of 1024; loaded with the first 1024 kept (shorten it so nothing is cut)"
+        ]
     );
+    let description = meta.expect("an over-long description still loads").description;
+    assert_eq!(description.chars().count(), 1024);
+    assert!(description.ends_with("x…"), "{description}");
+}
+
+#[test]
+fn shortening_never_splits_a_character() {
+    let text = "八字命理".repeat(300);
+    let short = shorten(&text, 1024);
+    assert_eq!(short.chars().count(), 1024);
+    assert!(short.starts_with("八字命理八字") && short.ends_with('…'));
+    assert_eq!(shorten("短", 1024), "短");
+    let (meta, problems) = parse(
+        &format!("name: bazi\ndescription: x\ncompatibility: {}\n", "需".repeat(501)),
+        "bazi",
+    );
+    assert!(problems[0].contains("warning: `compatibility` has 501 characters"), "{problems:?}");
+    assert_eq!(meta.unwrap().compatibility.unwrap().chars().count(), 500);
+}
+
+#[test]
+fn empty_description_is_an_error() {
     assert_eq!(
         errors_of("name: bazi\ndescription:\n"),
         vec!["s/SKILL.md:3:12: `description` is empty; it is required"]
+    );
+    assert_eq!(
+        errors_of("name: bazi\ndescription: \"  \"\n"),
+        vec!["s/SKILL.md:3:14: `description` is empty; write at least one character"]
     );
 }
 

@@ -1,7 +1,8 @@
 //! The bazi (八字, four pillars) chart: year, month, day and hour pillars as 干支 pairs, with
 //! hidden stems, ten gods, 纳音, five-element counts and the nearest 节. Conventions (see
 //! docs/charts.md): the year turns at the exact moment of 立春, the month at each 节; the day
-//! turns at 23:00 (子初换日, the late 子 hour belongs to the next day); day and hour pillars
+//! turns at 23:00 (子初换日, the late 子 hour belongs to the next day) unless the person's
+//! preference says midnight (子正换日, [`ZiHourDayChange`]); day and hour pillars
 //! use true solar time when the longitude is known, else standard time. Which clock is used
 //! is `reckoning`; the JSON for one pillar set is built here.
 
@@ -16,26 +17,33 @@ use tyme4rs::tyme::{Culture, Tyme};
 
 use crate::ChartError;
 use crate::birth::BirthInfo;
+use crate::options::{ChartOptions, ZiHourDayChange};
 use names::{ANIMALS_EN, ELEMENTS_EN, ELEMENTS_ZH, yin_yang};
 use reckoning::{Basis, Reckoning, beijing_julian_day_to_utc};
 
 /// Bumped when a convention or the output shape changes, so stored charts get recomputed.
-pub(crate) const VERSION: u64 = 1;
+/// 2: the 子时 day boundary became a preference, echoed in `options`.
+pub(crate) const VERSION: u64 = 2;
 
 const SLOTS: [&str; 4] = ["year", "month", "day", "hour"];
 
 /// Computes the bazi chart for a validated birth. `input` is echoed back as `input`.
-pub(crate) fn compute(info: &BirthInfo, input: &Value) -> Result<Value, ChartError> {
+pub(crate) fn compute(
+    info: &BirthInfo,
+    input: &Value,
+    options: &ChartOptions,
+) -> Result<Value, ChartError> {
     let r = Reckoning::new(info)?;
     let by_instant = SixtyCycleHour::from_solar_time(r.beijing()?);
     let by_local = SixtyCycleHour::from_solar_time(r.local_solar_time()?);
+    let day = day_pillar(&r, &by_local, options.zi_hour_day_change)?;
     let pillars: [Option<SixtyCycle>; 4] = [
         Some(by_instant.get_year()),
         Some(by_instant.get_month()),
-        Some(by_local.get_day()),
+        Some(day.clone()),
         r.time_known.then(|| by_local.get_sixty_cycle()),
     ];
-    let day_master = by_local.get_day().get_heaven_stem();
+    let day_master = day.get_heaven_stem();
 
     let mut uncertain = Vec::new();
     if !r.time_known {
@@ -76,11 +84,29 @@ pub(crate) fn compute(info: &BirthInfo, input: &Value) -> Result<Value, ChartErr
         "conventions": {
             "year_boundary": "立春 (exact moment)",
             "month_boundary": "节 (exact moment)",
-            "day_boundary": "23:00 (子初换日: 23:00-24:00 belongs to the next day)",
+            "day_boundary": match options.zi_hour_day_change {
+                ZiHourDayChange::At23 => "23:00 (子初换日: 23:00-24:00 belongs to the next day)",
+                ZiHourDayChange::At24 => "24:00 (子正换日: 23:00-24:00, 晚子时, keeps its day; the hour is 子)",
+            },
             "day_and_hour_clock": r.basis.as_str(),
         },
+        "options": options.to_json("bazi"),
         "uncertain": uncertain,
     }))
+}
+
+/// The day pillar: tyme4rs turns the day at 23:00; with the midnight convention a pillar
+/// time in 23:00-24:00 keeps the day of the hour before.
+fn day_pillar(
+    r: &Reckoning,
+    by_local: &SixtyCycleHour,
+    zi: ZiHourDayChange,
+) -> Result<SixtyCycle, ChartError> {
+    if zi == ZiHourDayChange::At24 && chrono::Timelike::hour(&r.local) == 23 {
+        let before = reckoning::to_solar_time(r.local - Duration::hours(1))?;
+        return Ok(SixtyCycleHour::from_solar_time(before).get_day());
+    }
+    Ok(by_local.get_day())
 }
 
 fn per_slot(pillars: &[Option<SixtyCycle>; 4], f: impl Fn(&SixtyCycle) -> Value) -> Value {

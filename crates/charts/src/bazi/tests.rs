@@ -152,3 +152,40 @@ fn input_is_echoed_for_recompute_checks() {
     assert_eq!(chart["compute_type"], "bazi");
     assert_eq!(chart["version"], super::VERSION);
 }
+
+fn bazi_with(birth: Value, zi: crate::ZiHourDayChange) -> Value {
+    crate::compute_with("bazi", &birth, &crate::ChartOptions { zi_hour_day_change: zi }).unwrap()
+}
+
+#[test]
+fn with_the_midnight_convention_the_late_zi_hour_keeps_its_day() {
+    use crate::ZiHourDayChange::{At23, At24};
+    // 1988-02-15 is a 庚子 day. At 23:30 the 23:00 school (default) is already on 辛丑;
+    // the midnight school keeps 庚子. The hour is 戊子 either way.
+    let late = beijing("1988-02-15", "23:30");
+    let at23 = bazi_with(late.clone(), At23);
+    let at24 = bazi_with(late, At24);
+    assert_eq!(pillars(&at23), "戊辰 甲寅 辛丑 戊子");
+    assert_eq!(pillars(&at24), "戊辰 甲寅 庚子 戊子");
+    assert_eq!(at24["day_master"]["stem"], "庚");
+    assert_eq!(at24["ten_gods"]["hour"], "偏印", "the hour's ten god follows the 庚 day master");
+    assert_eq!(at24["options"]["zi_hour_day_change"], "24:00");
+    assert!(at24["conventions"]["day_boundary"].as_str().unwrap().starts_with("24:00"));
+    assert_eq!(at23["options"]["zi_hour_day_change"], "23:00");
+    // After midnight both schools agree on the next day.
+    let early = beijing("1988-02-16", "00:30");
+    assert_eq!(pillars(&bazi_with(early.clone(), At24)), pillars(&bazi_with(early, At23)));
+}
+
+#[test]
+fn kashgar_on_beijing_time_reads_its_hour_about_three_hours_earlier() {
+    // 12:00 Beijing time at Kashgar (75.99°E) is about 09:05 true solar time: 巳 hour, not 午.
+    let clock = json!({"date": "2000-05-17", "time": "12:00", "timezone": "Asia/Shanghai"});
+    assert_eq!(bazi(clock.clone())["branches"]["hour"], "午");
+    let mut at_kashgar = clock;
+    at_kashgar["longitude"] = json!(75.99);
+    let chart = bazi(at_kashgar);
+    assert_eq!(chart["branches"]["hour"], "巳");
+    let shift = chart["reckoning"]["offset_from_clock_minutes"].as_i64().unwrap();
+    assert!((-180..=-170).contains(&shift), "{shift}");
+}

@@ -1,4 +1,6 @@
-//! `vibe profile show|set|import|export`: the profile document (seed 000 §3.2).
+//! `vibe profile show|set|import|export`: the profile document (seed 000 §3.2). `set` goes
+//! through the core's `set_profile_path`, which resolves a birth place and refuses an
+//! impossible birth date, time or zone before storing; this file only parses and prints.
 
 use std::path::{Path, PathBuf};
 
@@ -22,6 +24,7 @@ enum ProfileCommand {
     /// Print the whole profile.
     Show,
     /// Set the value at a dotted path, e.g. `vibe profile set birth_info.date '"1990-05-17"'`.
+    /// A birth `place` is looked up offline and fills longitude, latitude and time zone.
     Set {
         /// Dotted path, e.g. birth_info.date or preferences.language.
         path: String,
@@ -42,8 +45,17 @@ pub fn run(ctx: &Ctx, args: ProfileArgs) -> anyhow::Result<()> {
         }
         ProfileCommand::Set { path, value } => {
             let value = parse_json_arg("VALUE", &value)?;
-            ctx.open_store()?.set_path(LOCAL_USER, &path, value)?;
-            print(ctx, &json!({"status": "success", "path": path}), || format!("set {path}"));
+            let store = ctx.open_store()?;
+            let birth_info =
+                vibe_core::profile_set::set_profile_path(&store, LOCAL_USER, &path, value)?;
+            let mut out = json!({"status": "success", "path": path});
+            if let Some(info) = &birth_info {
+                out["birth_info"] = info.clone();
+            }
+            print(ctx, &out, || match birth_info.as_ref().and_then(place_line) {
+                Some(line) => format!("set {path}\n{line}"),
+                None => format!("set {path}"),
+            });
         }
         ProfileCommand::Import { file } => {
             let doc = read_json_file(&file)?;
@@ -61,6 +73,18 @@ pub fn run(ctx: &Ctx, args: ProfileArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `birth place 杭州市 (place_id cn330100): longitude 120.161, latitude 30.294, Asia/Shanghai`.
+fn place_line(info: &serde_json::Value) -> Option<String> {
+    let id = info.get("place_id")?.as_str()?;
+    Some(format!(
+        "birth place {} (place_id {id}): longitude {}, latitude {}, time zone {}",
+        info.get("place").and_then(|p| p.as_str()).unwrap_or(id),
+        info.get("longitude")?,
+        info.get("latitude").map_or("?".into(), ToString::to_string),
+        info.get("timezone").and_then(|t| t.as_str()).unwrap_or("?"),
+    ))
 }
 
 fn read_json_file(file: &Path) -> anyhow::Result<serde_json::Value> {

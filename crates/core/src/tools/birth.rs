@@ -1,7 +1,8 @@
 //! The person's `birth_info` as the tools see it: which required fields are missing (and
 //! what to ask for), and saving what the person told the model (`use_skill` and
 //! `compute_chart` accept a `birth_info` argument) after checking it the way the charts read
-//! it. The field rules themselves are `vibe-charts`' (docs/charts.md).
+//! it, with the birth place looked up as `vibe profile set` does. The field and place rules
+//! themselves are `vibe-charts`' (docs/charts.md).
 
 use serde_json::{Map, Value, json};
 use vibe_store::Store;
@@ -9,7 +10,8 @@ use vibe_store::Store;
 use super::ToolOutput;
 
 /// Fields a `birth_info` may hold.
-pub(crate) const FIELDS: [&str; 5] = ["date", "time", "place", "timezone", "longitude"];
+pub(crate) const FIELDS: [&str; 7] =
+    ["date", "time", "place", "place_id", "timezone", "longitude", "latitude"];
 
 /// The JSON schema of a `birth_info` argument.
 pub(crate) fn schema() -> Value {
@@ -19,9 +21,11 @@ pub(crate) fn schema() -> Value {
         "properties": {
             "date": {"type": "string", "description": "公历 YYYY-MM-DD"},
             "time": {"type": "string", "description": "HH:MM，24 小时制"},
-            "place": {"type": "string", "description": "出生城市"},
+            "place": {"type": "string", "description": "出生城市（中文或英文名；同名时加省份，如 \"苏州, 江苏\"），会自动查出经度和时区"},
+            "place_id": {"type": "string", "description": "同名地点有多个时，从错误信息列出的候选中选一个 place_id"},
             "timezone": {"type": "string", "description": "IANA 时区，如 Asia/Shanghai"},
-            "longitude": {"type": "number", "description": "出生地经度，东经为正"}
+            "longitude": {"type": "number", "description": "出生地经度，东经为正（查不到地名时才需要）"},
+            "latitude": {"type": "number", "description": "出生地纬度，北纬为正"}
         }
     })
 }
@@ -110,10 +114,10 @@ pub(crate) fn save(
         .cloned()
         .filter(Value::is_object)
         .unwrap_or_else(|| json!({}));
-    let mut merged = stored;
-    for (k, v) in patch {
-        merged[k] = v.clone();
-    }
+    let merged = crate::profile_set::merge_birth_info(&stored, patch);
+    let merged = vibe_charts::prepare_birth_info(&merged).map_err(|e| {
+        ToolOutput::field_error(e.field().unwrap_or("birth_info").to_string(), e.to_string())
+    })?;
     let fields = missing(&merged);
     if fields.is_empty() {
         // Any chart type reads birth_info the same way; computing one is the public check.
@@ -170,5 +174,25 @@ mod tests {
         let unknown = json!({"gender": "f"});
         let out = save(&store, user, unknown.as_object().unwrap(), "bazi").unwrap_err();
         assert_eq!(out.result["field"], "birth_info.gender");
+    }
+
+    #[test]
+    fn a_place_the_person_names_gives_the_zone_and_longitude() {
+        let store = Store::open_in_memory().unwrap();
+        let user = vibe_store::LOCAL_USER;
+        let patch = json!({"date": "1990-05-17", "place": "乌鲁木齐"});
+        let saved = save(&store, user, patch.as_object().unwrap(), "bazi").unwrap();
+        assert_eq!(saved["timezone"], "Asia/Shanghai");
+        assert!((saved["longitude"].as_f64().unwrap() - 87.6).abs() < 0.05, "{saved}");
+        assert!(missing(&saved).is_empty());
+
+        let out = save(&store, user, json!({"place": "苏州"}).as_object().unwrap(), "bazi");
+        assert!(out.is_ok(), "苏州 is one place");
+        let out = save(&store, user, json!({"place": "Suzhou"}).as_object().unwrap(), "bazi")
+            .unwrap_err();
+        assert_eq!(out.result["field"], "birth_info.place");
+        let text = out.result.to_string();
+        assert!(text.contains("cn320500") && text.contains("cn341300"), "{text}");
+        assert_eq!(store.profile(user).unwrap()["birth_info"]["place"], "苏州");
     }
 }

@@ -1,0 +1,76 @@
+//! The search key of a place name, the same for the names in the data and for what a person
+//! types: lower case, without spaces, hyphens, apostrophes or dots, and for Chinese names
+//! without the administrative suffix (杭州市 → 杭州, 喀什地区 → 喀什). Which names a place
+//! has is the data's business (scripts/gen-gazetteer.py).
+
+/// Administrative suffixes of Chinese place names, longest first.
+const ZH_SUFFIXES: [&str; 19] = [
+    "维吾尔自治区",
+    "特别行政区",
+    "壮族自治区",
+    "回族自治区",
+    "自治区",
+    "自治州",
+    "自治县",
+    "自治旗",
+    "地区",
+    "林区",
+    "特区",
+    "新区",
+    "矿区",
+    "省",
+    "市",
+    "区",
+    "县",
+    "旗",
+    "盟",
+];
+
+/// The key under which `name` is found.
+pub(crate) fn key(name: &str) -> String {
+    let folded: String = name
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '\'' | '’' | '‘' | '`' | '.' | '·' | '\u{3000}'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    strip_zh_suffix(&folded).to_string()
+}
+
+/// Whether `text` is written in Chinese characters only (a Chinese name, maybe with its
+/// province in front: 江苏苏州).
+pub(crate) fn is_han(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| ('\u{3400}'..='\u{9fff}').contains(&c))
+}
+
+fn strip_zh_suffix(name: &str) -> &str {
+    if !is_han(name) {
+        return name;
+    }
+    for suffix in ZH_SUFFIXES {
+        if let Some(short) = name.strip_suffix(suffix)
+            && short.chars().count() >= 2
+        {
+            return short;
+        }
+    }
+    name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_ignore_case_spacing_and_chinese_suffixes() {
+        assert_eq!(key("Xi'an"), "xian");
+        assert_eq!(key("Xi’an"), "xian");
+        assert_eq!(key("New  York"), "newyork");
+        assert_eq!(key("Ürümqi"), "ürümqi");
+        assert_eq!(key("杭州市"), "杭州");
+        assert_eq!(key("喀什地区"), "喀什");
+        assert_eq!(key("新疆维吾尔自治区"), "新疆");
+        assert_eq!(key("黑龙江省"), "黑龙江");
+        // A one-character remainder keeps its suffix: 津市 is not 津.
+        assert_eq!(key("津市"), "津市");
+    }
+}
