@@ -11,6 +11,7 @@ pub mod context;
 pub mod emit;
 mod error;
 pub mod eval;
+pub mod safety;
 pub mod tools;
 
 pub use error::CoreError;
