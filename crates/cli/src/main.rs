@@ -27,6 +27,7 @@ fn main() {
         Command::Conversations(args) => cmd::conversations::run(&ctx, args),
         Command::Eval(args) => cmd::eval::run(&ctx, args),
         Command::Bench(args) => cmd::bench::run(&ctx, args),
+        Command::Safety(args) => cmd::safety::run(&ctx, args),
     };
     if let Err(err) = result {
         output::report_error(&ctx, &err);

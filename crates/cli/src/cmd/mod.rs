@@ -10,5 +10,6 @@ pub mod eval;
 pub mod llm;
 pub mod profile;
 pub mod runs;
+pub mod safety;
 pub mod skills;
 pub mod state;
