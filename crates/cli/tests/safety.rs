@@ -33,7 +33,8 @@ fn check_reads_one_message_per_stdin_line() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let risks: Vec<String> = json_lines(&out.stdout).iter().map(|v| v["risk"].as_str().unwrap().to_string()).collect();
+    let risks: Vec<String> =
+        json_lines(&out.stdout).iter().map(|v| v["risk"].as_str().unwrap().to_string()).collect();
     assert_eq!(risks, ["none", "acute", "none"]);
 }
 

@@ -92,7 +92,8 @@ fn eval(ctx: &Ctx, file: &PathBuf) -> anyhow::Result<()> {
 }
 
 fn figures_text(figures: &Figures) -> String {
-    let mut text = String::from("group       total  risky  detected  category  safe  false alarms\n");
+    let mut text =
+        String::from("group       total  risky  detected  category  safe  false alarms\n");
     for g in &figures.groups {
         text.push_str(&format!(
             "{:<11} {:>5}  {:>5}  {:>8}  {:>8}  {:>4}  {:>12}\n",

@@ -8,7 +8,9 @@ pub enum SafetyError {
     #[error("{file}: {message} (see docs/safety.md for the format)")]
     Format { file: String, message: String },
     /// A pattern is not a valid regular expression.
-    #[error("{file}: rule \"{rule}\": invalid pattern {pattern:?}: {message} (Rust regex syntax, see docs/safety.md)")]
+    #[error(
+        "{file}: rule \"{rule}\": invalid pattern {pattern:?}: {message} (Rust regex syntax, see docs/safety.md)"
+    )]
     Pattern { file: String, rule: String, pattern: String, message: String },
     /// A line of a labelled test set is malformed.
     #[error("{file}:{line}: {message} (expected: group<TAB>risk<TAB>category<TAB>text)")]

@@ -63,7 +63,8 @@ pub fn parse_labelled(text: &str, file: &str) -> Result<Vec<LabelledMessage>, Sa
     let mut out = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
-        let error = |message: String| SafetyError::Labelled { file: file.to_string(), line, message };
+        let error =
+            |message: String| SafetyError::Labelled { file: file.to_string(), line, message };
         if raw.trim().is_empty() || raw.starts_with('#') {
             continue;
         }
@@ -74,8 +75,9 @@ pub fn parse_labelled(text: &str, file: &str) -> Result<Vec<LabelledMessage>, Sa
         if !GROUPS.contains(&group) {
             return Err(error(format!("unknown group \"{group}\" (use {})", GROUPS.join(", "))));
         }
-        let risk = Risk::parse(risk)
-            .ok_or_else(|| error(format!("unknown risk \"{risk}\" (use none, concern or acute)")))?;
+        let risk = Risk::parse(risk).ok_or_else(|| {
+            error(format!("unknown risk \"{risk}\" (use none, concern or acute)"))
+        })?;
         let category = match category {
             "-" => None,
             other => Some(Category::parse(other).ok_or_else(|| {
@@ -88,15 +90,23 @@ pub fn parse_labelled(text: &str, file: &str) -> Result<Vec<LabelledMessage>, Sa
         if text.trim().is_empty() {
             return Err(error("empty message".to_string()));
         }
-        out.push(LabelledMessage { line, group: group.to_string(), risk, category, text: text.to_string() });
+        out.push(LabelledMessage {
+            line,
+            group: group.to_string(),
+            risk,
+            category,
+            text: text.to_string(),
+        });
     }
     Ok(out)
 }
 
 /// Screen every labelled message and count per group.
 pub fn evaluate(rules: &RuleSet, set: &[LabelledMessage]) -> Figures {
-    let mut groups: Vec<GroupFigures> =
-        GROUPS.iter().map(|g| GroupFigures { group: (*g).to_string(), ..GroupFigures::default() }).collect();
+    let mut groups: Vec<GroupFigures> = GROUPS
+        .iter()
+        .map(|g| GroupFigures { group: (*g).to_string(), ..GroupFigures::default() })
+        .collect();
     let mut outcomes = Vec::with_capacity(set.len());
     for message in set {
         let got = rules.screen(&message.text);
@@ -116,7 +126,11 @@ pub fn evaluate(rules: &RuleSet, set: &[LabelledMessage]) -> Figures {
         outcomes.push(Outcome { message: message.clone(), got, correct: flagged == expected });
     }
     let sum = |names: &[&str], f: fn(&GroupFigures) -> (usize, usize)| {
-        groups.iter().filter(|g| names.contains(&g.group.as_str())).map(f).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+        groups
+            .iter()
+            .filter(|g| names.contains(&g.group.as_str()))
+            .map(f)
+            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
     };
     let (detected, risky) = sum(&["explicit", "indirect"], |g| (g.detected, g.risky));
     let (alarms, safe) = sum(&["lookalike"], |g| (g.false_alarms, g.safe));

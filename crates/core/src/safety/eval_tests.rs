@@ -21,8 +21,15 @@ fn assert_goals(lang: &str) {
     let misses: Vec<String> = figures
         .outcomes
         .iter()
-        .filter(|o| !o.correct && ["explicit", "indirect", "lookalike"].contains(&o.message.group.as_str()))
-        .map(|o| format!("line {} [{}] {} -> {:?}", o.message.line, o.message.group, o.message.text, o.got))
+        .filter(|o| {
+            !o.correct && ["explicit", "indirect", "lookalike"].contains(&o.message.group.as_str())
+        })
+        .map(|o| {
+            format!(
+                "line {} [{}] {} -> {:?}",
+                o.message.line, o.message.group, o.message.text, o.got
+            )
+        })
         .collect();
     assert!(
         figures.recall_explicit_indirect >= 0.85 && figures.false_alarm_lookalike <= 0.05,
@@ -45,6 +52,10 @@ fn english_set_meets_the_goals() {
 
 #[test]
 fn a_malformed_labelled_line_names_file_and_line() {
-    let err = parse_labelled("# c\nexplicit\tacute\tsuicide\tok\nsafe\tmaybe\t-\thi\n", "x.tsv").unwrap_err();
-    assert_eq!(err.to_string(), "x.tsv:3: unknown risk \"maybe\" (use none, concern or acute) (expected: group<TAB>risk<TAB>category<TAB>text)");
+    let err = parse_labelled("# c\nexplicit\tacute\tsuicide\tok\nsafe\tmaybe\t-\thi\n", "x.tsv")
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "x.tsv:3: unknown risk \"maybe\" (use none, concern or acute) (expected: group<TAB>risk<TAB>category<TAB>text)"
+    );
 }

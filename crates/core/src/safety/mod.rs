@@ -40,7 +40,10 @@ pub const BUILTIN_RESOURCES: &str = include_str!("../../data/safety/resources.ya
 /// build problem; the tests catch it before release).
 pub fn builtin_rules() -> Result<&'static RuleSet, SafetyError> {
     static RULES: OnceLock<Result<RuleSet, SafetyError>> = OnceLock::new();
-    RULES.get_or_init(|| RuleSet::parse(BUILTIN_RULES, "data/safety/rules.yaml")).as_ref().map_err(Clone::clone)
+    RULES
+        .get_or_init(|| RuleSet::parse(BUILTIN_RULES, "data/safety/rules.yaml"))
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
 /// The built-in crisis resources, parsed once.

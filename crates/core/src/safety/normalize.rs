@@ -26,19 +26,34 @@ pub fn clause_start(text: &str, at: usize) -> usize {
 }
 
 fn is_clause_break(c: char) -> bool {
-    matches!(c, '。' | '！' | '？' | '；' | '，' | '、' | '!' | '?' | ';' | ',' | '.' | '\n' | '…' | '~' | '～')
+    matches!(
+        c,
+        '。' | '！'
+            | '？'
+            | '；'
+            | '，'
+            | '、'
+            | '!'
+            | '?'
+            | ';'
+            | ','
+            | '.'
+            | '\n'
+            | '…'
+            | '~'
+            | '～'
+    )
 }
 
 /// Whether byte `at` lies inside a quotation (“…”, 「…」, 『…』, "…").
 pub fn inside_quotes(text: &str, at: usize) -> bool {
     let before = &text[..at];
     let pairs = [('“', '”'), ('「', '」'), ('『', '』')];
-    let open = pairs.iter().any(|(open, close)| {
-        match (before.rfind(*open), before.rfind(*close)) {
+    let open =
+        pairs.iter().any(|(open, close)| match (before.rfind(*open), before.rfind(*close)) {
             (Some(o), Some(c)) => o > c,
             (Some(_), None) => true,
             _ => false,
-        }
-    });
+        });
     open || before.matches('"').count() % 2 == 1
 }

@@ -46,7 +46,8 @@ impl CrisisResources {
     /// Parse and validate a resources file. `file` names it in error messages.
     pub fn parse(yaml: &str, file: &str) -> Result<CrisisResources, SafetyError> {
         let format = |message: String| SafetyError::Format { file: file.to_string(), message };
-        let parsed: CrisisResources = serde_yaml_ng::from_str(yaml).map_err(|e| format(e.to_string()))?;
+        let parsed: CrisisResources =
+            serde_yaml_ng::from_str(yaml).map_err(|e| format(e.to_string()))?;
         let mut ids = std::collections::HashSet::new();
         for region in &parsed.regions {
             if !ids.insert(region.id.as_str()) {
@@ -68,7 +69,9 @@ impl CrisisResources {
             }
         }
         if !ids.contains(GENERIC) {
-            return Err(format(format!("no \"{GENERIC}\" region (the fallback for other locales)")));
+            return Err(format(format!(
+                "no \"{GENERIC}\" region (the fallback for other locales)"
+            )));
         }
         Ok(parsed)
     }
@@ -77,7 +80,8 @@ impl CrisisResources {
     /// suffix (`.UTF-8`) is ignored, and the longest listed tag that is a prefix of the
     /// locale (at a `-` boundary) wins; no match gives `generic`.
     pub fn for_locale(&self, locale: &str) -> &Region {
-        let tag = locale.split(['.', '@']).next().unwrap_or("").trim().to_lowercase().replace('_', "-");
+        let tag =
+            locale.split(['.', '@']).next().unwrap_or("").trim().to_lowercase().replace('_', "-");
         let mut best: Option<(&Region, usize)> = None;
         for region in &self.regions {
             for listed in &region.locales {

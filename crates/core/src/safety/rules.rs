@@ -87,7 +87,10 @@ impl RuleSet {
         let mut seen = std::collections::HashSet::new();
         for entry in raw.rules {
             if !seen.insert(entry.id.clone()) {
-                return Err(format(format!("rule id \"{}\" is used twice; ids must be unique", entry.id)));
+                return Err(format(format!(
+                    "rule id \"{}\" is used twice; ids must be unique",
+                    entry.id
+                )));
             }
             let category = Category::parse(&entry.category).ok_or_else(|| {
                 format(format!(
@@ -107,9 +110,8 @@ impl RuleSet {
             if entry.patterns.is_empty() {
                 return Err(format(format!("rule \"{}\" has no patterns", entry.id)));
             }
-            let pattern = compile(&entry.id, &entry.patterns)?.ok_or_else(|| {
-                format(format!("rule \"{}\" has no patterns", entry.id))
-            })?;
+            let pattern = compile(&entry.id, &entry.patterns)?
+                .ok_or_else(|| format(format!("rule \"{}\" has no patterns", entry.id)))?;
             rules.push(Rule {
                 id: entry.id,
                 category,
@@ -153,7 +155,10 @@ fn compile(file: &str, rule: &str, patterns: &[String]) -> Result<Option<Regex>,
     };
     for pattern in patterns {
         if pattern.is_empty() {
-            return Err(error(pattern, regex::Error::Syntax("empty pattern matches everything".into())));
+            return Err(error(
+                pattern,
+                regex::Error::Syntax("empty pattern matches everything".into()),
+            ));
         }
         Regex::new(pattern).map_err(|e| error(pattern, e))?;
     }

@@ -54,7 +54,11 @@ impl RuleSet {
         let reported = inside_quotes(text, at)
             || self.reported.as_ref().is_some_and(|re| re.is_match(&text[..at]));
         if reported && !rule.keep_when_reported {
-            return Hit { rule, risk: rule.risk.min(Risk::Concern), discount: Some(Discount::Reported) };
+            return Hit {
+                rule,
+                risk: rule.risk.min(Risk::Concern),
+                discount: Some(Discount::Reported),
+            };
         }
         Hit { rule, risk: rule.risk, discount: None }
     }

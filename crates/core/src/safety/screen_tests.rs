@@ -58,9 +58,15 @@ fn idioms_and_hyperbole_are_not_risk() {
 
 #[test]
 fn negation_cancels_a_hit_but_leaves_it_unsure() {
-    for text in ["我不会自杀的", "我不想死", "I would never kill myself", "I'm not going to kill myself"] {
+    for text in
+        ["我不会自杀的", "我不想死", "I would never kill myself", "I'm not going to kill myself"]
+    {
         let got = screen(text).unwrap();
-        assert_eq!((got.risk, got.discount, got.unsure), (Risk::None, Some(Discount::Negated), true), "{text}");
+        assert_eq!(
+            (got.risk, got.discount, got.unsure),
+            (Risk::None, Some(Discount::Negated), true),
+            "{text}"
+        );
     }
     // A negation in another clause does not cancel.
     assert_eq!(check("I don't know, I want to die").0, Risk::Acute);
@@ -71,7 +77,10 @@ fn fiction_and_reported_speech_are_discounted() {
     let film = screen("这部电影里主角最后自杀了").unwrap();
     assert_eq!((film.risk, film.discount), (Risk::None, Some(Discount::Fiction)));
     let friend = screen("My friend told me she wants to die").unwrap();
-    assert_eq!((friend.risk, friend.discount, friend.unsure), (Risk::Concern, Some(Discount::Reported), true));
+    assert_eq!(
+        (friend.risk, friend.discount, friend.unsure),
+        (Risk::Concern, Some(Discount::Reported), true)
+    );
     let quoted = screen("他在群里发了一句“我想死”").unwrap();
     assert_eq!((quoted.risk, quoted.discount), (Risk::Concern, Some(Discount::Reported)));
     // Abuse told about oneself stays at full strength.
@@ -91,7 +100,8 @@ fn a_broken_rules_file_is_refused_with_the_place_named() {
     let err = RuleSet::parse(bad_pattern, "my.yaml").unwrap_err();
     assert!(matches!(&err, SafetyError::Pattern { rule, .. } if rule == "x.bad"), "{err}");
     assert!(err.to_string().contains("my.yaml"), "{err}");
-    let bad_category = "rules:\n  - id: x.cat\n    category: sadness\n    risk: acute\n    patterns: ['a']\n";
+    let bad_category =
+        "rules:\n  - id: x.cat\n    category: sadness\n    risk: acute\n    patterns: ['a']\n";
     let err = RuleSet::parse(bad_category, "my.yaml").unwrap_err().to_string();
     assert!(err.contains("unknown category \"sadness\""), "{err}");
     let bad_fold = "fold: 殺杀殺\nrules: []\n";

@@ -87,8 +87,14 @@ impl Category {
     }
 
     pub fn parse(text: &str) -> Option<Category> {
-        [Category::Suicide, Category::SelfHarm, Category::HarmOthers, Category::Abuse, Category::Medical]
-            .into_iter()
-            .find(|c| c.as_str() == text)
+        [
+            Category::Suicide,
+            Category::SelfHarm,
+            Category::HarmOthers,
+            Category::Abuse,
+            Category::Medical,
+        ]
+        .into_iter()
+        .find(|c| c.as_str() == text)
     }
 }
