@@ -55,5 +55,5 @@ pub fn inside_quotes(text: &str, at: usize) -> bool {
             (Some(_), None) => true,
             _ => false,
         });
-    open || before.matches('"').count() % 2 == 1
+    open || !before.matches('"').count().is_multiple_of(2)
 }

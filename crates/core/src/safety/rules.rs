@@ -172,7 +172,7 @@ fn compile(file: &str, rule: &str, patterns: &[String]) -> Result<Option<Regex>,
 /// The `fold` table: pairs of characters, Traditional first, whitespace ignored.
 fn parse_fold(text: &str) -> Result<HashMap<char, char>, String> {
     let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
-    if chars.len() % 2 != 0 {
+    if !chars.len().is_multiple_of(2) {
         return Err(format!(
             "fold: odd number of characters ({}); write pairs like 殺杀 (Traditional first)",
             chars.len()
