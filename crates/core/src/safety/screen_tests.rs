@@ -108,3 +108,18 @@ fn a_broken_rules_file_is_refused_with_the_place_named() {
     let err = RuleSet::parse(bad_fold, "my.yaml").unwrap_err().to_string();
     assert!(err.contains("odd number"), "{err}");
 }
+
+#[test]
+fn common_phrasings_beyond_the_labelled_set_are_caught() {
+    assert_eq!(check("I am going to end it tonight"), (Risk::Acute, Some(Category::Suicide)));
+    assert_eq!(check("我朋友说她被她男朋友打了"), (Risk::Concern, Some(Category::Abuse)));
+    // Slang and vague despair are flagged but marked unsure (a model check would decide).
+    for text in ["kms lol this homework", "我真的撑不住了，想一了百了"] {
+        let got = screen(text).unwrap();
+        assert_eq!(
+            (got.risk, got.category, got.unsure),
+            (Risk::Concern, Some(Category::Suicide), true),
+            "{text}"
+        );
+    }
+}
