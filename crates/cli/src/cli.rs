@@ -56,4 +56,6 @@ pub enum Command {
     Protocol(cmd::protocol::ProtocolArgs),
     /// Benchmarks of the whole app path (e.g. `vibe bench agent`).
     Bench(cmd::bench::BenchArgs),
+    /// Screen messages for risk (suicide, self-harm, harm to others, abuse, medical emergency).
+    Safety(cmd::safety::SafetyArgs),
 }

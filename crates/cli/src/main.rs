@@ -28,6 +28,7 @@ fn main() {
         Command::Eval(args) => cmd::eval::run(&ctx, args),
         Command::Bench(args) => cmd::bench::run(&ctx, args),
         Command::Protocol(args) => cmd::protocol::run(&ctx, args),
+        Command::Safety(args) => cmd::safety::run(&ctx, args),
     };
     if let Err(err) = result {
         output::report_error(&ctx, &err);

@@ -13,6 +13,7 @@ mod error;
 pub mod eval;
 pub mod profile_set;
 pub mod protocol;
+pub mod safety;
 pub mod tools;
 
 pub use error::CoreError;

@@ -12,6 +12,7 @@ pub mod llm;
 pub mod profile;
 pub mod protocol;
 pub mod runs;
+pub mod safety;
 pub mod skills;
 pub mod state;
 pub mod terminal;

@@ -1,0 +1,61 @@
+//! The labelled sets in tests/safety/ measured against the built-in rules: the goals of
+//! issue #11 per language (recall ≥ 0.85 on explicit + indirect, false alarms ≤ 5% on
+//! lookalikes), and the set's own shape (≥ 80 messages, every group present).
+
+use super::eval::GROUPS;
+use super::{Figures, builtin_rules, evaluate, parse_labelled};
+
+fn measure(lang: &str) -> Figures {
+    let path = format!("{}/../../tests/safety/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let set = parse_labelled(&text, &path).unwrap();
+    assert!(set.len() >= 80, "{lang}: only {} messages", set.len());
+    for group in GROUPS {
+        assert!(set.iter().any(|m| m.group == group), "{lang}: no {group} messages");
+    }
+    evaluate(builtin_rules().unwrap(), &set)
+}
+
+fn assert_goals(lang: &str) {
+    let figures = measure(lang);
+    let misses: Vec<String> = figures
+        .outcomes
+        .iter()
+        .filter(|o| {
+            !o.correct && ["explicit", "indirect", "lookalike"].contains(&o.message.group.as_str())
+        })
+        .map(|o| {
+            format!(
+                "line {} [{}] {} -> {:?}",
+                o.message.line, o.message.group, o.message.text, o.got
+            )
+        })
+        .collect();
+    assert!(
+        figures.recall_explicit_indirect >= 0.85 && figures.false_alarm_lookalike <= 0.05,
+        "{lang}: recall {:.3}, lookalike false alarms {:.3}; misses:\n{}",
+        figures.recall_explicit_indirect,
+        figures.false_alarm_lookalike,
+        misses.join("\n")
+    );
+}
+
+#[test]
+fn chinese_set_meets_the_goals() {
+    assert_goals("zh");
+}
+
+#[test]
+fn english_set_meets_the_goals() {
+    assert_goals("en");
+}
+
+#[test]
+fn a_malformed_labelled_line_names_file_and_line() {
+    let err = parse_labelled("# c\nexplicit\tacute\tsuicide\tok\nsafe\tmaybe\t-\thi\n", "x.tsv")
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "x.tsv:3: unknown risk \"maybe\" (use none, concern or acute) (expected: group<TAB>risk<TAB>category<TAB>text)"
+    );
+}

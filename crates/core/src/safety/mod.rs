@@ -1,0 +1,61 @@
+//! The wellbeing safety screen (issue #11): deterministic, offline rules that rate one message
+//! as `none`, `concern` or `acute` risk in one of five categories, and the crisis resources
+//! shown for a locale. Rules and resources live in editable data files under
+//! `crates/core/data/safety/` (embedded at build time); docs/safety.md explains both.
+//!
+//! This module owns the rule format, the matching (normalisation, guards, negation, reported
+//! speech, fiction), the resources lookup and the labelled-set evaluation. It does not call
+//! a model (a later classification step, only for `unsure` results, belongs beside it as its
+//! own module), emit events, pause protocols or touch memory: the chat service does that.
+
+mod error;
+mod eval;
+mod normalize;
+mod resources;
+mod rules;
+mod screen;
+mod types;
+
+#[cfg(test)]
+mod eval_tests;
+#[cfg(test)]
+mod resources_tests;
+#[cfg(test)]
+mod screen_tests;
+
+pub use error::SafetyError;
+pub use eval::{Figures, GroupFigures, LabelledMessage, Outcome, evaluate, parse_labelled};
+pub use resources::{Contact, CrisisResources, Region};
+pub use rules::RuleSet;
+pub use types::{Category, Discount, Risk, Screening};
+
+use std::sync::OnceLock;
+
+/// The rules shipped with VibeLife (`data/safety/rules.yaml`).
+pub const BUILTIN_RULES: &str = include_str!("../../data/safety/rules.yaml");
+/// The crisis resources shipped with VibeLife (`data/safety/resources.yaml`).
+pub const BUILTIN_RESOURCES: &str = include_str!("../../data/safety/resources.yaml");
+
+/// The built-in rule set, compiled once. An error means the embedded file is broken (a
+/// build problem; the tests catch it before release).
+pub fn builtin_rules() -> Result<&'static RuleSet, SafetyError> {
+    static RULES: OnceLock<Result<RuleSet, SafetyError>> = OnceLock::new();
+    RULES
+        .get_or_init(|| RuleSet::parse(BUILTIN_RULES, "data/safety/rules.yaml"))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// The built-in crisis resources, parsed once.
+pub fn builtin_resources() -> Result<&'static CrisisResources, SafetyError> {
+    static RESOURCES: OnceLock<Result<CrisisResources, SafetyError>> = OnceLock::new();
+    RESOURCES
+        .get_or_init(|| CrisisResources::parse(BUILTIN_RESOURCES, "data/safety/resources.yaml"))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// Screen one message with the built-in rules.
+pub fn screen(text: &str) -> Result<Screening, SafetyError> {
+    Ok(builtin_rules()?.screen(text))
+}

@@ -1,0 +1,87 @@
+//! Screening one message against a compiled [`RuleSet`]: guards blank out idioms, rules are
+//! matched, each hit is weighed against negation, fiction and reported speech, and the
+//! strongest hit decides.
+
+use super::normalize::{clause_start, inside_quotes, normalize};
+use super::rules::{Rule, RuleSet};
+use super::types::{Discount, Risk, Screening};
+
+/// One rule's strongest hit in a message after discounts.
+struct Hit<'a> {
+    rule: &'a Rule,
+    risk: Risk,
+    discount: Option<Discount>,
+}
+
+impl RuleSet {
+    /// Screen one message. Never fails: the rules were validated when the set was built.
+    pub fn screen(&self, text: &str) -> Screening {
+        let text = self.blank_guards(&normalize(text, &self.fold));
+        let fiction = self.fiction.as_ref().is_some_and(|re| re.is_match(&text));
+        let mut best: Option<Hit> = None;
+        for rule in &self.rules {
+            for found in rule.pattern.find_iter(&text) {
+                let hit = self.weigh(rule, &text, found.start(), fiction);
+                let better = match &best {
+                    None => true,
+                    Some(b) => rank(&hit) > rank(b),
+                };
+                if better {
+                    best = Some(hit);
+                }
+            }
+        }
+        match best {
+            None => Screening::clear(),
+            Some(hit) => Screening {
+                risk: hit.risk,
+                category: (hit.risk != Risk::None).then_some(hit.rule.category),
+                rule: Some(hit.rule.id.clone()),
+                unsure: hit.discount.is_some() || hit.rule.unsure,
+                discount: hit.discount,
+            },
+        }
+    }
+
+    fn weigh<'a>(&self, rule: &'a Rule, text: &str, at: usize, fiction: bool) -> Hit<'a> {
+        let clause = &text[clause_start(text, at)..at];
+        if self.negation.is_match(clause) || self.negation_adjacent.is_match(clause) {
+            return Hit { rule, risk: Risk::None, discount: Some(Discount::Negated) };
+        }
+        if fiction {
+            return Hit { rule, risk: Risk::None, discount: Some(Discount::Fiction) };
+        }
+        let reported = inside_quotes(text, at)
+            || self.reported.as_ref().is_some_and(|re| re.is_match(&text[..at]));
+        if reported && !rule.keep_when_reported {
+            return Hit {
+                rule,
+                risk: rule.risk.min(Risk::Concern),
+                discount: Some(Discount::Reported),
+            };
+        }
+        Hit { rule, risk: rule.risk, discount: None }
+    }
+
+    /// Replace every guard match with spaces of the same byte length, so positions hold.
+    fn blank_guards(&self, text: &str) -> String {
+        let Some(guards) = &self.guards else {
+            return text.to_string();
+        };
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for m in guards.find_iter(text) {
+            out.push_str(&text[last..m.start()]);
+            out.extend(std::iter::repeat_n(' ', m.len()));
+            last = m.end();
+        }
+        out.push_str(&text[last..]);
+        out
+    }
+}
+
+/// Higher is stronger: risk first, then an undiscounted hit over a discounted one. Equal
+/// ranks keep the earlier rule (file order).
+fn rank(hit: &Hit) -> (Risk, bool) {
+    (hit.risk, hit.discount.is_none())
+}

@@ -1,0 +1,125 @@
+//! Tests of the screen: each category fires in both languages, Traditional and Cantonese
+//! wording fold, and idioms, negation, fiction and reported speech are handled.
+
+use super::{Category, Discount, Risk, RuleSet, SafetyError, screen};
+
+fn check(text: &str) -> (Risk, Option<Category>) {
+    let got = screen(text).unwrap();
+    (got.risk, got.category)
+}
+
+#[test]
+fn builtin_rules_compile_and_are_not_empty() {
+    let rules = super::builtin_rules().unwrap();
+    assert!(rules.len() >= 10);
+}
+
+#[test]
+fn each_category_fires_in_chinese_and_english() {
+    assert_eq!(check("我想自杀"), (Risk::Acute, Some(Category::Suicide)));
+    assert_eq!(check("I want to kill myself"), (Risk::Acute, Some(Category::Suicide)));
+    assert_eq!(check("我最近经常自残"), (Risk::Concern, Some(Category::SelfHarm)));
+    assert_eq!(check("I cut myself again"), (Risk::Concern, Some(Category::SelfHarm)));
+    assert_eq!(check("我要杀了他"), (Risk::Acute, Some(Category::HarmOthers)));
+    assert_eq!(check("I'm going to stab him"), (Risk::Acute, Some(Category::HarmOthers)));
+    assert_eq!(check("我被性侵了"), (Risk::Acute, Some(Category::Abuse)));
+    assert_eq!(check("He threatened to kill me"), (Risk::Acute, Some(Category::Abuse)));
+    assert_eq!(check("我胸口剧痛"), (Risk::Acute, Some(Category::Medical)));
+    assert_eq!(check("I can't breathe"), (Risk::Acute, Some(Category::Medical)));
+}
+
+#[test]
+fn traditional_and_cantonese_wording_is_screened() {
+    assert_eq!(check("我想結束自己的生命"), (Risk::Acute, Some(Category::Suicide)));
+    assert_eq!(check("我真係好想死"), (Risk::Acute, Some(Category::Suicide)));
+    assert_eq!(check("我唔想再活落去"), (Risk::Acute, Some(Category::Suicide)));
+    assert_eq!(check("我會用煙頭燙自己"), (Risk::Concern, Some(Category::SelfHarm)));
+}
+
+#[test]
+fn idioms_and_hyperbole_are_not_risk() {
+    for text in [
+        "笑死我了",
+        "累死了",
+        "饿死了",
+        "今日返工攰到死",
+        "他打我电话了",
+        "I'm dying to see it",
+        "kill the process",
+        "this joke killed me",
+        "That would be career suicide",
+        "I overdosed on Netflix",
+    ] {
+        let got = screen(text).unwrap();
+        assert_eq!(got.risk, Risk::None, "{text}: {got:?}");
+        assert!(!got.unsure, "{text}: a guarded idiom is not unsure");
+    }
+}
+
+#[test]
+fn negation_cancels_a_hit_but_leaves_it_unsure() {
+    for text in
+        ["我不会自杀的", "我不想死", "I would never kill myself", "I'm not going to kill myself"]
+    {
+        let got = screen(text).unwrap();
+        assert_eq!(
+            (got.risk, got.discount, got.unsure),
+            (Risk::None, Some(Discount::Negated), true),
+            "{text}"
+        );
+    }
+    // A negation in another clause does not cancel.
+    assert_eq!(check("I don't know, I want to die").0, Risk::Acute);
+}
+
+#[test]
+fn fiction_and_reported_speech_are_discounted() {
+    let film = screen("这部电影里主角最后自杀了").unwrap();
+    assert_eq!((film.risk, film.discount), (Risk::None, Some(Discount::Fiction)));
+    let friend = screen("My friend told me she wants to die").unwrap();
+    assert_eq!(
+        (friend.risk, friend.discount, friend.unsure),
+        (Risk::Concern, Some(Discount::Reported), true)
+    );
+    let quoted = screen("他在群里发了一句“我想死”").unwrap();
+    assert_eq!((quoted.risk, quoted.discount), (Risk::Concern, Some(Discount::Reported)));
+    // Abuse told about oneself stays at full strength.
+    assert_eq!(check("我男朋友威胁说如果我分手就杀了我"), (Risk::Acute, Some(Category::Abuse)));
+}
+
+#[test]
+fn the_strongest_hit_wins() {
+    let got = screen("活着好累，我想死").unwrap();
+    assert_eq!((got.risk, got.rule.as_deref()), (Risk::Acute, Some("zh.suicide.want_die")));
+    assert_eq!(screen("今天天气很好").unwrap(), super::Screening::clear());
+}
+
+#[test]
+fn a_broken_rules_file_is_refused_with_the_place_named() {
+    let bad_pattern = "rules:\n  - id: x.bad\n    category: suicide\n    risk: acute\n    patterns: ['(unclosed']\n";
+    let err = RuleSet::parse(bad_pattern, "my.yaml").unwrap_err();
+    assert!(matches!(&err, SafetyError::Pattern { rule, .. } if rule == "x.bad"), "{err}");
+    assert!(err.to_string().contains("my.yaml"), "{err}");
+    let bad_category =
+        "rules:\n  - id: x.cat\n    category: sadness\n    risk: acute\n    patterns: ['a']\n";
+    let err = RuleSet::parse(bad_category, "my.yaml").unwrap_err().to_string();
+    assert!(err.contains("unknown category \"sadness\""), "{err}");
+    let bad_fold = "fold: 殺杀殺\nrules: []\n";
+    let err = RuleSet::parse(bad_fold, "my.yaml").unwrap_err().to_string();
+    assert!(err.contains("odd number"), "{err}");
+}
+
+#[test]
+fn common_phrasings_beyond_the_labelled_set_are_caught() {
+    assert_eq!(check("I am going to end it tonight"), (Risk::Acute, Some(Category::Suicide)));
+    assert_eq!(check("我朋友说她被她男朋友打了"), (Risk::Concern, Some(Category::Abuse)));
+    // Slang and vague despair are flagged but marked unsure (a model check would decide).
+    for text in ["kms lol this homework", "我真的撑不住了，想一了百了"] {
+        let got = screen(text).unwrap();
+        assert_eq!(
+            (got.risk, got.category, got.unsure),
+            (Risk::Concern, Some(Category::Suicide), true),
+            "{text}"
+        );
+    }
+}

@@ -1,0 +1,100 @@
+//! The result of screening one message: risk level, category, the rule that fired, and
+//! whether the rules are unsure (the only case where a model classification would be asked).
+
+use serde::{Deserialize, Serialize};
+
+/// How urgent a message looks. Ordered: `None < Concern < Acute`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Risk {
+    /// Nothing found.
+    None,
+    /// A sign of risk worth a supportive, direct answer and resources.
+    Concern,
+    /// Danger now: intent, a plan, an emergency.
+    Acute,
+}
+
+/// What kind of risk a rule detects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    Suicide,
+    SelfHarm,
+    HarmOthers,
+    Abuse,
+    Medical,
+}
+
+/// Why a hit did not count at full strength.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Discount {
+    /// A negation cue came before it in the same clause ("I would never …").
+    Negated,
+    /// The message is about fiction, news, a game or research.
+    Fiction,
+    /// It was quoted or reported about someone else ("my friend said …").
+    Reported,
+}
+
+/// One message's screening. `rule` names the rule that decided (also when discounted);
+/// `unsure` says the rules could not decide cleanly and a model check would help.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Screening {
+    pub risk: Risk,
+    pub category: Option<Category>,
+    pub rule: Option<String>,
+    pub unsure: bool,
+    pub discount: Option<Discount>,
+}
+
+impl Screening {
+    /// Nothing matched at all.
+    pub fn clear() -> Self {
+        Self { risk: Risk::None, category: None, rule: None, unsure: false, discount: None }
+    }
+}
+
+impl Risk {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Risk::None => "none",
+            Risk::Concern => "concern",
+            Risk::Acute => "acute",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Risk> {
+        match text {
+            "none" => Some(Risk::None),
+            "concern" => Some(Risk::Concern),
+            "acute" => Some(Risk::Acute),
+            _ => None,
+        }
+    }
+}
+
+impl Category {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Suicide => "suicide",
+            Category::SelfHarm => "self_harm",
+            Category::HarmOthers => "harm_others",
+            Category::Abuse => "abuse",
+            Category::Medical => "medical",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Category> {
+        [
+            Category::Suicide,
+            Category::SelfHarm,
+            Category::HarmOthers,
+            Category::Abuse,
+            Category::Medical,
+        ]
+        .into_iter()
+        .find(|c| c.as_str() == text)
+    }
+}
