@@ -1,11 +1,16 @@
 # Set-up for the UI's checks (sourced by scripts/test.sh after env.sh): Node.js and npm when
-# `node` is missing, Debian's Chromium for the browser tests (Playwright's own browser download
-# is not used), and the locked npm packages in ui/. Each step runs only when it is needed.
+# `node` is missing, Debian's Chromium and CJK/emoji fonts for the browser tests (Playwright's
+# own browser download is not used), and the locked npm packages in ui/. Each step runs only
+# when it is needed.
 
 ui_missing=()
 command -v node >/dev/null 2>&1 || ui_missing+=(nodejs npm)
-command -v npm >/dev/null 2>&1 || ui_missing+=(npm)
+command -v node >/dev/null 2>&1 && ! command -v npm >/dev/null 2>&1 && ui_missing+=(npm)
 [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || ui_missing+=(chromium)
+# Fonts for Chinese text and emoji, so the browser tests' screenshots show what a person sees.
+for pkg in fonts-noto-cjk fonts-noto-color-emoji; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || ui_missing+=("$pkg")
+done
 if [ "${#ui_missing[@]}" -gt 0 ]; then
   echo "installing Debian packages for the UI: ${ui_missing[*]}"
   SUDO=""

@@ -7,7 +7,9 @@ import type { PendingApproval } from "./state";
 export function ApprovalDialog(props: { approval: PendingApproval; onDecide: (approved: boolean) => void }) {
   const { t } = useTranslation();
   const first = useRef<HTMLButtonElement>(null);
-  useEffect(() => first.current?.focus(), [props.approval.requestId]);
+  useEffect(() => {
+    first.current?.focus();
+  }, [props.approval.requestId]);
   const { tool, args, reason } = props.approval;
   return (
     <div className="modal-backdrop">

@@ -37,7 +37,9 @@ export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
     return () => window.removeEventListener("keydown", onKey);
   }, [running, chat]);
   const lastText = state.messages.at(-1);
-  useEffect(() => threadEnd.current?.scrollIntoView({ block: "end" }), [lastText]);
+  useEffect(() => {
+    threadEnd.current?.scrollIntoView({ block: "end" });
+  }, [lastText]);
 
   const last = state.messages.at(-1);
   const canRetry = !!state.conversationId && !!last && (last.role === "user" || last.status !== "done");

@@ -144,7 +144,24 @@ export function SettingsScreen() {
           </button>
         </span>
       </label>
-      <div className="actions">
+      <div className="actions settings-actions">
+        <span className="settings-status">
+          {test && (
+            <span data-testid="settings-test-result" className={test.ok ? "ok" : "bad"} role="status">
+              {test.text}
+            </span>
+          )}
+          {saved && (
+            <span role="status" className="ok">
+              {t("settings.saved")}
+            </span>
+          )}
+          {error && (
+            <span role="alert" className="bad">
+              {error}
+            </span>
+          )}
+        </span>
         <button type="button" data-testid="settings-test" onClick={() => void runTest()} disabled={test?.busy}>
           {t("settings.test")}
         </button>
@@ -152,13 +169,6 @@ export function SettingsScreen() {
           {t("settings.save")}
         </button>
       </div>
-      {test && (
-        <p data-testid="settings-test-result" className={test.ok ? "ok" : "bad"} role="status">
-          {test.text}
-        </p>
-      )}
-      {saved && <p role="status" className="ok">{t("settings.saved")}</p>}
-      {error && <p role="alert" className="bad">{error}</p>}
     </form>
   );
 }
