@@ -7,6 +7,7 @@ import { memo, useRef } from "react";
 import { BlockSplitter } from "./blocks";
 
 const marked = new Marked({ gfm: true, async: false });
+const GROUP = 32;
 
 export function renderMarkdown(md: string): string {
   return DOMPurify.sanitize(marked.parse(md) as string);
@@ -16,18 +17,20 @@ const Block = memo(function Block({ md }: { md: string }) {
   return <div className="md-block" dangerouslySetInnerHTML={{ __html: renderMarkdown(md) }} />;
 });
 
-/** Closed blocks in groups of 32, so a long reply re-checks a few groups per delta, not every block. */
+/**
+ * Closed blocks in groups of 32, so a long reply re-checks a few groups per delta, not every
+ * block; a full group scrolled out of view skips style, layout and paint (`content-visibility`).
+ */
 const Group = memo(function Group({ blocks }: { blocks: readonly string[] }) {
   return (
-    <>
+    <div className={blocks.length === GROUP ? "md-group md-group-full" : "md-group"}>
       {blocks.map((b, i) => (
         <Block key={i} md={b} />
       ))}
-    </>
+    </div>
   );
 });
 
-const GROUP = 32;
 
 function useGroups(closed: readonly string[], epoch: number): (readonly string[])[] {
   const cache = useRef<{ epoch: number; groups: (readonly string[])[] }>({ epoch, groups: [] });
