@@ -24,5 +24,7 @@ export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
 if [ ! -f "$ROOT/ui/node_modules/.package-lock.json" ] ||
   [ "$ROOT/ui/package-lock.json" -nt "$ROOT/ui/node_modules/.package-lock.json" ]; then
   echo "installing the UI's npm packages (npm ci)"
-  (cd "$ROOT/ui" && npm ci --no-audit --no-fund)
+  # This npm rejects its own lockfile in `npm ci` (rollup's optional platform packages listed
+  # without versions); `npm install` then installs the same locked versions.
+  (cd "$ROOT/ui" && { npm ci --no-audit --no-fund || npm install --no-audit --no-fund; })
 fi

@@ -2,7 +2,8 @@
 // a table, code blocks, CJK) streamed in 2,000 deltas into the real chat screen in headless
 // Chromium (the e2e build over the mocked shell). For windows of 100 deltas near the start and
 // at the end it reports the renderer main thread's CPU time per delta (CDP ThreadTime: JS,
-// React, style and layout) and the wall time from the event's arrival to the laid-out DOM. Goal: the last deltas ≤ 2 ms each and ≤ 2× the first ones. Not a test.
+// React, style and layout) and the wall time from the event's arrival to the laid-out DOM.
+// Goal: the last deltas ≤ 2 ms each and ≤ 2× the first ones. Not a test.
 import { spawn } from "node:child_process";
 import { chromium } from "@playwright/test";
 
