@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every check and test of the project: formatting, lints, and all workspace tests
-# (unit, integration, scenario, doc tests). Exits non-zero on the first failure.
+# Runs every check and test of the project: formatting, lints, all workspace tests (unit,
+# integration, scenario, doc tests), then the UI's typecheck, unit tests and browser tests.
+# Exits non-zero on the first failure.
 source "$(dirname "$0")/env.sh"
 
 echo "== cargo fmt --check"
@@ -11,3 +12,13 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 
 echo "== cargo test"
 cargo test --workspace --locked --no-fail-fast
+
+echo "== ui: set-up (Node.js, Chromium, npm packages when missing)"
+source "$ROOT/scripts/ui-env.sh"
+cd "$ROOT/ui"
+echo "== ui: typecheck"
+npm run --silent typecheck
+echo "== ui: unit tests (vitest)"
+npm test --silent
+echo "== ui: browser tests (playwright, Debian's Chromium)"
+npm run --silent e2e

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// What went wrong, in a form every front end can show.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ErrorInfo {
     /// Stable machine-readable kind, snake_case (e.g. `invalid_input`, `auth`, `rate_limited`).
     pub kind: String,

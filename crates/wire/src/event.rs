@@ -10,6 +10,7 @@ use crate::run::{Phase, Plan, SectionTokens, StopReason, SummaryBy, TokenUsage};
 
 /// An event with its place in a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Envelope {
     /// The run this event belongs to (empty for notices outside any run).
     pub run_id: String,
@@ -25,6 +26,7 @@ pub struct Envelope {
 /// round `turn_started`, `model_request`, deltas, `tool_call` / `approval_*` / `tool_result`
 /// and their side events, `usage`; finally exactly one `run_finished`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// The skill registry saw skills added, changed or removed on disk.
@@ -187,6 +189,7 @@ pub enum Event {
 
 /// One choice offered with a protocol invitation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ProtocolAction {
     /// What the person sees, e.g. `开始重置`.
     pub label: String,
@@ -196,6 +199,7 @@ pub struct ProtocolAction {
 
 /// One change the skill registry noticed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SkillsChange {
     /// Skill name (folder name).
     pub name: String,
@@ -208,6 +212,7 @@ pub struct SkillsChange {
 
 /// The kind of a [`SkillsChange`], serialised as `added`, `changed`, `removed` or `invalid`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum SkillsChangeKind {
     /// A new skill is usable.

@@ -8,3 +8,6 @@ mod run;
 pub use error_info::ErrorInfo;
 pub use event::{Envelope, Event, ProtocolAction, SkillsChange, SkillsChangeKind};
 pub use run::{Phase, Plan, PlanStep, SectionTokens, StopReason, SummaryBy, TokenUsage};
+
+#[cfg(test)]
+mod ts_bindings;

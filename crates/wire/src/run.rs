@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// Context phase (seed 001 §2): phase 1 chooses a skill, phase 2 runs one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// No active skill: light core persona and the skill catalog.
@@ -14,6 +15,7 @@ pub enum Phase {
 
 /// Tokens used by one named part of a prompt.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SectionTokens {
     pub name: String,
     pub tokens: u32,
@@ -21,6 +23,7 @@ pub struct SectionTokens {
 
 /// The explicit plan of seed 004 §4.2.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Plan {
     #[serde(default)]
     pub goal: String,
@@ -29,6 +32,7 @@ pub struct Plan {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PlanStep {
     pub title: String,
     /// `pending`, `in_progress`, `done` or `skipped`.
@@ -42,6 +46,7 @@ fn pending() -> String {
 
 /// Who wrote a compaction summary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum SummaryBy {
     /// The summarising model call (`chat.summarize_with_model`).
@@ -52,6 +57,7 @@ pub enum SummaryBy {
 
 /// Token counts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct TokenUsage {
     #[serde(default)]
     pub prompt_tokens: u64,
@@ -71,6 +77,7 @@ impl TokenUsage {
 
 /// Why a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// The model gave its final answer.

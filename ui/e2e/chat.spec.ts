@@ -1,0 +1,117 @@
+// The chat screen in a real browser over the mocked shell: streaming, stop and retry,
+// approvals, a model error's fix, the plan and skill badge, keyboard use.
+import { expect, test, type Page } from "@playwright/test";
+
+const SHOTS = "test-results/screenshots";
+
+async function send(page: Page, text: string) {
+  await page.getByTestId("composer").fill(text);
+  await page.getByTestId("composer").press("Enter");
+}
+
+test("a message streams in as Markdown", async ({ page }) => {
+  await page.goto("./?lang=en&delay=40");
+  await send(page, "Work has been stressful lately");
+  await expect(page.getByTestId("msg-user")).toHaveText("Work has been stressful lately");
+  const reply = page.getByTestId("msg-assistant");
+  await expect(page.getByTestId("stop")).toBeVisible();
+  await expect(reply).toContainText("先喘口气");
+  const partial = (await reply.innerText()).length;
+  await page.screenshot({ path: `${SHOTS}/chat-streaming.png` });
+  await expect(reply).toContainText("Take it one step at a time", { timeout: 15_000 });
+  expect((await reply.innerText()).length).toBeGreaterThan(partial);
+  await expect(reply.locator("h2")).toHaveText("先喘口气");
+  await expect(reply.locator("table tr")).toHaveCount(3);
+  await expect(reply.locator("pre code")).toContainText("print(sum(mood.values())");
+  await expect(reply.locator("details.reasoning")).not.toHaveAttribute("open");
+  await expect(page.getByTestId("send")).toBeVisible();
+  await expect(page.getByTestId("conversation-item")).toHaveCount(1);
+  await page.screenshot({ path: `${SHOTS}/chat-done.png` });
+});
+
+test("Esc stops a reply, it stays as stopped, and retry answers again", async ({ page }) => {
+  await page.goto("./?lang=en&delay=60");
+  await send(page, "Work has been stressful lately");
+  const first = page.getByTestId("msg-assistant").first();
+  await expect(first).toContainText("先喘口气");
+  await page.keyboard.press("Escape");
+  await expect(first).toContainText("Stopped");
+  const kept = await first.innerText();
+  expect(kept).not.toContain("Take it one step");
+  await expect(page.getByTestId("retry")).toBeVisible();
+  await page.getByTestId("retry").click();
+  await expect(page.getByTestId("msg-assistant")).toHaveCount(2);
+  await expect(page.getByTestId("stop")).toBeVisible();
+  await page.getByTestId("stop").click();
+  await expect(page.getByTestId("msg-assistant").nth(1)).toContainText("Stopped");
+  await page.getByTestId("retry").click();
+  await expect(page.getByTestId("msg-assistant").nth(2)).toContainText("Take it one step at a time", { timeout: 15_000 });
+  await expect(page.getByTestId("msg-user")).toHaveCount(1);
+  await expect(first).toContainText("先喘口气");
+});
+
+test("an approval granted runs the tool", async ({ page }) => {
+  await page.goto("./?lang=en&delay=10");
+  await send(page, "用脚本看看我的打卡天数");
+  const dialog = page.getByTestId("approval-dialog");
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText("run_script");
+  await expect(page.getByTestId("approve")).toBeFocused();
+  await page.screenshot({ path: `${SHOTS}/approval.png` });
+  await page.getByTestId("approve").click();
+  await expect(dialog).toHaveCount(0);
+  const reply = page.getByTestId("msg-assistant");
+  await expect(reply).toContainText("脚本跑完了");
+  await expect(page.getByTestId("skill-badge")).toContainText("habits");
+  const tool = page.getByTestId("tool-activity").filter({ hasText: "run_script" });
+  await expect(tool).toContainText("done");
+  await tool.locator("summary").click();
+  await expect(tool).toContainText("streak: 5 days");
+});
+
+test("an approval denied shows the tool as denied", async ({ page }) => {
+  await page.goto("./?lang=en&delay=10");
+  await send(page, "用脚本看看我的打卡天数");
+  await expect(page.getByTestId("approval-dialog")).toBeVisible();
+  await page.getByTestId("deny").click();
+  await expect(page.getByTestId("approval-dialog")).toHaveCount(0);
+  await expect(page.getByTestId("tool-activity").filter({ hasText: "run_script" })).toContainText("denied");
+  await expect(page.getByTestId("send")).toBeVisible();
+});
+
+test("a model error shows its fix and leads to Settings", async ({ page }) => {
+  await page.goto("./?lang=en&delay=10");
+  await send(page, "出错测试");
+  const banner = page.getByTestId("error-banner");
+  await expect(banner).toBeVisible();
+  await expect(banner).toContainText("No model is reachable");
+  await expect(banner).toContainText("127.0.0.1:9");
+  await page.screenshot({ path: `${SHOTS}/model-error.png` });
+  await banner.getByRole("button", { name: "Open Settings" }).click();
+  await expect(page.getByTestId("settings-base-url")).toBeVisible();
+});
+
+test("the plan checklist and the skill badge show", async ({ page }) => {
+  await page.goto("./?lang=zh-CN&delay=10");
+  await send(page, "帮我做个计划");
+  const plan = page.getByTestId("plan");
+  await expect(plan).toContainText("理清工作压力");
+  await expect(plan.locator("li")).toHaveCount(3);
+  await expect(plan).toContainText("进行中");
+  await expect(page.getByTestId("skill-badge")).toHaveText("✨ 已激活lifecoach");
+  await expect(page.getByTestId("msg-assistant")).toContainText("今天就能推进");
+  await expect(page.getByTestId("nav-settings")).toHaveText("设置");
+  await page.screenshot({ path: `${SHOTS}/plan-zh.png` });
+});
+
+test("Shift+Enter makes a new line and Enter sends", async ({ page }) => {
+  await page.goto("./?lang=en&delay=5");
+  const composer = page.getByTestId("composer");
+  await composer.fill("line one");
+  await composer.press("Shift+Enter");
+  await composer.pressSequentially("line two");
+  await expect(composer).toHaveValue("line one\nline two");
+  await composer.press("Enter");
+  await expect(page.getByTestId("msg-user")).toHaveText("line one\nline two");
+  await expect(composer).toHaveValue("");
+});

@@ -1,0 +1,60 @@
+// Settings over the mocked shell: saving, testing the connection, and the API key never
+// travelling back to the webview.
+import { expect, test } from "@playwright/test";
+
+const SECRET = "sk-test-0123456789abcdef";
+
+test("settings are saved and the connection test shows its result", async ({ page }) => {
+  await page.goto("./?lang=en");
+  await page.getByTestId("nav-settings").click();
+  await page.getByTestId("settings-base-url").fill("http://127.0.0.1:11434/v1");
+  await page.getByTestId("settings-model").fill("llama3.2");
+  await page.getByTestId("settings-test").click();
+  await expect(page.getByTestId("settings-test-result")).toHaveText("Connected. 2 models available.");
+  await page.getByTestId("settings-save").click();
+  await expect(page.getByText("Saved.")).toBeVisible();
+  const saved = await page.evaluate(() => window.__vibeMock.settings.llm);
+  expect(saved).toMatchObject({ base_url: "http://127.0.0.1:11434/v1", model: "llama3.2" });
+  await page.screenshot({ path: "test-results/screenshots/settings.png" });
+
+  await page.getByTestId("settings-base-url").fill("http://127.0.0.1:9/v1");
+  await page.getByTestId("settings-test").click();
+  await expect(page.getByTestId("settings-test-result")).toContainText("no model reachable at http://127.0.0.1:9/v1");
+});
+
+test("the language setting switches the UI", async ({ page }) => {
+  await page.goto("./?lang=en");
+  await page.getByTestId("nav-settings").click();
+  await page.getByLabel("Language").selectOption("zh-CN");
+  await page.getByTestId("settings-save").click();
+  await expect(page.getByTestId("nav-chat")).toHaveText("对话");
+  await expect(page.getByTestId("settings-save")).toHaveText("保存");
+  await page.screenshot({ path: "test-results/screenshots/settings-zh.png" });
+});
+
+test("the API key goes to the keychain and never comes back to the webview", async ({ page }) => {
+  await page.goto("./?lang=en");
+  await page.getByTestId("nav-settings").click();
+  await page.getByTestId("settings-api-key").fill(SECRET);
+  await page.getByTestId("settings-save").click();
+  await expect(page.getByText("A key is stored in the system keychain.")).toBeVisible();
+  await expect(page.getByTestId("settings-api-key")).toHaveValue("");
+  // Reopen Settings and chat so every read command runs again after the key was stored.
+  await page.getByTestId("nav-chat").click();
+  await page.getByTestId("composer").fill("hello");
+  await page.getByTestId("composer").press("Enter");
+  await expect(page.getByTestId("msg-assistant")).toContainText("Take it one step", { timeout: 15_000 });
+  await page.getByTestId("nav-settings").click();
+  await expect(page.getByText("A key is stored in the system keychain.")).toBeVisible();
+
+  const mock = await page.evaluate(() => ({
+    toWebview: window.__vibeMock.toWebview,
+    fromWebview: window.__vibeMock.fromWebview,
+    keychain: [...window.__vibeMock.keychain.values()],
+  }));
+  expect(mock.keychain).toEqual([SECRET]);
+  expect(mock.fromWebview.filter((c) => c.args.includes(SECRET)).map((c) => c.cmd)).toEqual(["api_key_set"]);
+  expect(mock.toWebview.length).toBeGreaterThan(20);
+  expect(mock.toWebview.filter((p) => p.includes(SECRET))).toEqual([]);
+  expect(await page.content()).not.toContain(SECRET);
+});

@@ -1,0 +1,57 @@
+// The message input: Enter sends, Shift+Enter is a new line (IME composition is left alone).
+
+import { useState, type KeyboardEvent } from "react";
+import { useTranslation } from "react-i18next";
+
+export function Composer(props: {
+  running: boolean;
+  canRetry: boolean;
+  onSend: (text: string) => void;
+  onStop: () => void;
+  onRetry: () => void;
+}) {
+  const { t } = useTranslation();
+  const [text, setText] = useState("");
+  const submit = () => {
+    const msg = text.trim();
+    if (!msg || props.running) return;
+    props.onSend(msg);
+    setText("");
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      submit();
+    }
+  };
+  return (
+    <div className="composer">
+      <textarea
+        data-testid="composer"
+        aria-label={t("chat.placeholder")}
+        placeholder={t("chat.placeholder")}
+        value={text}
+        rows={3}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+        autoFocus
+      />
+      <div className="actions">
+        {props.canRetry && !props.running && (
+          <button data-testid="retry" onClick={props.onRetry}>
+            {t("chat.retry")}
+          </button>
+        )}
+        {props.running ? (
+          <button data-testid="stop" className="danger" onClick={props.onStop}>
+            {t("chat.stop")}
+          </button>
+        ) : (
+          <button data-testid="send" className="primary" onClick={submit} disabled={!text.trim()}>
+            {t("chat.send")}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

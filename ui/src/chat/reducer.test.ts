@@ -1,0 +1,177 @@
+// The reducer fed by real `vibe chat --json` output (fixtures/, captured by fixtures/capture.sh).
+
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { Envelope, Event } from "../wire";
+import { reduce, replay } from "./reducer";
+import { initialChatState, type AssistantMessage, type ChatState } from "./state";
+import { parseJsonl } from "../e2e-mock/scripts";
+
+const fixture = (name: string) => parseJsonl(readFileSync(new URL(`../../fixtures/${name}.jsonl`, import.meta.url), "utf8"));
+const run = (events: Envelope[], from: ChatState = initialChatState) => replay(events, from);
+const reply = (s: ChatState) => s.messages.at(-1) as AssistantMessage;
+const deltas = (events: Envelope[]) =>
+  events.flatMap((e) => (e.type === "assistant_delta" ? [e.text] : [])).join("");
+
+/** Every event type; the Record makes a new wire type a compile error here too. */
+const ALL_TYPES: Record<Event["type"], true> = {
+  skills_changed: true,
+  run_started: true,
+  turn_started: true,
+  model_request: true,
+  assistant_delta: true,
+  reasoning_delta: true,
+  assistant_restart: true,
+  tool_call: true,
+  tool_result: true,
+  skill_activated: true,
+  plan_updated: true,
+  display: true,
+  approval_required: true,
+  approval_resolved: true,
+  compacted: true,
+  usage: true,
+  error: true,
+  run_finished: true,
+};
+const covered = new Set<string>();
+function feed(events: Envelope[], from: ChatState = initialChatState) {
+  for (const e of events) covered.add(e.type);
+  return run(events, from);
+}
+
+describe("reduce over recorded runs", () => {
+  it("streams a plain answer into one user and one finished assistant message", () => {
+    const events = fixture("text");
+    const s = feed(events);
+    expect(s.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(s.messages[0]?.text).toBe("最近工作压力很大，想理一理");
+    const m = reply(s);
+    expect(m.text).toBe(deltas(events));
+    expect(m.text).toContain("## 先喘口气");
+    expect(m.reasoning).toContain("stressed");
+    expect(m.status).toBe("done");
+    expect(s.runId).toBeNull();
+    expect(s.usage.completion_tokens).toBeGreaterThan(0);
+  });
+
+  it("shows the text while it streams, before the run ends", () => {
+    const events = fixture("text");
+    const half = events.findIndex((e) => e.type === "assistant_delta") + 5;
+    const s = feed(events.slice(0, half));
+    expect(reply(s).status).toBe("streaming");
+    expect(s.runId).not.toBeNull();
+    expect(reply(s).text.length).toBeGreaterThan(0);
+    expect(deltas(events).startsWith(reply(s).text)).toBe(true);
+  });
+
+  it("marks the skill, the plan and the tool calls of a phase-2 run", () => {
+    const s = feed(fixture("skill-plan"));
+    const m = reply(s);
+    expect(m.skill).toBe("lifecoach");
+    expect(s.skill).toBe("lifecoach");
+    expect(m.tools.map((t) => [t.name, t.status])).toEqual([
+      ["use_skill", "done"],
+      ["update_plan", "done"],
+    ]);
+    expect(s.plan?.goal).toBe("理清工作压力");
+    expect(s.plan?.steps.map((x) => x.status)).toEqual(["done", "in_progress", "pending"]);
+    expect(m.text).toContain("今天就能推进");
+  });
+
+  it("asks for approval, then runs the tool when it is granted", () => {
+    const events = fixture("approval-granted");
+    const ask = events.findIndex((e) => e.type === "approval_required");
+    const waiting = feed(events.slice(0, ask + 1));
+    expect(waiting.approval?.tool).toBe("run_script");
+    expect(reply(waiting).tools.at(-1)?.status).toBe("awaiting_approval");
+    const s = feed(events.slice(ask + 1), waiting);
+    expect(s.approval).toBeNull();
+    expect(reply(s).tools.at(-1)?.status).toBe("done");
+    expect(JSON.stringify(reply(s).tools.at(-1)?.result)).toContain("streak: 5 days");
+    expect(reply(s).status).toBe("done");
+  });
+
+  it("shows a denied tool as denied and closes the dialog", () => {
+    const s = feed(fixture("approval-denied"));
+    expect(s.approval).toBeNull();
+    const tool = reply(s).tools.find((t) => t.name === "run_script");
+    expect(tool?.status).toBe("denied");
+  });
+
+  it("keeps a model error for the banner and marks the reply failed", () => {
+    const s = feed(fixture("model-error"));
+    expect(s.error?.kind).toBe("network");
+    expect(s.error?.message).toContain("127.0.0.1:9");
+    expect(reply(s).status).toBe("failed");
+    expect(reply(s).stopReason).toBe("model_error");
+  });
+
+  it("retries the same message without repeating it, and the new run clears the error", () => {
+    const failed = feed(fixture("model-error"));
+    const text = fixture("text").map((e) =>
+      e.type === "run_started" ? { ...e, user_message: failed.messages[0]?.text ?? "" } : e,
+    );
+    const s = feed(text, failed);
+    expect(s.messages.map((m) => m.role)).toEqual(["user", "assistant", "assistant"]);
+    expect(s.error).toBeNull();
+    expect((s.messages[1] as AssistantMessage).status).toBe("failed");
+    expect(reply(s).status).toBe("done");
+  });
+});
+
+describe("reduce over cases the recordings do not hold", () => {
+  const base = fixture("text");
+  const runId = base[0]?.run_id ?? "";
+  const at = (e: Event): Envelope => ({ run_id: runId, seq: 0, ts: "", ...e }) as Envelope;
+
+  it("keeps what streamed when the run is stopped", () => {
+    const cut = base.findIndex((e) => e.type === "assistant_delta") + 3;
+    const s = feed([
+      ...base.slice(0, cut),
+      at({ type: "run_finished", stop_reason: "cancelled", usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }, rounds: 1, tool_calls: 0 }),
+    ]);
+    expect(reply(s).status).toBe("stopped");
+    expect(reply(s).text).toBe(deltas(base.slice(0, cut)));
+    expect(s.runId).toBeNull();
+  });
+
+  it("drops this round's text on assistant_restart and keeps earlier rounds", () => {
+    const s = feed([
+      ...base.slice(0, 2),
+      at({ type: "turn_started", round: 1 }),
+      at({ type: "assistant_delta", text: "kept. " }),
+      at({ type: "turn_started", round: 2 }),
+      at({ type: "assistant_delta", text: "broken {" }),
+      at({ type: "assistant_restart", reason: "invalid action JSON" }),
+      at({ type: "assistant_delta", text: "fixed" }),
+    ]);
+    expect(reply(s).text).toBe("kept. fixed");
+    expect(reply(s).textEpoch).toBe(1);
+  });
+
+  it("records displays, compactions and skill changes", () => {
+    let s = feed(base.slice(0, 2));
+    s = feed(
+      [
+        at({ type: "display", kind: "chart", data: { skill: "bazi" } }),
+        at({ type: "compacted", folded_messages: 12, summary_tokens: 300 }),
+        { run_id: "", seq: 0, ts: "", type: "skills_changed", changes: [{ name: "bazi", change: "invalid", problems: ["SKILL.md:1:1: x"] }] },
+      ],
+      s,
+    );
+    expect(reply(s).displays).toEqual([{ kind: "chart", data: { skill: "bazi" } }]);
+    expect(s.notices).toContain("compacted:12");
+    expect(s.skillChanges).toEqual({ bazi: "invalid" });
+  });
+
+  it("leaves the state untouched for events of another run", () => {
+    const s = feed(base.slice(0, 3));
+    const after = reduce(s, { ...at({ type: "assistant_delta", text: "x" }), run_id: "other" });
+    expect(reply(after).text).toBe(reply(s).text);
+  });
+
+  it("has seen every event type across these tests", () => {
+    expect(Object.keys(ALL_TYPES).filter((t) => !covered.has(t))).toEqual([]);
+  });
+});

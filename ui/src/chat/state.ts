@@ -1,0 +1,88 @@
+// The chat screen's state: what the event reducer builds from a conversation's history and
+// its runs' events. Plain data, no behaviour (the reducer is in reducer.ts).
+
+import type { ErrorInfo, Phase, Plan, StopReason, TokenUsage } from "../wire";
+
+export interface ToolActivity {
+  id: string;
+  name: string;
+  arguments: unknown;
+  /** `running` until its result arrives; `awaiting_approval` while the person decides. */
+  status: "running" | "awaiting_approval" | "denied" | "done" | "failed";
+  result?: unknown;
+}
+
+export interface Display {
+  kind: string;
+  data: unknown;
+}
+
+/** How an assistant reply ended (`streaming` while its run is live). */
+export type ReplyStatus = "streaming" | "done" | "stopped" | "interrupted" | "failed";
+
+export interface UserMessage {
+  role: "user";
+  key: string;
+  text: string;
+}
+
+export interface AssistantMessage {
+  role: "assistant";
+  key: string;
+  runId: string;
+  text: string;
+  /** Length of `text` when the current model round began (an `assistant_restart` cuts back to it). */
+  roundStart: number;
+  /** Bumped when `text` is replaced rather than appended to (after `assistant_restart`). */
+  textEpoch: number;
+  reasoning: string;
+  tools: ToolActivity[];
+  displays: Display[];
+  /** Skill activated during this reply (the badge). */
+  skill: string | null;
+  status: ReplyStatus;
+  stopReason: StopReason | null;
+  error: ErrorInfo | null;
+}
+
+export type Message = UserMessage | AssistantMessage;
+
+export interface PendingApproval {
+  requestId: string;
+  tool: string;
+  args: unknown;
+  reason: string;
+}
+
+export interface ChatState {
+  conversationId: string | null;
+  messages: Message[];
+  /** The live run, if any. */
+  runId: string | null;
+  phase: Phase | null;
+  /** The conversation's active skill. */
+  skill: string | null;
+  plan: Plan | null;
+  approval: PendingApproval | null;
+  /** The last error of the conversation's latest run, shown in the banner until the next run. */
+  error: ErrorInfo | null;
+  /** Context notices of the latest request and compactions, in words for people. */
+  notices: string[];
+  usage: TokenUsage;
+  /** Skills that changed on disk since the screen opened (name → change). */
+  skillChanges: Record<string, string>;
+}
+
+export const initialChatState: ChatState = {
+  conversationId: null,
+  messages: [],
+  runId: null,
+  phase: null,
+  skill: null,
+  plan: null,
+  approval: null,
+  error: null,
+  notices: [],
+  usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+  skillChanges: {},
+};

@@ -1,0 +1,81 @@
+// The chat screen's state holder: the pure reducer fed by the client's event channel, plus the
+// actions a person takes (send, stop, retry, approve, open a conversation).
+
+import { useCallback, useReducer, useRef } from "react";
+import * as client from "../client";
+import type { Envelope, ErrorInfo } from "../wire";
+import { fromHistory } from "./history";
+import { reduce } from "./reducer";
+import { initialChatState, type ChatState } from "./state";
+
+type Action = { type: "event"; env: Envelope } | { type: "load"; state: ChatState } | { type: "fail"; error: ErrorInfo };
+
+function chatReducer(state: ChatState, action: Action): ChatState {
+  switch (action.type) {
+    case "event":
+      return reduce(state, action.env);
+    case "load":
+      return action.state;
+    case "fail":
+      return { ...state, error: action.error, runId: null };
+  }
+}
+
+export function useChat(onRunFinished: () => void) {
+  const [state, dispatch] = useReducer(chatReducer, initialChatState);
+  const live = useRef(state);
+  live.current = state;
+
+  const onEvent = useCallback(
+    (env: Envelope) => {
+      dispatch({ type: "event", env });
+      if (env.type === "run_finished") onRunFinished();
+    },
+    [onRunFinished],
+  );
+
+  const send = useCallback(
+    async (text: string) => {
+      try {
+        await client.sendMessage(live.current.conversationId, { say: text }, onEvent);
+      } catch (e) {
+        dispatch({ type: "fail", error: client.toErrorInfo(e) });
+      }
+    },
+    [onEvent],
+  );
+
+  const retry = useCallback(async () => {
+    const id = live.current.conversationId;
+    if (!id) return;
+    try {
+      await client.retryLast(id, onEvent);
+    } catch (e) {
+      dispatch({ type: "fail", error: client.toErrorInfo(e) });
+    }
+  }, [onEvent]);
+
+  const stop = useCallback(async () => {
+    const runId = live.current.runId;
+    if (runId) await client.cancelRun(runId).catch(() => undefined);
+  }, []);
+
+  const decide = useCallback(async (requestId: string, approved: boolean) => {
+    try {
+      await client.resolveApproval(requestId, approved);
+    } catch (e) {
+      dispatch({ type: "fail", error: client.toErrorInfo(e) });
+    }
+  }, []);
+
+  const open = useCallback(async (id: string | null) => {
+    if (id === null) return dispatch({ type: "load", state: initialChatState });
+    try {
+      dispatch({ type: "load", state: fromHistory(await client.conversations.get(id)) });
+    } catch (e) {
+      dispatch({ type: "fail", error: client.toErrorInfo(e) });
+    }
+  }, []);
+
+  return { state, send, retry, stop, decide, open };
+}

@@ -1,0 +1,48 @@
+// Which recorded run the mock shell replays for a message: chosen by a word in the message,
+// so a browser test picks its scenario by what it types. The runs are real `vibe chat --json`
+// output (fixtures/, captured by fixtures/capture.sh).
+
+import type { Envelope } from "../wire";
+import text from "../../fixtures/text.jsonl?raw";
+import plan from "../../fixtures/skill-plan.jsonl?raw";
+import approved from "../../fixtures/approval-granted.jsonl?raw";
+import denied from "../../fixtures/approval-denied.jsonl?raw";
+import modelError from "../../fixtures/model-error.jsonl?raw";
+
+export interface Script {
+  events: Envelope[];
+  after: { granted: Envelope[]; denied: Envelope[] } | null;
+}
+
+export function parseJsonl(src: string): Envelope[] {
+  return src
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Envelope);
+}
+
+/** The events after the approval decision of a recorded run. */
+function afterDecision(events: Envelope[]): Envelope[] {
+  const i = events.findIndex((e) => e.type === "approval_resolved");
+  return events.slice(i + 1);
+}
+
+export function pickScript(message: string): Script {
+  const m = message.toLowerCase();
+  if (m.startsWith("bench")) {
+    // The streaming benchmark: a live run that waits for deltas pushed by `__vibeMock.emit`.
+    const start = parseJsonl(text).filter((e) => e.type === "run_started" || e.type === "turn_started");
+    return { events: start, after: null };
+  }
+  if (m.includes("script") || m.includes("脚本")) {
+    const granted = parseJsonl(approved);
+    const upTo = granted.findIndex((e) => e.type === "approval_required");
+    return {
+      events: granted.slice(0, upTo + 1),
+      after: { granted: afterDecision(granted), denied: afterDecision(parseJsonl(denied)) },
+    };
+  }
+  if (m.includes("error") || m.includes("出错")) return { events: parseJsonl(modelError), after: null };
+  if (m.includes("plan") || m.includes("计划")) return { events: parseJsonl(plan), after: null };
+  return { events: parseJsonl(text), after: null };
+}
