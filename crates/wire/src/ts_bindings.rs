@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use ts_rs::{Config, TS};
 
 use crate::{Envelope, ErrorInfo, Event, Phase, Plan, PlanStep, SectionTokens, SkillsChange};
-use crate::{SkillsChangeKind, StopReason, TokenUsage};
+use crate::{ProtocolAction, SkillsChangeKind, StopReason, SummaryBy, TokenUsage};
 
 /// The command that rewrites the committed bindings.
 const REGENERATE: &str = "bash scripts/gen-wire-ts.sh";

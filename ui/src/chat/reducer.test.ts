@@ -33,6 +33,11 @@ const ALL_TYPES: Record<Event["type"], true> = {
   usage: true,
   error: true,
   run_finished: true,
+  protocol_invitation: true,
+  protocol_progress: true,
+  protocol_completed: true,
+  protocol_cancelled: true,
+  protocol_paused: true,
 };
 const covered = new Set<string>();
 function feed(events: Envelope[], from: ChatState = initialChatState) {
@@ -163,6 +168,37 @@ describe("reduce over cases the recordings do not hold", () => {
     expect(reply(s).displays).toEqual([{ kind: "chart", data: { skill: "bazi" } }]);
     expect(s.notices).toContain("compacted:12");
     expect(s.skillChanges).toEqual({ bazi: "invalid" });
+  });
+
+  it("follows a protocol from invitation through progress, pause and completion", () => {
+    let s = feed([
+      at({
+        type: "protocol_invitation",
+        skill: "lifecoach",
+        protocol_id: "dankoe",
+        title: "一天重置",
+        description: "六步",
+        estimated_time: "1 天",
+        actions: [
+          { label: "开始重置", value: "start" },
+          { label: "稍后再说", value: "later" },
+        ],
+      }),
+    ]);
+    expect(s.protocol?.status).toBe("invited");
+    expect(s.protocol?.invitation?.actions.map((a) => a.value)).toEqual(["start", "later"]);
+    s = feed(
+      [
+        at({ type: "protocol_progress", protocol_id: "dankoe", protocol_run_id: "p1", step: 2, total_steps: 6, step_name: "反愿景", phase: "morning", progress: 1 / 6 }),
+        at({ type: "protocol_paused", protocol_id: "dankoe", protocol_run_id: "p1", step: 2, total_steps: 6 }),
+      ],
+      s,
+    );
+    expect(s.protocol).toMatchObject({ status: "paused", runId: "p1", step: 2, totalSteps: 6, stepName: "反愿景", invitation: null });
+    s = feed([at({ type: "protocol_completed", protocol_id: "dankoe", protocol_run_id: "p1", summary: "完成" })], s);
+    expect(s.protocol).toMatchObject({ status: "completed", progress: 1, summary: "完成" });
+    s = feed([at({ type: "protocol_cancelled", protocol_id: "weekly_review", protocol_run_id: "p2", reason: "太累" })], s);
+    expect(s.protocol).toMatchObject({ protocolId: "weekly_review", runId: "p2", status: "cancelled", summary: "太累" });
   });
 
   it("leaves the state untouched for events of another run", () => {

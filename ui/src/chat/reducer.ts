@@ -3,7 +3,7 @@
 // No side effects: replaying a run's events.jsonl reproduces what was shown.
 
 import type { Envelope, StopReason } from "../wire";
-import type { AssistantMessage, ChatState, Message, ReplyStatus, ToolActivity } from "./state";
+import type { AssistantMessage, ChatState, Message, ProtocolView, ReplyStatus, ToolActivity } from "./state";
 
 function assertNever(x: never): never {
   throw new Error(`unhandled event type: ${JSON.stringify(x)}`);
@@ -202,9 +202,95 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
         usage: env.usage,
       };
     }
+    case "protocol_invitation":
+      return {
+        ...state,
+        protocol: {
+          protocolId: env.protocol_id,
+          runId: null,
+          status: "invited",
+          invitation: {
+            title: env.title,
+            description: env.description,
+            estimatedTime: env.estimated_time ?? null,
+            actions: env.actions,
+          },
+          step: 0,
+          totalSteps: 0,
+          stepName: "",
+          phase: null,
+          progress: 0,
+          summary: null,
+        },
+      };
+    case "protocol_progress":
+      return {
+        ...state,
+        protocol: {
+          protocolId: env.protocol_id,
+          runId: env.protocol_run_id,
+          status: "active",
+          invitation: null,
+          step: env.step,
+          totalSteps: env.total_steps,
+          stepName: env.step_name,
+          phase: env.phase ?? null,
+          progress: env.progress,
+          summary: null,
+        },
+      };
+    case "protocol_completed":
+      return {
+        ...state,
+        protocol: {
+          ...protocolOf(state, env.protocol_id, env.protocol_run_id),
+          status: "completed",
+          progress: 1,
+          summary: env.summary,
+        },
+      };
+    case "protocol_cancelled":
+      return {
+        ...state,
+        protocol: {
+          ...protocolOf(state, env.protocol_id, env.protocol_run_id),
+          status: "cancelled",
+          summary: env.reason ?? null,
+        },
+      };
+    case "protocol_paused":
+      return {
+        ...state,
+        protocol: {
+          ...protocolOf(state, env.protocol_id, env.protocol_run_id),
+          status: "paused",
+          step: env.step,
+          totalSteps: env.total_steps,
+        },
+      };
     default:
       return assertNever(env);
   }
+}
+
+/** The protocol view an event of `protocolRunId` updates: the current one when it is that run. */
+function protocolOf(state: ChatState, protocolId: string, protocolRunId: string): ProtocolView {
+  const current = state.protocol;
+  if (current && current.protocolId === protocolId && (current.runId ?? protocolRunId) === protocolRunId) {
+    return { ...current, runId: protocolRunId, invitation: null };
+  }
+  return {
+    protocolId,
+    runId: protocolRunId,
+    status: "active",
+    invitation: null,
+    step: 0,
+    totalSteps: 0,
+    stepName: "",
+    phase: null,
+    progress: 0,
+    summary: null,
+  };
 }
 
 /** Folds a list of events (a replayed events.jsonl) into a state. */

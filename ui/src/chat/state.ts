@@ -1,7 +1,7 @@
 // The chat screen's state: what the event reducer builds from a conversation's history and
 // its runs' events. Plain data, no behaviour (the reducer is in reducer.ts).
 
-import type { ErrorInfo, Phase, Plan, StopReason, TokenUsage } from "../wire";
+import type { ErrorInfo, Phase, Plan, ProtocolAction, StopReason, TokenUsage } from "../wire";
 
 export interface ToolActivity {
   id: string;
@@ -54,6 +54,23 @@ export interface PendingApproval {
   reason: string;
 }
 
+/** The conversation's coaching protocol, as its events told it (screens come with #16). */
+export interface ProtocolView {
+  protocolId: string;
+  /** The protocol run's id; null while it is only an invitation. */
+  runId: string | null;
+  status: "invited" | "active" | "paused" | "completed" | "cancelled";
+  invitation: { title: string; description: string; estimatedTime: string | null; actions: ProtocolAction[] } | null;
+  step: number;
+  totalSteps: number;
+  stepName: string;
+  phase: string | null;
+  /** 0–1. */
+  progress: number;
+  /** The completion summary, or the reason it was cancelled. */
+  summary: string | null;
+}
+
 export interface ChatState {
   conversationId: string | null;
   messages: Message[];
@@ -71,6 +88,7 @@ export interface ChatState {
   usage: TokenUsage;
   /** Skills that changed on disk since the screen opened (name → change). */
   skillChanges: Record<string, string>;
+  protocol: ProtocolView | null;
 }
 
 export const initialChatState: ChatState = {
@@ -85,4 +103,5 @@ export const initialChatState: ChatState = {
   notices: [],
   usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
   skillChanges: {},
+  protocol: null,
 };
