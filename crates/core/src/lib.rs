@@ -11,8 +11,8 @@ pub mod context;
 pub mod emit;
 mod error;
 pub mod eval;
-pub mod protocol;
 pub mod profile_set;
+pub mod protocol;
 pub mod tools;
 
 pub use error::CoreError;

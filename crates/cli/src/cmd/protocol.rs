@@ -142,7 +142,9 @@ pub fn run(ctx: &Ctx, args: ProtocolArgs) -> anyhow::Result<()> {
                 anyhow!("--format {format} is not supported: use md, html, json or pdf")
             })?;
             if format.is_binary() && out.is_none() {
-                return Err(anyhow!("--format pdf writes a file: add --out FILE (e.g. --out report.pdf)"));
+                return Err(anyhow!(
+                    "--format pdf writes a file: add --out FILE (e.g. --out report.pdf)"
+                ));
             }
             let run = engine.run(&run_id)?;
             let source = engine.definition(&run)?;

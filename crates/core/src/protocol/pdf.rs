@@ -151,7 +151,12 @@ fn layout(paras: &[(Style, String)], font: &ReportFont) -> Result<Vec<Vec<Mark>>
             }
             // The baseline sits about 1.1 em below the top of a line box 1.55 em high.
             let baseline = y + (line_h - style.size()) / 2.0 + style.size() * 0.88;
-            page.push(Mark::Text { x: MARGIN_X + style.indent(), baseline, style: *style, text: line });
+            page.push(Mark::Text {
+                x: MARGIN_X + style.indent(),
+                baseline,
+                style: *style,
+                text: line,
+            });
             y += line_h;
         }
         if *style == Style::Heading {
@@ -170,13 +175,12 @@ fn fill(color: (u8, u8, u8)) -> Option<Fill> {
 /// The PDF report of `doc` (a `report_json` document) in `font`.
 pub fn render_pdf(doc: &Value, font: &ReportFont) -> Result<Vec<u8>, PdfError> {
     let pages = layout(&paragraphs(doc), font)?;
-    let pdf_font = Font::new(font.data.clone().into(), font.index).ok_or_else(|| {
-        PdfError::BadFont {
+    let pdf_font =
+        Font::new(font.data.clone().into(), font.index).ok_or_else(|| PdfError::BadFont {
             path: font.path.clone(),
             index: font.index,
             reason: "the PDF library cannot read it".into(),
-        }
-    })?;
+        })?;
     let mut document = Document::new();
     document.set_metadata(
         Metadata::new()
@@ -196,7 +200,14 @@ pub fn render_pdf(doc: &Value, font: &ReportFont) -> Result<Vec<u8>, PdfError> {
                     surface.set_fill(fill(style.color()));
                     let at = Point::from_xy(x, baseline);
                     let size = style.size();
-                    surface.draw_text(at, pdf_font.clone(), size, &text, false, TextDirection::Auto);
+                    surface.draw_text(
+                        at,
+                        pdf_font.clone(),
+                        size,
+                        &text,
+                        false,
+                        TextDirection::Auto,
+                    );
                 }
                 Mark::Bar { rect: (x, y, w, h), color } => {
                     let mut path = PathBuilder::new();

@@ -12,6 +12,6 @@ mod chat;
 mod compaction;
 mod harness;
 mod http;
+mod protocol;
 mod structured;
 mod tool_order;
-mod protocol;
