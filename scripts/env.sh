@@ -11,8 +11,10 @@ export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
 # Debian packages the build and tests need (none of the Rust crates link system libraries
 # except through these). python3: the `run_script` tool runs a skill's `.py` scripts with it,
-# and its tests run one; scripts/gen-gazetteer.py also needs it.
-APT_PACKAGES=(pkg-config gcc python3)
+# and its tests run one; scripts/gen-gazetteer.py also needs it. fonts-noto-cjk: the PDF
+# report's font (found on the system, never downloaded); poppler-utils: `pdftotext`, with
+# which the PDF report's tests read it back.
+APT_PACKAGES=(pkg-config gcc python3 fonts-noto-cjk poppler-utils)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

@@ -66,6 +66,22 @@ fn protocols_are_listed_started_paused_cancelled_and_exported() {
     );
     let md = std::fs::read_to_string(&out).unwrap();
     assert!(md.starts_with("# 我的人生地图") && md.contains("状态 cancelled"), "{md}");
+    let pdf = dir.join("report.pdf");
+    let wrote = ok_json(
+        dir,
+        &["protocol", "export", &dankoe, "--format", "pdf", "--out", pdf.to_str().unwrap()],
+    );
+    assert_eq!(wrote["out"], pdf.to_str().unwrap());
+    assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF-"));
+    match std::process::Command::new("pdftotext").arg(&pdf).arg("-").output() {
+        Ok(text) => {
+            let text = String::from_utf8(text.stdout).unwrap();
+            assert!(text.contains("我的人生地图") && text.contains("cancelled"), "{text}");
+        }
+        Err(_) => {
+            println!("NOTICE: pdftotext (poppler-utils) is not installed; PDF text not checked")
+        }
+    }
     let json = vibe(dir, &["protocol", "export", &dankoe, "--format", "json"]);
     let json: Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(json["schema_version"], 1);
@@ -84,9 +100,12 @@ fn bad_input_names_what_to_fix() {
         err.contains("no protocol named `nope`") && err.contains("vibe protocol list"),
         "{err}"
     );
+    let out = vibe(tmp.path(), &["protocol", "export", "missing", "--format", "docx"]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("--format docx is not supported: use md, html, json or pdf"), "{err}");
     let out = vibe(tmp.path(), &["protocol", "export", "missing", "--format", "pdf"]);
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("--format pdf is not supported"), "{err}");
+    assert!(err.contains("--format pdf writes a file: add --out FILE"), "{err}");
     let out = vibe(tmp.path(), &["protocol", "resume", "missing"]);
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("no protocol run with id missing"), "{err}");

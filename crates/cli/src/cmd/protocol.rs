@@ -69,7 +69,7 @@ enum ProtocolCommand {
     /// Write a report of a run.
     Export {
         run_id: String,
-        /// md, html or json.
+        /// md, html, json or pdf (pdf needs --out).
         #[arg(long, default_value = "md")]
         format: String,
         /// Write here instead of stdout.
@@ -139,12 +139,17 @@ pub fn run(ctx: &Ctx, args: ProtocolArgs) -> anyhow::Result<()> {
         }
         ProtocolCommand::Export { run_id, format, out } => {
             let format = ReportFormat::parse(&format).ok_or_else(|| {
-                anyhow!("--format {format} is not supported: use md, html or json")
+                anyhow!("--format {format} is not supported: use md, html, json or pdf")
             })?;
+            if format.is_binary() && out.is_none() {
+                return Err(anyhow!(
+                    "--format pdf writes a file: add --out FILE (e.g. --out report.pdf)"
+                ));
+            }
             let run = engine.run(&run_id)?;
             let source = engine.definition(&run)?;
             let now = vibe_store::now_rfc3339();
-            let report = render_report(&source.def, &run, &now, format);
+            let report = render_report(&source.def, &run, &now, format)?;
             match out {
                 Some(path) => {
                     std::fs::write(&path, &report).with_context(|| {
@@ -154,7 +159,7 @@ pub fn run(ctx: &Ctx, args: ProtocolArgs) -> anyhow::Result<()> {
                         format!("wrote {}", path.display())
                     });
                 }
-                None => crate::output::out_line(report.trim_end()),
+                None => crate::output::out_line(String::from_utf8_lossy(&report).trim_end()),
             }
         }
     }

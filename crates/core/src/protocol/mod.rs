@@ -2,15 +2,18 @@
 //! in skills' `protocols/*.yaml`, run inside chat. It owns the commands (invite, start,
 //! advance, cancel, pause by starting another, resume, later), the rules applied before each
 //! chat turn (typed start of an invitation, resume recap, idle timeout, reminder answers),
-//! the protocol prompt section, reminders, and reports. Storing runs is `vibe-store`'s
-//! (`protocol_runs`); parsing definitions is `vibe-skills`'; the agent loop knows nothing of
-//! protocols: it only gets the prompt section and the three tools.
+//! the protocol prompt section, reminders, and reports (Markdown, HTML, JSON, PDF). Storing
+//! runs is `vibe-store`'s (`protocol_runs`); parsing definitions is `vibe-skills`'; the agent
+//! loop knows nothing of protocols: it only gets the prompt section and the three tools.
 
 mod clock;
 mod engine;
 mod error;
 mod find;
 pub(crate) mod invite;
+mod pdf;
+mod pdf_font;
+mod pdf_wrap;
 mod prompt;
 mod reminders;
 mod report;
@@ -22,6 +25,8 @@ pub use clock::{Clock, fixed_clock, system_clock};
 pub use engine::{Advance, ProtocolEngine};
 pub use error::ProtocolError;
 pub use find::ProtocolInfo;
+pub use pdf::render_pdf;
+pub use pdf_font::{PdfError, ReportFont};
 pub use reminders::ReminderItem;
 pub use report::{REPORT_SCHEMA_VERSION, ReportFormat, render_report, report_json};
 pub use turn::TurnPlan;

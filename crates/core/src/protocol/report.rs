@@ -1,7 +1,8 @@
 //! Reports of a protocol run (completed or partial), made from the run and its definition:
-//! JSON (every field, with a schema version), Markdown, and self-contained printable HTML
-//! (inline CSS, CJK-safe font stack, no network). Each records when it was made, the
-//! protocol id and version, and the model that ran it. Writing files is the caller's job.
+//! JSON (every field, with a schema version), Markdown, self-contained printable HTML
+//! (inline CSS, CJK-safe font stack, no network), and the dispatch to the PDF report (laid out
+//! in `pdf`). Each records when it was made, the protocol id and version, and the model that
+//! ran it. Writing files is the caller's job.
 
 use std::fmt::Write;
 
@@ -10,6 +11,8 @@ use vibe_skills::Protocol;
 use vibe_store::{ProtocolRun, step_key};
 
 use super::engine::{REMINDERS_KEY, collected};
+use super::pdf::render_pdf;
+use super::pdf_font::{PdfError, ReportFont};
 
 /// Version of the JSON report's shape; raised when a field changes meaning or goes away.
 pub const REPORT_SCHEMA_VERSION: u32 = 1;
@@ -20,33 +23,43 @@ pub enum ReportFormat {
     Markdown,
     Html,
     Json,
+    /// A4 pages in an installed CJK font (see `pdf`).
+    Pdf,
 }
 
 impl ReportFormat {
-    /// `md`, `html`, `json` (as `--format` takes them).
+    /// `md`, `html`, `json`, `pdf` (as `--format` takes them).
     pub fn parse(text: &str) -> Option<Self> {
         match text {
             "md" | "markdown" => Some(Self::Markdown),
             "html" => Some(Self::Html),
             "json" => Some(Self::Json),
+            "pdf" => Some(Self::Pdf),
             _ => None,
         }
     }
+
+    /// Whether the report is binary (not for a terminal).
+    pub fn is_binary(self) -> bool {
+        self == Self::Pdf
+    }
 }
 
-/// The report of `run` in `format`, made at `generated_at`.
+/// The report of `run` in `format`, made at `generated_at`: UTF-8 text, or the PDF file made
+/// with the system's CJK font (the only format that can fail: no such font).
 pub fn render_report(
     def: &Protocol,
     run: &ProtocolRun,
     generated_at: &str,
     format: ReportFormat,
-) -> String {
+) -> Result<Vec<u8>, PdfError> {
     let doc = report_json(def, run, generated_at);
-    match format {
-        ReportFormat::Json => serde_json::to_string_pretty(&doc).unwrap_or_default(),
-        ReportFormat::Markdown => markdown(&doc),
-        ReportFormat::Html => html(&doc),
-    }
+    Ok(match format {
+        ReportFormat::Json => serde_json::to_string_pretty(&doc).unwrap_or_default().into_bytes(),
+        ReportFormat::Markdown => markdown(&doc).into_bytes(),
+        ReportFormat::Html => html(&doc).into_bytes(),
+        ReportFormat::Pdf => render_pdf(&doc, &ReportFont::system()?)?,
+    })
 }
 
 /// Every field of the run as one JSON document.
@@ -116,7 +129,7 @@ pub fn report_json(def: &Protocol, run: &ProtocolRun, generated_at: &str) -> Val
     })
 }
 
-fn text_of(v: &Value) -> Vec<String> {
+pub(super) fn text_of(v: &Value) -> Vec<String> {
     match v {
         Value::String(s) => vec![s.clone()],
         Value::Array(items) => items.iter().flat_map(text_of).collect(),
@@ -125,11 +138,11 @@ fn text_of(v: &Value) -> Vec<String> {
     }
 }
 
-fn s<'a>(v: &'a Value, k: &str) -> &'a str {
+pub(super) fn s<'a>(v: &'a Value, k: &str) -> &'a str {
     v.get(k).and_then(Value::as_str).unwrap_or("")
 }
 
-fn meta_line(doc: &Value) -> String {
+pub(super) fn meta_line(doc: &Value) -> String {
     let run = &doc["run"];
     format!(
         "协议 {} v{} · 状态 {} · 第 {}/{} 步 · 模型 {} · 开始 {} · 生成于 {}",
@@ -244,4 +257,4 @@ fn html(doc: &Value) -> String {
 
 #[cfg(test)]
 #[path = "report_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -5,7 +5,7 @@ use super::*;
 use crate::protocol::Advance;
 use crate::protocol::engine::tests::{Fx, dankoe_step};
 
-fn completed_run() -> (Fx, ProtocolRun) {
+pub(crate) fn completed_run() -> (Fx, ProtocolRun) {
     let fx = Fx::new();
     let (mut run, _) = fx.engine.start(None, "dankoe", None, Some("scripted-coach")).unwrap();
     // Fixed ids keep the snapshots stable.
@@ -29,7 +29,8 @@ fn completed_run() -> (Fx, ProtocolRun) {
 fn render(format: ReportFormat) -> String {
     let (fx, run) = completed_run();
     let def = fx.engine.definition(&run).unwrap();
-    render_report(&def.def, &run, "2026-01-20T22:00:00.000Z", format)
+    String::from_utf8(render_report(&def.def, &run, "2026-01-20T22:00:00.000Z", format).unwrap())
+        .unwrap()
 }
 
 #[test]
