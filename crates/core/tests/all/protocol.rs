@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 use vibe_core::agent::ApprovalPolicy;
 use vibe_core::chat::{ChatConfig, ChatService, TurnRequest};
 use vibe_core::emit::{CollectSink, EventSink};
-use vibe_core::protocol::Clock;
+use vibe_core::protocol::{Clock, ReportFormat, render_report};
 use vibe_llm::{ChatModel, ChatRequest, DeltaStream, LlmError, Message, ScriptedModel};
 use vibe_skills::{Registry, RegistryConfig, SkillsSettings};
 use vibe_store::{LOCAL_USER, ProtocolStatus, Store};
@@ -48,6 +48,7 @@ struct Fx {
     model: Arc<Recording>,
     now: Arc<Mutex<DateTime<Utc>>>,
     conversation: Mutex<Option<String>>,
+    skills: Arc<Registry>,
 }
 
 impl Fx {
@@ -59,6 +60,7 @@ impl Fx {
             config.user = Some(user.to_path_buf());
         }
         let skills = Arc::new(Registry::open(config));
+        let registry = skills.clone();
         let script = json!({"model": "scripted-coach", "responses": responses}).to_string();
         let model = Arc::new(Recording {
             inner: ScriptedModel::from_yaml(&script, "protocol scenario").unwrap(),
@@ -76,7 +78,15 @@ impl Fx {
         )
         .unwrap()
         .with_protocol_clock(clock);
-        Fx { _dir: dir, store, service, model, now, conversation: Mutex::new(None) }
+        Fx {
+            _dir: dir,
+            store,
+            skills: registry,
+            service,
+            model,
+            now,
+            conversation: Mutex::new(None),
+        }
     }
 
     async fn say(&self, message: &str) -> Vec<Envelope> {
@@ -255,6 +265,58 @@ async fn the_whole_dankoe_run_from_invitation_to_completion_mapping() {
     let runs = fx.store.protocol_runs(LOCAL_USER, None).unwrap();
     assert_eq!(runs[0].model.as_deref(), Some("scripted-coach"));
     assert_eq!(runs[0].data.as_object().unwrap().len(), 6, "every step's data kept");
+
+    // The finished run's reports, in every format, hold every step's collected data.
+    let source = fx.skills.protocol("lifecoach", "dankoe").unwrap();
+    for format in ["md", "html", "json", "pdf"] {
+        let parsed = ReportFormat::parse(format).unwrap();
+        let bytes = render_report(&source.def, &runs[0], "2026-01-21T08:00:00Z", parsed).unwrap();
+        let Some(text) = report_text(format, bytes) else { continue };
+        for n in 1..=6 {
+            for value in leaves(&step_data(n)) {
+                let value: String = value.split_whitespace().collect();
+                assert!(text.contains(&value), "the {format} report lacks step {n}'s {value:?}");
+            }
+        }
+    }
+}
+
+/// A report's text with whitespace removed (PDF lines wrap anywhere); a PDF is read back with
+/// poppler's `pdftotext`, and skipped with a notice where it is not installed.
+fn report_text(format: &str, bytes: Vec<u8>) -> Option<String> {
+    let text = if format == "pdf" {
+        assert!(bytes.starts_with(b"%PDF-"), "not a PDF");
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("report.pdf");
+        std::fs::write(&file, &bytes).unwrap();
+        let out = std::process::Command::new("pdftotext")
+            .arg("-enc")
+            .arg("UTF-8")
+            .arg(&file)
+            .arg("-")
+            .output();
+        let Ok(out) = out else {
+            println!(
+                "NOTICE: pdftotext (poppler-utils) is not installed; the PDF report's text is not checked"
+            );
+            return None;
+        };
+        assert!(out.status.success(), "pdftotext failed: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    } else {
+        String::from_utf8(bytes).unwrap()
+    };
+    Some(text.split_whitespace().collect())
+}
+
+/// Every string leaf of a step's data.
+fn leaves(value: &Value) -> Vec<String> {
+    match value {
+        Value::String(s) => vec![s.clone()],
+        Value::Array(items) => items.iter().flat_map(leaves).collect(),
+        Value::Object(map) => map.values().flat_map(leaves).collect(),
+        _ => Vec::new(),
+    }
 }
 
 #[tokio::test]
