@@ -34,7 +34,7 @@ pub struct GlobalArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Read and write a skill's saved state (seed 000 §4 semantics).
+    /// Read and write a skill's saved state (semantics: docs/design.md#state-semantics).
     State(cmd::state::StateArgs),
     /// Show, edit, import and export the profile document.
     Profile(cmd::profile::ProfileArgs),

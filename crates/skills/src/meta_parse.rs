@@ -15,7 +15,7 @@ use crate::yaml_repair::parse_lenient;
 pub const MAX_DESCRIPTION: usize = 1024;
 pub const MAX_COMPATIBILITY: usize = 500;
 
-/// Top-level profile fields a skill may ask for (seed 000 §3.2).
+/// Top-level profile fields a skill may ask for (docs/design.md#profile-document).
 pub const PROFILE_ROOTS: [&str; 6] =
     ["account", "birth_info", "preferences", "state", "skills", "extracted"];
 

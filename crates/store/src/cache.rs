@@ -1,11 +1,10 @@
-//! The profile cache (seed 002 §2.1: TTL 5 minutes, keys per user + skill) with finer
-//! invalidation than the seed (seed 002 §3.2, problem 2): each entry remembers which parts of
-//! the profile it read (the skill's declared `profile_fields` plus `skills.<skill>`), and a
-//! write invalidates only entries that read the written path. Writes by another process (the
-//! CLI while the app runs) are noticed through SQLite's `data_version` and clear the cache.
-//! A fill (read the profile, then insert) is refused when any invalidation happened between
-//! its miss and its insert (a generation counter), so a write by another thread in between
-//! never leaves a stale entry.
+//! The profile cache (docs/design.md#profile-cache): TTL 5 minutes, keys per user + skill, with
+//! finer invalidation than the first design had: each entry remembers which parts of the profile it
+//! read (the skill's declared `profile_fields` plus `skills.<skill>`), and a write invalidates only
+//! entries that read the written path. Writes by another process (the CLI while the app runs) are
+//! noticed through SQLite's `data_version` and clear the cache. A fill (read the profile, then
+//! insert) is refused when any invalidation happened between its miss and its insert (a generation
+//! counter), so a write by another thread in between never leaves a stale entry.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -19,7 +18,7 @@ use crate::error::Result;
 use crate::json_path::parse_dotted;
 use crate::state::validate_skill_id;
 
-/// The seed's TTL.
+/// The designed TTL, only a backstop (docs/design.md#profile-cache).
 pub const DEFAULT_TTL: Duration = Duration::from_secs(5 * 60);
 
 /// What a skill sees of the profile.

@@ -1,6 +1,6 @@
-//! Conversations: create, get, list, set the active skill / scenario / voice mode (seed 001
-//! §4.2: the skill chosen by `use_skill` survives to the next request), delete (its messages
-//! and runs go with it).
+//! Conversations: create, get, list, set the active skill / scenario / voice mode
+//! (docs/design.md#restoring-the-skill: the skill chosen by `use_skill` survives to the next
+//! request), delete (its messages and runs go with it).
 
 use rusqlite::{OptionalExtension, Row, params};
 use serde::Serialize;

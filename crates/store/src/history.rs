@@ -1,8 +1,8 @@
-//! History selection (seed 001 §3; seed 002 §3.2 problem 3): the newest messages of a
-//! conversation that fit a message count or a token budget, such that no tool result is
-//! returned without its assistant tool call, no assistant tool call without all its results,
-//! and the newest user message is never dropped. Under a token budget, an old tool exchange
-//! that does not fit is skipped so older plain conversation can still be kept.
+//! History selection (docs/design.md#history): the newest messages of a conversation that fit a
+//! message count or a token budget, such that no tool result is returned without its assistant tool
+//! call, no assistant tool call without all its results, and the newest user message is never
+//! dropped. Under a token budget, an old tool exchange that does not fit is skipped so older plain
+//! conversation can still be kept.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,6 @@
-//! Dotted paths into JSON documents (`progress.milestones`) and the deep merge of seed 000 §4:
-//! objects merge recursively, anything else replaces, JSON `null` removes the key.
-//! Pure functions over `serde_json::Value`; no IO.
+//! Dotted paths into JSON documents (`progress.milestones`) and the deep merge
+//! (docs/design.md#state-semantics): objects merge recursively, anything else replaces, JSON `null`
+//! removes the key. Pure functions over `serde_json::Value`; no IO.
 
 use serde_json::{Map, Value};
 

@@ -1,4 +1,4 @@
-//! Legacy profile shapes (seed 000 §6), migrated on open and on import:
+//! Legacy profile shapes (docs/design.md#legacy-shapes), migrated on open and on import:
 //! `skill_data.X` → `skills.X`, and `life_context._paths.X.content` merged into `skills.X`.
 //! Nothing is dropped: where a legacy value conflicts with a current one, the current one wins
 //! and the legacy one is kept under `skills.X._meta.legacy_conflicts`; unknown keys stay.

@@ -1,8 +1,8 @@
-//! `vibe-store`: the one local SQLite file of VibeLife. It owns opening (WAL, foreign keys,
-//! busy timeout, migrations with backups), the profile document and its skill-state
-//! operations (seed 000 §3–4), conversations, messages and history selection, runs, the
-//! profile cache, and each model's token calibration (a number per model name). It knows
-//! nothing of skills on disk, models or the UI.
+//! `vibe-store`: the one local SQLite file of VibeLife. It owns opening (WAL, foreign keys, busy
+//! timeout, migrations with backups), the profile document and its skill-state operations
+//! (docs/design.md#profile-document, #state-semantics), conversations, messages and history
+//! selection, runs, the profile cache, and each model's token calibration (a number per model
+//! name). It knows nothing of skills on disk, models or the UI.
 //!
 //! Every write of user data runs in one transaction; every read-modify-write of the profile
 //! document runs in one IMMEDIATE transaction, so the desktop app and the CLI writing at the
@@ -66,7 +66,7 @@ pub struct Store {
 impl Store {
     /// Open (or create) the database at `path`, refusing a file from a newer schema untouched,
     /// backing up an existing file before upgrading it, then applying pending migrations and
-    /// migrating legacy profile shapes (seed 000 §6).
+    /// migrating legacy profile shapes (docs/design.md#legacy-shapes).
     pub fn open(path: &Path) -> Result<Self> {
         let mut conn = Connection::open(path)?;
         let found = migrations::check_not_newer(&conn, path)?;

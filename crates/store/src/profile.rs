@@ -1,7 +1,7 @@
-//! The profile document (seed 000 §3.2): one JSON object per local user with `account`,
-//! `birth_info`, `preferences`, `state`, `skills.{id}` and `extracted`. Reading it whole,
-//! setting a dotted path, importing (legacy shapes migrated). The document is stored in parts
-//! (see `skill_rows`); this module puts them together and apart. Every change runs in one
+//! The profile document (docs/design.md#profile-document): one JSON object per local user with
+//! `account`, `birth_info`, `preferences`, `state`, `skills.{id}` and `extracted`. Reading it
+//! whole, setting a dotted path, importing (legacy shapes migrated). The document is stored in
+//! parts (see `skill_rows`); this module puts them together and apart. Every change runs in one
 //! IMMEDIATE transaction and invalidates only the cache entries that read what changed.
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -164,7 +164,7 @@ impl Store {
         Ok(stored)
     }
 
-    /// Migrate legacy shapes in every stored profile (seed 000 §6). Idempotent.
+    /// Migrate legacy shapes in every stored profile (docs/design.md#legacy-shapes). Idempotent.
     pub(crate) fn migrate_legacy_profiles(&self) -> Result<()> {
         let users: Vec<String> = {
             let conn = self.conn();

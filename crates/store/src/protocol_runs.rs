@@ -1,9 +1,9 @@
-//! Protocol runs (migration 0004): one row per run of a coaching protocol with every step's
-//! data, and the mirror of a skill's current run at `skills.<skill>.protocol` (seed 000 §5.3
-//! plus `version`, `status`, `last_activity_at`). Every change is one IMMEDIATE transaction
-//! that updates the row, writes any completion leaves into the skill state and refreshes the
-//! mirror together. What a step means, validation and events belong to the protocol engine
-//! in `vibe-core`; times are passed in by it (it owns the clock).
+//! Protocol runs (migration 0004): one row per run of a coaching protocol with every step's data,
+//! and the mirror of a skill's current run at `skills.<skill>.protocol` (docs/design.md#protocols,
+//! with `version`, `status`, `last_activity_at`). Every change is one IMMEDIATE transaction that
+//! updates the row, writes any completion leaves into the skill state and refreshes the mirror
+//! together. What a step means, validation and events belong to the protocol engine in `vibe-core`;
+//! times are passed in by it (it owns the clock).
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
@@ -156,7 +156,7 @@ fn save(tx: &Connection, run: &ProtocolRun) -> Result<()> {
     Ok(())
 }
 
-/// The mirror at `skills.<skill>.protocol`: seed 000 §5.3 plus version, status, activity.
+/// The mirror at `skills.<skill>.protocol` (docs/design.md#protocols): the run's state.
 pub fn mirror_of(run: &ProtocolRun) -> Value {
     json!({
         "id": run.protocol_id,

@@ -1,9 +1,9 @@
-//! The generic skill-state operations of seed 000 §4, with their exact semantics:
-//! `read_state` (optional sections; status `empty` when nothing is stored), `write_state`
-//! (deep merge into `skills.<skill>.<section>`), `append_to_list` (dotted path, newest first,
-//! `max_items` trimming the oldest, `_created_at` stamped). Each write is one IMMEDIATE
-//! transaction and stamps `skills.<skill>._meta.updated_at`. Lists grown by `append_to_list`
-//! are stored one row per entry (see `skill_rows`); a write that replaces one drops its rows.
+//! The generic skill-state operations, with their exact semantics (docs/design.md#state-semantics):
+//! `read_state` (optional sections; status `empty` when nothing is stored), `write_state` (deep
+//! merge into `skills.<skill>.<section>`), `append_to_list` (dotted path, newest first, `max_items`
+//! trimming the oldest, `_created_at` stamped). Each write is one IMMEDIATE transaction and stamps
+//! `skills.<skill>._meta.updated_at`. Lists grown by `append_to_list` are stored one row per entry
+//! (see `skill_rows`); a write that replaces one drops its rows.
 
 use rusqlite::Connection;
 use serde::Serialize;

@@ -1,7 +1,7 @@
 //! Model-based test: random sequences of write_state / append_to_list / set_path against the
 //! store (which keeps appended lists as separate rows) give the same document, and the same
-//! accept/refuse verdicts, as a naive model working on one JSON value with seed 000 §4
-//! semantics.
+//! accept/refuse verdicts, as a naive model working on one JSON value with the semantics of
+//! docs/design.md#state-semantics.
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};

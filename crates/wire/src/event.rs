@@ -104,7 +104,7 @@ pub enum Event {
         #[serde(default)]
         scenario: Option<String>,
     },
-    /// The explicit plan changed (seed 004 §4.2).
+    /// The explicit plan changed (docs/design.md#the-agent-loop).
     PlanUpdated { plan: Plan },
     /// Something for the person to see that is not chat text (e.g. a chart).
     Display { kind: String, data: Value },

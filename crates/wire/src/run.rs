@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Context phase (seed 001 §2): phase 1 chooses a skill, phase 2 runs one.
+/// Context phase (docs/design.md#two-phase-context): phase 1 chooses a skill, phase 2 runs one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
@@ -21,7 +21,7 @@ pub struct SectionTokens {
     pub tokens: u32,
 }
 
-/// The explicit plan of seed 004 §4.2.
+/// The explicit plan of a run (docs/design.md#the-agent-loop).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Plan {

@@ -2,6 +2,6 @@
 import type { PlanStep } from "./PlanStep";
 
 /**
- * The explicit plan of seed 004 §4.2.
+ * The explicit plan of a run (docs/design.md#the-agent-loop).
  */
 export type Plan = { goal: string, steps: Array<PlanStep>, };

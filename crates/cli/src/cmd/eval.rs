@@ -1,5 +1,5 @@
 //! `vibe eval FILE.yaml...`: run scripted scenarios through the real chat service and score
-//! them (seed 004 §10). Exits non-zero when any check fails.
+//! them (docs/design.md#audit-and-replay). Exits non-zero when any check fails.
 
 use std::path::PathBuf;
 

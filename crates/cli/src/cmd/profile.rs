@@ -1,6 +1,7 @@
-//! `vibe profile show|set|import|export`: the profile document (seed 000 §3.2). `set` goes
-//! through the core's `set_profile_path`, which resolves a birth place and refuses an
-//! impossible birth date, time or zone before storing; this file only parses and prints.
+//! `vibe profile show|set|import|export`: the profile document
+//! (docs/design.md#profile-document). `set` goes through the core's `set_profile_path`, which
+//! resolves a birth place and refuses an impossible birth date, time or zone before storing;
+//! this file only parses and prints.
 
 use std::path::{Path, PathBuf};
 

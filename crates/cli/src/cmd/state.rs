@@ -1,4 +1,5 @@
-//! `vibe state read|write|append`: the skill-state operations of seed 000 §4 from the shell.
+//! `vibe state read|write|append`: the skill-state operations from the shell
+//! (docs/design.md#state-semantics).
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand};

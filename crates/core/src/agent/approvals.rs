@@ -1,5 +1,5 @@
-//! Approvals (seed 004 §9.3): a tool call that needs the person's consent waits for a decision.
-//! The decision comes from a policy (`--approve all|none`), or from the person through
+//! Approvals (docs/design.md#the-agent-loop): a tool call that needs the person's consent waits for
+//! a decision. The decision comes from a policy (`--approve all|none`), or from the person through
 //! [`PendingApprovals`] (the UI button or the CLI prompt resolves the request by id).
 
 use std::collections::HashMap;

@@ -1,4 +1,4 @@
-//! Run budgets (seed 004 §8.1): how far one run may go before it closes gracefully.
+//! Run budgets (docs/design.md#budgets): how far one run may go before it closes gracefully.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,7 +1,7 @@
-//! The graceful end of a run stopped by a budget or guard (seed 004 §8.2): the person always
-//! hears what was done and what comes next, never silence. First choice is one closing model
-//! call without tools, told why; when that cannot be made, a fixed text in the person's
-//! language (Chinese when their message has CJK characters, else English).
+//! The graceful end of a run stopped by a budget or guard (docs/design.md#budgets): the person
+//! always hears what was done and what comes next, never silence. First choice is one closing model
+//! call without tools, told why; when that cannot be made, a fixed text in the person's language
+//! (Chinese when their message has CJK characters, else English).
 
 use vibe_wire::StopReason;
 

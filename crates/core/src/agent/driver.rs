@@ -2,7 +2,7 @@
 //! stream the model, run tools — `tool_round` —, persist every message as it completes, emit
 //! events), and feeds the result back. Each call's history is `window`'s. The system prompt is rebuilt before every model call from current state,
 //! so a tool that changed the profile, or `use_skill`, is reflected in the next call of the
-//! same turn (seed 003; seed 001 §4).
+//! same turn (docs/design.md#same-turn-reload).
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
-//! The agent loop (seed 002 §1.1; seed 004 §2, §8, §9): model stream → tool calls → execute →
-//! observations → again, within budgets. Its decisions are a pure state machine (`fsm`), driven
-//! by a thin async driver (`driver`) that does the IO. The loop knows nothing of protocols or
-//! front ends; the chat service above it builds its inputs and owns the run's bookkeeping.
+//! The agent loop (docs/design.md#the-agent-loop, #budgets): model stream → tool calls → execute →
+//! observations → again, within budgets. Its decisions are a pure state machine (`fsm`), driven by
+//! a thin async driver (`driver`) that does the IO. The loop knows nothing of protocols or front
+//! ends; the chat service above it builds its inputs and owns the run's bookkeeping.
 
 mod approvals;
 mod budgets;

@@ -1,6 +1,7 @@
-//! Writing the run's messages as they complete (seed 003): the assistant answer is stored as a
-//! draft flagged `interrupted` while it streams (at most every [`DRAFT_EVERY`]) and completed in
-//! place, so a killed process leaves the partial text; tool results are stored one by one.
+//! Writing the run's messages as they complete (docs/design.md#history): the assistant answer is
+//! stored as a draft flagged `interrupted` while it streams (at most every [`DRAFT_EVERY`]) and
+//! completed in place, so a killed process leaves the partial text; tool results are stored one by
+//! one.
 
 use std::time::{Duration, Instant};
 

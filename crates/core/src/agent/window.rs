@@ -1,7 +1,7 @@
-//! The history of each model call of a run: the window of the call's phase up to the run's
-//! user message, read once per phase, with older unsummarised messages compacted into the
-//! conversation's summary on the way (seed 004 §7.3). Choosing the window and compacting are
-//! the context builder's; this only decides when, and keeps the run's view in step.
+//! The history of each model call of a run: the window of the call's phase up to the run's user
+//! message, read once per phase, with older unsummarised messages compacted into the conversation's
+//! summary on the way (docs/design.md#compaction). Choosing the window and compacting are the
+//! context builder's; this only decides when, and keeps the run's view in step.
 
 use vibe_wire::{Event, Phase, SummaryBy, TokenUsage};
 
@@ -12,7 +12,7 @@ use crate::context::History;
 impl Loop {
     /// The history window of `phase` up to this run's user message. When older messages
     /// fell out of the window unsummarised, they are compacted into the conversation's
-    /// summary first (seed 004 §7.3), so early facts reach the prompt through it.
+    /// summary first (docs/design.md#compaction), so early facts reach the prompt through it.
     pub(super) async fn history(&mut self, phase: Phase) -> Result<History, CoreError> {
         if let Some((_, h)) = self.histories.iter().find(|(p, _)| *p == phase) {
             return Ok(h.clone());

@@ -1,6 +1,6 @@
-//! Large tool outputs kept beside `events.jsonl` (seed 004 §10.1: big content goes to files,
-//! events keep a reference): the size test, the file naming, and the preview that stands in
-//! for the whole value in the event (and in the observation the model sees).
+//! Large tool outputs kept beside `events.jsonl` (docs/design.md#audit-and-replay: big content goes
+//! to files, events keep a reference): the size test, the file naming, and the preview that stands
+//! in for the whole value in the event (and in the observation the model sees).
 
 use std::fs::OpenOptions;
 use std::io::{ErrorKind, Write};

@@ -1,4 +1,4 @@
-//! The audit trail of agent runs (seed 004 §10): one folder per run under
+//! The audit trail of agent runs (docs/design.md#audit-and-replay): one folder per run under
 //! `<data dir>/runs/<run_id>/` holding `events.jsonl` (every event of the run, one JSON line
 //! each, the source of truth for replay and evals) and large tool outputs as files beside it.
 //! [`RunAudit`] writes a run as it happens (it is an [`EventSink`](crate::emit::EventSink));

@@ -1,5 +1,5 @@
-//! The chat service's hook into the protocol engine (seed 000 §5.2: the routing layer owns
-//! protocols): before each turn it asks the engine for the turn's protocol section and the
+//! The chat service's hook into the protocol engine (docs/design.md#protocols: the routing layer
+//! owns protocols): before each turn it asks the engine for the turn's protocol section and the
 //! events to show (typed start of an invitation, resume recap, idle-timeout question, reminder
 //! answers). The agent loop only receives the section; the rules live in `crate::protocol`.
 

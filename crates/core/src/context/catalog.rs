@@ -1,5 +1,5 @@
 //! The phase-1 `use_skill` tool definition, whose description carries the skill catalog
-//! (seed 001 §2.1, §5.1): every skill the model may activate (not `core`, not those with
+//! (docs/design.md#phase-1): every skill the model may activate (not `core`, not those with
 //! `disable-model-invocation`), with its description and trigger words, and the `skill`
 //! parameter as an enum of the listed names. When the catalog does not fit the room it is
 //! given, entries are shortened level by level and, last, the least relevant ones are left

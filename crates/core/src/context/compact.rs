@@ -1,10 +1,10 @@
-//! Compaction (seed 004 §7.3; seed 002 §3.2 problem 3): when unsummarised messages no longer
-//! fit the history window, the older ones — down to half a window, so compaction does not run
-//! on every turn — are folded into the conversation's stored summary. Deterministic first (a
-//! digest merged into the summary and bounded, earliest and latest facts kept); with a
-//! summariser model, one model call whose answer replaces the digest. The latest user message
-//! is never folded (the store keeps the newest user turn in every window); the active skill
-//! and the protocol step do not live in messages at all.
+//! Compaction (docs/design.md#compaction): when unsummarised messages no longer fit the history
+//! window, the older ones — down to half a window, so compaction does not run on every turn — are
+//! folded into the conversation's stored summary. Deterministic first (a digest merged into the
+//! summary and bounded, earliest and latest facts kept); with a summariser model, one model call
+//! whose answer replaces the digest. The latest user message is never folded (the store keeps the
+//! newest user turn in every window); the active skill and the protocol step do not live in
+//! messages at all.
 
 use vibe_llm::{ChatModel, Usage, collect};
 use vibe_store::HistoryLimit;

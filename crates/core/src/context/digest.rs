@@ -1,8 +1,8 @@
-//! The deterministic side of compaction (seed 004 §7.3): a digest of folded messages (each
-//! user message's opening sentences, each reply's first sentence and the tools it called),
-//! merging it into the stored summary and bounding the result — reply lines go first, then
-//! the middle, so the earliest facts and the latest ones survive. Also the request of the
-//! optional summarising model call.
+//! The deterministic side of compaction (docs/design.md#compaction): a digest of folded messages
+//! (each user message's opening sentences, each reply's first sentence and the tools it called),
+//! merging it into the stored summary and bounding the result — reply lines go first, then the
+//! middle, so the earliest facts and the latest ones survive. Also the request of the optional
+//! summarising model call.
 
 use vibe_llm::{ChatRequest, Message, Params};
 use vibe_store::Role;

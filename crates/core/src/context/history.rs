@@ -1,8 +1,7 @@
-//! The history window of a model call (seed 001 §3; seed 002 §3.2 problem 3): from the
-//! database only, the newest messages within a message count or a token budget, tool calls
-//! and their results kept whole, the latest user message always present, messages already
-//! folded into the compaction summary left out, stored messages converted to `vibe_llm`
-//! messages. Choosing what to fold is `compact`.
+//! The history window of a model call (docs/design.md#history): from the database only, the newest
+//! messages within a message count or a token budget, tool calls and their results kept whole, the
+//! latest user message always present, messages already folded into the compaction summary left
+//! out, stored messages converted to `vibe_llm` messages. Choosing what to fold is `compact`.
 
 use serde_json::Value;
 use vibe_llm::{Message, ToolCall};

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::CoreError;
 
-/// How the history window is measured (seed 002 §3.2, problem 3).
+/// How the history window is measured (docs/design.md#history).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum HistoryMode {

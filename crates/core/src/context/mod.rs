@@ -1,7 +1,7 @@
-//! The context of a model call (seed 001 §2, §5; seed 002 §2–3; seed 004 §7): the phase-1 and
-//! phase-2 system prompts within their token budgets, the history window from the database,
-//! and compaction of older turns into a stored summary. Running the loop, executing tools and
-//! persisting messages belong to the agent and chat modules. The rules are in docs/context.md.
+//! The context of a model call (docs/design.md#two-phase-context, #history, #compaction): the
+//! phase-1 and phase-2 system prompts within their token budgets, the history window from the
+//! database, and compaction of older turns into a stored summary. Running the loop, executing tools
+//! and persisting messages belong to the agent and chat modules. The rules are in docs/context.md.
 
 mod calibration;
 mod cases;

@@ -1,4 +1,4 @@
-//! The phase-1 prompt (seed 001 §2.1, §5.1): no active skill, so the light core persona, a
+//! The phase-1 prompt (docs/design.md#phase-1): no active skill, so the light core persona, a
 //! short note on `use_skill`, the compaction summary and protocol prompt when there are any,
 //! the language rule, and the `use_skill` tool carrying the skill catalog — all within the
 //! phase-1 budget. No profile, cases or SOP.

@@ -1,8 +1,8 @@
-//! The phase-2 prompt (seed 001 §2.2, §5.2; seed 002 §2.1): gathers the active skill's parts
-//! — expert persona and body, persona mode, voice mode, rules or the chosen scenario, ethics,
-//! matched cases, the declared profile fields and the skill's own state — plus the protocol
-//! prompt, the compaction summary and the language rule. Fitting them to the budget is
-//! `trim`; the section order and the trim order are documented there and in docs/context.md.
+//! The phase-2 prompt (docs/design.md#phase-2): gathers the active skill's parts — expert persona
+//! and body, persona mode, voice mode, rules or the chosen scenario, ethics, matched cases, the
+//! declared profile fields and the skill's own state — plus the protocol prompt, the compaction
+//! summary and the language rule. Fitting them to the budget is `trim`; the section order and the
+//! trim order are documented there and in docs/context.md.
 
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
-//! Evals (seed 004 §10): a scenario file runs scripted turns through the real chat service (a
-//! temporary data dir, the scripted model) and scores each turn from its events: the tool calls
-//! and their order, budget compliance, guardrail hits, stop reason, the reply and the stored
-//! state. The same event stream the UI and the audit see is what gets judged.
+//! Evals (docs/design.md#audit-and-replay): a scenario file runs scripted turns through the
+//! real chat service (a temporary data dir, the scripted model) and scores each turn from its
+//! events: the tool calls and their order, budget compliance, guardrail hits, stop reason, the
+//! reply and the stored state. The same event stream the UI and the audit see is what gets judged.
 
 mod run;
 mod scenario;

@@ -141,7 +141,8 @@ impl ProtocolEngine {
             .ok_or_else(|| ProtocolError::NoActiveRun { skill: skill.to_string() })
     }
 
-    /// Save the current step's data and move on (seed 000 §5.5 `advance_protocol_step`).
+    /// Save the current step's data and move on (`advance_protocol_step`,
+    /// docs/design.md#protocols).
     pub fn advance(
         &self,
         skill: &str,

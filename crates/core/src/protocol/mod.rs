@@ -1,10 +1,10 @@
-//! The protocol engine (seed 000 §5, issue 10): guided multi-step coaching protocols defined
-//! in skills' `protocols/*.yaml`, run inside chat. It owns the commands (invite, start,
-//! advance, cancel, pause by starting another, resume, later), the rules applied before each
-//! chat turn (typed start of an invitation, resume recap, idle timeout, reminder answers),
-//! the protocol prompt section, reminders, and reports (Markdown, HTML, JSON, PDF). Storing
-//! runs is `vibe-store`'s (`protocol_runs`); parsing definitions is `vibe-skills`'; the agent
-//! loop knows nothing of protocols: it only gets the prompt section and the three tools.
+//! The protocol engine (docs/design.md#protocols, issue 10): guided multi-step coaching protocols
+//! defined in skills' `protocols/*.yaml`, run inside chat. It owns the commands (invite, start,
+//! advance, cancel, pause by starting another, resume, later), the rules applied before each chat
+//! turn (typed start of an invitation, resume recap, idle timeout, reminder answers), the protocol
+//! prompt section, reminders, and reports (Markdown, HTML, JSON, PDF). Storing runs is
+//! `vibe-store`'s (`protocol_runs`); parsing definitions is `vibe-skills`'; the agent loop knows
+//! nothing of protocols: it only gets the prompt section and the three tools.
 
 mod clock;
 mod engine;
@@ -38,7 +38,7 @@ use serde::{Deserialize, Serialize};
 #[serde(default, deny_unknown_fields)]
 pub struct ProtocolSettings {
     /// After an idle gap longer than this, the coach first asks whether to continue the step
-    /// or restart it (seed 000 §7.1). Default 60.
+    /// or restart it (docs/design.md#open-questions-answered). Default 60.
     pub idle_timeout_minutes: u64,
     /// After a gap longer than this (but within the timeout) the coach resumes with a short
     /// recap of where the person was. Default 10.

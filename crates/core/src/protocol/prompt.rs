@@ -1,5 +1,5 @@
-//! The protocol section of the system prompt for the current step (seed 002 §3.2: never
-//! trimmed or compacted away, counted in the phase-2 budget): the step's goal, opening,
+//! The protocol section of the system prompt for the current step (docs/design.md#protocols:
+//! never trimmed or compacted away, counted in the phase-2 budget): the step's goal, opening,
 //! questions, fields to collect, completion rule, what is collected so far, the principles,
 //! and what to do first on this turn (resume recap, timeout question, reminder answer).
 

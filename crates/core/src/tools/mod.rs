@@ -134,8 +134,8 @@ pub enum Effect {
 pub trait Tool: Send + Sync {
     /// The name the model calls it by.
     fn name(&self) -> &str;
-    /// Name, description (with examples and edge cases, seed 001 "Tool Use ACI") and JSON
-    /// schema of the arguments.
+    /// Name, description (with examples and edge cases, docs/design.md#tools) and JSON schema
+    /// of the arguments.
     fn definition(&self) -> ToolDef;
     fn kind(&self) -> ToolKind {
         ToolKind::Data

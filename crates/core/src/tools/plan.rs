@@ -1,6 +1,6 @@
-//! `update_plan`: the explicit plan of seed 004 §4.2 (a goal and steps with a status),
-//! validated and handed to the loop as [`Effect::PlanUpdated`], which shows it to the person
-//! (`plan_updated`). Keeping the plan in the run state is the loop's job.
+//! `update_plan`: the explicit plan (docs/design.md#the-agent-loop; a goal and steps with a
+//! status), validated and handed to the loop as [`Effect::PlanUpdated`], which shows it to the
+//! person (`plan_updated`). Keeping the plan in the run state is the loop's job.
 
 use futures::future::BoxFuture;
 use serde_json::{Value, json};

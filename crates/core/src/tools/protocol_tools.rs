@@ -1,4 +1,4 @@
-//! The three protocol tools of seed 000 §5.5 — `show_protocol_invitation` (display),
+//! The three protocol tools (docs/design.md#protocols) — `show_protocol_invitation` (display),
 //! `advance_protocol_step`, `cancel_protocol` — as thin handlers over the protocol engine,
 //! bound to the active skill. Their rules (validation, completion, events) are the engine's;
 //! this file reads arguments, emits the engine's events and shapes the observations.

@@ -1,6 +1,6 @@
 //! `load_resource`: reads a file of the active skill's folder through the skill registry,
-//! which refuses paths leaving the folder and truncates big files with a marker (seed 004
-//! §5.2). Listing or caching resources is the registry's business.
+//! which refuses paths leaving the folder and truncates big files with a marker
+//! (docs/design.md#tools). Listing or caching resources is the registry's business.
 
 use futures::future::BoxFuture;
 use serde_json::{Value, json};

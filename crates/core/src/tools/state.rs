@@ -1,4 +1,4 @@
-//! The generic skill-state tools of seed 000 §4: `read_state`, `write_state` and
+//! The generic skill-state tools (docs/design.md#state-semantics): `read_state`, `write_state` and
 //! `append_to_list`, always bound to the active skill (the model never names a skill). The
 //! semantics (deep merge, newest-first lists, trimming, cache invalidation) are the store's;
 //! this file only reads arguments and shapes the observations.

@@ -1,8 +1,8 @@
-//! `use_skill` (seed 001 §4): checks that the skill exists and may be started by the model,
-//! checks its requirements (birth information, a computed chart), persists it as the
+//! `use_skill` (docs/design.md#same-turn-reload): checks that the skill exists and may be started
+//! by the model, checks its requirements (birth information, a computed chart), persists it as the
 //! conversation's skill and returns [`Effect::SkillActivated`]. A missing requirement is a
-//! `needs_input` observation, not an error. Rebuilding the prompt and emitting
-//! `skill_activated` are the loop's; the phase-1 catalog description is the context builder's.
+//! `needs_input` observation, not an error. Rebuilding the prompt and emitting `skill_activated`
+//! are the loop's; the phase-1 catalog description is the context builder's.
 
 use futures::future::BoxFuture;
 use serde_json::{Value, json};

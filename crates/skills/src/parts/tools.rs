@@ -67,7 +67,7 @@ impl ToolRef {
     }
 }
 
-/// A tool the skill declares itself (seed 001 "Tool Use ACI").
+/// A tool the skill declares itself (docs/design.md#tools).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DeclaredTool {
     /// 1–64 characters of `A-Z a-z 0-9 _ -` (what model APIs accept).

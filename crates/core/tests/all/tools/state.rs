@@ -1,5 +1,5 @@
-//! read_state / write_state / append_to_list: bound to the active skill, seed 000 §4 shapes,
-//! store errors as observations, caches refreshed after writes.
+//! read_state / write_state / append_to_list: bound to the active skill, shapes as in
+//! docs/design.md#state-semantics, store errors as observations, caches refreshed after writes.
 
 use serde_json::json;
 use vibe_store::LOCAL_USER;
