@@ -179,7 +179,7 @@ impl Store {
             self.write_tx(|tx| {
                 let mut doc = assemble(tx, &user)?;
                 if legacy::migrate_legacy_profile(&mut doc) {
-                    tracing::info!(user = %user, "migrated legacy profile shape (seed 000 §6)");
+                    tracing::info!(user = %user, "migrated legacy profile shape (docs/design.md#legacy-shapes)");
                     replace_all(tx, &user, doc)?;
                 }
                 Ok(())
