@@ -1,5 +1,5 @@
 //! The printer's exact output for a run: reply on stdout, status lines on stderr, JSON lines
-//! with `--json`. `tests/runs.rs` checks `vibe runs replay` prints these same texts.
+//! with `--json`. `tests/all/runs.rs` checks `vibe runs replay` prints these same texts.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};

@@ -5,16 +5,16 @@
 
 use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command as StdCommand, Output, Stdio};
+use std::process::{Output, Stdio};
 
-use assert_cmd::cargo::CommandCargoExt as _;
 use serde_json::Value;
 
+use crate::support::{vibe_std, write_helper_skill};
+
 fn vibe(dir: &Path, script: &Path, args: &[&str]) -> Output {
-    let mut cmd = StdCommand::cargo_bin("vibe").unwrap();
+    let mut cmd = vibe_std();
     cmd.arg("--data-dir").arg(dir).args(args);
-    cmd.env("VIBE_LLM_BASE_URL", format!("scripted:{}", script.display()))
-        .env_remove("VIBE_LLM_MODEL");
+    cmd.env("VIBE_LLM_BASE_URL", format!("scripted:{}", script.display()));
     cmd.stdin(Stdio::null()).output().unwrap()
 }
 
@@ -85,7 +85,7 @@ fn conversations_list_show_delete() {
 #[test]
 fn an_unreachable_model_names_the_cause_and_keeps_the_message() {
     let dir = tempfile::tempdir().unwrap();
-    let mut cmd = StdCommand::cargo_bin("vibe").unwrap();
+    let mut cmd = vibe_std();
     // A port nothing listens on.
     let out = cmd
         .arg("--data-dir")
@@ -108,8 +108,7 @@ fn killing_chat_mid_stream_leaves_a_valid_history_and_retry_answers() {
         "slow.yaml",
         "mode: ordered\nresponses:\n  - text: \"这是一段很长的回答，会一个字一个字慢慢地流出来，直到进程被杀掉为止。\"\n    chunk_chars: 1\n    delay_ms: 120\n",
     );
-    let mut child = StdCommand::cargo_bin("vibe")
-        .unwrap()
+    let mut child = vibe_std()
         .arg("--data-dir")
         .arg(dir.path())
         .args(["--json", "chat", "讲个长故事"])
@@ -234,15 +233,12 @@ fn a_chat_run_replays_exactly_as_it_was_shown() {
 #[test]
 fn the_tools_settings_section_limits_skill_scripts_and_a_typo_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let skill = dir.path().join("skills/helper");
-    std::fs::create_dir_all(skill.join("scripts")).unwrap();
-    std::fs::write(
-        skill.join("SKILL.md"),
-        "---\nname: helper\ndescription: A test skill with a slow script.\n---\nUse the script.\n",
-    )
-    .unwrap();
-    std::fs::write(skill.join("tools.yaml"), "tools:\n  - run_script\n").unwrap();
-    std::fs::write(skill.join("scripts/slow.sh"), "sleep 20\necho done\n").unwrap();
+    write_helper_skill(
+        dir.path(),
+        "A test skill with a slow script.",
+        "slow.sh",
+        "sleep 20\necho done\n",
+    );
     let script = write_script(
         dir.path(),
         "s.yaml",
@@ -276,8 +272,7 @@ responses:
 #[test]
 fn bench_agent_refuses_zero_turns_with_a_message() {
     let dir = tempfile::tempdir().unwrap();
-    let out = StdCommand::cargo_bin("vibe")
-        .unwrap()
+    let out = vibe_std()
         .arg("--data-dir")
         .arg(dir.path())
         .args(["bench", "agent", "--history", "0", "--turns", "0"])
@@ -298,7 +293,7 @@ fn bench_agent_refuses_zero_turns_with_a_message() {
 #[test]
 fn bench_agent_reports_each_history_size() {
     let dir = tempfile::tempdir().unwrap();
-    let mut cmd = StdCommand::cargo_bin("vibe").unwrap();
+    let mut cmd = vibe_std();
     cmd.arg("--data-dir").arg(dir.path()).args([
         "--json",
         "bench",

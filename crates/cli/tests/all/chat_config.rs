@@ -6,23 +6,19 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::Path;
-use std::process::{Command as StdCommand, Output, Stdio};
+use std::process::{Output, Stdio};
 
-use assert_cmd::cargo::CommandCargoExt as _;
+use crate::support::vibe_std;
 
 const REPLY: &str = "mode: ordered\nresponses:\n  - text: \"你好！\"\n";
 
-/// `vibe chat` with no endpoint from the environment.
+/// `vibe chat` with no endpoint from the environment (the helper clears it).
 fn chat(dir: &Path, args: &[&str]) -> Output {
-    StdCommand::cargo_bin("vibe")
-        .unwrap()
+    vibe_std()
         .arg("--data-dir")
         .arg(dir)
         .arg("chat")
         .args(args)
-        .env_remove("VIBE_LLM_BASE_URL")
-        .env_remove("VIBE_LLM_MODEL")
-        .env_remove("VIBE_LLM_API_KEY")
         .stdin(Stdio::null())
         .output()
         .unwrap()

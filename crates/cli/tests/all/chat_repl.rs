@@ -6,13 +6,14 @@
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command as StdCommand, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt as _;
 use serde_json::Value;
+
+use crate::support::{vibe_std, write_helper_skill};
 
 /// Long enough for a loaded machine; reached only when `vibe` hangs (the bug guarded here).
 const PATIENCE: Duration = Duration::from_secs(60);
@@ -33,15 +34,7 @@ responses:
 
 /// A data dir with a skill whose only tool is `run_script` and a script that prints a word.
 fn setup(dir: &Path) -> std::path::PathBuf {
-    let skill = dir.join("skills/helper");
-    std::fs::create_dir_all(skill.join("scripts")).unwrap();
-    std::fs::write(
-        skill.join("SKILL.md"),
-        "---\nname: helper\ndescription: A test skill with a script.\n---\nUse the script.\n",
-    )
-    .unwrap();
-    std::fs::write(skill.join("tools.yaml"), "tools:\n  - run_script\n").unwrap();
-    std::fs::write(skill.join("scripts/hi.sh"), "echo hello-from-script\n").unwrap();
+    write_helper_skill(dir, "A test skill with a script.", "hi.sh", "echo hello-from-script\n");
     let script = dir.join("model.yaml");
     std::fs::write(&script, SCRIPT).unwrap();
     script
@@ -57,14 +50,12 @@ struct Session {
 
 impl Session {
     fn start(dir: &Path, script: &Path, args: &[&str]) -> Self {
-        let mut child = StdCommand::cargo_bin("vibe")
-            .unwrap()
+        let mut child = vibe_std()
             .arg("--data-dir")
             .arg(dir)
             .args(["--json", "chat", "--skill", "helper", "--approve", "ask"])
             .args(args)
             .env("VIBE_LLM_BASE_URL", format!("scripted:{}", script.display()))
-            .env_remove("VIBE_LLM_MODEL")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -142,8 +133,10 @@ impl Session {
     }
 
     fn interrupt(&self) {
-        let status =
-            StdCommand::new("kill").args(["-INT", &self.child.id().to_string()]).status().unwrap();
+        let status = std::process::Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status()
+            .unwrap();
         assert!(status.success());
     }
 

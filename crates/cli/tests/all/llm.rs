@@ -10,16 +10,12 @@ use assert_cmd::Command;
 use serde_json::{Value, json};
 use vibe_test_support::*;
 
+use crate::support::in_dir;
+
 const KEY: &str = "sk-cli-SECRET-987654321";
 
 fn vibe(dir: &tempfile::TempDir) -> Command {
-    let mut cmd = Command::cargo_bin("vibe").unwrap();
-    cmd.arg("--data-dir").arg(dir.path());
-    for var in
-        ["VIBE_LLM_BASE_URL", "VIBE_LLM_MODEL", "VIBE_LLM_API_KEY", "VIBE_LOG", "VIBE_DATA_DIR"]
-    {
-        cmd.env_remove(var);
-    }
+    let mut cmd = in_dir(dir.path());
     cmd.timeout(Duration::from_secs(60));
     cmd
 }

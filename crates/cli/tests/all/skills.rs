@@ -8,6 +8,8 @@ use std::process::Output;
 use assert_cmd::Command;
 use serde_json::Value;
 
+use crate::support::{self, in_dir, write};
+
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -17,29 +19,18 @@ fn fixture_root() -> PathBuf {
 }
 
 /// Run `vibe --data-dir DATA ...` with the built-in root set to `builtin`.
+fn in_data_dir(data: &Path, builtin: &Path) -> Command {
+    let mut cmd = in_dir(data);
+    cmd.env("VIBE_BUILTIN_SKILLS_DIR", builtin);
+    cmd
+}
+
 fn vibe(data: &Path, builtin: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("vibe")
-        .unwrap()
-        .env("VIBE_BUILTIN_SKILLS_DIR", builtin)
-        .arg("--data-dir")
-        .arg(data)
-        .args(args)
-        .output()
-        .unwrap()
+    in_data_dir(data, builtin).args(args).output().unwrap()
 }
 
 fn ok_json(data: &Path, builtin: &Path, args: &[&str]) -> Value {
-    let mut all = vec!["--json"];
-    all.extend_from_slice(args);
-    let out = vibe(data, builtin, &all);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
+    support::ok_json(&mut in_data_dir(data, builtin), args)
 }
 
 fn row<'a>(list: &'a Value, name: &str) -> &'a Value {

@@ -6,19 +6,15 @@
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] fns unwrap too
 
 use std::path::Path;
-use std::process::Output;
 use std::sync::Arc;
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
 use vibe_core::audit::{EXTERNALIZE_THRESHOLD, RunAudit};
 use vibe_core::emit::Emitter;
 use vibe_store::{LOCAL_USER, Store};
 use vibe_wire::TokenUsage;
 
-fn vibe(dir: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("vibe").unwrap().arg("--data-dir").arg(dir).args(args).output().unwrap()
-}
+use crate::support::run;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()
@@ -63,12 +59,12 @@ const STATUS: &str = "→ use_skill {\"skill\":\"bazi\"}\n\
 fn replay_prints_the_run_as_the_live_printer_did() {
     let dir = tempfile::tempdir().unwrap();
     fabricate(dir.path(), "run-1");
-    let out = vibe(dir.path(), &["runs", "replay", "run-1"]);
+    let out = run(dir.path(), &["runs", "replay", "run-1"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), REPLY);
     assert_eq!(text(&out.stderr), STATUS);
 
-    let out = vibe(dir.path(), &["runs", "replay", "run-1", "--show-reasoning"]);
+    let out = run(dir.path(), &["runs", "replay", "run-1", "--show-reasoning"]);
     assert_eq!(text(&out.stderr), format!("thinking\n{STATUS}"));
     assert_eq!(text(&out.stdout), REPLY);
 }
@@ -77,7 +73,7 @@ fn replay_prints_the_run_as_the_live_printer_did() {
 fn replay_json_prints_the_stored_lines_and_nothing_else() {
     let dir = tempfile::tempdir().unwrap();
     fabricate(dir.path(), "run-1");
-    let out = vibe(dir.path(), &["--json", "runs", "replay", "run-1"]);
+    let out = run(dir.path(), &["--json", "runs", "replay", "run-1"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stored = std::fs::read(dir.path().join("runs/run-1/events.jsonl")).unwrap();
     assert_eq!(text(&out.stdout), text(&stored));
@@ -96,7 +92,7 @@ fn replay_of_a_killed_run_shows_what_was_written_and_a_note() {
         br#"{"run_id":"run-1","seq":20,"ts":"2026-01-01T00:00:00Z","type":"assistant_delta","te"#,
     );
     std::fs::write(&path, stored).unwrap();
-    let out = vibe(dir.path(), &["runs", "replay", "run-1"]);
+    let out = run(dir.path(), &["runs", "replay", "run-1"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), REPLY);
     let stderr = text(&out.stderr);
@@ -113,7 +109,7 @@ fn list_and_show_report_the_row_the_counts_and_the_files() {
     let conv = fabricate(dir.path(), "run-1");
     let other = fabricate(dir.path(), "run-2");
 
-    let out = vibe(dir.path(), &["--json", "runs", "list", "--conversation", &conv]);
+    let out = run(dir.path(), &["--json", "runs", "list", "--conversation", &conv]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
     let runs = listed["runs"].as_array().unwrap();
@@ -125,19 +121,19 @@ fn list_and_show_report_the_row_the_counts_and_the_files() {
     );
     assert_eq!(runs[0]["usage"]["total_tokens"], 120);
     let all: Value = serde_json::from_slice(
-        &vibe(dir.path(), &["--json", "runs", "list", "--limit", "1"]).stdout,
+        &run(dir.path(), &["--json", "runs", "list", "--limit", "1"]).stdout,
     )
     .unwrap();
     assert_eq!(all["runs"].as_array().unwrap().len(), 1);
 
-    let human = text(&vibe(dir.path(), &["runs", "list"]).stdout);
+    let human = text(&run(dir.path(), &["runs", "list"]).stdout);
     assert!(
         human.starts_with("ID  ") && human.contains("run-1") && human.contains(&other),
         "{human}"
     );
 
     let shown: Value =
-        serde_json::from_slice(&vibe(dir.path(), &["--json", "runs", "show", "run-1"]).stdout)
+        serde_json::from_slice(&run(dir.path(), &["--json", "runs", "show", "run-1"]).stdout)
             .unwrap();
     assert_eq!(shown["run"]["conversation_id"], conv.as_str());
     assert_eq!(shown["events"]["events"], 20);
@@ -150,7 +146,7 @@ fn list_and_show_report_the_row_the_counts_and_the_files() {
     assert_eq!(files, vec!["events.jsonl", "tool-1-run_script.json"]);
     assert_eq!(shown["notices"], json!([]));
 
-    let human = text(&vibe(dir.path(), &["runs", "show", "run-1"]).stdout);
+    let human = text(&run(dir.path(), &["runs", "show", "run-1"]).stdout);
     assert!(human.contains("status        completed (stop reason: max_rounds)"), "{human}");
     assert!(human.contains("tool-1-run_script.json  16.0 KiB"), "{human}");
 }
@@ -159,7 +155,7 @@ fn list_and_show_report_the_row_the_counts_and_the_files() {
 fn unknown_runs_name_the_fix() {
     let dir = tempfile::tempdir().unwrap();
     for cmd in ["show", "replay"] {
-        let out = vibe(dir.path(), &["runs", cmd, "nope"]);
+        let out = run(dir.path(), &["runs", cmd, "nope"]);
         assert_eq!(out.status.code(), Some(1));
         let err = text(&out.stderr);
         assert!(
@@ -167,22 +163,22 @@ fn unknown_runs_name_the_fix() {
             "{cmd}: {err}"
         );
     }
-    let out = vibe(dir.path(), &["runs", "replay", "../x"]);
+    let out = run(dir.path(), &["runs", "replay", "../x"]);
     assert!(
         text(&out.stderr).starts_with("error: invalid run id \"../x\""),
         "{}",
         text(&out.stderr)
     );
-    assert!(text(&vibe(dir.path(), &["runs", "list"]).stdout).starts_with("no runs yet"));
+    assert!(text(&run(dir.path(), &["runs", "list"]).stdout).starts_with("no runs yet"));
 
     // A row without events (the run died before its first event) is shown with a note.
     Store::open(&dir.path().join("vibe.db")).unwrap().create_run("early", None).unwrap();
     let shown: Value =
-        serde_json::from_slice(&vibe(dir.path(), &["--json", "runs", "show", "early"]).stdout)
+        serde_json::from_slice(&run(dir.path(), &["--json", "runs", "show", "early"]).stdout)
             .unwrap();
     assert_eq!(shown["run"]["status"], "running");
     assert!(shown["events"].is_null());
     assert!(shown["notices"][0].as_str().unwrap().contains("no events were recorded"));
-    let err = text(&vibe(dir.path(), &["runs", "replay", "early"]).stderr);
+    let err = text(&run(dir.path(), &["runs", "replay", "early"]).stderr);
     assert!(err.contains("run early recorded no events"), "{err}");
 }

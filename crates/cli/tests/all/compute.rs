@@ -6,35 +6,14 @@
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] fns unwrap too
 
 use std::path::Path;
-use std::process::Output;
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
 
-const BUILTIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../skills");
-
-fn vibe(dir: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("vibe")
-        .unwrap()
-        .env("VIBE_BUILTIN_SKILLS_DIR", BUILTIN)
-        .arg("--data-dir")
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn ok_json(dir: &Path, args: &[&str]) -> Value {
-    let mut all = vec!["--json"];
-    all.extend_from_slice(args);
-    let out = vibe(dir, &all);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use crate::support::{ok_json_in, run, write};
 
 /// The one `error: ...` line of a failed command.
 fn error_line(dir: &Path, args: &[&str]) -> String {
-    let out = vibe(dir, args);
+    let out = run(dir, args);
     assert!(!out.status.success(), "{args:?} should fail");
     let stderr = String::from_utf8_lossy(&out.stderr).trim().to_string();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -42,7 +21,7 @@ fn error_line(dir: &Path, args: &[&str]) -> String {
 }
 
 fn set_birth(dir: &Path, birth: Value) {
-    ok_json(dir, &["profile", "set", "birth_info", &birth.to_string()]);
+    ok_json_in(dir, &["profile", "set", "birth_info", &birth.to_string()]);
 }
 
 fn mao() -> Value {
@@ -55,26 +34,26 @@ fn bazi_chart_is_computed_stored_and_reused() {
     let d = dir.path();
     set_birth(d, mao());
 
-    let first = ok_json(d, &["skills", "compute", "bazi"]);
+    let first = ok_json_in(d, &["skills", "compute", "bazi"]);
     assert_eq!(first["recomputed"], true);
     assert_eq!(first["compute_type"], "bazi");
     assert_eq!(
         first["chart"]["pillars"],
         json!({"year": "癸巳", "month": "甲子", "day": "丁酉", "hour": "甲辰"})
     );
-    let profile = ok_json(d, &["profile", "show"]);
+    let profile = ok_json_in(d, &["profile", "show"]);
     assert_eq!(profile["skills"]["bazi"]["chart"], first["chart"]);
 
-    let again = ok_json(d, &["skills", "compute", "bazi"]);
+    let again = ok_json_in(d, &["skills", "compute", "bazi"]);
     assert_eq!(again["recomputed"], false);
     assert_eq!(again["chart"], first["chart"]);
 
-    ok_json(d, &["profile", "set", "birth_info.time", "\"10:00\""]);
-    let changed = ok_json(d, &["skills", "compute", "bazi"]);
+    ok_json_in(d, &["profile", "set", "birth_info.time", "\"10:00\""]);
+    let changed = ok_json_in(d, &["skills", "compute", "bazi"]);
     assert_eq!(changed["recomputed"], true);
     assert_eq!(changed["chart"]["pillars"]["hour"], "乙巳");
 
-    let forced = ok_json(d, &["skills", "compute", "bazi", "--force"]);
+    let forced = ok_json_in(d, &["skills", "compute", "bazi", "--force"]);
     assert_eq!(forced["recomputed"], true);
 }
 
@@ -86,7 +65,7 @@ fn zodiac_chart_has_lowercase_signs_with_display_names() {
         d,
         json!({"date": "1926-04-21", "time": "02:40", "place": "London", "timezone": "Europe/London"}),
     );
-    let out = ok_json(d, &["skills", "compute", "zodiac"]);
+    let out = ok_json_in(d, &["skills", "compute", "zodiac"]);
     assert_eq!(out["chart"]["sun_sign"], "taurus");
     assert_eq!(out["chart"]["moon_sign"], "leo");
     assert_eq!(out["chart"]["sun_sign_display"], json!({"zh": "金牛座", "en": "Taurus"}));
@@ -98,7 +77,7 @@ fn text_output_shows_the_pillars() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     set_birth(d, mao());
-    let out = vibe(d, &["skills", "compute", "bazi"]);
+    let out = run(d, &["skills", "compute", "bazi"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("年柱 癸巳  月柱 甲子  日柱 丁酉  时柱 甲辰"), "{text}");
@@ -118,8 +97,8 @@ fn malformed_birth_info_is_refused_when_set_and_the_chart_stays() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     set_birth(d, mao());
-    let chart = ok_json(d, &["skills", "compute", "bazi"])["chart"].clone();
-    let before = ok_json(d, &["profile", "show"]);
+    let chart = ok_json_in(d, &["skills", "compute", "bazi"])["chart"].clone();
+    let before = ok_json_in(d, &["profile", "show"]);
     let bad = json!({"date": "1990-05-17", "time": "08:30", "timezone": "Mars/Base"});
     let line = error_line(d, &["profile", "set", "birth_info", &bad.to_string()]);
     assert_eq!(
@@ -133,8 +112,8 @@ fn malformed_birth_info_is_refused_when_set_and_the_chart_stays() {
     );
     let line = error_line(d, &["profile", "set", "birth_info.time", "\"8:75\""]);
     assert!(line.starts_with("error: birth_info.time: \"8:75\" is not a valid time"), "{line}");
-    assert_eq!(ok_json(d, &["profile", "show"]), before, "nothing changed");
-    let again = ok_json(d, &["skills", "compute", "bazi"]);
+    assert_eq!(ok_json_in(d, &["profile", "show"]), before, "nothing changed");
+    let again = ok_json_in(d, &["skills", "compute", "bazi"]);
     assert_eq!((again["recomputed"].as_bool(), &again["chart"]), (Some(false), &chart));
 }
 
@@ -153,17 +132,15 @@ fn skills_without_a_chart_and_unknown_skills_are_refused() {
 fn a_user_skill_uses_its_own_compute_type_and_slot() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let skill = d.join("skills").join("moon-notes");
-    std::fs::create_dir_all(&skill).unwrap();
-    std::fs::write(
-        skill.join("SKILL.md"),
+    write(
+        d,
+        "skills/moon-notes/SKILL.md",
         "---\nname: moon-notes\ndescription: 月亮星座笔记\nrequires_compute: true\ncompute_type: zodiac\n---\n\n# 月亮笔记\n",
-    )
-    .unwrap();
+    );
     set_birth(d, mao());
-    let out = ok_json(d, &["skills", "compute", "moon-notes"]);
+    let out = ok_json_in(d, &["skills", "compute", "moon-notes"]);
     assert_eq!(out["compute_type"], "zodiac");
     assert_eq!(out["chart"]["sun_sign"], "capricorn");
-    let profile = ok_json(d, &["profile", "show"]);
+    let profile = ok_json_in(d, &["profile", "show"]);
     assert_eq!(profile["skills"]["moon-notes"]["chart"]["compute_type"], "zodiac");
 }

@@ -5,44 +5,23 @@
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] fns unwrap too
 
 use std::path::Path;
-use std::process::Output;
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
 
-const BUILTIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../skills");
-
-fn vibe(dir: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("vibe")
-        .unwrap()
-        .env("VIBE_BUILTIN_SKILLS_DIR", BUILTIN)
-        .arg("--data-dir")
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn ok_json(dir: &Path, args: &[&str]) -> Value {
-    let mut all = vec!["--json"];
-    all.extend_from_slice(args);
-    let out = vibe(dir, &all);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use crate::support::{ok_json_in, run};
 
 fn refused(dir: &Path, args: &[&str]) -> String {
-    let out = vibe(dir, args);
+    let out = run(dir, args);
     assert!(!out.status.success(), "{args:?} should fail");
     String::from_utf8_lossy(&out.stderr).trim().to_string()
 }
 
 fn set_birth(dir: &Path, birth: Value) -> Value {
-    ok_json(dir, &["profile", "set", "birth_info", &birth.to_string()])
+    ok_json_in(dir, &["profile", "set", "birth_info", &birth.to_string()])
 }
 
 fn hour_branch(dir: &Path) -> String {
-    let chart = ok_json(dir, &["skills", "compute", "bazi"]);
+    let chart = ok_json_in(dir, &["skills", "compute", "bazi"]);
     chart["chart"]["branches"]["hour"].as_str().unwrap().to_string()
 }
 
@@ -51,15 +30,15 @@ fn a_birth_place_stores_its_longitude_and_zone() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let out = set_birth(d, json!({"date": "2000-05-17", "time": "12:00", "place": "Hangzhou"}));
-    let stored = ok_json(d, &["profile", "show"])["birth_info"].clone();
+    let stored = ok_json_in(d, &["profile", "show"])["birth_info"].clone();
     assert_eq!(out["birth_info"], stored);
     assert_eq!(stored["timezone"], "Asia/Shanghai");
     assert_eq!(stored["place_id"], "cn330100");
     assert!((stored["longitude"].as_f64().unwrap() - 120.16).abs() < 0.05, "{stored}");
-    let chart = ok_json(d, &["skills", "compute", "bazi"]);
+    let chart = ok_json_in(d, &["skills", "compute", "bazi"]);
     assert_eq!(chart["chart"]["reckoning"]["basis"], "true_solar_time");
 
-    let text = vibe(d, &["profile", "set", "birth_info.place", "\"杭州\""]);
+    let text = run(d, &["profile", "set", "birth_info.place", "\"杭州\""]);
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("birth place 杭州 (place_id cn330100): longitude 120.161"), "{text}");
 }
@@ -72,11 +51,11 @@ fn kashgar_and_urumqi_on_beijing_time_shift_the_hour_pillar() {
     // (76.0°E) and about 09:54 at Ürümqi (87.6°E), both 巳.
     set_birth(d, json!({"date": "2000-05-17", "time": "12:00", "place": "北京"}));
     assert_eq!(hour_branch(d), "午");
-    ok_json(d, &["profile", "set", "birth_info.place", "\"Kashgar\""]);
+    ok_json_in(d, &["profile", "set", "birth_info.place", "\"Kashgar\""]);
     assert_eq!(hour_branch(d), "巳");
-    ok_json(d, &["profile", "set", "birth_info.place", "\"乌鲁木齐\""]);
+    ok_json_in(d, &["profile", "set", "birth_info.place", "\"乌鲁木齐\""]);
     assert_eq!(hour_branch(d), "巳");
-    let chart = ok_json(d, &["skills", "compute", "bazi"]);
+    let chart = ok_json_in(d, &["skills", "compute", "bazi"]);
     let shift = chart["chart"]["reckoning"]["offset_from_clock_minutes"].as_i64().unwrap();
     assert!((-130..=-120).contains(&shift), "Ürümqi is about two hours behind its clock: {shift}");
 }
@@ -86,7 +65,7 @@ fn an_ambiguous_place_lists_candidates_and_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     set_birth(d, json!({"date": "2000-05-17", "time": "12:00", "place": "Hangzhou"}));
-    let before = ok_json(d, &["profile", "show"]);
+    let before = ok_json_in(d, &["profile", "show"]);
     let err = refused(d, &["profile", "set", "birth_info.place", "\"Suzhou\""]);
     assert!(err.starts_with("error: birth_info.place: \"Suzhou\" matches 3 places"), "{err}");
     assert!(err.contains("\"place\": \"Suzhou, Jiangsu\""), "{err}");
@@ -97,11 +76,11 @@ fn an_ambiguous_place_lists_candidates_and_changes_nothing() {
         "{err}"
     );
     assert!(err.contains("宿州市 Suzhou (安徽省 Anhui, CN)"), "{err}");
-    assert_eq!(ok_json(d, &["profile", "show"]), before);
+    assert_eq!(ok_json_in(d, &["profile", "show"]), before);
 
-    let picked = ok_json(d, &["profile", "set", "birth_info.place_id", "\"cn341300\""]);
+    let picked = ok_json_in(d, &["profile", "set", "birth_info.place_id", "\"cn341300\""]);
     assert_eq!(picked["birth_info"]["place_id"], "cn341300");
-    let qualified = ok_json(d, &["profile", "set", "birth_info.place", "\"Suzhou, Jiangsu\""]);
+    let qualified = ok_json_in(d, &["profile", "set", "birth_info.place", "\"Suzhou, Jiangsu\""]);
     assert_eq!(qualified["birth_info"]["place_id"], "cn320500");
 }
 
@@ -114,7 +93,7 @@ fn an_unknown_place_says_how_to_give_the_longitude() {
     assert!(err.starts_with("error: birth_info.place: no place named \"Qwertzville\""), "{err}");
     assert!(err.contains("\"longitude\": degrees east"), "{err}");
     assert!(
-        ok_json(d, &["profile", "show"])["birth_info"].as_object().is_none_or(|b| b.is_empty())
+        ok_json_in(d, &["profile", "show"])["birth_info"].as_object().is_none_or(|b| b.is_empty())
     );
     let by_hand = json!({"date": "2000-05-17", "place": "Qwertzville", "longitude": 80.0, "timezone": "Asia/Shanghai"});
     assert_eq!(set_birth(d, by_hand.clone())["birth_info"], by_hand);
@@ -126,12 +105,12 @@ fn the_zi_hour_preference_moves_the_late_zi_hour_to_its_own_day() {
     let d = dir.path();
     set_birth(d, json!({"date": "1988-02-15", "time": "23:30", "timezone": "Asia/Shanghai"}));
     let day =
-        |d: &Path| ok_json(d, &["skills", "compute", "bazi"])["chart"]["pillars"]["day"].clone();
+        |d: &Path| ok_json_in(d, &["skills", "compute", "bazi"])["chart"]["pillars"]["day"].clone();
     assert_eq!(day(d), "辛丑");
-    ok_json(d, &["profile", "set", "preferences.zi_hour_day_change", "\"24:00\""]);
+    ok_json_in(d, &["profile", "set", "preferences.zi_hour_day_change", "\"24:00\""]);
     assert_eq!(day(d), "庚子");
     let err = refused(d, &["profile", "set", "preferences.zi_hour_day_change", "\"0:00am\""]);
     assert!(err.starts_with("error: preferences.zi_hour_day_change:"), "{err}");
-    ok_json(d, &["profile", "set", "preferences.zi_hour_day_change", "\"23:00\""]);
+    ok_json_in(d, &["profile", "set", "preferences.zi_hour_day_change", "\"23:00\""]);
     assert_eq!(day(d), "辛丑");
 }

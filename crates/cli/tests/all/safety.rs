@@ -3,12 +3,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn vibe() -> Command {
-    Command::cargo_bin("vibe").unwrap()
-}
+use crate::support::vibe;
 
 fn json_lines(stdout: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect()

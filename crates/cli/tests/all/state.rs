@@ -4,22 +4,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::Path;
-use std::process::Output;
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
 
-fn vibe(dir: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("vibe").unwrap().arg("--data-dir").arg(dir).args(args).output().unwrap()
-}
-
-fn ok_json(dir: &Path, args: &[&str]) -> Value {
-    let mut all = vec!["--json"];
-    all.extend_from_slice(args);
-    let out = vibe(dir, &all);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use crate::support::{ok_json_in, run};
 
 /// Everything a user could lose: every part of the profile document as stored (the profile
 /// row, each skill's state row, each appended list and its entries) and the row counts of
@@ -49,7 +37,7 @@ fn snapshot(dir: &Path) -> Vec<String> {
 
 fn seeded() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    ok_json(
+    ok_json_in(
         dir.path(),
         &[
             "state",
@@ -62,7 +50,7 @@ fn seeded() -> tempfile::TempDir {
             r#"{"milestones": {"kind": "map"}}"#,
         ],
     );
-    ok_json(
+    ok_json_in(
         dir.path(),
         &[
             "state",
@@ -82,9 +70,9 @@ fn seeded() -> tempfile::TempDir {
 fn state_commands_follow_the_seed_semantics() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let empty = ok_json(d, &["state", "read", "--skill", "career"]);
+    let empty = ok_json_in(d, &["state", "read", "--skill", "career"]);
     assert_eq!(empty["status"], "empty");
-    ok_json(
+    ok_json_in(
         d,
         &[
             "state",
@@ -97,7 +85,7 @@ fn state_commands_follow_the_seed_semantics() {
             r#"{"a": {"x": 1, "y": 2}}"#,
         ],
     );
-    ok_json(
+    ok_json_in(
         d,
         &[
             "state",
@@ -111,7 +99,7 @@ fn state_commands_follow_the_seed_semantics() {
         ],
     );
     for n in 1..=3 {
-        let out = ok_json(
+        let out = ok_json_in(
             d,
             &[
                 "state",
@@ -128,7 +116,7 @@ fn state_commands_follow_the_seed_semantics() {
         );
         assert_eq!(out["length"], if n == 1 { 1 } else { 2 });
     }
-    let read = ok_json(d, &["state", "read", "--skill", "career", "--sections", "goals,log"]);
+    let read = ok_json_in(d, &["state", "read", "--skill", "career", "--sections", "goals,log"]);
     assert_eq!(read["status"], "success");
     assert_eq!(read["data"]["goals"], json!({"a": {"x": 1, "z": 3}}));
     let items = read["data"]["log"]["items"].as_array().unwrap();
@@ -140,15 +128,15 @@ fn state_commands_follow_the_seed_semantics() {
 fn profile_set_show_export_import_round_trip() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    ok_json(d, &["profile", "set", "birth_info.date", r#""1990-05-17""#]);
-    ok_json(d, &["profile", "set", "birth_info.timezone", r#""Asia/Shanghai""#]);
-    let shown = ok_json(d, &["profile", "show"]);
+    ok_json_in(d, &["profile", "set", "birth_info.date", r#""1990-05-17""#]);
+    ok_json_in(d, &["profile", "set", "birth_info.timezone", r#""Asia/Shanghai""#]);
+    let shown = ok_json_in(d, &["profile", "show"]);
     assert_eq!(shown["birth_info"], json!({"date": "1990-05-17", "timezone": "Asia/Shanghai"}));
     let file = d.join("export.json");
-    ok_json(d, &["profile", "export", file.to_str().unwrap()]);
+    ok_json_in(d, &["profile", "export", file.to_str().unwrap()]);
     let other = tempfile::tempdir().unwrap();
-    ok_json(other.path(), &["profile", "import", file.to_str().unwrap()]);
-    assert_eq!(ok_json(other.path(), &["profile", "show"]), shown);
+    ok_json_in(other.path(), &["profile", "import", file.to_str().unwrap()]);
+    assert_eq!(ok_json_in(other.path(), &["profile", "show"]), shown);
 }
 
 #[test]
@@ -157,8 +145,8 @@ fn profile_import_migrates_a_legacy_file() {
     let d = dir.path();
     let file = d.join("legacy.json");
     std::fs::write(&file, r#"{"skill_data": {"bazi": {"chart": {"day": "丙午"}}}, "life_context": {"_paths": {"lifecoach": {"content": {"goals": {"a": 1}}}}}}"#).unwrap();
-    ok_json(d, &["profile", "import", file.to_str().unwrap()]);
-    let shown = ok_json(d, &["profile", "show"]);
+    ok_json_in(d, &["profile", "import", file.to_str().unwrap()]);
+    let shown = ok_json_in(d, &["profile", "show"]);
     assert_eq!(shown["skills"]["bazi"]["chart"]["day"], "丙午");
     assert_eq!(shown["skills"]["lifecoach"]["goals"]["a"], 1);
     assert!(shown.get("skill_data").is_none() && shown.get("life_context").is_none());
@@ -167,7 +155,7 @@ fn profile_import_migrates_a_legacy_file() {
 #[test]
 fn db_info_reports_schema_and_counts() {
     let dir = seeded();
-    let info = ok_json(dir.path(), &["db", "info"]);
+    let info = ok_json_in(dir.path(), &["db", "info"]);
     assert_eq!(info["schema_version"], vibe_store::latest_version());
     assert_eq!(info["counts"]["skill_states"], 1);
     assert_eq!(info["counts"]["state_list_items"], 1);
@@ -180,13 +168,13 @@ fn the_snapshot_sees_every_part_of_the_profile() {
     let dir = seeded();
     let d = dir.path();
     let before = snapshot(d);
-    ok_json(
+    ok_json_in(
         d,
         &["state", "write", "--skill", "lifecoach", "--section", "goals", "--data", r#"{"a": 1}"#],
     );
     let written = snapshot(d);
     assert_ne!(written, before, "a skill state write must show in the snapshot");
-    ok_json(
+    ok_json_in(
         d,
         &[
             "state",
@@ -211,14 +199,14 @@ fn a_schema_upgrade_is_told_in_one_line_with_its_backup() {
     {
         // A file as the first release left it: schema 1 with a profile in it.
         let conn = rusqlite::Connection::open(d.join("vibe.db")).unwrap();
-        conn.execute_batch(include_str!("../../../migrations/0001_init.sql")).unwrap();
+        conn.execute_batch(include_str!("../../../../migrations/0001_init.sql")).unwrap();
         conn.execute_batch(
             "INSERT INTO profiles (user_id, doc, updated_at) VALUES ('local', '{\"name\":\"林晓\"}', 't');
              PRAGMA user_version = 1;",
         )
         .unwrap();
     }
-    let out = vibe(d, &["--json", "db", "info"]);
+    let out = run(d, &["--json", "db", "info"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stderr = String::from_utf8_lossy(&out.stderr);
     let backups = vibe_store::list_backups(&d.join("vibe.db"));
@@ -232,8 +220,8 @@ fn a_schema_upgrade_is_told_in_one_line_with_its_backup() {
     assert_eq!(stderr, want);
     let info: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(info["schema_version"], vibe_store::latest_version());
-    assert_eq!(ok_json(d, &["profile", "show"])["name"], "林晓");
-    let again = vibe(d, &["db", "info"]);
+    assert_eq!(ok_json_in(d, &["profile", "show"])["name"], "林晓");
+    let again = run(d, &["db", "info"]);
     assert_eq!(String::from_utf8_lossy(&again.stderr), "", "an up-to-date file says nothing");
 }
 
@@ -284,7 +272,7 @@ fn bad_input_names_the_problem_and_changes_nothing() {
         (&["profile", "set", "birth_info.date", "1990-05-17"], "error: VALUE is not valid JSON"),
     ];
     for (args, expected) in cases {
-        let out = vibe(d, args);
+        let out = run(d, args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{args:?} should fail");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: one line, got {stderr}");
@@ -293,11 +281,11 @@ fn bad_input_names_the_problem_and_changes_nothing() {
     }
     let bad_import = d.join("bad.json");
     std::fs::write(&bad_import, "{\n  \"a\": ,\n}").unwrap();
-    let out = vibe(d, &["profile", "import", bad_import.to_str().unwrap()]);
+    let out = run(d, &["profile", "import", bad_import.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("bad.json:2:8: not valid JSON"), "{stderr}");
     std::fs::write(&bad_import, "[1]").unwrap();
-    let out = vibe(d, &["profile", "import", bad_import.to_str().unwrap()]);
+    let out = run(d, &["profile", "import", bad_import.to_str().unwrap()]);
     assert!(
         String::from_utf8_lossy(&out.stderr)
             .contains("a profile must be a JSON object, got a list")
@@ -309,14 +297,14 @@ fn bad_input_names_the_problem_and_changes_nothing() {
 fn two_processes_appending_at_once_lose_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_path_buf();
-    ok_json(&d, &["db", "info"]);
+    ok_json_in(&d, &["db", "info"]);
     let loops: Vec<_> = (0..2)
         .map(|writer| {
             let d = d.clone();
             std::thread::spawn(move || {
                 for i in 0..200 {
                     let entry = format!(r#"{{"writer": {writer}, "i": {i}}}"#);
-                    let out = vibe(
+                    let out = run(
                         &d,
                         &[
                             "state",
@@ -339,7 +327,7 @@ fn two_processes_appending_at_once_lose_nothing() {
     for l in loops {
         l.join().unwrap();
     }
-    let read = ok_json(&d, &["state", "read", "--skill", "lifecoach", "--sections", "journal"]);
+    let read = ok_json_in(&d, &["state", "read", "--skill", "lifecoach", "--sections", "journal"]);
     let journal = read["data"]["journal"].as_array().unwrap();
     assert_eq!(journal.len(), 400);
     for writer in 0..2 {

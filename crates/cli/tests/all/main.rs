@@ -1,0 +1,19 @@
+//! Scenario tests of the `vibe` binary: one test binary, one module per command family. Every
+//! test builds its command through [`support::vibe`] (or [`support::vibe_std`]), which clears
+//! the developer's `VIBE_*` environment so the suite runs the same everywhere.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+mod birth_place;
+mod chat;
+mod chat_config;
+mod chat_repl;
+mod compute;
+mod llm;
+mod protocol;
+mod runs;
+mod safety;
+mod skills;
+mod state;

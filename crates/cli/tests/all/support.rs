@@ -1,0 +1,79 @@
+//! Helpers shared by the CLI scenario tests: the one way to build a `vibe` command (with every
+//! `VIBE_*` variable of the surrounding environment removed), running it in a data dir, reading
+//! its `--json` output and writing files into a data dir. Helpers that only one command family
+//! uses stay in that family's module; helpers the core tests share belong in vibe-test-support.
+
+use std::path::Path;
+use std::process::{Command as StdCommand, Output};
+
+use assert_cmd::Command;
+use assert_cmd::cargo::CommandCargoExt as _;
+use serde_json::Value;
+
+/// The repository's built-in skills folder.
+pub const BUILTIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../skills");
+
+/// `vibe` as a plain process command, with every `VIBE_*` variable of the test's environment
+/// removed: a test sets the ones it needs, so a developer's shell cannot change the suite. The
+/// one variable it sets pins the built-in skills to the repository's [`BUILTIN`] folder (what a
+/// development build finds anyway), so an installed copy cannot change the suite either.
+pub fn vibe_std() -> StdCommand {
+    let mut cmd = StdCommand::cargo_bin("vibe").unwrap();
+    for (name, _) in std::env::vars_os() {
+        if name.to_string_lossy().starts_with("VIBE_") {
+            cmd.env_remove(name);
+        }
+    }
+    cmd.env("VIBE_BUILTIN_SKILLS_DIR", BUILTIN);
+    cmd
+}
+
+/// [`vibe_std`] as an `assert_cmd` command (timeouts, piped stdin).
+pub fn vibe() -> Command {
+    Command::from_std(vibe_std())
+}
+
+/// `vibe --data-dir DIR`.
+pub fn in_dir(dir: &Path) -> Command {
+    let mut cmd = vibe();
+    cmd.arg("--data-dir").arg(dir);
+    cmd
+}
+
+/// `vibe --data-dir DIR ARGS...`, run to its end.
+pub fn run(dir: &Path, args: &[&str]) -> Output {
+    in_dir(dir).args(args).output().unwrap()
+}
+
+/// Runs `CMD --json ARGS...`, asserts it succeeded and parses its stdout as one JSON value.
+pub fn ok_json(cmd: &mut Command, args: &[&str]) -> Value {
+    let out = cmd.arg("--json").args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Runs `vibe --data-dir DIR --json ARGS...` like [`ok_json`].
+pub fn ok_json_in(dir: &Path, args: &[&str]) -> Value {
+    ok_json(&mut in_dir(dir), args)
+}
+
+/// Writes `text` to `root/rel`, creating the folders on the way (a skill folder's files, a
+/// model script).
+pub fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// The user skill `DATA/skills/helper`, whose only tool is `run_script`, with one script
+/// `scripts/SCRIPT` holding `body`.
+pub fn write_helper_skill(data: &Path, description: &str, script: &str, body: &str) {
+    let skill = "skills/helper";
+    write(
+        data,
+        &format!("{skill}/SKILL.md"),
+        &format!("---\nname: helper\ndescription: {description}\n---\nUse the script.\n"),
+    );
+    write(data, &format!("{skill}/tools.yaml"), "tools:\n  - run_script\n");
+    write(data, &format!("{skill}/scripts/{script}"), body);
+}
