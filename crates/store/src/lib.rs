@@ -16,6 +16,7 @@ mod error;
 mod history;
 mod json_path;
 mod legacy;
+mod message_safety;
 mod messages;
 mod migrations;
 mod profile;

@@ -16,6 +16,7 @@ pub(crate) const FILES: &[(&str, &str)] = &[
     ("0002_messages_rowid.sql", include_str!("../../../migrations/0002_messages_rowid.sql")),
     ("0003_token_calibration.sql", include_str!("../../../migrations/0003_token_calibration.sql")),
     ("0004_protocol_runs.sql", include_str!("../../../migrations/0004_protocol_runs.sql")),
+    ("0005_message_safety.sql", include_str!("../../../migrations/0005_message_safety.sql")),
 ];
 
 /// A schema upgrade done while opening a file, for the front end to tell the person (the CLI

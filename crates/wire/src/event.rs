@@ -185,6 +185,28 @@ pub enum Event {
     /// The run was paused because another protocol of the same skill started; it stays
     /// resumable (`vibe protocol resume RUN_ID`).
     ProtocolPaused { protocol_id: String, protocol_run_id: String, step: u32, total_steps: u32 },
+    /// The person's message reads as a wellbeing risk (docs/safety.md): the crisis resources
+    /// for their locale, shown before the coach's answer.
+    SafetyNotice {
+        /// `concern` or `acute`.
+        risk: String,
+        /// `suicide`, `self_harm`, `harm_others`, `abuse` or `medical`.
+        category: String,
+        resources: Vec<SafetyResource>,
+        /// The locale the resources were chosen for (`generic` when none is known).
+        locale: String,
+    },
+}
+
+/// One crisis contact in a safety notice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SafetyResource {
+    pub name: String,
+    pub number: String,
+    /// Opening hours or a web address.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// One choice offered with a protocol invitation.
@@ -354,5 +376,25 @@ mod tests {
                 usage: None
             }
         );
+    }
+
+    #[test]
+    fn safety_notice_is_tagged_and_round_trips() {
+        let notice = Event::SafetyNotice {
+            risk: "acute".into(),
+            category: "suicide".into(),
+            resources: vec![SafetyResource {
+                name: "急救".into(),
+                number: "120".into(),
+                note: None,
+            }],
+            locale: "zh-CN".into(),
+        };
+        let v = serde_json::to_value(&notice).unwrap_or_default();
+        assert_eq!(v["type"], "safety_notice");
+        assert_eq!(v["resources"][0], serde_json::json!({"name": "急救", "number": "120"}));
+        let back: Event =
+            serde_json::from_value(v).unwrap_or(Event::SkillsChanged { changes: vec![] });
+        assert_eq!(back, notice);
     }
 }

@@ -6,7 +6,7 @@ mod event;
 mod run;
 
 pub use error_info::ErrorInfo;
-pub use event::{Envelope, Event, ProtocolAction, SkillsChange, SkillsChangeKind};
+pub use event::{Envelope, Event, ProtocolAction, SafetyResource, SkillsChange, SkillsChangeKind};
 pub use run::{Phase, Plan, PlanStep, SectionTokens, StopReason, SummaryBy, TokenUsage};
 
 #[cfg(test)]

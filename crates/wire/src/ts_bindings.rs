@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use ts_rs::{Config, TS};
 
 use crate::{Envelope, ErrorInfo, Event, Phase, Plan, PlanStep, SectionTokens, SkillsChange};
-use crate::{ProtocolAction, SkillsChangeKind, StopReason, SummaryBy, TokenUsage};
+use crate::{ProtocolAction, SafetyResource, SkillsChangeKind, StopReason, SummaryBy, TokenUsage};
 
 /// The command that rewrites the committed bindings.
 const REGENERATE: &str = "bash scripts/gen-wire-ts.sh";
@@ -33,6 +33,7 @@ fn generate(dir: &Path) -> Result<(), String> {
         Plan::export_all(&cfg),
         PlanStep::export_all(&cfg),
         ProtocolAction::export_all(&cfg),
+        SafetyResource::export_all(&cfg),
         SectionTokens::export_all(&cfg),
         SkillsChange::export_all(&cfg),
         SkillsChangeKind::export_all(&cfg),

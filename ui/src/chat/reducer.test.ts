@@ -38,6 +38,7 @@ const ALL_TYPES: Record<Event["type"], true> = {
   protocol_completed: true,
   protocol_cancelled: true,
   protocol_paused: true,
+  safety_notice: true,
 };
 const covered = new Set<string>();
 function feed(events: Envelope[], from: ChatState = initialChatState) {
@@ -199,6 +200,25 @@ describe("reduce over cases the recordings do not hold", () => {
     expect(s.protocol).toMatchObject({ status: "completed", progress: 1, summary: "完成" });
     s = feed([at({ type: "protocol_cancelled", protocol_id: "weekly_review", protocol_run_id: "p2", reason: "太累" })], s);
     expect(s.protocol).toMatchObject({ protocolId: "weekly_review", runId: "p2", status: "cancelled", summary: "太累" });
+  });
+
+  it("keeps the safety notice's resources for the screen", () => {
+    const s = feed([
+      at({
+        type: "safety_notice",
+        risk: "acute",
+        category: "suicide",
+        resources: [{ name: "全国心理援助热线", number: "12356", note: "24小时" }],
+        locale: "zh-CN",
+      }),
+    ]);
+    expect(s.safety).toEqual({
+      risk: "acute",
+      category: "suicide",
+      resources: [{ name: "全国心理援助热线", number: "12356", note: "24小时" }],
+      locale: "zh-CN",
+    });
+    expect(initialChatState.safety).toBeNull();
   });
 
   it("leaves the state untouched for events of another run", () => {

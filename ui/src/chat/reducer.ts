@@ -268,6 +268,11 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
           totalSteps: env.total_steps,
         },
       };
+    case "safety_notice":
+      return {
+        ...state,
+        safety: { risk: env.risk, category: env.category, resources: env.resources, locale: env.locale },
+      };
     default:
       return assertNever(env);
   }

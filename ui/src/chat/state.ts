@@ -1,7 +1,7 @@
 // The chat screen's state: what the event reducer builds from a conversation's history and
 // its runs' events. Plain data, no behaviour (the reducer is in reducer.ts).
 
-import type { ErrorInfo, Phase, Plan, ProtocolAction, StopReason, TokenUsage } from "../wire";
+import type { ErrorInfo, Phase, Plan, ProtocolAction, SafetyResource, StopReason, TokenUsage } from "../wire";
 
 export interface ToolActivity {
   id: string;
@@ -71,6 +71,14 @@ export interface ProtocolView {
   summary: string | null;
 }
 
+/** The last safety notice of the conversation (docs/safety.md): crisis resources to show. */
+export interface SafetyView {
+  risk: string;
+  category: string;
+  resources: SafetyResource[];
+  locale: string;
+}
+
 export interface ChatState {
   conversationId: string | null;
   messages: Message[];
@@ -89,6 +97,8 @@ export interface ChatState {
   /** Skills that changed on disk since the screen opened (name → change). */
   skillChanges: Record<string, string>;
   protocol: ProtocolView | null;
+  /** Stays shown once a message raised it, so the resources remain in reach. */
+  safety: SafetyView | null;
 }
 
 export const initialChatState: ChatState = {
@@ -104,4 +114,5 @@ export const initialChatState: ChatState = {
   usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
   skillChanges: {},
   protocol: null,
+  safety: null,
 };

@@ -2,6 +2,7 @@
 import type { Phase } from "./Phase";
 import type { Plan } from "./Plan";
 import type { ProtocolAction } from "./ProtocolAction";
+import type { SafetyResource } from "./SafetyResource";
 import type { SectionTokens } from "./SectionTokens";
 import type { SkillsChange } from "./SkillsChange";
 import type { StopReason } from "./StopReason";
@@ -108,4 +109,16 @@ step: number, total_steps: number, step_name: string, phase?: string | null,
 /**
  * Share of steps done, 0–1.
  */
-progress: number, } | { "type": "protocol_completed", protocol_id: string, protocol_run_id: string, summary: string, } | { "type": "protocol_cancelled", protocol_id: string, protocol_run_id: string, reason?: string | null, } | { "type": "protocol_paused", protocol_id: string, protocol_run_id: string, step: number, total_steps: number, };
+progress: number, } | { "type": "protocol_completed", protocol_id: string, protocol_run_id: string, summary: string, } | { "type": "protocol_cancelled", protocol_id: string, protocol_run_id: string, reason?: string | null, } | { "type": "protocol_paused", protocol_id: string, protocol_run_id: string, step: number, total_steps: number, } | { "type": "safety_notice", 
+/**
+ * `concern` or `acute`.
+ */
+risk: string, 
+/**
+ * `suicide`, `self_harm`, `harm_others`, `abuse` or `medical`.
+ */
+category: string, resources: Array<SafetyResource>, 
+/**
+ * The locale the resources were chosen for (`generic` when none is known).
+ */
+locale: string, };

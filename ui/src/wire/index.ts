@@ -6,6 +6,7 @@ export type * from "./Phase";
 export type * from "./Plan";
 export type * from "./PlanStep";
 export type * from "./ProtocolAction";
+export type * from "./SafetyResource";
 export type * from "./SectionTokens";
 export type * from "./SkillsChange";
 export type * from "./SkillsChangeKind";

@@ -71,7 +71,26 @@ pub(crate) fn status_lines(event: &Event) -> Vec<String> {
         | Event::ProtocolPaused { .. } => {
             super::protocol::protocol_lines(event).unwrap_or_default()
         }
+        Event::SafetyNotice { category, resources, locale, .. } => {
+            safety_lines(category, resources, locale)
+        }
     }
+}
+
+/// The crisis resources of a safety notice, one contact a line.
+fn safety_lines(
+    category: &str,
+    resources: &[vibe_wire::SafetyResource],
+    locale: &str,
+) -> Vec<String> {
+    let mut lines = vec![format!(
+        "⚠ safety notice ({category}, {locale}): you deserve support right now. Please reach out:"
+    )];
+    for r in resources {
+        let note = r.note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default();
+        lines.push(format!("  ☎ {}: {}{note}", r.name, r.number));
+    }
+    lines
 }
 
 /// The one-line summary of a run that did not simply complete.

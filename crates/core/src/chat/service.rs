@@ -250,7 +250,19 @@ impl ChatService {
             user_message: user_message.clone(),
             model: self.model.model_name().to_string(),
         });
-        let protocol_prompt = self.protocol_turn(&conversation, &user_message, &emitter);
+        // Safety first: a risky message pauses the protocol (acute) and gets the supportive
+        // section instead of the protocol's for this turn (a retry is screened again).
+        let protocol_prompt =
+            match self.safety_turn(&conversation, &user_message, user_message_id, &emitter) {
+                Some(turn) => {
+                    if !turn.pause_protocol {
+                        // A concern keeps the protocol's events but not its section.
+                        let _ = self.protocol_turn(&conversation, &user_message, &emitter);
+                    }
+                    Some(turn.prompt)
+                }
+                None => self.protocol_turn(&conversation, &user_message, &emitter),
+            };
         let input = AgentInput {
             store: self.store.clone(),
             skills: self.skills.clone(),
@@ -398,3 +410,5 @@ impl ChatService {
 
 #[path = "protocol_hook.rs"]
 mod protocol_hook;
+#[path = "safety_hook.rs"]
+mod safety_hook;

@@ -25,7 +25,7 @@ mod screen_tests;
 
 pub use error::SafetyError;
 pub use eval::{Figures, GroupFigures, LabelledMessage, Outcome, evaluate, parse_labelled};
-pub use resources::{Contact, CrisisResources, Region};
+pub use resources::{Contact, CrisisResources, GENERIC as GENERIC_LOCALE, Region};
 pub use rules::RuleSet;
 pub use types::{Category, Discount, Risk, Screening};
 

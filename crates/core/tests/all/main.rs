@@ -13,5 +13,6 @@ mod compaction;
 mod harness;
 mod http;
 mod protocol;
+mod safety;
 mod structured;
 mod tool_order;

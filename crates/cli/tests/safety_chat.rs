@@ -1,0 +1,67 @@
+//! The wellbeing safety notice in `vibe chat` (text and `--json`) and `vibe runs replay`: a
+//! risky message prints the crisis resources of the system locale before the coach's answer.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::process::{Command as StdCommand, Output, Stdio};
+
+use assert_cmd::cargo::CommandCargoExt as _;
+use serde_json::Value;
+
+const REPLY: &str = "mode: ordered\nresponses:\n  - text: \"我在这里陪着你。\"\n";
+
+fn vibe(dir: &Path, args: &[&str]) -> Output {
+    let script = dir.join("s.yaml");
+    std::fs::write(&script, REPLY).unwrap();
+    let mut cmd = StdCommand::cargo_bin("vibe").unwrap();
+    cmd.arg("--data-dir").arg(dir).args(args);
+    cmd.env("VIBE_LLM_BASE_URL", format!("scripted:{}", script.display()))
+        .env_remove("VIBE_LLM_MODEL")
+        .env("LANG", "zh_CN.UTF-8");
+    cmd.stdin(Stdio::null()).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn chat_prints_the_crisis_resources_and_replay_shows_them_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = vibe(dir.path(), &["chat", "我想自杀"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("⚠ safety notice (suicide, zh_CN.UTF-8)"), "{err}");
+    assert!(err.contains("☎ 全国心理援助热线: 12356 (24小时)"), "{err}");
+    assert!(err.contains("☎ 急救: 120"), "{err}");
+    assert_eq!(text(&out.stdout).trim(), "我在这里陪着你。");
+
+    let out = vibe(dir.path(), &["--json", "chat", "我想自杀"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let events: Vec<Value> =
+        text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let notice = events.iter().find(|e| e["type"] == "safety_notice").unwrap();
+    assert_eq!(
+        (notice["risk"].as_str(), notice["category"].as_str()),
+        (Some("acute"), Some("suicide"))
+    );
+    assert!(notice["resources"].as_array().unwrap().iter().any(|r| r["number"] == "12356"));
+    let run_id = notice["run_id"].as_str().unwrap().to_string();
+
+    let out = vibe(dir.path(), &["runs", "replay", &run_id]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("☎ 全国心理援助热线: 12356 (24小时)"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_safe_lookalike_prints_no_notice() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = vibe(dir.path(), &["chat", "累死了"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(!text(&out.stderr).contains("safety notice"), "{}", text(&out.stderr));
+}
