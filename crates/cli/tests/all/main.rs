@@ -15,5 +15,6 @@ mod llm;
 mod protocol;
 mod runs;
 mod safety;
+mod safety_chat;
 mod skills;
 mod state;

@@ -1,23 +1,21 @@
 //! The wellbeing safety notice in `vibe chat` (text and `--json`) and `vibe runs replay`: a
 //! risky message prints the crisis resources of the system locale before the coach's answer.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::path::Path;
-use std::process::{Command as StdCommand, Output, Stdio};
+use std::process::{Output, Stdio};
 
-use assert_cmd::cargo::CommandCargoExt as _;
 use serde_json::Value;
+
+use crate::support::vibe_std;
 
 const REPLY: &str = "mode: ordered\nresponses:\n  - text: \"我在这里陪着你。\"\n";
 
 fn vibe(dir: &Path, args: &[&str]) -> Output {
     let script = dir.join("s.yaml");
     std::fs::write(&script, REPLY).unwrap();
-    let mut cmd = StdCommand::cargo_bin("vibe").unwrap();
+    let mut cmd = vibe_std();
     cmd.arg("--data-dir").arg(dir).args(args);
     cmd.env("VIBE_LLM_BASE_URL", format!("scripted:{}", script.display()))
-        .env_remove("VIBE_LLM_MODEL")
         .env("LANG", "zh_CN.UTF-8");
     cmd.stdin(Stdio::null()).output().unwrap()
 }
