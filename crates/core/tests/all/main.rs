@@ -13,6 +13,7 @@ mod compaction;
 mod harness;
 mod http;
 mod protocol;
+mod recording;
 mod safety;
 mod structured;
 mod tool_order;

@@ -6,40 +6,18 @@
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 use vibe_core::agent::ApprovalPolicy;
 use vibe_core::chat::{ChatConfig, ChatService, TurnRequest};
 use vibe_core::emit::{CollectSink, EventSink};
 use vibe_core::protocol::{Clock, ReportFormat, render_report};
-use vibe_llm::{ChatModel, ChatRequest, DeltaStream, LlmError, Message, ScriptedModel};
+use vibe_llm::ScriptedModel;
 use vibe_skills::{Registry, RegistryConfig, SkillsSettings};
 use vibe_store::{LOCAL_USER, ProtocolStatus, Store};
 use vibe_wire::{Envelope, Event};
 
-/// The scripted model, remembering the system prompt of every request.
-struct Recording {
-    inner: ScriptedModel,
-    systems: Mutex<Vec<String>>,
-}
-
-impl ChatModel for Recording {
-    fn stream(&self, request: ChatRequest) -> DeltaStream {
-        let system = request.messages.iter().find_map(|m| match m {
-            Message::System { content } => Some(content.clone()),
-            _ => None,
-        });
-        self.systems.lock().unwrap().push(system.unwrap_or_default());
-        self.inner.stream(request)
-    }
-    fn list_models(&self) -> BoxFuture<'_, Result<Vec<vibe_llm::ModelInfo>, LlmError>> {
-        self.inner.list_models()
-    }
-    fn model_name(&self) -> &str {
-        self.inner.model_name()
-    }
-}
+use crate::recording::Recording;
 
 struct Fx {
     _dir: tempfile::TempDir,
@@ -62,10 +40,9 @@ impl Fx {
         let skills = Arc::new(Registry::open(config));
         let registry = skills.clone();
         let script = json!({"model": "scripted-coach", "responses": responses}).to_string();
-        let model = Arc::new(Recording {
-            inner: ScriptedModel::from_yaml(&script, "protocol scenario").unwrap(),
-            systems: Mutex::new(Vec::new()),
-        });
+        let model = Arc::new(Recording::new(
+            ScriptedModel::from_yaml(&script, "protocol scenario").unwrap(),
+        ));
         let now = Arc::new(Mutex::new(Utc.with_ymd_and_hms(2026, 1, 20, 8, 0, 0).unwrap()));
         let at = now.clone();
         let clock: Clock = Arc::new(move || *at.lock().unwrap());

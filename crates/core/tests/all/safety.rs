@@ -3,47 +3,22 @@
 //! supportive section in the system prompt the model receives, and the message's safety mark;
 //! an acute message pauses a running dankoe protocol; safe lookalikes change nothing.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use futures::future::BoxFuture;
 use serde_json::json;
 use vibe_core::chat::TurnRequest;
-use vibe_llm::{ChatModel, ChatRequest, DeltaStream, LlmError, Message, ScriptedModel};
+use vibe_llm::ScriptedModel;
 use vibe_store::{LOCAL_USER, ProtocolStatus, Role};
 use vibe_wire::Event;
 
 use crate::harness::{Harness, Options, Turn, say};
 
-/// The scripted model, remembering the system prompt of every request.
-struct Recording {
-    inner: ScriptedModel,
-    systems: Mutex<Vec<String>>,
-}
-
-impl ChatModel for Recording {
-    fn stream(&self, request: ChatRequest) -> DeltaStream {
-        let system = request.messages.iter().find_map(|m| match m {
-            Message::System { content } => Some(content.clone()),
-            _ => None,
-        });
-        self.systems.lock().unwrap().push(system.unwrap_or_default());
-        self.inner.stream(request)
-    }
-    fn list_models(&self) -> BoxFuture<'_, Result<Vec<vibe_llm::ModelInfo>, LlmError>> {
-        self.inner.list_models()
-    }
-    fn model_name(&self) -> &str {
-        self.inner.model_name()
-    }
-}
+use crate::recording::Recording;
 
 const ANSWER: &str = "mode: matched\nresponses:\n  - text: \"我在这里陪着你。\"\n";
 
 fn harness(language: &str) -> (Harness, Arc<Recording>) {
-    let model = Arc::new(Recording {
-        inner: ScriptedModel::from_yaml(ANSWER, "test script").unwrap(),
-        systems: Mutex::new(Vec::new()),
-    });
+    let model = Arc::new(Recording::new(ScriptedModel::from_yaml(ANSWER, "test script").unwrap()));
     let h = Harness::new(model.clone(), Options::default());
     h.store.set_path(LOCAL_USER, "preferences.language", json!(language)).unwrap();
     (h, model)
@@ -139,10 +114,7 @@ async fn safe_lookalikes_bring_nothing() {
 
 #[tokio::test]
 async fn without_a_language_preference_the_system_locale_or_generic_is_used() {
-    let model = Arc::new(Recording {
-        inner: ScriptedModel::from_yaml(ANSWER, "test script").unwrap(),
-        systems: Mutex::new(Vec::new()),
-    });
+    let model = Arc::new(Recording::new(ScriptedModel::from_yaml(ANSWER, "test script").unwrap()));
     let h = Harness::new(model, Options::default());
     let turn = h.turn(say("I want to kill myself")).await;
     let (_, _, numbers, locale) = notice(&turn).unwrap();
