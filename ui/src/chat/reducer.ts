@@ -206,8 +206,7 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
       return {
         ...state,
         protocol: {
-          protocolId: env.protocol_id,
-          runId: null,
+          ...blankProtocol(env.protocol_id, null),
           status: "invited",
           invitation: {
             title: env.title,
@@ -215,12 +214,6 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
             estimatedTime: env.estimated_time ?? null,
             actions: env.actions,
           },
-          step: 0,
-          totalSteps: 0,
-          stepName: "",
-          phase: null,
-          progress: 0,
-          summary: null,
         },
       };
     case "protocol_progress":
@@ -284,9 +277,14 @@ function protocolOf(state: ChatState, protocolId: string, protocolRunId: string)
   if (current && current.protocolId === protocolId && (current.runId ?? protocolRunId) === protocolRunId) {
     return { ...current, runId: protocolRunId, invitation: null };
   }
+  return blankProtocol(protocolId, protocolRunId);
+}
+
+/** A protocol view with nothing known yet but its ids. */
+function blankProtocol(protocolId: string, runId: string | null): ProtocolView {
   return {
     protocolId,
-    runId: protocolRunId,
+    runId,
     status: "active",
     invitation: null,
     step: 0,
@@ -297,6 +295,7 @@ function protocolOf(state: ChatState, protocolId: string, protocolRunId: string)
     summary: null,
   };
 }
+
 
 /** Folds a list of events (a replayed events.jsonl) into a state. */
 export function replay(events: Envelope[], from: ChatState): ChatState {
