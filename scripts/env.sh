@@ -13,8 +13,9 @@ export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 # except through these). python3: the `run_script` tool runs a skill's `.py` scripts with it,
 # and its tests run one; scripts/gen-gazetteer.py also needs it. fonts-noto-cjk: the PDF
 # report's font (found on the system, never downloaded); poppler-utils: `pdftotext`, with
-# which the PDF report's tests read it back.
-APT_PACKAGES=(pkg-config gcc python3 fonts-noto-cjk poppler-utils)
+# which the PDF report's tests read it back. libssl-dev: the headers and libcrypto SQLCipher's
+# page encryption is built against (docs/privacy.md#the-crypto-library).
+APT_PACKAGES=(pkg-config gcc libssl-dev python3 fonts-noto-cjk poppler-utils)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

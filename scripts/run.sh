@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
-# Builds the `vibe` command line and runs it. With no arguments it shows where the data
-# lives and the installed skills; otherwise the arguments go to `vibe`, e.g.
+# The main job. With no arguments: builds the desktop app (scripts/build-app.sh, release) and
+# opens it; on a machine without a display (no DISPLAY / WAYLAND_DISPLAY) it says so, shows
+# where the data lives and the installed skills with the `vibe` command line, and points to
+# `scripts/run.sh chat`. With arguments: builds `vibe` and runs it with them, e.g.
 #   scripts/run.sh state read --skill lifecoach
 source "$(dirname "$0")/env.sh"
+
+if [ "$#" -eq 0 ] && [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+  APP="$(bash "$ROOT/scripts/build-app.sh" | tail -n 1)"
+  echo "opening $APP"
+  exec "$APP"
+fi
 
 cargo build --locked --release -p vibe-cli
 VIBE="$CARGO_TARGET_DIR/release/vibe"
 if [ "$#" -eq 0 ]; then
+  echo "No display here (DISPLAY and WAYLAND_DISPLAY are unset), so the desktop app is not opened."
+  echo "Chat in the terminal instead: scripts/run.sh chat    (or run under Xvfb: xvfb-run scripts/run.sh)"
+  echo
   "$VIBE" db info
   "$VIBE" skills list
 else

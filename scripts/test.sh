@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every check and test of the project: formatting, lints, all workspace tests (unit,
-# integration, scenario, doc tests), then the UI's typecheck, unit tests and browser tests.
-# Exits non-zero on the first failure.
+# integration, scenario, doc tests), then the UI's typecheck, unit tests and browser tests, then
+# the desktop app in a real window (Xvfb + tauri-driver). Exits non-zero on the first failure.
 source "$(dirname "$0")/env.sh"
+# The workspace includes the desktop shell (src-tauri): its WebKitGTK/GTK packages come first.
+source "$ROOT/scripts/app-env.sh"
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
@@ -22,3 +24,6 @@ echo "== ui: unit tests (vitest)"
 npm test --silent
 echo "== ui: browser tests (playwright, Debian's Chromium)"
 npm run --silent e2e
+
+echo "== desktop app: real window (Xvfb, tauri-driver, WebKitWebDriver)"
+bash "$ROOT/scripts/test-app-window.sh"

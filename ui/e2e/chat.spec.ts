@@ -16,6 +16,9 @@ test("a message streams in as Markdown", async ({ page }) => {
   const reply = page.getByTestId("msg-assistant");
   await expect(page.getByTestId("stop")).toBeVisible();
   await expect(reply).toContainText("先喘口气");
+  // The new conversation is in the list while its first reply still streams.
+  await expect(page.getByTestId("conversation-item")).toHaveCount(1, { timeout: 1_500 });
+  await expect(page.getByTestId("stop")).toBeVisible({ timeout: 100 });
   const partial = (await reply.innerText()).length;
   await page.screenshot({ path: `${SHOTS}/chat-streaming.png` });
   await expect(reply).toContainText("Take it one step at a time", { timeout: 15_000 });
@@ -91,6 +94,19 @@ test("a model error shows its fix and leads to Settings", async ({ page }) => {
   await expect(page.getByTestId("settings-base-url")).toBeVisible();
 });
 
+test("a failed command shows its hint in the app's words, naming the screen that fixes it", async ({ page }) => {
+  await page.goto("./?lang=zh-CN&sendFails=endpoint");
+  await send(page, "你好");
+  const banner = page.getByTestId("error-banner");
+  await expect(banner).toContainText("connection refused");
+  await expect(banner.getByTestId("error-hint")).toHaveText(
+    "请打开「设置」，检查服务地址 http://127.0.0.1:9/v1，确认模型服务正在运行，然后点「测试连接」。",
+  );
+  await page.screenshot({ path: `${SHOTS}/command-error-hint.png` });
+  await page.getByTestId("error-banner").getByRole("button", { name: "打开设置" }).click();
+  await expect(page.getByTestId("settings-base-url")).toBeVisible();
+});
+
 test("the plan checklist and the skill badge show", async ({ page }) => {
   await page.goto("./?lang=zh-CN&delay=10");
   await send(page, "帮我做个计划");
@@ -114,4 +130,24 @@ test("Shift+Enter makes a new line and Enter sends", async ({ page }) => {
   await composer.press("Enter");
   await expect(page.getByTestId("msg-user")).toHaveText("line one\nline two");
   await expect(composer).toHaveValue("");
+});
+
+test("a message at risk shows the crisis contacts beside a supportive reply, and they stay in reach", async ({ page }) => {
+  await page.goto("./?lang=zh-CN&delay=10");
+  await send(page, "我真的不想活了，已经想好怎么做了");
+  const notice = page.getByTestId("safety-notice");
+  await expect(notice).toBeVisible();
+  await expect(notice).toHaveAttribute("role", "alert");
+  await expect(notice).toContainText("如果你正在想结束自己的生命");
+  await expect(notice.getByTestId("safety-resource").filter({ hasText: "全国心理援助热线" })).toContainText("12356");
+  await expect(page.getByTestId("msg-assistant")).toContainText("你不必一个人扛着");
+  await page.screenshot({ path: `${SHOTS}/safety-notice.png` });
+
+  // Folded, the notice keeps one line and opens again; a later message does not remove it.
+  await notice.getByRole("button", { name: "收起" }).click();
+  await expect(notice.getByTestId("safety-resource")).toHaveCount(0);
+  await send(page, "Work has been stressful lately");
+  await expect(page.getByTestId("msg-assistant").nth(1)).toContainText("Take it one step at a time", { timeout: 15_000 });
+  await notice.getByRole("button", { name: "显示求助电话" }).click();
+  await expect(notice.getByTestId("safety-resource")).toHaveCount(4);
 });

@@ -10,7 +10,7 @@ test("settings are saved and the connection test shows its result", async ({ pag
   await page.getByTestId("settings-base-url").fill("http://127.0.0.1:11434/v1");
   await page.getByTestId("settings-model").fill("llama3.2");
   await page.getByTestId("settings-test").click();
-  await expect(page.getByTestId("settings-test-result")).toHaveText("Connected. 2 models available.");
+  await expect(page.getByTestId("settings-test-result")).toHaveText("Connected: llama3.2 answered.");
   await page.getByTestId("settings-save").click();
   await expect(page.getByText("Saved.")).toBeVisible();
   const saved = await page.evaluate(() => window.__vibeMock.settings.llm);
@@ -53,7 +53,7 @@ test("the API key goes to the keychain and never comes back to the webview", asy
     keychain: [...window.__vibeMock.keychain.values()],
   }));
   expect(mock.keychain).toEqual([SECRET]);
-  expect(mock.fromWebview.filter((c) => c.args.includes(SECRET)).map((c) => c.cmd)).toEqual(["api_key_set"]);
+  expect(mock.fromWebview.filter((c) => c.args.includes(SECRET)).map((c) => c.cmd)).toEqual(["set_api_key"]);
   expect(mock.toWebview.length).toBeGreaterThan(20);
   expect(mock.toWebview.filter((p) => p.includes(SECRET))).toEqual([]);
   expect(await page.content()).not.toContain(SECRET);

@@ -6,6 +6,7 @@ import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import * as client from "./client";
 import { initI18n } from "./i18n";
+import { formFromView } from "./settings/form";
 import "./styles.css";
 
 async function start() {
@@ -13,7 +14,7 @@ async function start() {
     const { installMockBackend } = await import("./e2e-mock/backend");
     installMockBackend();
   }
-  const language = await client.settings.get().then((s) => s.language, () => "");
+  const language = await client.settings.get().then((v) => formFromView(v).language, () => "");
   initI18n(language);
   const root = document.getElementById("root");
   if (root) createRoot(root).render(<StrictMode><App /></StrictMode>);

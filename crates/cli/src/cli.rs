@@ -30,6 +30,11 @@ pub struct GlobalArgs {
     /// More log output on stderr (-v info, -vv debug). `VIBE_LOG` overrides.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
+    /// Create a new data directory's database WITHOUT encryption (an explicit choice; `vibe db
+    /// info` then warns). By default it is encrypted with a key kept in the OS keychain, or
+    /// with the passphrase in VIBE_DB_PASSPHRASE.
+    #[arg(long, global = true)]
+    pub no_encryption: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -58,4 +63,6 @@ pub enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Screen messages for risk (suicide, self-harm, harm to others, abuse, medical emergency).
     Safety(cmd::safety::SafetyArgs),
+    /// What your coach remembers: list, show, edit, forget, export; extract now; on/off.
+    Memory(cmd::memory::MemoryArgs),
 }

@@ -5,6 +5,7 @@ mod cli;
 mod cmd;
 mod ctx;
 mod output;
+mod passphrase;
 mod render;
 
 use clap::Parser;
@@ -29,6 +30,7 @@ fn main() {
         Command::Bench(args) => cmd::bench::run(&ctx, args),
         Command::Protocol(args) => cmd::protocol::run(&ctx, args),
         Command::Safety(args) => cmd::safety::run(&ctx, args),
+        Command::Memory(args) => cmd::memory::run(&ctx, args),
     };
     if let Err(err) = result {
         output::report_error(&ctx, &err);

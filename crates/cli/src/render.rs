@@ -5,6 +5,8 @@
 
 mod protocol;
 pub(crate) use protocol::{bar, protocol_lines};
+mod sanitize;
+pub(crate) use sanitize::terminal_safe;
 mod status;
 #[cfg(test)]
 mod tests;
@@ -71,7 +73,7 @@ impl EventPrinter {
                 if !lines.is_empty() {
                     self.end_lines();
                     for line in lines {
-                        let _ = writeln!(self.err, "{line}");
+                        let _ = writeln!(self.err, "{}", terminal_safe(&line));
                     }
                     let _ = self.err.flush();
                 }
@@ -91,6 +93,7 @@ impl EventPrinter {
             return;
         }
         self.end_reasoning();
+        let text = terminal_safe(text);
         let _ = self.out.write_all(text.as_bytes());
         let _ = self.out.flush();
         self.out_open = !text.ends_with('\n');
@@ -101,6 +104,7 @@ impl EventPrinter {
             return;
         }
         self.end_reply();
+        let text = terminal_safe(text);
         let _ = if self.color {
             write!(self.err, "{DIM}{text}{RESET}")
         } else {

@@ -17,7 +17,7 @@ fn turn_events() -> Vec<Event> {
             user_message: "今天感觉怎么样".into(),
             model: "scripted".into(),
         },
-        Event::TurnStarted { round: 1 },
+        Event::RoundStarted { round: 1 },
         Event::ModelRequest {
             round: 1,
             phase: Phase::Phase2,
@@ -44,7 +44,7 @@ fn turn_events() -> Vec<Event> {
         Event::Usage {
             usage: TokenUsage { prompt_tokens: 3000, completion_tokens: 20, total_tokens: 3020 },
         },
-        Event::TurnStarted { round: 2 },
+        Event::RoundStarted { round: 2 },
     ];
     events.extend((0..50).map(|_| Event::AssistantDelta { text: "今天不错".into() }));
     events.push(Event::RunFinished {

@@ -11,12 +11,12 @@ use std::time::Instant;
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 use vibe_llm::ScriptedModel;
-use vibe_skills::{Registry, RegistryConfig, SkillsSettings};
-use vibe_store::{LOCAL_USER, NewMessage, Role, Store};
+use vibe_store::{LOCAL_USER, NewMessage, Role};
+use vibe_wire::command::SendMessageRequest;
 
 use crate::CoreError;
 use crate::agent::ApprovalPolicy;
-use crate::chat::{ChatConfig, ChatService, TurnRequest};
+use crate::app::{App, AppError, AppPaths, EphemeralKeys, Overrides};
 
 /// The answer text: about 200 characters.
 const ANSWER: &str = "好的，我已经把今天的进展记下来了。你连续坚持了好几天，这很不容易。接下来我们可以一起看看：\
@@ -54,42 +54,43 @@ pub struct AgentBench {
     /// CPU time (user + system, all threads) per measured turn; `None` off Linux or when the
     /// run was too short for the kernel's 10 ms clock ticks.
     pub cpu_ms_per_turn: Option<f64>,
+    /// Whether the database was encrypted (the app's default).
+    pub encrypted: bool,
 }
 
-/// Measure `turns` turns after `history` prior messages, in a fresh data dir under `work`.
-/// `turns` must be at least 1.
+/// Measure `turns` turns after `history` prior messages, in a fresh data dir under `work`,
+/// its database encrypted as the app's default (a random key, kept in memory here) unless
+/// `clear`. `turns` must be at least 1.
 pub async fn bench_agent(
     work: &Path,
     history: usize,
     turns: usize,
-) -> Result<AgentBench, CoreError> {
+    clear: bool,
+) -> Result<AgentBench, AppError> {
     if turns == 0 {
-        return Err(CoreError::InvalidRequest(
+        return Err(AppError::InvalidInput(
             "the agent benchmark needs at least 1 measured turn".into(),
         ));
     }
     let io =
         |action: &'static str, err| CoreError::AuditIo { action, path: work.to_path_buf(), err };
     std::fs::create_dir_all(work).map_err(|e| io("create", e))?;
-    let store = Arc::new(Store::open(&work.join("vibe.db"))?);
-    let skills = Arc::new(Registry::open(RegistryConfig::for_data_dir(
-        work,
-        &SkillsSettings::default(),
-        None,
-    )));
-    // As in the desktop app: skill folders are watched, so their parts are served from memory.
-    skills.watch()?;
     let model = ScriptedModel::from_yaml(&script(WARM_UP + turns), "bench script")
         .map_err(|e| CoreError::InvalidRequest(e.to_string()))?;
-    let service = ChatService::new(
-        store.clone(),
-        skills,
-        Arc::new(model),
-        Some(work.to_path_buf()),
-        ChatConfig::default(),
-    )?
-    // As in the desktop app: run folders are made ahead of turns.
-    .prepare_runs_ahead();
+    // As in the desktop app: skill folders are watched (their parts served from memory) and
+    // run folders are made ahead of turns.
+    let overrides = Overrides {
+        model: Some(Arc::new(model)),
+        long_lived: true,
+        // The script answers the turns only: no memory extraction between them.
+        memory: Some(crate::memory::MemorySettings { quiet_minutes: 0, every_turns: 0 }),
+        no_encryption: clear,
+        ..Overrides::default()
+    };
+    let app =
+        App::open_with_keys(AppPaths::new(work), overrides, Arc::new(EphemeralKeys::default()))?;
+    let store = app.store().clone();
+    app.prepare_chat()?;
 
     let conversation = store.create_conversation(LOCAL_USER, Some("bench"))?;
     store.set_conversation_skill(&conversation.id, Some("lifecoach"), None)?;
@@ -106,28 +107,31 @@ pub async fn bench_agent(
         )?;
     }
     let approver = Arc::new(ApprovalPolicy::DenyAll);
-    let turn = |n: usize| TurnRequest {
-        conversation_id: Some(conversation.id.clone()),
-        message: format!("第 {n} 天：今天完成了晨跑，记一下进展。"),
-        ..TurnRequest::default()
+    let turn = |n: usize| {
+        SendMessageRequest::say(
+            Some(conversation.id.clone()),
+            format!("第 {n} 天：今天完成了晨跑，记一下进展。"),
+        )
     };
     for n in 0..WARM_UP {
-        service.run_turn(turn(n), Vec::new(), approver.clone(), CancellationToken::new()).await?;
+        app.send_message_with(turn(n), Vec::new(), approver.clone(), CancellationToken::new())
+            .await?;
     }
     let size_before = store.checkpointed_size()?;
     let cpu_before = cpu_ms();
     let mut times = Vec::with_capacity(turns);
     for n in WARM_UP..WARM_UP + turns {
         let start = Instant::now();
-        let result = service
-            .run_turn(turn(n), Vec::new(), approver.clone(), CancellationToken::new())
+        let result = app
+            .send_message_with(turn(n), Vec::new(), approver.clone(), CancellationToken::new())
             .await?;
         times.push(start.elapsed().as_secs_f64() * 1000.0);
         if result.stop_reason != vibe_wire::StopReason::Completed {
             return Err(CoreError::InvalidRequest(format!(
                 "bench turn {n} ended with {}",
                 result.stop_reason.as_str()
-            )));
+            ))
+            .into());
         }
     }
     let cpu_after = cpu_ms();
@@ -135,6 +139,7 @@ pub async fn bench_agent(
     times.sort_by(f64::total_cmp);
     let pick = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize];
     Ok(AgentBench {
+        encrypted: !clear,
         history,
         turns,
         median_ms: pick(0.5),
@@ -178,7 +183,7 @@ mod tests {
     #[tokio::test]
     async fn zero_turns_are_refused_with_a_message_not_a_panic() {
         let dir = tempfile::tempdir().unwrap();
-        let err = bench_agent(dir.path(), 0, 0).await.unwrap_err();
+        let err = bench_agent(dir.path(), 0, 0, false).await.unwrap_err();
         assert!(err.to_string().contains("at least 1 measured turn"), "{err}");
     }
 }

@@ -87,7 +87,7 @@ mod tests {
         let b = Arc::new(CollectSink::default());
         let emitter = Emitter::new("run-1", vec![a.clone(), b.clone()]);
         for round in 1..=3 {
-            emitter.emit(Event::TurnStarted { round });
+            emitter.emit(Event::RoundStarted { round });
         }
         let seqs: Vec<u64> = a.events().iter().map(|e| e.seq).collect();
         assert_eq!(seqs, vec![0, 1, 2]);

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use vibe_charts::ChartError;
 use vibe_skills::SkillsError;
 use vibe_store::StoreError;
+use vibe_wire::ErrorKind;
 
 /// Errors from the core services. None is retried automatically.
 #[derive(Debug, thiserror::Error)]
@@ -31,7 +32,7 @@ pub enum CoreError {
     )]
     InvalidRunId(String),
     /// No audit folder (or no `events.jsonl`) for the run. Not retried.
-    #[error("no events recorded for run \"{run_id}\" (looked for {}); list runs with `vibe runs list`", path.display())]
+    #[error("no events recorded for run \"{run_id}\" (looked for {})", path.display())]
     RunNotFound { run_id: String, path: PathBuf },
     /// Creating, reading or writing a run's audit files failed (permissions, disk full).
     /// Not retried; while a run is in progress the audit only logs and remembers it.
@@ -43,6 +44,10 @@ pub enum CoreError {
     /// A protocol command was refused (unknown protocol, no active run, a finished run).
     #[error(transparent)]
     Protocol(#[from] crate::protocol::ProtocolError),
+    /// The runtime shut down while a database call waited on its blocking thread; the call
+    /// did not complete. Not retried.
+    #[error("the app is shutting down; the database call did not complete")]
+    ShuttingDown,
     /// A context setting is out of range; the message names the setting and the valid range.
     /// Not retried.
     #[error("invalid context setting: {0}")]
@@ -51,29 +56,29 @@ pub enum CoreError {
 
 impl CoreError {
     /// Short machine-readable kind, for `vibe_wire::ErrorInfo`.
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> ErrorKind {
         match self {
             Self::Chart(ChartError::MissingField { .. } | ChartError::InvalidField { .. }) => {
-                "invalid_input"
+                ErrorKind::InvalidInput
             }
-            Self::Chart(ChartError::UnknownComputeType(_)) => "unknown_compute_type",
-            Self::Chart(ChartError::Calendar(_)) => "internal",
+            Self::Chart(ChartError::UnknownComputeType(_)) => ErrorKind::UnknownComputeType,
+            Self::Chart(ChartError::Calendar(_)) => ErrorKind::Internal,
             Self::Store(e) => e.kind(),
-            Self::Tokenizer(_) => "internal",
-            Self::InvalidLimits(_) => "invalid_input",
+            Self::Tokenizer(_) | Self::ShuttingDown => ErrorKind::Internal,
+            Self::InvalidLimits(_) => ErrorKind::InvalidInput,
             Self::Skills(
                 SkillsError::UnknownSkill { .. }
                 | SkillsError::UnknownPart { .. }
                 | SkillsError::ResourceNotFound { .. },
-            ) => "not_found",
+            ) => ErrorKind::NotFound,
             Self::Skills(SkillsError::Invalid { .. } | SkillsError::InvalidName { .. }) => {
-                "invalid_skill"
+                ErrorKind::InvalidSkill
             }
-            Self::Skills(_) => "skills",
-            Self::InvalidRequest(_) => "invalid_input",
-            Self::InvalidRunId(_) => "invalid_input",
-            Self::RunNotFound { .. } => "not_found",
-            Self::AuditIo { .. } => "io",
+            Self::Skills(_) => ErrorKind::Skills,
+            Self::InvalidRequest(_) => ErrorKind::InvalidInput,
+            Self::InvalidRunId(_) => ErrorKind::InvalidInput,
+            Self::RunNotFound { .. } => ErrorKind::NotFound,
+            Self::AuditIo { .. } => ErrorKind::Io,
             Self::Protocol(e) => e.kind(),
         }
     }

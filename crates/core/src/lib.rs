@@ -1,8 +1,10 @@
 //! The VibeLife core above the store, skills and LLM layers: the chat service (one request →
 //! one run), the agent loop, context building, tools, the audit log, evals and benchmarks,
-//! and chart computation. Parsing CLI input or talking to a front end does not belong here.
+//! memory extraction, and chart computation. Parsing CLI input or talking to a front end does
+//! not belong here.
 
 pub mod agent;
+pub mod app;
 pub mod audit;
 pub mod bench;
 pub mod chat;
@@ -11,9 +13,12 @@ pub mod context;
 pub mod emit;
 mod error;
 pub mod eval;
+pub mod input;
+pub mod memory;
 pub mod profile_set;
 pub mod protocol;
 pub mod safety;
+mod store_io;
 pub mod tools;
 
 pub use error::CoreError;

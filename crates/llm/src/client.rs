@@ -14,10 +14,13 @@ use serde_json::Value;
 
 use crate::decode::DeltaDecoder;
 use crate::errors::LlmError;
-use crate::http_errors::{chain, check_status, first_byte_timeout, idle_timeout, send_error};
+use crate::http_errors::{
+    chain, check_status, first_byte_timeout, idle_timeout, redirect_policy, send_error,
+};
 use crate::keychain::ApiKey;
 use crate::model::{ChatModel, DeltaStream, error_stream};
 use crate::models::parse_models;
+use crate::redact::{Secrets, redact_url};
 use crate::request::chat_body;
 use crate::retry::{self, RetryClock, SystemClock};
 use crate::settings::Endpoint;
@@ -33,6 +36,8 @@ pub struct OpenAiClient {
 struct Inner {
     endpoint: Endpoint,
     key: Option<ApiKey>,
+    /// The key's and the base URL's secrets, scrubbed from every error this client returns.
+    secrets: Secrets,
     clock: Arc<dyn RetryClock>,
 }
 
@@ -42,16 +47,20 @@ impl OpenAiClient {
             .connect_timeout(endpoint.connect_timeout)
             .tcp_nodelay(true)
             .user_agent(concat!("vibelife/", env!("CARGO_PKG_VERSION")))
+            .redirect(redirect_policy())
             .build()
             .map_err(|e| LlmError::config(format!("cannot build the HTTP client: {e}")))?;
-        Ok(Self { http, inner: Arc::new(Inner { endpoint, key, clock: Arc::new(SystemClock) }) })
+        let secrets = Secrets::new(key.as_ref().map(ApiKey::expose), &endpoint.base_url);
+        let clock = Arc::new(SystemClock);
+        Ok(Self { http, inner: Arc::new(Inner { endpoint, key, secrets, clock }) })
     }
 
     /// The same client with another clock for Retry-After dates and the waits between
     /// attempts (tests record the waits instead of sleeping).
     pub fn with_clock(self, clock: Arc<dyn RetryClock>) -> Self {
-        let Inner { endpoint, key, .. } = &*self.inner;
-        let inner = Inner { endpoint: endpoint.clone(), key: key.clone(), clock };
+        let Inner { endpoint, key, secrets, .. } = &*self.inner;
+        let inner =
+            Inner { endpoint: endpoint.clone(), key: key.clone(), secrets: secrets.clone(), clock };
         Self { http: self.http, inner: Arc::new(inner) }
     }
 
@@ -60,7 +69,7 @@ impl OpenAiClient {
     }
 
     fn get(&self, path: &str) -> reqwest::RequestBuilder {
-        self.authorize(self.http.get(format!("{}{path}", self.inner.endpoint.base_url)))
+        self.authorize(self.http.get(self.inner.endpoint.url(path)))
     }
 
     fn authorize(&self, mut rb: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
@@ -73,8 +82,8 @@ impl OpenAiClient {
         rb
     }
 
-    fn secret(&self) -> Option<&str> {
-        self.inner.key.as_ref().map(ApiKey::expose)
+    fn secrets(&self) -> &Secrets {
+        &self.inner.secrets
     }
 }
 
@@ -83,8 +92,9 @@ impl ChatModel for OpenAiClient {
         let endpoint = &self.inner.endpoint;
         if endpoint.model.is_none() && !endpoint.preset.model_optional {
             return error_stream(LlmError::config(format!(
-                "no model is set for {} ({}); pass --model, set VIBE_LLM_MODEL or llm.model in settings.json (`vibe llm models` lists what the server offers)",
-                endpoint.preset.label, endpoint.base_url
+                "no model is set for {} ({}); set llm.model in settings.json or VIBE_LLM_MODEL to one the server offers",
+                endpoint.preset.label,
+                endpoint.shown_url()
             )));
         }
         let body = chat_body(endpoint, &request);
@@ -109,7 +119,17 @@ impl ChatModel for OpenAiClient {
     }
 
     fn list_models(&self) -> BoxFuture<'_, Result<Vec<ModelInfo>, LlmError>> {
-        Box::pin(async move {
+        Box::pin(async move { self.models().await.map_err(|e| e.redacted(self.secrets())) })
+    }
+
+    fn model_name(&self) -> &str {
+        self.inner.endpoint.model.as_deref().unwrap_or("")
+    }
+}
+
+impl OpenAiClient {
+    async fn models(&self) -> Result<Vec<ModelInfo>, LlmError> {
+        {
             let endpoint = &self.inner.endpoint;
             let response =
                 tokio::time::timeout(endpoint.first_byte_timeout, self.get("/models").send())
@@ -121,11 +141,11 @@ impl ChatModel for OpenAiClient {
                 LlmError::BadRequest { status: status @ (404 | 405), .. } => LlmError::BadRequest {
                     status,
                     message: format!(
-                        "{}/models is not offered by this server (HTTP {status}); set the model name by hand (--model, VIBE_LLM_MODEL or llm.model)",
-                        endpoint.base_url
+                        "{} is not offered by this server (HTTP {status}); set the model name by hand (llm.model or VIBE_LLM_MODEL)",
+                        redact_url(&endpoint.url("/models"))
                     ),
                 },
-                other => other.redacted(self.secret()),
+                other => other,
             })?;
             let text = tokio::time::timeout(endpoint.idle_timeout, body.text())
                 .await
@@ -133,16 +153,12 @@ impl ChatModel for OpenAiClient {
                 .map_err(|e| LlmError::Network {
                     message: format!(
                         "reading the model list from {} failed: {}",
-                        endpoint.base_url,
+                        endpoint.shown_url(),
                         chain(&e)
                     ),
                 })?;
-            parse_models(&text, &endpoint.base_url)
-        })
-    }
-
-    fn model_name(&self) -> &str {
-        self.inner.endpoint.model.as_deref().unwrap_or("")
+            parse_models(&text, &endpoint.shown_url())
+        }
     }
 }
 
@@ -202,7 +218,7 @@ impl Session {
 
     async fn connect(&mut self) -> Result<Progress, LlmError> {
         let endpoint = &self.client.inner.endpoint;
-        let url = format!("{}/chat/completions", endpoint.base_url);
+        let url = endpoint.url("/chat/completions");
         let rb = self
             .client
             .authorize(self.client.http.post(url))
@@ -214,7 +230,7 @@ impl Session {
             .map_err(|_| first_byte_timeout(endpoint))?
             .map_err(|e| send_error(&e, endpoint))?;
         let response = check_status(response, endpoint, self.client.inner.clock.now()).await?;
-        let mut decoder = DeltaDecoder::new(self.id_base, &endpoint.base_url);
+        let mut decoder = DeltaDecoder::new(self.id_base, &endpoint.shown_url());
         let is_json = response
             .headers()
             .get("content-type")
@@ -229,7 +245,7 @@ impl Session {
                 .map_err(|e| LlmError::Network {
                     message: format!(
                         "reading the answer from {} failed: {}",
-                        endpoint.base_url,
+                        endpoint.shown_url(),
                         chain(&e)
                     ),
                 })?;
@@ -249,7 +265,7 @@ impl Session {
 
     /// Retry when nothing was yielded yet and the error allows it; else report it.
     async fn fail(&mut self, error: LlmError) {
-        let error = error.redacted(self.client.secret());
+        let error = error.redacted(self.client.secrets());
         self.bytes = None;
         self.decoder = None;
         let endpoint = &self.client.inner.endpoint;
@@ -262,7 +278,7 @@ impl Session {
                 retry::wait_for(&error, self.attempt, endpoint.retry_base, endpoint.max_retry_wait)
         {
             tracing::info!(
-                kind = error.kind(),
+                kind = error.kind().as_str(),
                 attempt = self.attempt + 1,
                 ?wait,
                 "retrying the model request: {error}"
@@ -299,14 +315,14 @@ async fn read_some(
         Some(Err(e)) if got_bytes => Err(LlmError::Truncated {
             message: format!(
                 "the stream from {} was cut mid-answer ({}); the answer is incomplete",
-                endpoint.base_url,
+                endpoint.shown_url(),
                 chain(&e)
             ),
         }),
         Some(Err(e)) => Err(LlmError::Network {
             message: format!(
                 "the connection to {} failed before any answer arrived: {}",
-                endpoint.base_url,
+                endpoint.shown_url(),
                 chain(&e)
             ),
         }),

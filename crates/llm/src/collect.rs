@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::errors::LlmError;
 use crate::model::DeltaStream;
-use crate::types::{Delta, ToolCall, Usage};
+use crate::types::{Delta, TokenUsage, ToolCall};
 
 /// What a finished (or failed) answer amounted to.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -17,7 +17,7 @@ pub struct ChatResponse {
     pub reasoning: Option<String>,
     pub tool_calls: Vec<ToolCall>,
     pub finish_reason: Option<String>,
-    pub usage: Option<Usage>,
+    pub usage: Option<TokenUsage>,
 }
 
 /// Folds deltas into a [`ChatResponse`].
@@ -118,7 +118,7 @@ mod tests {
             Err(LlmError::Truncated { message: "cut".into() }),
         ];
         let (r, err) = collect(Box::pin(futures::stream::iter(items))).await;
-        assert_eq!(err.map(|e| e.kind()), Some("truncated"));
+        assert_eq!(err.map(|e| e.kind().as_str()), Some("truncated"));
         assert_eq!(r.text, "Let me");
         assert_eq!(r.tool_calls, []);
     }

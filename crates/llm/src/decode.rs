@@ -281,7 +281,11 @@ mod tests {
         );
         assert_eq!(out.last(), Some(&Delta::Finish { reason: Some("tool_calls".into()) }));
         assert!(out.contains(&Delta::Usage {
-            usage: crate::types::Usage { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 }
+            usage: crate::types::TokenUsage {
+                prompt_tokens: 3,
+                completion_tokens: 4,
+                total_tokens: 7
+            }
         }));
     }
 
@@ -290,7 +294,7 @@ mod tests {
         let (out, err) =
             decode(&[b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"part\"}}]}\n\n"]);
         assert_eq!(out, vec![Delta::Text { text: "part".into() }]);
-        assert_eq!(err.map(|e| e.kind()), Some("truncated"));
+        assert_eq!(err.map(|e| e.kind().as_str()), Some("truncated"));
     }
 
     #[test]
@@ -305,7 +309,7 @@ mod tests {
         let (out, err) = decode(&[b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\"}}]}\n\ndata: {\"error\":{\"message\":\"model crashed\"}}\n\n"]);
         assert_eq!(out, vec![Delta::Text { text: "a".into() }]);
         let err = err.unwrap();
-        assert_eq!(err.kind(), "server");
+        assert_eq!(err.kind().as_str(), "server");
         assert!(err.to_string().contains("model crashed"));
     }
 
@@ -316,7 +320,7 @@ mod tests {
         let (out, err) = decode(&[whole.as_bytes(), cut.as_bytes()]);
         assert_eq!(out, vec![Delta::Text { text: "kept".into() }]);
         let err = err.unwrap();
-        assert_eq!(err.kind(), "truncated");
+        assert_eq!(err.kind().as_str(), "truncated");
         assert!(err.to_string().contains("middle of a line"), "{err}");
     }
 
@@ -335,7 +339,7 @@ mod tests {
         let (out, err) = decode(&[body.as_bytes()]);
         assert_eq!(out, vec![]);
         let err = err.unwrap();
-        assert_eq!(err.kind(), "server");
+        assert_eq!(err.kind().as_str(), "server");
         assert!(err.to_string().contains("slot crashed"), "{err}");
         let (_, err) = decode(&[b"error: the model is not loaded\n\n"]);
         assert!(err.unwrap().to_string().contains("the model is not loaded"));
@@ -345,7 +349,7 @@ mod tests {
     fn garbage_is_a_protocol_error_naming_the_endpoint() {
         let (_, err) = decode(&[b"data: <html>oops</html>\n\n"]);
         let err = err.unwrap();
-        assert_eq!(err.kind(), "protocol");
+        assert_eq!(err.kind().as_str(), "protocol");
         assert!(err.to_string().contains("test"));
     }
 

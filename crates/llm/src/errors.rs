@@ -4,7 +4,9 @@
 
 use std::time::Duration;
 
-use vibe_wire::ErrorInfo;
+use vibe_wire::{ErrorInfo, ErrorKind};
+
+use crate::redact::Secrets;
 
 /// Everything that can go wrong talking to a model. Messages never contain the API key.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -44,18 +46,18 @@ pub enum LlmError {
 }
 
 impl LlmError {
-    /// Stable snake_case kind, as in `vibe llm probe --json` and `ErrorInfo.kind`.
-    pub fn kind(&self) -> &'static str {
+    /// The kind, as in `vibe llm probe --json` and `ErrorInfo.kind`.
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            Self::Auth { .. } => "auth",
-            Self::RateLimited { .. } => "rate_limited",
-            Self::Server { .. } => "server",
-            Self::BadRequest { .. } => "bad_request",
-            Self::Network { .. } => "network",
-            Self::Timeout { .. } => "timeout",
-            Self::Protocol { .. } => "protocol",
-            Self::Truncated { .. } => "truncated",
-            Self::Config { .. } => "config",
+            Self::Auth { .. } => ErrorKind::Auth,
+            Self::RateLimited { .. } => ErrorKind::RateLimited,
+            Self::Server { .. } => ErrorKind::Server,
+            Self::BadRequest { .. } => ErrorKind::BadRequest,
+            Self::Network { .. } => ErrorKind::Network,
+            Self::Timeout { .. } => ErrorKind::Timeout,
+            Self::Protocol { .. } => ErrorKind::Protocol,
+            Self::Truncated { .. } => ErrorKind::Truncated,
+            Self::Config { .. } => ErrorKind::Config,
         }
     }
 
@@ -187,10 +189,10 @@ impl LlmError {
         }
     }
 
-    /// Remove every occurrence of `secret` from the message (server messages may echo it).
-    pub(crate) fn redacted(self, secret: Option<&str>) -> Self {
-        let Some(secret) = secret.filter(|s| !s.is_empty()) else { return self };
-        let scrub = |m: String| m.replace(secret, "[redacted]");
+    /// Remove every form of every secret from the message (server messages may echo the
+    /// key, the URL's password or token), and redact any URL in it.
+    pub(crate) fn redacted(self, secrets: &Secrets) -> Self {
+        let scrub = |m: String| secrets.scrub(&m);
         match self {
             Self::Auth { status, message } => Self::Auth { status, message: scrub(message) },
             Self::RateLimited { message, retry_after } => {
@@ -218,7 +220,7 @@ mod tests {
 
     #[test]
     fn statuses_map_to_the_documented_kinds() {
-        let kind = |s| LlmError::from_status(s, "m", None, "http://x").kind();
+        let kind = |s| LlmError::from_status(s, "m", None, "http://x").kind().as_str();
         assert_eq!(kind(401), "auth");
         assert_eq!(kind(403), "auth");
         assert_eq!(kind(429), "rate_limited");
@@ -237,7 +239,7 @@ mod tests {
     #[test]
     fn a_server_error_carries_retry_after_too() {
         let e = LlmError::from_status(503, "", Some(Duration::from_secs(30)), "x");
-        assert_eq!(e.kind(), "server");
+        assert_eq!(e.kind().as_str(), "server");
         assert_eq!(e.retry_after_s(), Some(30));
         assert!(e.to_string().contains("retry after 30 s"), "{e}");
     }
@@ -245,10 +247,10 @@ mod tests {
     #[test]
     fn error_objects_are_classified_by_code_or_type() {
         let e = LlmError::from_error_object(&json!({"message": "slow down", "code": 429}), "x");
-        assert_eq!(e.kind(), "rate_limited");
+        assert_eq!(e.kind().as_str(), "rate_limited");
         let e =
             LlmError::from_error_object(&json!({"message": "boom", "type": "server_error"}), "x");
-        assert_eq!(e.kind(), "server");
+        assert_eq!(e.kind().as_str(), "server");
         assert!(e.to_string().contains("boom"));
         let e = LlmError::from_error_object(&json!("plain text"), "x");
         assert!(e.to_string().contains("plain text"));
@@ -257,7 +259,7 @@ mod tests {
     #[test]
     fn redaction_removes_the_secret_everywhere() {
         let e = LlmError::from_status(401, "bad key sk-secret-123", None, "x");
-        let e = e.redacted(Some("sk-secret-123"));
+        let e = e.redacted(&Secrets::new(Some("sk-secret-123"), "http://x"));
         assert!(!e.to_string().contains("sk-secret-123"));
         assert!(e.to_string().contains("[redacted]"));
     }

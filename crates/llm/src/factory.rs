@@ -47,7 +47,8 @@ pub fn build_model(
                     };
                     notices.push(format!(
                         "{} ({}) needs an API key: {why}",
-                        endpoint.preset.label, endpoint.base_url
+                        endpoint.preset.label,
+                        endpoint.shown_url()
                     ));
                 }
                 (Arc::new(OpenAiClient::new(endpoint.clone(), key)?), source)

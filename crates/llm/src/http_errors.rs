@@ -33,7 +33,7 @@ pub(crate) async fn check_status(
         status.as_u16(),
         &server_message(&body),
         retry_after,
-        &endpoint.base_url,
+        &endpoint.shown_url(),
     ))
 }
 
@@ -58,7 +58,7 @@ pub(crate) fn first_byte_timeout(endpoint: &Endpoint) -> LlmError {
     LlmError::Timeout {
         message: format!(
             "{} sent nothing for {} s (llm.first_byte_timeout_s); the model may still be loading — try again or raise the timeout",
-            endpoint.base_url,
+            endpoint.shown_url(),
             endpoint.first_byte_timeout.as_secs_f64()
         ),
     }
@@ -68,18 +68,26 @@ pub(crate) fn idle_timeout(endpoint: &Endpoint) -> LlmError {
     LlmError::Timeout {
         message: format!(
             "{} stopped sending for {} s mid-answer (llm.idle_timeout_s)",
-            endpoint.base_url,
+            endpoint.shown_url(),
             endpoint.idle_timeout.as_secs_f64()
         ),
     }
 }
 
 pub(crate) fn send_error(e: &reqwest::Error, endpoint: &Endpoint) -> LlmError {
+    if let Some(redirect) = find_source::<CrossOriginRedirect>(e) {
+        return LlmError::Config {
+            message: format!(
+                "{} redirected the request to another host ({}); a model request is never sent on to another host — if that host is the right endpoint, set llm.base_url to it",
+                redirect.from, redirect.to
+            ),
+        };
+    }
     if e.is_timeout() {
         return LlmError::Timeout {
             message: format!(
                 "connecting to {} timed out after {} s (llm.connect_timeout_s); is the server reachable?",
-                endpoint.base_url,
+                endpoint.shown_url(),
                 endpoint.connect_timeout.as_secs_f64()
             ),
         };
@@ -87,10 +95,49 @@ pub(crate) fn send_error(e: &reqwest::Error, endpoint: &Endpoint) -> LlmError {
     LlmError::Network {
         message: format!(
             "cannot reach {}: {}; is the server running and the base URL right?",
-            endpoint.base_url,
+            endpoint.shown_url(),
             chain(e)
         ),
     }
+}
+
+/// The redirect policy of the model client: follow a redirect only to the same origin
+/// (scheme, host, port) as the request, at most 10 times. Anything else stops with
+/// [`CrossOriginRedirect`], so neither the conversation nor the key reaches another host.
+pub(crate) fn redirect_policy() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        let Some(first) = attempt.previous().first() else { return attempt.follow() };
+        if first.origin() != attempt.url().origin() {
+            let from = first.origin().ascii_serialization();
+            let to = attempt.url().origin().ascii_serialization();
+            return attempt.error(CrossOriginRedirect { from, to });
+        }
+        if attempt.previous().len() > 10 {
+            return attempt.error("more than 10 redirects");
+        }
+        attempt.follow()
+    })
+}
+
+/// A redirect to another origin, refused. Both origins carry no userinfo, path or query.
+#[derive(Debug, thiserror::Error)]
+#[error("refused to follow a redirect from {from} to another host, {to}")]
+pub(crate) struct CrossOriginRedirect {
+    from: String,
+    to: String,
+}
+
+fn find_source<'a, T: std::error::Error + 'static>(
+    e: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a T> {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = source {
+        if let Some(found) = s.downcast_ref::<T>() {
+            return Some(found);
+        }
+        source = s.source();
+    }
+    None
 }
 
 /// An error and its sources on one line (reqwest's own text is terse).

@@ -41,9 +41,12 @@ pub enum KeySource {
     },
 }
 
-/// The keychain account for an endpoint: one key per base URL host.
+/// The keychain account for an endpoint: one key per base URL host (without any userinfo,
+/// which may hold a password, or query).
 pub fn account_for(base_url: &str) -> String {
-    let host = base_url.split("://").nth(1).unwrap_or(base_url).split('/').next().unwrap_or("");
+    let rest = base_url.split("://").nth(1).unwrap_or(base_url);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = authority.rsplit('@').next().unwrap_or("");
     format!("llm:{host}")
 }
 
@@ -172,5 +175,6 @@ mod tests {
     fn accounts_are_per_host() {
         assert_eq!(account_for("https://api.openai.com/v1"), "llm:api.openai.com");
         assert_eq!(account_for("http://127.0.0.1:11434/v1"), "llm:127.0.0.1:11434");
+        assert_eq!(account_for("https://u:pw@h.example/v1?key=k"), "llm:h.example");
     }
 }

@@ -6,6 +6,7 @@
 mod client;
 mod collect;
 mod decode;
+mod detect;
 mod errors;
 mod factory;
 mod http_errors;
@@ -14,6 +15,7 @@ mod model;
 mod models;
 mod presets;
 mod reassemble;
+mod redact;
 mod request;
 mod retry;
 mod scripted;
@@ -26,6 +28,7 @@ mod types;
 pub use client::OpenAiClient;
 pub use collect::{Accumulator, ChatResponse, collect};
 pub use decode::sse_deltas;
+pub use detect::{LOCAL_PRESETS, LocalServer, PROBE_TIMEOUT, detect_local_servers};
 pub use errors::LlmError;
 pub use factory::{ModelSetup, build_model};
 pub use keychain::{
@@ -34,10 +37,11 @@ pub use keychain::{
 };
 pub use model::{ChatModel, DeltaStream};
 pub use presets::{PRESETS, Preset, ToolMode};
+pub use redact::{REDACTED, Secrets, redact_url};
 pub use retry::{RetryClock, SystemClock};
 pub use scripted::ScriptedModel;
 pub use settings::{BASE_URL_ENV, Endpoint, LlmSettings, MODEL_ENV};
 pub use structured::{StructuredModel, UNUSABLE_REPLY};
 pub use types::{
-    ChatRequest, Delta, EMPTY_ARGUMENTS, Message, ModelInfo, Params, ToolCall, ToolDef, Usage,
+    ChatRequest, Delta, EMPTY_ARGUMENTS, Message, ModelInfo, Params, TokenUsage, ToolCall, ToolDef,
 };

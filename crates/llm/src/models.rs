@@ -39,6 +39,6 @@ mod tests {
         assert_eq!(ids(r#"{"data": [{"id": "a", "owned_by": "me"}]}"#), ["a"]);
         assert_eq!(ids(r#"{"models": [{"name": "b"}]}"#), ["b"]);
         assert_eq!(ids(r#"[{"id": "c"}]"#), ["c"]);
-        assert_eq!(parse_models("<html>", "x").unwrap_err().kind(), "protocol");
+        assert_eq!(parse_models("<html>", "x").unwrap_err().kind().as_str(), "protocol");
     }
 }

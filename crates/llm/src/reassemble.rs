@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use crate::errors::LlmError;
-use crate::types::{Delta, Usage};
+use crate::types::{Delta, TokenUsage};
 
 #[derive(Debug)]
 struct Call {
@@ -193,11 +193,11 @@ impl Reassembler {
     }
 }
 
-pub(crate) fn parse_usage(usage: &Value) -> Usage {
+pub(crate) fn parse_usage(usage: &Value) -> TokenUsage {
     let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
     let (prompt, completion) = (n("prompt_tokens"), n("completion_tokens"));
     let total = usage.get("total_tokens").and_then(Value::as_u64).unwrap_or(prompt + completion);
-    Usage { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total }
+    TokenUsage { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total }
 }
 
 #[cfg(test)]
@@ -344,7 +344,7 @@ mod tests {
             json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop", "usage": u}]}),
             json!({"choices": [{"index": 0, "delta": {}, "usage": u}], "usage": u}),
         ]);
-        let usage = Usage { prompt_tokens: 9, completion_tokens: 1, total_tokens: 10 };
+        let usage = TokenUsage { prompt_tokens: 9, completion_tokens: 1, total_tokens: 10 };
         assert_eq!(out, [Delta::Usage { usage }, Delta::Usage { usage }]);
     }
 
@@ -353,6 +353,6 @@ mod tests {
         let mut r = Reassembler::new(0);
         let mut out = Vec::new();
         r.chunk(&tc(json!({"index": 0, "function": {"arguments": "{}"}})), &mut out);
-        assert_eq!(r.finish().map_err(|e| e.kind()), Err("protocol"));
+        assert_eq!(r.finish().map_err(|e| e.kind().as_str()), Err("protocol"));
     }
 }

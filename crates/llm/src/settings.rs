@@ -9,12 +9,14 @@ use serde_json::Value;
 
 use crate::errors::LlmError;
 use crate::presets::{self, Preset, ToolMode};
+use crate::redact::redact_url;
 
 pub const BASE_URL_ENV: &str = "VIBE_LLM_BASE_URL";
 pub const MODEL_ENV: &str = "VIBE_LLM_MODEL";
 
-/// The `llm` section of settings.json. The API key is never here (keychain or env).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The `llm` section of settings.json. The API key is never here (keychain or env); the
+/// `Debug` form shows the base URL redacted.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct LlmSettings {
     /// `ollama`, `lmstudio`, `llamacpp`, `vllm`, `openai`, `deepseek`, `qwen` (alias
@@ -39,6 +41,21 @@ pub struct LlmSettings {
     pub include_usage: Option<bool>,
     pub temperature: Option<f32>,
     pub max_tokens: Option<u32>,
+}
+
+impl std::fmt::Debug for LlmSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlmSettings")
+            .field("preset", &self.preset)
+            .field("base_url", &self.base_url.as_deref().map(redact_url))
+            .field("model", &self.model)
+            .field("tool_mode", &self.tool_mode)
+            .field("retries", &self.retries)
+            .field("connect_timeout_s", &self.connect_timeout_s)
+            .field("first_byte_timeout_s", &self.first_byte_timeout_s)
+            .field("idle_timeout_s", &self.idle_timeout_s)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for LlmSettings {
@@ -115,7 +132,8 @@ impl LlmSettings {
             ["scripted:", "http://", "https://"].iter().any(|p| base_url.starts_with(p));
         if !known_scheme {
             return Err(LlmError::config(format!(
-                "base URL {base_url:?} must start with http:// or https:// (or be scripted:PATH); set llm.base_url or VIBE_LLM_BASE_URL"
+                "base URL {:?} must start with http:// or https:// (or be scripted:PATH); set llm.base_url or VIBE_LLM_BASE_URL",
+                redact_url(&base_url)
             )));
         }
         let model = self.model.clone().or_else(|| preset.default_model.map(str::to_string));
@@ -147,8 +165,10 @@ fn secs(value: f64, key: &str) -> Result<Duration, LlmError> {
     })
 }
 
-/// A resolved endpoint: everything a client needs except the key.
-#[derive(Debug, Clone, PartialEq)]
+/// A resolved endpoint: everything a client needs except the key. `base_url` may carry
+/// secrets (userinfo, a query token): show [`Endpoint::shown_url`] instead, never `base_url`;
+/// the `Debug` form shows the redacted URL too.
+#[derive(Clone, PartialEq)]
 pub struct Endpoint {
     pub preset: Preset,
     pub base_url: String,
@@ -164,6 +184,38 @@ pub struct Endpoint {
     pub idle_timeout: Duration,
     pub temperature: Option<f32>,
     pub max_tokens: Option<u32>,
+}
+
+impl Endpoint {
+    /// The base URL as it may be shown: userinfo and query tokens redacted.
+    pub fn shown_url(&self) -> String {
+        redact_url(&self.base_url)
+    }
+
+    /// The request URL for `path` (`/chat/completions`): the path goes before any query the
+    /// base URL carries (`https://h/v1?api-version=1` → `https://h/v1/models?api-version=1`).
+    pub fn url(&self, path: &str) -> String {
+        match self.base_url.split_once('?') {
+            Some((base, query)) => format!("{}{path}?{query}", base.trim_end_matches('/')),
+            None => format!("{}{path}", self.base_url),
+        }
+    }
+}
+
+impl std::fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Endpoint")
+            .field("preset", &self.preset.id)
+            .field("base_url", &self.shown_url())
+            .field("model", &self.model)
+            .field("tool_mode", &self.tool_mode)
+            .field("include_usage", &self.include_usage)
+            .field("retries", &self.retries)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("first_byte_timeout", &self.first_byte_timeout)
+            .field("idle_timeout", &self.idle_timeout)
+            .finish_non_exhaustive()
+    }
 }
 
 #[cfg(test)]
@@ -209,6 +261,22 @@ mod tests {
         let s = LlmSettings { idle_timeout_s: 0.0, ..LlmSettings::default() };
         assert!(s.resolve().unwrap_err().to_string().contains("idle_timeout_s"));
         let s = LlmSettings { base_url: Some("ftp://x".into()), ..LlmSettings::default() };
-        assert_eq!(s.resolve().unwrap_err().kind(), "config");
+        assert_eq!(s.resolve().unwrap_err().kind().as_str(), "config");
+    }
+
+    #[test]
+    fn the_debug_form_and_errors_never_show_the_url_secrets() {
+        let url = "https://bob:pw-9911@h.example/v1?api-version=2&key=k-5150";
+        let s = LlmSettings { base_url: Some(url.into()), ..LlmSettings::default() };
+        let e = s.resolve().unwrap();
+        let shown = format!("{s:?} {e:?} {}", e.shown_url());
+        assert!(!shown.contains("pw-9911") && !shown.contains("k-5150"), "{shown}");
+        assert_eq!(
+            e.url("/models"),
+            "https://bob:pw-9911@h.example/v1/models?api-version=2&key=k-5150"
+        );
+        let s =
+            LlmSettings { base_url: Some("ftp://u:pw-9911@x".into()), ..LlmSettings::default() };
+        assert!(!s.resolve().unwrap_err().to_string().contains("pw-9911"));
     }
 }

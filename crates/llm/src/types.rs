@@ -148,14 +148,9 @@ impl ChatRequest {
     }
 }
 
-/// Token counts the server reported.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Usage {
-    pub prompt_tokens: u64,
-    pub completion_tokens: u64,
-    pub total_tokens: u64,
-}
+/// Token counts the server reported: the wire's one usage type, so the llm layer, events and
+/// run totals never convert between look-alikes.
+pub use vibe_wire::TokenUsage;
 
 /// One piece of a streamed answer, in arrival order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -170,7 +165,7 @@ pub enum Delta {
     /// More argument text for the call at `index`.
     ToolCallArgs { index: usize, fragment: String },
     /// Token counts (usually near the end).
-    Usage { usage: Usage },
+    Usage { usage: TokenUsage },
     /// The answer is complete; `reason` is the last non-empty finish reason, verbatim.
     Finish { reason: Option<String> },
     /// Discard everything received so far for this answer: the model is answering again

@@ -131,15 +131,25 @@ fn check_file<T>(path: &Path, parse: Parser<T>, reads: &Reads) -> (Option<T>, Ve
 fn check_parts(s: &Scanned, reads: &Reads) -> Vec<Problem> {
     let dir = &s.dir;
     let mut out = Vec::new();
-    if s.meta.is_some()
-        && let Ok(text) = read_text(&s.skill_file(), MAX_PART_BYTES, reads)
-        && crate::frontmatter::split(&text).is_ok_and(|parts| parts.body.trim().is_empty())
-    {
-        out.push(Problem::warning(
-            &s.skill_file(),
-            Pos::START,
-            "SKILL.md has no instructions after its frontmatter",
-        ));
+    if s.meta.is_some() {
+        // The body is read whole when the skill is used: it must be text within the cap.
+        match read_text(&s.skill_file(), MAX_PART_BYTES, reads) {
+            Ok(text) => {
+                if crate::frontmatter::split(&text).is_ok_and(|parts| parts.body.trim().is_empty())
+                {
+                    out.push(Problem::warning(
+                        &s.skill_file(),
+                        Pos::START,
+                        "SKILL.md has no instructions after its frontmatter",
+                    ));
+                }
+            }
+            Err(e) => out.push(Problem::error(
+                &s.skill_file(),
+                Pos::START,
+                format!("cannot read the instructions: {e}"),
+            )),
+        }
     }
     for path in part_files(dir, PartKind::Rules) {
         out.extend(check_file(&path, rules::parse_rule, reads).1);
@@ -179,7 +189,71 @@ fn check_parts(s: &Scanned, reads: &Reads) -> Vec<Problem> {
         ));
     }
     out.extend(stray_files(dir));
+    let mut unreadable = Vec::new();
+    unreadable_files(dir, dir, 0, &mut unreadable);
+    out.extend(unreadable);
     out
+}
+
+/// Deepest folder level searched for files that cannot be read.
+const MAX_WALK_DEPTH: usize = 8;
+
+/// Every file or folder of the skill that the app could not read when it needs it: a folder
+/// it cannot list, a link to nothing, a file it cannot open; links leaving the folder and
+/// things that are not files (pipes, devices) are never read, which is said too. Part files
+/// and SKILL.md are read (and reported) by `check_parts`, so only opened here when other.
+fn unreadable_files(root: &Path, dir: &Path, depth: usize, out: &mut Vec<Problem>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            out.push(Problem::error(dir, Pos::START, format!("cannot read this folder: {e}")));
+            return;
+        }
+    };
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        let hidden = path.file_name().and_then(|n| n.to_str()).is_none_or(|n| n.starts_with('.'));
+        if hidden {
+            continue;
+        }
+        let link = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+        let meta = match std::fs::metadata(&path) {
+            Ok(meta) => meta,
+            Err(e) => {
+                let what = if link { "a link to a missing file" } else { "cannot read it" };
+                out.push(Problem::error(&path, Pos::START, format!("cannot read: {what} ({e})")));
+                continue;
+            }
+        };
+        let root_real = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        if link && !path.canonicalize().is_ok_and(|real| real.starts_with(&root_real)) {
+            out.push(Problem::warning(
+                &path,
+                Pos::START,
+                "not read: a link that leaves the skill folder",
+            ));
+            continue;
+        }
+        if meta.is_dir() {
+            if depth < MAX_WALK_DEPTH && !link {
+                unreadable_files(root, &path, depth + 1, out);
+            }
+            continue;
+        }
+        if !meta.is_file() {
+            out.push(Problem::warning(&path, Pos::START, "not read: not a regular file"));
+            continue;
+        }
+        let rel = path.strip_prefix(root).unwrap_or(&path);
+        let is_part = crate::parts::PartKind::of_relative(rel).is_some();
+        if rel == Path::new(SKILL_FILE) || is_part {
+            continue;
+        }
+        if let Err(e) = std::fs::File::open(&path) {
+            out.push(Problem::error(&path, Pos::START, format!("cannot read: {e}")));
+        }
+    }
 }
 
 /// Files in part folders that are not read because of their extension.

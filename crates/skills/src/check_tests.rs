@@ -119,3 +119,58 @@ fn protocol_definitions_are_checked_against_the_format() {
     );
     assert!(!report.skills[0].valid);
 }
+
+#[test]
+fn every_file_that_cannot_be_read_is_reported_with_its_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    let mut skill = b"---\nname: odd\ndescription: d\n---\nbody \xff\xfe not text\n".to_vec();
+    write(r, "odd/SKILL.md", &skill);
+    write(r, "odd/rules/huge.md", "x".repeat(MAX_PART_BYTES as usize + 1));
+    write(r, "odd/rules/fine.md", "---\ndescription: d\n---\nrule\n");
+    write(r, "odd/scripts/ok.sh", "echo ok\n");
+    std::fs::create_dir_all(r.join("odd/references")).unwrap();
+    std::os::unix::fs::symlink(r.join("odd/scripts/gone.sh"), r.join("odd/scripts/run.sh"))
+        .unwrap();
+    std::os::unix::fs::symlink("/etc/hostname", r.join("odd/references/host.txt")).unwrap();
+    let fifo = r.join("odd/references/pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let report = check_path(&r.join("odd"));
+    let found = lines(&report, r);
+    let has = |needle: &str| found.iter().any(|l| l.contains(needle));
+    assert!(
+        found.iter().any(|l| l.starts_with("odd/SKILL.md") && l.contains("not UTF-8 text")),
+        "{found:#?}"
+    );
+    assert!(
+        found.iter().any(|l| l.starts_with("odd/rules/huge.md") && l.contains("larger than")),
+        "{found:#?}"
+    );
+    assert!(
+        found.iter().any(|l| l.starts_with("odd/scripts/run.sh") && l.contains("missing")),
+        "{found:#?}"
+    );
+    assert!(
+        found.iter().any(|l| l.starts_with("odd/references/host.txt") && l.contains("leaves")),
+        "{found:#?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|l| l.starts_with("odd/references/pipe") && l.contains("not a regular file")),
+        "{found:#?}"
+    );
+    assert!(!has("ok.sh") && !has("fine.md"), "{found:#?}");
+    assert!(!report.skills[0].valid);
+
+    // A SKILL.md over the cap is reported too, not skipped.
+    skill = b"---\nname: odd\ndescription: d\n---\n".to_vec();
+    skill.extend(std::iter::repeat_n(b'y', MAX_PART_BYTES as usize));
+    write(r, "odd/SKILL.md", &skill);
+    let found = lines(&check_path(&r.join("odd")), r);
+    assert!(
+        found.iter().any(|l| l.starts_with("odd/SKILL.md") && l.contains("larger than")),
+        "{found:#?}"
+    );
+}

@@ -10,7 +10,7 @@ use crate::problem::Problem;
 #[derive(Debug, thiserror::Error)]
 pub enum SkillsError {
     /// No usable skill has this name in any root.
-    #[error("no skill named `{name}` (run `vibe skills list` to see the available skills)")]
+    #[error("no skill named `{name}`")]
     UnknownSkill { name: String },
 
     /// A skill has no part (scenario, protocol) of this name.
@@ -24,9 +24,7 @@ pub enum SkillsError {
     PathEscape { skill: String, path: String, reason: &'static str },
 
     /// A resource path names nothing (or a folder) inside the skill folder.
-    #[error(
-        "skill `{skill}` has no file `{path}` (see `vibe skills show {skill}` for its resources)"
-    )]
+    #[error("skill `{skill}` has no file `{path}` (its resources are listed with the skill)")]
     ResourceNotFound { skill: String, path: String },
 
     /// A resource exists but is not UTF-8 text (an image, a binary).
@@ -77,7 +75,9 @@ fn describe_problems(problems: &[Problem]) -> String {
     let mut errors = problems.iter().filter(|p| p.is_error());
     match (errors.next(), errors.count()) {
         (Some(first), 0) => first.to_string(),
-        (Some(first), more) => format!("{first} (and {more} more; run `vibe skills check`)"),
+        (Some(first), more) => {
+            format!("{first} (and {more} more: check the skill's files for all of them)")
+        }
         (None, _) => "invalid skill part".to_string(),
     }
 }

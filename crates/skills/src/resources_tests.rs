@@ -83,7 +83,7 @@ fn missing_folders_and_binary_files_are_clear_errors() {
     let err = load("bazi", &dir, "references/none.md", 10, &Reads::default()).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "skill `bazi` has no file `references/none.md` (see `vibe skills show bazi` for its resources)"
+        "skill `bazi` has no file `references/none.md` (its resources are listed with the skill)"
     );
     assert!(matches!(
         resolve("bazi", &dir, "references"),

@@ -53,10 +53,7 @@ fn unknown_skills_are_a_clear_error() {
     let reg = open(None, None, None);
     let err = reg.skill("nope").unwrap_err();
     assert!(matches!(err, SkillsError::UnknownSkill { .. }));
-    assert_eq!(
-        err.to_string(),
-        "no skill named `nope` (run `vibe skills list` to see the available skills)"
-    );
+    assert_eq!(err.to_string(), "no skill named `nope`");
 }
 
 #[test]

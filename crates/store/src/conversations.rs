@@ -75,6 +75,27 @@ impl Store {
         Ok(rows)
     }
 
+    /// A user's conversations whose title or messages contain `query` (ASCII letters match
+    /// in any case), most recently active first. An empty query finds nothing.
+    pub fn search_conversations(&self, user: &str, query: &str) -> Result<Vec<Conversation>> {
+        let query = query.trim();
+        if query.is_empty() {
+            return Ok(Vec::new());
+        }
+        let escaped = query.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+        let pattern = format!("%{escaped}%");
+        let conn = self.conn();
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {COLUMNS} FROM conversations c WHERE user_id = ?1 AND (title LIKE ?2 ESCAPE '\\' \
+             OR EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id \
+             AND m.role IN ('user', 'assistant') AND m.content LIKE ?2 ESCAPE '\\')) \
+             ORDER BY updated_at DESC, id DESC"
+        ))?;
+        let rows =
+            stmt.query_map(params![user, pattern], from_row)?.collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
     /// Record the active skill and scenario of a conversation (`None` clears them).
     pub fn set_conversation_skill(
         &self,

@@ -2,6 +2,7 @@
 //! none is retried automatically (SQLite's own busy handler already waits for locks).
 
 use std::path::PathBuf;
+use vibe_wire::ErrorKind;
 
 /// Errors from the store.
 #[derive(Debug, thiserror::Error)]
@@ -13,9 +14,22 @@ pub enum StoreError {
     /// The database file was written by a newer VibeLife; it was left untouched.
     #[error(
         "database {path} has schema version {found}, newer than this VibeLife supports ({supported}); \
-         update VibeLife, or point --data-dir at another folder (the file was not changed)"
+         update VibeLife, or use another data folder (the file was not changed)"
     )]
     NewerSchema { path: PathBuf, found: i64, supported: i64 },
+
+    /// The database file is damaged (empty, truncated, not SQLite, or failing the integrity
+    /// check); nothing was written to it.
+    #[error("database {path} is damaged: {what}. Nothing was written to it. {restore}")]
+    Damaged { path: PathBuf, what: String, restore: String },
+
+    /// The key does not open the database file (a wrong key or passphrase, a file encrypted
+    /// with another key, or a damaged file); nothing was written to it.
+    #[error(
+        "cannot open database {path} with the {mode}: the key is wrong (or the file is damaged). \
+         Nothing was written to it"
+    )]
+    WrongKey { path: PathBuf, mode: &'static str },
 
     /// Making the pre-migration backup failed, so no migration was applied.
     #[error(
@@ -24,22 +38,35 @@ pub enum StoreError {
     Backup { path: PathBuf, source: Box<StoreError> },
 
     /// A migration failed; its transaction was rolled back.
-    #[error("cannot upgrade the database schema: {0}")]
+    #[error("cannot upgrade the database schema: {}", migration_summary(.0))]
     Migration(#[from] rusqlite_migration::Error),
 
     /// A conversation id that does not exist.
-    #[error("no conversation with id {0} (list them with `vibe conversations list`)")]
+    #[error("no conversation with id {0}")]
     NoSuchConversation(String),
 
+    /// No live memory item has this id (or id prefix).
+    #[error("no memory item with id \"{0}\" (a forgotten item is gone for good)")]
+    NoSuchMemoryItem(String),
+
     /// A protocol run id that does not exist.
-    #[error("no protocol run with id {0} (list them with `vibe protocol list`)")]
+    #[error("no protocol run with id {0}")]
     NoSuchProtocolRun(String),
+
+    /// Nothing recorded to undo (or no change with the id asked for).
+    #[error("{0}")]
+    NoHistory(String),
 
     /// A stored document is not valid JSON (the file was edited or damaged outside VibeLife).
     #[error("stored {what} is not valid JSON: {source}")]
     CorruptJson { what: String, source: serde_json::Error },
 
-    /// SQLite reported an error (locked for longer than the busy timeout, disk full, ...).
+    /// The database file cannot be written: the disk is full, the file or its folder is
+    /// read-only, or permission is missing. Nothing of the write was saved.
+    #[error("cannot save to {}: {cause}. Nothing of this change was saved", path.display())]
+    Storage { path: PathBuf, cause: StorageCause },
+
+    /// SQLite reported an error (locked for longer than the busy timeout, ...).
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
 
@@ -48,22 +75,100 @@ pub enum StoreError {
     Io { context: String, source: std::io::Error },
 }
 
+/// Why the database file cannot be written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum StorageCause {
+    #[error("the disk is full (free some space, then try again)")]
+    DiskFull,
+    #[error(
+        "the database file or its folder is read-only (make it writable, or use another data folder)"
+    )]
+    ReadOnly,
+    #[error(
+        "permission denied (check who owns the data folder and its files, or use another data folder)"
+    )]
+    PermissionDenied,
+}
+
+impl StorageCause {
+    /// The cause of an SQLite error, when it is one of these.
+    pub fn of(err: &rusqlite::Error) -> Option<Self> {
+        use rusqlite::ErrorCode::{CannotOpen, DiskFull, PermissionDenied, ReadOnly};
+        match err.sqlite_error_code()? {
+            DiskFull => Some(Self::DiskFull),
+            ReadOnly => Some(Self::ReadOnly),
+            PermissionDenied | CannotOpen => Some(Self::PermissionDenied),
+            // SQLite reports ENOSPC as SQLITE_FULL, EROFS as SQLITE_READONLY and an EACCES
+            // at open as SQLITE_CANTOPEN; other I/O errors stay database errors.
+            _ => None,
+        }
+    }
+}
+
+/// `err` as a [`StoreError::Storage`] naming `path` when it is a disk-full, read-only or
+/// permission error; unchanged otherwise.
+pub(crate) fn storage(path: Option<&std::path::Path>, err: StoreError) -> StoreError {
+    let cause = match &err {
+        StoreError::Sqlite(e) => StorageCause::of(e),
+        StoreError::Io { source, .. } => match source.kind() {
+            std::io::ErrorKind::StorageFull => Some(StorageCause::DiskFull),
+            std::io::ErrorKind::ReadOnlyFilesystem => Some(StorageCause::ReadOnly),
+            std::io::ErrorKind::PermissionDenied => Some(StorageCause::PermissionDenied),
+            _ => None,
+        },
+        _ => None,
+    };
+    match cause {
+        Some(cause) => StoreError::Storage {
+            path: path.map_or_else(|| PathBuf::from(":memory:"), std::path::Path::to_path_buf),
+            cause,
+        },
+        None => err,
+    }
+}
+
+/// A migration error without the migration's SQL (which can be kilobytes): the SQLite error
+/// and the migration's first line, which names it.
+fn migration_summary(err: &rusqlite_migration::Error) -> String {
+    match err {
+        rusqlite_migration::Error::RusqliteError { query, err } => {
+            let first = query.lines().next().unwrap_or_default();
+            let first: String = first.chars().take(120).collect();
+            format!("{err} (in the migration starting `{first}`)")
+        }
+        other => {
+            let text = other.to_string();
+            if text.len() > 300 {
+                format!("{}…", text.chars().take(300).collect::<String>())
+            } else {
+                text
+            }
+        }
+    }
+}
+
 impl StoreError {
     pub(crate) fn invalid(msg: impl Into<String>) -> Self {
         Self::InvalidInput(msg.into())
     }
 
-    /// Short machine-readable kind, for `vibe_wire::ErrorInfo`.
-    pub fn kind(&self) -> &'static str {
+    /// The kind, for `vibe_wire::ErrorInfo`.
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            Self::InvalidInput(_) => "invalid_input",
-            Self::NewerSchema { .. } => "newer_schema",
-            Self::Backup { .. } => "backup_failed",
-            Self::Migration(_) => "migration_failed",
-            Self::NoSuchConversation(_) | Self::NoSuchProtocolRun(_) => "not_found",
-            Self::CorruptJson { .. } => "corrupt_data",
-            Self::Sqlite(_) => "database",
-            Self::Io { .. } => "io",
+            Self::InvalidInput(_) => ErrorKind::InvalidInput,
+            Self::NewerSchema { .. } => ErrorKind::NewerSchema,
+            Self::Backup { .. } => ErrorKind::BackupFailed,
+            Self::Damaged { .. } => ErrorKind::DamagedDatabase,
+            Self::WrongKey { .. } => ErrorKind::WrongKey,
+            Self::Migration(_) => ErrorKind::MigrationFailed,
+            Self::NoSuchConversation(_)
+            | Self::NoSuchProtocolRun(_)
+            | Self::NoHistory(_)
+            | Self::NoSuchMemoryItem(_) => ErrorKind::NotFound,
+            Self::CorruptJson { .. } => ErrorKind::CorruptData,
+            Self::Storage { .. } => ErrorKind::Storage,
+            Self::Sqlite(_) => ErrorKind::Database,
+            Self::Io { .. } => ErrorKind::Io,
         }
     }
 }

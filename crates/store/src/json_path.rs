@@ -20,6 +20,7 @@ pub fn parse_dotted<'a>(path: &'a str, what: &str) -> Result<Vec<&'a str>> {
             pos + 1
         )));
     }
+    crate::bounds::check_path(&segments, path, what)?;
     Ok(segments)
 }
 

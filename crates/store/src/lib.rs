@@ -1,29 +1,44 @@
 //! `vibe-store`: the one local SQLite file of VibeLife. It owns opening (WAL, foreign keys, busy
 //! timeout, migrations with backups), the profile document and its skill-state operations
 //! (docs/design.md#profile-document, #state-semantics), conversations, messages and history
-//! selection, runs, the profile cache, and each model's token calibration (a number per model
-//! name). It knows nothing of skills on disk, models or the UI.
+//! selection, runs, skills' views of the profile, each model's token calibration (a number per
+//! model name), and memory items with their extraction watermarks. It knows nothing of skills on
+//! disk, models or the UI.
 //!
 //! Every write of user data runs in one transaction; every read-modify-write of the profile
 //! document runs in one IMMEDIATE transaction, so the desktop app and the CLI writing at the
 //! same time never lose each other's updates.
+//!
+//! The file is encrypted with SQLCipher when the app hands a key in ([`DbKey`],
+//! docs/privacy.md#encryption-at-rest); `crypt` owns keying, verifying and encrypting a clear
+//! file in place. The store never picks a key mode itself.
 
-mod cache;
+mod bounds;
 mod calibration;
 mod clock;
 mod conversations;
+mod crypt;
 mod error;
 mod history;
+mod integrity;
 mod json_path;
 mod legacy;
+mod losses;
+mod memory;
+mod memory_backoff;
+mod memory_extraction;
 mod message_safety;
 mod messages;
 mod migrations;
 mod profile;
 mod protocol_runs;
 mod runs;
+mod session;
 mod skill_rows;
+mod skill_view;
 mod state;
+mod strict_json;
+mod undo;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -31,21 +46,32 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
-pub use cache::{CacheStats, SkillView};
 pub use calibration::{CALIBRATION_BOUNDS, TokenCalibration};
 pub use clock::now_rfc3339;
 pub use conversations::Conversation;
-pub use error::{Result, StoreError};
+pub use crypt::{DbKey, RAW_KEY_LEN};
+pub use error::{Result, StorageCause, StoreError};
 pub use history::{HistoryLimit, select_history};
 pub use json_path::deep_merge;
 pub use legacy::migrate_legacy_profile;
+pub use losses::losses_of_merge;
+pub use memory::{
+    HISTORY_KEPT, MEMORY_KINDS, MemoryItem, MemorySource, Replaced, normalized, validate_kind,
+};
+pub use memory_backoff::MemoryBackoff;
+pub use memory_extraction::{Applied, Backlog, MemoryChange, Pending, PendingMessage};
 pub use messages::{Message, NewMessage, Role};
 pub use migrations::{BACKUPS_KEPT, Upgrade, latest_version, list_backups};
 pub use protocol_runs::{
     NewProtocolRun, ProtocolRun, ProtocolStatus, StateLeaf, mirror_of, put, step_key,
 };
-pub use runs::{Recovery, RunAnswer, RunRow};
+pub use runs::{Recovery, RunAnswer, RunEnd, RunRow};
+pub use skill_view::SkillView;
 pub use state::{AppendOutcome, DEFAULT_MAX_ITEMS, StateRead, StateStatus, validate_skill_id};
+pub use strict_json::parse_strict;
+pub use undo::{
+    ChangeBy, HISTORY_DAYS, HISTORY_ROWS, HistoryTarget, StateChange, Undone, describe,
+};
 
 /// The user id of the person using this machine (one profile per local user).
 pub const LOCAL_USER: &str = "local";
@@ -60,18 +86,84 @@ const STATEMENT_CACHE: usize = 64;
 pub struct Store {
     conn: Mutex<Connection>,
     path: Option<PathBuf>,
-    cache: cache::ProfileCache,
     upgraded: Option<Upgrade>,
+    /// Who this process's writes are recorded as in the undo history, unless a write names
+    /// its author ([`Store::set_front_end`]).
+    front_end: Mutex<ChangeBy>,
+    /// This process's session on the file (last, so the connection closes first).
+    session: Option<session::Session>,
 }
 
 impl Store {
-    /// Open (or create) the database at `path`, refusing a file from a newer schema untouched,
-    /// backing up an existing file before upgrading it, then applying pending migrations and
-    /// migrating legacy profile shapes (docs/design.md#legacy-shapes).
+    /// Open (or create) a database at `path` that is NOT encrypted (tests, tools, benchmarks
+    /// of the clear format). The app opens with [`Store::open_with_key`].
     pub fn open(path: &Path) -> Result<Self> {
+        Self::open_with_key(path, &DbKey::Clear)
+    }
+
+    /// Open (or create) the database at `path` keyed with `key`: the key is applied before
+    /// any other statement and proven by reading the schema (a wrong key is
+    /// [`StoreError::WrongKey`] and the file is not touched). A clear file opened with a key
+    /// is first encrypted in place (crash-safe, docs/privacy.md#moving-to-encryption). Then,
+    /// as ever: a file from a newer schema is refused untouched, an existing file is backed
+    /// up (with the same key) before upgrading it, pending migrations are applied and legacy
+    /// profile shapes migrated (docs/design.md#legacy-shapes).
+    pub fn open_with_key(path: &Path, key: &DbKey) -> Result<Self> {
+        // Opening, creating and upgrading happen once at a time across processes: without
+        // it, two processes opening a new file both run the migrations and one fails.
+        let _lock = open_lock(path);
+        integrity::precheck(path, key)?;
+        if !key.is_clear() && crypt::is_clear_file(path) {
+            Self::encrypt_clear_file(path, key)
+                .map_err(|e| error::storage(Some(path), integrity::on_open_error(path, e)))?;
+        }
+        let (session, unclean) = session::begin(path);
+        match Self::open_checked(path, key, unclean) {
+            Ok(mut store) => {
+                store.session = session;
+                Ok(store)
+            }
+            Err(e) => {
+                if let Some(session) = session {
+                    session.abandon();
+                }
+                Err(error::storage(Some(path), integrity::on_open_error(path, e)))
+            }
+        }
+    }
+
+    /// The clear file at `path` (not from a newer schema) encrypted with `key`, then its
+    /// backups too, so no clear copy of the data stays beside it.
+    fn encrypt_clear_file(path: &Path, key: &DbKey) -> Result<()> {
+        {
+            let conn = Connection::open(path)?;
+            migrations::check_not_newer(&conn, path)?;
+        }
+        crypt::encrypt_in_place(path, key, None)?;
+        for backup in list_backups(path).into_iter().filter(|b| crypt::is_clear_file(b)) {
+            if let Err(e) = crypt::encrypt_in_place(&backup, key, None) {
+                tracing::warn!(file = %backup.display(), "cannot encrypt a clear backup: {e}");
+            }
+        }
+        Ok(())
+    }
+
+    /// `unclean`: the last session did not close the file, so SQLite's quick check runs
+    /// before anything is written (docs/performance.md#integrity-at-open).
+    fn open_checked(path: &Path, key: &DbKey, unclean: bool) -> Result<Self> {
         let mut conn = Connection::open(path)?;
+        crypt::restrict(path);
+        crypt::apply(&conn, key, path)?;
         let found = migrations::check_not_newer(&conn, path)?;
+        if unclean {
+            integrity::quick_check(&conn, path)?;
+        }
         configure(&conn)?;
+        for suffix in ["-wal", "-shm"] {
+            let mut side = path.as_os_str().to_owned();
+            side.push(suffix);
+            crypt::restrict(Path::new(&side));
+        }
         let upgraded = migrations::upgrade(&mut conn, Some(path), found)?;
         let mut store = Self::finish_open(conn, Some(path.to_path_buf()))?;
         store.upgraded = upgraded;
@@ -90,11 +182,23 @@ impl Store {
         let store = Self {
             conn: Mutex::new(conn),
             path,
-            cache: cache::ProfileCache::default(),
             upgraded: None,
+            front_end: Mutex::new(ChangeBy::App),
+            session: None,
         };
         store.migrate_legacy_profiles()?;
         Ok(store)
+    }
+
+    /// Record this process's writes that name no author as made by `by` (the CLI says
+    /// [`ChangeBy::Cli`]; the default is [`ChangeBy::App`]).
+    pub fn set_front_end(&self, by: ChangeBy) {
+        *self.front_end.lock().unwrap_or_else(|p| p.into_inner()) = by;
+    }
+
+    /// Who this process's writes are recorded as.
+    pub fn front_end(&self) -> ChangeBy {
+        self.front_end.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// The schema upgrade opening this file did (with the backup it wrote first), if any.
@@ -105,6 +209,28 @@ impl Store {
     /// The database file, `None` in memory.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
+    }
+
+    /// SQLite's full integrity check of the open file: empty when it is sound, else what is
+    /// damaged (at most 20 findings).
+    pub fn integrity_check(&self) -> Result<Vec<String>> {
+        integrity::full_check(&self.conn())
+    }
+
+    /// How to restore the last backup of this file (for a failed [`Store::integrity_check`]).
+    pub fn restore_advice(&self) -> Option<String> {
+        self.path.as_deref().map(integrity::restore_advice)
+    }
+
+    /// Let this connection grow the file by at most `pages` more pages (`PRAGMA
+    /// max_page_count`): a quota for hosts, and how tests meet a full disk without filling
+    /// one. Writes beyond it fail with [`StorageCause::DiskFull`] and change nothing.
+    pub fn cap_growth(&self, pages: u32) -> Result<()> {
+        let conn = self.conn();
+        let used: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+        let cap = used + i64::from(pages);
+        conn.query_row(&format!("PRAGMA max_page_count = {cap}"), [], |_| Ok(()))?;
+        Ok(())
     }
 
     /// The schema version of the open file.
@@ -137,9 +263,19 @@ impl Store {
     pub fn checkpointed_size(&self) -> Result<u64> {
         let conn = self.conn();
         conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
-        let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
-        let free: i64 = conn.query_row("PRAGMA freelist_count", [], |r| r.get(0))?;
-        let size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+        // SQLCipher answers some of these as text on a keyed connection.
+        let number = |pragma: &str| -> Result<i64> {
+            let value: rusqlite::types::Value =
+                conn.query_row(&format!("PRAGMA {pragma}"), [], |r| r.get(0))?;
+            Ok(match value {
+                rusqlite::types::Value::Integer(n) => n,
+                rusqlite::types::Value::Text(t) => t.trim().parse().unwrap_or(0),
+                _ => 0,
+            })
+        };
+        let pages = number("page_count")?;
+        let free = number("freelist_count")?;
+        let size = number("page_size")?;
         Ok(((pages - free) * size) as u64)
     }
 
@@ -151,12 +287,16 @@ impl Store {
 
     /// Run `f` in one IMMEDIATE transaction (the write lock is taken up front, so a
     /// read-modify-write cannot interleave with another process's).
+    /// A disk-full, read-only or permission error becomes [`StoreError::Storage`] naming the file.
     pub(crate) fn write_tx<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
         let conn = self.conn();
-        let tx = Tx::begin(&conn, true)?;
-        let out = f(&tx)?;
-        tx.commit()?;
-        Ok(out)
+        let run = || {
+            let tx = Tx::begin(&conn, true)?;
+            let out = f(&tx)?;
+            tx.commit()?;
+            Ok(out)
+        };
+        run().map_err(|e| error::storage(self.path.as_deref(), e))
     }
 }
 
@@ -202,6 +342,25 @@ impl Drop for Tx<'_> {
     }
 }
 
+/// An exclusive lock on `<db>.lock` beside the database, held while a process opens (and
+/// possibly creates or migrates) it. `None` when the lock file cannot be made (a read-only
+/// folder): then nothing can be created or migrated there anyway.
+fn open_lock(path: &Path) -> Option<std::fs::File> {
+    let mut name = path.file_name()?.to_os_string();
+    name.push(".lock");
+    let lock = path.with_file_name(name);
+    let file =
+        std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&lock).ok()?;
+    crypt::restrict(&lock);
+    match file.lock() {
+        Ok(()) => Some(file),
+        Err(e) => {
+            tracing::warn!(path = %path.display(), "cannot lock the database for opening: {e}");
+            None
+        }
+    }
+}
+
 fn configure(conn: &Connection) -> Result<()> {
     conn.busy_timeout(BUSY_TIMEOUT)?;
     conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
@@ -211,6 +370,8 @@ fn configure(conn: &Connection) -> Result<()> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "foreign_keys", true)?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
+    // Deleted text is overwritten, not left in free pages (docs/privacy.md#deleting).
+    conn.pragma_update(None, "secure_delete", true)?;
     Ok(())
 }
 
@@ -247,5 +408,42 @@ mod tests {
         assert_eq!(conversations(&store), 0);
         store.write_tx(|tx| Ok(insert(tx, "c")?)).unwrap();
         assert_eq!(conversations(&store), 1);
+    }
+
+    #[test]
+    fn a_full_disk_or_a_read_only_file_is_one_clear_error_and_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("vibe.db");
+        let store = Store::open(&path).unwrap();
+        store.write_state(LOCAL_USER, "coach", "goals", serde_json::json!({"q1": "run"})).unwrap();
+        let before = store.read_state(LOCAL_USER, "coach", None).unwrap();
+        let history = store.state_history(LOCAL_USER, &HistoryTarget::Skill("coach".into()), 10);
+        {
+            // The file may not grow: SQLite says SQLITE_FULL, as on a full disk.
+            store.cap_growth(0).unwrap();
+        }
+        let big = serde_json::json!({"text": "很长的日记".repeat(20_000)});
+        let err = store.write_state(LOCAL_USER, "coach", "journal", big).unwrap_err();
+        assert_eq!(err.kind().as_str(), "storage", "{err}");
+        let msg = err.to_string();
+        assert!(msg.contains(&path.display().to_string()), "{msg}");
+        assert!(
+            msg.contains("the disk is full") && msg.contains("Nothing of this change was saved"),
+            "{msg}"
+        );
+        assert_eq!(store.read_state(LOCAL_USER, "coach", None).unwrap(), before);
+        assert_eq!(
+            store.state_history(LOCAL_USER, &HistoryTarget::Skill("coach".into()), 10).unwrap(),
+            history.unwrap()
+        );
+
+        store.conn().execute_batch("PRAGMA query_only = ON").unwrap();
+        let err = store
+            .write_state(LOCAL_USER, "coach", "goals", serde_json::json!({"q2": 1}))
+            .unwrap_err();
+        assert!(matches!(err, StoreError::Storage { cause: StorageCause::ReadOnly, .. }), "{err}");
+        assert!(err.to_string().contains("read-only"), "{err}");
+        store.conn().execute_batch("PRAGMA query_only = OFF").unwrap();
+        store.write_state(LOCAL_USER, "coach", "goals", serde_json::json!({"q2": 1})).unwrap();
     }
 }

@@ -17,6 +17,9 @@ pub(crate) const FILES: &[(&str, &str)] = &[
     ("0003_token_calibration.sql", include_str!("../../../migrations/0003_token_calibration.sql")),
     ("0004_protocol_runs.sql", include_str!("../../../migrations/0004_protocol_runs.sql")),
     ("0005_message_safety.sql", include_str!("../../../migrations/0005_message_safety.sql")),
+    ("0006_memory.sql", include_str!("../../../migrations/0006_memory.sql")),
+    ("0007_state_history.sql", include_str!("../../../migrations/0007_state_history.sql")),
+    ("0008_memory_backoff.sql", include_str!("../../../migrations/0008_memory_backoff.sql")),
 ];
 
 /// A schema upgrade done while opening a file, for the front end to tell the person (the CLI
@@ -112,7 +115,9 @@ fn holds_data(conn: &Connection, found: i64) -> Result<bool> {
 fn backup(conn: &Connection, path: &Path, version: i64) -> Result<PathBuf> {
     let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
     let target = path.with_file_name(format!("{}.backup-{stamp}-v{version}", file_name(path)));
+    // On an encrypted connection SQLCipher writes the copy with the same key.
     conn.execute("VACUUM INTO ?1", [target.to_string_lossy().as_ref()])?;
+    crate::crypt::restrict(&target);
     Ok(target)
 }
 

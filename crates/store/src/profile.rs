@@ -2,13 +2,15 @@
 //! `account`, `birth_info`, `preferences`, `state`, `skills.{id}` and `extracted`. Reading it
 //! whole, setting a dotted path, importing (legacy shapes migrated). The document is stored in
 //! parts (see `skill_rows`); this module puts them together and apart. Every change runs in one
-//! IMMEDIATE transaction and invalidates only the cache entries that read what changed.
+//! IMMEDIATE transaction, keeps the previous value in the undo history (`undo`), and invalidates
+//! only the cache entries that read what changed.
 
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::{Map, Value, json};
 
 use crate::error::{Result, StoreError};
 use crate::json_path::{ensure_object_path, parse_dotted, type_name};
+use crate::undo::{self, ChangeBy, HistoryTarget};
 use crate::{Store, clock, legacy, skill_rows, state};
 
 /// The shape of a profile nobody has written to yet.
@@ -47,6 +49,75 @@ fn save_root(tx: &Connection, user: &str, root: &mut Value) -> Result<()> {
          ON CONFLICT (user_id) DO UPDATE SET doc = excluded.doc, updated_at = excluded.updated_at",
     )?
     .execute(params![user, root.to_string(), clock::now_rfc3339()])?;
+    Ok(())
+}
+
+/// The profile's own sections as stored (`skills` an empty placeholder), `None` when no row.
+pub(crate) fn root_snapshot(tx: &Connection, user: &str) -> Result<Option<Value>> {
+    let exists = tx
+        .prepare_cached("SELECT 1 FROM profiles WHERE user_id = ?1")?
+        .query_row([user], |_| Ok(()))
+        .optional()?
+        .is_some();
+    if exists { Ok(Some(load_root(tx, user)?)) } else { Ok(None) }
+}
+
+/// Put back the profile's own sections (`None`: no row, the empty profile).
+pub(crate) fn restore_root(tx: &Connection, user: &str, root: Option<Value>) -> Result<()> {
+    match root {
+        Some(mut root) => save_root(tx, user, &mut root),
+        None => {
+            tx.execute("DELETE FROM profiles WHERE user_id = ?1", [user])?;
+            Ok(())
+        }
+    }
+}
+
+/// Record the profile's own sections before a change at `path`.
+fn record_root(
+    tx: &Connection,
+    user: &str,
+    path: &[&str],
+    by: &ChangeBy,
+    new: Option<&Value>,
+) -> Result<()> {
+    let before = root_snapshot(tx, user)?;
+    let shown = path.join(".");
+    let old = undo::at_path(before.as_ref(), path);
+    let text = undo::summary(&shown, old, new);
+    let before = undo::Before::Whole(before);
+    undo::record(tx, user, &HistoryTarget::Profile, &shown, by, &before, &text)?;
+    Ok(())
+}
+
+/// Record every skill whose state `skills` (the new `skills` section) changes, and the root.
+fn record_all(tx: &Connection, user: &str, doc: &Value, by: &ChangeBy) -> Result<()> {
+    let empty = Map::new();
+    let new_skills = doc.get("skills").and_then(Value::as_object).unwrap_or(&empty);
+    let mut names = skill_rows::skills(tx, user)?;
+    names.extend(new_skills.keys().filter(|k| !names.contains(k)).cloned().collect::<Vec<_>>());
+    for skill in names {
+        if state::validate_skill_id(&skill).is_err() {
+            continue; // refused by `replace_all` before anything commits
+        }
+        let before = undo::skill_snapshot(tx, user, &skill)?;
+        let after = new_skills.get(&skill);
+        if before.as_ref() != after {
+            let text = undo::summary("*", before.as_ref(), after);
+            let target = HistoryTarget::Skill(skill.clone());
+            undo::record(tx, user, &target, "*", by, &undo::Before::Whole(before), &text)?;
+        }
+    }
+    let mut root = doc.clone();
+    if let Some(map) = root.as_object_mut() {
+        map.insert("skills".into(), Value::Object(Map::new()));
+    }
+    let before = root_snapshot(tx, user)?;
+    if before.as_ref() != Some(&root) {
+        let text = undo::summary("*", before.as_ref(), Some(&root));
+        let before = undo::Before::Whole(before);
+        undo::record(tx, user, &HistoryTarget::Profile, "*", by, &before, &text)?;
+    }
     Ok(())
 }
 
@@ -116,7 +187,13 @@ impl Store {
     /// skill id. A `null` value removes the key. Writing under `skills.<id>` stamps its
     /// `_meta.updated_at`.
     pub fn set_path(&self, user: &str, path: &str, value: Value) -> Result<()> {
+        self.set_path_by(user, path, value, &self.front_end())
+    }
+
+    /// [`Store::set_path`], recorded in the undo history as made `by`.
+    pub fn set_path_by(&self, user: &str, path: &str, value: Value, by: &ChangeBy) -> Result<()> {
         let segments = parse_dotted(path, "profile path")?;
+        crate::bounds::check_value(&value, segments.len(), path)?;
         if segments.len() == 1 && !value.is_object() {
             return Err(StoreError::invalid(format!(
                 "profile section \"{path}\" must be a JSON object, got {}; set a field inside it instead, e.g. \"{path}.name\"",
@@ -130,17 +207,27 @@ impl Store {
             ["skills"] => {
                 let mut doc = assemble(tx, user)?;
                 doc["skills"] = value;
+                record_all(tx, user, &doc, by)?;
                 replace_all(tx, user, doc)
             }
-            ["skills", skill] => set_skill(tx, user, skill, value),
-            ["skills", skill, rel @ ..] => state::set_in_skill(tx, user, skill, rel, path, value),
+            ["skills", skill] => {
+                let before = undo::skill_snapshot(tx, user, skill)?;
+                let new = Some(&value).filter(|v| !v.is_null());
+                let text = undo::summary("*", before.as_ref(), new);
+                let target = HistoryTarget::Skill(skill.to_string());
+                undo::record(tx, user, &target, "*", by, &undo::Before::Whole(before), &text)?;
+                set_skill(tx, user, skill, value)
+            }
+            ["skills", skill, rel @ ..] => {
+                state::set_in_skill(tx, user, skill, rel, path, value, by)
+            }
             _ => {
+                record_root(tx, user, &segments, by, Some(&value).filter(|v| !v.is_null()))?;
                 let mut root = load_root(tx, user)?;
                 set_in(&mut root, &segments, path, value)?;
                 save_root(tx, user, &mut root)
             }
         })?;
-        self.cache.invalidate(user, path);
         Ok(())
     }
 
@@ -153,14 +240,15 @@ impl Store {
                 type_name(&doc)
             )));
         }
+        crate::bounds::check_shape(&doc, 0, "profile")?;
         let mut doc = doc;
         legacy::migrate_legacy_profile(&mut doc);
         fill_sections(&mut doc);
         let stored = self.write_tx(|tx| {
+            record_all(tx, user, &doc, &ChangeBy::Import)?;
             replace_all(tx, user, doc)?;
             assemble(tx, user)
         })?;
-        self.cache.invalidate(user, "");
         Ok(stored)
     }
 

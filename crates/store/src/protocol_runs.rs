@@ -12,6 +12,7 @@ use serde_json::{Map, Value, json};
 use crate::Store;
 use crate::error::{Result, StoreError};
 use crate::state::{set_in_skill, validate_skill_id};
+use crate::undo::ChangeBy;
 
 /// Where a run stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -178,7 +179,15 @@ fn mirror(tx: &Connection, changed: &ProtocolRun) -> Result<()> {
         None => changed.clone(),
     };
     let path = format!("skills.{}.protocol", changed.skill);
-    set_in_skill(tx, &changed.user_id, &changed.skill, &["protocol"], &path, mirror_of(&shown))
+    set_in_skill(
+        tx,
+        &changed.user_id,
+        &changed.skill,
+        &["protocol"],
+        &path,
+        mirror_of(&shown),
+        &ChangeBy::App,
+    )
 }
 
 /// Pause the skill's active run (its `last_activity_at` stays: pausing is not the person's
@@ -225,7 +234,6 @@ impl Store {
             mirror(tx, &run)?;
             Ok((run, paused))
         })?;
-        self.cache.invalidate(new.user, &format!("skills.{}.protocol", new.skill));
         Ok(out)
     }
 
@@ -262,12 +270,11 @@ impl Store {
                     )));
                 }
                 let shown = format!("skills.{}.{}", run.skill, path.join("."));
-                set_in_skill(tx, &run.user_id, &run.skill, &segments, &shown, value)?;
+                set_in_skill(tx, &run.user_id, &run.skill, &segments, &shown, value, &ChangeBy::App)?;
             }
             mirror(tx, &run)?;
             Ok(run)
         })?;
-        self.cache.invalidate(&run.user_id, &format!("skills.{}", run.skill));
         Ok(run)
     }
 
@@ -293,7 +300,6 @@ impl Store {
             mirror(tx, &run)?;
             Ok((run, paused))
         })?;
-        self.cache.invalidate(&out.0.user_id, &format!("skills.{}.protocol", out.0.skill));
         Ok(out)
     }
 

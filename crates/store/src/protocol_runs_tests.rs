@@ -93,7 +93,7 @@ fn a_refused_change_writes_nothing() {
     assert!(err.to_string().contains("outside 1..=3"), "{err}");
     assert_eq!(mirror_in_profile(&store)["step"], json!(1));
     let missing = store.update_protocol_run("nope", |_| Ok(vec![])).unwrap_err();
-    assert_eq!(missing.kind(), "not_found");
+    assert_eq!(missing.kind(), vibe_wire::ErrorKind::NotFound);
 }
 
 #[test]

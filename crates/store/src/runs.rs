@@ -7,6 +7,7 @@
 use rusqlite::{OptionalExtension, Row, params};
 use serde::Serialize;
 use serde_json::{Value, json};
+use vibe_wire::{RunStatus, StopReason};
 
 use crate::error::{Result, StoreError};
 use crate::messages::{self, Message, NewMessage, Role};
@@ -37,9 +38,8 @@ fn conversation_of(tx: &rusqlite::Connection, run: &str) -> Result<String> {
 pub struct RunRow {
     pub id: String,
     pub conversation_id: Option<String>,
-    /// `running`, `completed`, `failed` or `cancelled`.
-    pub status: String,
-    pub stop_reason: Option<String>,
+    pub status: RunStatus,
+    pub stop_reason: Option<StopReason>,
     pub usage: Option<Value>,
     pub started_at: String,
     pub finished_at: Option<String>,
@@ -47,17 +47,44 @@ pub struct RunRow {
 
 const COLUMNS: &str = "id, conversation_id, status, stop_reason, usage, started_at, finished_at";
 
+/// A name column read as one of the enum's values; another text is corrupt data.
+fn named<T>(row: &Row<'_>, idx: usize, parse: fn(&str) -> Option<T>) -> rusqlite::Result<T> {
+    let text: String = row.get(idx)?;
+    parse(&text).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            idx,
+            rusqlite::types::Type::Text,
+            format!("unknown value \"{text}\" in runs column {idx}").into(),
+        )
+    })
+}
+
 fn from_row(row: &Row<'_>) -> rusqlite::Result<RunRow> {
     let usage: Option<String> = row.get(4)?;
+    let stop_reason: Option<String> = row.get(3)?;
     Ok(RunRow {
         id: row.get(0)?,
         conversation_id: row.get(1)?,
-        status: row.get(2)?,
-        stop_reason: row.get(3)?,
+        status: named(row, 2, RunStatus::parse)?,
+        stop_reason: match stop_reason {
+            None => None,
+            Some(_) => Some(named(row, 3, StopReason::parse)?),
+        },
         usage: usage.and_then(|u| serde_json::from_str(&u).ok()),
         started_at: row.get(5)?,
         finished_at: row.get(6)?,
     })
+}
+
+/// What became of a run left `running`, as the host tells [`Store::close_dead_runs`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunEnd {
+    /// Its process still runs it.
+    Alive,
+    /// Its process died (a crash, a kill).
+    Interrupted,
+    /// Its process ended it, but its reply could not be saved (disk full, read-only).
+    Unsaved,
 }
 
 /// What crash recovery repaired.
@@ -113,8 +140,8 @@ impl Store {
     pub fn finish_run(
         &self,
         id: &str,
-        status: &str,
-        stop_reason: &str,
+        status: RunStatus,
+        stop_reason: StopReason,
         usage: &Value,
     ) -> Result<()> {
         self.finish_run_with(id, status, stop_reason, usage, None).map(|_| ())
@@ -127,13 +154,15 @@ impl Store {
     pub fn finish_run_with(
         &self,
         id: &str,
-        status: &str,
-        stop_reason: &str,
+        status: RunStatus,
+        stop_reason: StopReason,
         usage: &Value,
         answer: Option<RunAnswer>,
     ) -> Result<Option<i64>> {
-        if !matches!(status, "completed" | "failed" | "cancelled") {
-            return Err(StoreError::invalid(format!("unknown run status \"{status}\"")));
+        if status == RunStatus::Running {
+            return Err(StoreError::invalid(format!(
+                "run \"{id}\" cannot be closed as `running`; close it as completed, failed or cancelled"
+            )));
         }
         if let Some(a) = &answer {
             messages::validate(&a.message)?;
@@ -156,7 +185,7 @@ impl Store {
                 .prepare_cached(
                     "UPDATE runs SET status = ?2, stop_reason = ?3, usage = ?4, finished_at = ?5 WHERE id = ?1",
                 )?
-                .execute(params![id, status, stop_reason, usage.to_string(), now])?;
+                .execute(params![id, status.as_str(), stop_reason.as_str(), usage.to_string(), now])?;
             if n == 0 {
                 return Err(StoreError::invalid(format!("no run with id \"{id}\"")));
             }
@@ -187,8 +216,27 @@ impl Store {
     /// Close runs a killed process left `running`: those for which `is_dead(run_id)` says so
     /// (the caller knows how to tell; the chat service uses a per-run file lock). Marks each
     /// failed with stop reason `interrupted` and answers every dangling tool call with an
-    /// interrupted result; partial answers were already stored flagged `interrupted`.
+    /// interrupted result; partial answers were already stored flagged `interrupted`. When no
+    /// run is `running` it only reads (no write transaction).
     pub fn close_interrupted_runs(&self, is_dead: &dyn Fn(&str) -> bool) -> Result<Recovery> {
+        self.close_dead_runs(&|run_id: &str| {
+            if is_dead(run_id) { RunEnd::Interrupted } else { RunEnd::Alive }
+        })
+    }
+
+    /// [`Store::close_interrupted_runs`] with a verdict per run: a run whose reply could not
+    /// be saved ([`RunEnd::Unsaved`]) is closed `failed`, not taken for a crash.
+    pub fn close_dead_runs(&self, verdict: &dyn Fn(&str) -> RunEnd) -> Result<Recovery> {
+        // The common case at every start: nothing was left running. A read says so without
+        // taking the write lock, so opening never waits for another process's write.
+        let any: bool = self.conn().query_row(
+            "SELECT EXISTS (SELECT 1 FROM runs WHERE status = 'running')",
+            [],
+            |r| r.get(0),
+        )?;
+        if !any {
+            return Ok(Recovery::default());
+        }
         self.write_tx(|tx| {
             let ids: Vec<(String, Option<String>)> = {
                 let mut stmt = tx.prepare("SELECT id, conversation_id FROM runs WHERE status = 'running'")?;
@@ -197,15 +245,17 @@ impl Store {
             let mut recovery = Recovery::default();
             let now = clock::now_rfc3339();
             for (run_id, conversation) in ids {
-                if !is_dead(&run_id) {
-                    continue;
-                }
+                let stop_reason = match verdict(&run_id) {
+                    RunEnd::Alive => continue,
+                    RunEnd::Interrupted => "interrupted",
+                    RunEnd::Unsaved => "failed",
+                };
                 if let Some(conversation) = conversation {
                     recovery.tool_calls_closed += close_dangling_calls(tx, &conversation, &run_id, &now)?;
                 }
                 tx.execute(
-                    "UPDATE runs SET status = 'failed', stop_reason = 'interrupted', finished_at = ?2 WHERE id = ?1",
-                    params![run_id, now],
+                    "UPDATE runs SET status = 'failed', stop_reason = ?3, finished_at = ?2 WHERE id = ?1",
+                    params![run_id, now, stop_reason],
                 )?;
                 recovery.runs_closed.push(run_id);
             }

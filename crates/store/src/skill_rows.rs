@@ -1,7 +1,8 @@
 //! Storage of one skill's state (`skills.<skill>`): a JSON object row plus the lists that
 //! `append_to_list` grows, kept one row per entry so an append costs the same whatever the
 //! list's length. Lists are registered by dotted path relative to the skill; the object row
-//! holds nothing at a registered path. `assemble` puts the pieces back together.
+//! holds nothing at a registered path. `assemble` puts the pieces back together, skipping (and
+//! reporting) a list entry whose stored JSON is damaged rather than failing the whole state.
 //! All functions run inside the caller's transaction.
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -24,17 +25,74 @@ impl ListRef {
 
 /// The skill's object row (without its registered lists); `{}` when none is stored.
 pub(crate) fn load_doc(tx: &Connection, user: &str, skill: &str) -> Result<Value> {
+    Ok(load_stored(tx, user, skill)?.unwrap_or_else(|| Value::Object(Map::new())))
+}
+
+/// The skill's object row, `None` when the skill has nothing stored.
+pub(crate) fn load_stored(tx: &Connection, user: &str, skill: &str) -> Result<Option<Value>> {
     let text: Option<String> = tx
         .prepare_cached("SELECT doc FROM skill_states WHERE user_id = ?1 AND skill = ?2")?
         .query_row(params![user, skill], |r| r.get(0))
         .optional()?;
-    match text {
-        None => Ok(Value::Object(Map::new())),
-        Some(text) => serde_json::from_str(&text).map_err(|source| StoreError::CorruptJson {
+    text.map(|text| {
+        serde_json::from_str(&text).map_err(|source| StoreError::CorruptJson {
             what: format!("state of skill {skill}"),
             source,
-        }),
+        })
+    })
+    .transpose()
+}
+
+/// The top-level `keys` of the object row `doc` with their lists in place; every other
+/// top-level key is kept as `null` (its name and position only), for the undo history.
+pub(crate) fn partial(
+    tx: &Connection,
+    skill: &str,
+    doc: &Value,
+    lists: &[ListRef],
+    keys: &[&str],
+) -> Result<Value> {
+    let mut out: Map<String, Value> = doc
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| {
+                    (k.clone(), if keys.contains(&k.as_str()) { v.clone() } else { Value::Null })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out = Value::Object(std::mem::take(&mut out));
+    let mut skipped = Vec::new();
+    for list in lists.iter().filter(|l| keys.contains(&l.segments()[0])) {
+        place(tx, skill, &mut out, list, &mut skipped)?;
     }
+    for warning in skipped {
+        tracing::warn!(skill, "{warning}");
+    }
+    Ok(out)
+}
+
+/// Put the entries of `list` at its path in `doc`.
+fn place(
+    tx: &Connection,
+    skill: &str,
+    doc: &mut Value,
+    list: &ListRef,
+    skipped: &mut Vec<String>,
+) -> Result<()> {
+    let values = items(tx, skill, list, skipped)?;
+    let segments = list.segments();
+    let (parents, last) = segments.split_at(segments.len() - 1);
+    match json_path::ensure_object_path(doc, parents, &list.path) {
+        Ok(parent) => {
+            parent.insert(last[0].to_string(), Value::Array(values));
+        }
+        Err(e) => {
+            tracing::warn!(skill, path = %list.path, error = %e, "list has no object parent; not shown")
+        }
+    }
+    Ok(())
 }
 
 pub(crate) fn save_doc(tx: &Connection, user: &str, skill: &str, doc: &Value) -> Result<()> {
@@ -102,19 +160,31 @@ pub(crate) fn drop_list(tx: &Connection, list: &ListRef) -> Result<()> {
     Ok(())
 }
 
-/// Entries of a list, newest first.
-fn items(tx: &Connection, list_id: i64) -> Result<Vec<Value>> {
-    let mut stmt = tx
-        .prepare_cached("SELECT item FROM state_list_items WHERE list_id = ?1 ORDER BY seq DESC")?;
-    let rows = stmt.query_map([list_id], |r| r.get::<_, String>(0))?;
-    rows.map(|text| {
-        let text = text?;
-        serde_json::from_str(&text).map_err(|source| StoreError::CorruptJson {
-            what: format!("list entry of list {list_id}"),
-            source,
-        })
-    })
-    .collect()
+/// Entries of a list, newest first. An entry that is not valid JSON (damaged outside
+/// VibeLife) is skipped and described in `skipped`.
+fn items(
+    tx: &Connection,
+    skill: &str,
+    list: &ListRef,
+    skipped: &mut Vec<String>,
+) -> Result<Vec<Value>> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT seq, item FROM state_list_items WHERE list_id = ?1 ORDER BY seq DESC",
+    )?;
+    let rows = stmt.query_map([list.id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (seq, text) = row?;
+        match serde_json::from_str(&text) {
+            Ok(value) => out.push(value),
+            Err(e) => skipped.push(format!(
+                "skipped a damaged entry of list \"{}\" of skill {skill} (entry {seq}, stored JSON \
+                 unreadable: {e}); the other entries are shown. Restore a backup to recover it",
+                list.path
+            )),
+        }
+    }
+    Ok(out)
 }
 
 /// The skill's whole state: the object row with every registered list put in place.
@@ -125,22 +195,29 @@ pub(crate) fn assemble(
     skill: &str,
     only: Option<&[String]>,
 ) -> Result<Value> {
+    let mut skipped = Vec::new();
+    let doc = assemble_reporting(tx, user, skill, only, &mut skipped)?;
+    for warning in skipped {
+        tracing::warn!(skill, "{warning}");
+    }
+    Ok(doc)
+}
+
+/// [`assemble`], saying in `skipped` which damaged list entries were left out.
+pub(crate) fn assemble_reporting(
+    tx: &Connection,
+    user: &str,
+    skill: &str,
+    only: Option<&[String]>,
+    skipped: &mut Vec<String>,
+) -> Result<Value> {
     let mut doc = load_doc(tx, user, skill)?;
     for list in lists(tx, user, skill)? {
         let segments = list.segments();
         if only.is_some_and(|keep| !keep.iter().any(|k| k == segments[0])) {
             continue;
         }
-        let values = items(tx, list.id)?;
-        let (parents, last) = segments.split_at(segments.len() - 1);
-        match json_path::ensure_object_path(&mut doc, parents, &list.path) {
-            Ok(parent) => {
-                parent.insert(last[0].to_string(), Value::Array(values));
-            }
-            Err(e) => {
-                tracing::warn!(skill, path = %list.path, error = %e, "list has no object parent; not shown")
-            }
-        }
+        place(tx, skill, &mut doc, &list, skipped)?;
     }
     Ok(doc)
 }
@@ -171,26 +248,94 @@ fn insert_item(tx: &Connection, list_id: i64, seq: i64, item: &Value) -> Result<
     Ok(())
 }
 
-/// Add `item` as the newest entry, keep at most `max_items`; returns (length, dropped).
-/// Entries have contiguous seqs, so the oldest `dropped` are exactly those below the cut.
+/// The `_meta` object of a stored skill state, if any.
+pub(crate) fn meta(tx: &Connection, user: &str, skill: &str) -> Result<Option<Value>> {
+    let text: Option<Option<String>> = tx
+        .prepare_cached(
+            "SELECT json_extract(doc, '$._meta') FROM skill_states WHERE user_id = ?1 AND skill = ?2",
+        )?
+        .query_row(params![user, skill], |r| r.get(0))
+        .optional()?;
+    Ok(text.flatten().and_then(|t| serde_json::from_str(&t).ok()))
+}
+
+/// Add `item` as the newest entry, keep at most `max_items`; returns the length after and
+/// the entries dropped (newest first). Entries have contiguous seqs, so the oldest dropped
+/// are exactly those below the cut.
 pub(crate) fn push_item(
     tx: &Connection,
     list_id: i64,
     item: &Value,
     max_items: usize,
-) -> Result<(usize, usize)> {
+) -> Result<(usize, Vec<Value>)> {
     let (seq, len): (i64, i64) = tx
         .prepare_cached("SELECT next_seq, len FROM state_lists WHERE id = ?1")?
         .query_row([list_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
     insert_item(tx, list_id, seq, item)?;
-    let max = max_items as i64;
+    let max = i64::try_from(max_items).unwrap_or(i64::MAX);
     let kept = (len + 1).min(max);
-    let dropped = len + 1 - kept;
-    if dropped > 0 {
-        tx.prepare_cached("DELETE FROM state_list_items WHERE list_id = ?1 AND seq <= ?2")?
-            .execute(params![list_id, seq - max])?;
+    let mut dropped: Vec<(i64, String)> = Vec::new();
+    if len + 1 > kept {
+        let mut stmt = tx.prepare_cached(
+            "DELETE FROM state_list_items WHERE list_id = ?1 AND seq <= ?2 RETURNING seq, item",
+        )?;
+        dropped = stmt
+            .query_map(params![list_id, seq - max], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        dropped.sort_by_key(|d| std::cmp::Reverse(d.0));
     }
     tx.prepare_cached("UPDATE state_lists SET next_seq = ?2, len = ?3 WHERE id = ?1")?
         .execute(params![list_id, seq + 1, kept])?;
-    Ok((kept as usize, dropped as usize))
+    // A damaged entry (not valid JSON) cannot be kept for undo; it is dropped all the same.
+    let dropped = dropped.into_iter().filter_map(|(_, t)| serde_json::from_str(&t).ok()).collect();
+    Ok((kept as usize, dropped))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::{LOCAL_USER as U, Store};
+
+    #[test]
+    fn a_damaged_list_entry_is_reported_and_skipped_not_the_whole_state_lost() {
+        let store = Store::open_in_memory().unwrap();
+        for i in 0..3 {
+            store
+                .append_to_list(U, "coach", "journal", json!({"text": format!("day {i}")}), 1000)
+                .unwrap();
+        }
+        store.write_state(U, "coach", "goals", json!({"q1": "run"})).unwrap();
+        {
+            let conn = store.conn();
+            conn.execute_batch(
+                "PRAGMA ignore_check_constraints = ON;
+             UPDATE state_list_items SET item = '{\"text\": \"day 1' WHERE seq = 2;
+             PRAGMA ignore_check_constraints = OFF;",
+            )
+            .unwrap();
+        }
+        let read = store.read_state(U, "coach", None).unwrap();
+        let texts: Vec<&str> = read.data["journal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(texts, vec!["day 2", "day 0"]);
+        assert_eq!(read.data["goals"], json!({"q1": "run"}));
+        assert_eq!(read.warnings.len(), 1);
+        assert!(
+            read.warnings[0]
+                .contains("skipped a damaged entry of list \"journal\" of skill coach (entry 2"),
+            "{}",
+            read.warnings[0]
+        );
+        // Writing still works, and the profile as a whole still reads.
+        store.append_to_list(U, "coach", "journal", json!({"text": "day 3"}), 1000).unwrap();
+        assert_eq!(
+            store.profile(U).unwrap()["skills"]["coach"]["journal"].as_array().unwrap().len(),
+            3
+        );
+    }
 }

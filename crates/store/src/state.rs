@@ -3,7 +3,8 @@
 //! merge into `skills.<skill>.<section>`), `append_to_list` (dotted path, newest first, `max_items`
 //! trimming the oldest, `_created_at` stamped). Each write is one IMMEDIATE transaction and stamps
 //! `skills.<skill>._meta.updated_at`. Lists grown by `append_to_list` are stored one row per entry
-//! (see `skill_rows`); a write that replaces one drops its rows.
+//! (see `skill_rows`); a write that replaces one drops its rows. Every write keeps the skill's
+//! previous state in the undo history (`undo`) in its own transaction.
 
 use rusqlite::Connection;
 use serde::Serialize;
@@ -11,6 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{Result, StoreError};
 use crate::json_path::{deep_merge, ensure_object_path, parse_dotted, type_name};
+use crate::undo::{self, ChangeBy, HistoryTarget};
 use crate::{Store, clock, profile, skill_rows};
 
 /// The default `max_items` of `append_to_list`.
@@ -30,6 +32,9 @@ pub struct StateRead {
     pub status: StateStatus,
     pub skill_id: String,
     pub data: Value,
+    /// Damaged list entries left out of `data` (see docs/design.md#state-semantics).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// What `append_to_list` did.
@@ -97,7 +102,23 @@ pub(crate) fn set_in_skill(
     rel: &[&str],
     shown: &str,
     value: Value,
+    by: &ChangeBy,
 ) -> Result<()> {
+    let (before, partial) = undo::keys_before(tx, user, skill, &[rel[0], "_meta"])?;
+    let text = undo::summary(
+        &rel.join("."),
+        undo::at_path(partial.as_ref(), rel),
+        Some(&value).filter(|v| !v.is_null()),
+    );
+    undo::record(
+        tx,
+        user,
+        &HistoryTarget::Skill(skill.into()),
+        &rel.join("."),
+        by,
+        &before,
+        &text,
+    )?;
     for list in skill_rows::lists(tx, user, skill)? {
         let segments = list.segments();
         if segments.len() < rel.len() && is_prefix(&segments, rel) {
@@ -126,11 +147,15 @@ impl Store {
         sections: Option<&[String]>,
     ) -> Result<StateRead> {
         validate_skill_id(skill)?;
+        let mut warnings = Vec::new();
         let all = {
             let conn = self.conn();
             let tx = crate::Tx::begin(&conn, false)?;
-            skill_rows::assemble(&tx, user, skill, sections)?
+            skill_rows::assemble_reporting(&tx, user, skill, sections, &mut warnings)?
         };
+        for warning in &warnings {
+            tracing::warn!(skill, "{warning}");
+        }
         let data: Map<String, Value> = match (all, sections) {
             (Value::Object(map), None) => map,
             (Value::Object(map), Some(wanted)) => {
@@ -143,11 +168,25 @@ impl Store {
             status: if has_content { StateStatus::Success } else { StateStatus::Empty },
             skill_id: skill.to_string(),
             data: Value::Object(data),
+            warnings,
         })
     }
 
-    /// Deep-merge `data` (a JSON object) into `skills.<skill>.<section>`.
+    /// Deep-merge `data` (a JSON object) into `skills.<skill>.<section>`, recorded as made by
+    /// this process's front end ([`Store::set_front_end`]).
     pub fn write_state(&self, user: &str, skill: &str, section: &str, data: Value) -> Result<()> {
+        self.write_state_by(user, skill, section, data, &self.front_end())
+    }
+
+    /// [`Store::write_state`], recorded in the undo history as made `by`.
+    pub fn write_state_by(
+        &self,
+        user: &str,
+        skill: &str,
+        section: &str,
+        data: Value,
+        by: &ChangeBy,
+    ) -> Result<()> {
         validate_skill_id(skill)?;
         validate_section(section)?;
         if !data.is_object() {
@@ -157,14 +196,26 @@ impl Store {
                 type_name(&data)
             )));
         }
+        crate::bounds::check_value(&data, 3, &format!("skills.{skill}.{section}"))?;
         let patch = Value::Object(Map::from_iter([(section.to_string(), data)]));
         self.write_tx(|tx| {
-            for list in skill_rows::lists(tx, user, skill)? {
+            let lists = skill_rows::lists(tx, user, skill)?;
+            let stored = skill_rows::load_stored(tx, user, skill)?;
+            let keys = [section, "_meta"];
+            let (before, partial) =
+                undo::keys_before_in(tx, skill, stored.as_ref(), &lists, &keys)?;
+            let old = undo::at_path(partial.as_ref(), &[section]);
+            let mut new = old.cloned().unwrap_or_else(|| Value::Object(Map::new()));
+            deep_merge(&mut new, patch[section].clone());
+            let text = undo::summary(section, old, Some(&new));
+            let target = HistoryTarget::Skill(skill.into());
+            undo::record(tx, user, &target, section, by, &before, &text)?;
+            for list in lists {
                 if patch_touches(&patch, &list.segments()) {
                     skill_rows::drop_list(tx, &list)?;
                 }
             }
-            let mut doc = skill_rows::load_doc(tx, user, skill)?;
+            let mut doc = stored.unwrap_or_else(|| Value::Object(Map::new()));
             let Value::Object(patch) = patch else { return Ok(()) };
             for (key, data) in patch {
                 let slot = ensure_object_path(&mut doc, &[], "skills")?
@@ -175,12 +226,12 @@ impl Store {
             profile::touch(&mut doc)?;
             skill_rows::save_doc(tx, user, skill, &doc)
         })?;
-        self.cache.invalidate(user, &format!("skills.{skill}.{section}"));
         Ok(())
     }
 
     /// Put `entry` (a JSON object) first in the list at `path` under `skills.<skill>`, stamped
-    /// with `_created_at`; keep at most `max_items`, dropping the oldest.
+    /// with `_created_at`; keep at most `max_items`, dropping the oldest. Recorded as made by
+    /// this process's front end.
     pub fn append_to_list(
         &self,
         user: &str,
@@ -188,6 +239,19 @@ impl Store {
         path: &str,
         entry: Value,
         max_items: usize,
+    ) -> Result<AppendOutcome> {
+        self.append_to_list_by(user, skill, path, entry, max_items, &self.front_end())
+    }
+
+    /// [`Store::append_to_list`], recorded in the undo history as made `by`.
+    pub fn append_to_list_by(
+        &self,
+        user: &str,
+        skill: &str,
+        path: &str,
+        entry: Value,
+        max_items: usize,
+        by: &ChangeBy,
     ) -> Result<AppendOutcome> {
         validate_skill_id(skill)?;
         let segments = parse_dotted(path, "list path")?;
@@ -205,28 +269,53 @@ impl Store {
                 type_name(&entry)
             )));
         };
+        // skills.<skill>.<path…>[i]: the entry's members sit below all of that.
+        let entry_depth = 2 + segments.len() + 1;
+        crate::bounds::check_value(
+            &Value::Object(entry.clone()),
+            entry_depth,
+            &format!("skills.{skill}.{path}[0]"),
+        )?;
         entry.insert("_created_at".into(), Value::String(clock::now_rfc3339()));
         let entry = Value::Object(entry);
         let outcome = self.write_tx(|tx| {
+            let target = HistoryTarget::Skill(skill.into());
+            let summary = |length: usize, dropped: usize| {
+                let old_len = length + dropped - 1;
+                let trimmed = if dropped > 0 {
+                    format!(" ({dropped} oldest dropped)")
+                } else {
+                    String::new()
+                };
+                format!("{path}: {old_len} → {length} entries{trimmed}")
+            };
             let (length, dropped) = match skill_rows::find_list(tx, user, skill, path)? {
-                // The common case touches only the new entry's row and the stamp.
+                // The common case touches only the new entry's row and the stamp, and the
+                // history keeps only what the append trimmed.
                 Some(list_id) => {
-                    let counts = skill_rows::push_item(tx, list_id, &entry, max_items)?;
+                    let meta = skill_rows::meta(tx, user, skill)?;
+                    let (length, dropped) = skill_rows::push_item(tx, list_id, &entry, max_items)?;
                     skill_rows::touch_doc(tx, user, skill)?;
-                    counts
+                    let n = dropped.len();
+                    let before = undo::Before::Append { path: path.to_string(), dropped, meta };
+                    undo::record(tx, user, &target, path, by, &before, &summary(length, n))?;
+                    (length, n)
                 }
                 None => {
+                    let (before, _) = undo::keys_before(tx, user, skill, &[segments[0], "_meta"])?;
                     let mut doc = skill_rows::load_doc(tx, user, skill)?;
                     let lists = skill_rows::lists(tx, user, skill)?;
                     let list_id = new_list(tx, user, skill, path, &segments, &lists, &mut doc)?;
                     profile::touch(&mut doc)?;
                     skill_rows::save_doc(tx, user, skill, &doc)?;
-                    skill_rows::push_item(tx, list_id, &entry, max_items)?
+                    let (length, dropped) = skill_rows::push_item(tx, list_id, &entry, max_items)?;
+                    let n = dropped.len();
+                    undo::record(tx, user, &target, path, by, &before, &summary(length, n))?;
+                    (length, n)
                 }
             };
             Ok(AppendOutcome { skill_id: skill.into(), path: path.into(), length, dropped, entry })
         })?;
-        self.cache.invalidate(user, &format!("skills.{skill}.{path}"));
         Ok(outcome)
     }
 }

@@ -2,11 +2,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod cache;
+mod crypt;
 mod history;
 mod open;
 mod profile;
 mod runs;
+mod skill_view;
 mod state;
 mod state_model;
 

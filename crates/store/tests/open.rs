@@ -67,3 +67,128 @@ fn in_memory_stores_work() {
     assert_eq!(store.schema_version().unwrap(), latest_version());
     assert!(store.path().is_none());
 }
+
+/// A copy of a real database with some data, checkpointed so the main file is whole.
+fn filled_copy(dir: &Path) -> std::path::PathBuf {
+    let path = dir.join("vibe.db");
+    {
+        let store = Store::open(&path).unwrap();
+        for n in 0..200 {
+            let entry = serde_json::json!({"text": format!("entry {n} {}", "x".repeat(200))});
+            store.append_to_list("local", "lifecoach", "journal", entry, 1000).unwrap();
+        }
+    }
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;").unwrap();
+    drop(conn);
+    let copy = dir.join("copy.db");
+    std::fs::copy(&path, &copy).unwrap();
+    copy
+}
+
+#[test]
+fn an_empty_truncated_or_flipped_file_is_refused_and_left_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = filled_copy(dir.path());
+    let whole = bytes(&good);
+    assert!(Store::open(&good).unwrap().integrity_check().unwrap().is_empty());
+    std::fs::write(&good, &whole).unwrap();
+
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("empty", Vec::new(), "empty (0 bytes)"),
+        ("truncated", whole[..whole.len() / 2].to_vec(), "truncated"),
+        ("short", whole[..60].to_vec(), "shorter than a database header"),
+        (
+            "header",
+            [b"NotSQLite format".as_slice(), &whole[16..]].concat(),
+            "not an SQLite database",
+        ),
+    ];
+    for (name, content, expected) in cases {
+        let path = dir.path().join(format!("{name}.db"));
+        std::fs::write(&path, &content).unwrap();
+        let err = Store::open(&path).err().unwrap_or_else(|| panic!("{name}: opened"));
+        assert_eq!(err.kind().as_str(), "damaged_database", "{name}: {err}");
+        let msg = err.to_string();
+        assert!(msg.contains(expected) && msg.contains("Nothing was written"), "{name}: {msg}");
+        assert!(msg.contains("move"), "{name}: no way to restore in: {msg}");
+        assert_eq!(bytes(&path), content, "{name}: the file was changed");
+    }
+
+    // Bytes flipped inside the data pages: the open may succeed, the full check finds it.
+    let mut flipped = whole.clone();
+    let page = usize::from(u16::from_be_bytes([whole[16], whole[17]]));
+    for start in (page..whole.len()).step_by(page) {
+        for b in &mut flipped[start..start + 12] {
+            *b = !*b;
+        }
+    }
+    let path = dir.path().join("flipped.db");
+    std::fs::write(&path, &flipped).unwrap();
+    match Store::open(&path) {
+        Err(e) => assert_eq!(e.kind().as_str(), "damaged_database", "{e}"),
+        Ok(store) => {
+            let found = store.integrity_check().unwrap();
+            assert!(!found.is_empty(), "flipped bytes went unnoticed");
+        }
+    }
+}
+
+#[test]
+fn a_session_that_did_not_close_gets_a_quick_check_at_the_next_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("vibe.db");
+    let dirty = dir.path().join("vibe.db.dirty");
+    {
+        let store = Store::open(&path).unwrap();
+        let conversation = store.create_conversation("local", None).unwrap();
+        for n in 0..400 {
+            let text = format!("message {n} {}", "今天完成了晨跑".repeat(40));
+            store
+                .append_message(
+                    &conversation.id,
+                    vibe_store::NewMessage::text(vibe_store::Role::User, text),
+                )
+                .unwrap();
+        }
+        assert!(dirty.exists(), "marked in use while open");
+        let second = Store::open(&path).unwrap();
+        drop(store);
+        assert!(dirty.exists(), "still in use by the second store");
+        drop(second);
+    }
+    assert!(!dirty.exists(), "the last store to close marks a clean close");
+
+    // Damage the page holding message 200 (message rows: nothing opening reads them).
+    let mut content = bytes(&path);
+    let page = usize::from(u16::from_be_bytes([content[16], content[17]]));
+    let needle = "message 200 今天".as_bytes();
+    let at = content.windows(needle.len()).position(|w| w == needle).expect("message 200 stored");
+    let start = at / page * page;
+    for b in &mut content[start + 8..start + 72] {
+        *b = 0xff;
+    }
+    std::fs::write(&path, &content).unwrap();
+
+    // After a clean close the open stays cheap: no check, the file opens.
+    drop(Store::open(&path).unwrap());
+    assert_eq!(bytes(&path), content, "nothing written to the damaged file");
+
+    // As a crash leaves it: the marker is there and nobody holds the file.
+    std::fs::write(&dirty, b"").unwrap();
+    let err = Store::open(&path).err().expect("the quick check refuses the damaged file");
+    assert_eq!(err.kind().as_str(), "damaged_database", "{err}");
+    let msg = err.to_string();
+    assert!(msg.contains("ended without closing it, and SQLite's quick check finds"), "{msg}");
+    assert!(msg.contains("Nothing was written") && msg.contains("move"), "{msg}");
+    assert_eq!(bytes(&path), content, "the refused file was left as it is");
+    assert!(dirty.exists(), "still unchecked-clean: the next open checks again");
+
+    // A sound file after a crash opens after its check.
+    let other = tempfile::tempdir().unwrap();
+    let sound = other.path().join("vibe.db");
+    drop(Store::open(&sound).unwrap());
+    std::fs::write(other.path().join("vibe.db.dirty"), b"").unwrap();
+    drop(Store::open(&sound).unwrap());
+    assert!(!other.path().join("vibe.db.dirty").exists());
+}

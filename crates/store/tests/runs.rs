@@ -1,5 +1,6 @@
 use serde_json::json;
 use vibe_store::{NewMessage, Role, Store};
+use vibe_wire::{RunStatus, StopReason};
 
 #[test]
 fn runs_are_recorded_and_listed_newest_first() {
@@ -7,14 +8,17 @@ fn runs_are_recorded_and_listed_newest_first() {
     let conv = store.create_conversation("local", Some("t")).unwrap().id;
     store.create_run("r1", Some(&conv)).unwrap();
     store.create_run("r2", Some(&conv)).unwrap();
-    store.finish_run("r1", "completed", "completed", &json!({"total_tokens": 5})).unwrap();
+    store
+        .finish_run("r1", RunStatus::Completed, StopReason::Completed, &json!({"total_tokens": 5}))
+        .unwrap();
     let r1 = store.run("r1").unwrap().unwrap();
-    assert_eq!((r1.status.as_str(), r1.stop_reason.as_deref()), ("completed", Some("completed")));
+    assert_eq!((r1.status, r1.stop_reason), (RunStatus::Completed, Some(StopReason::Completed)));
     assert_eq!(r1.usage.unwrap()["total_tokens"], 5);
     let listed: Vec<String> =
         store.list_runs(Some(&conv), 10).unwrap().into_iter().map(|r| r.id).collect();
     assert_eq!(listed.len(), 2);
-    assert!(store.finish_run("r2", "weird", "x", &json!({})).is_err());
+    let err = store.finish_run("r2", RunStatus::Running, StopReason::Completed, &json!({}));
+    assert!(err.unwrap_err().to_string().contains("cannot be closed as `running`"));
 }
 
 #[test]
@@ -64,7 +68,7 @@ fn a_killed_run_is_closed_with_a_valid_history() {
     assert_eq!(recovery.runs_closed, vec!["r1".to_string()]);
     assert_eq!(recovery.tool_calls_closed, 1);
     let run = store.run("r1").unwrap().unwrap();
-    assert_eq!((run.status.as_str(), run.stop_reason.as_deref()), ("failed", Some("interrupted")));
+    assert_eq!((run.status, run.stop_reason), (RunStatus::Failed, Some(StopReason::Interrupted)));
     let messages = store.messages(&conv).unwrap();
     let closing = messages.iter().find(|m| m.tool_call_id.as_deref() == Some("c2")).unwrap();
     assert!(closing.interrupted && closing.content.contains("interrupted"));
@@ -111,7 +115,7 @@ fn a_run_starts_with_its_user_message_in_one_transaction() {
         .unwrap()
         .unwrap();
     assert_eq!((stored.run_id.as_deref(), stored.content.as_str()), (Some("r1"), "今天好累"));
-    assert_eq!(store.run("r1").unwrap().unwrap().status, "running");
+    assert_eq!(store.run("r1").unwrap().unwrap().status, RunStatus::Running);
     assert_eq!(store.messages(&conv).unwrap(), vec![stored]);
 
     // A retry starts a run without a new message.
@@ -177,8 +181,8 @@ fn a_run_closes_with_its_last_answer_in_one_commit() {
     let id = store
         .finish_run_with(
             "r1",
-            "completed",
-            "completed",
+            RunStatus::Completed,
+            StopReason::Completed,
             &json!({}),
             Some(vibe_store::RunAnswer { draft_id: None, message: answer("你好") }),
         )
@@ -186,7 +190,7 @@ fn a_run_closes_with_its_last_answer_in_one_commit() {
         .unwrap();
     let last = store.messages(&conv).unwrap().pop().unwrap();
     assert_eq!((last.id, last.content.as_str(), last.token_count), (id, "你好", 3));
-    assert_eq!(store.run("r1").unwrap().unwrap().status, "completed");
+    assert_eq!(store.run("r1").unwrap().unwrap().status, RunStatus::Completed);
 
     // A draft written while the answer streamed is completed in place.
     store.start_run("r2", &conv, Some(NewMessage::text(Role::User, "再说说"))).unwrap();
@@ -198,7 +202,9 @@ fn a_run_closes_with_its_last_answer_in_one_commit() {
     let draft = store.append_message(&conv, draft).unwrap();
     let full = NewMessage { run_id: Some("r2".into()), ..answer("半句话说完了") };
     let done = vibe_store::RunAnswer { draft_id: Some(draft.id), message: full };
-    store.finish_run_with("r2", "completed", "completed", &json!({}), Some(done)).unwrap();
+    store
+        .finish_run_with("r2", RunStatus::Completed, StopReason::Completed, &json!({}), Some(done))
+        .unwrap();
     let last = store.messages(&conv).unwrap().pop().unwrap();
     assert_eq!(
         (last.id, last.content.as_str(), last.interrupted),
@@ -208,7 +214,41 @@ fn a_run_closes_with_its_last_answer_in_one_commit() {
     // A bad draft id changes nothing: the run stays open.
     store.start_run("r3", &conv, Some(NewMessage::text(Role::User, "x"))).unwrap();
     let bad = vibe_store::RunAnswer { draft_id: Some(9_999), message: answer("y") };
-    let err = store.finish_run_with("r3", "completed", "completed", &json!({}), Some(bad));
+    let err = store.finish_run_with(
+        "r3",
+        RunStatus::Completed,
+        StopReason::Completed,
+        &json!({}),
+        Some(bad),
+    );
     assert!(err.unwrap_err().to_string().contains("no message with id 9999"));
-    assert_eq!(store.run("r3").unwrap().unwrap().status, "running");
+    assert_eq!(store.run("r3").unwrap().unwrap().status, RunStatus::Running);
+}
+
+/// Recovery at every start takes no write lock when nothing was left running: another
+/// process holding the lock (the desktop app mid-write) does not make a start wait or fail.
+#[test]
+fn recovery_with_nothing_running_does_not_wait_for_another_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("vibe.db");
+    let store = Store::open(&path).unwrap();
+    let conv = store.create_conversation("local", Some("t")).unwrap().id;
+    store.create_run("done", Some(&conv)).unwrap();
+    store.finish_run("done", RunStatus::Completed, StopReason::Completed, &json!({})).unwrap();
+    let (locked_tx, locked_rx) = std::sync::mpsc::channel::<()>();
+    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+    let holder = std::thread::spawn(move || {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch("BEGIN IMMEDIATE").unwrap();
+        locked_tx.send(()).unwrap();
+        // Held until recovery returned (or well past the store's 15 s busy timeout).
+        let _ = release_rx.recv_timeout(std::time::Duration::from_secs(40));
+        conn.execute_batch("COMMIT").unwrap();
+    });
+    locked_rx.recv().unwrap();
+    let recovery = store.close_interrupted_runs(&|_| true);
+    release_tx.send(()).unwrap();
+    holder.join().unwrap();
+    assert!(recovery.unwrap().runs_closed.is_empty());
+    assert_eq!(store.run("done").unwrap().unwrap().status, RunStatus::Completed);
 }

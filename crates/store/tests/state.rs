@@ -162,3 +162,38 @@ fn replacing_a_lists_parent_drops_the_list() {
         "a new list starts empty"
     );
 }
+
+/// Nothing written can make a skill's state unreadable: each bound refuses with its limit
+/// named, changes nothing, and what was there still reads back.
+#[test]
+fn writes_past_the_bounds_are_refused_and_the_state_stays_readable() {
+    let (_d, store) = temp_store();
+    store.append_to_list(U, "lifecoach", "journal", json!({"text": "kept"}), 10).unwrap();
+    let long_path = vec!["a"; 130].join(".");
+    let err = store
+        .append_to_list(U, "lifecoach", &long_path, json!({"t": 1}), 10)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("130 segments") && err.contains("limit is 16"), "{err}");
+    let mut deep = json!(1);
+    for _ in 0..100 {
+        deep = json!({ "x": deep });
+    }
+    let err = store.write_state(U, "lifecoach", "notes", deep.clone()).unwrap_err().to_string();
+    assert!(err.contains("nested") && err.contains("limit is 48"), "{err}");
+    let err = store
+        .append_to_list(U, "lifecoach", "journal", json!({"deep": deep}), 10)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("limit is 48"), "{err}");
+    let err = store
+        .write_state(U, "lifecoach", "money", json!({"cents": 12_345_678_901_234_567u64}))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("beyond ±2^53"), "{err}");
+    let err = store.set_path(U, &format!("skills.lifecoach.{long_path}"), json!(1)).unwrap_err();
+    assert!(err.to_string().contains("limit is 16"), "{err}");
+    let read = store.read_state(U, "lifecoach", None).unwrap();
+    assert_eq!(read.data["journal"][0]["text"], "kept");
+    assert!(read.data.get("notes").is_none() && read.data.get("money").is_none());
+}

@@ -5,7 +5,10 @@
 //! tests assert.
 
 use serde_json::{Value, json};
-use vibe_wire::{ErrorInfo, Event, Phase, Plan, PlanStep, StopReason, SummaryBy, TokenUsage};
+use vibe_wire::{
+    ApprovalSource, ErrorInfo, ErrorKind, Event, Phase, Plan, PlanStep, PlanStepStatus, StopReason,
+    SummaryBy, TokenUsage,
+};
 
 /// The sample run in `conversation_id`, with `usage` reported, and the third tool result
 /// `big_result` (kept in `big_file` when the audit put it in a file).
@@ -23,7 +26,7 @@ pub fn sample_run(
             user_message: "hi".into(),
             model: "m".into(),
         },
-        Event::TurnStarted { round: 1 },
+        Event::RoundStarted { round: 1 },
         Event::ReasoningDelta { text: "thinking".into() },
         Event::AssistantDelta { text: "Let me look.".into() },
         Event::ToolCall {
@@ -43,9 +46,9 @@ pub fn sample_run(
             plan: Plan {
                 goal: "Read the chart".into(),
                 steps: vec![
-                    PlanStep { title: "compute".into(), status: "done".into() },
-                    PlanStep { title: "explain".into(), status: "in_progress".into() },
-                    PlanStep { title: "advise".into(), status: "pending".into() },
+                    PlanStep { title: "compute".into(), status: PlanStepStatus::Done },
+                    PlanStep { title: "explain".into(), status: PlanStepStatus::InProgress },
+                    PlanStep { title: "advise".into(), status: PlanStepStatus::Pending },
                 ],
             },
         },
@@ -70,7 +73,11 @@ pub fn sample_run(
             args: json!({"script": "x.py"}),
             reason: "runs a script".into(),
         },
-        Event::ApprovalResolved { request_id: "a1".into(), approved: false, by: "policy".into() },
+        Event::ApprovalResolved {
+            request_id: "a1".into(),
+            approved: false,
+            by: ApprovalSource::Policy,
+        },
         Event::Compacted {
             folded_messages: 12,
             summary_tokens: 300,
@@ -78,11 +85,11 @@ pub fn sample_run(
             fallback_reason: Some("model summaries are off".into()),
             usage: None,
         },
-        Event::TurnStarted { round: 2 },
+        Event::RoundStarted { round: 2 },
         Event::AssistantDelta { text: "你的日主".into() },
         Event::AssistantDelta { text: "是甲木。".into() },
         Event::Usage { usage },
-        Event::Error { error: ErrorInfo::new("budget", "max_rounds reached") },
+        Event::Error { error: ErrorInfo::new(ErrorKind::Budget, "max_rounds reached") },
         Event::RunFinished { stop_reason: StopReason::MaxRounds, usage, rounds: 10, tool_calls: 1 },
     ]
 }

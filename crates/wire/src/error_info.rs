@@ -3,18 +3,21 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ErrorKind;
+
 /// What went wrong, in a form every front end can show.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ErrorInfo {
-    /// Stable machine-readable kind, snake_case (e.g. `invalid_input`, `auth`, `rate_limited`).
-    pub kind: String,
+    /// What kind of failure (serialised snake_case, e.g. `invalid_input`, `auth`); a front
+    /// end words its advice by it.
+    pub kind: ErrorKind,
     /// One line for a person: what, where, and how to fix it.
     pub message: String,
 }
 
 impl ErrorInfo {
-    pub fn new(kind: impl Into<String>, message: impl Into<String>) -> Self {
-        Self { kind: kind.into(), message: message.into() }
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self { kind, message: message.into() }
     }
 }

@@ -5,7 +5,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::ErrorInfo;
+use crate::{ApprovalSource, DisplayKind, ErrorInfo, ProtocolChoice, SafetyCategory, SafetyRisk};
+
 use crate::run::{Phase, Plan, SectionTokens, StopReason, SummaryBy, TokenUsage};
 
 /// An event with its place in a run.
@@ -23,7 +24,7 @@ pub struct Envelope {
 }
 
 /// Every event the core emits. Run events come in this order: `run_started`, then per model
-/// round `turn_started`, `model_request`, deltas, `tool_call` / `approval_*` / `tool_result`
+/// round `round_started`, `model_request`, deltas, `tool_call` / `approval_*` / `tool_result`
 /// and their side events, `usage`; finally exactly one `run_finished`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -46,8 +47,11 @@ pub enum Event {
         #[serde(default)]
         model: String,
     },
-    /// A model round began (1-based).
-    TurnStarted { round: u32 },
+    /// A model round (one model call) began, 1-based; the closing call after a budget stop is
+    /// a round of its own. Written as `turn_started` before the turn/round naming was settled;
+    /// that name still reads.
+    #[serde(alias = "turn_started")]
+    RoundStarted { round: u32 },
     /// The request about to be sent to the model: phase, and prompt tokens by section.
     ModelRequest {
         round: u32,
@@ -104,19 +108,24 @@ pub enum Event {
         #[serde(default)]
         scenario: Option<String>,
     },
+    /// A tool changed stored data (skill state or the person's profile): a front end showing
+    /// it refreshes exactly these paths. Emitted after the write committed.
+    StateChanged {
+        /// The skill whose state changed; absent for the person's profile.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        skill: Option<String>,
+        /// Dotted paths that changed, relative to the skill's state (`goals`,
+        /// `progress.milestones`) or to the profile (`birth_info`).
+        paths: Vec<String>,
+    },
     /// The explicit plan changed (docs/design.md#the-agent-loop).
     PlanUpdated { plan: Plan },
     /// Something for the person to see that is not chat text (e.g. a chart).
-    Display { kind: String, data: Value },
+    Display { kind: DisplayKind, data: Value },
     /// A tool needs the person's approval; the run waits for `approval_resolved`.
     ApprovalRequired { request_id: String, tool: String, args: Value, reason: String },
     /// The decision on an approval request.
-    ApprovalResolved {
-        request_id: String,
-        approved: bool,
-        /// `user` or `policy`.
-        by: String,
-    },
+    ApprovalResolved { request_id: String, approved: bool, by: ApprovalSource },
     /// Older turns were folded into a stored summary to fit the budget.
     Compacted {
         folded_messages: u32,
@@ -135,6 +144,10 @@ pub enum Event {
     },
     /// Token counts reported by the model for one round.
     Usage { usage: TokenUsage },
+    /// The reply shown so far could not be saved (the disk is full, the data folder is
+    /// read-only, a permission is missing): it will not be in the conversation's history.
+    /// Followed by the `error` event with the cause; the run ends failed, not interrupted.
+    ReplyUnsaved { message: String },
     /// Something failed; the run may still finish gracefully.
     Error {
         #[serde(flatten)]
@@ -185,13 +198,30 @@ pub enum Event {
     /// The run was paused because another protocol of the same skill started; it stays
     /// resumable (`vibe protocol resume RUN_ID`).
     ProtocolPaused { protocol_id: String, protocol_run_id: String, step: u32, total_steps: u32 },
+    /// The safety rules were unsure about the person's message, so the configured model was
+    /// asked to rate it: one small call before the coach's (docs/safety.md). `risk` is what
+    /// stands after the check (absent: no risk), `rule` is `model` when the model's rating
+    /// decided. With `fallback_reason` the model's answer could not be used (the call failed,
+    /// it was not the expected JSON) and the rules' verdict stands. The call's tokens count in
+    /// the run's usage. Comes before any `safety_notice` of the turn.
+    SafetyCheck {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        risk: Option<SafetyRisk>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        category: Option<SafetyCategory>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rule: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fallback_reason: Option<String>,
+        /// Tokens the call cost (as the model reported them, else counted).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<TokenUsage>,
+    },
     /// The person's message reads as a wellbeing risk (docs/safety.md): the crisis resources
     /// for their locale, shown before the coach's answer.
     SafetyNotice {
-        /// `concern` or `acute`.
-        risk: String,
-        /// `suicide`, `self_harm`, `harm_others`, `abuse` or `medical`.
-        category: String,
+        risk: SafetyRisk,
+        category: SafetyCategory,
         resources: Vec<SafetyResource>,
         /// The locale the resources were chosen for (`generic` when none is known).
         locale: String,
@@ -215,8 +245,8 @@ pub struct SafetyResource {
 pub struct ProtocolAction {
     /// What the person sees, e.g. `开始重置`.
     pub label: String,
-    /// `start` or `later`.
-    pub value: String,
+    /// What choosing it does.
+    pub value: ProtocolChoice,
 }
 
 /// One change the skill registry noticed.
@@ -279,7 +309,7 @@ mod tests {
     #[test]
     fn run_events_round_trip_with_their_documented_shapes() {
         let events = vec![
-            Event::Error { error: ErrorInfo::new("rate_limited", "slow down") },
+            Event::Error { error: ErrorInfo::new(crate::ErrorKind::RateLimited, "slow down") },
             Event::RunFinished {
                 stop_reason: StopReason::MaxRounds,
                 usage: TokenUsage { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
@@ -315,8 +345,10 @@ mod tests {
                 serde_json::from_value(v.clone()).unwrap_or_else(|e| panic!("{e}: {v}"));
             assert_eq!(back, event);
         }
-        let err = serde_json::to_value(Event::Error { error: ErrorInfo::new("auth", "bad key") })
-            .unwrap_or_default();
+        let err = serde_json::to_value(Event::Error {
+            error: ErrorInfo::new(crate::ErrorKind::Auth, "bad key"),
+        })
+        .unwrap_or_default();
         assert_eq!(err, serde_json::json!({"type": "error", "kind": "auth", "message": "bad key"}));
         let fin = serde_json::to_value(Event::RunFinished {
             stop_reason: StopReason::RepeatedToolFailure,
@@ -379,10 +411,19 @@ mod tests {
     }
 
     #[test]
+    fn a_round_is_written_round_started_and_the_old_turn_started_still_reads() {
+        let v = serde_json::to_value(Event::RoundStarted { round: 2 }).unwrap_or_default();
+        assert_eq!(v, serde_json::json!({"type": "round_started", "round": 2}));
+        let old = r#"{"run_id":"r1","seq":1,"ts":"t","type":"turn_started","round":3}"#;
+        let env: Envelope = serde_json::from_str(old).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(env.event, Event::RoundStarted { round: 3 });
+    }
+
+    #[test]
     fn safety_notice_is_tagged_and_round_trips() {
         let notice = Event::SafetyNotice {
-            risk: "acute".into(),
-            category: "suicide".into(),
+            risk: SafetyRisk::Acute,
+            category: SafetyCategory::Suicide,
             resources: vec![SafetyResource {
                 name: "急救".into(),
                 number: "120".into(),

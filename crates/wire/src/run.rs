@@ -2,6 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::kinds::named_enum;
+use crate::{PlanStepStatus, RunStatus};
+
 /// Context phase (docs/design.md#two-phase-context): phase 1 chooses a skill, phase 2 runs one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -35,13 +38,9 @@ pub struct Plan {
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PlanStep {
     pub title: String,
-    /// `pending`, `in_progress`, `done` or `skipped`.
-    #[serde(default = "pending")]
-    pub status: String,
-}
-
-fn pending() -> String {
-    "pending".into()
+    /// Absent in the model's input means `pending`.
+    #[serde(default)]
+    pub status: PlanStepStatus,
 }
 
 /// Who wrote a compaction summary.
@@ -75,46 +74,44 @@ impl TokenUsage {
     }
 }
 
-/// Why a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "snake_case")]
-pub enum StopReason {
-    /// The model gave its final answer.
-    Completed,
-    /// Budget: `max_rounds` model calls.
-    MaxRounds,
-    /// Budget: `max_tool_calls`.
-    MaxToolCalls,
-    /// Budget: `max_script_runs`.
-    MaxScriptRuns,
-    /// Budget: the context no longer fits `max_context_tokens`.
-    MaxContextTokens,
-    /// The same tool failed three times in a row.
-    RepeatedToolFailure,
-    /// The caller cancelled.
-    Cancelled,
-    /// The model endpoint failed (after retries).
-    ModelError,
-    /// The process died mid-run; found and closed on the next start.
-    Interrupted,
-    /// An internal failure (database, skills) ended the run; an `error` event says which.
-    Failed,
+named_enum! {
+    /// Why a run ended.
+    pub enum StopReason {
+        /// The model gave its final answer.
+        Completed = "completed",
+        /// Budget: `max_rounds` model calls.
+        MaxRounds = "max_rounds",
+        /// Budget: `max_tool_calls`.
+        MaxToolCalls = "max_tool_calls",
+        /// Budget: `max_script_runs`.
+        MaxScriptRuns = "max_script_runs",
+        /// Budget: the context no longer fits `max_context_tokens`.
+        MaxContextTokens = "max_context_tokens",
+        /// The same tool failed three times in a row.
+        RepeatedToolFailure = "repeated_tool_failure",
+        /// The caller cancelled.
+        Cancelled = "cancelled",
+        /// The model endpoint failed (after retries).
+        ModelError = "model_error",
+        /// The process died mid-run; found and closed on the next start.
+        Interrupted = "interrupted",
+        /// An internal failure (database, skills) ended the run; an `error` event says which.
+        Failed = "failed",
+    }
 }
 
 impl StopReason {
-    pub fn as_str(self) -> &'static str {
+    /// The status a run closed for this reason is stored with.
+    pub fn run_status(self) -> RunStatus {
         match self {
-            Self::Completed => "completed",
-            Self::MaxRounds => "max_rounds",
-            Self::MaxToolCalls => "max_tool_calls",
-            Self::MaxScriptRuns => "max_script_runs",
-            Self::MaxContextTokens => "max_context_tokens",
-            Self::RepeatedToolFailure => "repeated_tool_failure",
-            Self::Cancelled => "cancelled",
-            Self::ModelError => "model_error",
-            Self::Interrupted => "interrupted",
-            Self::Failed => "failed",
+            Self::Cancelled => RunStatus::Cancelled,
+            Self::ModelError | Self::Failed | Self::Interrupted => RunStatus::Failed,
+            Self::Completed
+            | Self::MaxRounds
+            | Self::MaxToolCalls
+            | Self::MaxScriptRuns
+            | Self::MaxContextTokens
+            | Self::RepeatedToolFailure => RunStatus::Completed,
         }
     }
 }

@@ -1,7 +1,11 @@
 // The message input: Enter sends, Shift+Enter is a new line (IME composition is left alone).
 
-import { useState, type KeyboardEvent } from "react";
+import { useEffect, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
+import * as client from "../client";
+
+/** The shell is told once per window, after the composer's first frame has been painted. */
+let readyReported = false;
 
 export function Composer(props: {
   running: boolean;
@@ -12,6 +16,11 @@ export function Composer(props: {
 }) {
   const { t } = useTranslation();
   const [text, setText] = useState("");
+  useEffect(() => {
+    if (readyReported) return;
+    readyReported = true;
+    requestAnimationFrame(() => setTimeout(() => void client.uiReady().catch(() => undefined), 0));
+  }, []);
   const submit = () => {
     const msg = text.trim();
     if (!msg || props.running) return;

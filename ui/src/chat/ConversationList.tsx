@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { ConversationSummary } from "../client";
+import type { ConversationSummary } from "../wire";
 
 export function ConversationList(props: {
   items: ConversationSummary[];
@@ -34,7 +34,7 @@ export function ConversationList(props: {
             {editing === c.id ? (
               <input
                 autoFocus
-                defaultValue={c.title}
+                defaultValue={c.title ?? ""}
                 aria-label={t("conversations.rename")}
                 onKeyDown={(e) => {
                   if (e.key === "Enter") {
@@ -51,7 +51,7 @@ export function ConversationList(props: {
             )}
             {confirming === c.id ? (
               <span className="confirm">
-                {t("conversations.confirmDelete", { title: c.title })}
+                {t("conversations.confirmDelete", { title: c.title || t("conversations.untitled") })}
                 <button className="danger" onClick={() => (props.onDelete(c.id), setConfirming(null))}>
                   {t("conversations.delete")}
                 </button>

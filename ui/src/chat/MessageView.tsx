@@ -34,6 +34,11 @@ export const MessageView = memo(function MessageView({ message: m }: { message: 
       ))}
       {m.text && <StreamingMarkdown text={m.text} epoch={m.textEpoch} />}
       {status && <div className="reply-status">{status}</div>}
+      {m.unsaved && (
+        <div className="reply-status reply-unsaved" data-testid="reply-unsaved">
+          {t("chat.unsaved")}
+        </div>
+      )}
     </div>
   );
 });

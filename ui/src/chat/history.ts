@@ -1,27 +1,32 @@
-// A stored conversation turned into the chat state the reducer continues from.
+// A stored conversation turned into the chat state the reducer continues from. What a person
+// reads is kept: user messages and assistant text; tool calls and results, system messages and
+// the empty assistant turns that only called tools are not shown in the thread.
 
-import type { Conversation } from "../client";
+import type { ConversationDetail } from "../wire";
 import { initialChatState, type ChatState, type Message } from "./state";
 
-export function fromHistory(conv: Conversation): ChatState {
-  const messages: Message[] = conv.messages.map((m, i) =>
-    m.role === "user"
-      ? { role: "user", key: `h${i}`, text: m.text }
-      : {
-          role: "assistant",
-          key: `h${i}`,
-          runId: "",
-          text: m.text,
-          roundStart: 0,
-          textEpoch: 0,
-          reasoning: "",
-          tools: [],
-          displays: [],
-          skill: null,
-          status: m.interrupted ? "interrupted" : "done",
-          stopReason: null,
-          error: null,
-        },
-  );
-  return { ...initialChatState, conversationId: conv.summary.id, messages };
+export function fromHistory(detail: ConversationDetail): ChatState {
+  const messages: Message[] = [];
+  for (const m of detail.messages) {
+    const key = `h${m.id}`;
+    if (m.role === "user") messages.push({ role: "user", key, text: m.content });
+    else if (m.role === "assistant" && (m.content !== "" || !m.tool_calls))
+      messages.push({
+        role: "assistant",
+        key,
+        runId: m.run_id ?? "",
+        text: m.content,
+        roundStart: 0,
+        textEpoch: 0,
+        reasoning: "",
+        tools: [],
+        displays: [],
+        skill: null,
+        status: m.interrupted ? "interrupted" : "done",
+        stopReason: null,
+        error: null,
+        unsaved: false,
+      });
+  }
+  return { ...initialChatState, conversationId: detail.conversation.id, messages };
 }

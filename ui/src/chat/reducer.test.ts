@@ -17,7 +17,7 @@ const deltas = (events: Envelope[]) =>
 const ALL_TYPES: Record<Event["type"], true> = {
   skills_changed: true,
   run_started: true,
-  turn_started: true,
+  round_started: true,
   model_request: true,
   assistant_delta: true,
   reasoning_delta: true,
@@ -26,6 +26,7 @@ const ALL_TYPES: Record<Event["type"], true> = {
   tool_result: true,
   skill_activated: true,
   plan_updated: true,
+  state_changed: true,
   display: true,
   approval_required: true,
   approval_resolved: true,
@@ -39,6 +40,8 @@ const ALL_TYPES: Record<Event["type"], true> = {
   protocol_cancelled: true,
   protocol_paused: true,
   safety_notice: true,
+  safety_check: true,
+  reply_unsaved: true,
 };
 const covered = new Set<string>();
 function feed(events: Envelope[], from: ChatState = initialChatState) {
@@ -145,9 +148,9 @@ describe("reduce over cases the recordings do not hold", () => {
   it("drops this round's text on assistant_restart and keeps earlier rounds", () => {
     const s = feed([
       ...base.slice(0, 2),
-      at({ type: "turn_started", round: 1 }),
+      at({ type: "round_started", round: 1 }),
       at({ type: "assistant_delta", text: "kept. " }),
-      at({ type: "turn_started", round: 2 }),
+      at({ type: "round_started", round: 2 }),
       at({ type: "assistant_delta", text: "broken {" }),
       at({ type: "assistant_restart", reason: "invalid action JSON" }),
       at({ type: "assistant_delta", text: "fixed" }),
@@ -169,6 +172,14 @@ describe("reduce over cases the recordings do not hold", () => {
     expect(reply(s).displays).toEqual([{ kind: "chart", data: { skill: "bazi" } }]);
     expect(s.notices).toContain("compacted:12");
     expect(s.skillChanges).toEqual({ bazi: "invalid" });
+  });
+
+  it("remembers the last stored data a tool changed, of a skill or of the profile", () => {
+    let s = feed(base.slice(0, 2));
+    s = feed([at({ type: "state_changed", skill: "life_coach", paths: ["goals", "journal"] })], s);
+    expect(s.stateChange).toEqual({ skill: "life_coach", paths: ["goals", "journal"] });
+    s = feed([at({ type: "state_changed", paths: ["birth_info"] })], s);
+    expect(s.stateChange).toEqual({ skill: null, paths: ["birth_info"] });
   });
 
   it("follows a protocol from invitation through progress, pause and completion", () => {
@@ -219,6 +230,29 @@ describe("reduce over cases the recordings do not hold", () => {
       locale: "zh-CN",
     });
     expect(initialChatState.safety).toBeNull();
+  });
+
+  it("marks a reply the data folder could not hold as unsaved", () => {
+    const events = fixture("text");
+    const last = events.findIndex((e) => e.type === "run_finished");
+    const unsaved = at({ type: "reply_unsaved", message: "cannot save to /d/vibe.db: the disk is full" });
+    const s = feed([...events.slice(0, last), { ...unsaved, run_id: events[0]!.run_id }, ...events.slice(last)]);
+    expect(s.messages.at(-1)).toMatchObject({ role: "assistant", unsaved: true });
+    expect(feed(events).messages.at(-1)).toMatchObject({ unsaved: false });
+  });
+
+  it("shows nothing for the model's safety check itself (its verdict arrives as a notice or not at all)", () => {
+    const before = feed(fixture("text"));
+    const after = feed([at({ type: "safety_check", risk: null, category: null, rule: null, fallback_reason: null })], before);
+    expect(after).toEqual(before);
+  });
+
+  it("keeps a recorded run's safety notice through its supportive reply", () => {
+    const s = feed(fixture("safety"));
+    expect(s.safety?.risk).toBe("acute");
+    expect(s.safety?.resources.map((r) => r.number)).toContain("12356");
+    expect(s.messages.at(-1)).toMatchObject({ role: "assistant", status: "done" });
+    expect(s.messages.at(-1)?.role === "assistant" && s.messages.at(-1)?.text).toContain("你不必一个人扛着");
   });
 
   it("leaves the state untouched for events of another run", () => {

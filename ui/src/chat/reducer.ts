@@ -96,6 +96,7 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
         status: "streaming",
         stopReason: null,
         error: null,
+        unsaved: false,
       });
       return {
         ...state,
@@ -106,11 +107,12 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
         skill: env.skill ?? null,
         approval: null,
         error: null,
+        hint: null,
         notices: [],
         usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
       };
     }
-    case "turn_started":
+    case "round_started":
       return updateReply(state, run, (m) => ({ ...m, roundStart: m.text.length }));
     case "model_request":
       return { ...state, phase: env.phase, notices: env.notices ?? [] };
@@ -141,6 +143,8 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
       return updateReply({ ...state, skill: env.skill }, run, (m) => ({ ...m, skill: env.skill }));
     case "plan_updated":
       return { ...state, plan: env.plan };
+    case "state_changed":
+      return { ...state, stateChange: { skill: env.skill ?? null, paths: env.paths } };
     case "display":
       return updateReply(state, run, (m) => ({
         ...m,
@@ -187,7 +191,7 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
       };
     case "error": {
       const error = { kind: env.kind, message: env.message };
-      return updateReply({ ...state, error }, run, (m) => ({ ...m, error }));
+      return updateReply({ ...state, error, hint: null }, run, (m) => ({ ...m, error }));
     }
     case "run_finished": {
       const next = updateReply(state, run, (m) => ({
@@ -261,6 +265,12 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
           totalSteps: env.total_steps,
         },
       };
+    case "reply_unsaved":
+      return updateReply(state, run, (m) => ({ ...m, unsaved: true }));
+    case "safety_check":
+      // The model check of an unsure screening (docs/safety.md): what stands arrives as
+      // `safety_notice` (or nothing); the check itself changes nothing on screen.
+      return state;
     case "safety_notice":
       return {
         ...state,

@@ -1,7 +1,19 @@
 // The chat screen's state: what the event reducer builds from a conversation's history and
 // its runs' events. Plain data, no behaviour (the reducer is in reducer.ts).
 
-import type { ErrorInfo, Phase, Plan, ProtocolAction, SafetyResource, StopReason, TokenUsage } from "../wire";
+import type {
+  DisplayKind,
+  ErrorInfo,
+  Hint,
+  Phase,
+  Plan,
+  ProtocolAction,
+  SafetyCategory,
+  SafetyResource,
+  SafetyRisk,
+  StopReason,
+  TokenUsage,
+} from "../wire";
 
 export interface ToolActivity {
   id: string;
@@ -13,7 +25,7 @@ export interface ToolActivity {
 }
 
 export interface Display {
-  kind: string;
+  kind: DisplayKind;
   data: unknown;
 }
 
@@ -43,6 +55,8 @@ export interface AssistantMessage {
   status: ReplyStatus;
   stopReason: StopReason | null;
   error: ErrorInfo | null;
+  /** The reply could not be saved (`reply_unsaved`): it is shown but not in the history. */
+  unsaved: boolean;
 }
 
 export type Message = UserMessage | AssistantMessage;
@@ -73,8 +87,8 @@ export interface ProtocolView {
 
 /** The last safety notice of the conversation (docs/safety.md): crisis resources to show. */
 export interface SafetyView {
-  risk: string;
-  category: string;
+  risk: SafetyRisk;
+  category: SafetyCategory;
   resources: SafetyResource[];
   locale: string;
 }
@@ -91,6 +105,8 @@ export interface ChatState {
   approval: PendingApproval | null;
   /** The last error of the conversation's latest run, shown in the banner until the next run. */
   error: ErrorInfo | null;
+  /** What fixes the error, when a failed command said (a run's own errors carry none). */
+  hint: Hint | null;
   /** Context notices of the latest request and compactions, in words for people. */
   notices: string[];
   usage: TokenUsage;
@@ -99,6 +115,14 @@ export interface ChatState {
   protocol: ProtocolView | null;
   /** Stays shown once a message raised it, so the resources remain in reach. */
   safety: SafetyView | null;
+  /** The last stored data a tool changed (`state_changed`): a screen showing it refreshes. */
+  stateChange: StateChange | null;
+}
+
+/** Which stored paths changed: of a skill's state, or of the profile (`skill` null). */
+export interface StateChange {
+  skill: string | null;
+  paths: string[];
 }
 
 export const initialChatState: ChatState = {
@@ -110,9 +134,11 @@ export const initialChatState: ChatState = {
   plan: null,
   approval: null,
   error: null,
+  hint: null,
   notices: [],
   usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
   skillChanges: {},
   protocol: null,
   safety: null,
+  stateChange: null,
 };

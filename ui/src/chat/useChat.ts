@@ -3,12 +3,12 @@
 
 import { useCallback, useReducer, useRef } from "react";
 import * as client from "../client";
-import type { Envelope, ErrorInfo } from "../wire";
+import type { CommandError, Envelope } from "../wire";
 import { fromHistory } from "./history";
 import { reduce } from "./reducer";
 import { initialChatState, type ChatState } from "./state";
 
-type Action = { type: "event"; env: Envelope } | { type: "load"; state: ChatState } | { type: "fail"; error: ErrorInfo };
+type Action = { type: "event"; env: Envelope } | { type: "load"; state: ChatState } | { type: "fail"; failure: CommandError };
 
 function chatReducer(state: ChatState, action: Action): ChatState {
   switch (action.type) {
@@ -17,11 +17,12 @@ function chatReducer(state: ChatState, action: Action): ChatState {
     case "load":
       return action.state;
     case "fail":
-      return { ...state, error: action.error, runId: null };
+      return { ...state, error: action.failure.error, hint: action.failure.hint ?? null, runId: null };
   }
 }
 
-export function useChat(onRunFinished: () => void) {
+/** `onListChanged` runs when a run starts (a new conversation exists from then) and ends. */
+export function useChat(onListChanged: () => void) {
   const [state, dispatch] = useReducer(chatReducer, initialChatState);
   const live = useRef(state);
   live.current = state;
@@ -29,17 +30,17 @@ export function useChat(onRunFinished: () => void) {
   const onEvent = useCallback(
     (env: Envelope) => {
       dispatch({ type: "event", env });
-      if (env.type === "run_finished") onRunFinished();
+      if (env.type === "run_started" || env.type === "run_finished") onListChanged();
     },
-    [onRunFinished],
+    [onListChanged],
   );
 
   const send = useCallback(
     async (text: string) => {
       try {
-        await client.sendMessage(live.current.conversationId, { say: text }, onEvent);
+        await client.sendMessage(live.current.conversationId, { type: "say", text }, onEvent);
       } catch (e) {
-        dispatch({ type: "fail", error: client.toErrorInfo(e) });
+        dispatch({ type: "fail", failure: client.toCommandError(e) });
       }
     },
     [onEvent],
@@ -49,9 +50,9 @@ export function useChat(onRunFinished: () => void) {
     const id = live.current.conversationId;
     if (!id) return;
     try {
-      await client.retryLast(id, onEvent);
+      await client.sendMessage(id, { type: "retry" }, onEvent);
     } catch (e) {
-      dispatch({ type: "fail", error: client.toErrorInfo(e) });
+      dispatch({ type: "fail", failure: client.toCommandError(e) });
     }
   }, [onEvent]);
 
@@ -64,7 +65,7 @@ export function useChat(onRunFinished: () => void) {
     try {
       await client.resolveApproval(requestId, approved);
     } catch (e) {
-      dispatch({ type: "fail", error: client.toErrorInfo(e) });
+      dispatch({ type: "fail", failure: client.toCommandError(e) });
     }
   }, []);
 
@@ -73,7 +74,7 @@ export function useChat(onRunFinished: () => void) {
     try {
       dispatch({ type: "load", state: fromHistory(await client.conversations.get(id)) });
     } catch (e) {
-      dispatch({ type: "fail", error: client.toErrorInfo(e) });
+      dispatch({ type: "fail", failure: client.toCommandError(e) });
     }
   }, []);
 

@@ -1,81 +1,125 @@
-// The one module that talks to the Tauri shell: a typed function per command of issue #15.
-// Components import from here and never call `invoke` themselves, so browser tests replace
-// the backend by mocking the IPC under this module.
+// The one module that talks to the Tauri shell: a typed function per command, with the wire
+// crate's generated request and response types (../wire). Components import from here and
+// never call `invoke` themselves, so browser tests replace the backend by mocking the IPC
+// under this module. Every command takes its request as `request`; a failure arrives as a
+// `CommandError` (an `ErrorInfo` and, when a fix exists, a `Hint`).
 
+import { getVersion } from "@tauri-apps/api/app";
 import { Channel, invoke } from "@tauri-apps/api/core";
-import type { Envelope, ErrorInfo } from "../wire";
 import type {
+  ApiKeyStatus,
+  CancelRunResponse,
   CommandError,
-  ConnectionResult,
-  Conversation,
+  ConversationDetail,
+  ConversationList,
   ConversationSummary,
-  Settings,
+  DeleteConversationResponse,
+  Envelope,
+  ErrorInfo,
+  ModelList,
+  ResolveApprovalResponse,
+  SendMessageResponse,
+  SettingChange,
+  SettingsView,
+  TestConnectionResponse,
   TurnInput,
-} from "./types";
+  UnlockDatabaseRequest,
+  UnlockDatabaseResponse,
+} from "../wire";
+import type { LocalServer } from "./types";
 
 export type * from "./types";
 
-/** Turns whatever the shell rejected with into an `ErrorInfo` (it sends `{kind, message}`). */
-export function toErrorInfo(e: unknown): ErrorInfo {
-  if (e && typeof e === "object" && "kind" in e && "message" in e) {
-    const { kind, message } = e as CommandError;
-    return { kind: String(kind), message: String(message) };
-  }
-  return { kind: "internal", message: e instanceof Error ? e.message : String(e) };
+function isErrorInfo(v: unknown): v is ErrorInfo {
+  return !!v && typeof v === "object" && "kind" in v && "message" in v;
 }
+
+/** Whatever a command rejected with, as a `CommandError`. */
+export function toCommandError(e: unknown): CommandError {
+  if (e && typeof e === "object" && "error" in e && isErrorInfo((e as CommandError).error)) return e as CommandError;
+  if (isErrorInfo(e)) return { error: { kind: e.kind, message: String(e.message) }, hint: null };
+  return { error: { kind: "internal", message: e instanceof Error ? e.message : String(e) }, hint: null };
+}
+
+/** Whatever a command rejected with, as an `ErrorInfo`. */
+export const toErrorInfo = (e: unknown): ErrorInfo => toCommandError(e).error;
 
 async function call<T>(cmd: string, args?: Record<string, unknown>): Promise<T> {
   try {
     return await invoke<T>(cmd, args);
   } catch (e) {
-    throw toErrorInfo(e);
+    throw toCommandError(e);
   }
 }
 
-/** Starts a turn; every event of its run arrives through `onEvent`. Resolves with the run id. */
+/** One turn: a new message (`{type: "say"}`) or the last one again (`{type: "retry"}`). Every
+ * event of its run arrives through `onEvent`; resolves when the run has ended. */
 export function sendMessage(
   conversationId: string | null,
   input: TurnInput,
   onEvent: (e: Envelope) => void,
-): Promise<string> {
-  const channel = new Channel<Envelope>(onEvent);
-  return call<string>("send_message", { conversationId, input, onEvent: channel });
+): Promise<SendMessageResponse> {
+  const onEventChannel = new Channel<Envelope>(onEvent);
+  const request = { conversation_id: conversationId, input, skill: null, scenario: null, voice_mode: null };
+  return call<SendMessageResponse>("send_message", { request, onEvent: onEventChannel });
 }
 
-export const cancelRun = (runId: string) => call<void>("cancel_run", { runId });
-
-export function retryLast(conversationId: string, onEvent: (e: Envelope) => void): Promise<string> {
-  const channel = new Channel<Envelope>(onEvent);
-  return call<string>("retry_last", { conversationId, onEvent: channel });
-}
+export const cancelRun = (runId: string) => call<CancelRunResponse>("cancel_run", { request: { run_id: runId } });
 
 export const resolveApproval = (requestId: string, approved: boolean) =>
-  call<void>("resolve_approval", { requestId, approved });
+  call<ResolveApprovalResponse>("resolve_approval", { request: { request_id: requestId, approved } });
 
 export const conversations = {
-  list: () => call<ConversationSummary[]>("conversations_list"),
-  get: (id: string) => call<Conversation>("conversations_get", { id }),
-  rename: (id: string, title: string) => call<void>("conversations_rename", { id, title }),
-  remove: (id: string) => call<void>("conversations_delete", { id }),
-  search: (query: string) => call<ConversationSummary[]>("conversations_search", { query }),
+  list: () => call<ConversationList>("list_conversations").then((l) => l.conversations),
+  get: (id: string) => call<ConversationDetail>("get_conversation", { request: { id } }),
+  rename: (id: string, title: string) => call<ConversationSummary>("rename_conversation", { request: { id, title } }),
+  remove: (id: string) => call<DeleteConversationResponse>("delete_conversation", { request: { id } }),
+  search: (query: string) =>
+    call<ConversationList>("search_conversations", { request: { query } }).then((l) => l.conversations),
 };
 
 export const settings = {
-  get: () => call<Settings>("settings_get"),
-  set: (value: Omit<Settings, "data_dir" | "presets">) => call<void>("settings_set", { value }),
+  get: () => call<SettingsView>("get_settings"),
+  /** Validated together by the core; on an error nothing is written. */
+  update: (changes: SettingChange[]) => call<SettingsView>("update_settings", { request: { changes } }),
 };
 
-/** The key goes to the OS keychain; the webview can only ask whether one is stored. */
+/** The key goes to the OS keychain; the webview can only learn whether one is stored. */
 export const apiKey = {
-  set: (baseUrl: string, key: string) => call<void>("api_key_set", { baseUrl, key }),
-  clear: (baseUrl: string) => call<void>("api_key_clear", { baseUrl }),
-  isSet: (baseUrl: string) => call<boolean>("api_key_is_set", { baseUrl }),
+  set: (baseUrl: string, key: string) => call<ApiKeyStatus>("set_api_key", { request: { base_url: baseUrl, key } }),
+  clear: (baseUrl: string) => call<ApiKeyStatus>("clear_api_key", { request: { base_url: baseUrl } }),
+  status: (baseUrl: string) => call<ApiKeyStatus>("api_key_status", { request: { base_url: baseUrl } }),
 };
 
 export const testConnection = (baseUrl: string, model: string) =>
-  call<ConnectionResult>("test_connection", { baseUrl, model });
+  call<TestConnectionResponse>("test_connection", { request: { base_url: baseUrl, model: model || null } });
 
-export const listModels = (baseUrl: string) => call<string[]>("list_models", { baseUrl });
+export const listModels = (baseUrl: string) =>
+  call<ModelList>("list_models", { request: { base_url: baseUrl } }).then((l) => l.models.map((m) => m.id));
 
 /** Opens the data folder in the system's file manager. */
 export const openDataDir = () => call<void>("open_data_dir");
+
+/** Whether no model is configured yet (no settings file and no `VIBE_LLM_BASE_URL`). */
+export const needsFirstRun = () => call<boolean>("needs_first_run");
+
+/** Open the locked data folder: its passphrase, or (a new folder only) no encryption. */
+export const unlockDatabase = (request: UnlockDatabaseRequest) =>
+  call<UnlockDatabaseResponse>("unlock_database", { request });
+
+/** Local model servers answering on their default ports (probed by the core, not the webview). */
+export const detectLocalServers = () => call<LocalServer[]>("detect_local_servers");
+
+/** Points the settings at a detected server and one of its models. */
+export const useLocalServer = (preset: string, baseUrl: string, model: string) =>
+  settings.update([
+    { key: "llm.preset", value: preset },
+    { key: "llm.base_url", value: baseUrl },
+    { key: "llm.model", value: model || null },
+  ]);
+
+/** The app's version, from Tauri's app API (the one core API the window is allowed). */
+export const appVersion = () => getVersion();
+
+/** Tells the shell the composer is interactive (it logs the launch time). */
+export const uiReady = () => call<void>("ui_ready");

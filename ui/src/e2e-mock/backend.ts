@@ -5,8 +5,7 @@
 // is recorded in `window.__vibeMock.toWebview` so tests can check what crossed the boundary.
 
 import { mockIPC } from "@tauri-apps/api/mocks";
-import type { Envelope } from "../wire";
-import type { ConversationSummary, Settings } from "../client";
+import type { ChatMessage, ConversationSummary, Envelope, PresetView, SettingChange, TurnInput } from "../wire";
 import { pickScript, type Script } from "./scripts";
 
 interface Run {
@@ -20,6 +19,8 @@ interface Run {
   /** Events to play after the approval decision (granted / denied). */
   after: { granted: Envelope[]; denied: Envelope[] } | null;
   done: boolean;
+  /** Resolves the pending `send_message` call. */
+  finished: ((stopReason: string) => void) | null;
 }
 
 interface MockState {
@@ -31,7 +32,12 @@ interface MockState {
   keychain: Map<string, string>;
   /** Milliseconds between streamed events (the benchmark sets 0 and drives deltas itself). */
   delayMs: number;
-  settings: Omit<Settings, "presets">;
+  /** The settings document, as the core answers it in `SettingsView.settings`. */
+  settings: { llm: Record<string, unknown>; preferences: { language: string } };
+  /** Settings were saved (first run is over). */
+  configured: boolean;
+  /** The encryption mode chosen by `unlock_database`, if it ran. */
+  encryption?: string;
   /** Pushes one envelope to the live run's channel (benchmark). */
   emit: (e: Envelope) => void;
 }
@@ -43,13 +49,23 @@ declare global {
   }
 }
 
-const PRESETS: Settings["presets"] = [
-  { name: "ollama", base_url: "http://127.0.0.1:11434/v1", needs_key: false },
-  { name: "lmstudio", base_url: "http://127.0.0.1:1234/v1", needs_key: false },
-  { name: "deepseek", base_url: "https://api.deepseek.com/v1", needs_key: true },
-  { name: "openai", base_url: "https://api.openai.com/v1", needs_key: true },
-  { name: "custom", base_url: "", needs_key: false },
+const preset = (id: string, label: string, base_url: string, needs_key: boolean, default_model: string | null = null): PresetView => ({
+  id,
+  label,
+  base_url,
+  needs_key,
+  default_model,
+  model_optional: false,
+});
+const PRESETS: PresetView[] = [
+  preset("ollama", "Ollama", "http://127.0.0.1:11434/v1", false),
+  preset("lmstudio", "LM Studio", "http://127.0.0.1:1234/v1", false),
+  preset("deepseek", "DeepSeek", "https://api.deepseek.com/v1", true, "deepseek-chat"),
+  preset("openai", "OpenAI", "https://api.openai.com/v1", true, "gpt-4o-mini"),
+  preset("custom", "Custom", "", false),
 ];
+const DATA_DIR = "/home/me/.local/share/app.vibelife.desktop";
+const fail = (kind: string, message: string) => ({ error: { kind, message } });
 
 export function installMockBackend() {
   const params = new URLSearchParams(location.search);
@@ -59,16 +75,37 @@ export function installMockBackend() {
     keychain: new Map(),
     delayMs: Number(params.get("delay") ?? 30),
     settings: {
-      llm: { preset: "ollama", base_url: "http://127.0.0.1:11434/v1", model: "qwen2.5", tool_mode: "auto" },
-      language: params.get("lang") ?? "",
-      data_dir: "/home/me/.local/share/app.vibelife.desktop",
+      llm: { preset: "ollama", base_url: "http://127.0.0.1:11434/v1", model: "qwen2.5", tool_mode: "auto", retries: 2 },
+      preferences: { language: params.get("lang") || "system" },
     },
+    configured: false,
     emit: (e) => live && send(live, e),
   };
   window.__vibeMock = mock;
-  const conversations = new Map<string, ConversationSummary & { messages: Array<{ role: "user" | "assistant"; text: string; interrupted?: boolean }> }>();
+  const conversations = new Map<string, ConversationSummary & { messages: ChatMessage[] }>();
+  let messageId = 0;
+  const message = (role: "user" | "assistant", content: string, run_id: string | null): ChatMessage => ({
+    id: ++messageId,
+    role,
+    content,
+    run_id,
+    interrupted: false,
+    created_at: new Date().toISOString(),
+  });
   let live: Run | null = null;
   let counter = 0;
+  let locked = params.get("locked");
+  // `?long=N`: a stored conversation of N messages (Markdown replies, CJK) to open.
+  const long = Number(params.get("long") ?? 0);
+  if (long > 0) {
+    const messages = Array.from({ length: long }, (_, i) =>
+      i % 2 === 0
+        ? message("user", `第 ${i} 条：今天的心情怎么样？`, null)
+        : message("assistant", `## 回复 ${i}\n\n听起来你今天**很忙**。\n\n1. 深呼吸三次；\n2. 写下一件小事。\n\n| 时间 | 事情 |\n|---|---|\n| 早上 | 散步 |`, `run-old-${i}`),
+    );
+    const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
+    conversations.set("long", { id: "long", title: "一千条消息", skill: null, scenario: null, voice_mode: null, created_at: at, updated_at: at, messages });
+  }
 
   const out = <T>(v: T): T => {
     mock.toWebview.push(JSON.stringify(v ?? null));
@@ -83,11 +120,13 @@ export function installMockBackend() {
     const conv = conversations.get(run.conversationId);
     const last = conv?.messages.at(-1);
     if (conv && last?.role === "assistant") {
-      if (env.type === "assistant_delta") last.text += env.text;
+      if (env.type === "assistant_delta") last.content += env.text;
       if (env.type === "run_finished") last.interrupted = env.stop_reason !== "completed";
     }
     if (env.type === "run_finished") {
       run.done = true;
+      const finished = run.finished;
+      setTimeout(() => finished?.(env.stop_reason), 0);
       if (conv) conv.updated_at = new Date().toISOString();
       live = null;
     }
@@ -106,17 +145,21 @@ export function installMockBackend() {
     }
   }
 
-  function start(conversationId: string | null, text: string, channel: { id: number }): string {
+  /** Starts a run; resolves like the shell's `send_message`, when the run has ended. */
+  function start(conversationId: string | null, text: string, channel: { id: number }, retry: boolean): Promise<unknown> {
     let id = conversationId;
     if (!id || !conversations.has(id)) {
       id = `conv-${++counter}`;
-      conversations.set(id, { id, title: text.slice(0, 30), updated_at: new Date().toISOString(), message_count: 0, messages: [] });
+      const now = new Date().toISOString();
+      conversations.set(id, { id, title: text.slice(0, 30), skill: null, scenario: null, voice_mode: null, created_at: now, updated_at: now, messages: [] });
     }
     const conv = conversations.get(id);
-    conv?.messages.push({ role: "user", text }, { role: "assistant", text: "" });
+    const runId = `run-${++counter}`;
+    if (conv && !retry) conv.messages.push(message("user", text, runId));
+    conv?.messages.push(message("assistant", "", runId));
     const script: Script = pickScript(text);
     const run: Run = {
-      id: `run-${++counter}`,
+      id: runId,
       conversationId: id,
       channel: channel.id,
       index: 0,
@@ -125,26 +168,39 @@ export function installMockBackend() {
       queue: script.events.map((e) => (e.type === "run_started" ? { ...e, user_message: text } : e)),
       after: script.after,
       done: false,
+      finished: null,
     };
     live = run;
     setTimeout(() => pump(run), 0);
-    return run.id;
+    return new Promise((resolve) => {
+      run.finished = (stop_reason: string) =>
+        resolve({ run_id: run.id, conversation_id: run.conversationId, stop_reason, text: conv?.messages.at(-1)?.content ?? "", usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, skill: null });
+    });
   }
 
   mockIPC((cmd, raw) => {
     const args = (raw ?? {}) as Record<string, unknown>;
     mock.fromWebview.push({ cmd, args: JSON.stringify(args, (_k, v) => (v && typeof v === "object" && "id" in v && "onmessage" in v ? `channel:${v.id}` : v)) });
+    const request = (args.request ?? {}) as Record<string, unknown>;
     switch (cmd) {
       case "send_message": {
-        const input = args.input as { say: string } | "retry";
-        const text = input === "retry" ? lastUser(args.conversationId as string) : input.say;
-        return out(start(args.conversationId as string | null, text, args.onEvent as { id: number }));
+        const input = request.input as TurnInput;
+        // `?sendFails=endpoint`: the command itself fails, with the hint the core gives.
+        if (params.get("sendFails") === "endpoint")
+          throw out({
+            error: { kind: "network", message: "cannot connect to http://127.0.0.1:9/v1: connection refused" },
+            hint: { type: "endpoint", base_url: "http://127.0.0.1:9/v1" },
+          });
+        const conversationId = request.conversation_id as string | null;
+        if (input.type === "retry" && !conversationId)
+          throw out(fail("invalid_input", "a retry needs the conversation whose last message to answer again"));
+        const text = input.type === "retry" ? lastUser(conversationId as string) : input.text;
+        return start(conversationId, text, args.onEvent as { id: number }, input.type === "retry").then(out);
       }
-      case "retry_last":
-        return out(start(args.conversationId as string, lastUser(args.conversationId as string), args.onEvent as { id: number }));
       case "cancel_run": {
         const run = live;
-        if (run && run.id === args.runId) {
+        const cancelled = !!run && run.id === request.run_id;
+        if (run && cancelled) {
           if (run.timer) clearTimeout(run.timer);
           run.queue = [];
           send(run, {
@@ -155,72 +211,116 @@ export function installMockBackend() {
             tool_calls: 0,
           } as Envelope);
         }
-        return out(null);
+        return out({ cancelled });
       }
       case "resolve_approval": {
         const run = live;
         if (run?.after) {
-          const approved = Boolean(args.approved);
-          send(run, { type: "approval_resolved", request_id: String(args.requestId), approved, by: "user" } as Envelope);
+          const approved = Boolean(request.approved);
+          send(run, { type: "approval_resolved", request_id: String(request.request_id), approved, by: "user" } as Envelope);
           run.queue = [...(approved ? run.after.granted : run.after.denied)];
           run.after = null;
           setTimeout(() => pump(run), mock.delayMs);
+          return out({ resolved: true });
         }
-        return out(null);
+        return out({ resolved: false });
       }
-      case "conversations_list":
-        return out([...conversations.values()].map(summary));
-      case "conversations_search":
-        return out([...conversations.values()].filter((c) => c.title.includes(String(args.query))).map(summary));
-      case "conversations_get": {
-        const c = conversations.get(String(args.id));
-        if (!c) throw { kind: "not_found", message: `no conversation ${String(args.id)}` };
-        return out({ summary: summary(c), messages: c.messages });
+      case "list_conversations":
+        return out({ conversations: [...conversations.values()].map(summary).reverse() });
+      case "search_conversations":
+        return out({ conversations: [...conversations.values()].filter((c) => (c.title ?? "").includes(String(request.query))).map(summary) });
+      case "get_conversation": {
+        const c = conversations.get(String(request.id));
+        if (!c) throw out(fail("not_found", `no conversation ${String(request.id)}`));
+        return out({ conversation: summary(c), messages: c.messages });
       }
-      case "conversations_rename": {
-        const c = conversations.get(String(args.id));
-        if (c) c.title = String(args.title);
-        return out(null);
+      case "rename_conversation": {
+        const c = conversations.get(String(request.id));
+        if (!c) throw out(fail("not_found", `no conversation ${String(request.id)}`));
+        c.title = String(request.title) || null;
+        return out(summary(c));
       }
-      case "conversations_delete":
-        conversations.delete(String(args.id));
-        return out(null);
-      case "settings_get":
-        return out({ ...mock.settings, presets: PRESETS });
-      case "settings_set": {
-        const v = args.value as Pick<Settings, "llm" | "language">;
-        mock.settings = { ...mock.settings, llm: v.llm, language: v.language };
-        return out(null);
+      case "delete_conversation":
+        conversations.delete(String(request.id));
+        return out({ deleted: String(request.id) });
+      case "get_settings":
+        return out(settingsView());
+      case "update_settings": {
+        for (const { key, value } of request.changes as SettingChange[]) {
+          const [section, name] = key.split(".") as ["llm" | "preferences", string];
+          (mock.settings[section] as Record<string, unknown>)[name] = value ?? (section === "preferences" ? "system" : null);
+        }
+        mock.configured = true;
+        return out(settingsView());
       }
-      case "api_key_set":
-        mock.keychain.set(String(args.baseUrl), String(args.key));
-        return out(null);
-      case "api_key_clear":
-        mock.keychain.delete(String(args.baseUrl));
-        return out(null);
-      case "api_key_is_set":
-        return out(mock.keychain.has(String(args.baseUrl)));
-      case "test_connection":
+      case "set_api_key":
+        mock.keychain.set(String(request.base_url), String(request.key));
+        return out(keyStatus(String(request.base_url)));
+      case "clear_api_key":
+        mock.keychain.delete(String(request.base_url));
+        return out(keyStatus(String(request.base_url)));
+      case "api_key_status":
+        return out(keyStatus(String(request.base_url)));
+      case "test_connection": {
+        const base_url = String(request.base_url);
+        const model = (request.model as string | null) ?? null;
         return out(
-          String(args.baseUrl).includes("11434")
-            ? { ok: true, models: ["qwen2.5", "llama3.2"], error: null }
-            : { ok: false, models: [], error: { kind: "network", message: `no model reachable at ${String(args.baseUrl)}` } },
+          base_url.includes("11434")
+            ? { ok: true, base_url, model, preset: "ollama", reply: "Hi", error: null }
+            : { ok: false, base_url, model, preset: "custom", reply: "", error: { kind: "network", message: `no model reachable at ${base_url}` } },
         );
+      }
       case "list_models":
-        return out(["qwen2.5", "llama3.2"]);
+        return out({ base_url: String(request.base_url), models: [{ id: "qwen2.5" }, { id: "llama3.2" }] });
       case "open_data_dir":
         return out(null);
+      case "needs_first_run":
+        // `?locked=passphrase`: a data folder encrypted with the passphrase "open sesame";
+        // `?locked=nokey`: a new folder and no keychain, until unlock_database chooses.
+        if (locked === "passphrase")
+          throw out({ error: { kind: "passphrase_needed", message: `the database in ${DATA_DIR} is encrypted with a passphrase` }, hint: { type: "db_passphrase", data_dir: DATA_DIR } });
+        if (locked === "nokey")
+          throw out({ error: { kind: "no_database_key", message: "the OS keychain cannot be used" }, hint: { type: "db_key", data_dir: DATA_DIR } });
+        return out(params.get("firstRun") === "1" && !mock.configured);
+      case "unlock_database": {
+        const passphrase = (request.passphrase as string | null) ?? null;
+        if (locked === "passphrase" && passphrase !== "open sesame")
+          throw out({ error: { kind: "wrong_key", message: "the passphrase does not open the database (or the file is damaged); nothing was changed" }, hint: null });
+        const encryption = request.no_encryption ? "none" : "passphrase";
+        locked = null;
+        mock.encryption = encryption;
+        return out({ encryption });
+      }
+      case "detect_local_servers":
+        return out(
+          params.get("local") === "ollama"
+            ? [{ preset: "ollama", label: "Ollama", base_url: "http://127.0.0.1:11434/v1", models: ["qwen2.5", "llama3.2"] }]
+            : [],
+        );
+      case "ui_ready":
+        return out(null);
+      case "plugin:app|version":
+        return out("0.1.0");
       default:
-        throw { kind: "unknown_command", message: `the mock shell has no command ${cmd}` };
+        throw fail("unknown_command", `the mock shell has no command ${cmd}`);
     }
   });
 
   function lastUser(conversationId: string): string {
     const c = conversations.get(conversationId);
-    return [...(c?.messages ?? [])].reverse().find((m) => m.role === "user")?.text ?? "";
+    return [...(c?.messages ?? [])].reverse().find((m) => m.role === "user")?.content ?? "";
+  }
+
+  function settingsView() {
+    return { file: `${DATA_DIR}/settings.json`, data_dir: DATA_DIR, settings: mock.settings, presets: PRESETS };
+  }
+
+  function keyStatus(base_url: string) {
+    return { base_url, is_set: mock.keychain.has(base_url), from_env: false };
   }
 }
 
 function summary(c: ConversationSummary & { messages: unknown[] }): ConversationSummary {
-  return { id: c.id, title: c.title, updated_at: c.updated_at, message_count: c.messages.length };
+  const { messages: _messages, ...rest } = c;
+  return rest;
 }

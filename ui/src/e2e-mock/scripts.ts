@@ -8,6 +8,7 @@ import plan from "../../fixtures/skill-plan.jsonl?raw";
 import approved from "../../fixtures/approval-granted.jsonl?raw";
 import denied from "../../fixtures/approval-denied.jsonl?raw";
 import modelError from "../../fixtures/model-error.jsonl?raw";
+import safety from "../../fixtures/safety.jsonl?raw";
 
 export interface Script {
   events: Envelope[];
@@ -31,7 +32,7 @@ export function pickScript(message: string): Script {
   const m = message.toLowerCase();
   if (m.startsWith("bench")) {
     // The streaming benchmark: a live run that waits for deltas pushed by `__vibeMock.emit`.
-    const start = parseJsonl(text).filter((e) => e.type === "run_started" || e.type === "turn_started");
+    const start = parseJsonl(text).filter((e) => e.type === "run_started" || e.type === "round_started");
     return { events: start, after: null };
   }
   if (m.includes("script") || m.includes("脚本")) {
@@ -42,6 +43,7 @@ export function pickScript(message: string): Script {
       after: { granted: afterDecision(granted), denied: afterDecision(parseJsonl(denied)) },
     };
   }
+  if (m.includes("不想活")) return { events: parseJsonl(safety), after: null };
   if (m.includes("error") || m.includes("出错")) return { events: parseJsonl(modelError), after: null };
   if (m.includes("plan") || m.includes("计划")) return { events: parseJsonl(plan), after: null };
   return { events: parseJsonl(text), after: null };

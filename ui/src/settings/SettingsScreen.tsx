@@ -1,63 +1,83 @@
 // Settings: provider preset, base URL, model (picker fed by the endpoint's model list), API key
 // (to the keychain; the webview only learns whether one is stored), tool mode, language, the
-// data folder, and a connection test.
+// data folder, and a connection test. Saving sends the form's keys to the core, which
+// validates them together and writes nothing when one is wrong.
 
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
+import { FailureText } from "../errors/Failure";
 import { setLanguage } from "../i18n";
+import type { CommandError, PresetView } from "../wire";
+import { changesFromForm, formFromView } from "./form";
 
 export function SettingsScreen() {
   const { t } = useTranslation();
-  const [s, setS] = useState<client.Settings | null>(null);
+  const [s, setS] = useState<client.SettingsForm | null>(null);
+  const [presets, setPresets] = useState<PresetView[]>([]);
+  const [dataDir, setDataDir] = useState("");
   const [keyInput, setKeyInput] = useState("");
   const [keySet, setKeySet] = useState(false);
   const [models, setModels] = useState<string[]>([]);
   const [saved, setSaved] = useState(false);
-  const [test, setTest] = useState<{ busy: boolean; text: string; ok: boolean } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  /** The last connection test, worded at render time (so a language switch re-words it). */
+  const [test, setTest] = useState<{ busy: true } | { busy: false; ok: boolean; model: string; message: string } | null>(null);
+  const [error, setError] = useState<CommandError | null>(null);
+  const [version, setVersion] = useState("");
 
   useEffect(() => {
-    client.settings.get().then(setS, (e) => setError(client.toErrorInfo(e).message));
+    client.settings.get().then(
+      (view) => {
+        setS(formFromView(view));
+        setPresets(view.presets);
+        setDataDir(view.data_dir);
+      },
+      (e) => setError(client.toCommandError(e)),
+    );
+    client.appVersion().then(setVersion, () => setVersion(""));
   }, []);
-  const baseUrl = s?.llm.base_url ?? "";
+  const preset = presets.find((p) => p.id === s?.preset);
+  // The address requests go to: the base URL, else the preset's, else the default (Ollama's).
+  const baseUrl = s?.base_url || preset?.base_url || presets[0]?.base_url || "";
   useEffect(() => {
-    if (baseUrl) client.apiKey.isSet(baseUrl).then(setKeySet, () => setKeySet(false));
+    if (baseUrl) client.apiKey.status(baseUrl).then((st) => setKeySet(st.is_set), () => setKeySet(false));
   }, [baseUrl]);
 
-  if (!s) return <div className="settings">{error ?? "…"}</div>;
-  const llm = (patch: Partial<client.LlmSettings>) => {
+  if (!s)
+    return (
+      <div className="settings" role={error ? "alert" : undefined}>
+        {error ? <FailureText failure={error} /> : t("app.starting")}
+      </div>
+    );
+  const edit = (patch: Partial<client.SettingsForm>) => {
     setSaved(false);
-    setS({ ...s, llm: { ...s.llm, ...patch } });
+    setS({ ...s, ...patch });
   };
 
   const save = async () => {
     setError(null);
     try {
-      await client.settings.set({ llm: s.llm, language: s.language });
+      const view = await client.settings.update(changesFromForm(s));
+      setS(formFromView(view));
       if (keyInput.trim()) {
-        await client.apiKey.set(s.llm.base_url, keyInput.trim());
+        const status = await client.apiKey.set(baseUrl, keyInput.trim());
         setKeyInput("");
-        setKeySet(await client.apiKey.isSet(s.llm.base_url));
+        setKeySet(status.is_set);
       }
       setLanguage(s.language);
       setSaved(true);
     } catch (e) {
-      setError(client.toErrorInfo(e).message);
+      setError(client.toCommandError(e));
     }
   };
   const runTest = async () => {
-    setTest({ busy: true, text: t("settings.testing"), ok: false });
+    setTest({ busy: true });
     try {
-      const r = await client.testConnection(s.llm.base_url, s.llm.model);
-      if (r.ok) setModels(r.models);
-      setTest({
-        busy: false,
-        ok: r.ok,
-        text: r.ok ? t("settings.testOk", { count: r.models.length }) : t("settings.testFailed", { message: r.error?.message ?? "" }),
-      });
+      const r = await client.testConnection(baseUrl, s.model);
+      setTest({ busy: false, ok: r.ok, model: r.model ?? "", message: r.error?.message ?? "" });
+      if (r.ok) client.listModels(baseUrl).then(setModels, () => undefined);
     } catch (e) {
-      setTest({ busy: false, ok: false, text: t("settings.testFailed", { message: client.toErrorInfo(e).message }) });
+      setTest({ busy: false, ok: false, model: "", message: client.toErrorInfo(e).message });
     }
   };
 
@@ -67,28 +87,30 @@ export function SettingsScreen() {
       <label>
         {t("settings.provider")}
         <select
-          value={s.llm.preset}
+          data-testid="settings-preset"
+          value={s.preset}
           onChange={(e) => {
-            const p = s.presets.find((x) => x.name === e.target.value);
-            llm({ preset: e.target.value, base_url: p?.base_url || s.llm.base_url });
+            const p = presets.find((x) => x.id === e.target.value);
+            edit({ preset: e.target.value, base_url: p?.base_url ?? s.base_url, model: p?.default_model ?? s.model });
           }}
         >
-          {s.presets.map((p) => (
-            <option key={p.name} value={p.name}>
-              {p.name}
+          <option value="">{t("settings.presetDetect")}</option>
+          {presets.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label}
             </option>
           ))}
         </select>
       </label>
       <label>
         {t("settings.baseUrl")}
-        <input data-testid="settings-base-url" value={s.llm.base_url} onChange={(e) => llm({ base_url: e.target.value })} />
+        <input data-testid="settings-base-url" value={s.base_url} placeholder={baseUrl} onChange={(e) => edit({ base_url: e.target.value })} />
       </label>
       <label>
         {t("settings.model")}
         <span className="row">
-          <input data-testid="settings-model" list="model-list" value={s.llm.model} onChange={(e) => llm({ model: e.target.value })} />
-          <button type="button" onClick={() => client.listModels(s.llm.base_url).then(setModels, (e) => setError(client.toErrorInfo(e).message))}>
+          <input data-testid="settings-model" list="model-list" value={s.model} onChange={(e) => edit({ model: e.target.value })} />
+          <button type="button" onClick={() => client.listModels(baseUrl).then(setModels, (e) => setError(client.toCommandError(e)))}>
             {t("settings.refreshModels")}
           </button>
         </span>
@@ -111,7 +133,7 @@ export function SettingsScreen() {
         <span className="row muted">
           {keySet ? t("settings.apiKeySet") : t("settings.apiKeyNotSet")}
           {keySet && (
-            <button type="button" onClick={() => client.apiKey.clear(s.llm.base_url).then(() => setKeySet(false))}>
+            <button type="button" onClick={() => client.apiKey.clear(baseUrl).then((st) => setKeySet(st.is_set))}>
               {t("settings.clearKey")}
             </button>
           )}
@@ -119,7 +141,7 @@ export function SettingsScreen() {
       </label>
       <label>
         {t("settings.mode")}
-        <select value={s.llm.tool_mode} onChange={(e) => llm({ tool_mode: e.target.value as client.ToolMode })}>
+        <select value={s.tool_mode} onChange={(e) => edit({ tool_mode: e.target.value as client.ToolMode })}>
           {(["auto", "native", "structured"] as const).map((m) => (
             <option key={m} value={m}>
               {t(`settings.modes.${m}`)}
@@ -129,7 +151,7 @@ export function SettingsScreen() {
       </label>
       <label>
         {t("settings.language")}
-        <select value={s.language} onChange={(e) => (setSaved(false), setS({ ...s, language: e.target.value }))}>
+        <select data-testid="settings-language" value={s.language} onChange={(e) => edit({ language: e.target.value })}>
           <option value="">{t("settings.languages.system")}</option>
           <option value="zh-CN">{t("settings.languages.zh-CN")}</option>
           <option value="en">{t("settings.languages.en")}</option>
@@ -138,17 +160,26 @@ export function SettingsScreen() {
       <label>
         {t("settings.dataDir")}
         <span className="row">
-          <input readOnly value={s.data_dir} />
+          <input readOnly value={dataDir} />
           <button type="button" onClick={() => void client.openDataDir()}>
             {t("settings.openFolder")}
           </button>
         </span>
       </label>
+      {version && (
+        <p className="about muted" data-testid="app-version">
+          {t("settings.about", { version })}
+        </p>
+      )}
       <div className="actions settings-actions">
         <span className="settings-status">
           {test && (
-            <span data-testid="settings-test-result" className={test.ok ? "ok" : "bad"} role="status">
-              {test.text}
+            <span data-testid="settings-test-result" className={!test.busy && test.ok ? "ok" : "bad"} role="status">
+              {test.busy
+                ? t("settings.testing")
+                : test.ok
+                  ? t("settings.testOk", { model: test.model })
+                  : t("settings.testFailed", { message: test.message })}
             </span>
           )}
           {saved && (
@@ -158,7 +189,7 @@ export function SettingsScreen() {
           )}
           {error && (
             <span role="alert" className="bad">
-              {error}
+              <FailureText failure={error} />
             </span>
           )}
         </span>

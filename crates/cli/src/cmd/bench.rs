@@ -50,7 +50,12 @@ pub fn run(ctx: &Ctx, args: BenchArgs) -> anyhow::Result<()> {
                 .with_context(|| format!("cannot create a folder in {}", dir.display()))?,
             None => tempfile::tempdir().context("cannot create a temporary folder")?,
         };
-        let result = runtime.block_on(vibe_core::bench::bench_agent(work.path(), n, turns))?;
+        let result = runtime.block_on(vibe_core::bench::bench_agent(
+            work.path(),
+            n,
+            turns,
+            ctx.no_encryption,
+        ))?;
         if !ctx.json {
             eprintln!(
                 "history {:>6}: median {:.3} ms, p95 {:.3} ms, CPU {} ms/turn, db +{:.0} B/turn, peak RSS {} KiB",

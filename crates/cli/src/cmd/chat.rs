@@ -2,7 +2,8 @@
 //! reply streaming to stdout as it comes. With `--json`, one event per line on stdout and
 //! nothing else. Approvals are asked on the terminal (`terminal`: the one reader of stdin),
 //! or decided by `--approve all|none`. Ctrl-C cancels a turn, or ends the REPL at its
-//! prompt. Settings and the endpoint are checked (`chat_setup`) before anything is stored.
+//! prompt. The app (`vibe_core::app::App`) checks the settings and the endpoint before
+//! anything is stored.
 
 use std::io::{IsTerminal as _, Write as _};
 use std::sync::Arc;
@@ -11,14 +12,12 @@ use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use tokio_util::sync::CancellationToken;
 use vibe_core::agent::{ApprovalPolicy, Approver};
-use vibe_core::chat::{ChatService, TurnRequest};
+use vibe_core::app::App;
 use vibe_core::emit::EventSink;
-use vibe_core::tools::ToolsSettings;
-use vibe_skills::Registry;
 use vibe_wire::StopReason;
+use vibe_wire::command::{SendMessageRequest, TurnInput};
 
-use crate::cmd::chat_setup::{chat_config, check_endpoint};
-use crate::cmd::llm::{EndpointArgs, settings as llm_settings};
+use crate::cmd::llm::EndpointArgs;
 use crate::cmd::terminal::{Terminal, TerminalApprover};
 use crate::ctx::Ctx;
 use crate::output::AlreadyReported;
@@ -90,30 +89,18 @@ impl EventSink for LastError {
 }
 
 pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
-    // Settings and the model first: a configuration error stores nothing.
-    let settings = llm_settings(ctx, &args.endpoint)?;
-    let mut config = chat_config(ctx)?;
-    if args.seed.is_some() {
-        config.seed = args.seed;
-    }
-    let tools: ToolsSettings = ctx.section("tools")?;
-    let skills = crate::cmd::skills::config(ctx, args.skills_dir.clone())?;
-    let setup = vibe_llm::build_model(&settings, std::env::var(vibe_llm::API_KEY_ENV).ok())?;
-    check_endpoint(&setup.endpoint)?;
-    let registry = Arc::new(Registry::open(skills));
-    let store = Arc::new(ctx.open_store()?);
-    for notice in &setup.notices {
-        eprintln!("notice: {notice}");
-    }
     let repl = args.message.is_none() && !args.retry;
-    let mut service =
-        ChatService::new(store, registry, setup.model, Some(ctx.data_dir.clone()), config)?
-            .with_tools_settings(&tools);
-    if repl {
-        // A session of many turns: make each turn's run folder ahead of it.
-        service = service.prepare_runs_ahead();
+    let mut overrides = args.endpoint.overrides();
+    overrides.skills_dir = crate::cmd::skills::absolute(args.skills_dir.clone())?;
+    overrides.seed = args.seed;
+    // A session of many turns: run folders made ahead, skill folders watched.
+    overrides.long_lived = repl;
+    let app = ctx.open_app(overrides)?;
+    // Settings and the model first: a configuration error stores nothing.
+    for notice in app.prepare_chat()? {
+        crate::output::err_line(&format!("notice: {notice}"));
     }
-    let recovered = service.recover()?;
+    let recovered = app.recovered();
     if !recovered.runs_closed.is_empty() && !ctx.json {
         eprintln!(
             "notice: closed {} interrupted run(s) from an earlier crash",
@@ -121,12 +108,12 @@ pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
         );
     }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    runtime.block_on(session(ctx, &service, &args))
+    runtime.block_on(session(ctx, &app, &args))
 }
 
 /// One turn (a message or `--retry`), or the REPL: one message per line until the end of
 /// input or a Ctrl-C at the message prompt. Every prompt reads through one [`Terminal`].
-async fn session(ctx: &Ctx, service: &ChatService, args: &ChatArgs) -> anyhow::Result<()> {
+async fn session(ctx: &Ctx, app: &App, args: &ChatArgs) -> anyhow::Result<()> {
     let terminal = Terminal::start();
     let approver: Arc<dyn Approver> = match args.approve {
         Some(ApproveMode::All) => Arc::new(ApprovalPolicy::ApproveAll),
@@ -137,25 +124,21 @@ async fn session(ctx: &Ctx, service: &ChatService, args: &ChatArgs) -> anyhow::R
     };
     let mut conversation = args.conversation.clone();
     if args.message.is_some() || args.retry {
-        let first = TurnRequest {
+        let input = match &args.message {
+            Some(text) if !args.retry => TurnInput::Say { text: text.clone() },
+            _ => TurnInput::Retry,
+        };
+        let first = SendMessageRequest {
             conversation_id: conversation,
-            message: args.message.clone().unwrap_or_default(),
+            input,
             skill: args.skill.clone(),
             scenario: args.scenario.clone(),
             voice_mode: args.voice_mode.clone(),
-            retry: args.retry,
         };
-        return turn(ctx, service, first, approver, args.show_reasoning, &terminal)
-            .await
-            .map(|_| ());
+        return turn(ctx, app, first, approver, args.show_reasoning, &terminal).await.map(|_| ());
     }
     // REPL: one message per line. Skill folders edited meanwhile are picked up by the
-    // watcher (and served from memory between edits).
-    if let Err(e) = service.skills().watch() {
-        eprintln!(
-            "notice: skill folders are not watched ({e}); edits are checked on every message"
-        );
-    }
+    // watcher the app started (and served from memory between edits).
     let mut pending_skill = args.skill.clone();
     if !ctx.json {
         eprintln!("vibe chat — one message per line, Ctrl-D or Ctrl-C to end");
@@ -174,19 +157,18 @@ async fn session(ctx: &Ctx, service: &ChatService, args: &ChatArgs) -> anyhow::R
         if line.trim().is_empty() {
             continue;
         }
-        let request = TurnRequest {
+        let request = SendMessageRequest {
             conversation_id: conversation.clone(),
-            message: line,
+            input: TurnInput::Say { text: line },
             skill: pending_skill.take(),
             scenario: args.scenario.clone(),
             voice_mode: args.voice_mode.clone(),
-            retry: false,
         };
         let result =
-            turn(ctx, service, request, approver.clone(), args.show_reasoning, &terminal).await;
+            turn(ctx, app, request, approver.clone(), args.show_reasoning, &terminal).await;
         match result {
             Ok(id) => conversation = Some(id),
-            Err(e) => eprintln!("error: {e:#}"),
+            Err(e) => crate::output::err_line(&format!("error: {}", crate::output::message(&e))),
         }
     }
     Ok(())
@@ -197,8 +179,8 @@ async fn session(ctx: &Ctx, service: &ChatService, args: &ChatArgs) -> anyhow::R
 /// on a model or internal error is an error (exit 1) after its events were printed.
 async fn turn(
     ctx: &Ctx,
-    service: &ChatService,
-    request: TurnRequest,
+    app: &App,
+    request: SendMessageRequest,
     approver: Arc<dyn Approver>,
     show_reasoning: bool,
     terminal: &Terminal,
@@ -208,7 +190,7 @@ async fn turn(
     let cancel = CancellationToken::new();
     let last_error = Arc::new(LastError::default());
     let sinks: Vec<Arc<dyn EventSink>> = vec![printer.clone(), last_error.clone()];
-    let run = service.run_turn(request, sinks, approver, cancel.clone());
+    let run = app.send_message_with(request, sinks, approver, cancel.clone());
     tokio::pin!(run);
     let result = loop {
         tokio::select! {

@@ -1,18 +1,14 @@
 //! `vibe skills compute NAME [--force]`: compute a skill's chart (its SKILL.md `compute_type`)
 //! from the profile's `birth_info`, store it at `skills.<NAME>.chart`, print it. Finding the
-//! skill is the registry's job (`vibe-skills`), computing and caching is `vibe-core`'s.
+//! skill is the registry's job (`vibe-skills`), computing and caching is the core's
+//! (`App::compute_chart`); this file parses and prints.
 
 #[path = "compute_render.rs"]
 mod render;
 
-use anyhow::anyhow;
 use clap::Args;
-use serde_json::json;
-use vibe_charts::ChartError;
-use vibe_core::CoreError;
-use vibe_core::compute::ensure_chart;
-use vibe_skills::Registry;
-use vibe_store::LOCAL_USER;
+use vibe_core::app::App;
+use vibe_wire::command::ComputeChartRequest;
 
 use crate::ctx::Ctx;
 use crate::output::print;
@@ -26,47 +22,14 @@ pub struct ComputeArgs {
     pub force: bool,
 }
 
-/// Computes, stores and prints the chart of `args.name` as found in `registry` (the caller
-/// opened it with the roots it was given, e.g. `--skills-dir`).
-pub fn run_in(ctx: &Ctx, registry: &Registry, args: ComputeArgs) -> anyhow::Result<()> {
-    let compute_type = skill_compute_type(registry, &args.name)?;
-    let store = ctx.open_store()?;
-    let outcome = ensure_chart(&store, LOCAL_USER, &args.name, &compute_type, args.force)
-        .map_err(with_fix_hint)?;
-    let value = json!({
-        "skill": args.name,
-        "compute_type": compute_type,
-        "recomputed": outcome.recomputed,
-        "path": format!("skills.{}.chart", args.name),
-        "chart": outcome.chart,
+/// Computes, stores and prints the chart of `args.name` as the app finds it (its skill roots
+/// include `--skills-dir`). A missing or wrong birth_info gets its `vibe profile set` hint
+/// from `output::message`.
+pub fn run(ctx: &Ctx, app: &App, args: ComputeArgs) -> anyhow::Result<()> {
+    let request = ComputeChartRequest { skill: args.name, force: args.force };
+    let view = app.compute_chart(&request)?;
+    print(ctx, &serde_json::to_value(&view)?, || {
+        render::render(&view.skill, &view.chart, view.recomputed)
     });
-    print(ctx, &value, || render::render(&args.name, &outcome.chart, outcome.recomputed));
     Ok(())
-}
-
-/// The `compute_type` the skill `name` declares in its SKILL.md.
-fn skill_compute_type(registry: &Registry, name: &str) -> anyhow::Result<String> {
-    let entry = registry.skill(name)?;
-    entry.meta.compute_type.map(|t| t.as_str().to_owned()).ok_or_else(|| {
-        anyhow!(
-            "skill {name} has no chart to compute: its SKILL.md declares no compute_type \
-             (charts exist for skills with `compute_type: bazi` or `compute_type: zodiac`)"
-        )
-    })
-}
-
-/// Birth-info errors get the command that fixes them appended.
-fn with_fix_hint(err: CoreError) -> anyhow::Error {
-    let example = r#"'{"date": "1990-05-17", "time": "08:30", "place": "Beijing", "timezone": "Asia/Shanghai"}'"#;
-    match &err {
-        CoreError::Chart(ChartError::MissingField { field, .. }) if field == "birth_info" => {
-            anyhow!("{err}; set it with `vibe profile set birth_info {example}`")
-        }
-        CoreError::Chart(
-            ChartError::MissingField { field, .. } | ChartError::InvalidField { field, .. },
-        ) if field.starts_with("birth_info") => {
-            anyhow!("{err} (fix it with `vibe profile set {field} <JSON value>`)")
-        }
-        _ => anyhow::Error::new(err),
-    }
 }

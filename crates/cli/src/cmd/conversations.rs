@@ -1,10 +1,11 @@
-//! `vibe conversations list|show|delete`: the stored conversations and their messages.
-
-use std::sync::Arc;
+//! `vibe conversations list|show|rename|search|delete`: the stored conversations and their
+//! messages, through the app's conversation commands; `--json` prints their wire DTOs.
 
 use clap::{Args, Subcommand};
-use serde_json::json;
-use vibe_store::{LOCAL_USER, Role};
+use vibe_wire::command::{
+    ConversationList, DeleteConversationRequest, GetConversationRequest, MessageRole,
+    RenameConversationRequest, SearchConversationsRequest,
+};
 
 use crate::ctx::Ctx;
 use crate::output::print;
@@ -21,52 +22,67 @@ enum ConversationsCommand {
     List,
     /// One conversation with its messages.
     Show { id: String },
+    /// Give a conversation a title (an empty one clears it).
+    Rename { id: String, title: String },
+    /// Conversations whose title or messages contain TEXT.
+    Search {
+        #[arg(value_name = "TEXT")]
+        query: String,
+    },
     /// Delete a conversation with its messages and runs.
     Delete { id: String },
 }
 
 pub fn run(ctx: &Ctx, args: ConversationsArgs) -> anyhow::Result<()> {
-    let store = Arc::new(ctx.open_store()?);
+    let app = ctx.app()?;
     match args.command {
         ConversationsCommand::List => {
-            let list = store.list_conversations(LOCAL_USER)?;
-            print(ctx, &json!({ "conversations": list }), || {
-                if list.is_empty() {
+            let list = app.list_conversations()?;
+            print(ctx, &serde_json::to_value(&list)?, || {
+                if list.conversations.is_empty() {
                     return "no conversations yet — start one with `vibe chat \"...\"`".into();
                 }
-                list.iter()
-                    .map(|c| {
-                        format!(
-                            "{}  {}  {}  {}",
-                            c.id,
-                            c.updated_at,
-                            c.skill.as_deref().unwrap_or("-"),
-                            c.title.as_deref().unwrap_or("")
-                        )
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n")
+                lines(&list)
+            });
+        }
+        ConversationsCommand::Search { query } => {
+            let list = app.search_conversations(&SearchConversationsRequest { query })?;
+            print(ctx, &serde_json::to_value(&list)?, || {
+                if list.conversations.is_empty() {
+                    return "no conversation matches".into();
+                }
+                lines(&list)
             });
         }
         ConversationsCommand::Show { id } => {
-            let conversation = store.conversation(&id)?;
-            let messages = store.messages(&id)?;
-            print(ctx, &json!({ "conversation": conversation, "messages": messages }), || {
+            let detail = app.get_conversation(&GetConversationRequest { id })?;
+            print(ctx, &serde_json::to_value(&detail)?, || {
+                let c = &detail.conversation;
                 let mut out = format!(
                     "{} — {} (skill: {})\n",
-                    conversation.id,
-                    conversation.title.as_deref().unwrap_or(""),
-                    conversation.skill.as_deref().unwrap_or("none")
+                    c.id,
+                    c.title.as_deref().unwrap_or(""),
+                    c.skill.as_deref().unwrap_or("none")
                 );
-                for m in &messages {
+                for m in &detail.messages {
                     let who = match m.role {
-                        Role::User => "you",
-                        Role::Assistant => "coach",
-                        Role::Tool => "tool",
-                        Role::System => "system",
+                        MessageRole::User => "you",
+                        MessageRole::Assistant => "coach",
+                        MessageRole::Tool => "tool",
+                        MessageRole::System => "system",
                     };
                     let mark = if m.interrupted { " (interrupted)" } else { "" };
-                    let calls = m.tool_call_ids();
+                    let calls: Vec<&str> = m
+                        .tool_calls
+                        .as_ref()
+                        .and_then(|v| v.as_array())
+                        .map(|calls| {
+                            calls
+                                .iter()
+                                .filter_map(|c| c.get("id").and_then(|i| i.as_str()))
+                                .collect()
+                        })
+                        .unwrap_or_default();
                     let text = if calls.is_empty() {
                         m.content.clone()
                     } else {
@@ -77,10 +93,32 @@ pub fn run(ctx: &Ctx, args: ConversationsArgs) -> anyhow::Result<()> {
                 out
             });
         }
+        ConversationsCommand::Rename { id, title } => {
+            let renamed = app.rename_conversation(&RenameConversationRequest { id, title })?;
+            print(ctx, &serde_json::to_value(&renamed)?, || {
+                format!("renamed {} to \"{}\"", renamed.id, renamed.title.as_deref().unwrap_or(""))
+            });
+        }
         ConversationsCommand::Delete { id } => {
-            store.delete_conversation(&id)?;
-            print(ctx, &json!({"status": "success", "deleted": id}), || format!("deleted {id}"));
+            let deleted = app.delete_conversation(&DeleteConversationRequest { id })?;
+            print(ctx, &serde_json::to_value(&deleted)?, || format!("deleted {}", deleted.deleted));
         }
     }
     Ok(())
+}
+
+fn lines(list: &ConversationList) -> String {
+    list.conversations
+        .iter()
+        .map(|c| {
+            format!(
+                "{}  {}  {}  {}",
+                c.id,
+                c.updated_at,
+                c.skill.as_deref().unwrap_or("-"),
+                c.title.as_deref().unwrap_or("")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -1,7 +1,9 @@
-//! `vibe db info`: where the database is and what it holds.
+//! `vibe db info`: where the database is and what it holds; `vibe db check`: SQLite's full
+//! integrity check, and how to restore the last backup when it fails.
 
 use clap::{Args, Subcommand};
-use serde_json::{Map, Value, json};
+use serde_json::json;
+use vibe_core::app::{App, AppPaths, Encryption, OsKeychain, Overrides};
 
 use crate::ctx::Ctx;
 use crate::output::print;
@@ -16,42 +18,58 @@ pub struct DbArgs {
 enum DbCommand {
     /// Path, schema version, size, row counts and backups.
     Info,
+    /// Full integrity check of the database; exits non-zero when it is damaged.
+    Check,
 }
 
 pub fn run(ctx: &Ctx, args: DbArgs) -> anyhow::Result<()> {
-    let DbCommand::Info = args.command;
-    let store = ctx.open_store()?;
-    let path = ctx.db_path();
-    let size: u64 = ["", "-wal", "-shm"]
-        .iter()
-        .filter_map(|suffix| {
-            std::fs::metadata(format!("{}{suffix}", path.display())).ok().map(|m| m.len())
-        })
-        .sum();
-    let counts: Map<String, Value> =
-        store.counts()?.into_iter().map(|(table, n)| (table.to_string(), json!(n))).collect();
-    let backups: Vec<String> =
-        vibe_store::list_backups(&path).iter().map(|p| p.display().to_string()).collect();
-    let info = json!({
-        "path": path,
-        "schema_version": store.schema_version()?,
-        "latest_schema_version": vibe_store::latest_version(),
-        "size_bytes": size,
-        "counts": counts,
-        "backups": backups,
-    });
-    print(ctx, &info, || {
+    if let DbCommand::Check = args.command {
+        return check(ctx);
+    }
+    let info = ctx.app()?.database_info()?;
+    print(ctx, &serde_json::to_value(&info)?, || {
         let mut text = format!(
-            "path:           {}\nschema version: {}\nsize:           {} bytes\n",
-            path.display(),
-            info["schema_version"],
-            size
+            "path:           {}\nencryption:     {}\nschema version: {}\nsize:           {} bytes\n",
+            info.path,
+            encryption_line(info.encryption),
+            info.schema_version,
+            info.size_bytes
         );
-        for (table, n) in &counts {
+        for (table, n) in &info.counts {
             text.push_str(&format!("{table:<15} {n}\n"));
         }
-        text.push_str(&format!("backups:        {}", backups.len()));
+        text.push_str(&format!("backups:        {}", info.backups.len()));
         text
     });
     Ok(())
+}
+
+/// The encryption mode, with the warning `none` deserves.
+fn encryption_line(mode: Encryption) -> String {
+    match mode {
+        Encryption::Keychain => "on (key in the OS keychain)".into(),
+        Encryption::Passphrase => "on (passphrase)".into(),
+        Encryption::None => "OFF - warning: the database is stored in clear text; anyone who \
+                             can read this folder can read it"
+            .into(),
+    }
+}
+
+/// The full integrity check (`App::check_database` opens the database alone, with its key,
+/// not the app).
+fn check(ctx: &Ctx) -> anyhow::Result<()> {
+    let paths = AppPaths::new(&ctx.data_dir);
+    let checked = ctx
+        .with_passphrase(Overrides::from_env(), |o| App::check_database(&paths, &o, &OsKeychain))?;
+    if checked.ok {
+        let value = json!({"status": "ok", "path": checked.path});
+        print(ctx, &value, || format!("{}: ok", checked.path));
+        return Ok(());
+    }
+    anyhow::bail!(
+        "database {} is damaged ({}). Stop using it: {}",
+        checked.path,
+        checked.problems.join("; "),
+        checked.advice.unwrap_or_default()
+    )
 }

@@ -1,12 +1,13 @@
 //! `vibe eval FILE.yaml...`: run scripted scenarios through the real chat service and score
-//! them (docs/design.md#audit-and-replay). Exits non-zero when any check fails.
+//! them (docs/design.md#audit-and-replay) through `App::run_eval`. Exits non-zero when any
+//! check fails.
 
 use std::path::PathBuf;
 
 use anyhow::{Context as _, bail};
 use clap::Args;
-use serde_json::json;
-use vibe_core::eval::{Scenario, run_eval};
+use vibe_core::app::App;
+use vibe_wire::command::EvalRequest;
 
 use crate::ctx::Ctx;
 use crate::output::print;
@@ -20,23 +21,14 @@ pub struct EvalArgs {
 
 pub fn run(ctx: &Ctx, args: EvalArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    let mut reports = Vec::new();
-    for file in &args.files {
-        let scenario = Scenario::load(file)?;
-        let report = runtime.block_on(run_eval(&scenario, file))?;
-        reports.push((file.clone(), report));
-    }
-    let failed = reports.iter().filter(|(_, r)| !r.ok()).count();
-    let value = json!({
-        "scenarios": reports.iter().map(|(f, r)| json!({"file": f, "report": r})).collect::<Vec<_>>(),
-        "failed": failed,
-    });
-    print(ctx, &value, || {
+    let files = args.files.iter().map(|f| f.display().to_string()).collect();
+    let results = runtime.block_on(App::run_eval(&EvalRequest { files }))?;
+    print(ctx, &serde_json::to_value(&results)?, || {
         let mut out = String::new();
-        for (file, report) in &reports {
+        for report in &results.scenarios {
             out.push_str(&format!(
                 "{} {} — {}/{} checks ({:.0}%)\n",
-                if report.ok() { "PASS" } else { "FAIL" },
+                if report.passed == report.total { "PASS" } else { "FAIL" },
                 report.name,
                 report.passed,
                 report.total,
@@ -46,7 +38,7 @@ pub fn run(ctx: &Ctx, args: EvalArgs) -> anyhow::Result<()> {
                 for check in turn.checks.iter().filter(|c| !c.passed) {
                     out.push_str(&format!(
                         "  {}: turn {} ✗ {} — {}\n",
-                        file.display(),
+                        report.file,
                         i + 1,
                         check.name,
                         check.detail
@@ -56,8 +48,8 @@ pub fn run(ctx: &Ctx, args: EvalArgs) -> anyhow::Result<()> {
         }
         out.trim_end().to_string()
     });
-    if failed > 0 {
-        bail!("{failed} of {} scenario(s) failed", reports.len());
+    if results.failed > 0 {
+        bail!("{} of {} scenario(s) failed", results.failed, results.scenarios.len());
     }
     Ok(())
 }

@@ -1,13 +1,15 @@
 //! `vibe llm probe|models`: one chat request against the configured (or given) endpoint,
-//! printed as the client reconstructed it, and the endpoint's model list. Settings come
-//! from the `llm` section of settings.json, then `VIBE_LLM_*`, then the flags.
+//! printed as the client reconstructed it, and the endpoint's model list, through the app's
+//! endpoint commands. Settings come from the `llm` section of settings.json, then
+//! `VIBE_LLM_*`, then the flags.
 
 use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
-use serde_json::{Value, json};
-use vibe_llm::{ChatRequest, ChatResponse, LlmError, LlmSettings, Message, ToolDef, ToolMode};
+use serde_json::Value;
+use vibe_core::app::{App, Overrides};
+use vibe_wire::command::{ListModelsRequest, ProbeError, ProbeRequest, ProbeResponse};
 
 use crate::ctx::Ctx;
 use crate::output::print;
@@ -65,112 +67,92 @@ pub fn run(ctx: &Ctx, args: LlmArgs) -> anyhow::Result<()> {
     }
 }
 
-pub(crate) fn settings(ctx: &Ctx, endpoint: &EndpointArgs) -> anyhow::Result<LlmSettings> {
-    let mut s = ctx.section::<LlmSettings>("llm")?.with_env(|k| std::env::var(k).ok());
-    if let Some(url) = &endpoint.base_url {
-        s.base_url = Some(url.clone());
-        s.preset = None; // an explicit URL names its own preset
+impl EndpointArgs {
+    /// The environment's overrides with these flags on top.
+    pub(crate) fn overrides(&self) -> Overrides {
+        let mut o = Overrides::from_env();
+        if let Some(url) = &self.base_url {
+            o.base_url = Some(url.clone());
+        }
+        if let Some(model) = &self.model {
+            o.model_name = Some(model.clone());
+        }
+        o
     }
-    if let Some(model) = &endpoint.model {
-        s.model = Some(model.clone());
-    }
-    Ok(s)
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Runtime::new().context("cannot start the async runtime")
 }
 
-fn env_key() -> Option<String> {
-    std::env::var(vibe_llm::API_KEY_ENV).ok()
+fn print_notices(app: &App) {
+    for notice in app.notices() {
+        crate::output::err_line(&format!("notice: {notice}"));
+    }
 }
 
 fn models(ctx: &Ctx, args: &EndpointArgs) -> anyhow::Result<()> {
-    let settings = settings(ctx, args)?;
-    let setup = vibe_llm::build_model(&settings, env_key())?;
-    for notice in &setup.notices {
-        eprintln!("notice: {notice}");
-    }
-    let list = runtime()?.block_on(setup.model.list_models())?;
-    let value = json!({"base_url": setup.endpoint.base_url, "models": list});
-    print(ctx, &value, || list.iter().map(|m| m.id.clone()).collect::<Vec<_>>().join("\n"));
+    let app = ctx.open_app(args.overrides())?;
+    let list = runtime()?.block_on(app.list_models(&ListModelsRequest::default()));
+    print_notices(&app);
+    let list = list?;
+    let value = serde_json::to_value(&list)?;
+    print(ctx, &value, || list.models.iter().map(|m| m.id.clone()).collect::<Vec<_>>().join("\n"));
     Ok(())
 }
 
-/// The probe tool of `--detect`.
-fn detect_tool() -> ToolDef {
-    ToolDef {
-        name: "echo".into(),
-        description: "Repeat the given text back. Call it when asked to.".into(),
-        parameters: json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}),
-    }
-}
-
 fn probe(ctx: &Ctx, args: ProbeArgs) -> anyhow::Result<()> {
-    let (response, error) = match prepare(ctx, &args) {
-        Ok((model, request)) => runtime()?.block_on(vibe_llm::collect(model.stream(request))),
+    let response = match probe_request(&args).and_then(|r| {
+        let app = ctx.open_app(args.endpoint.overrides())?;
+        Ok((app, r))
+    }) {
+        Ok((app, request)) => {
+            let response = runtime()?.block_on(app.probe(&request));
+            print_notices(&app);
+            response
+        }
         // Set-up failures are reported in the same shape, so scripts parse one thing.
-        Err(e) => (ChatResponse::default(), Some(e)),
+        Err(e) => ProbeResponse {
+            text: String::new(),
+            reasoning: None,
+            tool_calls: Vec::new(),
+            finish_reason: None,
+            usage: None,
+            error: Some(ProbeError {
+                kind: "config".into(),
+                message: crate::output::message(&e),
+                retry_after_s: None,
+            }),
+            detect: None,
+        },
     };
-    let mut value = probe_json(&response, error.as_ref());
-    if args.detect {
-        let native = error.is_none() && !response.tool_calls.is_empty();
-        value["detect"] = json!({
-            "native_tools": native,
-            "recommended_tool_mode": if native { "native" } else { "structured" },
-        });
-    }
-    print(ctx, &value, || human(&response, &value));
-    if let Some(e) = error {
+    let value = serde_json::to_value(&response)?;
+    print(ctx, &value, || human(&response));
+    if let Some(e) = &response.error {
         if !ctx.json {
-            eprintln!("error: {e}");
+            crate::output::err_line(&format!("error: {}", e.message));
         }
         std::process::exit(1);
     }
     Ok(())
 }
 
-/// Settings, tools and model for the probe; every failure here is a `config` error.
-fn prepare(
-    ctx: &Ctx,
-    args: &ProbeArgs,
-) -> Result<(std::sync::Arc<dyn vibe_llm::ChatModel>, ChatRequest), LlmError> {
-    let config = |e: anyhow::Error| LlmError::Config { message: format!("{e:#}") };
-    let mut settings = settings(ctx, &args.endpoint).map_err(config)?;
-    if let Some(n) = args.retries {
-        settings.retries = n;
-    }
-    let mut tools = match &args.tools {
-        Some(path) => read_tools(path).map_err(config)?,
-        None => Vec::new(),
-    };
-    let mut message = args.message.clone();
-    if args.detect {
-        settings.tool_mode = ToolMode::Native;
-        if tools.is_empty() {
-            tools.push(detect_tool());
-            message = "Call the tool `echo` with the text \"ping\". Do not answer in words.".into();
-        }
-    }
-    let setup = vibe_llm::build_model(&settings, env_key())?;
-    for notice in &setup.notices {
-        eprintln!("notice: {notice}");
-    }
-    let mut messages = Vec::new();
-    if let Some(system) = &args.system {
-        messages.push(Message::system(system.clone()));
-    }
-    messages.push(Message::user(message));
-    Ok((setup.model, ChatRequest { messages, tools, ..ChatRequest::default() }))
+/// The probe as asked on the command line (the tools file read here).
+fn probe_request(args: &ProbeArgs) -> anyhow::Result<ProbeRequest> {
+    let tools = args.tools.as_deref().map(read_tools).transpose()?;
+    Ok(ProbeRequest {
+        base_url: None,
+        model: None,
+        message: args.message.clone(),
+        system: args.system.clone(),
+        tools,
+        retries: args.retries,
+        detect: args.detect,
+    })
 }
 
-fn read_tools(path: &std::path::Path) -> anyhow::Result<Vec<ToolDef>> {
-    let text = std::fs::read_to_string(path).with_context(|| {
-        format!(
-            "cannot read --tools {} (give a JSON file with an OpenAI tools array)",
-            path.display()
-        )
-    })?;
+fn read_tools(path: &std::path::Path) -> anyhow::Result<Value> {
+    let text = vibe_core::input::read_text(path, "--tools file", vibe_core::input::FILE_CAP)?;
     let value: Value = serde_json::from_str(&text).map_err(|e| {
         anyhow::anyhow!(
             "{}:{}:{}: not valid JSON: {e} (--tools wants an OpenAI tools array)",
@@ -179,35 +161,12 @@ fn read_tools(path: &std::path::Path) -> anyhow::Result<Vec<ToolDef>> {
             e.column()
         )
     })?;
-    Ok(ToolDef::from_openai_tools(&value, &path.display().to_string())?)
+    // Checked here, so a bad file names the file.
+    vibe_llm::ToolDef::from_openai_tools(&value, &path.display().to_string())?;
+    Ok(value)
 }
 
-/// The stable `--json` shape of `vibe llm probe`.
-fn probe_json(r: &ChatResponse, error: Option<&LlmError>) -> Value {
-    let calls: Vec<Value> = r
-        .tool_calls
-        .iter()
-        .map(|c| {
-            let arguments = serde_json::from_str::<Value>(&c.arguments)
-                .ok()
-                .filter(Value::is_object)
-                .unwrap_or_else(|| Value::String(c.arguments.clone()));
-            json!({"id": c.id, "name": c.name, "arguments": arguments})
-        })
-        .collect();
-    json!({
-        "text": r.text,
-        "reasoning": r.reasoning,
-        "tool_calls": calls,
-        "finish_reason": r.finish_reason,
-        "usage": r.usage.map(|u| json!({
-            "prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens, "total_tokens": u.total_tokens,
-        })),
-        "error": error.map(|e| json!({"kind": e.kind(), "message": e.to_string(), "retry_after_s": e.retry_after_s()})),
-    })
-}
-
-fn human(r: &ChatResponse, value: &Value) -> String {
+fn human(r: &ProbeResponse) -> String {
     let mut lines = Vec::new();
     if let Some(reasoning) = &r.reasoning {
         lines.push(format!("[reasoning] {reasoning}"));
@@ -216,7 +175,11 @@ fn human(r: &ChatResponse, value: &Value) -> String {
         lines.push(r.text.clone());
     }
     for c in &r.tool_calls {
-        lines.push(format!("[tool call {}] {}({})", c.id, c.name, c.arguments));
+        let args = match &c.arguments {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        lines.push(format!("[tool call {}] {}({args})", c.id, c.name));
     }
     let mut meta = Vec::new();
     if let Some(f) = &r.finish_reason {
@@ -228,10 +191,10 @@ fn human(r: &ChatResponse, value: &Value) -> String {
             u.prompt_tokens, u.completion_tokens, u.total_tokens
         ));
     }
-    if let Some(d) = value.get("detect") {
+    if let Some(d) = &r.detect {
         meta.push(format!(
-            "native tools: {} (recommended tool_mode: {})",
-            d["native_tools"], d["recommended_tool_mode"]
+            "native tools: {} (recommended tool_mode: \"{}\")",
+            d.native_tools, d.recommended_tool_mode
         ));
     }
     if !meta.is_empty() {

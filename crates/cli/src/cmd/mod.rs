@@ -3,16 +3,18 @@
 
 pub mod bench;
 pub mod chat;
-pub mod chat_setup;
 pub mod compute;
 pub mod conversations;
 pub mod db;
 pub mod eval;
 pub mod llm;
+pub mod memory;
+pub mod memory_render;
 pub mod profile;
 pub mod protocol;
 pub mod runs;
 pub mod safety;
 pub mod skills;
 pub mod state;
+pub mod state_history;
 pub mod terminal;

@@ -1,5 +1,5 @@
 //! `vibe profile show|set|import|export`: the profile document
-//! (docs/design.md#profile-document). `set` goes through the core's `set_profile_path`, which
+//! (docs/design.md#profile-document), each one `App` command. `set` is `set_profile_path`, which
 //! resolves a birth place and refuses an impossible birth date, time or zone before storing;
 //! this file only parses and prints.
 
@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use serde_json::json;
-use vibe_store::LOCAL_USER;
+use vibe_core::input::{FILE_CAP, read_text};
+use vibe_wire::command::{ImportProfileRequest, SetProfilePathRequest};
 
 use crate::cmd::state::parse_json_arg;
 use crate::ctx::Ctx;
@@ -41,14 +42,17 @@ enum ProfileCommand {
 pub fn run(ctx: &Ctx, args: ProfileArgs) -> anyhow::Result<()> {
     match args.command {
         ProfileCommand::Show => {
-            let doc = ctx.open_store()?.profile(LOCAL_USER)?;
+            let doc = ctx.app()?.get_profile()?.profile;
             print(ctx, &doc, || pretty(&doc));
         }
         ProfileCommand::Set { path, value } => {
             let value = parse_json_arg("VALUE", &value)?;
-            let store = ctx.open_store()?;
-            let birth_info =
-                vibe_core::profile_set::set_profile_path(&store, LOCAL_USER, &path, value)?;
+            let request = SetProfilePathRequest { path: path.clone(), value };
+            let profile = ctx.app()?.set_profile_path(&request)?.profile;
+            // A birth_info change answers the birth_info as stored (with the resolved place).
+            let birth_info = (path == "birth_info" || path.starts_with("birth_info."))
+                .then(|| profile.get("birth_info").cloned())
+                .flatten();
             let mut out = json!({"status": "success", "path": path});
             if let Some(info) = &birth_info {
                 out["birth_info"] = info.clone();
@@ -59,14 +63,14 @@ pub fn run(ctx: &Ctx, args: ProfileArgs) -> anyhow::Result<()> {
             });
         }
         ProfileCommand::Import { file } => {
-            let doc = read_json_file(&file)?;
-            let stored = ctx.open_store()?.import_profile(LOCAL_USER, doc)?;
+            let profile = read_json_file(&file)?;
+            let stored = ctx.app()?.import_profile(ImportProfileRequest { profile })?.profile;
             print(ctx, &json!({"status": "success", "profile": stored}), || {
                 format!("imported {}", file.display())
             });
         }
         ProfileCommand::Export { file } => {
-            let doc = ctx.open_store()?.profile(LOCAL_USER)?;
+            let doc = ctx.app()?.get_profile()?.profile;
             write_atomically(&file, &pretty(&doc))?;
             print(ctx, &json!({"status": "success", "file": file}), || {
                 format!("exported to {}", file.display())
@@ -89,9 +93,8 @@ fn place_line(info: &serde_json::Value) -> Option<String> {
 }
 
 fn read_json_file(file: &Path) -> anyhow::Result<serde_json::Value> {
-    let text = std::fs::read_to_string(file)
-        .with_context(|| format!("cannot read {} (check the path)", file.display()))?;
-    serde_json::from_str(&text).map_err(|e| {
+    let text = read_text(file, "profile file", FILE_CAP)?;
+    vibe_store::parse_strict(&text).map_err(|e| {
         anyhow::anyhow!("{}:{}:{}: not valid JSON: {e}", file.display(), e.line(), e.column())
     })
 }

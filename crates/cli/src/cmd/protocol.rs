@@ -1,20 +1,20 @@
 //! `vibe protocol list|status|start|later|resume|cancel|reminders|export`: coaching protocols
-//! from the shell, over the same engine the chat service uses. Only adapts: opens the store
-//! and the skill registry, calls `vibe_core::protocol::ProtocolEngine`, prints (text rendering
+//! from the shell, over the same engine the chat service uses. Only adapts: each subcommand is
+//! one `App` protocol command; it prints the wire DTOs (text rendering
 //! in `protocol_render`). Events a command causes are printed like `vibe chat` prints them.
 
 #[path = "protocol_render.rs"]
 mod render;
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use anyhow::{Context as _, anyhow};
 use clap::{Args, Subcommand};
-use serde_json::{Value, json};
-use vibe_core::protocol::{ProtocolEngine, ReportFormat, render_report};
-use vibe_skills::Registry;
-use vibe_wire::Event;
+use serde_json::json;
+use vibe_wire::command::{
+    AnswerReminderRequest, CancelProtocolRequest, ListProtocolRunsRequest, ProtocolReportRequest,
+    ProtocolRequest, ProtocolRunChange, ProtocolRunRequest, RemindersRequest, ReportFormatKind,
+};
 
 use crate::ctx::Ctx;
 use crate::output::print;
@@ -78,78 +78,74 @@ enum ProtocolCommand {
     },
 }
 
-fn engine(ctx: &Ctx) -> anyhow::Result<ProtocolEngine> {
-    let store = Arc::new(ctx.open_store()?);
-    let skills = Arc::new(Registry::open(crate::cmd::skills::config(ctx, None)?));
-    let mut engine = ProtocolEngine::new(store, skills);
-    let section = ctx.settings_section("chat")?.get("protocol").cloned().unwrap_or(Value::Null);
-    if !section.is_null() {
-        let settings = serde_json::from_value(section).map_err(|e| {
-            anyhow!("settings.json: section \"chat.protocol\" is invalid: {e} (expected {{\"idle_timeout_minutes\": 60, \"recap_after_minutes\": 10}})")
-        })?;
-        engine = engine.with_settings(settings);
-    }
-    Ok(engine)
-}
-
 pub fn run(ctx: &Ctx, args: ProtocolArgs) -> anyhow::Result<()> {
-    let engine = engine(ctx)?;
+    let app = ctx.app()?;
     match args.command {
         ProtocolCommand::List => {
-            let list = engine.list();
-            print(ctx, &json!({"protocols": list}), || render::list(&list));
+            let list = app.list_protocols();
+            print(ctx, &serde_json::to_value(&list)?, || render::list(&list.protocols));
         }
-        ProtocolCommand::Status { run_id: Some(id), .. } => {
-            let run = engine.run(&id)?;
+        ProtocolCommand::Status { run_id: Some(run_id), .. } => {
+            let run = app.get_protocol_run(&ProtocolRunRequest { run_id })?;
             print(ctx, &serde_json::to_value(&run)?, || render::runs(std::slice::from_ref(&run)));
         }
         ProtocolCommand::Status { run_id: None, skill } => {
-            let runs = engine.runs(skill.as_deref())?;
-            print(ctx, &json!({"runs": runs}), || render::runs(&runs));
+            let list = app.list_protocol_runs(&ListProtocolRunsRequest { skill })?;
+            print(ctx, &serde_json::to_value(&list)?, || render::runs(&list.runs));
         }
         ProtocolCommand::Start { id, skill } => {
-            let (run, events) = engine.start(skill.as_deref(), &id, None, None)?;
-            events_out(ctx, &serde_json::to_value(&run)?, &events);
+            changed(ctx, &app.start_protocol(&ProtocolRequest { id, skill })?)?;
         }
         ProtocolCommand::Later { id, skill } => {
-            let skill = engine.later(skill.as_deref(), &id)?;
-            print(ctx, &json!({"protocol_id": id, "skill": skill, "status": "later"}), || {
-                format!("{id}: later (invite again whenever you like)")
+            let later = app.later_protocol(&ProtocolRequest { id, skill })?;
+            let mut value = serde_json::to_value(&later)?;
+            value["status"] = json!("later");
+            print(ctx, &value, || {
+                format!("{}: later (invite again whenever you like)", later.protocol_id)
             });
         }
         ProtocolCommand::Resume { run_id } => {
-            let (run, events) = engine.resume(&run_id)?;
-            events_out(ctx, &serde_json::to_value(&run)?, &events);
+            changed(ctx, &app.resume_protocol(&ProtocolRunRequest { run_id })?)?;
         }
         ProtocolCommand::Cancel { run_id, reason } => {
-            let (run, events) = engine.cancel(None, Some(&run_id), reason.as_deref())?;
-            events_out(ctx, &serde_json::to_value(&run)?, &events);
+            changed(ctx, &app.cancel_protocol(&CancelProtocolRequest { run_id, reason })?)?;
         }
         ProtocolCommand::Reminders { due, answer } => {
             if let Some(parts) = answer {
                 let [run_id, at, text] = parts.as_slice() else {
                     return Err(anyhow!("--answer takes RUN_ID HH:MM TEXT"));
                 };
-                let run = engine.answer_reminder(run_id, at, text)?;
+                let request = AnswerReminderRequest {
+                    run_id: run_id.clone(),
+                    at: at.clone(),
+                    text: text.clone(),
+                };
+                let run = app.answer_reminder(&request)?;
                 print(ctx, &serde_json::to_value(&run)?, || format!("saved the answer to {at}"));
                 return Ok(());
             }
-            let items = if due { engine.due_reminders()? } else { engine.reminders()? };
-            print(ctx, &json!({"reminders": items}), || render::reminders(&items));
+            let list = app.protocol_reminders(&RemindersRequest { due })?;
+            print(ctx, &serde_json::to_value(&list)?, || render::reminders(&list.reminders));
         }
         ProtocolCommand::Export { run_id, format, out } => {
-            let format = ReportFormat::parse(&format).ok_or_else(|| {
-                anyhow!("--format {format} is not supported: use md, html, json or pdf")
-            })?;
-            if format.is_binary() && out.is_none() {
+            let format = match format.as_str() {
+                "md" | "markdown" => ReportFormatKind::Md,
+                "html" => ReportFormatKind::Html,
+                "json" => ReportFormatKind::Json,
+                "pdf" => ReportFormatKind::Pdf,
+                _ => {
+                    return Err(anyhow!(
+                        "--format {format} is not supported: use md, html, json or pdf"
+                    ));
+                }
+            };
+            if format == ReportFormatKind::Pdf && out.is_none() {
                 return Err(anyhow!(
                     "--format pdf writes a file: add --out FILE (e.g. --out report.pdf)"
                 ));
             }
-            let run = engine.run(&run_id)?;
-            let source = engine.definition(&run)?;
-            let now = vibe_store::now_rfc3339();
-            let report = render_report(&source.def, &run, &now, format)?;
+            let report =
+                app.protocol_report(&ProtocolReportRequest { run_id: run_id.clone(), format })?;
             match out {
                 Some(path) => {
                     std::fs::write(&path, &report).with_context(|| {
@@ -159,15 +155,17 @@ pub fn run(ctx: &Ctx, args: ProtocolArgs) -> anyhow::Result<()> {
                         format!("wrote {}", path.display())
                     });
                 }
-                None => crate::output::out_line(String::from_utf8_lossy(&report).trim_end()),
+                None => crate::output::out_line(&crate::render::terminal_safe(
+                    String::from_utf8_lossy(&report).trim_end(),
+                )),
             }
         }
     }
     Ok(())
 }
 
-/// The run as JSON with `--json` (plus its events); the events' status lines otherwise.
-fn events_out(ctx: &Ctx, run: &Value, events: &[Event]) {
-    let value = json!({"run": run, "events": events});
-    print(ctx, &value, || render::events(events));
+/// The run and its events as JSON with `--json`; the events' status lines otherwise.
+fn changed(ctx: &Ctx, change: &ProtocolRunChange) -> anyhow::Result<()> {
+    print(ctx, &serde_json::to_value(change)?, || render::events(&change.events));
+    Ok(())
 }

@@ -1,13 +1,12 @@
 //! Text output of `vibe protocol`: protocol lists, runs with a progress bar, reminders, and
 //! the status lines of the events a command caused (the same lines `vibe chat` shows).
 
-use vibe_core::protocol::{ProtocolInfo, ReminderItem};
-use vibe_store::{ProtocolRun, ProtocolStatus};
 use vibe_wire::Event;
+use vibe_wire::command::{ProtocolRunStatus, ProtocolRunView, ProtocolView, ReminderView};
 
 use crate::render::{bar, protocol_lines};
 
-pub(super) fn list(list: &[ProtocolInfo]) -> String {
+pub(super) fn list(list: &[ProtocolView]) -> String {
     if list.is_empty() {
         return "no protocols (a protocol with errors is disabled: run `vibe skills check`)".into();
     }
@@ -20,13 +19,13 @@ pub(super) fn list(list: &[ProtocolInfo]) -> String {
         .join("\n")
 }
 
-pub(super) fn runs(runs: &[ProtocolRun]) -> String {
+pub(super) fn runs(runs: &[ProtocolRunView]) -> String {
     if runs.is_empty() {
         return "no protocol runs yet (start one with `vibe protocol start ID`)".into();
     }
     runs.iter()
         .map(|r| {
-            let progress = if r.status == ProtocolStatus::Completed {
+            let progress = if r.status == ProtocolRunStatus::Completed {
                 1.0
             } else {
                 f64::from(r.step - 1) / f64::from(r.total_steps.max(1))
@@ -38,7 +37,7 @@ pub(super) fn runs(runs: &[ProtocolRun]) -> String {
                 r.skill,
                 r.protocol_id,
                 r.protocol_version,
-                r.status.as_str(),
+                status(r.status),
                 r.step,
                 r.total_steps,
                 r.last_activity_at
@@ -48,7 +47,7 @@ pub(super) fn runs(runs: &[ProtocolRun]) -> String {
         .join("\n")
 }
 
-pub(super) fn reminders(items: &[ReminderItem]) -> String {
+pub(super) fn reminders(items: &[ReminderView]) -> String {
     if items.is_empty() {
         return "no reminders".into();
     }
@@ -73,4 +72,13 @@ pub(super) fn reminders(items: &[ReminderItem]) -> String {
 
 pub(super) fn events(events: &[Event]) -> String {
     events.iter().filter_map(protocol_lines).flatten().collect::<Vec<_>>().join("\n")
+}
+
+fn status(s: ProtocolRunStatus) -> &'static str {
+    match s {
+        ProtocolRunStatus::Active => "active",
+        ProtocolRunStatus::Paused => "paused",
+        ProtocolRunStatus::Completed => "completed",
+        ProtocolRunStatus::Cancelled => "cancelled",
+    }
 }

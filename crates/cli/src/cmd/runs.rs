@@ -10,9 +10,9 @@ use std::io::Write;
 
 use anyhow::anyhow;
 use clap::{Args, Subcommand};
-use serde_json::{Value, json};
 use vibe_core::CoreError;
-use vibe_core::audit::{self, RunLog};
+use vibe_core::app::{App, AppError};
+use vibe_wire::command::{ListRunsRequest, ReplayRunRequest, ShowRunRequest};
 
 use crate::ctx::Ctx;
 use crate::output::print;
@@ -62,49 +62,43 @@ fn list(ctx: &Ctx, conversation: Option<&str>, limit: usize) -> anyhow::Result<(
     if limit == 0 {
         return Err(anyhow!("--limit must be at least 1"));
     }
-    let rows = ctx.open_store()?.list_runs(conversation, limit)?;
-    let value = json!({ "runs": rows });
-    print(ctx, &value, || render::list(&rows, conversation));
+    let request = ListRunsRequest {
+        conversation_id: conversation.map(str::to_string),
+        limit: u32::try_from(limit).unwrap_or(u32::MAX),
+    };
+    let list = ctx.app()?.list_runs(&request)?;
+    let value = serde_json::to_value(&list)?;
+    print(ctx, &value, || render::list(&list.runs, conversation));
     Ok(())
 }
 
 fn show(ctx: &Ctx, id: &str) -> anyhow::Result<()> {
-    let row = ctx.open_store()?.run(id)?;
-    let (log, files) = match audit::read_events(&ctx.data_dir, id) {
-        Ok(log) => (Some(log), audit::run_files(&ctx.data_dir, id)?),
-        Err(CoreError::RunNotFound { .. }) if row.is_some() => (None, Vec::new()),
-        Err(CoreError::RunNotFound { path, .. }) => return Err(unknown_run(ctx, id, &path)),
+    let app = ctx.app()?;
+    let detail = match app.show_run(&ShowRunRequest { id: id.to_string() }) {
+        Ok(detail) => detail,
+        Err(AppError::Core(CoreError::RunNotFound { path, .. })) => {
+            return Err(unknown_run(ctx, &app, id, &path));
+        }
         Err(e) => return Err(e.into()),
     };
-    let events_path = audit::run_dir(&ctx.data_dir, id)?.join(audit::EVENTS_FILE);
-    let mut notices = log.as_ref().map(RunLog::notices).unwrap_or_default();
-    if log.is_none() {
-        notices.push(format!(
-            "no events were recorded for this run ({} is missing)",
-            events_path.display()
-        ));
-    }
-    let value = json!({
-        "id": id,
-        "run": row,
-        "events_path": events_path,
-        "events": log.as_ref().map(RunLog::summary),
-        "files": files,
-        "notices": notices,
-    });
+    let value = serde_json::to_value(&detail)?;
     print(ctx, &value, || render::show(&value));
     Ok(())
 }
 
 fn replay(ctx: &Ctx, id: &str, show_reasoning: bool) -> anyhow::Result<()> {
-    let log = match audit::read_events(&ctx.data_dir, id) {
-        Ok(log) => log,
-        Err(CoreError::RunNotFound { path, .. }) => return Err(unknown_run(ctx, id, &path)),
+    let app = ctx.app()?;
+    let replay = match app.replay_run(&ReplayRunRequest { id: id.to_string() }) {
+        Ok(replay) => replay,
+        Err(AppError::Core(CoreError::RunNotFound { path, .. })) => {
+            return Err(unknown_run(ctx, &app, id, &path));
+        }
         Err(e) => return Err(e.into()),
     };
     if ctx.json {
         let mut out = std::io::stdout().lock();
-        for line in &log.lines {
+        for envelope in &replay.events {
+            let line = serde_json::to_string(envelope)?;
             // A closed pipe (`| head`) just ends the output.
             if writeln!(out, "{line}").is_err() {
                 break;
@@ -113,20 +107,22 @@ fn replay(ctx: &Ctx, id: &str, show_reasoning: bool) -> anyhow::Result<()> {
         let _ = out.flush();
     } else {
         let mut printer = EventPrinter::new(false).show_reasoning(show_reasoning);
-        for envelope in &log.events {
+        for envelope in &replay.events {
             printer.print(envelope);
         }
         printer.finish();
     }
-    for notice in log.notices() {
-        eprintln!("note: {notice}");
+    for notice in &replay.notices {
+        crate::output::err_line(&format!("note: {notice}"));
     }
     Ok(())
 }
 
 /// The error for an id with neither a row nor events, naming what was looked at and the fix.
-fn unknown_run(ctx: &Ctx, id: &str, events_path: &std::path::Path) -> anyhow::Error {
-    let known = ctx.open_store().ok().and_then(|s| s.run(id).ok().flatten()).is_some();
+fn unknown_run(ctx: &Ctx, app: &App, id: &str, events_path: &std::path::Path) -> anyhow::Error {
+    // `show_run` answers a run known by its row alone (no events).
+    let request = ShowRunRequest { id: id.to_string() };
+    let known = app.show_run(&request).ok().and_then(|detail| detail.run).is_some();
     if known {
         anyhow!(
             "run {id} recorded no events ({} is missing; the run may have failed before it started)",
@@ -138,9 +134,4 @@ fn unknown_run(ctx: &Ctx, id: &str, events_path: &std::path::Path) -> anyhow::Er
             ctx.data_dir.display()
         )
     }
-}
-
-/// Usage totals of a run row, when recorded.
-pub(crate) fn total_tokens(usage: Option<&Value>) -> Option<u64> {
-    usage.and_then(|u| u.get("total_tokens")).and_then(Value::as_u64)
 }

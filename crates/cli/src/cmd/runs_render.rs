@@ -4,11 +4,9 @@
 use std::fmt::Write as _;
 
 use serde_json::Value;
-use vibe_store::RunRow;
+use vibe_wire::command::RunSummary;
 
-use super::total_tokens;
-
-pub fn list(rows: &[RunRow], conversation: Option<&str>) -> String {
+pub fn list(rows: &[RunSummary], conversation: Option<&str>) -> String {
     if rows.is_empty() {
         return match conversation {
             Some(c) => {
@@ -23,11 +21,11 @@ pub fn list(rows: &[RunRow], conversation: Option<&str>) -> String {
         .map(|r| {
             [
                 r.id.clone(),
-                r.status.clone(),
-                r.stop_reason.clone().unwrap_or_else(|| "-".into()),
+                r.status.to_string(),
+                r.stop_reason.map_or_else(|| "-".into(), |s| s.to_string()),
                 r.started_at.clone(),
                 r.finished_at.clone().unwrap_or_else(|| "-".into()),
-                total_tokens(r.usage.as_ref()).map_or_else(|| "-".into(), |t| t.to_string()),
+                r.usage.map_or_else(|| "-".into(), |u| u.total_tokens.to_string()),
                 r.conversation_id.clone().unwrap_or_else(|| "-".into()),
             ]
         })
@@ -113,13 +111,13 @@ fn size(bytes: u64) -> String {
 mod tests {
     use super::*;
 
-    fn row(id: &str, usage: Option<Value>) -> RunRow {
-        RunRow {
+    fn row(id: &str, usage: Option<Value>) -> RunSummary {
+        RunSummary {
             id: id.into(),
             conversation_id: Some("c1".into()),
-            status: "completed".into(),
-            stop_reason: Some("completed".into()),
-            usage,
+            status: vibe_wire::RunStatus::Completed,
+            stop_reason: Some(vibe_wire::StopReason::Completed),
+            usage: usage.map(|u| serde_json::from_value(u).unwrap()),
             started_at: "2026-01-01T00:00:00Z".into(),
             finished_at: None,
         }
@@ -128,7 +126,15 @@ mod tests {
     #[test]
     fn the_list_aligns_columns_and_shows_dashes_for_missing_values() {
         let text = list(
-            &[row("run-a", Some(serde_json::json!({"total_tokens": 15}))), row("b", None)],
+            &[
+                row(
+                    "run-a",
+                    Some(
+                        serde_json::json!({"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}),
+                    ),
+                ),
+                row("b", None),
+            ],
             None,
         );
         let lines: Vec<&str> = text.lines().collect();

@@ -1,14 +1,17 @@
 //! `vibe safety check|eval`: the deterministic risk screen of issue #11 from the command
 //! line. `check` screens a message (argument) or one message per stdin line; `eval` measures
-//! the rules on a labelled set (tests/safety/*.tsv). The rules live in vibe-core.
+//! the rules on a labelled set (tests/safety/*.tsv). `check` is `App::check_safety`; the
+//! rules live in vibe-core.
 
-use std::io::BufRead as _;
 use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use serde_json::json;
-use vibe_core::safety::{self, Figures, Screening};
+use vibe_core::app::{App, Overrides};
+use vibe_core::input::{CappedLines, FILE_CAP, LINE_CAP, read_text};
+use vibe_core::safety::{self, Figures};
+use vibe_wire::command::{SafetyCheckRequest, SafetyCheckView, ScreenedRisk};
 
 use crate::ctx::Ctx;
 use crate::output::{out_line, print};
@@ -25,9 +28,12 @@ enum SafetyCommand {
     Check {
         /// The message. Without it, stdin is read (one message per line).
         message: Option<String>,
-        /// Ask the configured model when the rules are unsure (not available yet).
-        #[arg(long)]
-        model: bool,
+        /// Ask the configured model when the rules are unsure (only then; one small call).
+        #[arg(long = "model")]
+        use_model: bool,
+        /// Endpoint base URL for --model (else settings / VIBE_LLM_BASE_URL).
+        #[arg(long, value_name = "URL", requires = "use_model")]
+        base_url: Option<String>,
     },
     /// Measure the rules on a labelled set: recall and false alarms per group.
     Eval {
@@ -38,49 +44,65 @@ enum SafetyCommand {
 
 pub fn run(ctx: &Ctx, args: SafetyArgs) -> anyhow::Result<()> {
     match args.command {
-        SafetyCommand::Check { model: true, .. } => anyhow::bail!(
-            "--model is not available yet: only the deterministic rules screen for now (run without --model)"
-        ),
-        SafetyCommand::Check { message: Some(message), .. } => check_one(ctx, &message),
-        SafetyCommand::Check { message: None, .. } => {
-            for line in std::io::stdin().lock().lines() {
-                let line = line.context("cannot read stdin")?;
-                if !line.trim().is_empty() {
-                    check_one(ctx, &line)?;
+        SafetyCommand::Check { message, use_model, base_url } => {
+            // The rules alone need no app (no data dir is opened); the model needs one.
+            let with_model = if use_model {
+                let mut overrides = Overrides::from_env();
+                if base_url.is_some() {
+                    overrides.base_url = base_url;
+                }
+                let runtime =
+                    tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+                Some((ctx.open_app(overrides)?, runtime))
+            } else {
+                None
+            };
+            let check_one = |message: String| -> anyhow::Result<()> {
+                let request = SafetyCheckRequest { message, use_model };
+                let got = match &with_model {
+                    Some((app, runtime)) => runtime.block_on(app.check_safety(&request))?,
+                    None => App::screen_message(&request.message)?,
+                };
+                if let Some(why) = &got.model_unusable {
+                    eprintln!(
+                        "notice: the model's answer was not used ({why}); the rules' result stands"
+                    );
+                }
+                print(ctx, &serde_json::to_value(&got)?, || text_line(&got, &request.message));
+                Ok(())
+            };
+            match message {
+                Some(message) => check_one(message),
+                None => {
+                    let stdin = std::io::stdin().lock();
+                    for line in CappedLines::new(stdin, "stdin", LINE_CAP) {
+                        let line = line?;
+                        if !line.trim().is_empty() {
+                            check_one(line)?;
+                        }
+                    }
+                    Ok(())
                 }
             }
-            Ok(())
         }
         SafetyCommand::Eval { file } => eval(ctx, &file),
     }
 }
 
-fn check_one(ctx: &Ctx, message: &str) -> anyhow::Result<()> {
-    let got = safety::screen(message)?;
-    print(ctx, &screening_json(&got), || text_line(&got, message));
-    Ok(())
-}
-
-fn screening_json(got: &Screening) -> serde_json::Value {
-    json!({
-        "risk": got.risk,
-        "category": got.category,
-        "rule": got.rule,
-        "unsure": got.unsure,
-        "discount": got.discount,
-    })
-}
-
-fn text_line(got: &Screening, message: &str) -> String {
+fn text_line(got: &SafetyCheckView, message: &str) -> String {
+    let risk = match got.risk {
+        ScreenedRisk::None => "none",
+        ScreenedRisk::Concern => "concern",
+        ScreenedRisk::Acute => "acute",
+    };
     let category = got.category.map_or("-", |c| c.as_str());
     let rule = got.rule.as_deref().unwrap_or("-");
     let unsure = if got.unsure { " (unsure)" } else { "" };
-    format!("{:<7} {:<11} {rule}{unsure}\t{message}", got.risk.as_str(), category)
+    format!("{risk:<7} {category:<11} {rule}{unsure}\t{message}")
 }
 
-fn eval(ctx: &Ctx, file: &PathBuf) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(file)
-        .with_context(|| format!("cannot read {} (pass a labelled .tsv file)", file.display()))?;
+fn eval(ctx: &Ctx, file: &std::path::Path) -> anyhow::Result<()> {
+    let text = read_text(file, "labelled set", FILE_CAP)?;
     let set = safety::parse_labelled(&text, &file.display().to_string())?;
     let figures = safety::evaluate(safety::builtin_rules()?, &set);
     if ctx.json {

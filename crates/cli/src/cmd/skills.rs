@@ -1,7 +1,7 @@
 //! `vibe skills list|show|check|new|cases|compute`: the skill registry from the shell, for
-//! authors and scripts. Only adapts: opens a `vibe_skills::Registry` over the usual roots
-//! (`--skills-dir` or settings `skills.extra_dir`, `<data dir>/skills`, the built-in folder)
-//! and prints; the text rendering lives in `skills_render`.
+//! authors and scripts. Only adapts: opens the app with `--skills-dir` as its extra root (else
+//! settings `skills.extra_dir`; then `<data dir>/skills` and the built-in folder), calls its
+//! skill commands and prints the wire DTOs; the text rendering lives in `skills_render`.
 
 #[path = "skills_render.rs"]
 mod render;
@@ -11,7 +11,9 @@ use std::path::PathBuf;
 use anyhow::{Context as _, anyhow};
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
-use vibe_skills::{Registry, RegistryConfig, SkillsSettings, check_path, new_skill};
+use vibe_core::app::{App, Overrides};
+use vibe_skills::Registry;
+use vibe_wire::command::{CheckSkillsRequest, NewSkillRequest, ShowSkillRequest};
 
 use crate::ctx::Ctx;
 use crate::output::print;
@@ -61,131 +63,76 @@ pub enum SkillsCommand {
 }
 
 pub fn run(ctx: &Ctx, args: SkillsArgs) -> anyhow::Result<()> {
-    let config = config(ctx, args.skills_dir)?;
+    let mut overrides = Overrides::from_env();
+    if let Some(dir) = absolute(args.skills_dir)? {
+        overrides.skills_dir = Some(dir);
+    }
+    let app = ctx.open_app(overrides)?;
     match args.command {
-        SkillsCommand::List => list(ctx, &Registry::open(config)),
-        SkillsCommand::Show { name } => show(ctx, &Registry::open(config), &name),
-        SkillsCommand::Check { dirs } => check(ctx, &config, dirs),
-        SkillsCommand::New { name } => new(ctx, &config, &name),
+        SkillsCommand::List => list(ctx, &app),
+        SkillsCommand::Show { name } => show(ctx, &app, name),
+        SkillsCommand::Check { dirs } => check(ctx, &app, dirs),
+        SkillsCommand::New { name } => new(ctx, &app, name),
         SkillsCommand::Cases { name, message, top } => {
-            cases(ctx, &Registry::open(config), &name, &message, top)
+            cases(ctx, &app.skills(), &name, &message, top)
         }
-        SkillsCommand::Compute(args) => {
-            crate::cmd::compute::run_in(ctx, &Registry::open(config), args)
-        }
+        SkillsCommand::Compute(args) => crate::cmd::compute::run(ctx, &app, args),
     }
 }
 
-/// Roots from `--skills-dir` (relative to the current folder) or settings, the data dir and
-/// the built-in folder (see `vibe_skills::builtin_dir`).
-pub(crate) fn config(ctx: &Ctx, skills_dir: Option<PathBuf>) -> anyhow::Result<RegistryConfig> {
-    let settings: SkillsSettings = ctx.section("skills")?;
-    let project = skills_dir
+/// `--skills-dir` made absolute (relative to the current folder).
+pub(crate) fn absolute(skills_dir: Option<PathBuf>) -> anyhow::Result<Option<PathBuf>> {
+    skills_dir
         .map(|d| {
             std::path::absolute(&d)
                 .with_context(|| format!("cannot resolve --skills-dir {}", d.display()))
         })
-        .transpose()?;
-    Ok(RegistryConfig::for_data_dir(&ctx.data_dir, &settings, project))
+        .transpose()
 }
 
-fn list(ctx: &Ctx, registry: &Registry) -> anyhow::Result<()> {
-    let mut rows: Vec<Value> = registry
-        .skills()
-        .iter()
-        .map(|e| {
-            json!({
-                "name": e.name,
-                "description": e.meta.description,
-                "root": e.root,
-                "dir": e.dir,
-                "shadows": e.shadows,
-                "valid": e.valid,
-                "problems": strings(&e.problems),
-            })
-        })
-        .collect();
-    for b in registry.broken() {
-        rows.push(json!({
-            "name": b.name, "description": null, "root": b.root, "dir": b.dir,
-            "shadows": [], "valid": false, "problems": strings(&b.problems),
-        }));
-    }
-    rows.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
-    let warnings = strings(&registry.root_problems());
+fn list(ctx: &Ctx, app: &App) -> anyhow::Result<()> {
+    let list = app.list_skills();
     if !ctx.json {
-        for w in &warnings {
-            eprintln!("{w}");
+        for w in &list.warnings {
+            crate::output::err_line(&w.to_string());
         }
     }
-    let value = json!({ "skills": rows, "roots": registry.roots(), "warnings": warnings });
+    let value = serde_json::to_value(&list)?;
+    let rows = value["skills"].as_array().cloned().unwrap_or_default();
     print(ctx, &value, || render::list(&rows));
     Ok(())
 }
 
-fn show(ctx: &Ctx, registry: &Registry, name: &str) -> anyhow::Result<()> {
-    let entry = registry.skill(name)?;
-    let value = json!({
-        "name": entry.name,
-        "root": entry.root,
-        "dir": entry.dir,
-        "valid": entry.valid,
-        "shadows": entry.shadows,
-        "meta": entry.meta,
-        "parts": registry.parts(name)?,
-        "resources": registry.resources(name)?,
-        "problems": strings(&entry.problems),
-    });
+fn show(ctx: &Ctx, app: &App, name: String) -> anyhow::Result<()> {
+    let detail = app.show_skill(&ShowSkillRequest { name })?;
+    let value = serde_json::to_value(&detail)?;
     print(ctx, &value, || render::show(&value));
     Ok(())
 }
 
-fn check(ctx: &Ctx, config: &RegistryConfig, dirs: Vec<PathBuf>) -> anyhow::Result<()> {
-    let dirs = if dirs.is_empty() {
-        config.roots().into_iter().map(|r| r.path).filter(|p| p.is_dir()).collect()
-    } else {
-        dirs
-    };
-    let (mut skills, mut problems) = (Vec::new(), Vec::new());
-    for dir in &dirs {
-        let report = check_path(dir);
-        skills.extend(report.skills);
-        problems.extend(report.problems);
-    }
-    let errors = problems.iter().filter(|p| p.is_error()).count();
-    let value = json!({
-        "ok": errors == 0,
-        "dirs": dirs,
-        "skills": skills,
-        "errors": errors,
-        "warnings": problems.len() - errors,
-        "problems": problems.iter().map(|p| json!({
-            "path": p.path, "line": p.line, "col": p.col, "severity": p.severity,
-            "message": p.message, "text": p.to_string(),
-        })).collect::<Vec<_>>(),
-    });
-    print(ctx, &value, || render::check(&problems, skills.len()));
-    if errors > 0 {
+fn check(ctx: &Ctx, app: &App, dirs: Vec<PathBuf>) -> anyhow::Result<()> {
+    let dirs = dirs.iter().map(|d| d.display().to_string()).collect();
+    let report = app.check_skills(&CheckSkillsRequest { dirs });
+    print(ctx, &serde_json::to_value(&report)?, || render::check(&report));
+    if !report.ok {
         if ctx.json {
             // The report above is the one JSON object; the exit code carries the failure.
             std::process::exit(1);
         }
         return Err(anyhow!(
-            "{errors} error(s) in skill files; fix the lines above and run `vibe skills check` again"
+            "{} error(s) in skill files; fix the lines above and run `vibe skills check` again",
+            report.errors
         ));
     }
     Ok(())
 }
 
-fn new(ctx: &Ctx, config: &RegistryConfig, name: &str) -> anyhow::Result<()> {
-    let root = config.user.clone().ok_or_else(|| anyhow!("no user skills folder is configured"))?;
-    let dir = new_skill(&root, name)?;
-    let value = json!({ "name": name, "dir": dir, "file": dir.join(vibe_skills::SKILL_FILE) });
-    print(ctx, &value, || {
+fn new(ctx: &Ctx, app: &App, name: String) -> anyhow::Result<()> {
+    let made = app.new_skill(&NewSkillRequest { name })?;
+    print(ctx, &serde_json::to_value(&made)?, || {
         format!(
             "created {}\nedit its description and instructions, then run `vibe skills check {}`",
-            dir.join(vibe_skills::SKILL_FILE).display(),
-            dir.display()
+            made.file, made.dir
         )
     });
     Ok(())
@@ -211,8 +158,4 @@ fn cases(
     let value = json!({ "skill": name, "message": message, "matches": rows });
     print(ctx, &value, || render::cases(name, &rows));
     Ok(())
-}
-
-fn strings(problems: &[vibe_skills::Problem]) -> Vec<String> {
-    problems.iter().map(ToString::to_string).collect()
 }

@@ -1,10 +1,10 @@
-//! Text rendering for `vibe skills`: aligned lists for people. The JSON output is built in
-//! `skills.rs`; nothing here decides what is shown, only how.
+//! Text rendering for `vibe skills`: aligned lists for people. The JSON output is the wire
+//! DTOs; nothing here decides what is shown, only how.
 
 use std::fmt::Write as _;
 
 use serde_json::Value;
-use vibe_skills::Problem;
+use vibe_wire::command::SkillCheckReport;
 
 /// Terminal columns of a character: East Asian wide characters take two.
 fn width(c: char) -> usize {
@@ -136,14 +136,18 @@ pub fn show(v: &Value) -> String {
     out.trim_end().to_string()
 }
 
-pub fn check(problems: &[Problem], skills: usize) -> String {
+pub fn check(report: &SkillCheckReport) -> String {
     let mut out = String::new();
-    for p in problems {
-        let _ = writeln!(out, "{p}");
+    for p in &report.problems {
+        let _ = writeln!(out, "{}", p.text);
     }
-    let errors = problems.iter().filter(|p| p.is_error()).count();
-    let warnings = problems.len() - errors;
-    let _ = write!(out, "checked {skills} skill(s): {errors} error(s), {warnings} warning(s)");
+    let _ = write!(
+        out,
+        "checked {} skill(s): {} error(s), {} warning(s)",
+        report.skills.len(),
+        report.errors,
+        report.warnings
+    );
     out
 }
 

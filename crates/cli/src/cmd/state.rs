@@ -1,10 +1,11 @@
 //! `vibe state read|write|append`: the skill-state operations from the shell
 //! (docs/design.md#state-semantics).
 
-use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
-use vibe_store::LOCAL_USER;
+use vibe_wire::command::{
+    AppendStateRequest, ReadStateRequest, StateReadStatus, WriteStateRequest,
+};
 
 use crate::ctx::Ctx;
 use crate::output::{pretty, print};
@@ -37,7 +38,8 @@ enum StateCommand {
         #[arg(long)]
         data: String,
     },
-    /// Put a JSON object first in a list (newest first), keeping at most --max-items.
+    /// Put a JSON object first in a list (newest first); with --max-items, drop the oldest
+    /// beyond that many (without it, nothing is dropped).
     Append {
         #[arg(long)]
         skill: String,
@@ -47,15 +49,17 @@ enum StateCommand {
         /// A JSON object, e.g. '{"text": "Slept well"}'.
         #[arg(long)]
         entry: String,
-        /// Keep at most this many items (the oldest are dropped).
-        #[arg(long, default_value_t = vibe_store::DEFAULT_MAX_ITEMS)]
-        max_items: usize,
+        /// Keep at most this many items (the oldest are dropped). Without it, nothing is.
+        #[arg(long)]
+        max_items: Option<usize>,
     },
+    #[command(flatten)]
+    History(super::state_history::HistoryCommand),
 }
 
 /// Parse a JSON argument, naming the flag and the position of the problem.
 pub fn parse_json_arg(flag: &str, text: &str) -> anyhow::Result<Value> {
-    serde_json::from_str(text).map_err(|e| {
+    vibe_store::parse_strict(text).map_err(|e| {
         anyhow::anyhow!(
             "{flag} is not valid JSON (line {}, column {}: {e}); quote it for your shell, e.g. {flag} '{{\"key\": \"value\"}}'",
             e.line(),
@@ -66,13 +70,15 @@ pub fn parse_json_arg(flag: &str, text: &str) -> anyhow::Result<Value> {
 
 pub fn run(ctx: &Ctx, args: StateArgs) -> anyhow::Result<()> {
     match args.command {
+        StateCommand::History(command) => return super::state_history::run(ctx, command),
         StateCommand::Read { skill, sections } => {
-            let store = ctx.open_store()?;
-            let read = store.read_state(LOCAL_USER, &skill, sections.as_deref())?;
-            let value = serde_json::to_value(&read).context("serialising state")?;
-            print(ctx, &value, || {
-                if read.status == vibe_store::StateStatus::Empty {
-                    format!("{skill}: nothing saved yet")
+            let read = ctx.app()?.read_state(&ReadStateRequest { skill, sections })?;
+            for warning in &read.warnings {
+                eprintln!("warning: {}", crate::render::terminal_safe(warning));
+            }
+            print(ctx, &serde_json::to_value(&read)?, || {
+                if read.status == StateReadStatus::Empty {
+                    format!("{}: nothing saved yet", read.skill_id)
                 } else {
                     pretty(&read.data)
                 }
@@ -80,19 +86,24 @@ pub fn run(ctx: &Ctx, args: StateArgs) -> anyhow::Result<()> {
         }
         StateCommand::Write { skill, section, data } => {
             let data = parse_json_arg("--data", &data)?;
-            let store = ctx.open_store()?;
-            store.write_state(LOCAL_USER, &skill, &section, data)?;
-            let value = json!({"status": "success", "skill_id": skill, "section": section});
-            print(ctx, &value, || format!("saved {skill}.{section}"));
+            let written = ctx.app()?.write_state(&WriteStateRequest { skill, section, data })?;
+            let mut value = serde_json::to_value(&written)?;
+            value["status"] = json!("success");
+            print(ctx, &value, || format!("saved {}.{}", written.skill_id, written.section));
         }
         StateCommand::Append { skill, path, entry, max_items } => {
             let entry = parse_json_arg("--entry", &entry)?;
-            let store = ctx.open_store()?;
-            let out = store.append_to_list(LOCAL_USER, &skill, &path, entry, max_items)?;
-            let mut value = serde_json::to_value(&out).context("serialising result")?;
+            // No --max-items: keep everything (the limit is then only the list's own bound).
+            let max_items = max_items.map(|n| u32::try_from(n).unwrap_or(u32::MAX));
+            let out =
+                ctx.app()?.append_state(&AppendStateRequest { skill, path, entry, max_items })?;
+            let mut value = serde_json::to_value(&out)?;
             value["status"] = json!("success");
             print(ctx, &value, || {
-                format!("added to {skill}.{path} ({} items, {} dropped)", out.length, out.dropped)
+                format!(
+                    "added to {}.{} ({} items, {} dropped)",
+                    out.skill_id, out.path, out.length, out.dropped
+                )
             });
         }
     }

@@ -4,12 +4,13 @@
 //! interrupted. Nothing else in the process reads stdin. What a line or a Ctrl-C means is the
 //! chat command's decision, not this module's.
 
-use std::io::{BufRead as _, Write as _};
+use std::io::Write as _;
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use tokio::sync::{Mutex, mpsc};
 use vibe_core::agent::{ApprovalDecision, ApprovalRequest, Approver};
+use vibe_core::input::{CappedLines, LINE_CAP};
 
 /// Lines of stdin and Ctrl-C presses, each taken by one waiter at a time.
 pub struct Terminal {
@@ -54,8 +55,15 @@ impl Terminal {
 fn spawn_reader() -> mpsc::UnboundedReceiver<String> {
     let (tx, rx) = mpsc::unbounded_channel();
     let started = std::thread::Builder::new().name("stdin".into()).spawn(move || {
-        for line in std::io::stdin().lock().lines() {
-            let Ok(line) = line else { break };
+        let stdin = std::io::stdin().lock();
+        for line in CappedLines::new(stdin, "stdin", LINE_CAP) {
+            let line = match line {
+                Ok(line) => line,
+                Err(e) => {
+                    crate::output::err_line(&format!("error: {e}; input ends here"));
+                    break;
+                }
+            };
             if tx.send(line).is_err() {
                 break;
             }
@@ -74,11 +82,12 @@ pub struct TerminalApprover(pub Arc<Terminal>);
 impl Approver for TerminalApprover {
     fn decide<'a>(&'a self, request: &'a ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
         Box::pin(async move {
-            eprint!("allow {} — {}? [y/N] ", request.tool, request.reason);
+            let ask = format!("allow {} — {}? [y/N] ", request.tool, request.reason);
+            eprint!("{}", crate::render::terminal_safe(&ask));
             let _ = std::io::stderr().flush();
             let answer = self.0.next_line().await.unwrap_or_default();
             let approved = matches!(answer.trim().to_lowercase().as_str(), "y" | "yes");
-            ApprovalDecision { approved, by: "user" }
+            ApprovalDecision { approved, by: vibe_wire::ApprovalSource::User }
         })
     }
 }

@@ -48,10 +48,7 @@ pub(crate) fn bar(progress: f64) -> String {
 fn choices(protocol_id: &str, actions: &[ProtocolAction]) -> String {
     let mut out: Vec<String> = actions
         .iter()
-        .map(|a| match a.value.as_str() {
-            "start" | "later" => format!("{} → vibe protocol {} {protocol_id}", a.label, a.value),
-            other => format!("{} ({other})", a.label),
-        })
+        .map(|a| format!("{} → vibe protocol {} {protocol_id}", a.label, a.value))
         .collect();
     if out.is_empty() {
         out.push(format!("start → vibe protocol start {protocol_id}"));
@@ -62,6 +59,7 @@ fn choices(protocol_id: &str, actions: &[ProtocolAction]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use vibe_wire::ProtocolChoice;
 
     #[test]
     fn progress_shows_a_bar_step_and_name() {
@@ -87,8 +85,8 @@ mod tests {
             description: "d".into(),
             estimated_time: None,
             actions: vec![
-                ProtocolAction { label: "开始".into(), value: "start".into() },
-                ProtocolAction { label: "稍后".into(), value: "later".into() },
+                ProtocolAction { label: "开始".into(), value: ProtocolChoice::Start },
+                ProtocolAction { label: "稍后".into(), value: ProtocolChoice::Later },
             ],
         })
         .unwrap();
@@ -96,6 +94,6 @@ mod tests {
             lines[1],
             "  开始 → vibe protocol start dankoe · 稍后 → vibe protocol later dankoe"
         );
-        assert!(protocol_lines(&Event::TurnStarted { round: 1 }).is_none());
+        assert!(protocol_lines(&Event::RoundStarted { round: 1 }).is_none());
     }
 }

@@ -3,7 +3,7 @@
 //! and `vibe runs replay` show exactly the same lines. Streaming text is the printer's job.
 
 use serde_json::Value;
-use vibe_wire::{Event, Plan, SkillsChange, StopReason, SummaryBy};
+use vibe_wire::{Event, Plan, PlanStepStatus, SkillsChange, StopReason, SummaryBy};
 
 /// Longest JSON shown inline for tool arguments, results and display data.
 const INLINE_CHARS: usize = 120;
@@ -13,7 +13,7 @@ const INLINE_CHARS: usize = 120;
 pub(crate) fn status_lines(event: &Event) -> Vec<String> {
     match event {
         Event::RunStarted { .. }
-        | Event::TurnStarted { .. }
+        | Event::RoundStarted { .. }
         | Event::ModelRequest { .. }
         | Event::AssistantDelta { .. }
         | Event::ReasoningDelta { .. }
@@ -28,6 +28,10 @@ pub(crate) fn status_lines(event: &Event) -> Vec<String> {
             None => format!("✨ skill activated: {skill}"),
         }],
         Event::PlanUpdated { plan } => plan_lines(plan),
+        Event::StateChanged { skill, paths } => {
+            let whose = skill.as_deref().unwrap_or("profile");
+            vec![format!("✎ saved {whose}: {}", paths.join(", "))]
+        }
         Event::Display { kind, data } => vec![format!("▣ {kind}: {}", compact(data))],
         Event::ApprovalRequired { tool, args, reason, .. } => {
             vec![format!("? approval needed: {} — {reason}", tool_call_text(tool, args))]
@@ -60,6 +64,7 @@ pub(crate) fn status_lines(event: &Event) -> Vec<String> {
             )]
         }
         Event::Error { error } => vec![format!("error [{}]: {}", error.kind, error.message)],
+        Event::ReplyUnsaved { message } => vec![format!("unsaved: {message}")],
         Event::RunFinished { stop_reason, rounds, tool_calls, .. } => {
             stop_summary(*stop_reason, *rounds, *tool_calls).into_iter().collect()
         }
@@ -71,6 +76,12 @@ pub(crate) fn status_lines(event: &Event) -> Vec<String> {
         | Event::ProtocolPaused { .. } => {
             super::protocol::protocol_lines(event).unwrap_or_default()
         }
+        Event::SafetyCheck { fallback_reason: Some(why), .. } => {
+            vec![format!(
+                "notice: the safety model check was not used ({why}); the rules' result stands"
+            )]
+        }
+        Event::SafetyCheck { .. } => Vec::new(),
         Event::SafetyNotice { category, resources, locale, .. } => {
             safety_lines(category, resources, locale)
         }
@@ -79,7 +90,7 @@ pub(crate) fn status_lines(event: &Event) -> Vec<String> {
 
 /// The crisis resources of a safety notice, one contact a line.
 fn safety_lines(
-    category: &str,
+    category: &vibe_wire::SafetyCategory,
     resources: &[vibe_wire::SafetyResource],
     locale: &str,
 ) -> Vec<String> {
@@ -149,11 +160,11 @@ fn plan_lines(plan: &Plan) -> Vec<String> {
         format!("plan: {}", plan.goal)
     }];
     for step in &plan.steps {
-        let mark = match step.status.as_str() {
-            "done" => "[x]",
-            "in_progress" => "[>]",
-            "skipped" => "[-]",
-            _ => "[ ]",
+        let mark = match step.status {
+            PlanStepStatus::Done => "[x]",
+            PlanStepStatus::InProgress => "[>]",
+            PlanStepStatus::Skipped => "[-]",
+            PlanStepStatus::Pending => "[ ]",
         };
         lines.push(format!("  {mark} {}", step.title));
     }

@@ -163,3 +163,41 @@ fn a_model_written_summary_shows_what_it_cost() {
         "… folded 1 older message into a summary (40 tokens; written by the model for 930 tokens)\n"
     );
 }
+
+#[test]
+fn a_state_change_is_one_line_naming_the_skill_or_the_profile() {
+    let events = vec![
+        Event::StateChanged {
+            skill: Some("life_coach".into()),
+            paths: vec!["goals".into(), "journal".into()],
+        },
+        Event::StateChanged { skill: None, paths: vec!["birth_info".into()] },
+    ];
+    let (out, err) = print_all(false, false, events);
+    assert_eq!(out, "");
+    assert_eq!(err, "✎ saved life_coach: goals, journal\n✎ saved profile: birth_info\n");
+}
+
+#[test]
+fn text_mode_drops_what_a_terminal_would_act_on_and_json_mode_keeps_it_escaped() {
+    let events = || {
+        vec![
+            Event::ReasoningDelta { text: "think\x1b]0;pwned\x07".into() },
+            // An escape sequence split across two deltas.
+            Event::AssistantDelta { text: "hi\x1b".into() },
+            Event::AssistantDelta { text: "[2J there\u{202E}\n".into() },
+            Event::ToolCall {
+                id: "t1".into(),
+                name: "run_script\x1b[31m".into(),
+                arguments: json!({"script": "a\x1b[1Ab.sh"}),
+            },
+            finished(StopReason::Completed, 1, 1),
+        ]
+    };
+    let (out, err) = print_all(false, true, events());
+    assert_eq!(out, "hi[2J there\n");
+    assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
+    assert!(err.contains("think]0;pwned") && err.contains("run_script[31m"), "{err}");
+    let (json_out, _) = print_all(true, true, events());
+    assert!(json_out.contains(r"hi\u001b"), "{json_out}");
+}

@@ -153,9 +153,10 @@ fn killing_chat_mid_stream_leaves_a_valid_history_and_retry_answers() {
 
     let retry = vibe(dir.path(), &fast, &["chat", "--retry", "--conversation", &id]);
     assert!(retry.status.success(), "{}", String::from_utf8_lossy(&retry.stderr));
-    assert!(String::from_utf8_lossy(&retry.stderr).contains("closed 1 interrupted run"));
+    // The interrupted run was closed by the first command that opened the app after the kill
+    // (recovery at open), here `conversations list`; the statuses below show it.
     assert_eq!(String::from_utf8_lossy(&retry.stdout).trim(), "你好！今天想聊点什么？");
-    let conn = rusqlite::Connection::open(dir.path().join("vibe.db")).unwrap();
+    let conn = crate::support::db(dir.path());
     let statuses: Vec<(String, Option<String>)> = conn
         .prepare("SELECT status, stop_reason FROM runs ORDER BY started_at")
         .unwrap()
@@ -194,7 +195,7 @@ fn eval_passes_the_shipped_scenarios_and_fails_a_wrong_one() {
     assert!(!out.status.success());
     let report = &lines(&out)[0];
     assert_eq!(report["failed"], 1);
-    let checks = report["scenarios"][0]["report"]["turns"][0]["checks"].as_array().unwrap();
+    let checks = report["scenarios"][0]["turns"][0]["checks"].as_array().unwrap();
     let failed: Vec<&str> = checks
         .iter()
         .filter(|c| c["passed"] == false)
@@ -264,7 +265,7 @@ responses:
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("\"tools\" section is invalid") && err.contains("script_timeout"),
+        err.contains("unknown key \"tools.script_timeout\"") && err.contains("settings.json"),
         "{err}"
     );
 }

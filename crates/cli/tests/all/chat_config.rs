@@ -26,7 +26,7 @@ fn chat(dir: &Path, args: &[&str]) -> Output {
 
 /// Conversations, messages and runs stored.
 fn counts(dir: &Path) -> [i64; 3] {
-    let conn = rusqlite::Connection::open(dir.join("vibe.db")).unwrap();
+    let conn = crate::support::db(dir);
     ["conversations", "messages", "runs"]
         .map(|t| conn.query_row(&format!("SELECT count(*) FROM {t}"), [], |r| r.get(0)).unwrap())
 }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use vibe_core::audit::{EXTERNALIZE_THRESHOLD, RunAudit};
 use vibe_core::emit::Emitter;
-use vibe_store::{LOCAL_USER, Store};
+use vibe_store::LOCAL_USER;
 use vibe_wire::TokenUsage;
 
 use crate::support::run;
@@ -22,7 +22,7 @@ fn text(bytes: &[u8]) -> String {
 
 /// A finished run in conversation `conv` with one large tool output; returns the conversation id.
 fn fabricate(dir: &Path, run_id: &str) -> String {
-    let store = Store::open(&dir.join("vibe.db")).unwrap();
+    let store = crate::support::store(dir);
     let conv = store.create_conversation(LOCAL_USER, Some("test")).unwrap().id;
     store.create_run(run_id, Some(&conv)).unwrap();
     let audit = Arc::new(RunAudit::create(dir, run_id).unwrap());
@@ -36,7 +36,12 @@ fn fabricate(dir: &Path, run_id: &str) -> String {
     }
     assert!(audit.error().is_none());
     store
-        .finish_run(run_id, "completed", "max_rounds", &serde_json::to_value(usage).unwrap())
+        .finish_run(
+            run_id,
+            vibe_wire::RunStatus::Completed,
+            vibe_wire::StopReason::MaxRounds,
+            &serde_json::to_value(usage).unwrap(),
+        )
         .unwrap();
     conv
 }
@@ -172,11 +177,12 @@ fn unknown_runs_name_the_fix() {
     assert!(text(&run(dir.path(), &["runs", "list"]).stdout).starts_with("no runs yet"));
 
     // A row without events (the run died before its first event) is shown with a note.
-    Store::open(&dir.path().join("vibe.db")).unwrap().create_run("early", None).unwrap();
+    crate::support::store(dir.path()).create_run("early", None).unwrap();
     let shown: Value =
         serde_json::from_slice(&run(dir.path(), &["--json", "runs", "show", "early"]).stdout)
             .unwrap();
-    assert_eq!(shown["run"]["status"], "running");
+    // Opening the app closed it: its process is gone (no run folder holds its lock).
+    assert_eq!(shown["run"]["status"], "failed");
     assert!(shown["events"].is_null());
     assert!(shown["notices"][0].as_str().unwrap().contains("no events were recorded"));
     let err = text(&run(dir.path(), &["runs", "replay", "early"]).stderr);

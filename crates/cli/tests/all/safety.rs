@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::support::vibe;
+use crate::support::{in_dir, vibe};
 
 fn json_lines(stdout: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
@@ -43,12 +43,33 @@ fn check_text_mode_prints_one_readable_line() {
 }
 
 #[test]
-fn model_is_refused_until_it_exists() {
-    let out = vibe().args(["safety", "check", "--model", "hello"]).output().unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--model is not available yet"), "{err}");
-    assert!(out.stdout.is_empty());
+fn model_is_asked_only_when_the_rules_are_unsure() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("classify.yaml");
+    std::fs::write(
+        &script,
+        "mode: ordered\nresponses:\n  - text: '{\"risk\": \"acute\", \"category\": \"suicide\"}'\n",
+    )
+    .unwrap();
+    let base = format!("scripted:{}", script.display());
+    // Its own data dir: the model is set up by an app, which reads that dir's settings.
+    let out = in_dir(dir.path())
+        .args(["--json", "safety", "check", "--model", "--base-url", &base])
+        .write_stdin("hello there\n撑不住了\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["model_asked"], false, "a sure result needs no call");
+    assert_eq!(lines[0]["risk"], "none");
+    assert_eq!(lines[1]["model_asked"], true, "{}", lines[1]);
+    assert_eq!(
+        (lines[1]["risk"].as_str(), lines[1]["rule"].as_str()),
+        (Some("acute"), Some("model"))
+    );
 }
 
 #[test]

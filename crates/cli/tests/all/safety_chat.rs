@@ -63,3 +63,25 @@ fn a_safe_lookalike_prints_no_notice() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(!text(&out.stderr).contains("safety notice"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn an_unusable_model_check_is_said_and_the_rules_verdict_stands() {
+    let dir = tempfile::tempdir().unwrap();
+    // The rules are unsure about vague despair; the check answers no JSON, then the coach.
+    let script = dir.path().join("check.yaml");
+    std::fs::write(
+        &script,
+        "mode: ordered\nresponses:\n  - text: \"hmm\"\n  - text: \"我在这里陪着你。\"\n",
+    )
+    .unwrap();
+    let mut cmd = vibe_std();
+    cmd.arg("--data-dir").arg(dir.path()).args(["chat", "我真的撑不住了"]);
+    cmd.env("VIBE_LLM_BASE_URL", format!("scripted:{}", script.display()))
+        .env("LANG", "zh_CN.UTF-8");
+    let out = cmd.stdin(Stdio::null()).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("notice: the safety model check was not used"), "{err}");
+    assert!(err.contains("⚠ safety notice (suicide, zh_CN.UTF-8)"), "{err}");
+    assert_eq!(text(&out.stdout).trim(), "我在这里陪着你。");
+}

@@ -128,7 +128,7 @@ fn show_lists_metadata_parts_and_resources() {
     assert!(!out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stderr).trim(),
-        "error: no skill named `nope` (run `vibe skills list` to see the available skills)"
+        "error: no skill named `nope`; run `vibe skills list` to see the available skills"
     );
 }
 

@@ -13,7 +13,7 @@ use crate::support::{ok_json_in, run};
 /// row, each skill's state row, each appended list and its entries) and the row counts of
 /// conversations and messages.
 fn snapshot(dir: &Path) -> Vec<String> {
-    let conn = rusqlite::Connection::open(dir.join("vibe.db")).unwrap();
+    let conn = crate::support::db(dir);
     let rows = |sql: &str| -> Vec<String> {
         let mut stmt = conn.prepare(sql).unwrap();
         stmt.query_map([], |r| r.get::<_, String>(0)).unwrap().map(|r| r.unwrap()).collect()
@@ -263,7 +263,7 @@ fn bad_input_names_the_problem_and_changes_nothing() {
         (&["state", "read", "--skill", "lifecoach!"], "error: invalid skill id \"lifecoach!\""),
         (
             &["profile", "import", "/nonexistent/profile.json"],
-            "error: cannot read /nonexistent/profile.json (check the path)",
+            "error: cannot read profile file /nonexistent/profile.json: No such file",
         ),
         (
             &["profile", "set", "birth_info..date", "1"],
@@ -342,4 +342,20 @@ fn two_processes_appending_at_once_lose_nothing() {
             "writer {writer}: newest first, none lost"
         );
     }
+}
+
+#[test]
+fn append_without_max_items_drops_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut last = Value::Null;
+    for n in 1..=101 {
+        let entry = format!(r#"{{"n": {n}}}"#);
+        last = ok_json_in(
+            d,
+            &["state", "append", "--skill", "career", "--path", "log", "--entry", &entry],
+        );
+    }
+    assert_eq!(last["length"], 101, "{last}");
+    assert_eq!(last["dropped"], 0, "{last}");
 }

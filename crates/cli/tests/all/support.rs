@@ -13,10 +13,24 @@ use serde_json::Value;
 /// The repository's built-in skills folder.
 pub const BUILTIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../skills");
 
+/// A private stand-in for the user's XDG folders, one per test process: a command run without
+/// `--data-dir` finds its default data dir here, never in the real home (whose settings or
+/// database would otherwise change the suite, or be changed by it).
+fn private_xdg() -> &'static Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
+}
+
+/// The database passphrase every test data dir is encrypted with: a test machine has no OS
+/// keychain, so the suite runs the passphrase mode (the keychain mode is the core tests').
+pub const PASSPHRASE: &str = "test passphrase: correct horse battery staple";
+
 /// `vibe` as a plain process command, with every `VIBE_*` variable of the test's environment
-/// removed: a test sets the ones it needs, so a developer's shell cannot change the suite. The
-/// one variable it sets pins the built-in skills to the repository's [`BUILTIN`] folder (what a
-/// development build finds anyway), so an installed copy cannot change the suite either.
+/// removed: a test sets the ones it needs, so a developer's shell cannot change the suite. It
+/// sets two: the built-in skills pinned to the repository's [`BUILTIN`] folder (what a
+/// development build finds anyway), so an installed copy cannot change the suite either, and
+/// the database passphrase [`PASSPHRASE`]. It points the XDG folders at [`private_xdg`], so
+/// the real home's data dir is never read or written.
 pub fn vibe_std() -> StdCommand {
     let mut cmd = StdCommand::cargo_bin("vibe").unwrap();
     for (name, _) in std::env::vars_os() {
@@ -25,7 +39,29 @@ pub fn vibe_std() -> StdCommand {
         }
     }
     cmd.env("VIBE_BUILTIN_SKILLS_DIR", BUILTIN);
+    cmd.env("VIBE_DB_PASSPHRASE", PASSPHRASE);
+    for (var, sub) in
+        [("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache")]
+    {
+        cmd.env(var, private_xdg().join(sub));
+    }
     cmd
+}
+
+/// The data dir's database, opened directly with the test passphrase.
+pub fn db(dir: &Path) -> rusqlite::Connection {
+    let conn = rusqlite::Connection::open(dir.join("vibe.db")).unwrap();
+    conn.pragma_update(None, "key", PASSPHRASE).unwrap();
+    conn
+}
+
+/// The data dir's store, opened with the test passphrase.
+pub fn store(dir: &Path) -> vibe_store::Store {
+    vibe_store::Store::open_with_key(
+        &dir.join("vibe.db"),
+        &vibe_store::DbKey::passphrase(PASSPHRASE),
+    )
+    .unwrap()
 }
 
 /// [`vibe_std`] as an `assert_cmd` command (timeouts, piped stdin).

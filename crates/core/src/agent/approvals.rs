@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use futures::future::BoxFuture;
 use serde_json::Value;
 use tokio::sync::oneshot;
+use vibe_wire::ApprovalSource;
 
 /// What the person is asked to approve.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,11 +19,11 @@ pub struct ApprovalRequest {
     pub reason: String,
 }
 
-/// A decision and who made it (`user` or `policy`).
+/// A decision and who made it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ApprovalDecision {
     pub approved: bool,
-    pub by: &'static str,
+    pub by: ApprovalSource,
 }
 
 /// Decides approval requests.
@@ -40,7 +41,7 @@ pub enum ApprovalPolicy {
 impl Approver for ApprovalPolicy {
     fn decide<'a>(&'a self, _request: &'a ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
         let approved = *self == ApprovalPolicy::ApproveAll;
-        Box::pin(async move { ApprovalDecision { approved, by: "policy" } })
+        Box::pin(async move { ApprovalDecision { approved, by: ApprovalSource::Policy } })
     }
 }
 
@@ -75,7 +76,7 @@ impl Approver for PendingApprovals {
         Box::pin(async move {
             // A dropped sender (resolver gone) counts as a denial.
             let approved = rx.await.unwrap_or(false);
-            ApprovalDecision { approved, by: "user" }
+            ApprovalDecision { approved, by: ApprovalSource::User }
         })
     }
 }
@@ -97,7 +98,7 @@ mod tests {
     async fn policies_answer_at_once() {
         assert!(ApprovalPolicy::ApproveAll.decide(&request("a")).await.approved);
         let denied = ApprovalPolicy::DenyAll.decide(&request("a")).await;
-        assert_eq!((denied.approved, denied.by), (false, "policy"));
+        assert_eq!((denied.approved, denied.by), (false, ApprovalSource::Policy));
     }
 
     #[tokio::test]
@@ -114,6 +115,6 @@ mod tests {
         assert!(!pending.resolve("other", true));
         assert!(pending.resolve("r1", true));
         let decision = waiter.await.unwrap();
-        assert_eq!((decision.approved, decision.by), (true, "user"));
+        assert_eq!((decision.approved, decision.by), (true, ApprovalSource::User));
     }
 }

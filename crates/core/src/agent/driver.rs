@@ -1,14 +1,16 @@
-//! The async driver of the loop: asks the state machine what to do, does it (build the prompt,
-//! stream the model, run tools — `tool_round` —, persist every message as it completes, emit
-//! events), and feeds the result back. Each call's history is `window`'s. The system prompt is rebuilt before every model call from current state,
-//! so a tool that changed the profile, or `use_skill`, is reflected in the next call of the
-//! same turn (docs/design.md#same-turn-reload).
+//! The async driver of the loop: asks the state machine what to do, does it (read the history,
+//! build the prompt and assemble the request — `request` —, stream the model, run tools —
+//! `tool_round` —, store each message where the machine says, emit events), and feeds the result
+//! back. Each call's history is `window`'s. The system prompt is rebuilt before every model call
+//! from current state, so a tool that changed the profile, or `use_skill`, is reflected in the
+//! next call of the same turn (docs/design.md#same-turn-reload). Every database write waits on a
+//! blocking thread (`store_io`), never on an async worker. It decides nothing itself.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
-use vibe_llm::{ChatModel, ChatRequest, Message, ToolCall};
+use vibe_llm::{ChatModel, ChatResponse, Message, ToolCall};
 use vibe_skills::Registry;
 use vibe_store::{Conversation, NewMessage, Role, RunAnswer, Store};
 use vibe_wire::{Event, Phase, StopReason, TokenUsage};
@@ -18,12 +20,14 @@ use crate::agent::approvals::Approver;
 use crate::agent::budgets::Budgets;
 use crate::agent::closing;
 use crate::agent::execute::shown_arguments;
-use crate::agent::fsm::{Action, Machine};
+use crate::agent::fsm::{Action, Machine, StoreAnswer};
 use crate::agent::persist::{Draft, tool_calls_json};
+use crate::agent::request::{self, RoundState};
 use crate::agent::round::{RoundEnd, stream_round};
 use crate::audit::RunAudit;
-use crate::context::{BuiltPrompt, ContextBuilder, History, PromptRequest, corrected};
+use crate::context::{ContextBuilder, History, PromptRequest};
 use crate::emit::Emitter;
+use crate::store_io::{blocking, off_worker};
 use crate::tools::{ToolRegistry, ToolSet};
 
 /// Everything one run needs. Built by the chat service.
@@ -126,10 +130,11 @@ pub async fn run_agent(input: AgentInput) -> Result<AgentOutcome, CoreError> {
             Action::CallModel { .. } => lp.model_round(None).await?,
             Action::Close { reason } => lp.model_round(Some(reason)).await?,
             Action::RunTools { calls } => lp.tool_round(&calls).await?,
+            Action::SayFallback { reason } => {
+                lp.say_fallback(reason).await?;
+                Action::Finish { reason }
+            }
             Action::Finish { reason } => {
-                if needs_fallback(reason) && lp.final_text.is_empty() {
-                    lp.say_fallback(reason)?;
-                }
                 return Ok(AgentOutcome {
                     stop_reason: reason,
                     usage: lp.usage,
@@ -144,23 +149,16 @@ pub async fn run_agent(input: AgentInput) -> Result<AgentOutcome, CoreError> {
     }
 }
 
-/// Learn the model's token correction from one answered request. A failure to store it is
-/// logged, not fatal: the run goes on with the factor it had.
-fn calibrate(context: &ContextBuilder, estimate: u32, reported: u64) {
-    if let Err(e) = context.calibrate(estimate, reported) {
-        tracing::warn!(error = %e, "cannot store the model's token calibration");
+/// Learn the model's token correction from one answered request (stored off the async
+/// worker). A failure to store it is logged, not fatal: the run goes on with the factor it had.
+async fn calibrate(context: &Arc<ContextBuilder>, estimate: u32, reported: u64) {
+    let context = Arc::clone(context);
+    match off_worker(move || context.calibrate(estimate, reported)).await {
+        Ok(Ok(_)) => {}
+        Ok(Err(e)) | Err(e) => {
+            tracing::warn!(error = %e, "cannot store the model's token calibration");
+        }
     }
-}
-
-fn needs_fallback(reason: StopReason) -> bool {
-    matches!(
-        reason,
-        StopReason::MaxRounds
-            | StopReason::MaxToolCalls
-            | StopReason::MaxScriptRuns
-            | StopReason::MaxContextTokens
-            | StopReason::RepeatedToolFailure
-    )
 }
 
 impl Loop {
@@ -175,26 +173,31 @@ impl Loop {
         conversation
     }
 
-    /// One model call; `closing` is set for the closing call after a budget stop.
-    async fn model_round(&mut self, closing: Option<StopReason>) -> Result<Action, CoreError> {
-        let phase = self.phase();
-        let history = self.history(phase).await?;
-        let conversation = self.conversation_now();
-        let inp = &self.input;
-        let round = self.machine.round();
-        inp.emitter.emit(Event::TurnStarted { round });
-
-        let offer = match &self.offer {
+    /// The tools offered while the active skill is active, built once per run and skill.
+    fn offer(&mut self) -> Arc<Offer> {
+        match &self.offer {
             Some(offer) if offer.skill == self.active_skill => Arc::clone(offer),
             _ => {
+                let inp = &self.input;
                 let toolset = inp.tools.tools_for(&inp.skills, self.active_skill.as_deref());
                 let defs = toolset.definitions();
                 let offer = Arc::new(Offer { skill: self.active_skill.clone(), toolset, defs });
                 self.offer = Some(Arc::clone(&offer));
                 offer
             }
-        };
-        let (toolset, defs) = (offer.toolset.clone(), &offer.defs);
+        }
+    }
+
+    /// One model call; `closing` is set for the closing call after a budget stop. The I/O
+    /// around [`request::assemble`]: read the history, build the prompt, stream the answer.
+    async fn model_round(&mut self, closing: Option<StopReason>) -> Result<Action, CoreError> {
+        let phase = self.phase();
+        let history = self.history(phase).await?;
+        let conversation = self.conversation_now();
+        let round = self.machine.round();
+        self.input.emitter.emit(Event::RoundStarted { round });
+        let offer = self.offer();
+        let inp = &self.input;
         let prompt = inp.context.system_prompt(&PromptRequest {
             user: &inp.user,
             active_skill: self.active_skill.as_deref(),
@@ -204,52 +207,29 @@ impl Loop {
             user_message: &inp.user_message,
             protocol_prompt: inp.protocol_prompt.as_deref(),
             summary: conversation.summary.as_deref(),
-            tools: defs,
+            tools: &offer.defs,
         })?;
-        let prompt_tokens = prompt.prompt_tokens;
-        let BuiltPrompt { mut system, tools, mut sections, mut notices, .. } = prompt;
-        if let Some(reason) = closing {
-            system.push_str(&closing::closing_instruction(reason));
-        }
-        let offered = if closing.is_some() { Vec::new() } else { tools };
-        let prompt_tokens = prompt_tokens + history.tokens + self.run_tokens;
-        // Budgets are in the model's tokens: the estimate corrected by its calibration.
-        let token_factor = inp.context.token_factor();
-        let corrected_tokens = token_factor.map(|f| corrected(prompt_tokens, f));
-        if let Some(action) = self.machine.on_prompt(corrected_tokens.unwrap_or(prompt_tokens)) {
-            return Ok(action);
-        }
-        notices.extend(toolset.notices.iter().cloned());
-        notices.extend(history.notices.iter().cloned());
-        sections.push(vibe_wire::SectionTokens { name: "history".into(), tokens: history.tokens });
-        if self.run_tokens > 0 {
-            sections.push(vibe_wire::SectionTokens {
-                name: "this_run".into(),
-                tokens: self.run_tokens,
-            });
-        }
-        inp.emitter.emit(Event::ModelRequest {
+        let assembled = request::assemble(RoundState {
             round,
             phase,
-            prompt_tokens,
-            token_factor,
-            corrected_tokens,
-            sections,
-            tools: offered.iter().map(|t| t.name.clone()).collect(),
-            history_messages: history.messages.len() as u32,
-            notices,
+            prompt,
+            history,
+            run_messages: &self.run_messages,
+            run_tokens: self.run_tokens,
+            closing,
+            tool_notices: &offer.toolset.notices,
+            token_factor: inp.context.token_factor(),
         });
-
-        let mut messages = Vec::with_capacity(1 + history.messages.len() + self.run_messages.len());
-        messages.push(Message::system(system));
-        messages.extend(history.messages);
-        messages.extend(self.run_messages.iter().cloned());
-        let request = ChatRequest { messages, tools: offered, params: Default::default() };
+        if let Some(action) = self.machine.on_prompt(assembled.budget_tokens) {
+            return Ok(action);
+        }
+        inp.emitter.emit(assembled.event);
+        let prompt_tokens = assembled.prompt_tokens;
 
         let mut draft = Draft::new(&inp.conversation.id, &inp.run_id);
         let end = stream_round(
             inp.model.as_ref(),
-            request,
+            assembled.request,
             &inp.emitter,
             &inp.store,
             &mut draft,
@@ -257,94 +237,100 @@ impl Loop {
         )
         .await?;
         match end {
-            RoundEnd::Answer(mut response) => {
-                if let Some(usage) = response.usage {
-                    calibrate(&inp.context, prompt_tokens, usage.prompt_tokens);
-                    let usage = TokenUsage {
-                        prompt_tokens: usage.prompt_tokens,
-                        completion_tokens: usage.completion_tokens,
-                        total_tokens: usage.total_tokens,
-                    };
-                    self.usage.add(usage);
-                    inp.emitter.emit(Event::Usage { usage });
-                }
-                if closing.is_some() {
-                    // No tools were offered; a call made anyway is not kept (history stays whole).
-                    response.tool_calls.clear();
-                }
-                let message =
-                    Message::assistant(response.text.clone(), response.tool_calls.clone());
-                let tokens = inp.context.tokenizer().count_message(&message);
-                let kinds: Vec<_> = response
-                    .tool_calls
-                    .iter()
-                    .map(|call| {
-                        toolset.tools.iter().find(|t| t.name() == call.name).map(|t| t.kind())
-                    })
-                    .collect();
-                let action = self.machine.on_model_answer(&kinds);
-                let calls = tool_calls_json(&response.tool_calls);
-                if matches!(action, Action::Finish { .. }) {
-                    // The run ends with this answer: it is stored with the run's close, in
-                    // the same commit, right after this returns.
-                    self.answer = Some(RunAnswer {
-                        draft_id: draft.id(),
-                        message: NewMessage {
-                            tool_calls: calls,
-                            token_count: tokens,
-                            run_id: Some(inp.run_id.clone()),
-                            ..NewMessage::text(Role::Assistant, response.text.clone())
-                        },
-                    });
-                } else {
-                    draft.write(&inp.store, &response.text, calls.as_ref(), tokens, false)?;
-                }
-                self.run_tokens += tokens;
-                self.run_messages.push(message);
-                if !response.text.is_empty() {
-                    self.final_text = response.text.clone();
-                }
-                for call in &response.tool_calls {
-                    inp.emitter.emit(Event::ToolCall {
-                        id: call.id.clone(),
-                        name: call.name.clone(),
-                        arguments: shown_arguments(&call.arguments),
-                    });
-                }
-                self.pending_calls = response.tool_calls;
-                self.pending_tools = Some(toolset);
-                Ok(action)
+            RoundEnd::Answer(response) => {
+                self.answered(response, closing.is_some(), prompt_tokens, &offer.toolset, draft)
+                    .await
             }
             RoundEnd::Failed(error, partial) => {
                 if !partial.text.is_empty() {
-                    draft.write(&inp.store, &partial.text, None, 0, true)?;
+                    draft.write(&inp.store, &partial.text, None, 0, true).await?;
                 }
                 let mut info = error.info();
-                if error.kind() == "network" {
+                if error.kind() == vibe_wire::ErrorKind::Network {
                     info.message = format!(
                         "{} — is the model server running? Check the endpoint in settings or VIBE_LLM_BASE_URL",
                         info.message
                     );
                 }
                 inp.emitter.emit(Event::Error { error: info });
-                if let Some(reason) = closing {
-                    // The closing call failed: finish with the fixed text instead.
-                    self.say_fallback(reason)?;
-                    return Ok(Action::Finish { reason });
-                }
                 Ok(self.machine.on_model_error())
             }
             RoundEnd::Cancelled(partial) => {
                 if !partial.text.is_empty() || draft.is_written() {
-                    draft.write(&inp.store, &partial.text, None, 0, true)?;
+                    draft.write(&inp.store, &partial.text, None, 0, true).await?;
                 }
                 Ok(self.machine.on_cancel())
             }
         }
     }
 
+    /// A whole answer: count it, let the machine decide, and store it now or leave it for
+    /// the run's close as the machine says ([`StoreAnswer`]).
+    async fn answered(
+        &mut self,
+        mut response: ChatResponse,
+        closing: bool,
+        prompt_tokens: u32,
+        toolset: &ToolSet,
+        mut draft: Draft,
+    ) -> Result<Action, CoreError> {
+        let inp = &self.input;
+        if let Some(usage) = response.usage {
+            calibrate(&inp.context, prompt_tokens, usage.prompt_tokens).await;
+            self.usage.add(usage);
+            inp.emitter.emit(Event::Usage { usage });
+        }
+        if closing {
+            // No tools were offered; a call made anyway is not kept (history stays whole).
+            response.tool_calls.clear();
+        }
+        let message = Message::assistant(response.text.clone(), response.tool_calls.clone());
+        let tokens = inp.context.tokenizer().count_message(&message);
+        let kinds: Vec<_> = response
+            .tool_calls
+            .iter()
+            .map(|call| toolset.tools.iter().find(|t| t.name() == call.name).map(|t| t.kind()))
+            .collect();
+        if !response.text.is_empty() {
+            self.machine.on_text();
+        }
+        let answered = self.machine.on_model_answer(&kinds);
+        let calls = tool_calls_json(&response.tool_calls);
+        match answered.store {
+            StoreAnswer::WithClose => {
+                self.answer = Some(RunAnswer {
+                    draft_id: draft.id(),
+                    message: NewMessage {
+                        tool_calls: calls,
+                        token_count: tokens,
+                        run_id: Some(inp.run_id.clone()),
+                        ..NewMessage::text(Role::Assistant, response.text.clone())
+                    },
+                });
+            }
+            StoreAnswer::Now => {
+                draft.write(&inp.store, &response.text, calls.as_ref(), tokens, false).await?;
+            }
+        }
+        self.run_tokens += tokens;
+        self.run_messages.push(message);
+        if !response.text.is_empty() {
+            self.final_text = response.text.clone();
+        }
+        for call in &response.tool_calls {
+            inp.emitter.emit(Event::ToolCall {
+                id: call.id.clone(),
+                name: call.name.clone(),
+                arguments: shown_arguments(&call.arguments),
+            });
+        }
+        self.pending_calls = response.tool_calls;
+        self.pending_tools = Some(toolset.clone());
+        Ok(answered.next)
+    }
+
     /// Say the fixed closing text (streamed as one delta and stored).
-    fn say_fallback(&mut self, reason: StopReason) -> Result<(), CoreError> {
+    async fn say_fallback(&mut self, reason: StopReason) -> Result<(), CoreError> {
         let inp = &self.input;
         let text = closing::fallback_text(reason, &inp.user_message, &self.done_tools);
         inp.emitter.emit(Event::AssistantDelta { text: text.clone() });
@@ -356,18 +342,21 @@ impl Loop {
             if m.content.trim().is_empty() && m.tool_calls.is_none() {
                 draft_id = pending.draft_id;
             } else {
-                match pending.draft_id {
-                    Some(id) => inp.store.update_message(
-                        id,
-                        &m.content,
-                        m.tool_calls.as_ref(),
-                        m.token_count,
-                        false,
-                    )?,
-                    None => {
-                        inp.store.append_message(&inp.conversation.id, pending.message)?;
+                let conversation_id = inp.conversation.id.clone();
+                blocking(&inp.store, move |s| match pending.draft_id {
+                    Some(id) => {
+                        let m = &pending.message;
+                        s.update_message(
+                            id,
+                            &m.content,
+                            m.tool_calls.as_ref(),
+                            m.token_count,
+                            false,
+                        )
                     }
-                }
+                    None => s.append_message(&conversation_id, pending.message).map(|_| ()),
+                })
+                .await?;
             }
         }
         self.answer = Some(RunAnswer {

@@ -35,7 +35,8 @@ pub fn parse_arguments(raw: &str) -> Result<Value, String> {
     if raw.trim().is_empty() {
         return Ok(json!({}));
     }
-    match serde_json::from_str::<Value>(raw) {
+    // Strict: a duplicate key is refused, not silently collapsed to its last value.
+    match vibe_store::parse_strict(raw) {
         Ok(v @ Value::Object(_)) => Ok(v),
         Ok(other) => Err(format!("arguments must be a JSON object, got {other}")),
         Err(e) => Err(format!(
@@ -49,11 +50,18 @@ pub fn shown_arguments(raw: &str) -> Value {
     parse_arguments(raw).unwrap_or_else(|_| Value::String(raw.to_string()))
 }
 
+/// Receives each outcome the moment it is known, and may store it (asynchronously) before
+/// the next one is taken.
+pub trait OutcomeSink: Send {
+    fn done(&mut self, outcome: CallOutcome) -> BoxFuture<'_, Result<(), CoreError>>;
+}
+
 /// A call after its arguments, its tool and its approval were checked.
 enum Prepared {
     /// Finished without running (refused, unknown, bad arguments, denied).
     Done(ToolOutput, bool),
-    Run(Arc<dyn Tool>, Value),
+    /// To run; `true` when the person approved it.
+    Run(Arc<dyn Tool>, Value, bool),
 }
 
 /// Run one round's calls. Approvals are asked first, one at a time in call order; then
@@ -65,12 +73,12 @@ enum Prepared {
 pub async fn execute_calls(
     calls: &[ToolCall],
     planned: &[PlannedCall],
-    lookup: &dyn Fn(&str) -> Option<Arc<dyn Tool>>,
+    lookup: &(dyn Fn(&str) -> Option<Arc<dyn Tool>> + Sync),
     ctx: &ToolContext,
     approver: &dyn Approver,
     emitter: &Emitter,
     cancel: &CancellationToken,
-    done: &mut dyn FnMut(CallOutcome) -> Result<(), CoreError>,
+    done: &mut dyn OutcomeSink,
 ) -> Result<bool, CoreError> {
     let mut runs = Vec::with_capacity(calls.len());
     for (index, (call, plan)) in calls.iter().zip(planned).enumerate() {
@@ -79,18 +87,22 @@ pub async fn execute_calls(
         };
         match item {
             Prepared::Done(output, executed) => {
-                done(CallOutcome { index, call: call.clone(), output, executed })?;
+                done.done(CallOutcome { index, call: call.clone(), output, executed }).await?;
             }
-            Prepared::Run(tool, args) => runs.push((index, tool, args)),
+            Prepared::Run(tool, args, approved) => runs.push((index, tool, args, approved)),
         }
     }
     let mut runs = runs.into_iter().peekable();
-    while let Some((index, tool, args)) = runs.next() {
+    let approved_ctx = ToolContext { approved: true, ..ctx.clone() };
+    let ctx_of = |approved: bool| if approved { &approved_ctx } else { ctx };
+    while let Some((index, tool, args, approved)) = runs.next() {
         let mut batch = FuturesUnordered::new();
-        batch.push(run_one(index, tool.clone(), args, ctx));
+        batch.push(run_one(index, tool.clone(), args, ctx_of(approved)));
         if !tool.changes_state() {
-            while let Some((index, tool, args)) = runs.next_if(|(_, t, _)| !t.changes_state()) {
-                batch.push(run_one(index, tool, args, ctx));
+            while let Some((index, tool, args, approved)) =
+                runs.next_if(|(_, t, _, _)| !t.changes_state())
+            {
+                batch.push(run_one(index, tool, args, ctx_of(approved)));
             }
         }
         loop {
@@ -100,7 +112,8 @@ pub async fn execute_calls(
                 next = batch.next() => next,
             };
             let Some((index, output)) = finished else { break };
-            done(CallOutcome { index, call: calls[index].clone(), output, executed: true })?;
+            let outcome = CallOutcome { index, call: calls[index].clone(), output, executed: true };
+            done.done(outcome).await?;
         }
     }
     Ok(true)
@@ -129,7 +142,7 @@ fn unusable_reply(call: &ToolCall) -> String {
 async fn prepare(
     call: &ToolCall,
     plan: &PlannedCall,
-    lookup: &dyn Fn(&str) -> Option<Arc<dyn Tool>>,
+    lookup: &(dyn Fn(&str) -> Option<Arc<dyn Tool>> + Sync),
     ctx: &ToolContext,
     approver: &dyn Approver,
     emitter: &Emitter,
@@ -155,7 +168,9 @@ async fn prepare(
         Ok(args) => args,
         Err(why) => return Some(Prepared::Done(ToolOutput::error(why), true)),
     };
-    let Some(reason) = tool.needs_approval(&args) else { return Some(Prepared::Run(tool, args)) };
+    let Some(reason) = tool.approval_in(ctx, &args) else {
+        return Some(Prepared::Run(tool, args, false));
+    };
     let request = ApprovalRequest {
         request_id: format!("{}-{}", ctx.run_id, call.id),
         tool: call.name.clone(),
@@ -176,10 +191,10 @@ async fn prepare(
     emitter.emit(Event::ApprovalResolved {
         request_id: request.request_id.clone(),
         approved: decision.approved,
-        by: decision.by.to_string(),
+        by: decision.by,
     });
     if decision.approved {
-        return Some(Prepared::Run(tool, args));
+        return Some(Prepared::Run(tool, args, true));
     }
     let denied = ToolOutput::ok(json!({
         "status": "denied",
@@ -198,6 +213,8 @@ mod tests {
         assert_eq!(parse_arguments(r#"{"a":1}"#).unwrap(), json!({"a": 1}));
         assert!(parse_arguments("[1]").unwrap_err().contains("JSON object"));
         assert!(parse_arguments("{\"a\":").unwrap_err().contains("not valid JSON"));
+        let dup = parse_arguments(r#"{"section": "goals", "section": "journal"}"#).unwrap_err();
+        assert!(dup.contains("duplicate key \"section\""), "{dup}");
         assert_eq!(shown_arguments("{oops"), json!("{oops"));
     }
 }

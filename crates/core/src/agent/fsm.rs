@@ -16,10 +16,44 @@ pub enum Action {
     /// the given refusal as their observation.
     RunTools { calls: Vec<PlannedCall> },
     /// A budget or guard stopped the run: make one closing model call without tools so the
-    /// person hears what was done and what is next, then finish with `reason`.
+    /// person hears what was done and what is next, then finish with `reason`. The closing
+    /// call is a round of its own (the round count was advanced for it).
     Close { reason: StopReason },
+    /// A budget stop the person would otherwise not hear about (the closing call failed or
+    /// cannot fit, or it answered nothing and nothing was said before): say the fixed closing
+    /// text (`closing::fallback_text`), then finish with `reason`.
+    SayFallback { reason: StopReason },
     /// The run is over.
     Finish { reason: StopReason },
+}
+
+/// When a model answer is written to the database: an effect of the machine's next step, so
+/// the rule is tested with the other decisions (docs/design.md#history).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreAnswer {
+    /// The run goes on: the answer is stored now, so the tool results that follow it (stored
+    /// the moment each completes) always come after the calls they answer.
+    Now,
+    /// The run ends with this answer: it is stored with the run's close, in the same commit,
+    /// so no reader ever sees a finished answer beside a run still `running`.
+    WithClose,
+}
+
+/// The machine's step after a model answer: where the answer goes and what to do next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answered {
+    pub store: StoreAnswer,
+    pub next: Action,
+}
+
+impl Answered {
+    fn new(next: Action) -> Self {
+        let store = match next {
+            Action::Finish { .. } | Action::SayFallback { .. } => StoreAnswer::WithClose,
+            _ => StoreAnswer::Now,
+        };
+        Self { store, next }
+    }
 }
 
 /// One tool call of a model answer and whether it may run.
@@ -63,6 +97,8 @@ pub struct Machine {
     failing: Option<(String, u32)>,
     /// Set when this round refused a call for a budget.
     refused: Option<StopReason>,
+    /// Whether any answer of this run carried text (then a budget stop needs no fixed text).
+    said: bool,
 }
 
 impl Machine {
@@ -75,6 +111,7 @@ impl Machine {
             script_runs: 0,
             failing: None,
             refused: None,
+            said: false,
         }
     }
 
@@ -109,8 +146,24 @@ impl Machine {
     }
 
     fn close(&mut self, reason: StopReason) -> Action {
+        self.round += 1;
         self.stage = Stage::Closing(reason);
         Action::Close { reason }
+    }
+
+    /// End with a budget `reason`: with the fixed text when the person heard nothing yet.
+    fn finish_budget(&mut self, reason: StopReason) -> Action {
+        if self.said {
+            self.finish(reason)
+        } else {
+            self.stage = Stage::Done;
+            Action::SayFallback { reason }
+        }
+    }
+
+    /// An answer of this run carried text (call before `on_model_answer` for that answer).
+    pub fn on_text(&mut self) {
+        self.said = true;
     }
 
     fn finish(&mut self, reason: StopReason) -> Action {
@@ -122,9 +175,9 @@ impl Machine {
     pub fn on_prompt(&mut self, prompt_tokens: u32) -> Option<Action> {
         if prompt_tokens > self.budgets.max_context_tokens {
             return Some(match self.stage {
-                // Even the closing call would not fit: finish with the fallback text.
-                Stage::Closing(reason) => self.finish(reason),
-                _ => self.finish(StopReason::MaxContextTokens),
+                // Even the closing call would not fit: the fixed text stands in for it.
+                Stage::Closing(reason) => self.finish_budget(reason),
+                _ => self.finish_budget(StopReason::MaxContextTokens),
             });
         }
         None
@@ -132,9 +185,13 @@ impl Machine {
 
     /// The model answered. `calls` are the kinds of the tool calls it made, in order
     /// (`None` for a tool that does not exist: it runs and fails as an observation).
-    pub fn on_model_answer(&mut self, calls: &[Option<ToolKind>]) -> Action {
+    pub fn on_model_answer(&mut self, calls: &[Option<ToolKind>]) -> Answered {
+        Answered::new(self.next_after_answer(calls))
+    }
+
+    fn next_after_answer(&mut self, calls: &[Option<ToolKind>]) -> Action {
         if let Stage::Closing(reason) = self.stage {
-            return self.finish(reason);
+            return self.finish_budget(reason);
         }
         if calls.is_empty() {
             return self.finish(StopReason::Completed);
@@ -168,8 +225,13 @@ impl Machine {
         Action::RunTools { calls: planned }
     }
 
-    /// The model call failed for good (after the client's retries).
+    /// The model call failed for good (after the client's retries). A failed closing call
+    /// is replaced by the fixed text, so the budget stop is still explained.
     pub fn on_model_error(&mut self) -> Action {
+        if let Stage::Closing(reason) = self.stage {
+            self.stage = Stage::Done;
+            return Action::SayFallback { reason };
+        }
         self.finish(StopReason::ModelError)
     }
 
@@ -201,6 +263,14 @@ impl Machine {
     /// The caller cancelled.
     pub fn on_cancel(&mut self) -> Action {
         self.finish(StopReason::Cancelled)
+    }
+
+    /// The caller cancelled while the round's `calls` tool calls ran and those at `finished`
+    /// (indexes) had completed: they keep their real results; every other call is answered
+    /// "cancelled" (returned in call order) so the stored history stays valid. The run ends.
+    pub fn on_tools_cancelled(&mut self, calls: usize, finished: &[usize]) -> (Vec<usize>, Action) {
+        let unanswered = (0..calls).filter(|i| !finished.contains(i)).collect();
+        (unanswered, self.on_cancel())
     }
 }
 

@@ -31,7 +31,7 @@ fn runs(action: &Action) -> usize {
 fn an_answer_without_tool_calls_completes_the_run() {
     let mut m = Machine::new(budgets());
     assert_eq!(m.start(), Action::CallModel { round: 1 });
-    assert_eq!(m.on_model_answer(&[]), Action::Finish { reason: StopReason::Completed });
+    assert_eq!(m.on_model_answer(&[]).next, Action::Finish { reason: StopReason::Completed });
     assert!(m.is_done());
 }
 
@@ -40,7 +40,7 @@ fn tool_rounds_continue_until_max_rounds_then_close_gracefully() {
     let mut m = Machine::new(budgets());
     m.start();
     for round in 2..=3 {
-        assert_eq!(runs(&m.on_model_answer(&[Some(ToolKind::Data)])), 1);
+        assert_eq!(runs(&m.on_model_answer(&[Some(ToolKind::Data)]).next), 1);
         assert_eq!(m.on_tools_done(&[ok("read_state")]), Action::CallModel { round });
     }
     m.on_model_answer(&[Some(ToolKind::Data)]);
@@ -49,9 +49,11 @@ fn tool_rounds_continue_until_max_rounds_then_close_gracefully() {
         Action::Close { reason: StopReason::MaxRounds }
     );
     assert!(m.is_closing());
+    assert_eq!(m.round(), 4, "the closing call is a round of its own");
     // The closing answer ends the run even if it (wrongly) asks for tools.
+    m.on_text();
     assert_eq!(
-        m.on_model_answer(&[Some(ToolKind::Data)]),
+        m.on_model_answer(&[Some(ToolKind::Data)]).next,
         Action::Finish { reason: StopReason::MaxRounds }
     );
 }
@@ -60,7 +62,7 @@ fn tool_rounds_continue_until_max_rounds_then_close_gracefully() {
 fn tool_calls_beyond_the_budget_are_refused_and_the_run_closes() {
     let mut m = Machine::new(budgets());
     m.start();
-    let action = m.on_model_answer(&[Some(ToolKind::Data); 6]);
+    let action = m.on_model_answer(&[Some(ToolKind::Data); 6]).next;
     assert_eq!(runs(&action), 4);
     let Action::RunTools { calls } = action else { unreachable!() };
     assert!(matches!(&calls[5].verdict, CallVerdict::Refuse(why) if why.contains("4 tool calls")));
@@ -74,8 +76,9 @@ fn tool_calls_beyond_the_budget_are_refused_and_the_run_closes() {
 fn script_runs_have_their_own_budget() {
     let mut m = Machine::new(budgets());
     m.start();
-    let Action::RunTools { calls } =
-        m.on_model_answer(&[Some(ToolKind::Script), Some(ToolKind::Script), Some(ToolKind::Data)])
+    let Action::RunTools { calls } = m
+        .on_model_answer(&[Some(ToolKind::Script), Some(ToolKind::Script), Some(ToolKind::Data)])
+        .next
     else {
         panic!()
     };
@@ -120,7 +123,53 @@ fn an_oversized_prompt_stops_before_calling_the_model() {
     let mut m = Machine::new(budgets());
     m.start();
     assert_eq!(m.on_prompt(999), None);
+    // Nothing was said yet: the fixed text explains the stop.
+    assert_eq!(
+        m.on_prompt(1001),
+        Some(Action::SayFallback { reason: StopReason::MaxContextTokens })
+    );
+    let mut m = Machine::new(budgets());
+    m.start();
+    m.on_text();
+    m.on_model_answer(&[Some(ToolKind::Data)]);
+    m.on_tools_done(&[ok("read_state")]);
     assert_eq!(m.on_prompt(1001), Some(Action::Finish { reason: StopReason::MaxContextTokens }));
+}
+
+/// The machine, closing after `max_rounds` tool rounds (budget of 1 round).
+fn closing() -> Machine {
+    let mut m = Machine::new(Budgets { max_rounds: 1, ..budgets() });
+    m.start();
+    m.on_model_answer(&[Some(ToolKind::Data)]);
+    assert_eq!(m.on_tools_done(&[ok("a")]), Action::Close { reason: StopReason::MaxRounds });
+    m
+}
+
+#[test]
+fn the_fixed_closing_text_stands_in_when_the_closing_call_fails_does_not_fit_or_says_nothing() {
+    let mut failed = closing();
+    assert_eq!(failed.on_model_error(), Action::SayFallback { reason: StopReason::MaxRounds });
+    assert!(failed.is_done());
+
+    let mut too_big = closing();
+    assert_eq!(
+        too_big.on_prompt(5000),
+        Some(Action::SayFallback { reason: StopReason::MaxRounds })
+    );
+
+    let mut silent = closing();
+    assert_eq!(
+        silent.on_model_answer(&[]).next,
+        Action::SayFallback { reason: StopReason::MaxRounds }
+    );
+
+    let mut answered = closing();
+    answered.on_text();
+    assert_eq!(
+        answered.on_model_answer(&[]).next,
+        Action::Finish { reason: StopReason::MaxRounds }
+    );
+    assert_eq!(answered.round(), 2);
 }
 
 #[test]
@@ -138,4 +187,49 @@ fn model_errors_and_cancels_finish_at_once() {
 fn zero_round_budget_closes_immediately() {
     let mut m = Machine::new(Budgets { max_rounds: 0, ..budgets() });
     assert_eq!(m.start(), Action::Close { reason: StopReason::MaxRounds });
+    assert_eq!(m.round(), 1, "the closing call is round 1");
+}
+
+#[test]
+fn a_cancel_during_tools_answers_only_the_calls_that_had_not_finished() {
+    let mut m = Machine::new(budgets());
+    m.start();
+    m.on_model_answer(&[Some(ToolKind::Data); 4]);
+    let (unanswered, action) = m.on_tools_cancelled(4, &[2, 0]);
+    assert_eq!(unanswered, [1, 3]);
+    assert_eq!(action, Action::Finish { reason: StopReason::Cancelled });
+    assert!(m.is_done());
+}
+
+#[test]
+fn an_answer_that_ends_the_run_is_stored_with_the_close_any_other_at_once() {
+    // Tool calls follow: stored now, before their results.
+    let mut m = Machine::new(budgets());
+    m.start();
+    assert_eq!(m.on_model_answer(&[Some(ToolKind::Data)]).store, StoreAnswer::Now);
+    m.on_tools_done(&[ok("read_state")]);
+    // The plain last answer: with the run's close.
+    m.on_text();
+    let last = m.on_model_answer(&[]);
+    assert_eq!(
+        last,
+        Answered {
+            store: StoreAnswer::WithClose,
+            next: Action::Finish { reason: StopReason::Completed }
+        }
+    );
+
+    // Tool calls refused by the budget still get results: stored now.
+    let mut m = Machine::new(Budgets { max_tool_calls: 0, ..budgets() });
+    m.start();
+    let refused = m.on_model_answer(&[Some(ToolKind::Data)]);
+    assert_eq!(refused.store, StoreAnswer::Now);
+    assert_eq!(runs(&refused.next), 0);
+
+    // A closing answer, even an empty one the fixed text replaces, goes with the close.
+    let mut silent = closing();
+    assert_eq!(silent.on_model_answer(&[]).store, StoreAnswer::WithClose);
+    let mut answered = closing();
+    answered.on_text();
+    assert_eq!(answered.on_model_answer(&[Some(ToolKind::Data)]).store, StoreAnswer::WithClose);
 }

@@ -10,6 +10,7 @@ mod driver;
 mod execute;
 mod fsm;
 mod persist;
+mod request;
 mod round;
 mod tool_round;
 mod window;
@@ -19,4 +20,4 @@ pub use approvals::{
 };
 pub use budgets::Budgets;
 pub use driver::{AgentInput, AgentOutcome, run_agent};
-pub use fsm::{Action, CallVerdict, Machine, PlannedCall, ToolReport};
+pub use fsm::{Action, Answered, CallVerdict, Machine, PlannedCall, StoreAnswer, ToolReport};

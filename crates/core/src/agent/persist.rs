@@ -1,8 +1,10 @@
 //! Writing the run's messages as they complete (docs/design.md#history): the assistant answer is
 //! stored as a draft flagged `interrupted` while it streams (at most every [`DRAFT_EVERY`]) and
 //! completed in place, so a killed process leaves the partial text; tool results are stored one by
-//! one.
+//! one. Every write waits for the database on a blocking thread (`store_io`), never on an async
+//! worker.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -10,6 +12,7 @@ use vibe_llm::ToolCall;
 use vibe_store::{NewMessage, Role, Store};
 
 use crate::CoreError;
+use crate::store_io::blocking;
 
 /// How often a streaming answer's draft is written.
 pub const DRAFT_EVERY: Duration = Duration::from_millis(300);
@@ -50,37 +53,44 @@ impl Draft {
     }
 
     /// Write the partial text when it grew and the last write is old enough.
-    pub fn maybe_write(&mut self, store: &Store, text: &str) -> Result<(), CoreError> {
+    pub async fn maybe_write(&mut self, store: &Arc<Store>, text: &str) -> Result<(), CoreError> {
         if text.len() == self.written_len || self.last_write.elapsed() < DRAFT_EVERY {
             return Ok(());
         }
-        self.write(store, text, None, 0, true)
+        self.write(store, text, None, 0, true).await
     }
 
-    /// Store the final (or, with `interrupted`, the partial) message.
-    pub fn write(
+    /// Store the final (or, with `interrupted`, the partial) message. The write waits for
+    /// the database off the async worker (`store_io`).
+    pub async fn write(
         &mut self,
-        store: &Store,
+        store: &Arc<Store>,
         text: &str,
         tool_calls: Option<&Value>,
         token_count: u32,
         interrupted: bool,
     ) -> Result<(), CoreError> {
+        let (content, tool_calls) = (text.to_string(), tool_calls.cloned());
         match self.id {
-            Some(id) => store.update_message(id, text, tool_calls, token_count, interrupted)?,
+            Some(id) => {
+                blocking(store, move |s| {
+                    s.update_message(id, &content, tool_calls.as_ref(), token_count, interrupted)
+                })
+                .await?;
+            }
             None => {
-                let msg = store.append_message(
-                    &self.conversation_id,
-                    NewMessage {
-                        role: Role::Assistant,
-                        content: text.to_string(),
-                        tool_calls: tool_calls.cloned(),
-                        tool_call_id: None,
-                        token_count,
-                        run_id: Some(self.run_id.clone()),
-                        interrupted,
-                    },
-                )?;
+                let conversation_id = self.conversation_id.clone();
+                let message = NewMessage {
+                    role: Role::Assistant,
+                    content,
+                    tool_calls,
+                    tool_call_id: None,
+                    token_count,
+                    run_id: Some(self.run_id.clone()),
+                    interrupted,
+                };
+                let msg =
+                    blocking(store, move |s| s.append_message(&conversation_id, message)).await?;
                 self.id = Some(msg.id);
             }
         }
@@ -99,9 +109,9 @@ impl Draft {
     }
 }
 
-/// Store one tool result.
-pub fn tool_message(
-    store: &Store,
+/// Store one tool result (off the async worker, `store_io`).
+pub async fn tool_message(
+    store: &Arc<Store>,
     conversation_id: &str,
     run_id: &str,
     call_id: &str,
@@ -109,18 +119,17 @@ pub fn tool_message(
     token_count: u32,
     interrupted: bool,
 ) -> Result<(), CoreError> {
-    store.append_message(
-        conversation_id,
-        NewMessage {
-            role: Role::Tool,
-            content: content.to_string(),
-            tool_calls: None,
-            tool_call_id: Some(call_id.to_string()),
-            token_count,
-            run_id: Some(run_id.to_string()),
-            interrupted,
-        },
-    )?;
+    let conversation_id = conversation_id.to_string();
+    let message = NewMessage {
+        role: Role::Tool,
+        content: content.to_string(),
+        tool_calls: None,
+        tool_call_id: Some(call_id.to_string()),
+        token_count,
+        run_id: Some(run_id.to_string()),
+        interrupted,
+    };
+    blocking(store, move |s| s.append_message(&conversation_id, message)).await?;
     Ok(())
 }
 
@@ -130,35 +139,29 @@ mod tests {
 
     use tokio_util::sync::CancellationToken;
     use vibe_llm::LlmSettings;
-    use vibe_skills::{Registry, RegistryConfig, SkillsSettings};
     use vibe_test_support::{FakeServer, Reply, ev_finish, ev_text, ev_tool_call, sse, sse_frame};
 
     use super::*;
     use crate::agent::ApprovalPolicy;
-    use crate::chat::{ChatConfig, ChatService, TurnRequest};
+    use crate::app::{App, AppPaths, Overrides};
+    use crate::chat::{ChatService, TurnRequest};
     use crate::emit::{CollectSink, EventSink};
 
-    /// A chat service over a temp database whose model is the fake server.
+    /// The app over a temp data dir, opened as every front end opens it, whose model is the
+    /// fake server.
     #[allow(clippy::unwrap_used)]
-    fn service_for(server: &FakeServer) -> (tempfile::TempDir, Arc<Store>, ChatService) {
+    fn service_for(server: &FakeServer) -> (tempfile::TempDir, Arc<Store>, Arc<ChatService>) {
         let dir = tempfile::tempdir().unwrap();
-        let store = Arc::new(Store::open(&dir.path().join("vibe.db")).unwrap());
-        let config = RegistryConfig::for_data_dir(dir.path(), &SkillsSettings::default(), None);
         let settings = LlmSettings {
             base_url: Some(server.url()),
             model: Some("m".into()),
             ..LlmSettings::default()
         };
         let model = vibe_llm::build_model(&settings, None).unwrap().model;
-        let service = ChatService::new(
-            store.clone(),
-            Arc::new(Registry::open(config)),
-            model,
-            Some(dir.path().to_path_buf()),
-            ChatConfig::default(),
-        )
-        .unwrap();
-        (dir, store, service)
+        let overrides = Overrides { model: Some(model), ..Overrides::default() };
+        let keys = Arc::new(crate::app::EphemeralKeys::default());
+        let app = App::open_with_keys(AppPaths::new(dir.path()), overrides, keys).unwrap();
+        (dir, app.store().clone(), app.chat().unwrap())
     }
 
     #[allow(clippy::unwrap_used)]
@@ -194,9 +197,9 @@ mod tests {
         let kinds: Vec<_> = events
             .iter()
             .filter_map(|e| match &e.event {
-                vibe_wire::Event::Error { error } => Some(error.kind.clone()),
+                vibe_wire::Event::Error { error } => Some(error.kind.as_str()),
                 vibe_wire::Event::ToolCall { .. } | vibe_wire::Event::ToolResult { .. } => {
-                    Some("tool".into())
+                    Some("tool")
                 }
                 _ => None,
             })

@@ -1,6 +1,8 @@
 //! One model round: stream the answer, forwarding deltas as events and keeping a draft of the
 //! text in the database, until the answer is complete, fails, or the run is cancelled.
 
+use std::sync::Arc;
+
 use futures::StreamExt as _;
 use tokio_util::sync::CancellationToken;
 use vibe_llm::{Accumulator, ChatModel, ChatRequest, ChatResponse, Delta, LlmError};
@@ -25,7 +27,7 @@ pub async fn stream_round(
     model: &dyn ChatModel,
     request: ChatRequest,
     emitter: &Emitter,
-    store: &Store,
+    store: &Arc<Store>,
     draft: &mut Draft,
     cancel: &CancellationToken,
 ) -> Result<RoundEnd, CoreError> {
@@ -54,7 +56,7 @@ pub async fn stream_round(
                     _ => {}
                 }
                 acc.push(&delta);
-                draft.maybe_write(store, &acc.response().text)?;
+                draft.maybe_write(store, &acc.response().text).await?;
             }
         }
     }

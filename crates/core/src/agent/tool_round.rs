@@ -3,15 +3,40 @@
 //! the moment it completes and apply its effect (`skill_activated`, `plan_updated`), and
 //! when the person cancels, close the calls that had not finished.
 
+use futures::future::BoxFuture;
 use vibe_llm::Message;
 use vibe_wire::Event;
 
 use crate::CoreError;
 use crate::agent::driver::Loop;
-use crate::agent::execute::{CallOutcome, execute_calls};
+use crate::agent::execute::{CallOutcome, OutcomeSink, execute_calls};
 use crate::agent::fsm::{Action, PlannedCall, ToolReport};
 use crate::agent::persist::tool_message;
 use crate::tools::{Effect, ToolContext};
+
+/// Stores and applies each outcome of a round as it completes.
+struct Recorder<'a> {
+    lp: &'a mut Loop,
+    finished: Vec<(usize, Message, Option<ToolReport>)>,
+}
+
+impl OutcomeSink for Recorder<'_> {
+    fn done(&mut self, outcome: CallOutcome) -> BoxFuture<'_, Result<(), CoreError>> {
+        Box::pin(async move {
+            let message = self.lp.record_result(&outcome).await?;
+            let report = outcome.executed.then(|| ToolReport {
+                name: outcome.call.name.clone(),
+                is_error: outcome.output.is_error,
+            });
+            if outcome.executed && !outcome.output.is_error {
+                self.lp.done_tools.push(outcome.call.name.clone());
+            }
+            self.lp.apply(outcome.output.effect);
+            self.finished.push((outcome.index, message, report));
+            Ok(())
+        })
+    }
+}
 
 impl Loop {
     pub(super) async fn tool_round(
@@ -35,13 +60,14 @@ impl Loop {
             run_dir: inp.run_dir.clone(),
             emitter: inp.emitter.clone(),
             seed: inp.seed,
+            approved: false,
         };
         let approver = inp.approver.clone();
         let emitter = inp.emitter.clone();
         let cancel = inp.cancel.clone();
         // Each outcome is stored and shown the moment it completes; the round's messages
         // join the run's in call order at the end.
-        let mut finished: Vec<(usize, Message, Option<ToolReport>)> = Vec::new();
+        let mut recorder = Recorder { lp: self, finished: Vec::new() };
         let completed = execute_calls(
             &calls,
             planned,
@@ -50,29 +76,17 @@ impl Loop {
             approver.as_ref(),
             &emitter,
             &cancel,
-            &mut |outcome| {
-                let message = self.record_result(&outcome)?;
-                let report = outcome.executed.then(|| ToolReport {
-                    name: outcome.call.name.clone(),
-                    is_error: outcome.output.is_error,
-                });
-                if outcome.executed && !outcome.output.is_error {
-                    self.done_tools.push(outcome.call.name.clone());
-                }
-                self.apply(outcome.output.effect);
-                finished.push((outcome.index, message, report));
-                Ok(())
-            },
+            &mut recorder,
         )
         .await?;
+        let mut finished = recorder.finished;
         if !completed {
             // Cancelled: calls that finished keep their results; the others are closed so
             // the history stays valid.
+            let done: Vec<usize> = finished.iter().map(|(i, ..)| *i).collect();
+            let (unanswered, action) = self.machine.on_tools_cancelled(calls.len(), &done);
             let inp = &self.input;
-            for (index, call) in calls.iter().enumerate() {
-                if finished.iter().any(|(i, ..)| *i == index) {
-                    continue;
-                }
+            for call in unanswered.iter().filter_map(|&i| calls.get(i)) {
                 let content = serde_json::json!({"status": "error", "error": "cancelled", "message": "the person stopped the reply before this tool finished"});
                 tool_message(
                     &inp.store,
@@ -82,9 +96,10 @@ impl Loop {
                     &content.to_string(),
                     0,
                     true,
-                )?;
+                )
+                .await?;
             }
-            return Ok(self.machine.on_cancel());
+            return Ok(action);
         }
         finished.sort_by_key(|(index, ..)| *index);
         let mut reports = Vec::new();
@@ -114,7 +129,7 @@ impl Loop {
     }
 
     /// Store and show one result; returns its message for the run's next model call.
-    fn record_result(&mut self, outcome: &CallOutcome) -> Result<Message, CoreError> {
+    async fn record_result(&mut self, outcome: &CallOutcome) -> Result<Message, CoreError> {
         let inp = &self.input;
         let content = outcome.output.result.to_string();
         let message = Message::tool(outcome.call.id.clone(), content.clone());
@@ -127,7 +142,8 @@ impl Loop {
             &content,
             tokens,
             false,
-        )?;
+        )
+        .await?;
         let (shown, file) = match &inp.audit {
             Some(audit) => audit.externalize(&outcome.call.name, &outcome.output.result),
             None => (outcome.output.result.clone(), None),

@@ -3,7 +3,7 @@
 //! summary on the way (docs/design.md#compaction). Choosing the window and compacting are the
 //! context builder's; this only decides when, and keeps the run's view in step.
 
-use vibe_wire::{Event, Phase, SummaryBy, TokenUsage};
+use vibe_wire::{Event, Phase, SummaryBy};
 
 use crate::CoreError;
 use crate::agent::driver::Loop;
@@ -23,11 +23,7 @@ impl Loop {
             let compaction =
                 self.input.context.compact(&self.conversation_now(), phase, summarizer).await?;
             if let Some(c) = compaction {
-                let usage = c.usage.map(|u| TokenUsage {
-                    prompt_tokens: u.prompt_tokens,
-                    completion_tokens: u.completion_tokens,
-                    total_tokens: u.total_tokens,
-                });
+                let usage = c.usage;
                 // The summarising call is part of the run: its tokens count in the run's usage.
                 if let Some(usage) = usage {
                     self.usage.add(usage);

@@ -44,7 +44,7 @@ pub(super) fn write_new(
         let n = counter.fetch_add(1, Ordering::Relaxed);
         let name = format!("tool-{n}-{stem}.json");
         let path = dir.join(&name);
-        match OpenOptions::new().write(true).create_new(true).open(&path) {
+        match super::private_file(OpenOptions::new()).write(true).create_new(true).open(&path) {
             Ok(mut file) => {
                 file.write_all(text.as_bytes()).map_err(|e| io_error("write", &path, e))?;
                 return Ok(name);

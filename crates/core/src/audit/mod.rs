@@ -44,6 +44,22 @@ fn validate_run_id(run_id: &str) -> Result<(), CoreError> {
     if ok { Ok(()) } else { Err(CoreError::InvalidRunId(run_id.to_string())) }
 }
 
+/// A run folder (and the `runs` folder above it) made owner-only, 0700 (docs/privacy.md#files).
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// `options` creating files owner-only, 0600 (docs/privacy.md#files).
+fn private_file(mut options: std::fs::OpenOptions) -> std::fs::OpenOptions {
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options
+}
+
 fn io_error(action: &'static str, path: &Path, err: std::io::Error) -> CoreError {
     CoreError::AuditIo { action, path: path.to_path_buf(), err }
 }

@@ -100,7 +100,7 @@ impl RunLog {
                 .unwrap_or_else(|| "unknown".to_string());
             *by_type.entry(kind).or_insert(0) += 1;
             match &env.event {
-                Event::TurnStarted { round } => rounds = rounds.max(*round),
+                Event::RoundStarted { round } => rounds = rounds.max(*round),
                 Event::ToolCall { .. } => tool_calls += 1,
                 Event::RunFinished { stop_reason: reason, .. } => stop_reason = Some(*reason),
                 _ => {}

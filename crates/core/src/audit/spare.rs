@@ -100,7 +100,7 @@ mod tests {
             run_id: id.clone(),
             seq: 0,
             ts: "2026-01-01T00:00:00Z".into(),
-            event: Event::TurnStarted { round: 1 },
+            event: Event::RoundStarted { round: 1 },
         });
         drop(audit);
         assert!(liveness::is_dead(&dir));

@@ -78,9 +78,9 @@ impl RunAudit {
 
     /// [`RunAudit::create`] in the folder `dir` (a spare run folder, see `spare`).
     pub(super) fn open_in(dir: PathBuf, run_id: &str) -> Result<RunAudit, CoreError> {
-        std::fs::create_dir_all(&dir).map_err(|e| io_error("create", &dir, e))?;
+        super::private_dir(&dir).map_err(|e| io_error("create", &dir, e))?;
         let events_path = dir.join(EVENTS_FILE);
-        let mut file = OpenOptions::new()
+        let mut file = super::private_file(OpenOptions::new())
             .create(true)
             .append(true)
             .read(true)
@@ -237,7 +237,7 @@ mod tests {
             run_id: "r".into(),
             seq,
             ts: "2026-01-01T00:00:00Z".into(),
-            event: Event::TurnStarted { round: 1 },
+            event: Event::RoundStarted { round: 1 },
         }
     }
 

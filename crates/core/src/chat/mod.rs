@@ -8,4 +8,4 @@
 pub(crate) mod liveness;
 mod service;
 
-pub use service::{ChatConfig, ChatService, TurnRequest, TurnResult};
+pub use service::{ChatConfig, ChatService, TurnRequest, TurnResult, recover_runs};

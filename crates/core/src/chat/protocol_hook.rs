@@ -9,6 +9,7 @@ use vibe_wire::{ErrorInfo, Event};
 use super::ChatService;
 use crate::emit::Emitter;
 use crate::protocol::{Clock, ProtocolEngine};
+use crate::store_io::off_worker;
 
 impl ChatService {
     /// The protocol engine over this service's store, skills, clock and settings.
@@ -28,19 +29,21 @@ impl ChatService {
     }
 
     /// The protocol section for this turn, after emitting the engine's events. A failure is
-    /// reported as an error event and the turn goes on without the section.
-    pub(super) fn protocol_turn(
+    /// reported as an error event and the turn goes on without the section. The engine reads
+    /// and writes the store on a blocking thread (`store_io`).
+    pub(super) async fn protocol_turn(
         &self,
         conversation: &Conversation,
         user_message: &str,
         emitter: &Emitter,
     ) -> Option<String> {
-        let plan = self.protocols().before_turn(
-            conversation.skill.as_deref(),
-            &conversation.id,
-            user_message,
-            self.model.model_name(),
-        );
+        let engine = self.protocols();
+        let (skill, id) = (conversation.skill.clone(), conversation.id.clone());
+        let (message, model) = (user_message.to_string(), self.model.model_name().to_string());
+        let plan = off_worker(move || engine.before_turn(skill.as_deref(), &id, &message, &model))
+            .await
+            .map_err(|e| ErrorInfo::new(e.kind(), e.to_string()))
+            .and_then(|plan| plan.map_err(|e| ErrorInfo::new(e.kind(), e.to_string())));
         match plan {
             Ok(plan) => {
                 for event in plan.events {
@@ -48,8 +51,8 @@ impl ChatService {
                 }
                 plan.prompt
             }
-            Err(e) => {
-                emitter.emit(Event::Error { error: ErrorInfo::new(e.kind(), e.to_string()) });
+            Err(error) => {
+                emitter.emit(Event::Error { error });
                 None
             }
         }

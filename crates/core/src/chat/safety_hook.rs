@@ -6,14 +6,19 @@
 //! does not advance this turn; on `concern` (e.g. most self-harm wording) the protocol stays
 //! active but its section is left out of this turn.
 //!
+//! When the rules are `unsure`, one small structured call to the configured model rates the
+//! message first (`safety::check_with_model`), reported as `safety_check` with its tokens; if
+//! its answer cannot be used, the rules' verdict stands and the event says why.
+//!
 //! The rules live in `crate::safety`; the agent loop never sees any of this beyond the section.
 
-use vibe_store::{Conversation, ProtocolStatus};
-use vibe_wire::{ErrorInfo, Event, SafetyResource};
+use vibe_store::Conversation;
+use vibe_wire::{ErrorInfo, ErrorKind, Event, SafetyResource, TokenUsage};
 
 use super::ChatService;
 use crate::emit::Emitter;
 use crate::safety::{self, Region, Risk, Screening};
+use crate::store_io::{blocking, off_worker};
 
 /// The supportive prompt section for a risky message (Chinese, like the coach's other
 /// sections; the model answers in the person's language).
@@ -34,42 +39,84 @@ pub(super) struct SafetyTurn {
 }
 
 impl ChatService {
-    /// Screen the person's message; `None` when it carries no risk (or screening failed, which
-    /// is reported as an error event). Marks the message and emits the notice on a risk.
-    pub(super) fn safety_turn(
+    /// Screen the person's message; the turn is `None` when it carries no risk (or screening
+    /// failed, which is reported as an error event). Marks the message and emits the notice on
+    /// a risk. The usage is the model check's, when one was made (it counts in the run's).
+    pub(super) async fn safety_turn(
         &self,
         conversation: &Conversation,
         user_message: &str,
         user_message_id: i64,
         emitter: &Emitter,
-    ) -> Option<SafetyTurn> {
-        let screening = match safety::screen(user_message) {
+    ) -> (Option<SafetyTurn>, Option<TokenUsage>) {
+        let rules = match safety::screen(user_message) {
             Ok(s) => s,
             Err(e) => {
-                emitter.emit(Event::Error { error: ErrorInfo::new("safety", e.to_string()) });
-                return None;
+                emitter
+                    .emit(Event::Error { error: ErrorInfo::new(ErrorKind::Safety, e.to_string()) });
+                return (None, None);
             }
         };
+        let (screening, usage) = self.model_check(user_message, rules, emitter).await;
+        let turn = self.act_on(conversation, &screening, user_message_id, emitter).await;
+        (turn, usage)
+    }
+
+    /// Ask the model when the rules are unsure (else the rules' screening, no call), and
+    /// report the check as `safety_check`.
+    async fn model_check(
+        &self,
+        user_message: &str,
+        rules: Screening,
+        emitter: &Emitter,
+    ) -> (Screening, Option<TokenUsage>) {
+        if !rules.unsure {
+            return (rules, None);
+        }
+        let check = safety::check_with_model(self.model.as_ref(), user_message, rules).await;
+        let s = &check.screening;
+        emitter.emit(Event::SafetyCheck {
+            risk: (s.risk != Risk::None).then(|| s.risk.notice()),
+            category: s.category.filter(|_| s.risk != Risk::None),
+            rule: s.rule.clone(),
+            fallback_reason: check.unusable.clone(),
+            usage: check.usage,
+        });
+        (check.screening, check.usage)
+    }
+
+    /// On a risk: mark the message, emit the notice, pause the protocol when acute.
+    async fn act_on(
+        &self,
+        conversation: &Conversation,
+        screening: &Screening,
+        user_message_id: i64,
+        emitter: &Emitter,
+    ) -> Option<SafetyTurn> {
         let category = screening.category?;
         if screening.risk == Risk::None {
             return None;
         }
-        if let Err(e) = self.store.mark_message_safety(user_message_id, screening.risk.as_str()) {
+        let risk = screening.risk.as_str();
+        let marked =
+            blocking(&self.store, move |s| s.mark_message_safety(user_message_id, risk)).await;
+        if let Err(e) = marked {
             emitter.emit(Event::Error { error: ErrorInfo::new(e.kind(), e.to_string()) });
         }
         let locale = self.locale();
         let region = match safety::builtin_resources() {
             Ok(resources) => Some(resources.for_locale(&locale)),
             Err(e) => {
-                emitter.emit(Event::Error { error: ErrorInfo::new("safety", e.to_string()) });
+                emitter
+                    .emit(Event::Error { error: ErrorInfo::new(ErrorKind::Safety, e.to_string()) });
                 None
             }
         };
         let contacts = region.map(resources_of).unwrap_or_default();
-        emitter.emit(notice(&screening, category, contacts.clone(), &locale));
+        emitter.emit(notice(screening, category, contacts.clone(), &locale));
         let acute = screening.risk == Risk::Acute;
         if acute {
-            self.pause_protocol(conversation, emitter);
+            self.pause_protocol(conversation, emitter).await;
         }
         Some(SafetyTurn { prompt: support_prompt(&contacts), pause_protocol: acute })
     }
@@ -86,24 +133,25 @@ impl ChatService {
             .unwrap_or_else(|| safety::GENERIC_LOCALE.to_string())
     }
 
-    /// Pause the active protocol run of the conversation's skill, if any.
-    fn pause_protocol(&self, conversation: &Conversation, emitter: &Emitter) {
-        let Some(skill) = conversation.skill.as_deref() else { return };
+    /// Pause the active protocol run of the conversation's skill, if any
+    /// ([`crate::protocol::ProtocolEngine::pause`]).
+    async fn pause_protocol(&self, conversation: &Conversation, emitter: &Emitter) {
+        let Some(skill) = conversation.skill.clone() else { return };
         let engine = self.protocols();
-        let Ok(run) = engine.active(skill) else { return };
-        let paused = self.store.update_protocol_run(&run.id, |r| {
-            r.status = ProtocolStatus::Paused;
-            Ok(Vec::new())
-        });
-        match paused {
-            Ok(run) => {
-                emitter.emit(Event::ProtocolPaused {
-                    protocol_id: run.protocol_id.clone(),
-                    protocol_run_id: run.id.clone(),
-                    step: run.step,
-                    total_steps: run.total_steps,
-                });
+        let paused = match off_worker(move || engine.pause(&skill)).await {
+            Ok(paused) => paused,
+            Err(e) => {
+                emitter.emit(Event::Error { error: ErrorInfo::new(e.kind(), e.to_string()) });
+                return;
             }
+        };
+        match paused {
+            Ok(Some((_, events))) => {
+                for event in events {
+                    emitter.emit(event);
+                }
+            }
+            Ok(None) => {}
             Err(e) => {
                 emitter.emit(Event::Error { error: ErrorInfo::new(e.kind(), e.to_string()) });
             }
@@ -118,8 +166,8 @@ fn notice(
     locale: &str,
 ) -> Event {
     Event::SafetyNotice {
-        risk: screening.risk.as_str().to_string(),
-        category: category.as_str().to_string(),
+        risk: screening.risk.notice(),
+        category,
         resources,
         locale: locale.to_string(),
     }

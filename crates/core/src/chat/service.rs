@@ -8,8 +8,8 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use vibe_llm::{ChatModel, Message};
 use vibe_skills::Registry;
-use vibe_store::{LOCAL_USER, NewMessage, Recovery, Role, Store};
-use vibe_wire::{ErrorInfo, Event, Phase, StopReason, TokenUsage};
+use vibe_store::{LOCAL_USER, NewMessage, Recovery, Role, RunEnd, Store};
+use vibe_wire::{ErrorInfo, Event, Phase, RunStatus, StopReason, TokenUsage};
 
 use crate::CoreError;
 use crate::agent::{AgentInput, Approver, Budgets, run_agent};
@@ -17,6 +17,7 @@ use crate::audit::{RunAudit, SpareRun, sweep_spares};
 use crate::chat::liveness;
 use crate::context::{ContextBuilder, ContextLimits};
 use crate::emit::{Emitter, EventSink};
+use crate::store_io::blocking;
 use crate::tools::{ToolRegistry, ToolsSettings};
 
 /// Settings of the chat service (the `chat` section of settings.json); an unknown key is
@@ -33,6 +34,8 @@ pub struct ChatConfig {
     pub summarize_with_model: bool,
     /// Protocol rules (idle timeout, recap).
     pub protocol: crate::protocol::ProtocolSettings,
+    /// When memory extraction runs by itself (docs/memory.md).
+    pub memory: crate::memory::MemorySettings,
 }
 
 /// One request.
@@ -181,8 +184,7 @@ impl ChatService {
     /// Run skill scripts under the limits of the `tools` settings section.
     pub fn with_tools_settings(mut self, settings: &ToolsSettings) -> Self {
         self.tools = Arc::new(
-            ToolRegistry::with_limits(settings.script_limits())
-                .with_protocol_clock(self.protocol_clock.clone()),
+            ToolRegistry::from_settings(settings).with_protocol_clock(self.protocol_clock.clone()),
         );
         self
     }
@@ -207,17 +209,7 @@ impl ChatService {
     /// kept and marked interrupted, dangling tool calls answered "interrupted", run failed.
     /// Spare run folders of processes that are gone are removed.
     pub fn recover(&self) -> Result<Recovery, CoreError> {
-        if let Some(dir) = &self.data_dir {
-            let swept = sweep_spares(dir);
-            if swept > 0 {
-                tracing::info!(swept, "removed spare run folders left by a process that is gone");
-            }
-        }
-        let dirs = self.data_dir.clone();
-        Ok(self.store.close_interrupted_runs(&|run_id: &str| match &dirs {
-            Some(d) => liveness::is_dead(&d.join("runs").join(run_id)),
-            None => false,
-        })?)
+        recover_runs(&self.store, self.data_dir.as_deref())
     }
 
     /// Run one turn, sending its events to `sinks` (and the audit log).
@@ -228,14 +220,14 @@ impl ChatService {
         approver: Arc<dyn Approver>,
         cancel: CancellationToken,
     ) -> Result<TurnResult, CoreError> {
-        let conversation = self.open_conversation(&request)?;
+        let conversation = self.open_conversation(&request).await?;
         // The open audit log locks the run folder before the run row exists, so recovery in
         // another process never takes this run for a dead one.
         let (run_id, audit) = self.new_run()?;
         let audit = audit.map(Arc::new);
         let run_dir = self.run_dir(&run_id);
         let (user_message, user_message_id) =
-            self.start_run(&conversation.id, &request, &run_id)?;
+            self.start_run(&conversation.id, &request, &run_id).await?;
         let conversation = self.store.conversation(&conversation.id)?;
 
         let mut all_sinks = sinks;
@@ -252,17 +244,19 @@ impl ChatService {
         });
         // Safety first: a risky message pauses the protocol (acute) and gets the supportive
         // section instead of the protocol's for this turn (a retry is screened again).
-        let protocol_prompt =
-            match self.safety_turn(&conversation, &user_message, user_message_id, &emitter) {
-                Some(turn) => {
-                    if !turn.pause_protocol {
-                        // A concern keeps the protocol's events but not its section.
-                        let _ = self.protocol_turn(&conversation, &user_message, &emitter);
-                    }
-                    Some(turn.prompt)
+        let (safety, check_usage) =
+            self.safety_turn(&conversation, &user_message, user_message_id, &emitter).await;
+        let protocol_prompt = match safety {
+            Some(turn) => {
+                if !turn.pause_protocol {
+                    // A concern keeps the protocol's events but not its section.
+                    let _ = self.protocol_turn(&conversation, &user_message, &emitter).await;
                 }
-                None => self.protocol_turn(&conversation, &user_message, &emitter),
-            };
+                Some(turn.prompt)
+            }
+            None => self.protocol_turn(&conversation, &user_message, &emitter).await,
+        };
+        let unsaved_note = run_dir.as_ref().map(|d| d.join(UNSAVED_FILE));
         let input = AgentInput {
             store: self.store.clone(),
             skills: self.skills.clone(),
@@ -284,9 +278,10 @@ impl ChatService {
             seed: self.config.seed,
             summarize_with_model: self.config.summarize_with_model,
         };
-        let outcome = match run_agent(input).await {
+        let mut outcome = match run_agent(input).await {
             Ok(outcome) => outcome,
             Err(err) => {
+                say_unsaved(&err, unsaved_note.as_deref(), &emitter);
                 emitter.emit(Event::Error { error: ErrorInfo::new(err.kind(), err.to_string()) });
                 emitter.emit(Event::RunFinished {
                     stop_reason: StopReason::Failed,
@@ -294,33 +289,56 @@ impl ChatService {
                     rounds: 0,
                     tool_calls: 0,
                 });
-                self.store.finish_run(
-                    &run_id,
-                    "failed",
-                    StopReason::Failed.as_str(),
-                    &json!({}),
-                )?;
+                let id = run_id.clone();
+                let closed = blocking(&self.store, move |s| {
+                    s.finish_run(&id, RunStatus::Failed, StopReason::Failed, &json!({}))
+                })
+                .await;
+                // The run's own error is the one to report; a failed close is left to recovery.
+                if let Err(e) = closed {
+                    tracing::warn!(run_id = %run_id, "cannot close the failed run: {e}");
+                }
                 return Err(err);
             }
         };
-        let status = match outcome.stop_reason {
-            StopReason::Cancelled => "cancelled",
-            StopReason::ModelError | StopReason::Failed | StopReason::Interrupted => "failed",
-            _ => "completed",
-        };
-        self.store.finish_run_with(
-            &run_id,
-            status,
-            outcome.stop_reason.as_str(),
-            &serde_json::to_value(outcome.usage).unwrap_or_default(),
-            outcome.answer,
-        )?;
+        // The safety model check (if any) is part of the run: its tokens count in its usage.
+        if let Some(usage) = check_usage {
+            outcome.usage.add(usage);
+        }
+        let (id, reason, answer) = (run_id.clone(), outcome.stop_reason, outcome.answer);
+        let usage = serde_json::to_value(outcome.usage).unwrap_or_default();
+        let closed = blocking(&self.store, move |s| {
+            s.finish_run_with(&id, reason.run_status(), reason, &usage, answer)
+        })
+        .await;
+        // The last answer is stored as the run closes: if that cannot be saved, the reply
+        // shown is unsaved and the run failed.
+        if let Err(err) = closed {
+            say_unsaved(&err, unsaved_note.as_deref(), &emitter);
+            emitter.emit(Event::Error { error: ErrorInfo::new(err.kind(), err.to_string()) });
+            emitter.emit(Event::RunFinished {
+                stop_reason: StopReason::Failed,
+                usage: outcome.usage,
+                rounds: outcome.rounds,
+                tool_calls: outcome.tool_calls,
+            });
+            let id = run_id.clone();
+            let failed = blocking(&self.store, move |s| {
+                s.finish_run(&id, RunStatus::Failed, StopReason::Failed, &json!({}))
+            })
+            .await;
+            if let Err(e) = failed {
+                tracing::warn!(run_id = %run_id, "cannot close the failed run: {e}");
+            }
+            return Err(err);
+        }
         emitter.emit(Event::RunFinished {
             stop_reason: outcome.stop_reason,
             usage: outcome.usage,
             rounds: outcome.rounds,
             tool_calls: outcome.tool_calls,
         });
+        self.extract_memory_due().await;
         Ok(TurnResult {
             run_id,
             conversation_id: conversation.id,
@@ -331,7 +349,7 @@ impl ChatService {
         })
     }
 
-    fn open_conversation(
+    async fn open_conversation(
         &self,
         request: &TurnRequest,
     ) -> Result<vibe_store::Conversation, CoreError> {
@@ -353,32 +371,35 @@ impl ChatService {
             None => {
                 if request.retry {
                     return Err(CoreError::InvalidRequest(
-                        "--retry needs a conversation: pass --conversation ID (see `vibe conversations list`)".into(),
+                        "a retry needs the conversation whose last message to answer again".into(),
                     ));
                 }
                 let title: String = request.message.trim().chars().take(40).collect();
-                self.store.create_conversation(&self.user, Some(&title))?
+                let user = self.user.clone();
+                blocking(&self.store, move |s| s.create_conversation(&user, Some(&title))).await?
             }
         };
         if let Some(skill) = &request.skill {
             let scenario = request.scenario.clone().or_else(|| {
                 self.skills.skill(skill).ok().and_then(|e| e.meta.default_scenario.clone())
             });
-            self.store.set_conversation_skill(
-                &conversation.id,
-                Some(skill),
-                scenario.as_deref(),
-            )?;
+            let (id, skill) = (conversation.id.clone(), skill.clone());
+            blocking(&self.store, move |s| {
+                s.set_conversation_skill(&id, Some(&skill), scenario.as_deref())
+            })
+            .await?;
         }
         if let Some(mode) = &request.voice_mode {
-            self.store.set_conversation_voice_mode(&conversation.id, Some(mode))?;
+            let (id, mode) = (conversation.id.clone(), mode.clone());
+            blocking(&self.store, move |s| s.set_conversation_voice_mode(&id, Some(&mode))).await?;
         }
         Ok(conversation)
     }
 
     /// Record the run and, in the same transaction, the user message (before any model call);
-    /// for a retry, find the last user message again.
-    fn start_run(
+    /// for a retry, find the last user message again. The writes wait for the database's
+    /// write lock on a blocking thread (`store_io`).
+    async fn start_run(
         &self,
         conversation_id: &str,
         request: &TurnRequest,
@@ -394,20 +415,74 @@ impl ChatService {
                 .ok_or_else(|| {
                     CoreError::InvalidRequest("this conversation has no message to retry".into())
                 })?;
-            self.store.start_run(run_id, conversation_id, None)?;
+            let (run, conversation) = (run_id.to_string(), conversation_id.to_string());
+            blocking(&self.store, move |s| s.start_run(&run, &conversation, None)).await?;
             return Ok((last.content, last.id));
         }
         let text = request.message.trim().to_string();
         let tokens = self.context.tokenizer().count_message(&Message::user(text.clone()));
         let message = NewMessage { token_count: tokens, ..NewMessage::text(Role::User, text) };
-        let stored = self
-            .store
-            .start_run(run_id, conversation_id, Some(message))?
-            .ok_or_else(|| CoreError::InvalidRequest("the user message was not stored".into()))?;
+        let (run, conversation) = (run_id.to_string(), conversation_id.to_string());
+        let stored =
+            blocking(&self.store, move |s| s.start_run(&run, &conversation, Some(message)))
+                .await?
+                .ok_or_else(|| {
+                    CoreError::InvalidRequest("the user message was not stored".into())
+                })?;
         Ok((stored.content, stored.id))
     }
 }
 
+/// Close runs that a killed process left `running` (see [`ChatService::recover`]); what a
+/// host does once at start, before any turn.
+pub fn recover_runs(
+    store: &Store,
+    data_dir: Option<&std::path::Path>,
+) -> Result<Recovery, CoreError> {
+    if let Some(dir) = data_dir {
+        let swept = sweep_spares(dir);
+        if swept > 0 {
+            tracing::info!(swept, "removed spare run folders left by a process that is gone");
+        }
+    }
+    Ok(store.close_dead_runs(&|run_id: &str| {
+        let Some(dir) = data_dir.map(|d| d.join("runs").join(run_id)) else {
+            return RunEnd::Alive;
+        };
+        if !liveness::is_dead(&dir) {
+            RunEnd::Alive
+        } else if dir.join(UNSAVED_FILE).exists() {
+            RunEnd::Unsaved
+        } else {
+            RunEnd::Interrupted
+        }
+    })?)
+}
+
+/// When `err` says the database cannot be written, tell the front ends the reply shown was not
+/// saved, and leave a note in the run's folder so that recovery, should closing the run fail
+/// too, does not take it for a crash (docs/design.md#history).
+fn say_unsaved(err: &CoreError, note: Option<&std::path::Path>, emitter: &crate::emit::Emitter) {
+    if err.kind() != vibe_wire::ErrorKind::Storage {
+        return;
+    }
+    if let Some(note) = note
+        && let Err(e) = std::fs::write(note, err.to_string())
+    {
+        tracing::warn!(note = %note.display(), "cannot note the unsaved reply: {e}");
+    }
+    emitter.emit(Event::ReplyUnsaved {
+        message: format!(
+            "this reply could not be saved and will not be in the conversation: {err}"
+        ),
+    });
+}
+
+/// In a run's folder: the run ended because its reply could not be saved.
+const UNSAVED_FILE: &str = "unsaved";
+
+#[path = "memory_hook.rs"]
+mod memory_hook;
 #[path = "protocol_hook.rs"]
 mod protocol_hook;
 #[path = "safety_hook.rs"]

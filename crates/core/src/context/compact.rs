@@ -6,7 +6,7 @@
 //! newest user turn in every window); the active skill and the protocol step do not live in
 //! messages at all.
 
-use vibe_llm::{ChatModel, Usage, collect};
+use vibe_llm::{ChatModel, TokenUsage, collect};
 use vibe_store::HistoryLimit;
 use vibe_wire::Phase;
 
@@ -29,7 +29,7 @@ pub struct Compaction {
     pub summary: String,
     /// Tokens the summarising call cost: as the model reported them, else counted (the
     /// request's messages and the answer). `None` when no model call was made.
-    pub usage: Option<Usage>,
+    pub usage: Option<TokenUsage>,
     /// Why the deterministic digest stands instead of a model summary (model summaries off,
     /// the call failed, the model answered nothing); `None` when the model wrote it.
     pub fallback_reason: Option<String>,
@@ -83,7 +83,7 @@ impl ContextBuilder {
             let (response, error) = collect(model.stream(request)).await;
             usage = Some(response.usage.unwrap_or_else(|| {
                 let answer = u64::from(self.tk.count(&response.text));
-                Usage {
+                TokenUsage {
                     prompt_tokens: u64::from(sent),
                     completion_tokens: answer,
                     total_tokens: u64::from(sent) + answer,

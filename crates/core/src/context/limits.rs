@@ -52,6 +52,9 @@ pub struct ContextLimits {
     pub summary_max_tokens: u32,
     /// Items shown per list of the skill's state (the newest). Default 10.
     pub state_list_items: u32,
+    /// Tokens of remembered items (`extracted`, docs/memory.md) in a phase-2 prompt, newest
+    /// and most confident first. Default 400; 0 leaves memory out of prompts.
+    pub memory_tokens: u32,
 }
 
 impl Default for ContextLimits {
@@ -69,6 +72,7 @@ impl Default for ContextLimits {
             cases_top_k: 2,
             summary_max_tokens: 600,
             state_list_items: 10,
+            memory_tokens: 400,
         }
     }
 }

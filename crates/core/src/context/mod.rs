@@ -98,8 +98,6 @@ pub struct ContextBuilder {
     skills: Arc<Registry>,
     limits: ContextLimits,
     tk: &'static Tokenizer,
-    cases: cases::CaseCache,
-    statics: statics::StaticCache,
     /// The token correction of the model budgets are for ([`ContextBuilder::calibrated_for`]).
     calibrator: Option<calibration::Calibrator>,
 }
@@ -113,15 +111,7 @@ impl ContextBuilder {
         limits: ContextLimits,
     ) -> Result<Self, CoreError> {
         limits.validate()?;
-        Ok(Self {
-            store,
-            skills,
-            limits,
-            tk: Tokenizer::shared()?,
-            cases: cases::CaseCache::default(),
-            statics: statics::StaticCache::default(),
-            calibrator: None,
-        })
+        Ok(Self { store, skills, limits, tk: Tokenizer::shared()?, calibrator: None })
     }
 
     /// Budget for `model`: its stored token correction (docs/context.md, "Calibration")

@@ -4,6 +4,7 @@
 //! summary and the language rule. Fitting them to the budget is `trim`; the section order and the
 //! trim order are documented there and in docs/context.md.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -15,6 +16,7 @@ use super::texts;
 use super::trim::Parts;
 use super::{BuiltPrompt, ContextBuilder, PromptRequest};
 use crate::CoreError;
+use crate::memory::{self, EXTRACTED, MEMORY_PREFERENCE};
 
 /// The profile path of the voice-mode preference.
 const VOICE_PREFERENCE: &str = "preferences.voice_mode";
@@ -87,12 +89,58 @@ fn voice_mode(
     mode
 }
 
+/// What memory gives a declared `extracted` field.
+enum Remembered {
+    /// The memory switch is off: the field is left out of the prompt.
+    Off,
+    /// The remembered items that fit the budget.
+    Value(Value),
+}
+
+/// Whether a declared profile field is a memory path (`extracted` or under it).
+fn is_memory_field(field: &str) -> bool {
+    field == EXTRACTED || field.starts_with("extracted.")
+}
+
 impl ContextBuilder {
+    /// The declared `extracted` fields from memory (docs/memory.md): left out when the memory
+    /// switch is off; else the remembered items, newest and most confident first, within
+    /// `memory_tokens`. A field memory has nothing for keeps the profile's own value.
+    fn memory(
+        &self,
+        user: &str,
+        meta: &SkillMeta,
+        view: &SkillView,
+    ) -> Result<HashMap<String, Remembered>, CoreError> {
+        let fields: Vec<&String> =
+            meta.profile_fields.iter().filter(|f| is_memory_field(f)).collect();
+        let mut out = HashMap::new();
+        if fields.is_empty() {
+            return Ok(out);
+        }
+        if !memory::switch_of(&view.profile) || self.limits.memory_tokens == 0 {
+            for f in fields {
+                out.insert(f.clone(), Remembered::Off);
+            }
+            return Ok(out);
+        }
+        let items = self.store.memory_items(user, None)?;
+        let mut budget = self.budget(self.limits.memory_tokens);
+        for f in fields {
+            if let Some(v) = memory::memory_value(&items, f, &mut budget, self.tk) {
+                out.insert(f.clone(), Remembered::Value(v));
+            }
+        }
+        Ok(out)
+    }
+
     /// The skill's declared profile fields and state, through the store's cache.
     fn view(&self, user: &str, meta: &SkillMeta) -> Result<Arc<SkillView>, CoreError> {
         let mut fields: Vec<&str> = meta.profile_fields.iter().map(String::as_str).collect();
-        if !fields.contains(&VOICE_PREFERENCE) {
-            fields.push(VOICE_PREFERENCE);
+        for extra in [VOICE_PREFERENCE, MEMORY_PREFERENCE] {
+            if !fields.contains(&extra) {
+                fields.push(extra);
+            }
         }
         Ok(self.store.skill_view(user, &meta.name, &fields)?)
     }
@@ -105,19 +153,24 @@ impl ContextBuilder {
         let meta = &entry.meta;
         let name = meta.name.as_str();
         let title = meta.expert_persona.as_deref().unwrap_or(name);
-        let statics = self.statics.get(&self.skills, self.tk, name, title, req.scenario)?;
+        let statics = super::statics::build(&self.skills, self.tk, name, title, req.scenario)?;
         let mut notices = statics.notices.clone();
         let view = self.view(req.user, meta)?;
         let own_state = format!("skills.{name}");
+        let memory = self.memory(req.user, meta, &view)?;
         let profile: Vec<(String, Option<Value>)> = meta
             .profile_fields
             .iter()
             .filter(|f| **f != own_state && !f.starts_with(&format!("{own_state}.")))
-            .map(|f| (f.clone(), at_path(&view.profile, f).cloned()))
+            .filter_map(|f| match memory.get(f) {
+                Some(Remembered::Off) => None,
+                Some(Remembered::Value(v)) => Some((f.clone(), Some(v.clone()))),
+                None => Some((f.clone(), at_path(&view.profile, f).cloned())),
+            })
             .collect();
         let cases = match (self.limits.cases_top_k, req.user_message.trim()) {
             (0, _) | (_, "") => Arc::new(Vec::new()),
-            (k, message) => self.cases.matched(&self.skills, name, message, k as usize)?,
+            (k, message) => super::cases::matched(&self.skills, name, message, k as usize)?,
         };
         let ethics = (!meta.ethics.forbidden.is_empty()).then(|| {
             let lines: Vec<String> =

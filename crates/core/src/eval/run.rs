@@ -1,5 +1,5 @@
-//! Running a scenario through the chat service with the scripted model in a temporary data
-//! dir, turn by turn, and collecting the scores.
+//! Running a scenario through the app (`crate::app::App`, opened over a temporary data dir
+//! with the scripted model), turn by turn, and collecting the scores.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -7,12 +7,11 @@ use std::sync::Arc;
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 use vibe_llm::ScriptedModel;
-use vibe_skills::{Registry, RegistryConfig, SkillsSettings};
-use vibe_store::{LOCAL_USER, Store};
+use vibe_wire::command::{GetConversationRequest, SendMessageRequest, SetProfilePathRequest};
 
 use crate::CoreError;
 use crate::agent::{ApprovalPolicy, Approver};
-use crate::chat::{ChatConfig, ChatService, TurnRequest};
+use crate::app::{App, AppError, AppPaths, EphemeralKeys, Overrides};
 use crate::emit::{CollectSink, EventSink};
 use crate::eval::scenario::Scenario;
 use crate::eval::score::{Check, Observed, score_turn};
@@ -41,36 +40,34 @@ impl EvalReport {
 }
 
 /// Run `scenario` (whose file is at `source`, for relative paths).
-pub async fn run_eval(scenario: &Scenario, source: &Path) -> Result<EvalReport, CoreError> {
+pub async fn run_eval(scenario: &Scenario, source: &Path) -> Result<EvalReport, AppError> {
     let dir = tempfile::tempdir().map_err(|err| CoreError::AuditIo {
         action: "create a temporary data dir in",
         path: std::env::temp_dir(),
         err,
     })?;
-    let store = Arc::new(Store::open(&dir.path().join("vibe.db"))?);
-    for (path, value) in &scenario.profile {
-        store.set_path(LOCAL_USER, path, value.clone())?;
-    }
     let project =
         scenario.skills_dir.as_ref().map(|d| source.parent().unwrap_or(Path::new(".")).join(d));
-    let config = RegistryConfig::for_data_dir(dir.path(), &SkillsSettings::default(), project);
-    let skills = Arc::new(Registry::open(config));
     let script = serde_yaml_ng::to_string(&scenario.model)
-        .map_err(|e| CoreError::InvalidRequest(format!("{}: model: {e}", source.display())))?;
+        .map_err(|e| AppError::InvalidInput(format!("{}: model: {e}", source.display())))?;
     let model = ScriptedModel::from_yaml(&script, &format!("{} (model)", source.display()))
-        .map_err(|e| CoreError::InvalidRequest(e.to_string()))?;
-    let chat_config = ChatConfig {
-        budgets: scenario.budgets.unwrap_or_default(),
+        .map_err(|e| AppError::InvalidInput(e.to_string()))?;
+    let overrides = Overrides {
+        model: Some(Arc::new(model)),
+        budgets: Some(scenario.budgets.unwrap_or_default()),
         seed: scenario.seed,
-        ..ChatConfig::default()
+        skills_dir: project,
+        ..Overrides::default()
     };
-    let service = ChatService::new(
-        store.clone(),
-        skills,
-        Arc::new(model),
-        Some(dir.path().to_path_buf()),
-        chat_config,
+    // A throw-away data dir: encrypted as the app's default, its key kept in memory.
+    let app = App::open_with_keys(
+        AppPaths::new(dir.path()),
+        overrides,
+        Arc::new(EphemeralKeys::default()),
     )?;
+    for (path, value) in &scenario.profile {
+        app.set_profile_path(&SetProfilePathRequest { path: path.clone(), value: value.clone() })?;
+    }
     let approver: Arc<dyn Approver> = match scenario.approve.as_deref() {
         Some("all") => Arc::new(ApprovalPolicy::ApproveAll),
         _ => Arc::new(ApprovalPolicy::DenyAll),
@@ -80,17 +77,15 @@ pub async fn run_eval(scenario: &Scenario, source: &Path) -> Result<EvalReport, 
     for turn in &scenario.turns {
         let sink = Arc::new(CollectSink::default());
         let sinks: Vec<Arc<dyn EventSink>> = vec![sink.clone()];
-        let request = TurnRequest {
-            conversation_id: conversation.clone(),
-            message: turn.user.clone(),
-            skill: turn.skill.clone(),
-            ..TurnRequest::default()
-        };
-        let result =
-            service.run_turn(request, sinks, approver.clone(), CancellationToken::new()).await?;
+        let mut request = SendMessageRequest::say(conversation.clone(), turn.user.clone());
+        request.skill = turn.skill.clone();
+        let result = app
+            .send_message_with(request, sinks, approver.clone(), CancellationToken::new())
+            .await?;
         conversation = Some(result.conversation_id.clone());
-        let active = store.conversation(&result.conversation_id)?.skill;
-        let profile = store.profile(LOCAL_USER)?;
+        let id = result.conversation_id.clone();
+        let active = app.get_conversation(&GetConversationRequest { id })?.conversation.skill;
+        let profile = app.get_profile()?.profile;
         let (observed, checks) =
             score_turn(&turn.expect, &sink.events(), active.as_deref(), &profile);
         turns.push(TurnReport { user: turn.user.clone(), observed, checks });

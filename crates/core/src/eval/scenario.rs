@@ -75,9 +75,8 @@ pub struct Expect {
 
 impl Scenario {
     pub fn load(path: &Path) -> Result<Self, CoreError> {
-        let text = std::fs::read_to_string(path).map_err(|err| {
-            CoreError::InvalidRequest(format!("cannot read scenario {}: {err}", path.display()))
-        })?;
+        let text = crate::input::read_text(path, "scenario", crate::input::FILE_CAP)
+            .map_err(|err| CoreError::InvalidRequest(err.to_string()))?;
         Self::parse(&text, &path.display().to_string())
     }
 

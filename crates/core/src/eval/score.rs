@@ -53,7 +53,7 @@ pub fn observe(events: &[Envelope]) -> Observed {
             Event::ApprovalResolved { approved: false, .. } => o.guardrail_hits += 1,
             Event::AssistantDelta { text } => o.reply.push_str(text),
             Event::AssistantRestart { .. } => o.reply.clear(),
-            Event::TurnStarted { .. } => o.reply.clear(),
+            Event::RoundStarted { .. } => o.reply.clear(),
             Event::RunFinished { stop_reason, rounds, .. } => {
                 o.stop_reason = stop_reason.as_str().to_string();
                 o.rounds = *rounds;
@@ -169,7 +169,7 @@ mod tests {
     #[test]
     fn checks_follow_the_events() {
         let events = vec![
-            env(Event::TurnStarted { round: 1 }),
+            env(Event::RoundStarted { round: 1 }),
             env(Event::ToolCall {
                 id: "1".into(),
                 name: "use_skill".into(),
@@ -187,7 +187,7 @@ mod tests {
                 is_error: true,
                 file: None,
             }),
-            env(Event::TurnStarted { round: 2 }),
+            env(Event::RoundStarted { round: 2 }),
             env(Event::AssistantDelta { text: "你好，".into() }),
             env(Event::AssistantDelta { text: "我们开始吧".into() }),
             env(Event::RunFinished {

@@ -241,6 +241,23 @@ impl ProtocolEngine {
         Ok((run, vec![event]))
     }
 
+    /// Pause the active run of `skill` (the safety screen found acute risk, docs/safety.md):
+    /// it keeps its step and data and waits for `resume`. `None` when the skill has no active
+    /// run.
+    pub fn pause(&self, skill: &str) -> Result<Option<(ProtocolRun, Vec<Event>)>, ProtocolError> {
+        let Some(active) = self.store.active_protocol_run(&self.user, skill)? else {
+            return Ok(None);
+        };
+        let now = self.now_text();
+        let run = self.store.update_protocol_run(&active.id, |r| {
+            r.status = ProtocolStatus::Paused;
+            r.last_activity_at = now.clone();
+            Ok(Vec::new())
+        })?;
+        let event = paused_event(&run);
+        Ok(Some((run, vec![event])))
+    }
+
     /// Make a paused run active again (pausing the skill's active one).
     pub fn resume(&self, run_id: &str) -> Result<(ProtocolRun, Vec<Event>), ProtocolError> {
         let (run, paused) = self.store.resume_protocol_run(run_id)?;

@@ -146,14 +146,15 @@ fn cancelling_keeps_the_data() {
         matches!(&events[0], vibe_wire::Event::ProtocolCancelled { reason: Some(r), .. } if r == "今天没空")
     );
     let err = fx.engine.advance("lifecoach", &dankoe_step(2), None).unwrap_err();
-    assert_eq!(err.kind(), "not_found");
+    assert_eq!(err.kind(), vibe_wire::ErrorKind::NotFound);
 }
 
 #[test]
-fn unknown_protocols_are_refused_with_the_list_command() {
+fn unknown_protocols_are_refused_naming_the_id_and_no_cli_command() {
     let fx = Fx::new();
     let err = fx.engine.start(None, "nope", None, None).unwrap_err();
-    assert!(err.to_string().contains("vibe protocol list"), "{err}");
+    assert!(err.to_string().contains("`nope`"), "{err}");
+    assert!(!err.to_string().contains("vibe "), "{err}");
 }
 
 #[test]
@@ -232,4 +233,22 @@ fn a_typed_yes_starts_the_pending_invitation_and_later_closes_it() {
     fx.engine.later(None, "dankoe").unwrap();
     let plan = fx.engine.before_turn(Some("lifecoach"), &fx.c, "好的", "m").unwrap();
     assert!(plan.prompt.is_none(), "the invitation was declined");
+}
+
+#[test]
+fn pause_keeps_the_step_until_resume_and_is_a_no_op_without_an_active_run() {
+    let fx = Fx::new();
+    assert!(fx.engine.pause("lifecoach").unwrap().is_none());
+    let (dankoe, _) = fx.engine.start(None, "dankoe", None, None).unwrap();
+    fx.engine.advance("lifecoach", &dankoe_step(1), None).unwrap();
+    let (run, events) = fx.engine.pause("lifecoach").unwrap().unwrap();
+    assert_eq!(
+        (run.id.as_str(), run.step, run.status),
+        (dankoe.id.as_str(), 2, ProtocolStatus::Paused)
+    );
+    assert!(matches!(&events[0], vibe_wire::Event::ProtocolPaused { step: 2, .. }), "{events:?}");
+    assert!(fx.engine.active("lifecoach").is_err());
+    assert!(fx.engine.pause("lifecoach").unwrap().is_none());
+    let (run, _) = fx.engine.resume(&dankoe.id).unwrap();
+    assert_eq!((run.step, run.status), (2, ProtocolStatus::Active));
 }

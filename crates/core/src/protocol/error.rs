@@ -4,22 +4,21 @@
 
 use vibe_skills::SkillsError;
 use vibe_store::StoreError;
+use vibe_wire::ErrorKind;
 
 /// Errors from protocol commands. None is retried automatically.
 #[derive(Debug, thiserror::Error)]
 pub enum ProtocolError {
     /// No skill has a (valid) protocol with this id.
     #[error(
-        "no protocol named `{id}` (see `vibe protocol list`; a protocol with errors is disabled: run `vibe skills check`)"
+        "no protocol named `{id}` (a protocol whose skill files have errors is disabled until they check clean)"
     )]
     UnknownProtocol { id: String },
     /// Several skills define this protocol id.
-    #[error("protocol `{id}` exists in several skills ({skills}); pass --skill to choose one")]
+    #[error("protocol `{id}` exists in several skills ({skills}); name the skill to choose one")]
     Ambiguous { id: String, skills: String },
     /// The command needs an active run and the skill has none.
-    #[error(
-        "skill `{skill}` has no active protocol (start one with `vibe protocol start ID`, or resume a paused run with `vibe protocol resume RUN_ID`)"
-    )]
+    #[error("skill `{skill}` has no active protocol (start one, or resume a paused run)")]
     NoActiveRun { skill: String },
     /// A reminder time that the run's current step does not declare.
     #[error("the current step of run {run_id} has no reminder at {at} (reminders: {known})")]
@@ -34,12 +33,12 @@ pub enum ProtocolError {
 
 impl ProtocolError {
     /// Short machine-readable kind, for `vibe_wire::ErrorInfo`.
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            Self::UnknownProtocol { .. } | Self::NoActiveRun { .. } => "not_found",
-            Self::Ambiguous { .. } | Self::UnknownReminder { .. } => "invalid_input",
+            Self::UnknownProtocol { .. } | Self::NoActiveRun { .. } => ErrorKind::NotFound,
+            Self::Ambiguous { .. } | Self::UnknownReminder { .. } => ErrorKind::InvalidInput,
             Self::Store(e) => e.kind(),
-            Self::Skills(_) => "skills",
+            Self::Skills(_) => ErrorKind::Skills,
         }
     }
 }

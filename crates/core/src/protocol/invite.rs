@@ -4,7 +4,7 @@
 //! on the next turn — can be matched to it.
 
 use serde_json::{Value, json};
-use vibe_wire::{Event, ProtocolAction};
+use vibe_wire::{Event, ProtocolAction, ProtocolChoice};
 
 use super::engine::ProtocolEngine;
 use super::error::ProtocolError;
@@ -24,8 +24,8 @@ pub struct Invitation<'a> {
 /// The default actions: start / later.
 pub fn default_actions() -> Vec<ProtocolAction> {
     vec![
-        ProtocolAction { label: "开始".into(), value: "start".into() },
-        ProtocolAction { label: "稍后再说".into(), value: "later".into() },
+        ProtocolAction { label: "开始".into(), value: ProtocolChoice::Start },
+        ProtocolAction { label: "稍后再说".into(), value: ProtocolChoice::Later },
     ]
 }
 

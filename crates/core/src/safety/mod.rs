@@ -4,10 +4,11 @@
 //! `crates/core/data/safety/` (embedded at build time); docs/safety.md explains both.
 //!
 //! This module owns the rule format, the matching (normalisation, guards, negation, reported
-//! speech, fiction), the resources lookup and the labelled-set evaluation. It does not call
-//! a model (a later classification step, only for `unsure` results, belongs beside it as its
-//! own module), emit events, pause protocols or touch memory: the chat service does that.
+//! speech, fiction), the resources lookup, the labelled-set evaluation, and the model check of
+//! `unsure` results (`classify`). It does not emit events, pause protocols or touch memory:
+//! the chat service does that.
 
+mod classify;
 mod error;
 mod eval;
 mod normalize;
@@ -23,6 +24,7 @@ mod resources_tests;
 #[cfg(test)]
 mod screen_tests;
 
+pub use classify::{ModelCheck, check_with_model, classification_request, parse_classification};
 pub use error::SafetyError;
 pub use eval::{Figures, GroupFigures, LabelledMessage, Outcome, evaluate, parse_labelled};
 pub use resources::{Contact, CrisisResources, GENERIC as GENERIC_LOCALE, Region};

@@ -25,6 +25,11 @@ pub fn clause_start(text: &str, at: usize) -> usize {
         .map_or(0, |(i, c)| i + c.len_utf8())
 }
 
+/// Where the clause holding byte `at` ends: at the first clause break from `at` on.
+pub fn clause_end(text: &str, at: usize) -> usize {
+    text[at..].char_indices().find(|(_, c)| is_clause_break(*c)).map_or(text.len(), |(i, _)| at + i)
+}
+
 fn is_clause_break(c: char) -> bool {
     matches!(
         c,

@@ -21,6 +21,8 @@ struct RulesFile {
     #[serde(default)]
     reported: Vec<String>,
     #[serde(default)]
+    joking: Vec<String>,
+    #[serde(default)]
     guards: Vec<GuardEntry>,
     rules: Vec<RuleEntry>,
 }
@@ -65,6 +67,7 @@ pub struct RuleSet {
     pub(super) negation_adjacent: Regex,
     pub(super) fiction: Option<Regex>,
     pub(super) reported: Option<Regex>,
+    pub(super) joking: Option<Regex>,
     pub(super) guards: Option<Regex>,
     pub(super) rules: Vec<Rule>,
 }
@@ -128,6 +131,7 @@ impl RuleSet {
             negation_adjacent: compile("negation", &adjacent)?.map_or_else(never, Ok)?,
             fiction: compile("fiction", &raw.fiction)?,
             reported: compile("reported", &raw.reported)?,
+            joking: compile("joking", &raw.joking)?,
             guards: compile("guards", &guards)?,
             rules,
         })

@@ -1,8 +1,8 @@
 //! Screening one message against a compiled [`RuleSet`]: guards blank out idioms, rules are
-//! matched, each hit is weighed against negation, fiction and reported speech, and the
+//! matched, each hit is weighed against negation, fiction, joking and reported speech, and the
 //! strongest hit decides.
 
-use super::normalize::{clause_start, inside_quotes, normalize};
+use super::normalize::{clause_end, clause_start, inside_quotes, normalize};
 use super::rules::{Rule, RuleSet};
 use super::types::{Discount, Risk, Screening};
 
@@ -50,6 +50,14 @@ impl RuleSet {
         }
         if fiction {
             return Hit { rule, risk: Risk::None, discount: Some(Discount::Fiction) };
+        }
+        // Laughter in the hit's clause reads as hyperbole; abuse told about oneself does not.
+        let joking = self
+            .joking
+            .as_ref()
+            .is_some_and(|re| re.is_match(&text[clause_start(text, at)..clause_end(text, at)]));
+        if joking && !rule.keep_when_reported {
+            return Hit { rule, risk: Risk::None, discount: Some(Discount::Joking) };
         }
         let reported = inside_quotes(text, at)
             || self.reported.as_ref().is_some_and(|re| re.is_match(&text[..at]));

@@ -114,12 +114,61 @@ fn common_phrasings_beyond_the_labelled_set_are_caught() {
     assert_eq!(check("I am going to end it tonight"), (Risk::Acute, Some(Category::Suicide)));
     assert_eq!(check("我朋友说她被她男朋友打了"), (Risk::Concern, Some(Category::Abuse)));
     // Slang and vague despair are flagged but marked unsure (a model check would decide).
-    for text in ["kms lol this homework", "我真的撑不住了，想一了百了"] {
+    for text in ["kms, this homework", "我真的撑不住了，想一了百了"] {
         let got = screen(text).unwrap();
         assert_eq!(
             (got.risk, got.category, got.unsure),
             (Risk::Concern, Some(Category::Suicide), true),
             "{text}"
         );
+    }
+}
+
+#[test]
+fn laughter_in_the_clause_reads_as_hyperbole_but_stays_unsure() {
+    for text in [
+        "kms lol this homework",
+        "这么热的天，简直不想活了哈哈",
+        "This traffic makes me want to die lol",
+    ] {
+        let got = screen(text).unwrap();
+        assert_eq!(
+            (got.risk, got.discount, got.unsure),
+            (Risk::None, Some(Discount::Joking), true),
+            "{text}"
+        );
+    }
+    // Laughter in another clause does not discount, and abuse told about oneself keeps.
+    assert_eq!(check("哈哈，我是说真的，我想死").0, Risk::Acute);
+    assert_eq!(check("he hits me lol").1, Some(Category::Abuse));
+}
+
+#[test]
+fn a_negation_counts_only_a_few_words_before_the_hit() {
+    assert_eq!(check("I'm not okay and I want to kill myself").0, Risk::Acute);
+    assert_eq!(check("我不会告诉任何人但我想自杀").0, Risk::Acute);
+    assert_eq!(check("I don't ever want to die").0, Risk::None);
+    assert_eq!(check("我绝对不会去自杀").0, Risk::None);
+}
+
+#[test]
+fn word_classes_reach_wording_no_line_of_the_sets_uses() {
+    // Targets, methods and places are classes, not single phrases.
+    assert_eq!(check("我想杀了我前夫"), (Risk::Acute, Some(Category::HarmOthers)));
+    assert_eq!(check("我站在阳台上，想跳下去"), (Risk::Acute, Some(Category::Suicide)));
+    assert_eq!(check("我攢了好多安眠藥"), (Risk::Acute, Some(Category::Suicide)));
+    assert_eq!(check("I'm going to poison my neighbor"), (Risk::Acute, Some(Category::HarmOthers)));
+    assert_eq!(
+        check("my girlfriend shoved me into the door"),
+        (Risk::Concern, Some(Category::Abuse))
+    );
+    // Idioms built on the same words stay safe.
+    for text in [
+        "今天跳楼价清仓",
+        "好想死你们啊",
+        "I hurt myself at the gym doing squats",
+        "she'd kill me if I spoiled it",
+    ] {
+        assert_eq!(check(text).0, Risk::None, "{text}");
     }
 }

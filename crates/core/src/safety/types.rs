@@ -15,16 +15,8 @@ pub enum Risk {
     Acute,
 }
 
-/// What kind of risk a rule detects.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Category {
-    Suicide,
-    SelfHarm,
-    HarmOthers,
-    Abuse,
-    Medical,
-}
+/// What kind of risk a rule detects (the wire's closed set, shown in `safety_notice`).
+pub use vibe_wire::SafetyCategory as Category;
 
 /// Why a hit did not count at full strength.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -36,6 +28,9 @@ pub enum Discount {
     Fiction,
     /// It was quoted or reported about someone else ("my friend said …").
     Reported,
+    /// Laughter or a joke marker in the same clause ("热得不想活了哈哈", "… want to die lol"):
+    /// likely hyperbole, but masking happens, so the result stays unsure for the model check.
+    Joking,
 }
 
 /// One message's screening. `rule` names the rule that decided (also when discounted);
@@ -65,6 +60,14 @@ impl Risk {
         }
     }
 
+    /// The level a `safety_notice` shows; `None` (no notice is shown then) reads as concern.
+    pub fn notice(self) -> vibe_wire::SafetyRisk {
+        match self {
+            Risk::Acute => vibe_wire::SafetyRisk::Acute,
+            Risk::None | Risk::Concern => vibe_wire::SafetyRisk::Concern,
+        }
+    }
+
     pub fn parse(text: &str) -> Option<Risk> {
         match text {
             "none" => Some(Risk::None),
@@ -72,29 +75,5 @@ impl Risk {
             "acute" => Some(Risk::Acute),
             _ => None,
         }
-    }
-}
-
-impl Category {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Category::Suicide => "suicide",
-            Category::SelfHarm => "self_harm",
-            Category::HarmOthers => "harm_others",
-            Category::Abuse => "abuse",
-            Category::Medical => "medical",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Category> {
-        [
-            Category::Suicide,
-            Category::SelfHarm,
-            Category::HarmOthers,
-            Category::Abuse,
-            Category::Medical,
-        ]
-        .into_iter()
-        .find(|c| c.as_str() == text)
     }
 }

@@ -10,7 +10,9 @@ use vibe_wire::Event;
 
 use super::args::Args;
 use super::use_skill::chart_error;
-use super::{Tool, ToolContext, ToolKind, ToolOutput, active_skill, birth, tool_def};
+use super::{
+    Tool, ToolContext, ToolKind, ToolOutput, active_skill, birth, state_changed, tool_def,
+};
 use crate::compute::ensure_chart;
 
 pub(crate) struct ComputeChart;
@@ -60,6 +62,7 @@ fn compute(ctx: &ToolContext, args: &Value) -> Result<ToolOutput, ToolOutput> {
                 .into());
         };
         birth::save(&ctx.store, &ctx.user, patch, compute_type)?;
+        state_changed(ctx, None, ["birth_info".to_string()]);
     }
     let profile = ctx.store.profile(&ctx.user).map_err(|e| ToolOutput::error(e.to_string()))?;
     let info = profile.get("birth_info").cloned().unwrap_or(Value::Null);
@@ -70,6 +73,9 @@ fn compute(ctx: &ToolContext, args: &Value) -> Result<ToolOutput, ToolOutput> {
     }
     let outcome =
         ensure_chart(&ctx.store, &ctx.user, skill, compute_type, false).map_err(chart_error)?;
+    if outcome.recomputed {
+        state_changed(ctx, Some(skill), ["chart".to_string()]);
+    }
     Ok(ToolOutput::ok(json!({
         "status": "success",
         "skill_id": skill,
@@ -117,7 +123,7 @@ fn show(ctx: &ToolContext) -> Result<ToolOutput, ToolOutput> {
         ))
     })?;
     ctx.emitter.emit(Event::Display {
-        kind: "chart".into(),
+        kind: vibe_wire::DisplayKind::Chart,
         data: json!({"skill": skill, "chart": chart}),
     });
     Ok(ToolOutput::ok(json!({"status": "shown", "kind": "chart", "skill_id": skill})))

@@ -73,6 +73,10 @@ impl Tool for Described {
         self.handler.needs_approval(args)
     }
 
+    fn approval_in(&self, ctx: &ToolContext, args: &Value) -> Option<String> {
+        self.handler.approval_in(ctx, args)
+    }
+
     fn call<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
         self.handler.call(ctx, args)
     }

@@ -17,14 +17,23 @@ mod process;
 mod protocol_tools;
 mod registry;
 mod resource;
+pub mod sandbox;
+#[cfg(target_os = "linux")]
+mod sandbox_linux;
+#[cfg(target_os = "macos")]
+mod sandbox_macos;
 mod script;
 mod state;
 mod tarot;
 mod toolset;
 mod use_skill;
 
-pub use process::{DEFAULT_SCRIPT_OUTPUT_BYTES, DEFAULT_SCRIPT_TIMEOUT, ScriptLimits};
+pub use process::{
+    DEFAULT_SCRIPT_FILE_BYTES, DEFAULT_SCRIPT_MEMORY_BYTES, DEFAULT_SCRIPT_OUTPUT_BYTES,
+    DEFAULT_SCRIPT_PROCESSES, DEFAULT_SCRIPT_TIMEOUT, ScriptLimits,
+};
 pub use registry::{ToolRegistry, ToolsSettings};
+pub use sandbox::Policy as SandboxPolicy;
 pub use toolset::ToolSet;
 
 use std::path::PathBuf;
@@ -73,6 +82,10 @@ pub struct ToolContext {
     pub emitter: Emitter,
     /// Seed for tools that draw at random (tarot), so tests and replays are deterministic.
     pub seed: Option<u64>,
+    /// The person approved this call. The loop asks all of a round's approvals before it runs
+    /// the round, so a tool whose need for approval depends on what is stored (a state write
+    /// that would remove data) checks again when it runs, and refuses without it.
+    pub approved: bool,
 }
 
 /// What a tool call returns to the loop.
@@ -120,6 +133,20 @@ impl ToolOutput {
     }
 }
 
+/// Tells front ends which stored paths a call changed (`state_changed`), after the write
+/// committed: `skill` names the skill whose state changed, `None` the person's profile.
+pub(crate) fn state_changed(
+    ctx: &ToolContext,
+    skill: Option<&str>,
+    paths: impl IntoIterator<Item = String>,
+) {
+    let paths: Vec<String> = paths.into_iter().collect();
+    if !paths.is_empty() {
+        ctx.emitter
+            .emit(vibe_wire::Event::StateChanged { skill: skill.map(str::to_string), paths });
+    }
+}
+
 /// Changes a tool asks the loop to apply.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
@@ -150,6 +177,12 @@ pub trait Tool: Send + Sync {
     /// `Some(reason)` when this call needs the person's approval before it runs.
     fn needs_approval(&self, _args: &Value) -> Option<String> {
         None
+    }
+    /// As [`Tool::needs_approval`], for tools whose answer depends on what is stored (a state
+    /// write that would remove data). The agent loop asks this one; it defaults to
+    /// `needs_approval`.
+    fn approval_in(&self, _ctx: &ToolContext, args: &Value) -> Option<String> {
+        self.needs_approval(args)
     }
     /// Run the call. Failures are returned as [`ToolOutput::error`], never panics.
     fn call<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput>;

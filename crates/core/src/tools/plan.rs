@@ -5,13 +5,15 @@
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use vibe_llm::ToolDef;
-use vibe_wire::{Plan, PlanStep};
+use vibe_wire::{Plan, PlanStep, PlanStepStatus};
 
 use super::args::{ArgError, Args, kind_of};
 use super::{Effect, Tool, ToolContext, ToolKind, ToolOutput, tool_def};
 
-/// Statuses a step may have.
-pub(crate) const STATUSES: [&str; 4] = ["pending", "in_progress", "done", "skipped"];
+/// Statuses a step may have, by name.
+fn statuses() -> Vec<&'static str> {
+    PlanStepStatus::ALL.iter().map(|s| s.as_str()).collect()
+}
 const MAX_STEPS: usize = 20;
 const MAX_TITLE_CHARS: usize = 200;
 
@@ -44,7 +46,7 @@ impl Tool for UpdatePlan {
                             "type": "object",
                             "properties": {
                                 "title": {"type": "string"},
-                                "status": {"type": "string", "enum": STATUSES}
+                                "status": {"type": "string", "enum": statuses()}
                             },
                             "required": ["title", "status"]
                         }
@@ -113,16 +115,18 @@ fn parse_step(a: &Args<'_>, i: usize, step: &Value) -> Result<PlanStep, ArgError
         ));
     }
     let status = match map.get("status") {
-        None | Some(Value::Null) => "pending",
-        Some(Value::String(s)) if STATUSES.contains(&s.trim()) => s.trim(),
-        Some(other) => {
-            return Err(a.error(
-                &format!("{field}.status"),
-                format!("{other} is not a status; use one of {}", STATUSES.join(", ")),
-            ));
-        }
+        None | Some(Value::Null) => Some(PlanStepStatus::Pending),
+        Some(Value::String(s)) => PlanStepStatus::parse(s.trim()),
+        Some(_) => None,
     };
-    Ok(PlanStep { title: title.to_string(), status: status.to_string() })
+    let Some(status) = status else {
+        let given = map.get("status").map(Value::to_string).unwrap_or_default();
+        return Err(a.error(
+            &format!("{field}.status"),
+            format!("{given} is not a status; use one of {}", statuses().join(", ")),
+        ));
+    };
+    Ok(PlanStep { title: title.to_string(), status })
 }
 
 #[cfg(test)]
@@ -137,8 +141,8 @@ mod tests {
         }))
         .unwrap();
         assert_eq!(plan.goal, "转行");
-        assert_eq!(plan.steps[0].status, "done");
-        assert_eq!(plan.steps[1].status, "pending");
+        assert_eq!(plan.steps[0].status, PlanStepStatus::Done);
+        assert_eq!(plan.steps[1].status, PlanStepStatus::Pending);
     }
 
     #[test]

@@ -1,15 +1,20 @@
-//! Running one skill script as a child process under limits: working dir the skill folder,
-//! environment cleared (a minimal `PATH`, `LANG=C.UTF-8`, `HOME` and `TMPDIR` a fresh temp
-//! dir), a timeout, stdout/stderr capped with a truncation marker, and the whole process
-//! group killed on timeout, on completion (no leftovers) and when the call is cancelled.
-//! Which scripts may run, and approvals, are `script`'s and the loop's business.
+//! Running one skill script as a child process under limits: confined by `sandbox` (or
+//! refused, or unconfined for a trusted skill where no sandbox exists), working dir the skill
+//! folder, environment cleared (a minimal `PATH`, `LANG=C.UTF-8`, `HOME` and `TMPDIR` a
+//! fresh temp dir), a timeout, stdout/stderr capped with a truncation marker (and a marker
+//! when a leftover process kept a pipe open), and the whole run killed on timeout, on
+//! completion (no leftovers) and when the call is cancelled. Which scripts may run, and
+//! approvals, are `script`'s and the loop's business.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
+
+use super::sandbox::{self, Guard, Mode, Places, Policy};
 
 /// How long a script may run unless configured otherwise.
 pub const DEFAULT_SCRIPT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -22,17 +27,37 @@ const SAFE_PATH: &str = "/usr/local/bin:/opt/homebrew/bin:/usr/bin:/bin";
 const DRAIN_GRACE: Duration = Duration::from_secs(2);
 const READ_CHUNK: usize = 8192;
 
+/// Processes a sandboxed run may have at once unless configured otherwise.
+pub const DEFAULT_SCRIPT_PROCESSES: u32 = 64;
+/// Address space of each process of a sandboxed run unless configured otherwise.
+pub const DEFAULT_SCRIPT_MEMORY_BYTES: u64 = 1 << 30;
+/// Largest file a sandboxed run may write unless configured otherwise.
+pub const DEFAULT_SCRIPT_FILE_BYTES: u64 = 64 << 20;
+
 /// Limits for one script run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScriptLimits {
+    /// Wall-clock time; also the CPU-seconds limit of each process (plus one).
     pub timeout: Duration,
     /// Bytes kept of stdout and of stderr, each.
     pub max_output_bytes: usize,
+    /// Processes the run may have at once (sandboxed runs).
+    pub max_processes: u32,
+    /// Address space of each process, in bytes (sandboxed runs on Linux).
+    pub max_memory_bytes: u64,
+    /// Largest file the run may write, in bytes (sandboxed runs).
+    pub max_file_bytes: u64,
 }
 
 impl Default for ScriptLimits {
     fn default() -> Self {
-        Self { timeout: DEFAULT_SCRIPT_TIMEOUT, max_output_bytes: DEFAULT_SCRIPT_OUTPUT_BYTES }
+        Self {
+            timeout: DEFAULT_SCRIPT_TIMEOUT,
+            max_output_bytes: DEFAULT_SCRIPT_OUTPUT_BYTES,
+            max_processes: DEFAULT_SCRIPT_PROCESSES,
+            max_memory_bytes: DEFAULT_SCRIPT_MEMORY_BYTES,
+            max_file_bytes: DEFAULT_SCRIPT_FILE_BYTES,
+        }
     }
 }
 
@@ -83,8 +108,22 @@ fn is_executable(_path: &Path) -> bool {
     false
 }
 
-/// Runs `inv` under `limits`. `Err` only when the script could not be started.
-pub(crate) async fn run(inv: Invocation, limits: ScriptLimits) -> Result<ScriptRun, String> {
+/// Runs `inv` under `limits` and `policy`. `Err` when the script could not be started (or
+/// was refused because it cannot be sandboxed).
+pub(crate) async fn run(
+    inv: Invocation,
+    limits: ScriptLimits,
+    policy: &Policy,
+) -> Result<ScriptRun, String> {
+    let mode = policy.mode();
+    if let Mode::Refused(why) = &mode {
+        return Err(format!(
+            "refused to run {}: this computer cannot sandbox scripts ({why}). To run this \
+             skill's scripts unconfined, with all the person's rights, add the skill to \
+             tools.trusted_skills in settings",
+            inv.script.display()
+        ));
+    }
     let (program, lead) = interpreter(&inv.script)?;
     let home = tempfile::Builder::new()
         .prefix("vibe-script-")
@@ -99,7 +138,16 @@ pub(crate) async fn run(inv: Invocation, limits: ScriptLimits) -> Result<ScriptR
         .env("LANG", "C.UTF-8")
         .env("HOME", home.path())
         .env("TMPDIR", home.path())
-        .stdin(if inv.stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .env("PYTHONDONTWRITEBYTECODE", "1");
+    let (mut cmd, _sandbox) = match mode {
+        Mode::Confined => {
+            let places = Places { skill_dir: &inv.cwd, tmp_dir: home.path() };
+            sandbox::confine(cmd, &places, policy, &limits)
+                .map_err(|e| format!("cannot sandbox {}: {e}", inv.script.display()))?
+        }
+        _ => (cmd, Guard::none()),
+    };
+    cmd.stdin(if inv.stdin.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
@@ -116,8 +164,8 @@ pub(crate) async fn run(inv: Invocation, limits: ScriptLimits) -> Result<ScriptR
         });
     }
     let cap = limits.max_output_bytes;
-    let out = child.stdout.take().map(|p| tokio::spawn(read_capped(p, cap)));
-    let err = child.stderr.take().map(|p| tokio::spawn(read_capped(p, cap)));
+    let out = child.stdout.take().map(|p| Capture::start(p, cap));
+    let err = child.stderr.take().map(|p| Capture::start(p, cap));
     let (status, timed_out) = match tokio::time::timeout(limits.timeout, child.wait()).await {
         Ok(status) => (status.ok(), false),
         Err(_) => {
@@ -140,33 +188,57 @@ pub(crate) async fn run(inv: Invocation, limits: ScriptLimits) -> Result<ScriptR
     })
 }
 
-type Reader = tokio::task::JoinHandle<(Vec<u8>, u64)>;
-
-async fn drain(reader: Option<Reader>, cap: usize) -> (String, bool) {
-    let Some(reader) = reader else { return (String::new(), false) };
-    let (bytes, total) = match tokio::time::timeout(DRAIN_GRACE, reader).await {
-        Ok(Ok(got)) => got,
-        _ => (Vec::new(), 0),
-    };
-    render(&bytes, total, cap)
+/// One output pipe being read in the background; what it read so far stays readable.
+struct Capture {
+    got: Arc<Mutex<(Vec<u8>, u64)>>,
+    task: tokio::task::JoinHandle<()>,
 }
 
-/// Reads everything, keeping the first `cap` bytes; returns them and the total read.
-async fn read_capped<R: AsyncRead + Unpin>(mut pipe: R, cap: usize) -> (Vec<u8>, u64) {
-    let mut kept = Vec::new();
-    let mut total = 0u64;
+impl Capture {
+    fn start<R: AsyncRead + Unpin + Send + 'static>(pipe: R, cap: usize) -> Capture {
+        let got = Arc::new(Mutex::new((Vec::new(), 0)));
+        let task = tokio::spawn(read_capped(pipe, cap, got.clone()));
+        Capture { got, task }
+    }
+}
+
+/// Waits (bounded) for the pipe to close; a pipe some leftover process still holds open gives
+/// what was read so far and a marker saying so, never nothing.
+async fn drain(capture: Option<Capture>, cap: usize) -> (String, bool) {
+    let Some(Capture { got, mut task }) = capture else { return (String::new(), false) };
+    let closed = tokio::time::timeout(DRAIN_GRACE, &mut task).await.is_ok();
+    task.abort();
+    let (bytes, total) = std::mem::take(&mut *got.lock().unwrap_or_else(|e| e.into_inner()));
+    let (mut text, cut) = render(&bytes, total, cap);
+    if !closed {
+        text.push_str(&format!(
+            "\n[output still open {} s after the script ended (a process it left kept it); \
+             anything written later is not shown]",
+            DRAIN_GRACE.as_secs()
+        ));
+    }
+    (text, cut || !closed)
+}
+
+/// Reads everything into `got`, keeping the first `cap` bytes and counting the total.
+async fn read_capped<R: AsyncRead + Unpin>(
+    mut pipe: R,
+    cap: usize,
+    got: Arc<Mutex<(Vec<u8>, u64)>>,
+) {
     let mut chunk = vec![0u8; READ_CHUNK];
     loop {
         match pipe.read(&mut chunk).await {
             Ok(0) | Err(_) => break,
             Ok(n) => {
-                total += n as u64;
+                let mut got = got.lock().unwrap_or_else(|e| e.into_inner());
+                let (kept, total) = &mut *got;
+                *total += n as u64;
                 let room = cap.saturating_sub(kept.len()).min(n);
                 kept.extend_from_slice(&chunk[..room]);
             }
         }
     }
-    (kept, total)
 }
 
 /// The kept bytes as text (a character cut at the limit is dropped, not mangled), with a

@@ -10,11 +10,11 @@ use serde_json::{Value, json};
 use vibe_llm::ToolDef;
 use vibe_skills::Protocol;
 use vibe_store::ProtocolRun;
-use vibe_wire::ProtocolAction;
+use vibe_wire::{ProtocolAction, ProtocolChoice};
 
 use super::args::Args;
 use super::registry::ToolRegistry;
-use super::{Tool, ToolContext, ToolKind, ToolOutput, active_skill, tool_def};
+use super::{Tool, ToolContext, ToolKind, ToolOutput, active_skill, state_changed, tool_def};
 use crate::protocol::{Advance, Clock, Invitation, ProtocolEngine, system_clock};
 
 pub(crate) struct ShowProtocolInvitation {
@@ -61,6 +61,14 @@ fn emit_all(ctx: &ToolContext, events: Vec<vibe_wire::Event>) {
     for e in events {
         ctx.emitter.emit(e);
     }
+}
+
+/// `state_changed` for a protocol command: the run's mirror at `protocol` and any paths the
+/// completion mapping wrote (given in full, `skills.<skill>.…`).
+fn protocol_state_changed(ctx: &ToolContext, skill: &str, written: &[String]) {
+    let prefix = format!("skills.{skill}.");
+    let written = written.iter().map(|p| p.strip_prefix(&prefix).unwrap_or(p).to_string());
+    state_changed(ctx, Some(skill), std::iter::once("protocol".to_string()).chain(written));
 }
 
 impl Tool for ShowProtocolInvitation {
@@ -134,6 +142,7 @@ impl Tool for ShowProtocolInvitation {
             match engine.invite(&invitation) {
                 Ok(event) => {
                     ctx.emitter.emit(event);
+                    state_changed(ctx, Some(skill), ["protocol_invitation".to_string()]);
                     ToolOutput::ok(json!({
                         "status": "shown",
                         "message": "邀请已展示。等用户选择“开始”或“稍后”；用户说好就会开始，不要重复邀请。"
@@ -165,11 +174,9 @@ fn parse_actions(v: Option<&Value>) -> Result<Vec<ProtocolAction>, String> {
         .iter()
         .map(|i| {
             let label = i.get("label").and_then(Value::as_str).filter(|s| !s.trim().is_empty());
-            let value = i.get("value").and_then(Value::as_str);
+            let value = i.get("value").and_then(Value::as_str).and_then(ProtocolChoice::parse);
             match (label, value) {
-                (Some(label), Some(value @ ("start" | "later"))) => {
-                    Ok(ProtocolAction { label: label.to_string(), value: value.to_string() })
-                }
+                (Some(label), Some(value)) => Ok(ProtocolAction { label: label.to_string(), value }),
                 _ => Err(format!(
                     "each action needs a label and a value of start or later, got {i}; e.g. {{\"label\": \"开始\", \"value\": \"start\"}}"
                 )),
@@ -232,6 +239,7 @@ impl Tool for AdvanceProtocolStep {
                 },
                 Ok(Advance::Advanced { run, events }) => {
                     emit_all(ctx, events);
+                    protocol_state_changed(ctx, skill, &[]);
                     let next = engine.definition(&run).map(|s| next_step(&s.def, &run));
                     ToolOutput::ok(json!({
                         "status": "success",
@@ -241,6 +249,7 @@ impl Tool for AdvanceProtocolStep {
                 }
                 Ok(Advance::Completed { run, events, written }) => {
                     emit_all(ctx, events);
+                    protocol_state_changed(ctx, skill, &written);
                     ToolOutput::ok(json!({
                         "status": "completed",
                         "protocol_run_id": run.id,
@@ -308,6 +317,7 @@ impl Tool for CancelProtocol {
             match engine(ctx, &self.clock).cancel(Some(skill), None, reason) {
                 Ok((run, events)) => {
                     emit_all(ctx, events);
+                    protocol_state_changed(ctx, skill, &[]);
                     ToolOutput::ok(json!({
                         "status": "cancelled",
                         "protocol_run_id": run.id,

@@ -2,7 +2,7 @@
 //! configures them (script limits). Choosing a skill's tool set is `toolset`; each handler
 //! lives in its own file.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,6 +13,7 @@ use super::chart::{ComputeChart, ShowChart};
 use super::plan::UpdatePlan;
 use super::process::ScriptLimits;
 use super::resource::LoadResource;
+use super::sandbox::Policy;
 use super::script::RunScript;
 use super::state::{AppendToList, ReadState, WriteState};
 use super::tarot::DrawTarot;
@@ -26,6 +27,13 @@ pub struct ToolsSettings {
     pub script_timeout_secs: Option<u64>,
     /// Bytes kept of a script's stdout and of its stderr, each (default 65536).
     pub script_output_bytes: Option<usize>,
+    /// Processes a sandboxed script run may have at once (default 64).
+    pub script_max_processes: Option<u32>,
+    /// Memory (address space) of each process of a sandboxed run, in MiB (default 1024).
+    pub script_memory_mib: Option<u64>,
+    /// Skills whose scripts may run unconfined where this computer cannot sandbox them (the
+    /// approval then says so). Empty by default.
+    pub trusted_skills: Vec<String>,
 }
 
 impl ToolsSettings {
@@ -41,6 +49,15 @@ impl ToolsSettings {
                 .script_output_bytes
                 .filter(|b| *b > 0)
                 .unwrap_or(default.max_output_bytes),
+            max_processes: self
+                .script_max_processes
+                .filter(|n| *n > 0)
+                .unwrap_or(default.max_processes),
+            max_memory_bytes: self
+                .script_memory_mib
+                .filter(|m| *m > 0)
+                .map_or(default.max_memory_bytes, |m| m.saturating_mul(1 << 20)),
+            ..default
         }
     }
 }
@@ -50,6 +67,8 @@ impl ToolsSettings {
 pub struct ToolRegistry {
     pub(crate) handlers: BTreeMap<String, Arc<dyn Tool>>,
     pub(crate) limits: ScriptLimits,
+    /// Skills marked trusted (`tools.trusted_skills`).
+    pub(crate) trusted: Arc<BTreeSet<String>>,
 }
 
 impl ToolRegistry {
@@ -67,14 +86,28 @@ impl ToolRegistry {
             Arc::new(AppendToList),
             Arc::new(UpdatePlan),
             Arc::new(LoadResource),
-            Arc::new(RunScript { limits }),
+            Arc::new(RunScript { limits, policy: Policy::default() }),
             Arc::new(ComputeChart),
             Arc::new(ShowChart),
             Arc::new(DrawTarot),
         ];
         tools.extend(super::protocol_tools::default_protocol_tools());
         let handlers = tools.into_iter().map(|t| (t.name().to_string(), t)).collect();
-        ToolRegistry { handlers, limits }
+        ToolRegistry { handlers, limits, trusted: Arc::default() }
+    }
+
+    /// Every built-in handler, configured by the `tools` settings section (limits, trusted
+    /// skills).
+    pub fn from_settings(settings: &ToolsSettings) -> ToolRegistry {
+        let mut registry = Self::with_limits(settings.script_limits());
+        registry.trusted = Arc::new(settings.trusted_skills.iter().cloned().collect());
+        registry
+    }
+
+    /// The sandbox policy for `skill`'s scripts: network when its tools.yaml asks for it,
+    /// trusted when the settings say so.
+    pub fn script_policy(&self, skill: &str, network: bool) -> Policy {
+        Policy { network, trusted: self.trusted.contains(skill) }
     }
 
     /// The built-in handler called `name`.

@@ -1,8 +1,9 @@
 //! Script tools: `run_script` (any file under the active skill's `scripts/`, named by the
 //! model) and [`ScriptTool`] (a tool a skill declares in `tools.yaml` and backs with
 //! `scripts/<name>.*`; its arguments go to the script as JSON on stdin). Both always need the
-//! person's approval and run through `process` under [`ScriptLimits`]. Paths are resolved
-//! here and must stay inside `scripts/`.
+//! person's approval, whose reason says what the script may touch, and run through `process`
+//! under [`ScriptLimits`] and the skill's sandbox [`Policy`]. Paths are resolved here and
+//! must stay inside `scripts/`.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -12,6 +13,7 @@ use vibe_llm::ToolDef;
 
 use super::args::Args;
 use super::process::{self, Invocation, ScriptLimits, ScriptRun};
+use super::sandbox::Policy;
 use super::{Tool, ToolContext, ToolKind, ToolOutput, active_skill, tool_def};
 
 const SCRIPTS: &str = "scripts";
@@ -106,6 +108,7 @@ async fn execute(
     args: Vec<String>,
     stdin: Option<Vec<u8>>,
     limits: ScriptLimits,
+    policy: &Policy,
 ) -> ToolOutput {
     let skill = match active_skill(ctx, tool) {
         Ok(s) => s,
@@ -123,15 +126,17 @@ async fn execute(
         .strip_prefix(dir.join(SCRIPTS).canonicalize().unwrap_or_default())
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_else(|_| script.to_string());
-    match process::run(Invocation { script: path, cwd: dir, args, stdin }, limits).await {
+    match process::run(Invocation { script: path, cwd: dir, args, stdin }, limits, policy).await {
         Ok(run) => observation(&shown, run),
         Err(message) => ToolOutput::error(message),
     }
 }
 
-/// `run_script`: runs a script of the active skill named by the model.
+/// `run_script`: runs a script of the active skill named by the model. The registry's
+/// instance has the default policy; a skill's tool set gets one with the skill's policy.
 pub(crate) struct RunScript {
     pub limits: ScriptLimits,
+    pub policy: Policy,
 }
 
 impl Tool for RunScript {
@@ -147,8 +152,9 @@ impl Tool for RunScript {
         let script = args.get("script").and_then(Value::as_str).unwrap_or("?");
         let extra = args.get("args").map(|a| format!(" with arguments {a}")).unwrap_or_default();
         Some(format!(
-            "run the skill script {SCRIPTS}/{}{extra} on this computer",
-            script.trim_start_matches("scripts/")
+            "run the skill script {SCRIPTS}/{}{extra} on this computer, {}",
+            script.trim_start_matches("scripts/"),
+            self.policy.describe(&self.limits)
         ))
     }
 
@@ -190,7 +196,7 @@ impl Tool for RunScript {
             });
             match parsed {
                 Ok((script, list, stdin)) => {
-                    execute(ctx, "run_script", script, list, stdin, self.limits).await
+                    execute(ctx, "run_script", script, list, stdin, self.limits, &self.policy).await
                 }
                 Err(e) => e.into(),
             }
@@ -207,14 +213,21 @@ pub(crate) struct ScriptTool {
     /// File name under `scripts/`.
     file: String,
     limits: ScriptLimits,
+    policy: Policy,
     /// `None` when the declared schema cannot be compiled (`vibe skills check` reports it).
     validator: Option<jsonschema::Validator>,
 }
 
 impl ScriptTool {
-    pub fn new(definition: ToolDef, skill: &str, file: String, limits: ScriptLimits) -> Self {
+    pub fn new(
+        definition: ToolDef,
+        skill: &str,
+        file: String,
+        limits: ScriptLimits,
+        policy: Policy,
+    ) -> Self {
         let validator = jsonschema::draft202012::new(&definition.parameters).ok();
-        Self { definition, skill: skill.to_string(), file, limits, validator }
+        Self { definition, skill: skill.to_string(), file, limits, policy, validator }
     }
 }
 
@@ -229,8 +242,11 @@ impl Tool for ScriptTool {
 
     fn needs_approval(&self, _args: &Value) -> Option<String> {
         Some(format!(
-            "run the script {SCRIPTS}/{} of skill {} (tool {}) on this computer",
-            self.file, self.skill, self.definition.name
+            "run the script {SCRIPTS}/{} of skill {} (tool {}) on this computer, {}",
+            self.file,
+            self.skill,
+            self.definition.name,
+            self.policy.describe(&self.limits)
         ))
     }
 
@@ -256,8 +272,16 @@ impl Tool for ScriptTool {
                 );
             }
             let stdin = serde_json::to_vec(&input).unwrap_or_default();
-            execute(ctx, &self.definition.name, &self.file, Vec::new(), Some(stdin), self.limits)
-                .await
+            execute(
+                ctx,
+                &self.definition.name,
+                &self.file,
+                Vec::new(),
+                Some(stdin),
+                self.limits,
+                &self.policy,
+            )
+            .await
         })
     }
 }

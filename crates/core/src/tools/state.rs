@@ -1,15 +1,17 @@
 //! The generic skill-state tools (docs/design.md#state-semantics): `read_state`, `write_state` and
 //! `append_to_list`, always bound to the active skill (the model never names a skill). The
 //! semantics (deep merge, newest-first lists, trimming, cache invalidation) are the store's;
-//! this file only reads arguments and shapes the observations.
+//! this file only reads arguments, asks for approval when a write would remove stored data
+//! (docs/tools.md#writes-that-remove-data), and shapes the observations. Writes are recorded in
+//! the undo history as the model's, with the run id.
 
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use vibe_llm::ToolDef;
-use vibe_store::{DEFAULT_MAX_ITEMS, StateStatus};
+use vibe_store::{ChangeBy, DEFAULT_MAX_ITEMS, StateStatus};
 
 use super::args::Args;
-use super::{Tool, ToolContext, ToolOutput, active_skill, tool_def};
+use super::{Tool, ToolContext, ToolOutput, active_skill, state_changed, tool_def};
 
 /// Longest list `append_to_list` may keep.
 const MAX_ITEMS_LIMIT: u64 = 1000;
@@ -66,6 +68,9 @@ impl Tool for ReadState {
                     if read.status == StateStatus::Empty {
                         out["message"] = json!(format!("尚未建立 {skill} 数据"));
                     }
+                    if !read.warnings.is_empty() {
+                        out["warnings"] = json!(read.warnings);
+                    }
                     ToolOutput::ok(out)
                 }
                 Err(e) => ToolOutput::error(e.to_string()),
@@ -74,9 +79,47 @@ impl Tool for ReadState {
     }
 }
 
+/// The approval reason for a write to `skill` that removes `losses` (none: no approval).
+fn removal_reason(skill: &str, losses: Vec<String>) -> Option<String> {
+    if losses.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "change the saved data of skill {skill} in a way that removes data: {}. \
+         If approved, it can be undone from the skill's history.",
+        losses.join("; ")
+    ))
+}
+
+/// The error observation of a write that removes data the person was not asked about (an
+/// earlier call of the same round created it).
+fn unapproved(reason: String) -> ToolOutput {
+    ToolOutput::error(format!(
+        "not written: this would {reason} The person was not asked, because the data appeared \
+         during this round; call it again on its own so they can approve it"
+    ))
+}
+
+/// The model's name in the undo history.
+fn by_model(ctx: &ToolContext) -> ChangeBy {
+    ChangeBy::Model { run_id: ctx.run_id.clone() }
+}
+
 impl Tool for WriteState {
     fn name(&self) -> &str {
         "write_state"
+    }
+
+    fn approval_in(&self, ctx: &ToolContext, args: &Value) -> Option<String> {
+        let skill = ctx.active_skill.as_deref()?;
+        let section = args.get("section")?.as_str()?;
+        let data = args.get("data").filter(|d| d.is_object())?;
+        let sections = [section.to_string()];
+        // An unreadable state fails the call itself with a clear error; nothing to ask then.
+        let current = ctx.store.read_state(&ctx.user, skill, Some(&sections)).ok()?;
+        let patch =
+            Value::Object(serde_json::Map::from_iter([(section.to_string(), data.clone())]));
+        removal_reason(skill, vibe_store::losses_of_merge(&current.data, &patch))
     }
 
     fn definition(&self) -> ToolDef {
@@ -112,12 +155,21 @@ impl Tool for WriteState {
                 Ok(p) => p,
                 Err(e) => return e.into(),
             };
-            match ctx.store.write_state(&ctx.user, skill, section, Value::Object(data.clone())) {
-                Ok(()) => ToolOutput::ok(json!({
+            if !ctx.approved
+                && let Some(reason) = self.approval_in(ctx, &args)
+            {
+                return unapproved(reason);
+            }
+            let data = Value::Object(data.clone());
+            match ctx.store.write_state_by(&ctx.user, skill, section, data, &by_model(ctx)) {
+                Ok(()) => {
+                    state_changed(ctx, Some(skill), [section.to_string()]);
+                    ToolOutput::ok(json!({
                     "status": "success",
                     "message": format!("已保存 {section}"),
                     "skill_id": skill,
-                })),
+                    }))
+                }
                 Err(e) => ToolOutput::error(e.to_string()),
             }
         })
@@ -127,6 +179,25 @@ impl Tool for WriteState {
 impl Tool for AppendToList {
     fn name(&self) -> &str {
         "append_to_list"
+    }
+
+    /// Trimming below the list's current length drops more than the one oldest entry an
+    /// append at the limit drops; that needs approval.
+    fn approval_in(&self, ctx: &ToolContext, args: &Value) -> Option<String> {
+        let skill = ctx.active_skill.as_deref()?;
+        let path = args.get("path")?.as_str()?;
+        let max = usize::try_from(args.get("max_items")?.as_u64()?).ok()?;
+        let first = path.split('.').next()?.to_string();
+        let current = ctx.store.read_state(&ctx.user, skill, Some(&[first])).ok()?;
+        let len = path.split('.').try_fold(&current.data, |v, s| v.get(s))?.as_array()?.len();
+        if max >= len {
+            return None;
+        }
+        let dropped = len + 1 - max;
+        removal_reason(
+            skill,
+            vec![format!("trims {path} from {len} to {max} entries (drops the {dropped} oldest)")],
+        )
     }
 
     fn definition(&self) -> ToolDef {
@@ -168,20 +239,29 @@ impl Tool for AppendToList {
                 Err(e) => return e.into(),
             };
             let max = max.map_or(DEFAULT_MAX_ITEMS, |m| m as usize);
-            match ctx.store.append_to_list(
+            if !ctx.approved
+                && let Some(reason) = self.approval_in(ctx, &args)
+            {
+                return unapproved(reason);
+            }
+            match ctx.store.append_to_list_by(
                 &ctx.user,
                 skill,
                 path,
                 Value::Object(entry.clone()),
                 max,
+                &by_model(ctx),
             ) {
-                Ok(outcome) => ToolOutput::ok(json!({
-                    "status": "success",
-                    "message": format!("已添加到 {path}"),
-                    "skill_id": skill,
-                    "length": outcome.length,
-                    "dropped": outcome.dropped,
-                })),
+                Ok(outcome) => {
+                    state_changed(ctx, Some(skill), [path.to_string()]);
+                    ToolOutput::ok(json!({
+                        "status": "success",
+                        "message": format!("已添加到 {path}"),
+                        "skill_id": skill,
+                        "length": outcome.length,
+                        "dropped": outcome.dropped,
+                    }))
+                }
                 Err(e) => ToolOutput::error(e.to_string()),
             }
         })

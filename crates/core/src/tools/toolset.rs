@@ -10,7 +10,7 @@ use vibe_skills::{Registry, SkillEntry, ToolRef};
 use super::Tool;
 use super::described::{Described, declared_def};
 use super::registry::ToolRegistry;
-use super::script::{ScriptTool, find_for_tool};
+use super::script::{RunScript, ScriptTool, find_for_tool};
 
 /// Phase-2 tools of a skill without `tools.yaml` (besides `use_skill`).
 pub(crate) const DEFAULT_TOOLS: [&str; 5] =
@@ -68,7 +68,7 @@ impl ToolRegistry {
         match skills.tools(skill) {
             Ok(Some(spec)) => {
                 for tool in &spec.tools {
-                    self.add(&mut set, &entry, tool);
+                    self.add(&mut set, &entry, tool, spec.network);
                 }
             }
             Ok(None) => self.add_defaults(&mut set),
@@ -88,13 +88,20 @@ impl ToolRegistry {
         }
     }
 
-    fn add(&self, set: &mut ToolSet, entry: &SkillEntry, tool: &ToolRef) {
+    fn add(&self, set: &mut ToolSet, entry: &SkillEntry, tool: &ToolRef, network: bool) {
         let name = tool.name();
         let skill = &entry.name;
         if name == "use_skill" {
             return; // always offered first, as the app defines it
         }
-        let handler = self.get(name);
+        let policy = self.script_policy(skill, network);
+        let handler = if name == "run_script" {
+            // Bound to this skill's sandbox policy, so the approval says what it may touch.
+            Some(Arc::new(RunScript { limits: self.limits, policy: policy.clone() })
+                as Arc<dyn Tool>)
+        } else {
+            self.get(name)
+        };
         match (tool, handler) {
             (ToolRef::Builtin { .. }, Some(handler)) => set.push(handler),
             (ToolRef::Declared(declared), Some(handler)) => {
@@ -106,6 +113,7 @@ impl ToolRegistry {
                     skill,
                     file,
                     self.limits,
+                    policy,
                 ))),
                 None => set.notices.push(format!(
                     "tool `{name}` of skill `{skill}` left out: the app has no handler for it and the skill has no scripts/{name}.* to run"

@@ -10,7 +10,7 @@ use vibe_llm::ToolDef;
 use vibe_skills::{SkillEntry, SkillMeta};
 
 use super::args::Args;
-use super::{Effect, Tool, ToolContext, ToolKind, ToolOutput, birth, tool_def};
+use super::{Effect, Tool, ToolContext, ToolKind, ToolOutput, birth, state_changed, tool_def};
 use crate::CoreError;
 use crate::compute::ensure_chart;
 
@@ -54,6 +54,13 @@ fn activate(ctx: &ToolContext, args: &Value) -> Result<ToolOutput, ToolOutput> {
     let a = Args::new("use_skill", args)?;
     let name = a.text("skill", "\"bazi\"")?;
     let entry = invocable(ctx, name)?;
+    // A skill whose instructions cannot be read is not started: nothing is bound or saved.
+    if let Err(e) = ctx.skills.body(name) {
+        return Err(ToolOutput::field_error(
+            "skill",
+            format!("skill `{name}` cannot be loaded ({e}); it was not started: choose another"),
+        ));
+    }
     let meta = &entry.meta;
     let scenario = match a.opt_text("scenario")? {
         Some(s) => Some(
@@ -73,6 +80,7 @@ fn activate(ctx: &ToolContext, args: &Value) -> Result<ToolOutput, ToolOutput> {
                 .into());
         };
         birth::save(&ctx.store, &ctx.user, patch, compute_type.unwrap_or("zodiac"))?;
+        state_changed(ctx, None, ["birth_info".to_string()]);
     }
     let mut notes = Vec::new();
     if meta.requires_birth_info || meta.requires_compute {
@@ -96,6 +104,9 @@ fn activate(ctx: &ToolContext, args: &Value) -> Result<ToolOutput, ToolOutput> {
         let outcome =
             ensure_chart(&ctx.store, &ctx.user, name, compute_type, false).map_err(chart_error)?;
         chart_recomputed = Some(outcome.recomputed);
+        if outcome.recomputed {
+            state_changed(ctx, Some(name), ["chart".to_string()]);
+        }
     }
     ctx.store
         .set_conversation_skill(&ctx.conversation_id, Some(name), scenario.as_deref())

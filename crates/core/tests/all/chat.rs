@@ -84,7 +84,10 @@ async fn every_message_of_a_turn_is_stored_in_order_with_tool_pairs() {
             .all(|m| m.token_count > 0 || m.role == Role::Assistant && m.content.is_empty())
     );
     let run = h.store.run(&turn.result.run_id).unwrap().unwrap();
-    assert_eq!((run.status.as_str(), run.stop_reason.as_deref()), ("completed", Some("completed")));
+    assert_eq!(
+        (run.status.as_str(), run.stop_reason.map(|r| r.as_str())),
+        ("completed", Some("completed"))
+    );
 }
 
 #[tokio::test]
@@ -203,7 +206,9 @@ responses:
             types.iter().position(|t| t == "approval_resolved").expect("approval resolved");
         assert!(required < resolved);
         let decision = turn.events.iter().find_map(|e| match &e.event {
-            Event::ApprovalResolved { approved, by, .. } => Some((*approved, by.clone())),
+            Event::ApprovalResolved { approved, by, .. } => {
+                Some((*approved, by.as_str().to_string()))
+            }
             _ => None,
         });
         assert_eq!(decision, Some((approved, "policy".to_string())));
@@ -307,7 +312,10 @@ responses:
     assert!(partial.interrupted && !partial.content.is_empty());
     assert!("这是一个会被打断的很长的回答，一个字一个字地出来。".starts_with(&partial.content));
     let run = h.store.run(&result.run_id).unwrap().unwrap();
-    assert_eq!((run.status.as_str(), run.stop_reason.as_deref()), ("cancelled", Some("cancelled")));
+    assert_eq!(
+        (run.status.as_str(), run.stop_reason.map(|r| r.as_str())),
+        ("cancelled", Some("cancelled"))
+    );
     assert!(matches!(
         sink.events().last().unwrap().event,
         Event::RunFinished { stop_reason: StopReason::Cancelled, .. }
@@ -350,8 +358,9 @@ async fn a_long_lived_service_takes_over_run_folders_made_ahead() {
     h.service.recover().unwrap();
     assert!(!orphan.exists());
     assert_eq!(count(&spares), 1);
-    let Harness { dir, service, .. } = h;
+    let Harness { dir, service, app, .. } = h;
     drop(service);
+    drop(app);
     eventually("the unused folder is removed with the service", || count(&spares) == 0);
     drop(dir);
 }

@@ -7,17 +7,35 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use vibe_core::agent::{ApprovalPolicy, Approver, Budgets};
-use vibe_core::chat::{ChatConfig, ChatService, TurnRequest, TurnResult};
+use vibe_core::app::{App, AppPaths, EphemeralKeys, Overrides};
+use vibe_core::chat::{ChatService, TurnRequest, TurnResult};
 use vibe_core::emit::{CollectSink, EventSink};
 use vibe_llm::{ChatModel, LlmSettings, ScriptedModel};
-use vibe_skills::{Registry, RegistryConfig, SkillsSettings};
 use vibe_store::{LOCAL_USER, Store};
+use vibe_wire::command::{SettingChange, UpdateSettingsRequest};
 use vibe_wire::{Envelope, Event};
+
+/// The database keys of every harness data dir of this test process, kept in memory (two
+/// harnesses over one dir share its key, as two processes share the keychain).
+static KEYS: std::sync::LazyLock<Arc<EphemeralKeys>> =
+    std::sync::LazyLock::new(|| Arc::new(EphemeralKeys::default()));
+
+/// A plain SQLite connection to the harness data dir `dir`'s database, keyed.
+pub fn raw_connection(dir: &std::path::Path) -> rusqlite::Connection {
+    use vibe_core::app::KeyStore as _;
+    let account = vibe_core::app::db_key_account(dir);
+    let hex = KEYS.get_db_key(&account).unwrap().expect("a harness opened this data dir");
+    let conn = rusqlite::Connection::open(dir.join("vibe.db")).unwrap();
+    conn.pragma_update(None, "key", format!("x'{}'", hex.as_str())).unwrap();
+    conn
+}
 
 pub struct Harness {
     pub dir: tempfile::TempDir,
     pub store: Arc<Store>,
-    pub service: ChatService,
+    /// The app's chat service (what `App::send_message` runs turns on).
+    pub service: Arc<ChatService>,
+    pub app: App,
 }
 
 pub struct Turn {
@@ -45,7 +63,7 @@ impl Turn {
         let mut text = String::new();
         for e in &self.events {
             match &e.event {
-                Event::TurnStarted { .. } => text.clear(),
+                Event::RoundStarted { .. } => text.clear(),
                 Event::AssistantDelta { text: t } => text.push_str(t),
                 _ => {}
             }
@@ -74,6 +92,8 @@ pub struct Options {
     pub runs_ahead: bool,
     /// Compaction summaries written by the model.
     pub summarize_with_model: bool,
+    /// When memory extraction runs by itself.
+    pub memory: vibe_core::memory::MemorySettings,
 }
 
 impl Harness {
@@ -83,26 +103,26 @@ impl Harness {
 
     /// A harness over an existing data dir (another process on the same files).
     pub fn new_in(dir: tempfile::TempDir, model: Arc<dyn ChatModel>, options: Options) -> Self {
-        let store = Arc::new(Store::open(&dir.path().join("vibe.db")).unwrap());
-        let config = RegistryConfig::for_data_dir(
-            dir.path(),
-            &SkillsSettings::default(),
-            options.project_skills,
-        );
-        let skills = Arc::new(Registry::open(config));
-        let chat = ChatConfig {
-            budgets: options.budgets,
+        // Assembled as every front end does: through the app, over the data dir.
+        let overrides = Overrides {
+            model: Some(model),
+            budgets: Some(options.budgets),
             seed: Some(7),
-            summarize_with_model: options.summarize_with_model,
-            ..ChatConfig::default()
+            skills_dir: options.project_skills,
+            long_lived: options.runs_ahead,
+            memory: Some(options.memory),
+            ..Overrides::default()
         };
-        let mut service =
-            ChatService::new(store.clone(), skills, model, Some(dir.path().to_path_buf()), chat)
-                .unwrap();
-        if options.runs_ahead {
-            service = service.prepare_runs_ahead();
+        // Encrypted as the app's default, with the key in [`KEYS`].
+        let app = App::open_with_keys(AppPaths::new(dir.path()), overrides, KEYS.clone()).unwrap();
+        if options.summarize_with_model {
+            let change =
+                SettingChange { key: "chat.summarize_with_model".into(), value: true.into() };
+            app.update_settings(UpdateSettingsRequest { changes: vec![change] }).unwrap();
         }
-        Self { dir, store, service }
+        let store = app.store().clone();
+        let service = app.chat().unwrap();
+        Self { dir, store, service, app }
     }
 
     pub fn scripted(script: &str) -> Self {

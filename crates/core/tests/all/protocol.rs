@@ -9,11 +9,12 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 use vibe_core::agent::ApprovalPolicy;
-use vibe_core::chat::{ChatConfig, ChatService, TurnRequest};
+use vibe_core::app::{App, AppPaths, Overrides};
+use vibe_core::chat::{ChatService, TurnRequest};
 use vibe_core::emit::{CollectSink, EventSink};
 use vibe_core::protocol::{Clock, ReportFormat, render_report};
 use vibe_llm::ScriptedModel;
-use vibe_skills::{Registry, RegistryConfig, SkillsSettings};
+use vibe_skills::Registry;
 use vibe_store::{LOCAL_USER, ProtocolStatus, Store};
 use vibe_wire::{Envelope, Event};
 
@@ -21,8 +22,9 @@ use crate::recording::Recording;
 
 struct Fx {
     _dir: tempfile::TempDir,
+    _app: App,
     store: Arc<Store>,
-    service: ChatService,
+    service: Arc<ChatService>,
     model: Arc<Recording>,
     now: Arc<Mutex<DateTime<Utc>>>,
     conversation: Mutex<Option<String>>,
@@ -30,15 +32,13 @@ struct Fx {
 }
 
 impl Fx {
-    fn new(responses: Vec<Value>, user_skills: Option<&std::path::Path>) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Arc::new(Store::open(&dir.path().join("vibe.db")).unwrap());
-        let mut config = RegistryConfig::for_data_dir(dir.path(), &SkillsSettings::default(), None);
-        if let Some(user) = user_skills {
-            config.user = Some(user.to_path_buf());
-        }
-        let skills = Arc::new(Registry::open(config));
-        let registry = skills.clone();
+    fn new(responses: Vec<Value>) -> Self {
+        Self::new_in(tempfile::tempdir().unwrap(), responses)
+    }
+
+    /// The app over `dir` (whose `skills/` may hold the person's own skills), opened as every
+    /// front end opens it, with the scripted model and an injected protocol clock.
+    fn new_in(dir: tempfile::TempDir, responses: Vec<Value>) -> Self {
         let script = json!({"model": "scripted-coach", "responses": responses}).to_string();
         let model = Arc::new(Recording::new(
             ScriptedModel::from_yaml(&script, "protocol scenario").unwrap(),
@@ -46,19 +46,19 @@ impl Fx {
         let now = Arc::new(Mutex::new(Utc.with_ymd_and_hms(2026, 1, 20, 8, 0, 0).unwrap()));
         let at = now.clone();
         let clock: Clock = Arc::new(move || *at.lock().unwrap());
-        let service = ChatService::new(
-            store.clone(),
-            skills,
-            model.clone(),
-            Some(dir.path().to_path_buf()),
-            ChatConfig::default(),
-        )
-        .unwrap()
-        .with_protocol_clock(clock);
+        let overrides = Overrides {
+            model: Some(model.clone() as Arc<dyn vibe_llm::ChatModel>),
+            protocol_clock: Some(clock),
+            ..Overrides::default()
+        };
+        let keys = Arc::new(vibe_core::app::EphemeralKeys::default());
+        let app = App::open_with_keys(AppPaths::new(dir.path()), overrides, keys).unwrap();
+        let (store, skills, service) = (app.store().clone(), app.skills(), app.chat().unwrap());
         Fx {
             _dir: dir,
+            _app: app,
             store,
-            skills: registry,
+            skills,
             service,
             model,
             now,
@@ -179,7 +179,7 @@ async fn the_whole_dankoe_run_from_invitation_to_completion_mapping() {
         responses.push(advance(step_data(n)));
         responses.push(text("好，下一步。"));
     }
-    let fx = Fx::new(responses, None);
+    let fx = Fx::new(responses);
 
     let invited = fx.say("我想彻底改变现在的生活").await;
     let Event::ProtocolInvitation { protocol_id, actions, .. } = protocol_events(&invited)[0]
@@ -305,7 +305,7 @@ async fn an_interrupted_run_resumes_after_two_hours_by_asking_to_continue_first(
     }
     responses.push(text("欢迎回来！要继续这一步，还是从头再来？"));
     responses.push(text("好，我们继续。"));
-    let fx = Fx::new(responses, None);
+    let fx = Fx::new(responses);
     fx.say("我想彻底改变").await;
     fx.say("好，开始吧").await;
     fx.say("回答一").await;
@@ -331,7 +331,7 @@ async fn cancelling_keeps_the_collected_data() {
     responses.push(text("好。"));
     responses.push(call("cancel_protocol", json!({"reason": "今天太累"})));
     responses.push(text("没关系，随时可以再来。"));
-    let fx = Fx::new(responses, None);
+    let fx = Fx::new(responses);
     fx.say("我想彻底改变").await;
     fx.say("好，开始吧").await;
     fx.say("回答一").await;
@@ -358,7 +358,7 @@ async fn a_second_protocol_pauses_dankoe_which_then_resumes_and_completes() {
         responses.push(advance(step_data(n)));
         responses.push(text("好。"));
     }
-    let fx = Fx::new(responses, None);
+    let fx = Fx::new(responses);
     fx.say("我想彻底改变").await;
     fx.say("好，开始吧").await;
     fx.say("回答一").await;
@@ -388,8 +388,10 @@ async fn a_second_protocol_pauses_dankoe_which_then_resumes_and_completes() {
 
 #[tokio::test]
 async fn a_user_written_protocol_runs_and_a_broken_one_disables_only_itself() {
-    let user = tempfile::tempdir().unwrap();
-    let dir = user.path().join("lifecoach/protocols");
+    // The person's own skills live in the data dir's `skills/`.
+    let data = tempfile::tempdir().unwrap();
+    let user = data.path().join("skills");
+    let dir = user.join("lifecoach/protocols");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("breath.yaml"),
@@ -403,15 +405,15 @@ async fn a_user_written_protocol_runs_and_a_broken_one_disables_only_itself() {
     .unwrap();
     // The user root overrides lifecoach only when it holds SKILL.md: copy the built-in one.
     let builtin = vibe_skills::builtin_dir().unwrap().join("lifecoach");
-    std::fs::copy(builtin.join("SKILL.md"), user.path().join("lifecoach/SKILL.md")).unwrap();
-    std::fs::copy(builtin.join("tools.yaml"), user.path().join("lifecoach/tools.yaml")).unwrap();
+    std::fs::copy(builtin.join("SKILL.md"), user.join("lifecoach/SKILL.md")).unwrap();
+    std::fs::copy(builtin.join("tools.yaml"), user.join("lifecoach/tools.yaml")).unwrap();
     let responses = vec![
         call("show_protocol_invitation", json!({"protocol_id": "breath"})),
         text("来做三次呼吸？"),
         advance(json!({"feeling": "平静了一些"})),
         text("很好。"),
     ];
-    let fx = Fx::new(responses, Some(user.path()));
+    let fx = Fx::new_in(data, responses);
     let ids: Vec<String> = fx.service.protocols().list().into_iter().map(|p| p.id).collect();
     assert_eq!(ids, vec!["breath"], "the broken protocol is disabled, the other listed");
     fx.say("我有点焦虑").await;

@@ -27,8 +27,8 @@ fn harness(language: &str) -> (Harness, Arc<Recording>) {
 fn notice(turn: &Turn) -> Option<(String, String, Vec<String>, String)> {
     turn.events.iter().find_map(|e| match &e.event {
         Event::SafetyNotice { risk, category, resources, locale } => Some((
-            risk.clone(),
-            category.clone(),
+            risk.as_str().to_string(),
+            category.as_str().to_string(),
             resources.iter().map(|r| r.number.clone()).collect(),
             locale.clone(),
         )),
@@ -120,4 +120,183 @@ async fn without_a_language_preference_the_system_locale_or_generic_is_used() {
     let (_, _, numbers, locale) = notice(&turn).unwrap();
     assert!(!locale.is_empty());
     assert!(!numbers.is_empty(), "{locale}: some resources are always shown");
+}
+
+/// A harness whose model answers the safety check with `check` (one scripted response, YAML)
+/// and then the coach's call.
+fn checked(check: &str) -> (Harness, Arc<Recording>) {
+    let script = format!(
+        "mode: ordered\nresponses:\n  - {check}\n  - text: \"我在这里陪着你。\"\n    usage: {{prompt_tokens: 20, completion_tokens: 5, total_tokens: 25}}\n"
+    );
+    let model = Arc::new(Recording::new(ScriptedModel::from_yaml(&script, "test script").unwrap()));
+    let h = Harness::new(model.clone(), Options::default());
+    h.store.set_path(LOCAL_USER, "preferences.language", json!("zh-CN")).unwrap();
+    (h, model)
+}
+
+fn safety_check(turn: &Turn) -> (Option<String>, Option<String>, Option<String>) {
+    turn.events
+        .iter()
+        .find_map(|e| match &e.event {
+            Event::SafetyCheck { risk, rule, fallback_reason, .. } => {
+                Some((risk.map(|r| r.as_str().to_string()), rule.clone(), fallback_reason.clone()))
+            }
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no safety_check: {:?}", turn.types()))
+}
+
+fn run_total(turn: &Turn) -> u64 {
+    turn.events
+        .iter()
+        .find_map(|e| match &e.event {
+            Event::RunFinished { usage, .. } => Some(usage.total_tokens),
+            _ => None,
+        })
+        .unwrap()
+}
+
+const CHECK_USAGE: &str = "usage: {prompt_tokens: 7, completion_tokens: 3, total_tokens: 10}";
+
+#[tokio::test]
+async fn an_unsure_message_the_model_calls_acute_gets_the_notice() {
+    // Negated by the rules ("不会"), so unsure: the model is asked before the coach.
+    let (h, model) = checked(&format!(
+        "text: '{{\"risk\": \"acute\", \"category\": \"suicide\"}}'\n    {CHECK_USAGE}"
+    ));
+    let turn = h.turn(say("我不会自杀的，只是最近总在想以后的事")).await;
+    let types = turn.types();
+    let check_at = types.iter().position(|t| t == "safety_check").unwrap();
+    let notice_at = types.iter().position(|t| t == "safety_notice").unwrap();
+    let request_at = types.iter().position(|t| t == "model_request").unwrap();
+    assert!(check_at < notice_at && notice_at < request_at, "{types:?}");
+    assert_eq!(safety_check(&turn), (Some("acute".into()), Some("model".into()), None));
+    let (risk, category, _, _) = notice(&turn).unwrap();
+    assert_eq!((risk.as_str(), category.as_str()), ("acute", "suicide"));
+    assert_eq!(user_mark(&h, &turn).as_deref(), Some("acute"), "kept out of memory");
+    let systems = model.systems.lock().unwrap();
+    assert_eq!(systems.len(), 2, "one check call, then the coach's");
+    assert!(systems[0].contains("You rate one chat message"), "{}", systems[0]);
+    assert!(systems[1].contains("## 安全优先（本轮）"));
+    assert_eq!(run_total(&turn), 35, "the check's tokens count in the run");
+    assert_eq!(turn.reply(), "我在这里陪着你。");
+}
+
+#[tokio::test]
+async fn an_unsure_message_the_model_calls_none_gets_no_notice() {
+    let (h, model) =
+        checked(&format!("text: '{{\"risk\": \"none\", \"category\": null}}'\n    {CHECK_USAGE}"));
+    let turn = h.turn(say("我不会自杀的，放心")).await;
+    assert_eq!(safety_check(&turn), (None, Some("zh.suicide.want_die".into()), None));
+    assert!(notice(&turn).is_none(), "{:?}", turn.types());
+    assert_eq!(user_mark(&h, &turn), None);
+    let systems = model.systems.lock().unwrap();
+    assert_eq!(systems.len(), 2);
+    assert!(!systems[1].contains("安全优先"));
+    assert_eq!(run_total(&turn), 35);
+}
+
+#[tokio::test]
+async fn a_failed_model_check_keeps_the_rules_verdict_and_says_so() {
+    // Vague despair: the rules say concern but are unsure; the check call fails.
+    let (h, _) = checked("error: {kind: server, message: boom}");
+    let turn = h.turn(say("我真的撑不住了")).await;
+    let (risk, rule, fallback) = safety_check(&turn);
+    assert_eq!((risk.as_deref(), rule.as_deref()), (Some("concern"), Some("zh.suicide.unsure")));
+    assert!(fallback.as_deref().is_some_and(|f| f.contains("failed")), "{fallback:?}");
+    let (risk, category, _, _) = notice(&turn).unwrap();
+    assert_eq!((risk.as_str(), category.as_str()), ("concern", "suicide"));
+    assert_eq!(user_mark(&h, &turn).as_deref(), Some("concern"));
+    assert_eq!(turn.reply(), "我在这里陪着你。");
+}
+
+#[tokio::test]
+async fn a_sure_message_makes_no_check_call() {
+    let (h, model) = harness("zh-CN");
+    let turn = h.turn(say("今天天气很好")).await;
+    assert!(!turn.types().iter().any(|t| t == "safety_check"));
+    assert_eq!(model.systems.lock().unwrap().len(), 1);
+}
+
+/// A conversation with the lifecoach skill and a running dankoe protocol; returns it and the
+/// protocol run id.
+async fn with_running_protocol(h: &Harness) -> (String, String) {
+    let first = h.turn(TurnRequest { skill: Some("lifecoach".into()), ..say("你好") }).await;
+    let conversation = first.result.conversation_id.clone();
+    let (run, _) = h
+        .service
+        .protocols()
+        .start(Some("lifecoach"), "dankoe", Some(&conversation), Some("scripted"))
+        .unwrap();
+    (conversation, run.id)
+}
+
+async fn extraction_of(h: &Harness, conversation: &str) -> vibe_core::memory::Extraction {
+    let model = ScriptedModel::from_yaml(
+        "mode: matched\nresponses:\n  - text: '{\"items\": []}'\n",
+        "extraction",
+    )
+    .unwrap();
+    vibe_core::memory::extract_conversation(
+        &h.store,
+        &model,
+        None,
+        LOCAL_USER,
+        conversation,
+        vibe_core::memory::ExtractOptions::default(),
+    )
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn each_category_pauses_a_protocol_and_stays_out_of_memory_and_lookalikes_do_not() {
+    let acute = [
+        ("我今晚就要从天台跳下去", "suicide"),
+        ("I just took 40 tylenol", "suicide"),
+        ("我又割腕了，血止不住", "self_harm"),
+        ("我要杀了我继父", "harm_others"),
+        ("I'm going to stab my roommate", "harm_others"),
+        ("我被人强奸了", "abuse"),
+        ("He threatened to kill me if I leave", "abuse"),
+        ("我爸突然倒在地上，叫他也没反应", "medical"),
+        ("My baby isn't breathing", "medical"),
+    ];
+    for (message, category) in acute {
+        let (h, _) = harness("zh-CN");
+        let (conversation, run) = with_running_protocol(&h).await;
+        let turn = h
+            .turn(TurnRequest { conversation_id: Some(conversation.clone()), ..say(message) })
+            .await;
+        let (risk, got, _, _) = notice(&turn).unwrap_or_else(|| panic!("no notice: {message}"));
+        assert_eq!((risk.as_str(), got.as_str()), ("acute", category), "{message}");
+        assert!(turn.types().iter().any(|t| t == "protocol_paused"), "{message}");
+        let status = h.service.protocols().run(&run).unwrap().status;
+        assert_eq!(status, ProtocolStatus::Paused, "{message}");
+        let pass = extraction_of(&h, &conversation).await;
+        assert_eq!(pass.skipped_risky, 2, "{message}: it and the reply to it are kept out");
+    }
+    let lookalikes = [
+        "商场在搞跳楼价大甩卖",
+        "I'm dying to see that movie",
+        "我不小心切菜切到手了",
+        "这个bug我一定要弄死它",
+        "Let's kill some time at the mall",
+        "我踢球的时候被对方踢了一脚",
+        "My brother beat me at chess again",
+        "工作压得我喘不过气来",
+        "You gave me a heart attack sneaking up like that",
+    ];
+    for message in lookalikes {
+        let (h, _) = harness("zh-CN");
+        let (conversation, run) = with_running_protocol(&h).await;
+        let turn = h
+            .turn(TurnRequest { conversation_id: Some(conversation.clone()), ..say(message) })
+            .await;
+        assert!(notice(&turn).is_none(), "{message}: {:?}", turn.types());
+        let status = h.service.protocols().run(&run).unwrap().status;
+        assert_eq!(status, ProtocolStatus::Active, "{message}");
+        let pass = extraction_of(&h, &conversation).await;
+        assert_eq!(pass.skipped_risky, 0, "{message}: read like any message");
+    }
 }

@@ -37,14 +37,9 @@ fn harness(root: &Path, script: &str) -> Harness {
 #[tokio::test]
 async fn calls_that_change_state_run_in_the_order_the_model_gave_them() {
     let root = tempfile::tempdir().unwrap();
-    // The first script is the slower one: run side by side, the second would write first.
-    skill(
-        root.path(),
-        &[
-            ("first.sh", "sleep 1\necho first >> order.txt\n"),
-            ("second.sh", "echo second >> order.txt\n"),
-        ],
-    );
+    // The first script is the slower one: run side by side, the second would finish first.
+    // (Scripts are sandboxed and cannot write a shared file: each prints when it finished.)
+    skill(root.path(), &[("first.sh", "sleep 1\ndate +%s%N\n"), ("second.sh", "date +%s%N\n")]);
     let script = r#"
 mode: ordered
 responses:
@@ -58,8 +53,21 @@ responses:
     request.skill = Some("ordered".into());
     let turn = h.turn_with(request, Arc::new(ApprovalPolicy::ApproveAll)).await;
     assert_eq!(turn.result.stop_reason, StopReason::Completed, "{:?}", turn.types());
-    let order = std::fs::read_to_string(root.path().join("ordered/order.txt")).unwrap();
-    assert_eq!(order, "first\nsecond\n");
+    let finished = |script: &str| -> u128 {
+        turn.events
+            .iter()
+            .find_map(|e| match &e.event {
+                Event::ToolResult { name, result, .. }
+                    if name == "run_script" && result["script"] == script =>
+                {
+                    result["stdout"].as_str()?.trim().parse().ok()
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no result of {script}: {:?}", turn.types()))
+    };
+    let (first, second) = (finished("scripts/first.sh"), finished("scripts/second.sh"));
+    assert!(first <= second, "the second script finished first: {first} > {second}");
 }
 
 /// Cancels the run when a result of `tool` is shown.

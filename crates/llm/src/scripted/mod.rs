@@ -17,6 +17,35 @@ use crate::model::{ChatModel, DeltaStream, error_stream};
 use crate::types::{ChatRequest, Message, ModelInfo};
 use script::{Order, Response, Script};
 
+/// The largest script or recorded run read (a long run's events.jsonl fits many times over);
+/// `scripted:/dev/zero` stops here instead of filling memory.
+const MAX_SCRIPT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The text of a script file, at most [`MAX_SCRIPT_BYTES`]; `what` names it in errors.
+fn read_script_file(path: &Path, what: &str) -> Result<String, LlmError> {
+    use std::io::Read as _;
+    let fail =
+        |e: std::io::Error| LlmError::config(format!("cannot read {what} {}: {e}", path.display()));
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_SCRIPT_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(fail)?;
+    if bytes.len() as u64 > MAX_SCRIPT_BYTES {
+        return Err(LlmError::config(format!(
+            "{what} {} is larger than the {} MiB limit",
+            path.display(),
+            MAX_SCRIPT_BYTES >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        LlmError::config(format!(
+            "{what} {} is not UTF-8 text (invalid byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
 /// A model that answers from a script.
 pub struct ScriptedModel {
     script: Script,
@@ -101,6 +130,17 @@ impl ChatModel for ScriptedModel {
 
     fn model_name(&self) -> &str {
         self.script.model.as_deref().unwrap_or("scripted")
+    }
+}
+
+#[cfg(test)]
+mod read_tests {
+    #[test]
+    fn an_endless_script_file_is_refused_at_the_cap() {
+        let err = super::read_script_file(std::path::Path::new("/dev/zero"), "the model script")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("/dev/zero") && err.contains("64 MiB"), "{err}");
     }
 }
 

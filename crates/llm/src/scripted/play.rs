@@ -8,7 +8,7 @@ use futures::StreamExt as _;
 
 use crate::model::DeltaStream;
 use crate::scripted::script::{Response, Script};
-use crate::types::{Delta, Usage};
+use crate::types::{Delta, TokenUsage};
 
 pub(crate) fn play(script: &Script, response: &Response, prior_calls: usize) -> DeltaStream {
     let chunk = response.chunk_chars.unwrap_or(script.chunk_chars);
@@ -52,7 +52,7 @@ pub(crate) fn play(script: &Script, response: &Response, prior_calls: usize) -> 
                 } else {
                     u.total_tokens
                 };
-                results.push(Ok(Delta::Usage { usage: Usage { total_tokens: total, ..u } }));
+                results.push(Ok(Delta::Usage { usage: TokenUsage { total_tokens: total, ..u } }));
             }
             let reason = response.finish_reason.clone().unwrap_or_else(|| {
                 if response.tool_calls.is_empty() { "stop" } else { "tool_calls" }.to_string()
@@ -101,7 +101,7 @@ mod tests {
             }
         }
         assert_eq!(texts, ["你好", "世界", "!"]);
-        assert_eq!(last_err.map(|e| e.kind()), Some("server"));
+        assert_eq!(last_err.map(|e| e.kind().as_str()), Some("server"));
     }
 
     #[tokio::test]

@@ -13,9 +13,7 @@ use crate::reassemble::parse_usage;
 use crate::scripted::script::{Order, Response, Script, ScriptedCall};
 
 pub(crate) fn load_events(path: &Path) -> Result<Script, LlmError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        LlmError::config(format!("cannot read the recorded run {}: {e}", path.display()))
-    })?;
+    let text = super::read_script_file(path, "the recorded run")?;
     parse_events(&text, &path.display().to_string())
 }
 

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::errors::LlmError;
-use crate::types::Usage;
+use crate::types::TokenUsage;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -53,7 +53,7 @@ pub(crate) struct Response {
     pub error: Option<ScriptedError>,
     /// Default: `tool_calls` when there are calls, else `stop`.
     pub finish_reason: Option<String>,
-    pub usage: Option<Usage>,
+    pub usage: Option<TokenUsage>,
     pub chunk_chars: Option<usize>,
     pub delay_ms: Option<u64>,
     /// Text already split into deltas (replay keeps the recorded chunking).
@@ -120,8 +120,10 @@ const KINDS: &[&str] = &[
 
 impl Script {
     pub fn load(path: &Path) -> Result<Self, LlmError> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            LlmError::config(format!("cannot read the model script {}: {e} (base URL scripted:PATH names a YAML script or an events.jsonl)", path.display()))
+        let text = super::read_script_file(path, "the model script").map_err(|e| {
+            LlmError::config(format!(
+                "{e} (base URL scripted:PATH names a YAML script or an events.jsonl)"
+            ))
         })?;
         Self::parse(&text, &path.display().to_string())
     }

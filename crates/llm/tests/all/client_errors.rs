@@ -26,7 +26,7 @@ async fn unauthorized_is_auth_not_retried_and_the_echoed_key_is_redacted() {
     ));
     let (r, err) = ask(&client(&server)).await;
     let err = err.unwrap();
-    assert_eq!(err.kind(), "auth");
+    assert_eq!(err.kind().as_str(), "auth");
     assert!(err.to_string().contains("[redacted]"));
     assert_no_key(&err);
     assert_eq!(r.text, "");
@@ -38,7 +38,7 @@ async fn forbidden_is_auth_too() {
     let server = FakeServer::start();
     server.push(Reply::json(403, &json!({"error": "forbidden"})));
     let (_, err) = ask(&client(&server)).await;
-    assert_eq!(err.map(|e| e.kind()), Some("auth"));
+    assert_eq!(err.map(|e| e.kind().as_str()), Some("auth"));
 }
 
 #[tokio::test]
@@ -50,7 +50,7 @@ async fn bad_request_carries_the_server_message_and_is_not_retried() {
     ));
     let (_, err) = ask(&client(&server)).await;
     let err = err.unwrap();
-    assert_eq!(err.kind(), "bad_request");
+    assert_eq!(err.kind().as_str(), "bad_request");
     assert!(err.to_string().contains("model \"nope\" not found"));
     assert_eq!(server.requests().len(), 1);
 }
@@ -78,7 +78,7 @@ async fn rate_limited_without_retries_reports_retry_after_at_once() {
     );
     let (_, err) = ask(&tuned(&server, json!({"retries": 0}))).await;
     let err = err.unwrap();
-    assert_eq!(err.kind(), "rate_limited");
+    assert_eq!(err.kind().as_str(), "rate_limited");
     assert_eq!(err.retry_after_s(), Some(7));
     assert_eq!(server.requests().len(), 1);
 }
@@ -100,7 +100,7 @@ async fn server_errors_are_retried_with_backoff_until_attempts_run_out() {
     }
     let (_, err) = ask(&client(&server)).await;
     let err = err.unwrap();
-    assert_eq!(err.kind(), "server");
+    assert_eq!(err.kind().as_str(), "server");
     assert!(err.to_string().contains("overloaded"));
     assert_eq!(server.requests().len(), 3, "default: 2 retries = 3 attempts");
 }
@@ -131,7 +131,7 @@ async fn an_error_event_after_text_keeps_the_text_and_is_not_retried() {
     server.push(Reply::sse(sse(vec![ev_text("partial "), ev_error("model crashed")])));
     let (r, err) = ask(&client(&server)).await;
     let err = err.unwrap();
-    assert_eq!(err.kind(), "server");
+    assert_eq!(err.kind().as_str(), "server");
     assert!(err.to_string().contains("model crashed"));
     assert_eq!(r.text, "partial ");
     assert_eq!(server.requests().len(), 1);
@@ -142,7 +142,7 @@ async fn a_stream_cut_without_done_is_truncated_with_partial_text_kept() {
     let server = FakeServer::start();
     server.push(Reply::sse(sse_frame(vec![ev_role(), ev_text("half an ans")])));
     let (r, err) = ask(&client(&server)).await;
-    assert_eq!(err.map(|e| e.kind()), Some("truncated"));
+    assert_eq!(err.map(|e| e.kind().as_str()), Some("truncated"));
     assert_eq!(r.text, "half an ans");
     assert_eq!(server.requests().len(), 1);
 }
@@ -152,7 +152,7 @@ async fn garbage_from_a_wrong_endpoint_is_a_protocol_error() {
     let server = FakeServer::start();
     server.push(Reply::sse("data: <!doctype html>\n\n"));
     let (_, err) = ask(&client(&server)).await;
-    assert_eq!(err.map(|e| e.kind()), Some("protocol"));
+    assert_eq!(err.map(|e| e.kind().as_str()), Some("protocol"));
     assert_eq!(server.requests().len(), 1);
 }
 
@@ -169,7 +169,7 @@ async fn nobody_listening_is_a_network_error() {
     .unwrap();
     let (_, err) = ask(&client_with(settings)).await;
     let err = err.unwrap();
-    assert_eq!(err.kind(), "network");
+    assert_eq!(err.kind().as_str(), "network");
     assert!(err.to_string().contains(&format!("127.0.0.1:{port}")));
     assert_no_key(&err);
 }
@@ -181,7 +181,7 @@ async fn first_byte_timeout() {
     server.push(Reply::status(200).delay(Duration::from_secs(30)).body("x"));
     let (_, err) = ask(&tuned(&server, json!({"first_byte_timeout_s": 0.3, "retries": 0}))).await;
     let err = err.unwrap();
-    assert_eq!(err.kind(), "timeout");
+    assert_eq!(err.kind().as_str(), "timeout");
     assert!(err.to_string().contains("first_byte_timeout_s"));
 }
 
@@ -196,7 +196,7 @@ async fn first_byte_timeout_also_covers_headers_followed_by_silence() {
     ))
     .await;
     let err = err.unwrap();
-    assert_eq!(err.kind(), "timeout");
+    assert_eq!(err.kind().as_str(), "timeout");
     assert!(err.to_string().contains("first_byte_timeout_s"), "{err}");
     assert_eq!(r.text, "");
 }
@@ -207,7 +207,7 @@ async fn idle_timeout_between_chunks_keeps_what_arrived() {
     server.push(Reply::sse(sse_frame(vec![ev_text("so far")])).then_hang());
     let (r, err) = ask(&tuned(&server, json!({"idle_timeout_s": 0.3}))).await;
     let err = err.unwrap();
-    assert_eq!(err.kind(), "timeout");
+    assert_eq!(err.kind().as_str(), "timeout");
     assert!(err.to_string().contains("idle_timeout_s"));
     assert_eq!(r.text, "so far");
     assert_eq!(server.requests().len(), 1, "no retry after the first delta");

@@ -4,7 +4,9 @@ use std::time::Duration;
 
 use futures::StreamExt as _;
 use serde_json::json;
-use vibe_llm::{ChatModel as _, ChatRequest, Delta, Message, ToolCall, ToolDef, Usage, collect};
+use vibe_llm::{
+    ChatModel as _, ChatRequest, Delta, Message, TokenUsage, ToolCall, ToolDef, collect,
+};
 use vibe_test_support::*;
 
 use crate::support::*;
@@ -24,7 +26,10 @@ async fn role_only_first_chunk_empty_choices_and_usage() {
     assert_eq!(r.text, "Hello");
     assert_eq!(r.reasoning, None);
     assert_eq!(r.finish_reason.as_deref(), Some("stop"));
-    assert_eq!(r.usage, Some(Usage { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 }));
+    assert_eq!(
+        r.usage,
+        Some(TokenUsage { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 })
+    );
 }
 
 #[tokio::test]
@@ -220,6 +225,6 @@ async fn a_server_without_a_model_list_says_so() {
     let server = FakeServer::start();
     server.push(Reply::json(404, &json!({"error": "not found"})));
     let err = client(&server).list_models().await.unwrap_err();
-    assert_eq!(err.kind(), "bad_request");
+    assert_eq!(err.kind().as_str(), "bad_request");
     assert!(err.to_string().contains("/models is not offered"), "{err}");
 }

@@ -7,6 +7,7 @@ mod client_quirks;
 mod provider_streams;
 mod retry_wait;
 mod scripted;
+mod secrets;
 mod structured_mode;
 mod support;
 mod truncation;

@@ -4,7 +4,7 @@
 
 use futures::StreamExt as _;
 use serde_json::json;
-use vibe_llm::{ChatModel as _, ChatRequest, Delta, Message, ToolCall, Usage, collect};
+use vibe_llm::{ChatModel as _, ChatRequest, Delta, Message, TokenUsage, ToolCall, collect};
 use vibe_test_support::*;
 
 use crate::support::*;
@@ -56,7 +56,7 @@ async fn kimi_usage_inside_the_choice_and_its_tool_ids_round_trip() {
     assert_eq!(err, None);
     assert_eq!(
         first.usage,
-        Some(Usage { prompt_tokens: 812, completion_tokens: 17, total_tokens: 829 })
+        Some(TokenUsage { prompt_tokens: 812, completion_tokens: 17, total_tokens: 829 })
     );
     let call = first.tool_calls[0].clone();
     assert_eq!(call.id, "functions.write_state:0");
@@ -83,7 +83,7 @@ async fn llama_cpp_error_field_at_http_200_is_an_error_with_its_message() {
     }
     let (r, err) = ask(&client(&server)).await;
     let err = err.unwrap();
-    assert_eq!(err.kind(), "server");
+    assert_eq!(err.kind().as_str(), "server");
     assert!(err.to_string().contains("slot 0 crashed while decoding"), "{err}");
     assert_eq!(r.text, "");
     assert_eq!(server.requests().len(), 3, "a server error before any delta is retried");
@@ -96,7 +96,7 @@ async fn llama_cpp_context_overflow_in_the_error_field_is_not_retried() {
     server.push(Reply::sse(format!("{}data: [DONE]\n\n", sse_error_field(&error))));
     let (_, err) = ask(&client(&server)).await;
     let err = err.unwrap();
-    assert_eq!(err.kind(), "bad_request");
+    assert_eq!(err.kind().as_str(), "bad_request");
     assert!(err.to_string().contains("exceeds the available context size"), "{err}");
     assert!(err.to_string().contains("mid-stream (code 400)"), "{err}");
     assert_eq!(server.requests().len(), 1);

@@ -52,7 +52,7 @@ async fn a_retry_after_beyond_the_cap_on_a_503_is_reported_not_waited_for() {
     let clock = RecordingClock::new();
     let (_, err) = ask(&client_with(settings).with_clock(clock.clone())).await;
     let err = err.unwrap();
-    assert_eq!(err.kind(), "server");
+    assert_eq!(err.kind().as_str(), "server");
     assert_eq!(err.retry_after_s(), Some(3600));
     assert!(err.to_string().contains("retry after 3600 s"), "{err}");
     assert_eq!(clock.waits(), []);

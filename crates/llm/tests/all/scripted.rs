@@ -45,7 +45,7 @@ async fn a_yaml_script_plays_text_reasoning_tool_calls_and_errors() {
     let (r, err) = collect(model.stream(ChatRequest::default())).await;
     assert_eq!(r.text, "cut ");
     let err = err.unwrap();
-    assert_eq!((err.kind(), err.retry_after_s()), ("rate_limited", Some(4)));
+    assert_eq!((err.kind().as_str(), err.retry_after_s()), ("rate_limited", Some(4)));
 }
 
 #[tokio::test]
@@ -76,6 +76,6 @@ fn a_missing_script_is_a_config_error_naming_the_path() {
         LlmSettings::from_section(&json!({"base_url": "scripted:/nonexistent/x.yaml"}), "t")
             .unwrap();
     let err = build_model(&settings, None).err().unwrap();
-    assert_eq!(err.kind(), "config");
+    assert_eq!(err.kind().as_str(), "config");
     assert!(err.to_string().contains("/nonexistent/x.yaml"));
 }

@@ -33,7 +33,7 @@ async fn a_connection_closed_mid_line_is_truncated_and_the_cut_line_is_not_parse
     ]));
     let (r, err) = ask(&client(&server)).await;
     let err = err.unwrap();
-    assert_eq!(err.kind(), "truncated", "{err}");
+    assert_eq!(err.kind().as_str(), "truncated", "{err}");
     assert!(err.to_string().contains("middle of a line"), "{err}");
     assert_eq!(r.text, "kept ");
 }
@@ -49,7 +49,7 @@ async fn a_chunked_body_reset_mid_chunk_is_truncated_not_network() {
     );
     let (r, err) = ask(&client(&server)).await;
     let err = err.unwrap();
-    assert_eq!(err.kind(), "truncated", "{err}");
+    assert_eq!(err.kind().as_str(), "truncated", "{err}");
     assert_eq!(r.text, "so far");
     assert_eq!(server.requests().len(), 1, "no retry after the first delta");
 }
@@ -63,7 +63,7 @@ async fn a_chunked_body_closed_mid_chunk_is_truncated() {
             .cut_chunk(CUT_LINE, 40),
     );
     let (r, err) = ask(&client(&server)).await;
-    assert_eq!(err.map(|e| e.kind()), Some("truncated"));
+    assert_eq!(err.map(|e| e.kind().as_str()), Some("truncated"));
     assert_eq!(r.text, "so far");
 }
 
@@ -75,7 +75,7 @@ async fn eof_without_a_finish_reason_drops_the_half_built_tool_call() {
         ev_tool_call(0, "call_1", "write_state", "{\"section\": \"go"),
     ])));
     let (r, err) = ask(&client(&server)).await;
-    assert_eq!(err.map(|e| e.kind()), Some("truncated"));
+    assert_eq!(err.map(|e| e.kind().as_str()), Some("truncated"));
     assert_eq!(r.text, "Let me note that.");
     assert_eq!(r.tool_calls, [], "a half-built call is never handed on");
 }
@@ -85,7 +85,7 @@ async fn a_reset_before_any_body_byte_is_network() {
     let server = FakeServer::start();
     server.push(Reply::sse_chunked(Vec::<Vec<u8>>::new()).then_reset());
     let (_, err) = ask(&no_retries(&server)).await;
-    assert_eq!(err.map(|e| e.kind()), Some("network"));
+    assert_eq!(err.map(|e| e.kind().as_str()), Some("network"));
 }
 
 #[tokio::test]

@@ -3,6 +3,7 @@
 //! `{name, description, parameters: <JSON schema object>, examples: [..], edge_cases: [..]}`.
 //! A mapping may carry a built-in name: it then documents that built-in for this skill (the
 //! app executes it; the skill supplies description, schema, examples and edge cases).
+//! An optional top-level `network: true` asks for network access for the skill's scripts.
 //! Executing tools is the agent's job; JSON-schema checks are in `tools_schema`.
 
 use std::path::Path;
@@ -39,6 +40,9 @@ pub const BUILTIN_TOOLS: &[&str] = &[
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolsSpec {
     pub tools: Vec<ToolRef>,
+    /// `network: true`: the skill's scripts ask for network access (the approval of each run
+    /// says so; without it scripts run with no network).
+    pub network: bool,
 }
 
 impl ToolsSpec {
@@ -110,7 +114,8 @@ pub(crate) fn parse_tools(path: &Path, text: &str) -> Parsed<ToolsSpec> {
         );
         return (None, r.problems);
     };
-    r.unknown_keys(entries, &["tools"], "key");
+    r.unknown_keys(entries, &["tools", "network"], "key");
+    let network = node.get("network").and_then(|n| r.bool(n, "network")).unwrap_or(false);
     let Some(list) = node.get("tools") else {
         r.error(node.pos, "missing `tools:` (a list of built-in tool names or declared tools)");
         return (None, r.problems);
@@ -133,7 +138,7 @@ pub(crate) fn parse_tools(path: &Path, text: &str) -> Parsed<ToolsSpec> {
         tools.push(tool);
     }
     let ok = !has_errors(&r.problems);
-    (ok.then_some(ToolsSpec { tools }), r.problems)
+    (ok.then_some(ToolsSpec { tools, network }), r.problems)
 }
 
 fn tool_item(r: &mut Reader<'_>, item: &Node) -> Option<ToolRef> {

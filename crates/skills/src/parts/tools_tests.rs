@@ -111,3 +111,16 @@ fn missing_description_and_bad_yaml() {
     assert!(problems[0].starts_with("s/tools.yaml:2:"), "{problems:?}");
     assert!(problems[0].contains("invalid YAML"), "{problems:?}");
 }
+
+#[test]
+fn network_is_off_unless_asked_for() {
+    let (spec, problems) = parse("tools:\n  - run_script\n");
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(!spec.unwrap().network);
+    let (spec, problems) = parse("network: true\ntools:\n  - run_script\n");
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(spec.unwrap().network);
+    let (spec, problems) = parse("network: maybe\ntools:\n  - run_script\n");
+    assert!(spec.is_none());
+    assert!(problems.iter().any(|p| p.contains("`network` must be true or false")), "{problems:?}");
+}

@@ -53,9 +53,14 @@ async fn show_chart_emits_the_stored_chart_as_a_display_event() {
     let out = f.call(Some("zodiac"), "show_chart", json!({})).await;
     assert_eq!(out.result, json!({"status": "shown", "kind": "chart", "skill_id": "zodiac"}));
     let events = f.sink.events();
-    assert_eq!(events.len(), 1);
-    let Event::Display { kind, data } = &events[0].event else { panic!("{:?}", events[0]) };
-    assert_eq!(kind, "chart");
+    assert_eq!(events.len(), 2);
+    assert_eq!(
+        events[0].event,
+        Event::StateChanged { skill: Some("zodiac".into()), paths: vec!["chart".into()] },
+        "computing the chart says the stored chart changed"
+    );
+    let Event::Display { kind, data } = &events[1].event else { panic!("{:?}", events[1]) };
+    assert_eq!(kind.as_str(), "chart");
     assert_eq!(data["skill"], "zodiac");
     assert_eq!(data["chart"]["sun_sign"], "taurus");
 }

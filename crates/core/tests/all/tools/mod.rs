@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // helpers outside #[test] fns unwrap too
 
 mod charts;
+mod sandbox;
 mod scripts;
 mod state;
 mod toolset;
@@ -83,6 +84,9 @@ impl Fixture {
             run_dir: None,
             emitter: Emitter::new("run-test", vec![self.sink.clone()]),
             seed: None,
+            // Handlers called directly: approval is the caller's business (the loop's gate
+            // is tested through turns).
+            approved: true,
         }
     }
 

@@ -22,7 +22,7 @@ const SCRIPTS: &[(&str, &str)] = &[
         "scripts/loud.sh",
         "i=0\nwhile [ $i -lt 2000 ]; do echo 0123456789012345678901234567890123456789; i=$((i+1)); done\n",
     ),
-    ("scripts/hang.sh", "sleep 300 &\necho $! > \"$1\"\nwait\n"),
+    ("scripts/hang.sh", "sleep \"$1\" &\nwait\n"),
     ("scripts/plain.txt", "not a script\n"),
     ("notes.md", "outside scripts/\n"),
 ];
@@ -43,6 +43,7 @@ fn run_script_always_needs_approval_naming_the_script() {
     assert_eq!(tool.kind(), ToolKind::Script);
     let reason = tool.needs_approval(&json!({"script": "report.py"})).unwrap();
     assert!(reason.contains("scripts/report.py"), "{reason}");
+    assert!(reason.contains("sandboxed") || reason.contains("refused"), "{reason}");
     assert!(tool.needs_approval(&json!({})).is_some());
 }
 
@@ -62,7 +63,17 @@ async fn the_environment_is_cleared() {
     let out = run(&f, json!({"script": "scripts/env.sh"})).await;
     let stdout = out.result["stdout"].as_str().unwrap();
     let vars: Vec<(&str, &str)> = stdout.lines().filter_map(|l| l.split_once('=')).collect();
-    let allowed = ["PATH", "LANG", "HOME", "TMPDIR", "PWD", "SHLVL", "OLDPWD", "_"];
+    let allowed = [
+        "PATH",
+        "LANG",
+        "HOME",
+        "TMPDIR",
+        "PYTHONDONTWRITEBYTECODE",
+        "PWD",
+        "SHLVL",
+        "OLDPWD",
+        "_",
+    ];
     for (key, _) in &vars {
         assert!(allowed.contains(key), "{key} leaked into the script environment:\n{stdout}");
     }
@@ -118,8 +129,22 @@ fn process_ends(pid: u32) -> bool {
     false
 }
 
-fn read_pid(path: &Path) -> Option<u32> {
-    std::fs::read_to_string(path).ok()?.trim().parse().ok()
+/// A `sleep` argument no other process on the machine has: 300 seconds and a unique fraction.
+pub(crate) fn marker() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!("300.{}{nanos}", std::process::id())
+}
+
+/// The pid (as this process sees it) of a running `sleep <marker>`.
+pub(crate) fn find_sleep(marker: &str) -> Option<u32> {
+    let wanted = format!("sleep\0{marker}\0");
+    std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
+        let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+        let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+        (cmdline.ends_with(wanted.as_bytes())).then_some(pid)
+    })
 }
 
 #[cfg(target_os = "linux")]
@@ -127,13 +152,23 @@ fn read_pid(path: &Path) -> Option<u32> {
 async fn a_timeout_kills_the_script_and_its_children() {
     let (f, _dir) =
         fixture(ScriptLimits { timeout: Duration::from_secs(1), ..ScriptLimits::default() });
-    let pid_file = f.dir.path().join("child.pid");
-    let out = run(&f, json!({"script": "hang.sh", "args": [pid_file.to_str().unwrap()]})).await;
+    let marker = marker();
+    let call = run(&f, json!({"script": "hang.sh", "args": [marker]}));
+    let watch = async {
+        for _ in 0..100 {
+            if let Some(pid) = find_sleep(&marker) {
+                return Some(pid);
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        None
+    };
+    let (out, child) = tokio::join!(call, watch);
     assert!(out.is_error);
     assert_eq!(out.result["status"], "timed_out");
     assert_eq!(out.result["timed_out"], true);
     assert_eq!(out.result["exit_code"], Value::Null);
-    let child = read_pid(&pid_file).expect("the script wrote its child's pid");
+    let child = child.expect("the script started its child");
     assert!(process_ends(child), "the script's background child {child} survived the timeout");
 }
 
@@ -141,18 +176,17 @@ async fn a_timeout_kills_the_script_and_its_children() {
 #[tokio::test]
 async fn cancelling_the_call_kills_the_script() {
     let (f, _dir) = fixture(ScriptLimits::default());
-    let pid_file = f.dir.path().join("cancel.pid");
+    let marker = marker();
     let tool = f.tools.get("run_script").unwrap();
     let ctx = f.ctx(Some("scripted"));
-    let mut call =
-        tool.call(&ctx, json!({"script": "hang.sh", "args": [pid_file.to_str().unwrap()]}));
+    let mut call = tool.call(&ctx, json!({"script": "hang.sh", "args": [marker]}));
     let mut child = None;
     for _ in 0..200 {
         tokio::select! {
             out = &mut call => panic!("the script ended on its own: {}", out.result),
             () = tokio::time::sleep(Duration::from_millis(50)) => {}
         }
-        child = read_pid(&pid_file);
+        child = find_sleep(&marker);
         if child.is_some() {
             break;
         }

@@ -152,7 +152,7 @@ async fn update_plan_validates_and_hands_the_plan_to_the_loop() {
     let Some(vibe_core::tools::Effect::PlanUpdated(plan)) = out.effect else {
         panic!("no plan effect")
     };
-    assert_eq!(plan.steps[0].status, "in_progress");
+    assert_eq!(plan.steps[0].status.as_str(), "in_progress");
     let bad = f
         .call(
             None,
@@ -161,4 +161,87 @@ async fn update_plan_validates_and_hands_the_plan_to_the_loop() {
         )
         .await;
     assert!(bad.is_error && bad.effect.is_none());
+}
+
+/// What `state_changed` events the calls so far emitted, as (skill, paths).
+fn changes(f: &Fixture) -> Vec<(Option<String>, Vec<String>)> {
+    f.sink
+        .events()
+        .into_iter()
+        .filter_map(|e| match e.event {
+            vibe_wire::Event::StateChanged { skill, paths } => Some((skill, paths)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn each_write_says_which_paths_changed_and_a_refused_one_says_nothing() {
+    let f = Fixture::new();
+    f.call(Some("career"), "write_state", json!({"section": "goals", "data": {"a": 1}})).await;
+    f.call(Some("career"), "append_to_list", json!({"path": "progress.log", "entry": {"t": 1}}))
+        .await;
+    f.call(Some("career"), "read_state", json!({})).await;
+    let refused = f.call(Some("career"), "write_state", json!({"section": "goals"})).await;
+    assert!(refused.is_error);
+    let career = Some("career".to_string());
+    assert_eq!(
+        changes(&f),
+        [(career.clone(), vec!["goals".to_string()]), (career, vec!["progress.log".to_string()])]
+    );
+}
+
+#[tokio::test]
+async fn birth_info_given_to_a_chart_tool_is_a_profile_change() {
+    let f = Fixture::new();
+    let out = f
+        .call(
+            Some("zodiac"),
+            "compute_chart",
+            json!({"birth_info": {"date": "1990-05-17", "timezone": "Asia/Shanghai", "longitude": 121.47}}),
+        )
+        .await;
+    assert!(!out.is_error, "{}", out.result);
+    assert_eq!(
+        changes(&f),
+        [
+            (None, vec!["birth_info".to_string()]),
+            (Some("zodiac".to_string()), vec!["chart".to_string()])
+        ]
+    );
+}
+
+#[tokio::test]
+async fn read_state_skips_a_damaged_entry_and_says_so() {
+    let f = Fixture::new();
+    for text in ["a", "b", "c"] {
+        f.call(
+            Some("career"),
+            "append_to_list",
+            json!({"path": "journal", "entry": {"text": text}}),
+        )
+        .await;
+    }
+    // Damaged outside VibeLife: one entry's stored JSON cut short.
+    let conn = rusqlite::Connection::open(f.dir.path().join("vibe.db")).unwrap();
+    conn.execute_batch(
+        "PRAGMA ignore_check_constraints = ON;
+         UPDATE state_list_items SET item = '{\"text\": \"b' WHERE item LIKE '%\"b\"%';",
+    )
+    .unwrap();
+    drop(conn);
+    let read = f.call(Some("career"), "read_state", json!({})).await;
+    assert!(!read.is_error, "{}", read.result);
+    let texts: Vec<&str> = read.result["data"]["journal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, vec!["c", "a"]);
+    let warning = read.result["warnings"][0].as_str().unwrap();
+    assert!(
+        warning.contains("skipped a damaged entry of list \"journal\" of skill career"),
+        "{warning}"
+    );
 }

@@ -135,3 +135,19 @@ async fn skills_closed_to_the_model_are_refused() {
     assert!(!msg.contains("private-notes,"), "closed skills are not offered as choices: {msg}");
     assert_eq!(f.store.conversation(&f.conversation).unwrap().skill, None);
 }
+
+#[tokio::test]
+async fn a_skill_that_cannot_load_is_an_error_and_binds_nothing() {
+    let f = Fixture::new();
+    let dir = f.add_skill("broken", "", &[]);
+    let mut text = std::fs::read(dir.join("SKILL.md")).unwrap();
+    text.extend_from_slice(b"\n\xff\xfe not UTF-8\n");
+    std::fs::write(dir.join("SKILL.md"), text).unwrap();
+    let out = f.call(None, "use_skill", json!({"skill": "broken"})).await;
+    assert!(out.is_error, "{}", out.result);
+    assert_eq!(out.result["field"], "skill");
+    assert!(out.result["message"].as_str().unwrap().contains("cannot be loaded"), "{}", out.result);
+    assert!(out.effect.is_none());
+    let conv = f.store.conversation(&f.conversation).unwrap();
+    assert_eq!(conv.skill, None, "the conversation was bound to a broken skill");
+}

@@ -1,0 +1,245 @@
+//! The app facade (docs/architecture.md, "The boundary"): [`App`] is the one way a front end
+//! (the CLI, the desktop shell, evals, benchmarks, test harnesses) opens VibeLife. It owns the
+//! settings (`settings.rs`), the assembly of store, skills, model and chat service, recovery
+//! at open, and implements the wire commands (`vibe_wire::command`) in one file per area. It
+//! never prints, parses command lines or words a front end's hints (`AppError::hint` carries
+//! the data; each front end says it its own way).
+
+mod api_key;
+mod chart;
+mod conversations;
+mod database;
+mod dbkey;
+mod dto;
+mod endpoint;
+mod error;
+mod eval;
+mod history;
+mod memory;
+mod paths;
+mod profile;
+mod protocol;
+mod runs;
+mod safety;
+mod secrets;
+mod settings;
+mod skills;
+mod state;
+mod turns;
+
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+
+use vibe_skills::{Registry, RegistryConfig};
+use vibe_store::{Recovery, Store, Upgrade};
+use vibe_wire::command::{SettingsView, UpdateSettingsRequest};
+
+use crate::agent::PendingApprovals;
+use crate::chat::ChatService;
+
+pub use dbkey::{Encryption, StorageSettings, account as db_key_account, open_database};
+pub use error::{AppError, hint_of};
+pub use paths::{APP_IDENTIFIER, AppPaths, DB_FILE, DB_PASSPHRASE_ENV, Overrides, SETTINGS_FILE};
+pub use secrets::{EphemeralKeys, KeyStore, OsKeychain};
+pub use settings::{Language, Preferences, Settings};
+pub use turns::LiveRuns;
+
+/// One open VibeLife: `Send + Sync`, shared behind an `Arc` by every task of a front end.
+pub struct App {
+    paths: AppPaths,
+    overrides: Overrides,
+    store: Arc<Store>,
+    keys: Arc<dyn KeyStore>,
+    /// The settings and the document they were read from.
+    settings: RwLock<Loaded>,
+    /// The skill registry, reopened when the `skills` section changes.
+    skills: RwLock<Arc<Registry>>,
+    /// The chat service, built at the first turn and dropped when settings or keys change.
+    service: Mutex<Option<Arc<ChatService>>>,
+    /// Notices of the last model set-up (no key stored, no keychain service).
+    notices: Mutex<Vec<String>>,
+    approvals: Arc<PendingApprovals>,
+    live: Arc<LiveRuns>,
+    recovered: Recovery,
+}
+
+struct Loaded {
+    settings: Settings,
+    doc: serde_json::Value,
+}
+
+impl App {
+    /// Open the app over `paths`: read and check the settings (an invalid file is an error
+    /// naming the file and key), create the data dir (owner-only), find the database key
+    /// (`dbkey`: keychain, passphrase or explicitly none; the mode is recorded in the settings
+    /// at the first open), open the database with it (encrypting a clear one, migrating it),
+    /// open the skill registry, and close runs a killed process left open. The model is not
+    /// contacted; it is set up at the first turn.
+    pub fn open(paths: AppPaths, overrides: Overrides) -> Result<App, AppError> {
+        Self::open_with_keys(paths, overrides, Arc::new(OsKeychain))
+    }
+
+    /// As [`App::open`], with API keys and the database key kept in `keys` instead of the OS
+    /// keychain.
+    pub fn open_with_keys(
+        paths: AppPaths,
+        overrides: Overrides,
+        keys: Arc<dyn KeyStore>,
+    ) -> Result<App, AppError> {
+        let (mut settings, mut doc) = Settings::load(&paths.settings_file())?;
+        dbkey::private_data_dir(&paths)?;
+        let key_lock = dbkey::creation_lock(&paths);
+        if settings.storage.encryption.is_none() {
+            // Another process may have recorded the mode while this one waited for the lock.
+            (settings, doc) = Settings::load(&paths.settings_file())?;
+        }
+        let recorded = settings.storage.encryption;
+        let (mode, key) = dbkey::resolve(&paths, &overrides, recorded, keys.as_ref())?;
+        if recorded.is_none() {
+            // Recorded before the database is made, so the next open uses the same mode.
+            let file = paths.settings_file();
+            let change = vibe_wire::command::SettingChange {
+                key: "storage.encryption".into(),
+                value: mode.as_str().into(),
+            };
+            doc = settings::apply_changes(&doc, &[change], &file)?;
+            settings = Settings::from_document(&doc, &file)?;
+            settings::write_atomically(&file, &doc)?;
+        }
+        let store = Arc::new(Store::open_with_key(&paths.db(), &key)?);
+        drop((key, key_lock));
+        let skills = Arc::new(open_registry(&paths, &overrides, &settings));
+        if overrides.long_lived
+            && let Err(e) = skills.watch()
+        {
+            tracing::warn!(error = %e, "skill folders are not watched; edits are checked on every message");
+        }
+        let recovered = crate::chat::recover_runs(&store, Some(&paths.data_dir))?;
+        Ok(App {
+            paths,
+            overrides,
+            store,
+            keys,
+            settings: RwLock::new(Loaded { settings, doc }),
+            skills: RwLock::new(skills),
+            service: Mutex::new(None),
+            notices: Mutex::new(Vec::new()),
+            approvals: Arc::new(PendingApprovals::default()),
+            live: Arc::new(LiveRuns::default()),
+            recovered,
+        })
+    }
+
+    pub fn paths(&self) -> &AppPaths {
+        &self.paths
+    }
+
+    pub fn overrides(&self) -> &Overrides {
+        &self.overrides
+    }
+
+    /// The database, for test harnesses and benchmarks that set up data below the commands.
+    /// Front ends use the commands.
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    /// The skill registry the next turn uses.
+    pub fn skills(&self) -> Arc<Registry> {
+        self.skills.read().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// The settings in force.
+    pub fn settings(&self) -> Settings {
+        self.settings.read().unwrap_or_else(PoisonError::into_inner).settings.clone()
+    }
+
+    /// What recovery at open closed.
+    pub fn recovered(&self) -> &Recovery {
+        &self.recovered
+    }
+
+    /// How the database is encrypted (`none` is shown as a warning by front ends).
+    pub fn encryption(&self) -> Encryption {
+        self.settings().storage.encryption.unwrap_or(Encryption::Keychain)
+    }
+
+    /// The database upgrade done at open, if any.
+    pub fn upgraded(&self) -> Option<&Upgrade> {
+        self.store.upgraded()
+    }
+
+    /// One-line notices of the last model set-up (e.g. a hosted endpoint without a key).
+    pub fn notices(&self) -> Vec<String> {
+        self.notices.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// `get_settings`.
+    pub fn get_settings(&self) -> SettingsView {
+        let settings = self.settings();
+        SettingsView {
+            file: self.paths.settings_file().display().to_string(),
+            data_dir: self.paths.data_dir.display().to_string(),
+            settings: settings.to_value(),
+            presets: endpoint::presets(),
+        }
+    }
+
+    /// `update_settings`: apply the changes to the file's document, check the result with
+    /// the settings' types, and write it atomically. On any error nothing is written and the
+    /// settings in force stay. The next turn uses the new settings.
+    pub fn update_settings(
+        &self,
+        request: UpdateSettingsRequest,
+    ) -> Result<SettingsView, AppError> {
+        let file = self.paths.settings_file();
+        {
+            let mut loaded = self.settings.write().unwrap_or_else(PoisonError::into_inner);
+            let doc = settings::apply_changes(&loaded.doc, &request.changes, &file)?;
+            let settings = Settings::from_document(&doc, &file)?;
+            if settings.storage != loaded.settings.storage {
+                return Err(AppError::Settings {
+                    file: file.clone(),
+                    key: Some("storage.encryption".into()),
+                    message: "the database's encryption is chosen when the data folder is \
+                              created and cannot be changed (re-keying is not supported)"
+                        .into(),
+                });
+            }
+            crate::context::ContextLimits::validate(&settings.chat.context).map_err(|e| {
+                AppError::Settings {
+                    file: file.clone(),
+                    key: Some("chat.context".into()),
+                    message: e.to_string(),
+                }
+            })?;
+            if let Err(e) = settings.llm.resolve() {
+                return Err(AppError::Settings {
+                    file: file.clone(),
+                    key: Some("llm".into()),
+                    message: e.to_string(),
+                });
+            }
+            settings::write_atomically(&file, &doc)?;
+            if settings.skills != loaded.settings.skills {
+                let registry = Arc::new(open_registry(&self.paths, &self.overrides, &settings));
+                *self.skills.write().unwrap_or_else(PoisonError::into_inner) = registry;
+            }
+            *loaded = Loaded { settings, doc };
+        }
+        self.reset_service();
+        Ok(self.get_settings())
+    }
+
+    /// Drop the chat service, so the next turn builds it from the settings and keys in force.
+    fn reset_service(&self) {
+        *self.service.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    }
+}
+
+fn open_registry(paths: &AppPaths, overrides: &Overrides, settings: &Settings) -> Registry {
+    Registry::open(RegistryConfig::for_data_dir(
+        &paths.data_dir,
+        &settings.skills,
+        overrides.skills_dir.clone(),
+    ))
+}

@@ -1,0 +1,118 @@
+//! Where the app keeps its data ([`AppPaths`]) and what a front end overrides at open
+//! ([`Overrides`]: the environment's `VIBE_LLM_*`, command-line flags, a ready model and a
+//! protocol clock for evals, benchmarks and tests). Reading settings is `settings.rs`'s.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use vibe_llm::{ApiKey, ChatModel};
+
+/// The desktop app's bundle identifier; its data dir is `<OS data dir>/<identifier>`.
+pub const APP_IDENTIFIER: &str = "app.vibelife.desktop";
+/// The database file inside the data dir.
+pub const DB_FILE: &str = "vibe.db";
+/// The database passphrase, for a data dir encrypted with one (read by front ends).
+pub const DB_PASSPHRASE_ENV: &str = "VIBE_DB_PASSPHRASE";
+/// The settings file inside the data dir.
+pub const SETTINGS_FILE: &str = "settings.json";
+
+/// The data dir: database, settings, runs and user skills.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppPaths {
+    pub data_dir: PathBuf,
+}
+
+impl AppPaths {
+    pub fn new(data_dir: impl Into<PathBuf>) -> Self {
+        Self { data_dir: data_dir.into() }
+    }
+
+    /// The desktop app's data dir for this OS user (shared by the CLI and the app).
+    pub fn os_default() -> Self {
+        Self::new(dirs::data_dir().unwrap_or_else(|| PathBuf::from(".")).join(APP_IDENTIFIER))
+    }
+
+    pub fn db(&self) -> PathBuf {
+        self.data_dir.join(DB_FILE)
+    }
+
+    pub fn settings_file(&self) -> PathBuf {
+        self.data_dir.join(SETTINGS_FILE)
+    }
+}
+
+/// What wins over `settings.json`, in one place. `Overrides::default()` overrides nothing
+/// and reads no environment (tests); front ends start from [`Overrides::from_env`].
+#[derive(Clone, Default)]
+pub struct Overrides {
+    /// The endpoint's base URL (its preset is then detected from it).
+    pub base_url: Option<String>,
+    /// The model name.
+    pub model_name: Option<String>,
+    /// An API key that wins over the keychain (`VIBE_LLM_API_KEY`).
+    pub api_key: Option<ApiKey>,
+    /// An extra skills folder with the highest precedence.
+    pub skills_dir: Option<PathBuf>,
+    /// Seed for random draws (tarot), for reproducible runs.
+    pub seed: Option<u64>,
+    /// A ready model instead of the one the settings describe (evals, benchmarks, tests).
+    pub model: Option<Arc<dyn ChatModel>>,
+    /// Budgets instead of the settings' `chat.budgets` (evals).
+    pub budgets: Option<crate::agent::Budgets>,
+    /// When memory extraction runs by itself, instead of the settings' `chat.memory`
+    /// (benchmarks and tests whose scripts answer the turns only).
+    pub memory: Option<crate::memory::MemorySettings>,
+    /// A long-lived host (the desktop app, a REPL): run folders are made ahead of turns and
+    /// skill folders are watched.
+    pub long_lived: bool,
+    /// The clock protocols (and protocol tools) read instead of the system's: tests and evals
+    /// simulate idle gaps and times of day with it.
+    pub protocol_clock: Option<crate::protocol::Clock>,
+    /// The database passphrase (`VIBE_DB_PASSPHRASE`, or asked for by a front end): used when
+    /// the data dir is encrypted with a passphrase, and chooses that mode for a new one.
+    pub db_passphrase: Option<zeroize::Zeroizing<String>>,
+    /// Create a new data dir's database without encryption (an explicit choice).
+    pub no_encryption: bool,
+}
+
+impl Overrides {
+    /// `VIBE_LLM_BASE_URL`, `VIBE_LLM_MODEL` and `VIBE_LLM_API_KEY` from the process
+    /// environment (empty values ignored).
+    pub fn from_env() -> Self {
+        Self::from_env_with(|k| std::env::var(k).ok())
+    }
+
+    /// As [`Overrides::from_env`], reading variables through `get`.
+    pub fn from_env_with(get: impl Fn(&str) -> Option<String>) -> Self {
+        let value = |k: &str| get(k).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+        Self {
+            base_url: value(vibe_llm::BASE_URL_ENV),
+            model_name: value(vibe_llm::MODEL_ENV),
+            api_key: value(vibe_llm::API_KEY_ENV).map(ApiKey::new),
+            // Not trimmed: spaces may be part of a passphrase.
+            db_passphrase: get(DB_PASSPHRASE_ENV)
+                .filter(|v| !v.is_empty())
+                .map(zeroize::Zeroizing::new),
+            ..Self::default()
+        }
+    }
+}
+
+impl std::fmt::Debug for Overrides {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Overrides")
+            .field("base_url", &self.base_url.as_deref().map(vibe_llm::redact_url))
+            .field("model_name", &self.model_name)
+            .field("api_key", &self.api_key)
+            .field("skills_dir", &self.skills_dir)
+            .field("seed", &self.seed)
+            .field("model", &self.model.as_ref().map(|m| m.model_name().to_string()))
+            .field("budgets", &self.budgets)
+            .field("memory", &self.memory)
+            .field("long_lived", &self.long_lived)
+            .field("protocol_clock", &self.protocol_clock.as_ref().map(|_| "injected"))
+            .field("db_passphrase", &self.db_passphrase.as_ref().map(|_| "***"))
+            .field("no_encryption", &self.no_encryption)
+            .finish()
+    }
+}

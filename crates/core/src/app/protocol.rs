@@ -1,0 +1,151 @@
+//! Coaching protocol commands: list protocols and runs, start, decline for now, resume,
+//! cancel, reminders and their answers, and a run's report. The engine (the same one the chat
+//! service uses) holds every rule; this file builds it over the app's store, skills and
+//! settings and answers wire DTOs (`dto::protocol_run`).
+
+use vibe_wire::Event;
+use vibe_wire::command::{
+    AnswerReminderRequest, CancelProtocolRequest, ListProtocolRunsRequest, ProtocolLater,
+    ProtocolList, ProtocolReportRequest, ProtocolRequest, ProtocolRunChange, ProtocolRunList,
+    ProtocolRunRequest, ProtocolRunView, ProtocolView, ReminderList, ReminderView,
+    RemindersRequest, ReportFormatKind,
+};
+
+use crate::CoreError;
+use crate::app::{App, AppError, dto};
+use crate::protocol::{ProtocolEngine, ReminderItem, ReportFormat, render_report};
+
+impl App {
+    /// The protocol engine over this app's store, skill registry and settings.
+    pub fn protocols(&self) -> ProtocolEngine {
+        ProtocolEngine::new(self.store.clone(), self.skills())
+            .with_settings(self.settings().chat.protocol)
+    }
+
+    /// `list_protocols`: every valid protocol of every usable skill.
+    pub fn list_protocols(&self) -> ProtocolList {
+        let protocols = self
+            .protocols()
+            .list()
+            .into_iter()
+            .map(|p| ProtocolView {
+                skill: p.skill,
+                id: p.id,
+                version: p.version,
+                title: p.title,
+                title_en: p.title_en,
+                description: p.description,
+                estimated_time: p.estimated_time,
+                steps: u32::try_from(p.steps).unwrap_or(u32::MAX),
+            })
+            .collect();
+        ProtocolList { protocols }
+    }
+
+    /// `list_protocol_runs`: most recently active first.
+    pub fn list_protocol_runs(
+        &self,
+        request: &ListProtocolRunsRequest,
+    ) -> Result<ProtocolRunList, AppError> {
+        let runs = self.protocols().runs(request.skill.as_deref()).map_err(CoreError::from)?;
+        Ok(ProtocolRunList { runs: runs.iter().map(dto::protocol_run).collect() })
+    }
+
+    /// `get_protocol_run`.
+    pub fn get_protocol_run(
+        &self,
+        request: &ProtocolRunRequest,
+    ) -> Result<ProtocolRunView, AppError> {
+        let run = self.protocols().run(&request.run_id).map_err(CoreError::from)?;
+        Ok(dto::protocol_run(&run))
+    }
+
+    /// `start_protocol`: the skill's active run, if any, is paused first.
+    pub fn start_protocol(&self, request: &ProtocolRequest) -> Result<ProtocolRunChange, AppError> {
+        let started = self.protocols().start(request.skill.as_deref(), &request.id, None, None);
+        change(started.map_err(CoreError::from)?)
+    }
+
+    /// `later_protocol`: decline the invitation for now.
+    pub fn later_protocol(&self, request: &ProtocolRequest) -> Result<ProtocolLater, AppError> {
+        let skill = self
+            .protocols()
+            .later(request.skill.as_deref(), &request.id)
+            .map_err(CoreError::from)?;
+        Ok(ProtocolLater { protocol_id: request.id.clone(), skill })
+    }
+
+    /// `resume_protocol`: a paused run becomes active again.
+    pub fn resume_protocol(
+        &self,
+        request: &ProtocolRunRequest,
+    ) -> Result<ProtocolRunChange, AppError> {
+        change(self.protocols().resume(&request.run_id).map_err(CoreError::from)?)
+    }
+
+    /// `cancel_protocol`: its answers are kept.
+    pub fn cancel_protocol(
+        &self,
+        request: &CancelProtocolRequest,
+    ) -> Result<ProtocolRunChange, AppError> {
+        let cancelled =
+            self.protocols().cancel(None, Some(&request.run_id), request.reason.as_deref());
+        change(cancelled.map_err(CoreError::from)?)
+    }
+
+    /// `protocol_reminders`: all of the active runs' current steps, or those due and not
+    /// answered.
+    pub fn protocol_reminders(&self, request: &RemindersRequest) -> Result<ReminderList, AppError> {
+        let engine = self.protocols();
+        let items = if request.due { engine.due_reminders() } else { engine.reminders() };
+        let reminders = items.map_err(CoreError::from)?.into_iter().map(reminder).collect();
+        Ok(ReminderList { reminders })
+    }
+
+    /// `answer_reminder`.
+    pub fn answer_reminder(
+        &self,
+        request: &AnswerReminderRequest,
+    ) -> Result<ProtocolRunView, AppError> {
+        let run = self
+            .protocols()
+            .answer_reminder(&request.run_id, &request.at, &request.text)
+            .map_err(CoreError::from)?;
+        Ok(dto::protocol_run(&run))
+    }
+
+    /// `protocol_report`: the run's report, generated now, as bytes (PDF is binary).
+    pub fn protocol_report(&self, request: &ProtocolReportRequest) -> Result<Vec<u8>, AppError> {
+        let engine = self.protocols();
+        let run = engine.run(&request.run_id).map_err(CoreError::from)?;
+        let source = engine.definition(&run).map_err(CoreError::from)?;
+        let format = match request.format {
+            ReportFormatKind::Md => ReportFormat::Markdown,
+            ReportFormatKind::Html => ReportFormat::Html,
+            ReportFormatKind::Json => ReportFormat::Json,
+            ReportFormatKind::Pdf => ReportFormat::Pdf,
+        };
+        render_report(&source.def, &run, &vibe_store::now_rfc3339(), format)
+            .map_err(|e| AppError::Report(e.to_string()))
+    }
+}
+
+fn change(
+    (run, events): (vibe_store::ProtocolRun, Vec<Event>),
+) -> Result<ProtocolRunChange, AppError> {
+    Ok(ProtocolRunChange { run: dto::protocol_run(&run), events })
+}
+
+fn reminder(r: ReminderItem) -> ReminderView {
+    ReminderView {
+        protocol_run_id: r.protocol_run_id,
+        skill: r.skill,
+        protocol_id: r.protocol_id,
+        step: r.step,
+        at: r.at,
+        question: r.question,
+        due: r.due,
+        answered: r.answered,
+        answer: r.answer,
+    }
+}

@@ -1,0 +1,115 @@
+//! Where secrets live: [`KeyStore`], by default the OS keychain ([`OsKeychain`]): API keys
+//! (through `vibe_llm`'s keychain functions) and each data dir's database key
+//! (docs/privacy.md#where-keys-live). Secrets never go to settings, the database, logs or
+//! events; a front end can only learn whether one is set. [`EphemeralKeys`] keeps them in
+//! memory for throw-away data dirs (tests, evals, benchmarks).
+
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+
+use vibe_llm::{ApiKey, KEYCHAIN_SERVICE};
+use zeroize::Zeroizing;
+
+use crate::app::AppError;
+
+/// A store of API keys, one per endpoint (base URL), and of database keys, one per data dir.
+pub trait KeyStore: Send + Sync {
+    /// The key for `base_url`, if one is stored (and the store can be read).
+    fn get(&self, base_url: &str) -> Option<ApiKey>;
+    fn set(&self, base_url: &str, key: &ApiKey) -> Result<(), AppError>;
+    /// Remove the key (absent is fine).
+    fn clear(&self, base_url: &str) -> Result<(), AppError>;
+
+    /// The database key (hex) kept under `account`: `Ok(None)` when there is none, an error
+    /// saying why when the store cannot be used. By default a store keeps no database keys.
+    fn get_db_key(&self, account: &str) -> Result<Option<Zeroizing<String>>, AppError> {
+        let _ = account;
+        Err(AppError::Keychain("this key store cannot keep database keys".into()))
+    }
+
+    /// Keep the database key (hex) under `account`.
+    fn set_db_key(&self, account: &str, hex: &str) -> Result<(), AppError> {
+        let _ = (account, hex);
+        Err(AppError::Keychain("this key store cannot keep database keys".into()))
+    }
+}
+
+/// The OS keychain (Secret Service on Linux, Keychain on macOS, Credential Manager on
+/// Windows), shared by the CLI and the desktop app.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OsKeychain;
+
+impl KeyStore for OsKeychain {
+    fn get(&self, base_url: &str) -> Option<ApiKey> {
+        vibe_llm::load_api_key(base_url, None).0
+    }
+
+    fn set(&self, base_url: &str, key: &ApiKey) -> Result<(), AppError> {
+        vibe_llm::store_api_key(base_url, key).map_err(|e| AppError::Keychain(e.to_string()))
+    }
+
+    fn clear(&self, base_url: &str) -> Result<(), AppError> {
+        vibe_llm::delete_api_key(base_url).map_err(|e| AppError::Keychain(e.to_string()))
+    }
+
+    fn get_db_key(&self, account: &str) -> Result<Option<Zeroizing<String>>, AppError> {
+        match keyring::Entry::new(KEYCHAIN_SERVICE, account).and_then(|e| e.get_password()) {
+            Ok(hex) => Ok(Some(Zeroizing::new(hex))),
+            Err(keyring::Error::NoEntry) => Ok(None),
+            Err(e) => Err(keychain_error(&e)),
+        }
+    }
+
+    fn set_db_key(&self, account: &str, hex: &str) -> Result<(), AppError> {
+        keyring::Entry::new(KEYCHAIN_SERVICE, account)
+            .and_then(|e| e.set_password(hex))
+            .map_err(|e| keychain_error(&e))
+    }
+}
+
+fn keychain_error(e: &keyring::Error) -> AppError {
+    let e = match (e, keyring::Entry::store_status()) {
+        (keyring::Error::NoDefaultStore, Err(cause)) => cause,
+        _ => e,
+    };
+    // The keyring error text names the store, never the secret.
+    AppError::Keychain(format!(
+        "the OS keychain cannot be used ({e}; on Linux it needs a Secret Service such as GNOME \
+         Keyring or KeePassXC on the session D-Bus)"
+    ))
+}
+
+/// Keys kept in this process's memory only, gone when it ends: for data dirs that are thrown
+/// away (tests, evals, benchmarks), never for a person's data.
+#[derive(Default)]
+pub struct EphemeralKeys {
+    api: Mutex<HashMap<String, String>>,
+    db: Mutex<HashMap<String, Zeroizing<String>>>,
+}
+
+impl KeyStore for EphemeralKeys {
+    fn get(&self, base_url: &str) -> Option<ApiKey> {
+        self.api.lock().unwrap_or_else(PoisonError::into_inner).get(base_url).map(ApiKey::new)
+    }
+
+    fn set(&self, base_url: &str, key: &ApiKey) -> Result<(), AppError> {
+        let mut api = self.api.lock().unwrap_or_else(PoisonError::into_inner);
+        api.insert(base_url.into(), key.expose().into());
+        Ok(())
+    }
+
+    fn clear(&self, base_url: &str) -> Result<(), AppError> {
+        self.api.lock().unwrap_or_else(PoisonError::into_inner).remove(base_url);
+        Ok(())
+    }
+
+    fn get_db_key(&self, account: &str) -> Result<Option<Zeroizing<String>>, AppError> {
+        Ok(self.db.lock().unwrap_or_else(PoisonError::into_inner).get(account).cloned())
+    }
+
+    fn set_db_key(&self, account: &str, hex: &str) -> Result<(), AppError> {
+        let mut db = self.db.lock().unwrap_or_else(PoisonError::into_inner);
+        db.insert(account.into(), Zeroizing::new(hex.into()));
+        Ok(())
+    }
+}

@@ -1,0 +1,52 @@
+//! Skill-state commands (docs/design.md#state-semantics): `read_state`, `write_state` and
+//! `append_state` for the local user. The rules (skill ids, deep merge, list bounds) are the
+//! store's; this file calls it and answers wire DTOs.
+
+use vibe_store::LOCAL_USER;
+use vibe_wire::command::{
+    AppendStateRequest, ReadStateRequest, StateAppended, StateRead, StateWritten, WriteStateRequest,
+};
+
+use crate::app::{App, AppError, dto};
+
+impl App {
+    /// `read_state`: every section, or only those asked for (`status: empty` when nothing is
+    /// saved).
+    pub fn read_state(&self, request: &ReadStateRequest) -> Result<StateRead, AppError> {
+        let read =
+            self.store.read_state(LOCAL_USER, &request.skill, request.sections.as_deref())?;
+        Ok(dto::state_read(read))
+    }
+
+    /// `write_state`: deep-merge `data` (an object) into one section; null removes a key.
+    pub fn write_state(&self, request: &WriteStateRequest) -> Result<StateWritten, AppError> {
+        self.store.write_state(
+            LOCAL_USER,
+            &request.skill,
+            &request.section,
+            request.data.clone(),
+        )?;
+        Ok(StateWritten { skill_id: request.skill.clone(), section: request.section.clone() })
+    }
+
+    /// `append_state`: the entry goes first in the list at `path`; with `max_items`, the
+    /// oldest beyond it are dropped (without it, only the list's own bound applies).
+    pub fn append_state(&self, request: &AppendStateRequest) -> Result<StateAppended, AppError> {
+        let max_items = request.max_items.map_or(usize::MAX, |n| n as usize);
+        let out = self.store.append_to_list(
+            LOCAL_USER,
+            &request.skill,
+            &request.path,
+            request.entry.clone(),
+            max_items,
+        )?;
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Ok(StateAppended {
+            skill_id: out.skill_id,
+            path: out.path,
+            length: count(out.length),
+            dropped: count(out.dropped),
+            entry: out.entry,
+        })
+    }
+}

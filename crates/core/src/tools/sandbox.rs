@@ -1,0 +1,199 @@
+//! The sandbox a skill script runs in: what a run may touch ([`Policy`]), whether this
+//! computer can confine scripts ([`support`]), the sentence an approval shows
+//! ([`Policy::describe`]) and the hook that confines a command before it starts
+//! ([`confine`]). The confinement itself is per platform: `sandbox_linux` (Landlock,
+//! namespaces, rlimits, a supervisor) and `sandbox_macos` (a Seatbelt profile). Spawning,
+//! timeouts and output capture are `process`'s; which scripts may run is `script`'s.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use super::process::ScriptLimits;
+
+/// What one script run may do beyond the fixed rules (read the skill folder and the system's
+/// programs, write its own temporary folder).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Policy {
+    /// The skill declares `network: true` in tools.yaml: the run keeps network access (the
+    /// approval says so).
+    pub network: bool,
+    /// The person marked the skill trusted (`tools.trusted_skills`): where scripts cannot be
+    /// confined, it runs unconfined instead of being refused.
+    pub trusted: bool,
+}
+
+/// Whether scripts can be confined here: `Ok(())`, or why not (cached for the process).
+pub fn support() -> Result<(), String> {
+    static SUPPORT: OnceLock<Result<(), String>> = OnceLock::new();
+    SUPPORT.get_or_init(platform_support).clone()
+}
+
+#[cfg(target_os = "linux")]
+fn platform_support() -> Result<(), String> {
+    super::sandbox_linux::support()
+}
+
+#[cfg(target_os = "macos")]
+fn platform_support() -> Result<(), String> {
+    super::sandbox_macos::support()
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+fn platform_support() -> Result<(), String> {
+    Err("scripts can only be sandboxed on Linux and macOS".to_string())
+}
+
+/// How a run will go, decided before it starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Confined,
+    /// Trusted skill on a computer that cannot confine scripts; the reason why not.
+    Unconfined(String),
+    /// Untrusted skill on a computer that cannot confine scripts: the run is refused.
+    Refused(String),
+}
+
+impl Policy {
+    pub(crate) fn mode(&self) -> Mode {
+        match support() {
+            Ok(()) => Mode::Confined,
+            Err(why) if self.trusted => Mode::Unconfined(why),
+            Err(why) => Mode::Refused(why),
+        }
+    }
+
+    /// What the script may touch, for the approval reason.
+    pub fn describe(&self, limits: &ScriptLimits) -> String {
+        match self.mode() {
+            Mode::Confined => format!(
+                "sandboxed: it may read only the skill folder and the system's programs and \
+                 libraries, write only a temporary folder removed afterwards, {}; at most {} \
+                 processes, {} MiB of memory, {} MiB per file, {} s",
+                if self.network {
+                    "and use the network (the skill asks for it in tools.yaml)"
+                } else {
+                    "no network"
+                },
+                limits.max_processes,
+                limits.max_memory_bytes >> 20,
+                limits.max_file_bytes >> 20,
+                limits.timeout.as_secs(),
+            ),
+            Mode::Unconfined(why) => format!(
+                "UNCONFINED: this computer cannot sandbox scripts ({why}) and the skill is marked \
+                 trusted, so the script runs with all your rights: it can read and change any of \
+                 your files and use the network; only the {} s time limit applies",
+                limits.timeout.as_secs()
+            ),
+            Mode::Refused(why) => format!(
+                "it will be refused: this computer cannot sandbox scripts ({why}); mark the \
+                 skill trusted (tools.trusted_skills in settings) to run it unconfined"
+            ),
+        }
+    }
+}
+
+/// Where a confined run lives.
+pub(crate) struct Places<'a> {
+    /// The skill folder (read-only, also the working directory).
+    pub skill_dir: &'a Path,
+    /// The run's temporary folder (read-write, removed afterwards).
+    pub tmp_dir: &'a Path,
+}
+
+/// Confines `cmd` (already given its program, arguments, working dir and environment):
+/// returns the command to spawn (macOS wraps it in `sandbox-exec`) and a guard to keep until
+/// the run and every process it started are gone.
+#[cfg(target_os = "linux")]
+pub(crate) fn confine(
+    cmd: tokio::process::Command,
+    places: &Places<'_>,
+    policy: &Policy,
+    limits: &ScriptLimits,
+) -> Result<(tokio::process::Command, Guard), String> {
+    super::sandbox_linux::confine(cmd, places, policy, limits).map(|(c, g)| (c, Guard(Some(g))))
+}
+
+#[cfg(target_os = "macos")]
+pub(crate) fn confine(
+    cmd: tokio::process::Command,
+    places: &Places<'_>,
+    policy: &Policy,
+    limits: &ScriptLimits,
+) -> Result<(tokio::process::Command, Guard), String> {
+    super::sandbox_macos::confine(cmd, places, policy, limits).map(|c| (c, Guard(None)))
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+pub(crate) fn confine(
+    _cmd: tokio::process::Command,
+    _places: &Places<'_>,
+    _policy: &Policy,
+    _limits: &ScriptLimits,
+) -> Result<(tokio::process::Command, Guard), String> {
+    Err("scripts can only be sandboxed on Linux and macOS".to_string())
+}
+
+#[cfg(target_os = "linux")]
+type GuardInner = super::sandbox_linux::Cleanup;
+#[cfg(not(target_os = "linux"))]
+type GuardInner = ();
+
+/// Kept for the run; when dropped, anything left of the run is killed and cleaned up.
+pub(crate) struct Guard(#[allow(dead_code)] Option<GuardInner>);
+
+impl Guard {
+    /// Nothing to clean up (an unconfined run).
+    pub(crate) fn none() -> Guard {
+        Guard(None)
+    }
+}
+
+/// Folders a confined script may read on every Unix (only those that exist are used).
+pub(crate) fn system_read_paths(network: bool) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = [
+        "/usr",
+        "/bin",
+        "/sbin",
+        "/lib",
+        "/lib32",
+        "/lib64",
+        "/libx32",
+        "/nix/store",
+        "/opt/homebrew",
+        "/System",
+        "/Library/Frameworks",
+        "/etc/ld.so.cache",
+        "/etc/ld.so.conf",
+        "/etc/ld.so.conf.d",
+        "/etc/localtime",
+        "/etc/alternatives",
+        "/etc/nsswitch.conf",
+        "/etc/passwd",
+        "/etc/group",
+        "/etc/mime.types",
+        "/dev/urandom",
+        "/dev/random",
+        "/dev/zero",
+    ]
+    .iter()
+    .map(PathBuf::from)
+    .collect();
+    if network {
+        for p in
+            ["/etc/resolv.conf", "/etc/hosts", "/etc/gai.conf", "/etc/ssl", "/etc/ca-certificates"]
+        {
+            paths.push(PathBuf::from(p));
+        }
+    }
+    // /etc/python3.x holds sitecustomize files some distributions load at start-up.
+    if let Ok(entries) = std::fs::read_dir("/etc") {
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().starts_with("python3") {
+                paths.push(e.path());
+            }
+        }
+    }
+    paths.retain(|p| p.exists());
+    paths
+}

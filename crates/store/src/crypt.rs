@@ -1,0 +1,349 @@
+//! The database key (docs/privacy.md#encryption-at-rest): what SQLCipher is keyed with
+//! ([`DbKey`]), applying it as the first statement on a connection, telling a wrong key from a
+//! right one, and the one-time move of a clear database to an encrypted one. It never chooses a
+//! key mode, reads a keychain, an environment variable or a terminal: the app (crates/core)
+//! decides and hands the key in as data.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use rusqlite::Connection;
+use zeroize::Zeroizing;
+
+use crate::error::{Result, StoreError};
+
+/// The length of a raw key: 256 bits.
+pub const RAW_KEY_LEN: usize = 32;
+
+/// How the database file is keyed. `Debug` never shows the secret.
+#[derive(Clone)]
+pub enum DbKey {
+    /// A random 256-bit key used as is (`x'..'`, no key derivation): the keychain mode.
+    Raw(Zeroizing<[u8; RAW_KEY_LEN]>),
+    /// A passphrase, stretched by SQLCipher's KDF (PBKDF2-HMAC-SHA512) at every open.
+    Passphrase(Zeroizing<String>),
+    /// No encryption: only when the person chose it explicitly.
+    Clear,
+}
+
+impl DbKey {
+    /// A raw key from its 64 hex digits (as the keychain keeps it).
+    pub fn from_hex(hex_digits: &str) -> Option<Self> {
+        let mut raw = Zeroizing::new([0u8; RAW_KEY_LEN]);
+        hex::decode_to_slice(hex_digits.trim(), raw.as_mut()).ok()?;
+        Some(Self::Raw(raw))
+    }
+
+    /// The raw key as 64 hex digits (what goes into the keychain); `None` for other modes.
+    pub fn to_hex(&self) -> Option<Zeroizing<String>> {
+        match self {
+            Self::Raw(raw) => Some(Zeroizing::new(hex::encode(raw.as_ref()))),
+            _ => None,
+        }
+    }
+
+    pub fn passphrase(text: impl Into<String>) -> Self {
+        Self::Passphrase(Zeroizing::new(text.into()))
+    }
+
+    pub fn is_clear(&self) -> bool {
+        matches!(self, Self::Clear)
+    }
+
+    /// A word for the mode, for messages ("keychain key", "passphrase", "no key").
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Self::Raw(_) => "key from the keychain",
+            Self::Passphrase(_) => "passphrase",
+            Self::Clear => "no key (encryption off)",
+        }
+    }
+
+    /// The text SQLCipher's `PRAGMA key` / `ATTACH .. KEY` takes: `x'<hex>'` for a raw key (no
+    /// KDF), the passphrase itself otherwise.
+    fn pragma_text(&self) -> Option<Zeroizing<String>> {
+        match self {
+            Self::Raw(raw) => Some(Zeroizing::new(format!("x'{}'", hex::encode(raw.as_ref())))),
+            Self::Passphrase(text) => Some(text.clone()),
+            Self::Clear => None,
+        }
+    }
+}
+
+impl fmt::Debug for DbKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Raw(_) => f.write_str("DbKey::Raw(***)"),
+            Self::Passphrase(_) => f.write_str("DbKey::Passphrase(***)"),
+            Self::Clear => f.write_str("DbKey::Clear"),
+        }
+    }
+}
+
+/// Key `conn` (the first statement after opening) and prove the key opens the file by reading
+/// its schema. A wrong key reads nothing and writes nothing.
+pub(crate) fn apply(conn: &Connection, key: &DbKey, path: &Path) -> Result<()> {
+    // SQLCipher logs a failed page check to stderr; a wrong key is reported as an error here.
+    conn.pragma_update(None, "cipher_log_level", "NONE")?;
+    if let Some(text) = key.pragma_text() {
+        conn.pragma_update(None, "key", text.as_str())?;
+    }
+    verify(conn, key, path)
+}
+
+fn verify(conn: &Connection, key: &DbKey, path: &Path) -> Result<()> {
+    match conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0)) {
+        Ok(_) => Ok(()),
+        Err(e) if is_not_a_database(&e) => {
+            Err(StoreError::WrongKey { path: path.to_path_buf(), mode: key.describe() })
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn is_not_a_database(e: &rusqlite::Error) -> bool {
+    matches!(e.sqlite_error_code(), Some(rusqlite::ErrorCode::NotADatabase))
+}
+
+/// Whether the file at `path` starts with the clear SQLite header (an unencrypted database).
+pub(crate) fn is_clear_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut header = [0u8; 16];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut header)).is_ok()
+        && &header == b"SQLite format 3\0"
+}
+
+/// The steps of [`encrypt_in_place`], for the test that stops it after each one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// The clear file was checkpointed and left its write-ahead log.
+    Checkpointed,
+    /// The encrypted copy was written beside it.
+    Exported,
+    /// The copy passed the integrity check and has every row.
+    Verified,
+    /// The copy is on disk (fsync).
+    Synced,
+    /// The copy replaced the clear file (rename), the folder entry is on disk.
+    Swapped,
+}
+
+/// The encrypted copy's name while it is being made: `<db>.encrypting`.
+pub(crate) fn work_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".encrypting");
+    PathBuf::from(name)
+}
+
+/// Turn the clear database at `path` into one encrypted with `key`, so that a crash at any
+/// point leaves one complete database that opens: an encrypted copy is written beside it,
+/// checked (integrity check, the row count of every table), synced, and renamed over the clear
+/// file in one step. Before the rename the clear file is untouched (a leftover copy is removed
+/// at the next try); after it, the encrypted one is in place. The caller holds the open lock.
+pub(crate) fn encrypt_in_place(path: &Path, key: &DbKey, stop_after: Option<Step>) -> Result<()> {
+    let Some(text) = key.pragma_text() else { return Ok(()) };
+    let stop = |step: Step| -> Result<()> {
+        if stop_after == Some(step) {
+            return Err(StoreError::invalid(format!("stopped after {step:?} (test)")));
+        }
+        Ok(())
+    };
+    let work = work_path(path);
+    let io = |what: &str, p: &Path| {
+        let context = format!("{what} {}", p.display());
+        move |source| StoreError::Io { context, source }
+    };
+    match std::fs::remove_file(&work) {
+        Ok(()) => tracing::info!(file = %work.display(), "removed an unfinished encrypted copy"),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io("cannot remove the unfinished copy", &work)(e)),
+    }
+
+    let clear = Connection::open(path)?;
+    clear.busy_timeout(std::time::Duration::from_secs(15))?;
+    // Leave WAL mode: the log is folded into the file and removed, so the file alone is the
+    // database (the encrypted copy gets WAL back when it is configured).
+    let _: String = clear.query_row("PRAGMA journal_mode = DELETE", [], |r| r.get(0))?;
+    stop(Step::Checkpointed)?;
+
+    clear.execute(
+        "ATTACH DATABASE ?1 AS encrypted KEY ?2",
+        [work.to_string_lossy().as_ref(), text.as_str()],
+    )?;
+    clear.query_row("SELECT sqlcipher_export('encrypted')", [], |_| Ok(()))?;
+    let version: i64 = clear.query_row("PRAGMA main.user_version", [], |r| r.get(0))?;
+    clear.pragma_update(Some("encrypted"), "user_version", version)?;
+    clear.execute("DETACH DATABASE encrypted", [])?;
+    restrict(&work);
+    stop(Step::Exported)?;
+
+    let counts = table_counts(&clear)?;
+    {
+        let copy = Connection::open(&work)?;
+        apply(&copy, key, &work)?;
+        let problems = crate::integrity::full_check(&copy)?;
+        if !problems.is_empty() {
+            return Err(StoreError::invalid(format!(
+                "the encrypted copy {} failed its integrity check ({}); the clear database \
+                 was kept as it is",
+                work.display(),
+                problems.join("; ")
+            )));
+        }
+        let copied = table_counts(&copy)?;
+        if copied != counts {
+            return Err(StoreError::invalid(format!(
+                "the encrypted copy {} does not hold every row ({copied:?} against \
+                 {counts:?}); the clear database was kept as it is",
+                work.display()
+            )));
+        }
+    }
+    drop(clear);
+    stop(Step::Verified)?;
+
+    std::fs::File::open(&work).and_then(|f| f.sync_all()).map_err(io("cannot sync", &work))?;
+    stop(Step::Synced)?;
+
+    std::fs::rename(&work, path).map_err(io("cannot move the encrypted copy over", path))?;
+    sync_dir(path);
+    stop(Step::Swapped)?;
+    tracing::info!(file = %path.display(), "the clear database was encrypted");
+    Ok(())
+}
+
+/// Every table's row count, by name.
+fn table_counts(conn: &Connection) -> Result<Vec<(String, i64)>> {
+    let names: Vec<String> = conn
+        .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
+             ORDER BY name",
+        )?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    names
+        .into_iter()
+        .map(|name| {
+            let quoted = name.replace('"', "\"\"");
+            let n =
+                conn.query_row(&format!("SELECT count(*) FROM \"{quoted}\""), [], |r| r.get(0))?;
+            Ok((name, n))
+        })
+        .collect()
+}
+
+/// Make the folder entry of a rename durable (best effort: not every OS can open a folder).
+fn sync_dir(path: &Path) {
+    if let Some(dir) = path.parent()
+        && let Ok(d) = std::fs::File::open(dir)
+    {
+        let _ = d.sync_all();
+    }
+}
+
+/// Owner-only permissions (0600) on a file the store made; a no-op off Unix and for a missing
+/// file.
+pub(crate) fn restrict(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Err(e) = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+            && e.kind() != std::io::ErrorKind::NotFound
+        {
+            tracing::warn!(file = %path.display(), "cannot make the file private: {e}");
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clear_db(path: &Path) {
+        let conn = Connection::open(path).unwrap();
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL;
+             CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL);
+             CREATE TABLE tags (note INTEGER, tag TEXT);
+             PRAGMA user_version = 6;",
+        )
+        .unwrap();
+        for n in 0..300 {
+            conn.execute("INSERT INTO notes (text) VALUES (?1)", [format!("秘密 {n}")]).unwrap();
+            conn.execute("INSERT INTO tags VALUES (?1, 'x')", [n]).unwrap();
+        }
+    }
+
+    fn rows(path: &Path, key: &DbKey) -> (i64, Vec<String>) {
+        let conn = Connection::open(path).unwrap();
+        apply(&conn, key, path).unwrap();
+        let version = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+        let texts = conn
+            .prepare("SELECT text FROM notes ORDER BY id")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<Vec<String>>>()
+            .unwrap();
+        (version, texts)
+    }
+
+    fn key() -> DbKey {
+        DbKey::from_hex(&"ab".repeat(32)).unwrap()
+    }
+
+    #[test]
+    fn stopped_after_any_step_the_next_try_ends_with_one_complete_encrypted_database() {
+        let expected: Vec<String> = (0..300).map(|n| format!("秘密 {n}")).collect();
+        for step in
+            [Step::Checkpointed, Step::Exported, Step::Verified, Step::Synced, Step::Swapped]
+        {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("vibe.db");
+            clear_db(&path);
+            let err = encrypt_in_place(&path, &key(), Some(step)).unwrap_err();
+            assert!(err.to_string().contains("stopped after"), "{err}");
+            // What a crash leaves: one database that opens with everything in it, either
+            // still clear (before the swap) or already encrypted (after it).
+            let now_key = if step == Step::Swapped { key() } else { DbKey::Clear };
+            assert_eq!(is_clear_file(&path), step != Step::Swapped, "{step:?}");
+            assert_eq!(rows(&path, &now_key), (6, expected.clone()), "{step:?}");
+            // The next open finishes the job.
+            if is_clear_file(&path) {
+                encrypt_in_place(&path, &key(), None).unwrap();
+            }
+            assert!(!is_clear_file(&path), "{step:?}");
+            assert!(!work_path(&path).exists(), "{step:?}: no copy left behind");
+            assert_eq!(rows(&path, &key()), (6, expected.clone()), "{step:?}");
+            let bytes = std::fs::read(&path).unwrap();
+            assert!(!bytes.windows("秘密".len()).any(|w| w == "秘密".as_bytes()), "{step:?}");
+        }
+    }
+
+    #[test]
+    fn a_wrong_key_is_told_apart_and_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("vibe.db");
+        clear_db(&path);
+        encrypt_in_place(&path, &DbKey::passphrase("right horse"), None).unwrap();
+        let before = std::fs::read(&path).unwrap();
+        for wrong in [DbKey::passphrase("wrong horse"), key(), DbKey::Clear] {
+            let conn = Connection::open(&path).unwrap();
+            let err = apply(&conn, &wrong, &path).unwrap_err();
+            assert!(matches!(err, StoreError::WrongKey { .. }), "{wrong:?}: {err}");
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+    }
+
+    #[test]
+    fn keys_never_print_and_round_trip_through_hex() {
+        let k = key();
+        assert_eq!(format!("{k:?}"), "DbKey::Raw(***)");
+        assert_eq!(format!("{:?}", DbKey::passphrase("p")), "DbKey::Passphrase(***)");
+        assert_eq!(k.to_hex().unwrap().as_str(), "ab".repeat(32));
+        assert!(DbKey::from_hex("zz").is_none());
+        assert!(DbKey::from_hex(&"ab".repeat(31)).is_none());
+    }
+}

@@ -1,0 +1,80 @@
+//! Whether the last use of a database file ended cleanly (docs/performance.md#integrity-at-open),
+//! so the cheap integrity check at open runs only when it may find something: every open
+//! [`Store`](crate::Store) holds a shared lock on `<db>.inuse`, and `<db>.dirty` exists while any
+//! is open. A process that opens the file alone (nobody holds the lock) and finds the marker
+//! knows the last session ended without closing (a crash, a kill, a power loss). The last
+//! session to close removes the marker. Both ends run under the exclusive open lock (`lib`), so
+//! an open and a close never interleave. It must not judge the file (`integrity` does), and a
+//! folder where the files cannot be made (read-only) only means no check is asked for.
+
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+
+/// This process's hold on a database file; dropping it closes the session.
+pub(crate) struct Session {
+    inuse: Option<File>,
+    db: PathBuf,
+}
+
+fn sibling(db: &Path, suffix: &str) -> PathBuf {
+    let mut name = db.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(suffix);
+    db.with_file_name(name)
+}
+
+/// Begin a session on `db` (call it holding the open lock). Returns the session (none where
+/// the lock file cannot be made) and whether the last session ended without closing.
+pub(crate) fn begin(db: &Path) -> (Option<Session>, bool) {
+    let inuse = match OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(sibling(db, ".inuse"))
+    {
+        Ok(file) => file,
+        Err(e) => {
+            tracing::debug!(path = %db.display(), "no session marker (cannot make the lock file): {e}");
+            return (None, false);
+        }
+    };
+    let dirty = sibling(db, ".dirty");
+    let alone = inuse.try_lock().is_ok();
+    let unclean = alone && dirty.exists();
+    if let Err(e) = File::create(&dirty) {
+        tracing::debug!(path = %dirty.display(), "cannot write the session marker: {e}");
+    }
+    if alone {
+        let _ = inuse.unlock();
+    }
+    if let Err(e) = inuse.lock_shared() {
+        tracing::debug!(path = %db.display(), "cannot hold the session lock: {e}");
+    }
+    (Some(Session { inuse: Some(inuse), db: db.to_path_buf() }), unclean)
+}
+
+impl Session {
+    /// Give up the session without marking a clean close (the open failed: the next open looks
+    /// again).
+    pub(crate) fn abandon(mut self) {
+        // Closing the file releases its lock.
+        self.inuse = None;
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let Some(inuse) = self.inuse.take() else { return };
+        let _open = crate::open_lock(&self.db);
+        let _ = inuse.unlock();
+        // The last session out says the file was closed cleanly.
+        if inuse.try_lock().is_ok() {
+            let dirty = sibling(&self.db, ".dirty");
+            if let Err(e) = std::fs::remove_file(&dirty)
+                && e.kind() != std::io::ErrorKind::NotFound
+            {
+                tracing::warn!(path = %dirty.display(), "cannot remove the session marker: {e}");
+            }
+            let _ = inuse.unlock();
+        }
+    }
+}

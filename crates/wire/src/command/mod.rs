@@ -1,0 +1,79 @@
+//! The commands a front end sends to the core (`vibe_core::app::App` implements them): one
+//! request and one response type per operation, grouped by area, plus the error every
+//! command may return. Responses are DTOs of their own, never store rows, so a renamed
+//! column never changes this contract. Plain serde types only.
+
+mod api_key;
+mod chart;
+mod chat;
+mod conversations;
+mod database;
+mod endpoint;
+mod error;
+mod eval;
+mod history;
+mod memory;
+mod profile;
+mod protocol;
+mod runs;
+mod safety;
+mod settings;
+mod skills;
+mod state;
+
+pub use api_key::{ApiKeyRequest, ApiKeyStatus, SetApiKeyRequest};
+pub use chart::{ChartKind, ChartView, ComputeChartRequest};
+pub use chat::{
+    CancelRunRequest, CancelRunResponse, ResolveApprovalRequest, ResolveApprovalResponse,
+    SendMessageRequest, SendMessageResponse, TurnInput,
+};
+pub use conversations::{
+    ChatMessage, ConversationDetail, ConversationList, ConversationSummary,
+    DeleteConversationRequest, DeleteConversationResponse, GetConversationRequest, MessageRole,
+    RenameConversationRequest, SearchConversationsRequest,
+};
+pub use database::{
+    DatabaseCheck, DatabaseInfo, Encryption, UnlockDatabaseRequest, UnlockDatabaseResponse,
+};
+pub use endpoint::{
+    ListModelsRequest, ModelList, ModelView, PresetView, ProbeDetect, ProbeError, ProbeRequest,
+    ProbeResponse, TestConnectionRequest, TestConnectionResponse, ToolCallView,
+};
+pub use error::{CommandError, Hint};
+pub use eval::{EvalCheck, EvalObserved, EvalRequest, EvalResponse, EvalResults, EvalTurn};
+pub use history::{
+    ChangeSource, HistoryTargetView, StateChangeView, StateHistoryRequest, StateHistoryView,
+    UndoStateRequest, UndoStateResponse,
+};
+pub use memory::{
+    EditMemoryRequest, ExtractMemoryRequest, ExtractMemoryResponse, ForgetMemoryResponse,
+    ListMemoryRequest, MemoryBacklogView, MemoryBackoffView, MemoryExport, MemoryItemRequest,
+    MemoryItemView, MemoryKind, MemoryList, MemoryPass, MemoryPassStatus, MemoryReplacedBy,
+    MemorySourceView, MemoryStatus, MemorySwitch, MemoryTrigger, MemoryVersion,
+    SetMemoryEnabledRequest,
+};
+pub use profile::{
+    ImportProfileRequest, ProfileView, SetProfilePathRequest, SkillStateRequest, SkillStateView,
+};
+pub use protocol::{
+    AnswerReminderRequest, CancelProtocolRequest, ListProtocolRunsRequest, ProtocolLater,
+    ProtocolList, ProtocolReportRequest, ProtocolRequest, ProtocolRunChange, ProtocolRunList,
+    ProtocolRunRequest, ProtocolRunStatus, ProtocolRunView, ProtocolView, ReminderList,
+    ReminderView, RemindersRequest, ReportFormatKind,
+};
+pub use runs::{
+    ListRunsRequest, ReplayRunRequest, RunDetail, RunEventCounts, RunFileView, RunList, RunReplay,
+    RunSummary, ShowRunRequest,
+};
+pub use safety::{SafetyCheckRequest, SafetyCheckView, SafetyDiscount, ScreenedRisk};
+pub use settings::{SettingChange, SettingsView, UpdateSettingsRequest};
+pub use skills::{
+    CheckSkillsRequest, CheckedSkillView, NewSkillRequest, NewSkillResponse, ShowSkillRequest,
+    SkillCheckProblem, SkillCheckReport, SkillDetail, SkillList, SkillParts, SkillProblemSeverity,
+    SkillResourceKind, SkillResourceView, SkillRootKind, SkillRootView, SkillShadow, SkillSummary,
+    SkillsReloaded,
+};
+pub use state::{
+    AppendStateRequest, ReadStateRequest, StateAppended, StateRead, StateReadStatus, StateWritten,
+    WriteStateRequest,
+};

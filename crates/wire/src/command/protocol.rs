@@ -1,0 +1,179 @@
+//! Protocol runs as front ends see them (`vibe protocol status --json`, the app's protocol
+//! screens).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Where a protocol run is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum ProtocolRunStatus {
+    Active,
+    Paused,
+    Completed,
+    Cancelled,
+}
+
+/// One run of a coaching protocol.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ProtocolRunView {
+    pub id: String,
+    pub skill: String,
+    pub protocol_id: String,
+    pub protocol_version: u32,
+    pub status: ProtocolRunStatus,
+    /// The current step, 1-based.
+    pub step: u32,
+    pub total_steps: u32,
+    /// What each step collected: `{"step_1": {...}, ...}`.
+    pub data: Value,
+    /// `{"step_1": "summary", ...}`.
+    pub summaries: Value,
+    pub conversation_id: Option<String>,
+    pub model: Option<String>,
+    pub cancel_reason: Option<String>,
+    pub started_at: String,
+    pub last_activity_at: String,
+    pub completed_at: Option<String>,
+}
+
+/// Protocol runs, newest first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ProtocolRunList {
+    pub runs: Vec<ProtocolRunView>,
+}
+
+/// One valid protocol of a skill.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ProtocolView {
+    pub skill: String,
+    pub id: String,
+    pub version: u32,
+    pub title: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_en: Option<String>,
+    pub description: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_time: Option<String>,
+    pub steps: u32,
+}
+
+/// `list_protocols`: every valid protocol of every usable skill.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ProtocolList {
+    pub protocols: Vec<ProtocolView>,
+}
+
+/// `list_protocol_runs`: most recently active first, all skills or one.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ListProtocolRunsRequest {
+    #[serde(default)]
+    pub skill: Option<String>,
+}
+
+/// `get_protocol_run` and `resume_protocol`: one run by id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ProtocolRunRequest {
+    pub run_id: String,
+}
+
+/// `start_protocol` and `later_protocol`: protocol `id`, of `skill` when several define it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ProtocolRequest {
+    pub id: String,
+    #[serde(default)]
+    pub skill: Option<String>,
+}
+
+/// `cancel_protocol`: a run; its answers are kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct CancelProtocolRequest {
+    pub run_id: String,
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// A run a command changed, and the events it caused (shown like a turn's).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ProtocolRunChange {
+    pub run: ProtocolRunView,
+    pub events: Vec<crate::Event>,
+}
+
+/// `later_protocol`: the invitation is declined for now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ProtocolLater {
+    pub protocol_id: String,
+    pub skill: String,
+}
+
+/// `protocol_reminders`: of the active runs' current steps, in time order.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct RemindersRequest {
+    /// Only those due now and not answered.
+    #[serde(default)]
+    pub due: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ReminderView {
+    pub protocol_run_id: String,
+    pub skill: String,
+    pub protocol_id: String,
+    pub step: u32,
+    /// `HH:MM`, local time.
+    pub at: String,
+    pub question: String,
+    /// The time of day has come.
+    pub due: bool,
+    pub answered: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ReminderList {
+    pub reminders: Vec<ReminderView>,
+}
+
+/// `answer_reminder`: the answer to the reminder at `at` (`HH:MM`) of a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct AnswerReminderRequest {
+    pub run_id: String,
+    pub at: String,
+    pub text: String,
+}
+
+/// The format of a protocol run's report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum ReportFormatKind {
+    Md,
+    Html,
+    Json,
+    Pdf,
+}
+
+/// `protocol_report`: a run's report in a format (bytes; PDF is binary).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ProtocolReportRequest {
+    pub run_id: String,
+    pub format: ReportFormatKind,
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds the desktop app: installs what the build needs when it is missing (Debian packages for
+# WebKitGTK/GTK, Node.js and the UI's npm packages), builds the UI into ui/dist, then the
+# `vibelife` binary with the UI inside it (no dev server needed). Prints the binary's absolute
+# path on its last line.
+#   scripts/build-app.sh           release build (what scripts/run.sh opens)
+#   scripts/build-app.sh --debug   debug build (the real-window test's; compiles faster)
+source "$(dirname "$0")/env.sh"
+source "$ROOT/scripts/app-env.sh"
+source "$ROOT/scripts/ui-env.sh"
+
+profile=release
+cargo_profile=(--release)
+if [ "${1:-}" = "--debug" ]; then
+  profile=debug
+  cargo_profile=()
+fi
+
+echo "== building the UI (ui/dist)" >&2
+(cd "$ROOT/ui" && npm run --silent build) >&2
+echo "== building the desktop app ($profile)" >&2
+cargo build --locked "${cargo_profile[@]}" -p vibelife --features custom-protocol >&2
+echo "$(cd "$CARGO_TARGET_DIR/$profile" && pwd)/vibelife"

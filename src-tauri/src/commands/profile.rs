@@ -1,0 +1,40 @@
+//! The profile document and a skill's saved state: get and set. Checking a birth place or
+//! date, and merging state, are the core's.
+
+use tauri::State;
+use vibe_wire::command::{
+    CommandError, ProfileView, SetProfilePathRequest, SkillStateRequest, SkillStateView,
+    StateWritten, WriteStateRequest,
+};
+
+use super::blocking;
+use crate::shell::Shell;
+
+#[tauri::command]
+pub async fn get_profile(shell: State<'_, Shell>) -> Result<ProfileView, CommandError> {
+    blocking(&shell, |app| app.get_profile()).await
+}
+
+#[tauri::command]
+pub async fn set_profile_path(
+    shell: State<'_, Shell>,
+    request: SetProfilePathRequest,
+) -> Result<ProfileView, CommandError> {
+    blocking(&shell, move |app| app.set_profile_path(&request)).await
+}
+
+#[tauri::command]
+pub async fn skill_state(
+    shell: State<'_, Shell>,
+    request: SkillStateRequest,
+) -> Result<SkillStateView, CommandError> {
+    blocking(&shell, move |app| app.skill_state(&request)).await
+}
+
+#[tauri::command]
+pub async fn write_state(
+    shell: State<'_, Shell>,
+    request: WriteStateRequest,
+) -> Result<StateWritten, CommandError> {
+    blocking(&shell, move |app| app.write_state(&request)).await
+}

@@ -1,0 +1,74 @@
+//! VibeLife's desktop app: a Tauri 2 window over the same `vibe_core::app::App` the `vibe` CLI
+//! uses. Owns start-up only (logging, opening the app, the window, the command list); every
+//! command is a wire command answered by the core (`commands/`), so the shell holds no
+//! product logic.
+
+// No console window on Windows release builds.
+#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
+mod commands;
+mod logging;
+mod shell;
+mod sink;
+mod webview;
+
+use anyhow::Context as _;
+use tauri::Manager as _;
+
+/// When `main` began, for the launch time the log records (`commands::desktop::ui_ready`).
+pub struct Started(pub std::time::Instant);
+
+fn main() -> anyhow::Result<()> {
+    let started = Started(std::time::Instant::now());
+    let context = tauri::generate_context!("../tauri.conf.json");
+    tauri::Builder::default()
+        .manage(started)
+        .setup(|app| {
+            let log_dir = app.path().app_log_dir().context("no log dir for this user")?;
+            let guard = logging::init(&log_dir)?;
+            app.manage(guard);
+            tracing::info!(version = env!("CARGO_PKG_VERSION"), "vibelife starting");
+            app.manage(shell::Shell::open());
+            if let Some(window) = app.get_webview_window("main") {
+                webview::configure(&window);
+            }
+            Ok(())
+        })
+        .invoke_handler(tauri::generate_handler![
+            commands::chat::send_message,
+            commands::chat::cancel_run,
+            commands::chat::resolve_approval,
+            commands::conversations::list_conversations,
+            commands::conversations::get_conversation,
+            commands::conversations::rename_conversation,
+            commands::conversations::delete_conversation,
+            commands::conversations::search_conversations,
+            commands::settings::get_settings,
+            commands::settings::update_settings,
+            commands::settings::set_api_key,
+            commands::settings::clear_api_key,
+            commands::settings::api_key_status,
+            commands::endpoint::list_models,
+            commands::endpoint::test_connection,
+            commands::endpoint::needs_first_run,
+            commands::endpoint::detect_local_servers,
+            commands::skills::list_skills,
+            commands::skills::show_skill,
+            commands::skills::check_skills,
+            commands::skills::reload_skills,
+            commands::memory::list_memory,
+            commands::memory::edit_memory_item,
+            commands::memory::forget_memory_item,
+            commands::memory::export_memory,
+            commands::memory::set_memory_enabled,
+            commands::profile::get_profile,
+            commands::profile::set_profile_path,
+            commands::profile::skill_state,
+            commands::profile::write_state,
+            commands::database::unlock_database,
+            commands::desktop::open_data_dir,
+            commands::desktop::ui_ready,
+        ])
+        .run(context)
+        .context("the desktop app stopped with an error")
+}

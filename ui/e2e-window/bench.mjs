@@ -1,0 +1,165 @@
+// Desktop app benchmarks in a real window (run by scripts/bench-app.sh under Xvfb; figures in
+// docs/performance.md, no assertions on time or memory):
+// - memory: idle PSS of every process of the app (the app, WebKit's web and network processes)
+//   after opening a conversation of 1,000 messages, and how many messages are in the DOM;
+// - launch: from spawning the binary to the composer taking input (the app logs the wall-clock
+//   time of that moment, `ui ready`), median of several runs.
+// Environment: VIBELIFE_APP, TAURI_DRIVER, WEBKIT_DRIVER, DISPLAY; BENCH_RUNS (launch runs, 7).
+
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Session, waitFor } from "./webdriver.mjs";
+
+const APP = process.env.VIBELIFE_APP;
+const TAURI_DRIVER = process.env.TAURI_DRIVER;
+const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER ?? "/usr/bin/WebKitWebDriver";
+const PORT = Number(process.env.TAURI_DRIVER_PORT ?? 4444);
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const MESSAGES = 1000;
+
+const root = mkdtempSync(join(tmpdir(), "vibelife-bench-"));
+const env = {
+  ...process.env,
+  VIBE_DATA_DIR: join(root, "data"),
+  XDG_DATA_HOME: join(root, "xdg-data"),
+  XDG_CACHE_HOME: join(root, "xdg-cache"),
+  XDG_CONFIG_HOME: join(root, "xdg-config"),
+  DBUS_SESSION_BUS_ADDRESS: "disabled:",
+  VIBE_LLM_BASE_URL: "",
+};
+mkdirSync(env.VIBE_DATA_DIR, { recursive: true });
+// A configured app (no first run); the model is never called here.
+// The database starts clear (so Python can write the conversation into it) and is then
+// switched to a passphrase: the app encrypts it in place at the next start, as it does for a
+// database from before encryption, and the figures are those of the encrypted app.
+const settingsFile = join(env.VIBE_DATA_DIR, "settings.json");
+const writeSettings = (encryption) =>
+  writeFileSync(settingsFile, JSON.stringify({ llm: { base_url: "http://127.0.0.1:9/v1", model: "none" }, storage: { encryption } }));
+env.VIBE_DB_PASSPHRASE = "bench passphrase";
+writeSettings("none");
+
+/** PSS in kB of `pid` and all its descendants. */
+function treePss(pid) {
+  const children = new Map();
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(d));
+    } catch {
+      /* gone */
+    }
+  }
+  const rows = [];
+  const visit = (p) => {
+    try {
+      const rollup = readFileSync(`/proc/${p}/smaps_rollup`, "utf8");
+      const pss = Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
+      const name = readFileSync(`/proc/${p}/comm`, "utf8").trim();
+      rows.push({ pid: p, name, pss });
+    } catch {
+      /* gone */
+    }
+    for (const c of children.get(p) ?? []) visit(c);
+  };
+  visit(pid);
+  return rows;
+}
+
+function appPid() {
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, "utf8").split("\0")[0] === APP && readFileSync(`/proc/${d}/environ`, "utf8").includes(root)) return Number(d);
+    } catch {
+      /* gone or not ours */
+    }
+  }
+  return null;
+}
+
+async function memory() {
+  const driver = spawn(TAURI_DRIVER, ["--port", String(PORT), "--native-driver", WEBKIT_DRIVER], { env, stdio: "ignore" });
+  try {
+    const base = `http://127.0.0.1:${PORT}`;
+    await waitFor("tauri-driver", async () => (await fetch(`${base}/status`)).ok, 20_000, 200);
+    const caps = { browserName: "wry", "tauri:options": { application: APP } };
+    // First start creates and migrates the database.
+    let s = await Session.start(base, caps);
+    await s.byTestId("composer");
+    await s.close();
+    // A conversation of 1,000 messages (Markdown, CJK), written straight into the file.
+    execFileSync("python3", ["-c", `
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+now = "2026-01-01T00:00:00Z"
+c.execute("INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES ('bench', 'local', '一千条消息', ?, ?)", (now, now))
+for i in range(${MESSAGES}):
+    role = "user" if i % 2 == 0 else "assistant"
+    text = f"第 {i} 条：今天的心情怎么样？" if role == "user" else f"## 回复 {i}\\n\\n听起来你今天**很忙**。可以试试：\\n\\n1. 深呼吸三次；\\n2. 写下一件小事；\\n\\n| 时间 | 事情 |\\n|---|---|\\n| 早上 | 散步 |\\n\\n\`\`\`\\nprint({i})\\n\`\`\`"
+    c.execute("INSERT INTO messages (conversation_id, role, content, created_at) VALUES ('bench', ?, ?, ?)", (role, text, now))
+c.commit()
+`, join(env.VIBE_DATA_DIR, "vibe.db")]);
+    writeSettings("passphrase");
+    s = await Session.start(base, caps);
+    await (await s.waitFind('[data-testid="conversation-item"] button.title')).click();
+    await waitFor("the conversation", async () => (await s.findAll('[data-testid="msg-assistant"]')).length > 0);
+    const inDom = (await s.findAll('[data-testid="msg-user"], [data-testid="msg-assistant"]')).length;
+    await new Promise((r) => setTimeout(r, 10_000)); // idle
+    const pid = appPid();
+    const rows = pid ? treePss(pid) : [];
+    const total = rows.reduce((a, r) => a + r.pss, 0);
+    const clear = readFileSync(join(env.VIBE_DATA_DIR, "vibe.db")).includes(Buffer.from("第 0 条"));
+    console.log(`memory: conversation of ${MESSAGES} messages, ${inDom} in the DOM; idle PSS ${(total / 1024).toFixed(0)} MB; database ${clear ? "CLEAR" : "encrypted"}`);
+    for (const r of rows) console.log(`  ${r.name} (${r.pid}): ${(r.pss / 1024).toFixed(0)} MB`);
+    await s.close();
+  } finally {
+    driver.kill("SIGTERM");
+  }
+}
+
+async function launchOnce() {
+  const logDir = join(env.XDG_DATA_HOME, "app.vibelife.desktop", "logs");
+  rmSync(logDir, { recursive: true, force: true });
+  const t0 = Date.now();
+  const app = spawn(APP, [], { env, stdio: "ignore" });
+  try {
+    return await waitFor(
+      "ui ready in the log",
+      () => {
+        if (!existsSync(logDir)) return null;
+        for (const f of readdirSync(logDir)) {
+          const m = /ui ready.*epoch_ms=(\d+)/.exec(readFileSync(join(logDir, f), "utf8"));
+          if (m) return Number(m[1]) - t0;
+        }
+        return null;
+      },
+      30_000,
+      10,
+    );
+  } finally {
+    app.kill("SIGTERM");
+    await new Promise((r) => app.once("exit", r));
+  }
+}
+
+async function launch() {
+  await launchOnce(); // warm-up (page cache, WebKit's first start)
+  const times = [];
+  for (let i = 0; i < RUNS; i++) times.push(await launchOnce());
+  times.sort((a, b) => a - b);
+  console.log(`launch to interactive composer (${RUNS} runs): min ${times[0]} ms, median ${times[Math.floor(RUNS / 2)]} ms, max ${times.at(-1)} ms`);
+}
+
+try {
+  if (!APP || !TAURI_DRIVER) throw new Error("run scripts/bench-app.sh");
+  const which = process.argv[2] ?? "all";
+  if (which === "all" || which === "memory") await memory();
+  if (which === "all" || which === "launch") await launch();
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}

@@ -1,0 +1,246 @@
+// The desktop app in a real window (run by scripts/test-app-window.sh under Xvfb): the built
+// `vibelife` binary, driven through tauri-driver + WebKitWebDriver, talking to `fake-llm` (a
+// fake OpenAI-compatible server on 127.0.0.1) with a temporary data dir. It goes through first
+// run, Settings (which also calls Tauri's app API: proof that capabilities/ reached the build),
+// sends a message and reads the streamed reply, checks the message in the SQLite file, restarts
+// the app and finds the conversation again. Screenshots go to $SHOTS_DIR.
+//
+// Environment: VIBELIFE_APP (absolute path of the binary), FAKE_LLM (its binary), TAURI_DRIVER,
+// WEBKIT_DRIVER (WebKitWebDriver), SHOTS_DIR, and DISPLAY (Xvfb).
+
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { ENTER, Session, waitFor } from "./webdriver.mjs";
+
+const APP = need("VIBELIFE_APP");
+const FAKE_LLM = need("FAKE_LLM");
+const VIBE = need("VIBE_CLI");
+const TAURI_DRIVER = need("TAURI_DRIVER");
+const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER ?? "/usr/bin/WebKitWebDriver";
+const SHOTS = need("SHOTS_DIR");
+const PORT = Number(process.env.TAURI_DRIVER_PORT ?? 4444);
+const DRIVER = `http://127.0.0.1:${PORT}`;
+const VERSION = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+
+const QUESTION = "最近工作压力很大，晚上睡不好，怎么办？";
+const PASSPHRASE = "window test passphrase";
+const REPLY = [
+  "## 先照顾好自己",
+  "",
+  "听起来你最近真的很累。**压力大、睡不好**是身体在提醒你需要休息。可以试试：",
+  "",
+  "1. 睡前一小时放下手机，给大脑一点安静的时间；",
+  "2. 把明天要做的事写在纸上，写下来就不用一直记着；",
+  "3. 白天抽十分钟散散步，晒晒太阳。",
+  "",
+  "Take it one step at a time — 你已经在认真面对它了。",
+].join("\n");
+
+function need(name) {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set (run scripts/test-app-window.sh)`);
+  return v;
+}
+
+const children = [];
+let dataDir;
+let llmUrl;
+
+/** Starts a child process that is killed (by its pid) when the tests end. */
+function start(cmd, args, env) {
+  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  child.stderr.on("data", (d) => process.env.WINDOW_TEST_VERBOSE && process.stderr.write(d));
+  return child;
+}
+
+before(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "vibelife-window-"));
+  mkdirSync(SHOTS, { recursive: true });
+  const llm = start(FAKE_LLM, ["--reply", REPLY, "--chunk", "3", "--delay-ms", "45", "--model", "fake-chat"]);
+  llmUrl = await new Promise((resolve, reject) => {
+    llm.stdout.on("data", (d) => {
+      const m = /listening on (\S+)/.exec(String(d));
+      if (m) resolve(m[1]);
+    });
+    llm.on("exit", (code) => reject(new Error(`fake-llm exited with ${code}`)));
+  });
+  // The app inherits tauri-driver's environment: its own data dir, and XDG dirs inside the
+  // temporary folder so logs and WebKit's caches stay out of the real home.
+  start(TAURI_DRIVER, ["--port", String(PORT), "--native-driver", WEBKIT_DRIVER], {
+    VIBE_DATA_DIR: join(dataDir, "data"),
+    XDG_DATA_HOME: join(dataDir, "xdg-data"),
+    XDG_CACHE_HOME: join(dataDir, "xdg-cache"),
+    XDG_CONFIG_HOME: join(dataDir, "xdg-config"),
+    DBUS_SESSION_BUS_ADDRESS: "disabled:",
+    // No keychain here (no D-Bus session): the app asks for a passphrase (docs/privacy.md).
+    VIBE_LLM_BASE_URL: "",
+    VIBE_LLM_MODEL: "",
+    VIBE_LLM_API_KEY: "",
+  });
+  await waitFor("tauri-driver /status", async () => (await fetch(`${DRIVER}/status`)).ok, 20_000, 200);
+});
+
+after(async () => {
+  for (const child of children) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
+    await exited;
+    clearTimeout(timer);
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  }
+  // WebKit's helper processes (children of WebKitWebDriver, not ours) may still be writing
+  // their caches for a moment: removing the temporary folder is best effort.
+  try {
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  } catch (e) {
+    console.warn(`could not remove ${dataDir}: ${e.message}`);
+  }
+});
+
+const openApp = () => Session.start(DRIVER, { browserName: "wry", "tauri:options": { application: APP } });
+
+/** Saves a screenshot once the window has painted: a DOM that is ready can still show a blank
+ * window for a frame or two, and a blank screenshot is a failing screen. */
+async function shot(session, name) {
+  const png = await waitFor(`${name} to show more than a blank window`, async () => {
+    await session.executeAsync(
+      "const done = arguments[arguments.length - 1]; requestAnimationFrame(() => requestAnimationFrame(() => done(null)));",
+    );
+    const png = windowPng();
+    assert.equal(png.subarray(1, 4).toString(), "PNG");
+    return colors(png) > 16 ? png : null;
+  });
+  writeFileSync(join(SHOTS, name), png);
+}
+
+/**
+ * The app's window as the X server shows it (ImageMagick's `import` of the window titled
+ * VibeLife): what a person sees, taken outside WebKit, so it works whatever WebKit's
+ * compositing mode (WebKitWebDriver's own screenshot hangs with compositing off).
+ */
+function windowPng() {
+  const tree = execFileSync("xwininfo", ["-root", "-tree"]).toString();
+  const ids = [...tree.matchAll(/^\s+(0x[0-9a-f]+) "VibeLife": .*?(\d+)x(\d+)\+/gm)]
+    .filter((m) => Number(m[2]) > 200 && Number(m[3]) > 200)
+    .map((m) => m[1]);
+  assert.ok(ids.length > 0, `no VibeLife window on ${process.env.DISPLAY}:\n${tree}`);
+  return execFileSync("import", ["-window", ids[0], "png:-"], { maxBuffer: 64 << 20 });
+}
+
+/** How many distinct colours a PNG holds (ImageMagick, installed by scripts/app-env.sh). */
+function colors(png) {
+  return Number(execFileSync("identify", ["-format", "%k", "png:-"], { input: png }).toString().trim());
+}
+
+async function testId(session, id) {
+  return session.byTestId(id);
+}
+
+/** `vibe --json ARGS` over the app's data dir: a second reader of its encrypted database (the
+ * `vibe` CLI, with the same passphrase), not the app. */
+function vibe(...args) {
+  const out = execFileSync(VIBE, ["--data-dir", join(dataDir, "data"), "--json", ...args], {
+    env: { ...process.env, VIBE_DB_PASSPHRASE: PASSPHRASE, XDG_DATA_HOME: join(dataDir, "xdg-data") },
+  });
+  return JSON.parse(String(out));
+}
+
+/** The messages of the only conversation in the database, as [role, content] pairs. */
+function storedMessages() {
+  const { conversations } = vibe("conversations", "list");
+  assert.equal(conversations.length, 1);
+  return vibe("conversations", "show", conversations[0].id).messages.map((m) => [m.role, m.content]);
+}
+
+/** Whether `text` appears in the raw bytes of the database file (it must not: encrypted). */
+function inRawFile(text) {
+  return readFileSync(join(dataDir, "data", "vibe.db")).includes(Buffer.from(text));
+}
+
+test("a passphrase chosen, first run, settings, a streamed reply stored encrypted, and the conversation after a restart and an unlock", async () => {
+  const app = await openApp();
+  try {
+    // No keychain to hold a key: a new data folder chooses a passphrase first.
+    await testId(app, "unlock");
+    await (await testId(app, "unlock-passphrase")).type(PASSPHRASE);
+    await (await testId(app, "unlock-passphrase-again")).type(PASSPHRASE);
+    await shot(app, "unlock-choose.png");
+    await (await testId(app, "unlock-submit")).click();
+
+    // First run: no model chosen yet.
+    await testId(app, "first-run");
+    await waitFor("first-run detection", async () => (await app.findAll(".none-found, [data-testid=first-run-server]")).length > 0);
+    await shot(app, "first-run.png");
+    await (await testId(app, "first-run-settings")).click();
+
+    // Settings: point at the fake server, choose Chinese, test, save.
+    const baseUrl = await testId(app, "settings-base-url");
+    await baseUrl.clear();
+    await baseUrl.type(llmUrl);
+    const model = await testId(app, "settings-model");
+    await model.clear();
+    await model.type("fake-chat");
+    await (await app.find('select[data-testid="settings-language"] option[value="zh-CN"]')).click();
+    await (await testId(app, "settings-test")).click();
+    const result = await testId(app, "settings-test-result");
+    await waitFor("a successful connection test", async () => (await result.attribute("class")) === "ok");
+    await (await testId(app, "settings-save")).click();
+    await waitFor("saved", async () => (await (await testId(app, "nav-chat")).text()) === "对话");
+    // Tauri's app API answered: the capability file reached the build.
+    assert.equal(await (await testId(app, "app-version")).text(), `VibeLife ${VERSION}`);
+    await shot(app, "settings.png");
+
+    // Chat: send, watch it stream, read the whole reply.
+    await (await testId(app, "nav-chat")).click();
+    const composer = await testId(app, "composer");
+    await composer.type(QUESTION);
+    await composer.type(ENTER);
+    const reply = await testId(app, "msg-assistant");
+    await waitFor("the reply streaming", async () => (await app.findAll('[data-testid="stop"]')).length > 0 && (await reply.text()).includes("先照顾好自己"));
+    await waitFor("the reply past its first lines", async () => (await reply.text()).includes("睡前一小时"));
+    const partial = await reply.text();
+    await shot(app, "chat-streaming.png");
+    assert.ok(!partial.includes("Take it one step"), "the screenshot was taken mid-stream");
+    await waitFor("the reply complete", async () => (await reply.text()).includes("Take it one step at a time"), 30_000);
+    await waitFor("the run finished", async () => (await app.findAll('[data-testid="send"]')).length > 0);
+    assert.equal(await (await testId(app, "msg-user")).text(), QUESTION);
+    await shot(app, "chat-done.png");
+  } finally {
+    await app.close();
+  }
+
+  // The database holds the exchange, and its file on disk does not show it.
+  const rows = storedMessages();
+  assert.ok(!inRawFile(QUESTION), "the question is readable in the database file");
+  assert.deepEqual(rows.map((r) => r[0]), ["user", "assistant"]);
+  assert.equal(rows[0][1], QUESTION);
+  assert.equal(rows[1][1], REPLY);
+
+  // Restart: no first run any more, the conversation is listed and opens with both messages.
+  const again = await openApp();
+  try {
+    // The folder is locked now: a wrong passphrase is refused, the right one opens it.
+    await (await testId(again, "unlock-passphrase")).type("not the passphrase");
+    await (await testId(again, "unlock-submit")).click();
+    await waitFor("the wrong passphrase refused", async () => (await again.findAll('[data-testid="unlock"] [role="alert"]')).length > 0);
+    const field = await testId(again, "unlock-passphrase");
+    await field.clear();
+    await field.type(PASSPHRASE);
+    await (await testId(again, "unlock-submit")).click();
+    const item = await again.waitFind('[data-testid="conversation-item"] button.title');
+    assert.equal((await again.findAll('[data-testid="first-run"]')).length, 0);
+    await item.click();
+    await waitFor("the stored user message", async () => (await (await testId(again, "msg-user")).text()) === QUESTION);
+    assert.ok((await (await testId(again, "msg-assistant")).text()).includes("Take it one step at a time"));
+  } finally {
+    await again.close();
+  }
+});

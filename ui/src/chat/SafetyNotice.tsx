@@ -1,0 +1,46 @@
+// The crisis resources a safety notice carries (docs/safety.md), shown above the thread from the
+// message that raised them until the conversation changes. It can fold to one line but never
+// disappears, so the numbers stay in reach. Numbers are plain, selectable text: nothing here
+// navigates the window away.
+
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { SafetyView } from "./state";
+
+export function SafetyNotice({ safety }: { safety: SafetyView }) {
+  const { t } = useTranslation();
+  const [folded, setFolded] = useState(false);
+  const urgent = safety.risk === "acute";
+  return (
+    <section
+      className={`safety-notice ${urgent ? "urgent" : ""}`}
+      data-testid="safety-notice"
+      role={urgent ? "alert" : "status"}
+      aria-label={t("safety.label")}
+    >
+      <div className="safety-head">
+        <strong>{t(urgent ? "safety.acute" : "safety.concern")}</strong>
+        <button type="button" className="link" aria-expanded={!folded} onClick={() => setFolded(!folded)}>
+          {folded ? t("safety.show") : t("safety.fold")}
+        </button>
+      </div>
+      {!folded && (
+        <>
+          <p>{t(`safety.category.${safety.category}`)}</p>
+          {safety.resources.length > 0 && (
+            <ul className="safety-resources">
+              {safety.resources.map((r, i) => (
+                <li key={i} data-testid="safety-resource">
+                  <span className="name">{r.name}</span>
+                  {r.number && <span className="number">{r.number}</span>}
+                  {r.note && <span className="note">{r.note}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+          <p className="muted">{t("safety.notTherapy")}</p>
+        </>
+      )}
+    </section>
+  );
+}
