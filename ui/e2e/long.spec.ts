@@ -44,7 +44,11 @@ test("a reply is followed at the bottom and leaves a person reading above in pla
   await page.getByTestId("composer").fill("Work has been stressful lately");
   await page.getByTestId("composer").press("Enter");
   await expect(page.getByTestId("stop")).toBeVisible();
-  await thread(page).evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
+  // The person scrolls up with the mouse wheel while text keeps arriving.
+  const box = await thread(page).boundingBox();
+  if (!box) throw new Error("the thread has no box");
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < 8; i++) await page.mouse.wheel(0, -1000);
   // The message under the middle of the view, once the heights measured there have settled.
   const reading = () =>
     thread(page).evaluate((el) => {
