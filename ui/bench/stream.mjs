@@ -79,7 +79,7 @@ try {
   ];
   await stream(200, DELTAS - 100);
   windows.push(["deltas 1901-2000 (end)   ", await stream(DELTAS - 100, DELTAS)]);
-  const rendered = await page.getByTestId("msg-assistant").innerText();
+  const rendered = await page.getByTestId("msg-assistant").textContent();
   const f = (x) => x.toFixed(2);
   console.log(`chars ${text.length}, deltas ${DELTAS}, rendered text ${rendered.length} chars`);
   for (const [name, r] of windows) {

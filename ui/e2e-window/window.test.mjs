@@ -3,14 +3,15 @@
 // fake OpenAI-compatible server on 127.0.0.1) with a temporary data dir. It goes through first
 // run, Settings (which also calls Tauri's app API: proof that capabilities/ reached the build),
 // sends a message and reads the streamed reply, checks the message in the SQLite file, restarts
-// the app and finds the conversation again. Screenshots go to $SHOTS_DIR.
+// the app and finds the conversation again; its log holds neither what was said nor the
+// passphrase. Screenshots go to $SHOTS_DIR.
 //
 // Environment: VIBELIFE_APP (absolute path of the binary), FAKE_LLM (its binary), TAURI_DRIVER,
 // WEBKIT_DRIVER (WebKitWebDriver), SHOTS_DIR, and DISPLAY (Xvfb).
 
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -243,4 +244,20 @@ test("a passphrase chosen, first run, settings, a streamed reply stored encrypte
   } finally {
     await again.close();
   }
+
+  // The app's log (default level) tells what happened without what was said or typed.
+  const logs = appLogs();
+  assert.match(logs, /vibelife starting/, "the log holds the app's start");
+  assert.match(logs, /app opened/, "the log holds the data folder's opening");
+  for (const secret of [QUESTION, "先照顾好自己", "Take it one step", PASSPHRASE, "not the passphrase"]) {
+    assert.ok(!logs.includes(secret), `the app's log holds ${JSON.stringify(secret)}`);
+  }
 });
+
+/** Every file of the app's log folder ($XDG_DATA_HOME/<identifier>/logs on Linux), joined. */
+function appLogs() {
+  const dir = join(dataDir, "xdg-data", "app.vibelife.desktop", "logs");
+  const files = readdirSync(dir).filter((f) => f.endsWith(".log"));
+  assert.ok(files.length > 0, `no log file in ${dir}`);
+  return files.map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
+}
