@@ -7,6 +7,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod commands;
+mod idle;
 mod logging;
 mod shell;
 mod sink;
@@ -32,6 +33,7 @@ fn main() -> anyhow::Result<()> {
             if let Some(window) = app.get_webview_window("main") {
                 webview::configure(&window);
             }
+            tauri::async_runtime::spawn(idle::memory_checks(app.handle().clone()));
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![

@@ -1,6 +1,6 @@
 //! Memory commands (docs/memory.md): `list_memory`, `show_memory_item`, `edit_memory_item`,
-//! `forget_memory_item`, `export_memory`, `set_memory_enabled`, `memory_status` and
-//! `extract_memory`. The rules
+//! `forget_memory_item`, `export_memory`, `set_memory_enabled`, `memory_status`,
+//! `extract_memory` and the idle check `extract_memory_due`. The rules
 //! are `crate::memory`'s and `vibe_store`'s; this file only calls them for the local user and
 //! answers wire DTOs (`dto.rs`). It never prints or words a front end's hint.
 
@@ -140,5 +140,19 @@ impl App {
             passes.push(dto::memory_pass(pass));
         }
         Ok(ExtractMemoryResponse { passes, notices })
+    }
+
+    /// The passes due now by themselves (a conversation quiet for `quiet_minutes`, or with
+    /// `every_turns` unread messages of the person), as a turn's end runs them. A long-lived
+    /// front end calls this now and then while the app is idle, so a conversation the person
+    /// walked away from is read without a next turn. Nothing when memory is off or no model is
+    /// set up; a pass that fails is in its run's events and waits before the next try.
+    pub async fn extract_memory_due(&self) -> Result<ExtractMemoryResponse, AppError> {
+        let service = self.chat_service()?;
+        let passes = service.extract_memory_due().await;
+        Ok(ExtractMemoryResponse {
+            passes: passes.into_iter().map(dto::memory_pass).collect(),
+            notices: Vec::new(),
+        })
     }
 }

@@ -90,6 +90,9 @@ pub struct ChatService {
     user: String,
     spares: Option<Spares>,
     protocol_clock: crate::protocol::Clock,
+    /// Held while memory passes run, so a turn's end and the idle check never read the same
+    /// messages twice at once (`memory_hook.rs`).
+    memory_passes: tokio::sync::Mutex<()>,
 }
 
 impl ChatService {
@@ -119,6 +122,7 @@ impl ChatService {
             user: LOCAL_USER.to_string(),
             spares: None,
             protocol_clock: crate::protocol::system_clock(),
+            memory_passes: tokio::sync::Mutex::new(()),
         })
     }
 

@@ -374,3 +374,62 @@ async fn a_failed_pass_waits_doubling_before_the_next_try_and_success_resets_it(
     assert_eq!(passes[0].backoff, None);
     assert_eq!(h.store.memory_backoff(&a).unwrap(), None, "success resets the wait");
 }
+
+/// Every message of `conversation` dated `minutes` ago, as if the person had walked away then.
+fn age_messages(h: &Harness, conversation: &str, minutes: i64) {
+    let at = (chrono::Utc::now() - chrono::Duration::minutes(minutes)).to_rfc3339();
+    let conn = crate::harness::raw_connection(h.dir.path());
+    conn.execute("UPDATE messages SET created_at = ?1 WHERE conversation_id = ?2", [&at, conversation])
+        .unwrap();
+}
+
+/// A harness reading a conversation once it is quiet for 10 minutes (no turn trigger), whose
+/// model answers the extraction request with one goal from message 1 and a turn with "好的".
+fn quiet_harness() -> Harness {
+    let script = r#"mode: matched
+responses:
+  - when: {user: "新消息"}
+    text: "{\"items\": [{\"kind\": \"goals\", \"text\": \"学会游泳\", \"confidence\": 0.8, \"sources\": [1]}]}"
+  - text: "好的"
+"#;
+    let options = Options {
+        memory: MemorySettings { quiet_minutes: 10, every_turns: 0 },
+        ..Options::default()
+    };
+    Harness::new(Arc::new(ScriptedModel::from_yaml(script, "chat").unwrap()), options)
+}
+
+#[tokio::test]
+async fn a_conversation_left_quiet_is_read_by_the_idle_check_without_a_next_turn() {
+    let h = quiet_harness();
+    let a = h.turn(say("我今年想学会游泳")).await.result.conversation_id;
+
+    // Just spoken: not quiet yet, so the idle check reads nothing.
+    let early = h.app.extract_memory_due().await.unwrap();
+    assert!(early.passes.is_empty(), "{early:?}");
+    assert!(h.store.memory_items(U, None).unwrap().is_empty());
+
+    // Eleven minutes later, with no turn since, the idle check reads it.
+    age_messages(&h, &a, 11);
+    let due = h.app.extract_memory_due().await.unwrap();
+    assert_eq!(due.passes.len(), 1, "{due:?}");
+    assert_eq!(due.passes[0].conversation_id, a);
+    assert_eq!(due.passes[0].trigger, Some(vibe_wire::command::MemoryTrigger::Quiet));
+    let items = h.store.memory_items(U, None).unwrap();
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0].text, "学会游泳");
+
+    // Read once: the next check finds nothing new.
+    assert!(h.app.extract_memory_due().await.unwrap().passes.is_empty());
+}
+
+#[tokio::test]
+async fn two_idle_checks_at_once_read_the_messages_once() {
+    let h = quiet_harness();
+    let a = h.turn(say("我今年想学会游泳")).await.result.conversation_id;
+    age_messages(&h, &a, 11);
+    let (first, second) = tokio::join!(h.app.extract_memory_due(), h.app.extract_memory_due());
+    let passes = first.unwrap().passes.len() + second.unwrap().passes.len();
+    assert_eq!(passes, 1, "one of the two found the passes under way and left them");
+    assert_eq!(h.store.memory_items(U, None).unwrap().len(), 1);
+}
