@@ -94,3 +94,67 @@ fn eval_of_a_malformed_file_names_the_line() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.tsv:1: 3 tab-separated fields, need 4"), "{err}");
 }
+
+/// One row of a figures table in docs/safety.md: (lang, group) → the six counts
+/// (messages, risky, detected, category right, safe, false alarms; "–" is 0).
+type Figures = std::collections::BTreeMap<(String, String), [u32; 6]>;
+
+/// The figures table that follows the line starting with `heading` in docs/safety.md.
+fn documented(doc: &str, heading: &str) -> Figures {
+    let start = doc.find(heading).unwrap_or_else(|| panic!("docs/safety.md has no {heading:?}"));
+    let mut rows = Figures::new();
+    for line in doc[start..].lines().skip_while(|l| !l.starts_with("| lang |")).skip(2) {
+        let Some(cells) = line.strip_prefix('|') else { break };
+        let cells: Vec<&str> = cells.split('|').map(str::trim).collect();
+        let n = |i: usize| if cells[i] == "–" { 0 } else { cells[i].parse::<u32>().unwrap() };
+        rows.insert((cells[0].into(), cells[1].into()), [n(2), n(3), n(4), n(5), n(6), n(7)]);
+    }
+    rows
+}
+
+/// The same figures from what `vibe --json safety check` prints for each message of `set`
+/// (`tests/safety/<set>/<lang>.tsv`), compared with its labels.
+fn measured(set: &str) -> Figures {
+    let mut rows = Figures::new();
+    for lang in ["zh", "en"] {
+        let file = format!("{}/../../tests/safety/{set}{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&file).unwrap();
+        let labelled: Vec<Vec<&str>> = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| l.split('\t').collect())
+            .collect();
+        let input: String = labelled.iter().map(|f| format!("{}\n", f[3])).collect();
+        let out = vibe().args(["--json", "safety", "check"]).write_stdin(input).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let verdicts = json_lines(&out.stdout);
+        assert_eq!(verdicts.len(), labelled.len(), "{file}: one verdict per message");
+        for (label, verdict) in labelled.iter().zip(&verdicts) {
+            let row = rows.entry((lang.into(), label[0].into())).or_default();
+            let flagged = verdict["risk"] != "none";
+            row[0] += 1;
+            if label[1] == "none" {
+                row[4] += 1;
+                row[5] += u32::from(flagged);
+            } else {
+                row[1] += 1;
+                row[2] += u32::from(flagged);
+                row[3] += u32::from(flagged && verdict["category"] == label[2]);
+            }
+        }
+    }
+    rows
+}
+
+#[test]
+fn check_reproduces_every_figures_table_in_the_safety_doc() {
+    let doc = std::fs::read_to_string(format!("{}/../../docs/safety.md", env!("CARGO_MANIFEST_DIR")))
+        .unwrap();
+    for (heading, set) in [
+        ("Figures of the rules of this commit", ""),
+        ("### Held-out sets", "heldout/"),
+        ("#### A second held-out set", "heldout2/"),
+    ] {
+        assert_eq!(documented(&doc, heading), measured(set), "docs/safety.md, {heading:?}");
+    }
+}

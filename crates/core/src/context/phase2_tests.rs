@@ -68,6 +68,24 @@ fn bazi_prompt_has_every_section_in_order_within_budget() {
 }
 
 #[test]
+fn divination_skills_are_framed_as_reflection_and_forbid_prediction_and_judging_people() {
+    let (b, store) = builtin();
+    bazi_profile(&store);
+    for (skill, message, framing) in [
+        ("bazi", "帮我看看八字", "而不是判决书"),
+        ("zodiac", "我是天蝎座，说说我", "而不是命运的剧本"),
+        ("tarot", "帮我抽一张牌", "牌不预言未来"),
+    ] {
+        let p = b.system_prompt(&request(skill, message)).unwrap();
+        assert!(p.system.contains(framing), "{skill}: no framing {framing:?}");
+        let ethics = section(&p, "## 伦理边界");
+        for forbidden in ["死亡", "拒绝某人"] {
+            assert!(ethics.contains(forbidden), "{skill} does not forbid {forbidden}:\n{ethics}");
+        }
+    }
+}
+
+#[test]
 fn without_birth_info_the_profile_says_not_provided() {
     let (b, _) = builtin();
     let p = b.system_prompt(&request("bazi", "算八字")).unwrap();

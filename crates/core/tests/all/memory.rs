@@ -433,3 +433,47 @@ async fn two_idle_checks_at_once_read_the_messages_once() {
     assert_eq!(passes, 1, "one of the two found the passes under way and left them");
     assert_eq!(h.store.memory_items(U, None).unwrap().len(), 1);
 }
+
+#[tokio::test]
+async fn only_declared_fields_reach_a_prompt_newest_and_surest_first_within_the_budget() {
+    let h = chat_harness(Options::default());
+    let a = h.turn(say("我在杭州做设计师，想每天早起写作，也想学会游泳")).await.result.conversation_id;
+    let m1 = user_ids(&h, &a)[0];
+    let model = answering(&format!(
+        r#"{{"items": [{{"kind": "facts", "text": "在杭州做设计师", "confidence": 0.9, "sources": [{m1}]}},
+                       {{"kind": "goals", "text": "每天早起写作", "confidence": 0.6, "sources": [{m1}]}},
+                       {{"kind": "goals", "text": "学会游泳", "confidence": 0.95, "sources": [{m1}]}}]}}"#
+    ));
+    assert_eq!(applied(&extract(&h, &model, &a, false).await).added.len(), 3);
+
+    // lifecoach declares `extracted`: every item, the surest first among items seen together.
+    let coach = phase2_prompt(&h, "lifecoach");
+    let at = |text: &str| coach.find(text).unwrap_or_else(|| panic!("{text} missing:\n{coach}"));
+    assert!(at("学会游泳") < at("在杭州做设计师") && at("在杭州做设计师") < at("每天早起写作"));
+    // tarot and bazi declare no memory field: nothing remembered reaches them.
+    for skill in ["tarot", "bazi"] {
+        let prompt = phase2_prompt(&h, skill);
+        for text in ["学会游泳", "在杭州做设计师", "每天早起写作"] {
+            assert!(!prompt.contains(text), "{skill} was given {text}:\n{prompt}");
+        }
+    }
+
+    // A budget that holds one item keeps the first in that order and leaves the rest out.
+    let one = h.service.context().tokenizer().count("学会游泳") + 2;
+    let change = vibe_wire::command::SettingChange {
+        key: "chat.context.memory_tokens".into(),
+        value: one.into(),
+    };
+    h.app
+        .update_settings(vibe_wire::command::UpdateSettingsRequest { changes: vec![change] })
+        .unwrap();
+    let request = PromptRequest {
+        user: U,
+        active_skill: Some("lifecoach"),
+        user_message: "你好",
+        ..PromptRequest::default()
+    };
+    let tight = h.app.chat().unwrap().context().system_prompt(&request).unwrap().system;
+    assert!(tight.contains("学会游泳"), "{tight}");
+    assert!(!tight.contains("在杭州做设计师") && !tight.contains("每天早起写作"), "{tight}");
+}
