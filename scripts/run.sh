@@ -18,8 +18,14 @@ if [ "$#" -eq 0 ]; then
   echo "No display here (DISPLAY and WAYLAND_DISPLAY are unset), so the desktop app is not opened."
   echo "Chat in the terminal instead: scripts/run.sh chat    (or run under Xvfb: xvfb-run scripts/run.sh)"
   echo
-  "$VIBE" db info
-  "$VIBE" skills list
+  # The first command on a machine without a keychain needs a database passphrase (asked on a
+  # terminal, or VIBE_DB_PASSPHRASE) or --no-encryption; vibe says so itself.
+  if "$VIBE" db info; then
+    "$VIBE" skills list
+  else
+    echo
+    echo "vibe could not open its data folder yet (above: why, and what to do)."
+  fi
 else
   exec "$VIBE" "$@"
 fi

@@ -36,7 +36,9 @@ impl Ctx {
 
     /// Run `open` with `overrides` (plus `--no-encryption`); when the database needs its
     /// passphrase and none was given, ask for it on the terminal (never echoed) and try once
-    /// more. Without a terminal the error stands, with its hint (VIBE_DB_PASSPHRASE).
+    /// more; when a new data dir has no keychain for its key, let the person choose a
+    /// passphrase there. Without a terminal the error stands, with its hint
+    /// (VIBE_DB_PASSPHRASE).
     pub fn with_passphrase<T>(
         &self,
         mut overrides: Overrides,
@@ -47,6 +49,19 @@ impl Ctx {
             Err(AppError::PassphraseNeeded { data_dir }) if overrides.db_passphrase.is_none() => {
                 let Some(passphrase) = crate::passphrase::ask(&data_dir)? else {
                     return Err(AppError::PassphraseNeeded { data_dir }.into());
+                };
+                overrides.db_passphrase = Some(passphrase);
+                Ok(open(overrides)?)
+            }
+            // A new data dir and no keychain for a random key: a person at a terminal chooses
+            // a passphrase instead (never a silent fall back to clear text).
+            Err(AppError::NoDatabaseKey { data_dir, why })
+                if overrides.db_passphrase.is_none()
+                    && !overrides.no_encryption
+                    && !AppPaths::new(&data_dir).db().exists() =>
+            {
+                let Some(passphrase) = crate::passphrase::choose(&data_dir, &why)? else {
+                    return Err(AppError::NoDatabaseKey { data_dir, why }.into());
                 };
                 overrides.db_passphrase = Some(passphrase);
                 Ok(open(overrides)?)
