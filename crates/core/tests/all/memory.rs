@@ -446,10 +446,12 @@ async fn only_declared_fields_reach_a_prompt_newest_and_surest_first_within_the_
     ));
     assert_eq!(applied(&extract(&h, &model, &a, false).await).added.len(), 3);
 
-    // lifecoach declares `extracted`: every item, the surest first among items seen together.
+    // lifecoach declares `extracted`: every item, by kind, the surest first among items of a
+    // kind seen together.
     let coach = phase2_prompt(&h, "lifecoach");
     let at = |text: &str| coach.find(text).unwrap_or_else(|| panic!("{text} missing:\n{coach}"));
-    assert!(at("学会游泳") < at("在杭州做设计师") && at("在杭州做设计师") < at("每天早起写作"));
+    assert!(at("在杭州做设计师") > 0);
+    assert!(at("学会游泳") < at("每天早起写作"), "{coach}");
     // tarot and bazi declare no memory field: nothing remembered reaches them.
     for skill in ["tarot", "bazi"] {
         let prompt = phase2_prompt(&h, skill);
