@@ -1,8 +1,10 @@
 // The chat screen: conversation list, the thread, the plan, the approval dialog, the error
-// banner and the composer. Esc stops a running reply.
+// banner and the composer, and the conversation's protocol (invitation, progress, completion).
+// Esc stops a running reply.
 
 import { useCallback, useEffect, useState } from "react";
 import * as client from "../client";
+import { ProtocolPanel } from "../protocols/ProtocolPanel";
 import type { ConversationSummary } from "../wire";
 import { ApprovalDialog } from "./ApprovalDialog";
 import { Composer } from "./Composer";
@@ -53,6 +55,14 @@ export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
       <main className="thread-pane">
         {state.safety && <SafetyNotice key={state.conversationId ?? ""} safety={state.safety} />}
         {state.plan && state.plan.steps.length > 0 && <PlanView plan={state.plan} />}
+        {state.protocol && (
+          <ProtocolPanel
+            protocol={state.protocol}
+            busy={running}
+            onStart={() => void chat.startProtocol()}
+            onLater={() => void chat.laterProtocol()}
+          />
+        )}
         <Thread conversationId={state.conversationId} messages={state.messages} />
         {state.error && state.error !== dismissed && (
           <ErrorBanner

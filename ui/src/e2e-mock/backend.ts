@@ -6,6 +6,7 @@
 
 import { mockIPC } from "@tauri-apps/api/mocks";
 import type { ChatMessage, ConversationSummary, Envelope, PresetView, SettingChange, TurnInput } from "../wire";
+import { createProtocols } from "./protocols";
 import { pickScript, type Script } from "./scripts";
 
 interface Run {
@@ -94,6 +95,9 @@ export function installMockBackend() {
   });
   let live: Run | null = null;
   let counter = 0;
+  const protocols = createProtocols();
+  /** Screens' commands answered by their own modules: each returns undefined for others. */
+  const handlers = [protocols.handle];
   let locked = params.get("locked");
   // `?long=N`: a stored conversation of N messages (Markdown replies, CJK) to open.
   const long = Number(params.get("long") ?? 0);
@@ -157,7 +161,8 @@ export function installMockBackend() {
     const runId = `run-${++counter}`;
     if (conv && !retry) conv.messages.push(message("user", text, runId));
     conv?.messages.push(message("assistant", "", runId));
-    const script: Script = pickScript(text);
+    const answer = retry ? null : protocols.answer(text);
+    const script: Script = answer ? { events: answer, after: null } : pickScript(text);
     const run: Run = {
       id: runId,
       conversationId: id,
@@ -301,8 +306,18 @@ export function installMockBackend() {
         return out(null);
       case "plugin:app|version":
         return out("0.1.0");
-      default:
+      default: {
+        for (const h of handlers) {
+          let answer: unknown;
+          try {
+            answer = h(cmd, request);
+          } catch (e) {
+            throw out(e);
+          }
+          if (answer !== undefined) return out(answer);
+        }
         throw fail("unknown_command", `the mock shell has no command ${cmd}`);
+      }
     }
   });
 
