@@ -81,3 +81,29 @@ test("later declines the invitation with a command, not a message", async ({ pag
   expect(cmds.filter((c) => c === "send_message")).toHaveLength(1);
   expect(cmds).toContain("later_protocol");
 });
+
+test("the Protocols screen lists runs by status: resume a paused one, export a completed one", async ({ page }) => {
+  await page.goto("./?lang=en&delay=0");
+  await page.getByTestId("nav-protocols").click();
+  const runs = page.getByTestId("protocol-run");
+  await expect(runs).toHaveCount(3);
+  await expect(page.getByRole("region", { name: "Completed" })).toContainText("One-Day Life Reset");
+  await expect(page.getByRole("region", { name: "Cancelled" })).toContainText("Reason: 太累了，改天再说");
+  await page.screenshot({ path: `${SHOTS}/protocols.png`, fullPage: true });
+  await page.getByTestId("protocol-resume").click();
+  const active = page.getByRole("region", { name: "Active" });
+  await expect(active).toContainText("Weekly Review");
+  await expect(active).toContainText("Step 2 of 4");
+  await expect(page.getByTestId("protocol-resume")).toHaveCount(0);
+  await page.getByRole("region", { name: "Completed" }).getByTestId("export-pdf").click();
+  await expect(page.getByRole("status")).toContainText("Saved to /home/me/Documents/protocol-0193a2b4.pdf");
+  const exported = await page.evaluate(() =>
+    window.__vibeMock.fromWebview.filter((c) => c.cmd === "export_protocol_report").map((c) => JSON.parse(c.args).request),
+  );
+  expect(exported).toEqual([{ run_id: "0193a2b4-done", format: "pdf" }]);
+
+  await page.goto("./?lang=zh-CN&delay=0");
+  await page.getByTestId("nav-protocols").click();
+  await expect(page.getByRole("region", { name: "已完成" })).toContainText("一日人生重置");
+  await page.screenshot({ path: `${SHOTS}/protocols-zh.png`, fullPage: true });
+});

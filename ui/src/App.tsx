@@ -1,15 +1,19 @@
-// The window: first run (until a model is configured), then navigation between the chat and
-// settings screens.
+// The window: first run (until a model is configured), then navigation between the screens:
+// chat, protocols, me, skills and settings.
 
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "./client";
 import { ChatScreen } from "./chat/ChatScreen";
 import { FirstRun } from "./firstrun/FirstRun";
+import { ProtocolsScreen } from "./protocols/ProtocolsScreen";
 import { SettingsScreen } from "./settings/SettingsScreen";
 import { isLock, UnlockScreen, type LockKind } from "./unlock/UnlockScreen";
 
-type Screen = "starting" | "unlock" | "first-run" | "chat" | "settings";
+type Screen = "starting" | "unlock" | "first-run" | Page;
+/** The screens the navigation leads to, in its order. */
+const PAGES = ["chat", "protocols", "settings"] as const;
+type Page = (typeof PAGES)[number];
 
 export function App() {
   const { t } = useTranslation();
@@ -28,19 +32,18 @@ export function App() {
     );
   };
   useEffect(start, []);
-  const inApp = screen === "chat" || screen === "settings";
+  const inApp = (PAGES as readonly string[]).includes(screen);
   return (
     <div className="app">
       <header className="topbar">
         <span className="brand">{t("app.title")}</span>
         {screen !== "unlock" && (
           <nav aria-label="main">
-            <button data-testid="nav-chat" aria-current={screen === "chat"} onClick={() => setScreen("chat")}>
-              {t("nav.chat")}
-            </button>
-            <button data-testid="nav-settings" aria-current={screen === "settings"} onClick={() => setScreen("settings")}>
-              {t("nav.settings")}
-            </button>
+            {PAGES.map((p) => (
+              <button key={p} data-testid={`nav-${p}`} aria-current={screen === p} onClick={() => setScreen(p)}>
+                {t(`nav.${p}`)}
+              </button>
+            ))}
           </nav>
         )}
       </header>
@@ -59,6 +62,11 @@ export function App() {
       {inApp && (
         <div hidden={screen !== "chat"} className="screen">
           <ChatScreen onOpenSettings={() => setScreen("settings")} />
+        </div>
+      )}
+      {screen === "protocols" && (
+        <div className="screen">
+          <ProtocolsScreen />
         </div>
       )}
       {screen === "settings" && (
