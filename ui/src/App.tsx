@@ -6,19 +6,26 @@ import { useTranslation } from "react-i18next";
 import * as client from "./client";
 import { ChatScreen } from "./chat/ChatScreen";
 import { FirstRun } from "./firstrun/FirstRun";
+import { MeScreen } from "./me/MeScreen";
 import { ProtocolsScreen } from "./protocols/ProtocolsScreen";
 import { SettingsScreen } from "./settings/SettingsScreen";
 import { isLock, UnlockScreen, type LockKind } from "./unlock/UnlockScreen";
 
 type Screen = "starting" | "unlock" | "first-run" | Page;
 /** The screens the navigation leads to, in its order. */
-const PAGES = ["chat", "protocols", "settings"] as const;
+const PAGES = ["chat", "protocols", "me", "settings"] as const;
 type Page = (typeof PAGES)[number];
 
 export function App() {
   const { t } = useTranslation();
   const [screen, setScreen] = useState<Screen>("starting");
   const [lock, setLock] = useState<LockKind>("passphrase_needed");
+  /** A conversation another screen asked the chat to open (a new object each time). */
+  const [openRequest, setOpenRequest] = useState<{ id: string } | null>(null);
+  const openConversation = (id: string) => {
+    setOpenRequest({ id });
+    setScreen("chat");
+  };
   const start = () => {
     // A locked data folder asks for its passphrase first. Any other failed check must not keep
     // the window blank: fall back to the chat, whose error banner leads to Settings.
@@ -61,12 +68,17 @@ export function App() {
       {/* The chat stays mounted so a running reply keeps streaming while Settings is open. */}
       {inApp && (
         <div hidden={screen !== "chat"} className="screen">
-          <ChatScreen onOpenSettings={() => setScreen("settings")} />
+          <ChatScreen onOpenSettings={() => setScreen("settings")} openRequest={openRequest} />
         </div>
       )}
       {screen === "protocols" && (
         <div className="screen">
           <ProtocolsScreen />
+        </div>
+      )}
+      {screen === "me" && (
+        <div className="screen">
+          <MeScreen onOpenConversation={openConversation} />
         </div>
       )}
       {screen === "settings" && (

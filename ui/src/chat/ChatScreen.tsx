@@ -15,7 +15,13 @@ import { SafetyNotice } from "./SafetyNotice";
 import { Thread } from "./Thread";
 import { useChat } from "./useChat";
 
-export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
+interface Props {
+  onOpenSettings: () => void;
+  /** Open this conversation (another screen linked to it); a new object each time. */
+  openRequest?: { id: string } | null;
+}
+
+export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
   const [list, setList] = useState<ConversationSummary[]>([]);
   const [dismissed, setDismissed] = useState<object | null>(null);
   const refresh = useCallback(() => {
@@ -26,6 +32,10 @@ export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
   const running = state.runId !== null;
 
   useEffect(refresh, [refresh]);
+  const { open } = chat;
+  useEffect(() => {
+    if (openRequest) void open(openRequest.id);
+  }, [openRequest, open]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape" && running) void chat.stop();

@@ -6,6 +6,7 @@
 
 import { mockIPC } from "@tauri-apps/api/mocks";
 import type { ChatMessage, ConversationSummary, Envelope, PresetView, SettingChange, TurnInput } from "../wire";
+import { createMe } from "./me";
 import { createProtocols } from "./protocols";
 import { pickScript, type Script } from "./scripts";
 
@@ -97,7 +98,8 @@ export function installMockBackend() {
   let counter = 0;
   const protocols = createProtocols();
   /** Screens' commands answered by their own modules: each returns undefined for others. */
-  const handlers = [protocols.handle];
+  const me = createMe();
+  const handlers = [protocols.handle, me.handle];
   let locked = params.get("locked");
   // `?long=N`: a stored conversation of N messages (Markdown replies, CJK) to open.
   const long = Number(params.get("long") ?? 0);
@@ -314,7 +316,8 @@ export function installMockBackend() {
           } catch (e) {
             throw out(e);
           }
-          if (answer !== undefined) return out(answer);
+          // A copy, as the real IPC's JSON would be: the webview never holds the mock's objects.
+          if (answer !== undefined) return out(structuredClone(answer));
         }
         throw fail("unknown_command", `the mock shell has no command ${cmd}`);
       }
