@@ -9,11 +9,12 @@ import { FirstRun } from "./firstrun/FirstRun";
 import { MeScreen } from "./me/MeScreen";
 import { ProtocolsScreen } from "./protocols/ProtocolsScreen";
 import { SettingsScreen } from "./settings/SettingsScreen";
+import { SkillsScreen } from "./skills/SkillsScreen";
 import { isLock, UnlockScreen, type LockKind } from "./unlock/UnlockScreen";
 
 type Screen = "starting" | "unlock" | "first-run" | Page;
 /** The screens the navigation leads to, in its order. */
-const PAGES = ["chat", "protocols", "me", "settings"] as const;
+const PAGES = ["chat", "protocols", "me", "skills", "settings"] as const;
 type Page = (typeof PAGES)[number];
 
 export function App() {
@@ -79,6 +80,11 @@ export function App() {
       {screen === "me" && (
         <div className="screen">
           <MeScreen onOpenConversation={openConversation} />
+        </div>
+      )}
+      {screen === "skills" && (
+        <div className="screen">
+          <SkillsScreen />
         </div>
       )}
       {screen === "settings" && (

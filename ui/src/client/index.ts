@@ -192,4 +192,7 @@ export const skills = {
   reload: () => call<SkillsReloaded>("reload_skills"),
   create: (name: string) => call<NewSkillResponse>("new_skill", { request: { name } }),
   openFolder: () => call<void>("open_skills_dir"),
+  /** From now on the registry's `skills_changed` notices (its file watcher) arrive through
+   * `onEvent`; a later call replaces the earlier channel. */
+  watch: (onEvent: (e: Envelope) => void) => call<void>("watch_skills", { onEvent: new Channel<Envelope>(onEvent) }),
 };

@@ -9,6 +9,7 @@ import type { ChatMessage, ConversationSummary, Envelope, PresetView, SettingCha
 import { createMe } from "./me";
 import { createProtocols } from "./protocols";
 import { pickScript, type Script } from "./scripts";
+import { createSkills } from "./skills";
 
 interface Run {
   id: string;
@@ -42,6 +43,8 @@ interface MockState {
   encryption?: string;
   /** Pushes one envelope to the live run's channel (benchmark). */
   emit: (e: Envelope) => void;
+  /** Stands in for editing a skill on disk; `notify`: the registry's watcher reports it. */
+  editSkill: (name: string, fixed: boolean, notify: boolean) => void;
 }
 
 declare global {
@@ -82,6 +85,7 @@ export function installMockBackend() {
     },
     configured: false,
     emit: (e) => live && send(live, e),
+    editSkill: (name, fixed, notify) => skills.editSkill(name, fixed, notify),
   };
   window.__vibeMock = mock;
   const conversations = new Map<string, ConversationSummary & { messages: ChatMessage[] }>();
@@ -99,7 +103,8 @@ export function installMockBackend() {
   const protocols = createProtocols();
   /** Screens' commands answered by their own modules: each returns undefined for others. */
   const me = createMe();
-  const handlers = [protocols.handle, me.handle];
+  const skills = createSkills((channel, index, env) => window.__TAURI_INTERNALS__.runCallback(channel, { index, message: out(env) }));
+  const handlers = [protocols.handle, me.handle, skills.handle];
   let locked = params.get("locked");
   // `?long=N`: a stored conversation of N messages (Markdown replies, CJK) to open.
   const long = Number(params.get("long") ?? 0);
@@ -312,7 +317,7 @@ export function installMockBackend() {
         for (const h of handlers) {
           let answer: unknown;
           try {
-            answer = h(cmd, request);
+            answer = h(cmd, request, args);
           } catch (e) {
             throw out(e);
           }
