@@ -31,10 +31,12 @@ test("accepting an invitation runs the protocol to its completion card", async (
   await expect(bar).toHaveAttribute("aria-valuemax", "6");
   await expect(bar).toHaveAttribute("role", "progressbar");
   await expect(page.getByText("Step 1 of 6 · Morning")).toBeVisible();
+  await expect(page.getByText("Started. Write to your coach when you are ready")).toBeVisible();
   for (let step = 2; step <= 6; step++) {
     await send(page, `answer ${step - 1}`);
     await expect(bar).toHaveAttribute("aria-valuenow", String(step));
     await expect(page.getByTestId("send")).toBeVisible();
+    await expect(page.getByText("Started. Write to your coach")).toHaveCount(0);
     if (step === 4) {
       await expect(page.locator(".protocol-step[aria-current=step]")).toHaveText("4打断自动驾驶");
       await expect(page.getByText("Step 4 of 6 · Daytime")).toBeVisible();

@@ -24,6 +24,8 @@ interface Props {
 export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
   const [list, setList] = useState<ConversationSummary[]>([]);
   const [dismissed, setDismissed] = useState<object | null>(null);
+  /** How many messages the thread had when a protocol was started from its card. */
+  const [startedAt, setStartedAt] = useState<number | null>(null);
   const refresh = useCallback(() => {
     client.conversations.list().then(setList, () => undefined);
   }, []);
@@ -69,7 +71,11 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
           <ProtocolPanel
             protocol={state.protocol}
             busy={running}
-            onStart={() => void chat.startProtocol()}
+            justStarted={startedAt === state.messages.length}
+            onStart={() => {
+              setStartedAt(state.messages.length);
+              void chat.startProtocol();
+            }}
             onLater={() => void chat.laterProtocol()}
           />
         )}

@@ -10,11 +10,13 @@ import { ExportButtons } from "./ExportButtons";
 interface Props {
   protocol: ProtocolView;
   busy: boolean;
+  /** Just started from the card, no message since: say how to go on. */
+  justStarted?: boolean;
   onStart: () => void;
   onLater: () => void;
 }
 
-export function ProtocolPanel({ protocol: p, busy, onStart, onLater }: Props) {
+export function ProtocolPanel({ protocol: p, busy, justStarted = false, onStart, onLater }: Props) {
   const { t } = useTranslation();
   if (p.status === "invited" && p.invitation) {
     if (p.declined) return <p className="protocol-note muted">{t("protocol.declined")}</p>;
@@ -43,7 +45,17 @@ export function ProtocolPanel({ protocol: p, busy, onStart, onLater }: Props) {
       </section>
     );
   }
-  if (p.status === "active" || p.status === "paused") return <ProgressView p={p} />;
+  if (p.status === "active" || p.status === "paused")
+    return (
+      <>
+        <ProgressView p={p} />
+        {justStarted && p.status === "active" && (
+          <p className="protocol-note" role="status">
+            {t("protocol.begin")}
+          </p>
+        )}
+      </>
+    );
   if (p.status === "completed") {
     return (
       <section className="protocol-card protocol-done" data-testid="protocol-complete" aria-label={t("protocol.complete")}>
