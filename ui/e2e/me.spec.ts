@@ -37,6 +37,14 @@ test("a goal is edited in place and written back to the coach's state", async ({
   await levers.getByRole("textbox").fill("Write 30 minutes before 7\nOne application a day\nWalk after lunch");
   await levers.getByRole("button", { name: "Save" }).click();
   await expect(levers.getByRole("listitem")).toHaveCount(3);
+  // By keyboard: Esc closes the editor and gives focus back to its Edit button.
+  const vision = page.getByTestId("state-north_star-vision");
+  await vision.getByRole("button", { name: "Edit Vision" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(vision.getByRole("textbox")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(vision.getByRole("textbox")).toHaveCount(0);
+  await expect(vision.getByRole("button", { name: "Edit Vision" })).toBeFocused();
 
   await page.getByRole("searchbox", { name: "Search the journal" }).fill("作品集");
   await expect(page.getByTestId("journal-entry")).toHaveCount(1);

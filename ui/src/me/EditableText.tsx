@@ -1,7 +1,7 @@
 // One value of the coaching dashboard, editable in place: shown as text (a list as lines),
 // "Edit" turns it into a text box, "Save" hands the new value back (a list: one item a line).
 
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 interface Props {
@@ -19,12 +19,21 @@ export function EditableText({ label, value, list = false, testId, onSave }: Pro
   const text = Array.isArray(value) ? value.join("\n") : (value ?? "");
   const [draft, setDraft] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Keyboard use: when the editor closes, focus goes back to its Edit button.
+  const editButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    if (draft === null && wasEditing.current) editButton.current?.focus();
+    wasEditing.current = draft !== null;
+  }, [draft]);
   const save = async () => {
     if (draft === null) return;
     setBusy(true);
     try {
       await onSave(list ? draft.split("\n").map((l) => l.trim()).filter(Boolean) : draft.trim());
       setDraft(null);
+    } catch {
+      // The caller shows why; the draft stays so nothing typed is lost.
     } finally {
       setBusy(false);
     }
@@ -36,7 +45,7 @@ export function EditableText({ label, value, list = false, testId, onSave }: Pro
           {label}
         </label>
         {draft === null && (
-          <button type="button" className="link" aria-label={t("me.editField", { field: label })} onClick={() => setDraft(text)}>
+          <button ref={editButton} type="button" className="link" aria-label={t("me.editField", { field: label })} onClick={() => setDraft(text)}>
             {t("me.edit")}
           </button>
         )}

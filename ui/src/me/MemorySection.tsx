@@ -17,14 +17,17 @@ export function MemorySection({ onOpenConversation }: { onOpenConversation: (id:
     client.memory.list().then(setList, (e) => setError(client.toCommandError(e)));
   }, []);
   useEffect(load, [load]);
+  /** Runs a command and re-reads the list; false (and the error shown) when it failed. */
   const attempt = async (f: () => Promise<unknown>) => {
     setError(null);
     setNote(null);
     try {
       await f();
       load();
+      return true;
     } catch (e) {
       setError(client.toCommandError(e));
+      return false;
     }
   };
   const exportFile = () =>
@@ -83,7 +86,7 @@ export function MemorySection({ onOpenConversation }: { onOpenConversation: (id:
 
 interface RowProps {
   item: MemoryItemView;
-  onEdit: (text: string) => Promise<void>;
+  onEdit: (text: string) => Promise<boolean>;
   onForget: () => void;
   onOpenConversation: (id: string) => void;
 }
@@ -108,7 +111,7 @@ function MemoryRow({ item, onEdit, onForget, onOpenConversation }: RowProps) {
           className="field-edit"
           onSubmit={(e) => {
             e.preventDefault();
-            if (draft.trim()) void onEdit(draft.trim()).then(() => setDraft(null));
+            if (draft.trim()) void onEdit(draft.trim()).then((ok) => ok && setDraft(null));
           }}
         >
           <textarea aria-label={t("me.memory.editLabel")} rows={2} value={draft} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => e.key === "Escape" && setDraft(null)} />
