@@ -72,6 +72,26 @@ test("a report exports in every format through the shell's save dialog", async (
   expect(new Set(exports.map((r) => r.run_id)).size).toBe(1);
 });
 
+test("a conversation opened again shows its active protocol's progress", async ({ page }) => {
+  await page.goto("./?lang=en&delay=0");
+  await invite(page);
+  await page.getByTestId("protocol-start").click();
+  for (let i = 1; i <= 2; i++) {
+    await send(page, `answer ${i}`);
+    await expect(page.getByTestId("protocol-progress")).toHaveAttribute("aria-valuenow", String(i + 1));
+    await expect(page.getByTestId("send")).toBeVisible();
+  }
+  await page.getByTestId("new-conversation").click();
+  await expect(page.getByTestId("protocol-progress")).toHaveCount(0);
+  await page.getByTestId("conversation-item").first().click();
+  await expect(page.getByTestId("protocol-progress")).toHaveAttribute("aria-valuenow", "3");
+  await expect(page.getByText("Step 3 of 6")).toBeVisible();
+  await expect(page.locator(".protocol-step[aria-current=step]")).toHaveText("3Step 3");
+  await send(page, "answer 3");
+  await expect(page.getByTestId("protocol-progress")).toHaveAttribute("aria-valuenow", "4");
+  await expect(page.locator(".protocol-step[aria-current=step]")).toHaveText("4打断自动驾驶");
+});
+
 test("later declines the invitation with a command, not a message", async ({ page }) => {
   await page.goto("./?lang=zh-CN&delay=0");
   await invite(page);

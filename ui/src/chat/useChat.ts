@@ -5,6 +5,7 @@
 import { useCallback, useReducer, useRef } from "react";
 import * as client from "../client";
 import type { CommandError, Envelope, Event } from "../wire";
+import { reopenedProtocol } from "../protocols/resume";
 import { fromHistory } from "./history";
 import { reduce } from "./reducer";
 import { initialChatState, type ChatState } from "./state";
@@ -76,20 +77,27 @@ export function useChat(onListChanged: () => void) {
     }
   }, []);
 
-  const open = useCallback(async (id: string | null) => {
-    if (id === null) return dispatch({ type: "load", state: initialChatState });
-    try {
-      dispatch({ type: "load", state: fromHistory(await client.conversations.get(id)) });
-    } catch (e) {
-      dispatch({ type: "fail", failure: client.toCommandError(e) });
-    }
-  }, []);
-
   /** Events a command answered with (not a run's): through the same reducer, outside any run. */
   const feed = useCallback((events: Event[]) => {
     const ts = new Date().toISOString();
     events.forEach((e, seq) => dispatch({ type: "event", env: { ...e, run_id: "", seq, ts } as Envelope }));
   }, []);
+
+  /** The conversation asked for last (a slower earlier open must not show its protocol). */
+  const opening = useRef<string | null>(null);
+  const open = useCallback(async (id: string | null) => {
+    opening.current = id;
+    if (id === null) return dispatch({ type: "load", state: initialChatState });
+    try {
+      const detail = await client.conversations.get(id);
+      dispatch({ type: "load", state: fromHistory(detail) });
+      // Its active protocol, shown again (a failure here leaves the thread as it is).
+      const runs = await client.protocols.runs().catch(() => []);
+      if (opening.current === id) feed(reopenedProtocol(detail.conversation, runs));
+    } catch (e) {
+      dispatch({ type: "fail", failure: client.toCommandError(e) });
+    }
+  }, [feed]);
 
   const startProtocol = useCallback(async () => {
     const p = live.current.protocol;

@@ -170,6 +170,9 @@ export function installMockBackend() {
     conv?.messages.push(message("assistant", "", runId));
     const answer = retry ? null : protocols.answer(text);
     const script: Script = answer ? { events: answer, after: null } : pickScript(text);
+    // The conversation takes the skill its run activated, as the core keeps it.
+    const skill = script.events.find((e) => e.type === "run_started")?.skill;
+    if (conv && skill) conv.skill = skill;
     const run: Run = {
       id: runId,
       conversationId: id,

@@ -82,7 +82,7 @@ function ProgressView({ p }: { p: ProtocolView }) {
   return (
     <section className="protocol-progress-pane" aria-label={t("protocol.progress")}>
       <div className="protocol-head">
-        <strong>{p.stepName || count}</strong>
+        <strong>{steps[p.step - 1] ?? count}</strong>
         <span className="muted">
           {count}
           {phase && ` · ${phase}`}
