@@ -41,6 +41,9 @@ test("accepting an invitation runs the protocol to its completion card", async (
       await expect(page.locator(".protocol-step[aria-current=step]")).toHaveText("4打断自动驾驶");
       await expect(page.getByText("Step 4 of 6 · Daytime")).toBeVisible();
       await page.screenshot({ path: `${SHOTS}/protocol-progress.png` });
+      await page.emulateMedia({ colorScheme: "dark" });
+      await page.screenshot({ path: `${SHOTS}/protocol-progress-dark.png` });
+      await page.emulateMedia({ colorScheme: "light" });
     }
   }
   await send(page, "answer 6");
