@@ -24,6 +24,8 @@ fn main() -> anyhow::Result<()> {
     let context = tauri::generate_context!("../tauri.conf.json");
     tauri::Builder::default()
         .manage(started)
+        .manage(commands::skills_watch::SkillsWatch::default())
+        .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
             let log_dir = app.path().app_log_dir().context("no log dir for this user")?;
             let guard = logging::init(&log_dir)?;
@@ -58,6 +60,8 @@ fn main() -> anyhow::Result<()> {
             commands::skills::show_skill,
             commands::skills::check_skills,
             commands::skills::reload_skills,
+            commands::skills::new_skill,
+            commands::skills_watch::watch_skills,
             commands::memory::list_memory,
             commands::memory::edit_memory_item,
             commands::memory::forget_memory_item,
@@ -67,8 +71,19 @@ fn main() -> anyhow::Result<()> {
             commands::profile::set_profile_path,
             commands::profile::skill_state,
             commands::profile::write_state,
+            commands::profile::compute_chart,
+            commands::protocols::list_protocols,
+            commands::protocols::list_protocol_runs,
+            commands::protocols::get_protocol_run,
+            commands::protocols::start_protocol,
+            commands::protocols::later_protocol,
+            commands::protocols::resume_protocol,
+            commands::protocols::cancel_protocol,
+            commands::export::export_protocol_report,
+            commands::export::save_memory_export,
             commands::database::unlock_database,
             commands::desktop::open_data_dir,
+            commands::desktop::open_skills_dir,
             commands::desktop::ui_ready,
         ])
         .run(context)

@@ -1,20 +1,32 @@
-// The window: first run (until a model is configured), then navigation between the chat and
-// settings screens.
+// The window: first run (until a model is configured), then navigation between the screens:
+// chat, protocols, me, skills and settings.
 
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "./client";
 import { ChatScreen } from "./chat/ChatScreen";
 import { FirstRun } from "./firstrun/FirstRun";
+import { MeScreen } from "./me/MeScreen";
+import { ProtocolsScreen } from "./protocols/ProtocolsScreen";
 import { SettingsScreen } from "./settings/SettingsScreen";
+import { SkillsScreen } from "./skills/SkillsScreen";
 import { isLock, UnlockScreen, type LockKind } from "./unlock/UnlockScreen";
 
-type Screen = "starting" | "unlock" | "first-run" | "chat" | "settings";
+type Screen = "starting" | "unlock" | "first-run" | Page;
+/** The screens the navigation leads to, in its order. */
+const PAGES = ["chat", "protocols", "me", "skills", "settings"] as const;
+type Page = (typeof PAGES)[number];
 
 export function App() {
   const { t } = useTranslation();
   const [screen, setScreen] = useState<Screen>("starting");
   const [lock, setLock] = useState<LockKind>("passphrase_needed");
+  /** A conversation another screen asked the chat to open (a new object each time). */
+  const [openRequest, setOpenRequest] = useState<{ id: string } | null>(null);
+  const openConversation = (id: string) => {
+    setOpenRequest({ id });
+    setScreen("chat");
+  };
   const start = () => {
     // A locked data folder asks for its passphrase first. Any other failed check must not keep
     // the window blank: fall back to the chat, whose error banner leads to Settings.
@@ -28,19 +40,18 @@ export function App() {
     );
   };
   useEffect(start, []);
-  const inApp = screen === "chat" || screen === "settings";
+  const inApp = (PAGES as readonly string[]).includes(screen);
   return (
     <div className="app">
       <header className="topbar">
         <span className="brand">{t("app.title")}</span>
         {screen !== "unlock" && (
           <nav aria-label="main">
-            <button data-testid="nav-chat" aria-current={screen === "chat"} onClick={() => setScreen("chat")}>
-              {t("nav.chat")}
-            </button>
-            <button data-testid="nav-settings" aria-current={screen === "settings"} onClick={() => setScreen("settings")}>
-              {t("nav.settings")}
-            </button>
+            {PAGES.map((p) => (
+              <button key={p} data-testid={`nav-${p}`} aria-current={screen === p} onClick={() => setScreen(p)}>
+                {t(`nav.${p}`)}
+              </button>
+            ))}
           </nav>
         )}
       </header>
@@ -58,7 +69,22 @@ export function App() {
       {/* The chat stays mounted so a running reply keeps streaming while Settings is open. */}
       {inApp && (
         <div hidden={screen !== "chat"} className="screen">
-          <ChatScreen onOpenSettings={() => setScreen("settings")} />
+          <ChatScreen onOpenSettings={() => setScreen("settings")} openRequest={openRequest} />
+        </div>
+      )}
+      {screen === "protocols" && (
+        <div className="screen">
+          <ProtocolsScreen />
+        </div>
+      )}
+      {screen === "me" && (
+        <div className="screen">
+          <MeScreen onOpenConversation={openConversation} />
+        </div>
+      )}
+      {screen === "skills" && (
+        <div className="screen">
+          <SkillsScreen />
         </div>
       )}
       {screen === "settings" && (

@@ -1,15 +1,34 @@
-//! What only a desktop does: open the data folder in the system's file manager.
+//! What only a desktop does: open the data folder or the skills folder in the system's file
+//! manager.
 
+use std::path::Path;
 use std::process::Command;
 
 use tauri::State;
-use vibe_wire::command::CommandError;
+use vibe_wire::command::{CommandError, SkillRootKind};
 
 use crate::shell::Shell;
 
 #[tauri::command]
 pub async fn open_data_dir(shell: State<'_, Shell>) -> Result<(), CommandError> {
-    let dir = shell.data_dir();
+    open_folder(shell.data_dir())
+}
+
+/// The person's own skills folder (the `user` root of the skill index), made if missing.
+#[tauri::command]
+pub async fn open_skills_dir(shell: State<'_, Shell>) -> Result<(), CommandError> {
+    let app = shell.app()?;
+    let root = app.list_skills().roots.into_iter().find(|r| r.kind == SkillRootKind::User);
+    let Some(root) = root else {
+        return Err(super::internal("no user skills folder is configured".into()));
+    };
+    let dir = std::path::PathBuf::from(root.path);
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| super::internal(format!("cannot make {}: {e}", dir.display())))?;
+    open_folder(&dir)
+}
+
+fn open_folder(dir: &Path) -> Result<(), CommandError> {
     let opener = if cfg!(target_os = "macos") {
         "open"
     } else if cfg!(target_os = "windows") {

@@ -8,10 +8,13 @@ pub mod conversations;
 pub mod database;
 pub mod desktop;
 pub mod endpoint;
+pub mod export;
 pub mod memory;
 pub mod profile;
+pub mod protocols;
 pub mod settings;
 pub mod skills;
+pub mod skills_watch;
 
 use std::sync::Arc;
 

@@ -1,10 +1,10 @@
-//! The profile document and a skill's saved state: get and set. Checking a birth place or
+//! The profile document, a skill's saved state and its chart: get, set and compute. Checking a birth place or
 //! date, and merging state, are the core's.
 
 use tauri::State;
 use vibe_wire::command::{
-    CommandError, ProfileView, SetProfilePathRequest, SkillStateRequest, SkillStateView,
-    StateWritten, WriteStateRequest,
+    ChartView, CommandError, ComputeChartRequest, ProfileView, SetProfilePathRequest,
+    SkillStateRequest, SkillStateView, StateWritten, WriteStateRequest,
 };
 
 use super::blocking;
@@ -37,4 +37,12 @@ pub async fn write_state(
     request: WriteStateRequest,
 ) -> Result<StateWritten, CommandError> {
     blocking(&shell, move |app| app.write_state(&request)).await
+}
+
+#[tauri::command]
+pub async fn compute_chart(
+    shell: State<'_, Shell>,
+    request: ComputeChartRequest,
+) -> Result<ChartView, CommandError> {
+    blocking(&shell, move |app| app.compute_chart(&request)).await
 }

@@ -1,9 +1,9 @@
-//! Skill commands: list, show, check, reload. The registry and its checks are the core's.
+//! Skill commands: list, show, check, create from the template, reload. The registry and its checks are the core's.
 
 use tauri::State;
 use vibe_wire::command::{
-    CheckSkillsRequest, CommandError, ShowSkillRequest, SkillCheckReport, SkillDetail, SkillList,
-    SkillsReloaded,
+    CheckSkillsRequest, CommandError, NewSkillRequest, NewSkillResponse, ShowSkillRequest,
+    SkillCheckReport, SkillDetail, SkillList, SkillsReloaded,
 };
 
 use super::blocking;
@@ -33,4 +33,12 @@ pub async fn check_skills(
 #[tauri::command]
 pub async fn reload_skills(shell: State<'_, Shell>) -> Result<SkillsReloaded, CommandError> {
     blocking(&shell, |app| Ok(app.reload_skills())).await
+}
+
+#[tauri::command]
+pub async fn new_skill(
+    shell: State<'_, Shell>,
+    request: NewSkillRequest,
+) -> Result<NewSkillResponse, CommandError> {
+    blocking(&shell, move |app| app.new_skill(&request)).await
 }

@@ -1,8 +1,10 @@
 // The chat screen: conversation list, the thread, the plan, the approval dialog, the error
-// banner and the composer. Esc stops a running reply.
+// banner and the composer, and the conversation's protocol (invitation, progress, completion).
+// Esc stops a running reply.
 
 import { useCallback, useEffect, useState } from "react";
 import * as client from "../client";
+import { ProtocolPanel } from "../protocols/ProtocolPanel";
 import type { ConversationSummary } from "../wire";
 import { ApprovalDialog } from "./ApprovalDialog";
 import { Composer } from "./Composer";
@@ -13,9 +15,17 @@ import { SafetyNotice } from "./SafetyNotice";
 import { Thread } from "./Thread";
 import { useChat } from "./useChat";
 
-export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
+interface Props {
+  onOpenSettings: () => void;
+  /** Open this conversation (another screen linked to it); a new object each time. */
+  openRequest?: { id: string } | null;
+}
+
+export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
   const [list, setList] = useState<ConversationSummary[]>([]);
   const [dismissed, setDismissed] = useState<object | null>(null);
+  /** How many messages the thread had when a protocol was started from its card. */
+  const [startedAt, setStartedAt] = useState<number | null>(null);
   const refresh = useCallback(() => {
     client.conversations.list().then(setList, () => undefined);
   }, []);
@@ -24,6 +34,10 @@ export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
   const running = state.runId !== null;
 
   useEffect(refresh, [refresh]);
+  const { open } = chat;
+  useEffect(() => {
+    if (openRequest) void open(openRequest.id);
+  }, [openRequest, open]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape" && running) void chat.stop();
@@ -53,6 +67,18 @@ export function ChatScreen({ onOpenSettings }: { onOpenSettings: () => void }) {
       <main className="thread-pane">
         {state.safety && <SafetyNotice key={state.conversationId ?? ""} safety={state.safety} />}
         {state.plan && state.plan.steps.length > 0 && <PlanView plan={state.plan} />}
+        {state.protocol && (
+          <ProtocolPanel
+            protocol={state.protocol}
+            busy={running}
+            justStarted={startedAt === state.messages.length}
+            onStart={() => {
+              setStartedAt(state.messages.length);
+              void chat.startProtocol();
+            }}
+            onLater={() => void chat.laterProtocol()}
+          />
+        )}
         <Thread conversationId={state.conversationId} messages={state.messages} />
         {state.error && state.error !== dismissed && (
           <ErrorBanner

@@ -213,6 +213,20 @@ describe("reduce over cases the recordings do not hold", () => {
     expect(s.protocol).toMatchObject({ protocolId: "weekly_review", runId: "p2", status: "cancelled", summary: "太累" });
   });
 
+  it("keeps the invitation's skill and the names of the steps seen, by step", () => {
+    const progress = (step: number, step_name: string) =>
+      at({ type: "protocol_progress", protocol_id: "dankoe", protocol_run_id: "p1", step, total_steps: 6, step_name, phase: "morning", progress: (step - 1) / 6 });
+    let s = feed([
+      at({ type: "protocol_invitation", skill: "lifecoach", protocol_id: "dankoe", title: "t", description: "d", actions: [] }),
+      progress(1, "觉察痛点"),
+      progress(2, "反愿景"),
+    ]);
+    expect(s.protocol).toMatchObject({ skill: "lifecoach", step: 2, stepNames: ["觉察痛点", "反愿景"], declined: false });
+    // A resumed run starts at its step: earlier names stay unknown, not undefined.
+    s = feed([at({ type: "protocol_progress", protocol_id: "weekly_review", protocol_run_id: "p9", step: 3, total_steps: 4, step_name: "下周", progress: 0.5 })], s);
+    expect(s.protocol).toMatchObject({ protocolId: "weekly_review", skill: null, stepNames: ["", "", "下周"] });
+  });
+
   it("keeps the safety notice's resources for the screen", () => {
     const s = feed([
       at({

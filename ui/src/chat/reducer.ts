@@ -211,6 +211,7 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
         ...state,
         protocol: {
           ...blankProtocol(env.protocol_id, null),
+          skill: env.skill,
           status: "invited",
           invitation: {
             title: env.title,
@@ -220,22 +221,27 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
           },
         },
       };
-    case "protocol_progress":
+    case "protocol_progress": {
+      const before = protocolOf(state, env.protocol_id, env.protocol_run_id);
+      const stepNames = before.stepNames.slice();
+      if (env.step >= 1) stepNames[env.step - 1] = env.step_name;
       return {
         ...state,
         protocol: {
-          protocolId: env.protocol_id,
-          runId: env.protocol_run_id,
+          ...before,
           status: "active",
           invitation: null,
           step: env.step,
           totalSteps: env.total_steps,
           stepName: env.step_name,
+          stepNames: Array.from(stepNames, (n) => n ?? ""),
+          declined: false,
           phase: env.phase ?? null,
           progress: env.progress,
           summary: null,
         },
       };
+    }
     case "protocol_completed":
       return {
         ...state,
@@ -285,7 +291,7 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
 function protocolOf(state: ChatState, protocolId: string, protocolRunId: string): ProtocolView {
   const current = state.protocol;
   if (current && current.protocolId === protocolId && (current.runId ?? protocolRunId) === protocolRunId) {
-    return { ...current, runId: protocolRunId, invitation: null };
+    return { ...current, runId: protocolRunId, invitation: null, declined: false };
   }
   return blankProtocol(protocolId, protocolRunId);
 }
@@ -294,12 +300,15 @@ function protocolOf(state: ChatState, protocolId: string, protocolRunId: string)
 function blankProtocol(protocolId: string, runId: string | null): ProtocolView {
   return {
     protocolId,
+    skill: null,
     runId,
     status: "active",
     invitation: null,
     step: 0,
     totalSteps: 0,
     stepName: "",
+    stepNames: [],
+    declined: false,
     phase: null,
     progress: 0,
     summary: null,

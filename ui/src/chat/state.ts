@@ -68,9 +68,11 @@ export interface PendingApproval {
   reason: string;
 }
 
-/** The conversation's coaching protocol, as its events told it (screens come with #16). */
+/** The conversation's coaching protocol, as its events told it. */
 export interface ProtocolView {
   protocolId: string;
+  /** The skill that defines it (from the invitation), for `start_protocol` / `later_protocol`. */
+  skill: string | null;
   /** The protocol run's id; null while it is only an invitation. */
   runId: string | null;
   status: "invited" | "active" | "paused" | "completed" | "cancelled";
@@ -78,6 +80,10 @@ export interface ProtocolView {
   step: number;
   totalSteps: number;
   stepName: string;
+  /** Names of the steps seen so far, by step (index 0 is step 1); later steps are unnamed. */
+  stepNames: string[];
+  /** The person chose "later": the card folds away. */
+  declined: boolean;
   phase: string | null;
   /** 0–1. */
   progress: number;

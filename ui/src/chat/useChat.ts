@@ -1,14 +1,20 @@
 // The chat screen's state holder: the pure reducer fed by the client's event channel, plus the
-// actions a person takes (send, stop, retry, approve, open a conversation).
+// actions a person takes (send, stop, retry, approve, open a conversation, answer a protocol
+// invitation).
 
 import { useCallback, useReducer, useRef } from "react";
 import * as client from "../client";
-import type { CommandError, Envelope } from "../wire";
+import type { CommandError, Envelope, Event } from "../wire";
+import { reopenedProtocol } from "../protocols/resume";
 import { fromHistory } from "./history";
 import { reduce } from "./reducer";
 import { initialChatState, type ChatState } from "./state";
 
-type Action = { type: "event"; env: Envelope } | { type: "load"; state: ChatState } | { type: "fail"; failure: CommandError };
+type Action =
+  | { type: "event"; env: Envelope }
+  | { type: "load"; state: ChatState }
+  | { type: "fail"; failure: CommandError }
+  | { type: "declined" };
 
 function chatReducer(state: ChatState, action: Action): ChatState {
   switch (action.type) {
@@ -18,6 +24,8 @@ function chatReducer(state: ChatState, action: Action): ChatState {
       return action.state;
     case "fail":
       return { ...state, error: action.failure.error, hint: action.failure.hint ?? null, runId: null };
+    case "declined":
+      return state.protocol ? { ...state, protocol: { ...state.protocol, declined: true } } : state;
   }
 }
 
@@ -69,14 +77,48 @@ export function useChat(onListChanged: () => void) {
     }
   }, []);
 
+  /** Events a command answered with (not a run's): through the same reducer, outside any run. */
+  const feed = useCallback((events: Event[]) => {
+    const ts = new Date().toISOString();
+    events.forEach((e, seq) => dispatch({ type: "event", env: { ...e, run_id: "", seq, ts } as Envelope }));
+  }, []);
+
+  /** The conversation asked for last (a slower earlier open must not show its protocol). */
+  const opening = useRef<string | null>(null);
   const open = useCallback(async (id: string | null) => {
+    opening.current = id;
     if (id === null) return dispatch({ type: "load", state: initialChatState });
     try {
-      dispatch({ type: "load", state: fromHistory(await client.conversations.get(id)) });
+      const detail = await client.conversations.get(id);
+      dispatch({ type: "load", state: fromHistory(detail) });
+      // Its active protocol, shown again (a failure here leaves the thread as it is).
+      const runs = await client.protocols.runs().catch(() => []);
+      if (opening.current === id) feed(reopenedProtocol(detail.conversation, runs));
+    } catch (e) {
+      dispatch({ type: "fail", failure: client.toCommandError(e) });
+    }
+  }, [feed]);
+
+  const startProtocol = useCallback(async () => {
+    const p = live.current.protocol;
+    if (!p) return;
+    try {
+      feed((await client.protocols.start(p.protocolId, p.skill)).events);
+    } catch (e) {
+      dispatch({ type: "fail", failure: client.toCommandError(e) });
+    }
+  }, [feed]);
+
+  const laterProtocol = useCallback(async () => {
+    const p = live.current.protocol;
+    if (!p) return;
+    try {
+      await client.protocols.later(p.protocolId, p.skill);
+      dispatch({ type: "declined" });
     } catch (e) {
       dispatch({ type: "fail", failure: client.toCommandError(e) });
     }
   }, []);
 
-  return { state, send, retry, stop, decide, open };
+  return { state, send, retry, stop, decide, open, startProtocol, laterProtocol };
 }

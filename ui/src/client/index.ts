@@ -8,6 +8,25 @@ import { getVersion } from "@tauri-apps/api/app";
 import { Channel, invoke } from "@tauri-apps/api/core";
 import type {
   ApiKeyStatus,
+  ChartView,
+  ForgetMemoryResponse,
+  MemoryItemView,
+  MemoryList,
+  MemorySwitch,
+  NewSkillResponse,
+  ProfileView,
+  ProtocolLater,
+  ProtocolList,
+  ProtocolRunChange,
+  ProtocolRunList,
+  ProtocolRunView,
+  ReportFormatKind,
+  SkillCheckReport,
+  SkillDetail,
+  SkillList,
+  SkillsReloaded,
+  SkillStateView,
+  StateWritten,
   CancelRunResponse,
   CommandError,
   ConversationDetail,
@@ -123,3 +142,57 @@ export const appVersion = () => getVersion();
 
 /** Tells the shell the composer is interactive (it logs the launch time). */
 export const uiReady = () => call<void>("ui_ready");
+
+/** Where the shell wrote a file the person chose in the save dialog (`path` null: closed). */
+export interface Saved {
+  path: string | null;
+  bytes: number;
+}
+
+export const protocols = {
+  list: () => call<ProtocolList>("list_protocols").then((l) => l.protocols),
+  /** Most recently active first. */
+  runs: () => call<ProtocolRunList>("list_protocol_runs", { request: { skill: null } }).then((l) => l.runs),
+  get: (runId: string) => call<ProtocolRunView>("get_protocol_run", { request: { run_id: runId } }),
+  /** The structured answer to an invitation: the run starts (its events come back with it). */
+  start: (id: string, skill: string | null) => call<ProtocolRunChange>("start_protocol", { request: { id, skill } }),
+  later: (id: string, skill: string | null) => call<ProtocolLater>("later_protocol", { request: { id, skill } }),
+  resume: (runId: string) => call<ProtocolRunChange>("resume_protocol", { request: { run_id: runId } }),
+  cancel: (runId: string, reason: string | null = null) =>
+    call<ProtocolRunChange>("cancel_protocol", { request: { run_id: runId, reason } }),
+  /** The core renders the report; the shell asks where to save it (native dialog) and writes it. */
+  exportReport: (runId: string, format: ReportFormatKind) =>
+    call<Saved>("export_protocol_report", { request: { run_id: runId, format } }),
+};
+
+export const profile = {
+  get: () => call<ProfileView>("get_profile").then((p) => p.profile),
+  /** One dotted path; a `birth_info` change is checked (place looked up) before it is stored. */
+  set: (path: string, value: unknown) => call<ProfileView>("set_profile_path", { request: { path, value } }).then((p) => p.profile),
+  chart: (skill: string, force = false) => call<ChartView>("compute_chart", { request: { skill, force } }),
+  state: (skill: string) => call<SkillStateView>("skill_state", { request: { skill, section: null } }).then((v) => v.state),
+  /** Deep-merges `data` into one section of a skill's state (null removes a key). */
+  writeState: (skill: string, section: string, data: unknown) =>
+    call<StateWritten>("write_state", { request: { skill, section, data } }),
+};
+
+export const memory = {
+  list: () => call<MemoryList>("list_memory", { request: { kind: null } }),
+  edit: (id: string, text: string) => call<MemoryItemView>("edit_memory_item", { request: { id, text } }),
+  forget: (id: string) => call<ForgetMemoryResponse>("forget_memory_item", { request: { id } }),
+  setEnabled: (on: boolean) => call<MemorySwitch>("set_memory_enabled", { request: { on } }),
+  /** Every item as one JSON document, saved where the person chooses (native dialog). */
+  exportToFile: () => call<Saved>("save_memory_export"),
+};
+
+export const skills = {
+  list: () => call<SkillList>("list_skills"),
+  show: (name: string) => call<SkillDetail>("show_skill", { request: { name } }),
+  check: () => call<SkillCheckReport>("check_skills", { request: { dirs: [] } }),
+  reload: () => call<SkillsReloaded>("reload_skills"),
+  create: (name: string) => call<NewSkillResponse>("new_skill", { request: { name } }),
+  openFolder: () => call<void>("open_skills_dir"),
+  /** From now on the registry's `skills_changed` notices (its file watcher) arrive through
+   * `onEvent`; a later call replaces the earlier channel. */
+  watch: (onEvent: (e: Envelope) => void) => call<void>("watch_skills", { onEvent: new Channel<Envelope>(onEvent) }),
+};

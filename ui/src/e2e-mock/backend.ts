@@ -6,7 +6,10 @@
 
 import { mockIPC } from "@tauri-apps/api/mocks";
 import type { ChatMessage, ConversationSummary, Envelope, PresetView, SettingChange, TurnInput } from "../wire";
+import { createMe } from "./me";
+import { createProtocols } from "./protocols";
 import { pickScript, type Script } from "./scripts";
+import { createSkills } from "./skills";
 
 interface Run {
   id: string;
@@ -40,6 +43,8 @@ interface MockState {
   encryption?: string;
   /** Pushes one envelope to the live run's channel (benchmark). */
   emit: (e: Envelope) => void;
+  /** Stands in for editing a skill on disk; `notify`: the registry's watcher reports it. */
+  editSkill: (name: string, fixed: boolean, notify: boolean) => void;
 }
 
 declare global {
@@ -80,6 +85,7 @@ export function installMockBackend() {
     },
     configured: false,
     emit: (e) => live && send(live, e),
+    editSkill: (name, fixed, notify) => skills.editSkill(name, fixed, notify),
   };
   window.__vibeMock = mock;
   const conversations = new Map<string, ConversationSummary & { messages: ChatMessage[] }>();
@@ -94,6 +100,11 @@ export function installMockBackend() {
   });
   let live: Run | null = null;
   let counter = 0;
+  const protocols = createProtocols();
+  /** Screens' commands answered by their own modules: each returns undefined for others. */
+  const me = createMe();
+  const skills = createSkills((channel, index, env) => window.__TAURI_INTERNALS__.runCallback(channel, { index, message: out(env) }));
+  const handlers = [protocols.handle, me.handle, skills.handle];
   let locked = params.get("locked");
   // `?long=N`: a stored conversation of N messages (Markdown replies, CJK) to open.
   const long = Number(params.get("long") ?? 0);
@@ -157,7 +168,11 @@ export function installMockBackend() {
     const runId = `run-${++counter}`;
     if (conv && !retry) conv.messages.push(message("user", text, runId));
     conv?.messages.push(message("assistant", "", runId));
-    const script: Script = pickScript(text);
+    const answer = retry ? null : protocols.answer(text);
+    const script: Script = answer ? { events: answer, after: null } : pickScript(text);
+    // The conversation takes the skill its run activated, as the core keeps it.
+    const skill = script.events.find((e) => e.type === "run_started")?.skill;
+    if (conv && skill) conv.skill = skill;
     const run: Run = {
       id: runId,
       conversationId: id,
@@ -301,8 +316,19 @@ export function installMockBackend() {
         return out(null);
       case "plugin:app|version":
         return out("0.1.0");
-      default:
+      default: {
+        for (const h of handlers) {
+          let answer: unknown;
+          try {
+            answer = h(cmd, request, args);
+          } catch (e) {
+            throw out(e);
+          }
+          // A copy, as the real IPC's JSON would be: the webview never holds the mock's objects.
+          if (answer !== undefined) return out(structuredClone(answer));
+        }
         throw fail("unknown_command", `the mock shell has no command ${cmd}`);
+      }
     }
   });
 

@@ -9,6 +9,7 @@ import approved from "../../fixtures/approval-granted.jsonl?raw";
 import denied from "../../fixtures/approval-denied.jsonl?raw";
 import modelError from "../../fixtures/model-error.jsonl?raw";
 import safety from "../../fixtures/safety.jsonl?raw";
+import invite from "../../fixtures/protocol-invite.jsonl?raw";
 
 export interface Script {
   events: Envelope[];
@@ -43,6 +44,7 @@ export function pickScript(message: string): Script {
       after: { granted: afterDecision(granted), denied: afterDecision(parseJsonl(denied)) },
     };
   }
+  if (m.includes("重置") || m.includes("reset")) return { events: parseJsonl(invite), after: null };
   if (m.includes("不想活")) return { events: parseJsonl(safety), after: null };
   if (m.includes("error") || m.includes("出错")) return { events: parseJsonl(modelError), after: null };
   if (m.includes("plan") || m.includes("计划")) return { events: parseJsonl(plan), after: null };

@@ -1,0 +1,94 @@
+// The "Me" screen over the mocked shell: birth info with its charts and the reflection note,
+// a goal edited in place (written back with write_state), the journal search, and a memory
+// item edited and forgotten.
+import { expect, test } from "@playwright/test";
+
+const SHOTS = "test-results/screenshots";
+
+test("a goal is edited in place and written back to the coach's state", async ({ page }) => {
+  await page.goto("./?lang=en");
+  await page.getByTestId("nav-me").click();
+  await expect(page.getByTestId("charts")).toContainText("庚午");
+  await expect(page.getByTestId("charts")).toContainText("Sun: 金牛座 Taurus");
+  await expect(page.getByText("Charts are material for reflection, not fate")).toBeVisible();
+  // The page scrolls inside its pane: a tall window shows all of it.
+  await page.setViewportSize({ width: 1100, height: 1500 });
+  await page.screenshot({ path: `${SHOTS}/me.png` });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.screenshot({ path: `${SHOTS}/me-dark.png` });
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 1100, height: 760 });
+  const goal = page.getByTestId("state-goals-year");
+  await expect(goal).toContainText("转行成为产品设计师");
+  await goal.getByRole("button", { name: "Edit This year" }).click();
+  await goal.getByRole("textbox").fill("Become a product designer by next autumn");
+  await goal.getByRole("button", { name: "Save" }).click();
+  await expect(goal).toContainText("Become a product designer by next autumn");
+  await expect(goal.getByRole("textbox")).toHaveCount(0);
+  const writes = await page.evaluate(() =>
+    window.__vibeMock.fromWebview.filter((c) => c.cmd === "write_state").map((c) => JSON.parse(c.args).request),
+  );
+  expect(writes).toEqual([{ skill: "lifecoach", section: "goals", data: { year: "Become a product designer by next autumn" } }]);
+  // The other goal is kept (a merge, not a replacement).
+  await expect(page.getByTestId("state-goals-month")).toContainText("完成两个作品集案例");
+
+  const levers = page.getByTestId("state-current-daily_levers");
+  await levers.getByRole("button", { name: "Edit Daily levers" }).click();
+  await levers.getByRole("textbox").fill("Write 30 minutes before 7\nOne application a day\nWalk after lunch");
+  await levers.getByRole("button", { name: "Save" }).click();
+  await expect(levers.getByRole("listitem")).toHaveCount(3);
+  // By keyboard: Esc closes the editor and gives focus back to its Edit button.
+  const vision = page.getByTestId("state-north_star-vision");
+  await vision.getByRole("button", { name: "Edit Vision" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(vision.getByRole("textbox")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(vision.getByRole("textbox")).toHaveCount(0);
+  await expect(vision.getByRole("button", { name: "Edit Vision" })).toBeFocused();
+
+  await page.getByRole("searchbox", { name: "Search the journal" }).fill("作品集");
+  await expect(page.getByTestId("journal-entry")).toHaveCount(1);
+});
+
+test("a memory item is edited, then forgotten; the switch and export reach the shell", async ({ page }) => {
+  await page.goto("./?lang=zh-CN");
+  await page.getByTestId("nav-me").click();
+  const items = page.getByTestId("memory-item");
+  await expect(items).toHaveCount(3);
+  await page.getByTestId("memory-item").filter({ hasText: "女儿" }).getByTestId("memory-edit").click();
+  await page.getByRole("textbox", { name: "教练应该记住的内容" }).fill("有一个 6 岁的女儿");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(items.filter({ hasText: "有一个 6 岁的女儿" })).toContainText("你改过");
+  await page.screenshot({ path: `${SHOTS}/me-memory-zh.png`, fullPage: true });
+
+  await items.filter({ hasText: "加班" }).getByTestId("memory-forget").click();
+  await expect(items).toHaveCount(2);
+  await expect(page.getByText("经常加班到很晚")).toHaveCount(0);
+  const forgotten = await page.evaluate(() =>
+    window.__vibeMock.fromWebview.filter((c) => c.cmd === "forget_memory_item").map((c) => JSON.parse(c.args).request),
+  );
+  expect(forgotten).toEqual([{ id: "0193m003cccc" }]);
+
+  await page.getByTestId("memory-switch").uncheck();
+  await expect(page.getByText("记忆已关闭")).toBeVisible();
+  await page.getByTestId("memory-export").click();
+  await expect(page.getByRole("status")).toContainText("/home/me/Documents/vibelife-memory.json");
+
+  // The source link opens the conversation the item came from.
+  await items.first().getByRole("button", { name: "打开它来自的对话" }).click();
+  await expect(page.getByTestId("nav-chat")).toHaveAttribute("aria-current", "true");
+});
+
+test("birth info is saved through the core's checks; a bad place shows its error", async ({ page }) => {
+  await page.goto("./?lang=en");
+  await page.getByTestId("nav-me").click();
+  await page.getByTestId("birth-edit").click();
+  await page.getByLabel("I don't know the time").check();
+  await page.getByLabel("Place").fill("Qwertzville");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("alert")).toContainText("no place called Qwertzville");
+  await page.getByLabel("Place").fill("Suzhou");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.locator(".facts")).toContainText("Suzhou");
+  await expect(page.locator(".facts")).toContainText("Unknown");
+});

@@ -1,0 +1,134 @@
+// Coaching protocols over the mocked shell: the invitation's choice goes back as a command,
+// the progress bar follows each step to the completion card, the report exports in every
+// format, and the Protocols screen lists runs by status (resume, export).
+import { expect, test, type Page } from "@playwright/test";
+
+const SHOTS = "test-results/screenshots";
+
+async function send(page: Page, text: string) {
+  await page.getByTestId("composer").fill(text);
+  await page.getByTestId("composer").press("Enter");
+}
+
+async function invite(page: Page) {
+  await send(page, "我想重置一下我的生活");
+  const card = page.getByTestId("protocol-invitation");
+  await expect(card).toContainText("一日人生重置");
+  await expect(page.getByTestId("protocol-start")).toBeEnabled({ timeout: 15_000 });
+  return card;
+}
+
+test("accepting an invitation runs the protocol to its completion card", async ({ page }) => {
+  await page.goto("./?lang=en&delay=5");
+  await invite(page);
+  await page.screenshot({ path: `${SHOTS}/protocol-invitation.png` });
+  await page.getByTestId("protocol-start").click();
+  const calls = await page.evaluate(() => window.__vibeMock.fromWebview.filter((c) => c.cmd.endsWith("_protocol")));
+  expect(calls.map((c) => [c.cmd, JSON.parse(c.args).request])).toEqual([["start_protocol", { id: "dankoe", skill: "lifecoach" }]]);
+  const bar = page.getByTestId("protocol-progress");
+  await expect(page.getByTestId("protocol-invitation")).toHaveCount(0);
+  await expect(bar).toHaveAttribute("aria-valuenow", "1");
+  await expect(bar).toHaveAttribute("aria-valuemax", "6");
+  await expect(bar).toHaveAttribute("role", "progressbar");
+  await expect(page.getByText("Step 1 of 6 · Morning")).toBeVisible();
+  await expect(page.getByText("Started. Write to your coach when you are ready")).toBeVisible();
+  for (let step = 2; step <= 6; step++) {
+    await send(page, `answer ${step - 1}`);
+    await expect(bar).toHaveAttribute("aria-valuenow", String(step));
+    await expect(page.getByTestId("send")).toBeVisible();
+    await expect(page.getByText("Started. Write to your coach")).toHaveCount(0);
+    if (step === 4) {
+      await expect(page.locator(".protocol-step[aria-current=step]")).toHaveText("4打断自动驾驶");
+      await expect(page.getByText("Step 4 of 6 · Daytime")).toBeVisible();
+      await page.screenshot({ path: `${SHOTS}/protocol-progress.png` });
+      await page.emulateMedia({ colorScheme: "dark" });
+      await page.screenshot({ path: `${SHOTS}/protocol-progress-dark.png` });
+      await page.emulateMedia({ colorScheme: "light" });
+    }
+  }
+  await send(page, "answer 6");
+  const done = page.getByTestId("protocol-complete");
+  await expect(done).toContainText("Protocol complete");
+  await expect(done).toContainText("人生地图");
+  await expect(bar).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/protocol-complete.png` });
+});
+
+test("a report exports in every format through the shell's save dialog", async ({ page }) => {
+  await page.goto("./?lang=en&delay=0");
+  await invite(page);
+  await page.getByTestId("protocol-start").click();
+  for (let i = 1; i <= 6; i++) {
+    await send(page, `answer ${i}`);
+    await expect(page.getByTestId("send")).toBeVisible();
+  }
+  const done = page.getByTestId("protocol-complete");
+  await expect(done).toBeVisible();
+  for (const f of ["md", "html", "json", "pdf"]) {
+    await page.getByTestId(`export-${f}`).click();
+    await expect(done.getByRole("status")).toContainText(`Saved to /home/me/Documents/protocol-0193a2b4.${f}`);
+  }
+  const exports = await page.evaluate(() =>
+    window.__vibeMock.fromWebview.filter((c) => c.cmd === "export_protocol_report").map((c) => JSON.parse(c.args).request),
+  );
+  expect(exports.map((r) => r.format)).toEqual(["md", "html", "json", "pdf"]);
+  expect(new Set(exports.map((r) => r.run_id)).size).toBe(1);
+});
+
+test("a conversation opened again shows its active protocol's progress", async ({ page }) => {
+  await page.goto("./?lang=en&delay=0");
+  await invite(page);
+  await page.getByTestId("protocol-start").click();
+  for (let i = 1; i <= 2; i++) {
+    await send(page, `answer ${i}`);
+    await expect(page.getByTestId("protocol-progress")).toHaveAttribute("aria-valuenow", String(i + 1));
+    await expect(page.getByTestId("send")).toBeVisible();
+  }
+  await page.getByTestId("new-conversation").click();
+  await expect(page.getByTestId("protocol-progress")).toHaveCount(0);
+  await page.getByTestId("conversation-item").first().click();
+  await expect(page.getByTestId("protocol-progress")).toHaveAttribute("aria-valuenow", "3");
+  await expect(page.getByText("Step 3 of 6")).toBeVisible();
+  await expect(page.locator(".protocol-step[aria-current=step]")).toHaveText("3Step 3");
+  await send(page, "answer 3");
+  await expect(page.getByTestId("protocol-progress")).toHaveAttribute("aria-valuenow", "4");
+  await expect(page.locator(".protocol-step[aria-current=step]")).toHaveText("4打断自动驾驶");
+});
+
+test("later declines the invitation with a command, not a message", async ({ page }) => {
+  await page.goto("./?lang=zh-CN&delay=0");
+  await invite(page);
+  await expect(page.getByTestId("protocol-later")).toHaveText("稍后再说");
+  await page.getByTestId("protocol-later").click();
+  await expect(page.getByTestId("protocol-invitation")).toHaveCount(0);
+  await expect(page.getByText("好的，稍后再说")).toBeVisible();
+  const cmds = await page.evaluate(() => window.__vibeMock.fromWebview.map((c) => c.cmd));
+  expect(cmds.filter((c) => c === "send_message")).toHaveLength(1);
+  expect(cmds).toContain("later_protocol");
+});
+
+test("the Protocols screen lists runs by status: resume a paused one, export a completed one", async ({ page }) => {
+  await page.goto("./?lang=en&delay=0");
+  await page.getByTestId("nav-protocols").click();
+  const runs = page.getByTestId("protocol-run");
+  await expect(runs).toHaveCount(3);
+  await expect(page.getByRole("region", { name: "Completed" })).toContainText("One-Day Life Reset");
+  await expect(page.getByRole("region", { name: "Cancelled" })).toContainText("Reason: 太累了，改天再说");
+  await page.screenshot({ path: `${SHOTS}/protocols.png`, fullPage: true });
+  await page.getByTestId("protocol-resume").click();
+  const active = page.getByRole("region", { name: "Active" });
+  await expect(active).toContainText("Weekly Review");
+  await expect(active).toContainText("Step 2 of 4");
+  await expect(page.getByTestId("protocol-resume")).toHaveCount(0);
+  await page.getByRole("region", { name: "Completed" }).getByTestId("export-pdf").click();
+  await expect(page.getByRole("status")).toContainText("Saved to /home/me/Documents/protocol-0193a2b4.pdf");
+  const exported = await page.evaluate(() =>
+    window.__vibeMock.fromWebview.filter((c) => c.cmd === "export_protocol_report").map((c) => JSON.parse(c.args).request),
+  );
+  expect(exported).toEqual([{ run_id: "0193a2b4-done", format: "pdf" }]);
+
+  await page.goto("./?lang=zh-CN&delay=0");
+  await page.getByTestId("nav-protocols").click();
+  await expect(page.getByRole("region", { name: "已完成" })).toContainText("一日人生重置");
+  await page.screenshot({ path: `${SHOTS}/protocols-zh.png`, fullPage: true });
+});

@@ -1,0 +1,102 @@
+// The mock shell's "Me" data: the profile's birth info and its charts, the lifecoach skill's
+// state (deep-merged by `write_state` as the core does), and the memory items with the switch.
+
+import type { MemoryItemView } from "../wire";
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
+
+/** The core's `write_state` merge: objects merge, null removes a key, anything else replaces. */
+function merge(into: Obj, patch: Obj) {
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete into[k];
+    else if (isObj(v) && isObj(into[k])) merge(into[k] as Obj, v);
+    else into[k] = v;
+  }
+}
+
+const item = (id: string, kind: MemoryItemView["kind"], text: string, day: number): MemoryItemView => ({
+  id,
+  kind,
+  text,
+  confidence: 0.8,
+  first_seen: `2026-11-${day}T10:00:00Z`,
+  last_seen: `2026-11-${day + 2}T10:00:00Z`,
+  edited: false,
+  history: [],
+  sources: [{ conversation_id: "conv-memory", message_id: 3 }],
+  updated_at: `2026-11-${day + 2}T10:00:00Z`,
+});
+
+export function createMe() {
+  const profile: Obj = { birth_info: { date: "1990-05-17", time: "08:30", place: "杭州", timezone: "Asia/Shanghai", longitude: 120.16, latitude: 30.29 } };
+  const lifecoach: Obj = {
+    north_star: { vision: "做自己喜欢的设计工作，每周有三个晚上陪家人", anti_vision: "十年后仍在加班，身体垮了，对什么都提不起劲" },
+    goals: { year: "转行成为产品设计师", month: "完成两个作品集案例" },
+    current: { daily_levers: ["早上 7 点前写作 30 分钟", "每天投一份申请"], constraints: ["每晚 11 点前睡觉", "周末陪家人"] },
+    journal: [
+      { date: "2026-11-25", mood: 7, highlights: ["完成了第一版作品集"], lessons: ["早上先做最难的事"], _created_at: "2026-11-25T21:00:00Z" },
+      { date: "2026-11-24", mood: 5, highlights: ["和朋友聊了转行"], lessons: ["担心收入下降"], _created_at: "2026-11-24T21:00:00Z" },
+      { date: "2026-11-22", mood: 6, highlights: ["跑步 5 公里"], tomorrow: "投出 3 份申请", _created_at: "2026-11-22T21:00:00Z" },
+    ],
+  };
+  const memory = {
+    on: true,
+    items: [
+      item("0193m001aaaa", "goals", "想在一年内转行做产品设计", 20),
+      item("0193m002bbbb", "facts", "有一个 5 岁的女儿", 18),
+      item("0193m003cccc", "pain_points", "经常加班到很晚，感觉没有自己的时间", 15),
+    ],
+  };
+
+  function handle(cmd: string, request: Obj): unknown {
+    switch (cmd) {
+      case "get_profile":
+        return { profile };
+      case "set_profile_path": {
+        const value = request.value as Obj;
+        if (request.path === "birth_info" && isObj(value) && value.place === "Qwertzville")
+          throw { error: { kind: "invalid_input", message: "birth_info.place: no place called Qwertzville is known" }, hint: null };
+        profile[String(request.path)] = value;
+        return { profile };
+      }
+      case "compute_chart": {
+        const skill = String(request.skill);
+        const chart =
+          skill === "bazi"
+            ? { compute_type: "bazi", pillars: { year: "庚午", month: "辛巳", day: "丙寅", hour: "壬辰" }, day_master: { stem: "丙", element: "fire", element_zh: "火" } }
+            : { compute_type: "zodiac", sun_sign: "taurus", sun_sign_display: "金牛座 Taurus", moon_sign: "leo", moon_sign_display: "狮子座 Leo", time_known: true };
+        return { skill, compute_type: skill, recomputed: !!request.force, path: `skills.${skill}.chart`, chart };
+      }
+      case "skill_state":
+        return { skill: String(request.skill), section: null, state: request.skill === "lifecoach" ? lifecoach : {} };
+      case "write_state": {
+        const section = String(request.section);
+        if (!isObj(lifecoach[section])) lifecoach[section] = {};
+        merge(lifecoach[section] as Obj, request.data as Obj);
+        return { skill_id: String(request.skill), section };
+      }
+      case "list_memory":
+        return { memory: memory.on, items: memory.items };
+      case "edit_memory_item": {
+        const it = memory.items.find((i) => i.id === request.id);
+        if (!it) throw { error: { kind: "not_found", message: `no memory item ${String(request.id)}` } };
+        it.history.push({ text: it.text, confidence: it.confidence, replaced_at: new Date().toISOString(), by: "edit" });
+        it.text = String(request.text);
+        it.edited = true;
+        return it;
+      }
+      case "forget_memory_item":
+        memory.items = memory.items.filter((i) => i.id !== request.id);
+        return { forgotten: String(request.id) };
+      case "set_memory_enabled":
+        memory.on = Boolean(request.on);
+        return { memory: memory.on };
+      case "save_memory_export":
+        return { path: "/home/me/Documents/vibelife-memory.json", bytes: 512 };
+      default:
+        return undefined;
+    }
+  }
+  return { handle, lifecoach, memory };
+}

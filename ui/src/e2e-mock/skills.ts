@@ -1,0 +1,107 @@
+// The mock shell's skill registry: a few skills over three roots (one of the person's own
+// shadows a built-in, one is broken), show/reload/new, and the watch channel. Tests stand in
+// for an edit on disk with `__vibeMock.editSkill(name, fixed, notify)`: with `notify` the
+// registry's watcher reports it (skills_changed), without it only a reload finds it.
+
+import type { Envelope, SkillSummary } from "../wire";
+
+const ROOTS = [
+  { kind: "project" as const, path: "/home/me/projects/coach-skills" },
+  { kind: "user" as const, path: "/home/me/.local/share/app.vibelife.desktop/skills" },
+  { kind: "builtin" as const, path: "/usr/share/vibelife/skills" },
+];
+
+const skill = (name: string, root: SkillSummary["root"], description: string | null, problems: string[] = []): SkillSummary => ({
+  name,
+  description,
+  root,
+  dir: `${ROOTS.find((r) => r.kind === root)?.path}/${name}`,
+  shadows: [],
+  valid: problems.every((p) => !p.includes(": error: ")),
+  problems,
+});
+
+const BROKEN = "journal-helper/SKILL.md:3:1: error: front matter: `description` is missing (say in one line what the skill is for)";
+
+export function createSkills(send: (channel: number, index: number, env: Envelope) => void) {
+  /** What is on disk. */
+  const disk: SkillSummary[] = [
+    skill("bazi", "builtin", "八字四柱：把命盘当作反思的材料"),
+    skill("journal-helper", "user", null, [`${ROOTS[1]?.path}/${BROKEN}`]),
+    { ...skill("lifecoach", "user", "My own life coach: goals, habits, journaling"), shadows: [{ root: "builtin", dir: `${ROOTS[2]?.path}/lifecoach` }] },
+    skill("tarot", "builtin", "塔罗：一次抽牌，一个问题"),
+    skill("zodiac", "builtin", "太阳与月亮星座"),
+  ];
+  /** What the registry has read (a reload or the watcher catches up with the disk). */
+  let index = structuredClone(disk);
+  let channel: number | null = null;
+  let seq = 0;
+  /** The next message index on the channel (Tauri's channels deliver in index order). */
+  let next = 0;
+
+  function editSkill(name: string, fixed: boolean, notify: boolean) {
+    const s = disk.find((x) => x.name === name);
+    if (!s) return;
+    s.problems = fixed ? [] : [`${s.dir}/${BROKEN.split("/").slice(1).join("/")}`];
+    s.valid = fixed;
+    s.description = fixed ? "Helps write a short journal entry each evening" : null;
+    if (notify) {
+      const changes = reread();
+      if (channel !== null) send(channel, next++, { run_id: "", seq: seq++, ts: new Date().toISOString(), type: "skills_changed", changes } as Envelope);
+    }
+  }
+
+  function reread() {
+    const before = new Map(index.map((s) => [s.name, JSON.stringify(s)]));
+    index = structuredClone(disk);
+    return index
+      .filter((s) => before.get(s.name) !== JSON.stringify(s))
+      .map((s) => ({ name: s.name, change: s.valid ? ("changed" as const) : ("invalid" as const), problems: s.problems }));
+  }
+
+  function handle(cmd: string, request: Record<string, unknown>, args: Record<string, unknown>): unknown {
+    switch (cmd) {
+      case "list_skills":
+        return { skills: index, roots: ROOTS, warnings: [] };
+      case "show_skill": {
+        const s = index.find((x) => x.name === request.name);
+        if (!s) throw { error: { kind: "not_found", message: `no skill ${String(request.name)}` } };
+        return {
+          name: s.name,
+          root: s.root,
+          dir: s.dir,
+          valid: s.valid,
+          shadows: s.shadows,
+          meta: { name: s.name, description: s.description },
+          parts: s.name === "lifecoach" ? { rules: ["goal_tracking", "journaling"], scenarios: ["weekly_review"], cases: ["stuck"], tools: true, protocols: ["dankoe", "weekly_review"] } : { rules: [], scenarios: [], cases: [], tools: false, protocols: [] },
+          resources: [
+            { path: "SKILL.md", bytes: 2048, kind: "part" },
+            ...(s.name === "lifecoach" ? [{ path: "scripts/streak.py", bytes: 812, kind: "script" }, { path: "references/dankoe.md", bytes: 4096, kind: "reference" }] : []),
+          ],
+          problems: s.problems,
+        };
+      }
+      case "reload_skills":
+        return { changes: reread() };
+      case "new_skill": {
+        const name = String(request.name);
+        if (!/^[a-z0-9][a-z0-9-]*$/.test(name))
+          throw { error: { kind: "invalid_input", message: `"${name}" is not a skill name: use lowercase letters, digits and dashes` }, hint: null };
+        const s = skill(name, "user", `TODO: say in one line what ${name} is for`);
+        disk.push(s);
+        disk.sort((a, b) => a.name.localeCompare(b.name));
+        reread();
+        return { name, dir: s.dir, file: `${s.dir}/SKILL.md` };
+      }
+      case "open_skills_dir":
+        return null;
+      case "watch_skills":
+        channel = (args.onEvent as { id: number }).id;
+        next = 0;
+        return null;
+      default:
+        return undefined;
+    }
+  }
+  return { handle, editSkill };
+}

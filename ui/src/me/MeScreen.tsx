@@ -1,0 +1,20 @@
+// The "Me" screen: birth info with its charts, the coaching dashboard (the lifecoach state,
+// edited in place) and what the coach remembers.
+
+import { useTranslation } from "react-i18next";
+import { BirthSection } from "./BirthSection";
+import { Dashboard } from "./Dashboard";
+import { MemorySection } from "./MemorySection";
+
+export function MeScreen({ onOpenConversation }: { onOpenConversation: (id: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="page me-page">
+      <h1>{t("me.title")}</h1>
+      <BirthSection />
+      <h2>{t("me.dash.title")}</h2>
+      <Dashboard />
+      <MemorySection onOpenConversation={onOpenConversation} />
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+// A conversation's coaching protocol above the thread: the invitation card with its actions
+// as buttons (the choice goes back as `start_protocol` / `later_protocol`, not typed text),
+// the progress bar with the step names while it runs, and the completion card with the
+// summary and the report's export buttons. Drawn from the chat state's `ProtocolView` only.
+
+import { useTranslation } from "react-i18next";
+import type { ProtocolView } from "../chat/state";
+import { ExportButtons } from "./ExportButtons";
+
+interface Props {
+  protocol: ProtocolView;
+  busy: boolean;
+  /** Just started from the card, no message since: say how to go on. */
+  justStarted?: boolean;
+  onStart: () => void;
+  onLater: () => void;
+}
+
+export function ProtocolPanel({ protocol: p, busy, justStarted = false, onStart, onLater }: Props) {
+  const { t } = useTranslation();
+  if (p.status === "invited" && p.invitation) {
+    if (p.declined) return <p className="protocol-note muted">{t("protocol.declined")}</p>;
+    const inv = p.invitation;
+    return (
+      <section className="protocol-card" data-testid="protocol-invitation" aria-label={t("protocol.invitation")}>
+        <span className="protocol-kicker">{t("protocol.invitation")}</span>
+        <h3>{inv.title}</h3>
+        <p className="protocol-desc">{inv.description}</p>
+        {inv.estimatedTime && <p className="muted">{t("protocol.estimated", { time: inv.estimatedTime })}</p>}
+        <div className="actions protocol-actions">
+          {inv.actions.map((a) => (
+            <button
+              key={a.value}
+              type="button"
+              className={a.value === "start" ? "primary" : undefined}
+              data-testid={`protocol-${a.value}`}
+              title={a.label}
+              disabled={busy}
+              onClick={a.value === "start" ? onStart : onLater}
+            >
+              {t(`protocol.${a.value}`)}
+            </button>
+          ))}
+        </div>
+      </section>
+    );
+  }
+  if (p.status === "active" || p.status === "paused")
+    return (
+      <>
+        <ProgressView p={p} />
+        {justStarted && p.status === "active" && (
+          <p className="protocol-note" role="status">
+            {t("protocol.begin")}
+          </p>
+        )}
+      </>
+    );
+  if (p.status === "completed") {
+    return (
+      <section className="protocol-card protocol-done" data-testid="protocol-complete" aria-label={t("protocol.complete")}>
+        <span className="protocol-kicker ok">✓ {t("protocol.complete")}</span>
+        {p.summary && <p className="protocol-desc">{p.summary}</p>}
+        {p.runId && <ExportButtons runId={p.runId} />}
+      </section>
+    );
+  }
+  return (
+    <p className="protocol-note muted" role="status">
+      {t("protocol.cancelled")}
+      {p.summary ? `: ${p.summary}` : ""}
+    </p>
+  );
+}
+
+function ProgressView({ p }: { p: ProtocolView }) {
+  const { t } = useTranslation();
+  const total = Math.max(p.totalSteps, p.step, 1);
+  const steps = Array.from({ length: total }, (_, i) => p.stepNames[i] || t("protocol.stepN", { n: i + 1 }));
+  const phase = p.phase ? t(`protocol.phase.${p.phase as "morning"}`, { defaultValue: p.phase }) : null;
+  const count = t("protocol.stepOf", { step: p.step, total });
+  return (
+    <section className="protocol-progress-pane" aria-label={t("protocol.progress")}>
+      <div className="protocol-head">
+        <strong>{steps[p.step - 1] ?? count}</strong>
+        <span className="muted">
+          {count}
+          {phase && ` · ${phase}`}
+          {p.status === "paused" && ` · ${t("protocol.paused")}`}
+        </span>
+      </div>
+      <div
+        className="protocol-bar"
+        data-testid="protocol-progress"
+        role="progressbar"
+        aria-label={t("protocol.progress")}
+        aria-valuemin={0}
+        aria-valuenow={p.step}
+        aria-valuemax={total}
+        aria-valuetext={count}
+      >
+        <div className="protocol-bar-fill" style={{ width: `${(Math.max(p.step - 1, 0) / total) * 100 + 100 / total / 2}%` }} />
+      </div>
+      <ol className="protocol-steps">
+        {steps.map((name, i) => {
+          const n = i + 1;
+          const state = n < p.step ? "done" : n === p.step ? "current" : "todo";
+          return (
+            <li key={n} className={`protocol-step step-${state}`} aria-current={state === "current" ? "step" : undefined}>
+              <span className="dot" aria-hidden>{state === "done" ? "✓" : n}</span>
+              <span className="name">{name}</span>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+// One skill of the index: name, description, root, what it shadows, valid or not, each problem
+// as `path:line:col: severity: message`; "Details" lists its parts and resources (`show_skill`).
+
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import * as client from "../client";
+import type { SkillDetail, SkillSummary } from "../wire";
+
+export function SkillRow({ skill: s }: { skill: SkillSummary }) {
+  const { t } = useTranslation();
+  const [detail, setDetail] = useState<SkillDetail | null>(null);
+  const [open, setOpen] = useState(false);
+  const toggle = () => {
+    setOpen(!open);
+    if (!open) client.skills.show(s.name).then(setDetail, () => setDetail(null));
+  };
+  return (
+    <li className={`card skill ${s.valid ? "" : "skill-invalid"}`} data-testid="skill-row" data-valid={s.valid}>
+      <div className="card-head">
+        <span>
+          <strong>{s.name}</strong> <span className="badge">{t(`skills.root.${s.root}`)}</span>
+        </span>
+        <span className={s.valid ? "ok small" : "bad small"}>{s.valid ? `✓ ${t("skills.valid")}` : `✗ ${t("skills.invalid")}`}</span>
+      </div>
+      {s.description && <p className="small">{s.description}</p>}
+      {s.shadows.map((sh) => (
+        <p key={sh.dir} className="muted small">
+          {t("skills.shadows", { root: t(`skills.root.${sh.root}`), dir: sh.dir })}
+        </p>
+      ))}
+      {s.problems.length > 0 && (
+        <ul className="problems">
+          {s.problems.map((p, i) => (
+            <li key={i} data-testid="skill-problem">
+              <code>{p}</code>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" className="link small" aria-expanded={open} onClick={toggle}>
+        {open ? t("skills.hideDetails") : t("skills.details")}
+      </button>
+      {open && detail && (
+        <div className="skill-detail small">
+          <p className="muted">
+            <code>{detail.dir}</code>
+          </p>
+          <dl className="facts">
+            {(["rules", "scenarios", "cases", "protocols"] as const).map((k) => (
+              <Part key={k} label={t(`skills.part.${k}`)} items={detail.parts[k]} />
+            ))}
+            <dt>{t("skills.part.tools")}</dt>
+            <dd>{detail.parts.tools ? t("skills.yes") : t("skills.no")}</dd>
+          </dl>
+          {detail.resources.length > 0 && (
+            <>
+              <h4>{t("skills.resources")}</h4>
+              <ul className="resources">
+                {detail.resources.map((r) => (
+                  <li key={r.path}>
+                    <code>{r.path}</code> <span className="muted">{t(`skills.kind.${r.kind}`)} · {t("skills.bytes", { n: r.bytes })}</span>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
+
+function Part({ label, items }: { label: string; items: string[] }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{items.length ? items.join(", ") : t("skills.none")}</dd>
+    </>
+  );
+}

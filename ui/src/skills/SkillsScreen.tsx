@@ -1,0 +1,107 @@
+// The Skills screen: the index (name, description, root, what it shadows, valid or not, its
+// problems as path:line:col), reload, the skills folder, a new skill from the template, and a
+// skill's parts and resources. Live: the registry's `skills_changed` notices re-read the list,
+// so a skill edited on disk shows its new state within about a second.
+
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import * as client from "../client";
+import { FailureText } from "../errors/Failure";
+import type { CommandError, SkillList, SkillsChange } from "../wire";
+import { NewSkill } from "./NewSkill";
+import { SkillRow } from "./SkillRow";
+
+export function SkillsScreen() {
+  const { t } = useTranslation();
+  const [list, setList] = useState<SkillList | null>(null);
+  const [error, setError] = useState<CommandError | null>(null);
+  const [changes, setChanges] = useState<SkillsChange[] | null>(null);
+  const load = useCallback(() => {
+    client.skills.list().then(setList, (e) => setError(client.toCommandError(e)));
+  }, []);
+  useEffect(() => {
+    load();
+    let mounted = true;
+    client.skills
+      .watch((env) => {
+        if (!mounted || env.type !== "skills_changed") return;
+        setChanges(env.changes);
+        load();
+      })
+      .catch(() => undefined);
+    return () => {
+      mounted = false;
+    };
+  }, [load]);
+  const attempt = async (f: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await f();
+    } catch (e) {
+      setError(client.toCommandError(e));
+    }
+  };
+  const reload = () =>
+    attempt(async () => {
+      setChanges((await client.skills.reload()).changes);
+      load();
+    });
+
+  const invalid = list?.skills.filter((s) => !s.valid).length ?? 0;
+  return (
+    <div className="page skills-page">
+      <div className="card-head">
+        <h1>{t("skills.title")}</h1>
+        <div className="actions">
+          <button type="button" data-testid="skills-reload" onClick={() => void reload()}>
+            {t("skills.reload")}
+          </button>
+          <button type="button" onClick={() => void attempt(client.skills.openFolder)}>
+            {t("skills.openFolder")}
+          </button>
+        </div>
+      </div>
+      <p className="muted">{t("skills.intro")}</p>
+      {error && (
+        <p className="bad" role="alert">
+          <FailureText failure={error} />
+        </p>
+      )}
+      {changes && (
+        <p className="small" role="status" data-testid="skills-changes">
+          {changes.length === 0
+            ? t("skills.noChanges")
+            : changes.map((c) => t(`skills.change.${c.change}`, { name: c.name })).join(" · ")}
+        </p>
+      )}
+      <NewSkill onCreated={load} />
+      {list && (
+        <>
+          <p className="small muted">
+            {t("skills.count", { n: list.skills.length, invalid })}
+          </p>
+          {list.warnings.map((w, i) => (
+            <p key={i} className="bad small">
+              <code>{w}</code>
+            </p>
+          ))}
+          <ul className="cards">
+            {list.skills.map((s) => (
+              <SkillRow key={`${s.root}:${s.name}`} skill={s} />
+            ))}
+          </ul>
+          <details className="roots small">
+            <summary>{t("skills.roots")}</summary>
+            <ul>
+              {list.roots.map((r) => (
+                <li key={r.path}>
+                  <span className="badge">{t(`skills.root.${r.kind}`)}</span> <code>{r.path}</code>
+                </li>
+              ))}
+            </ul>
+          </details>
+        </>
+      )}
+    </div>
+  );
+}
