@@ -1,5 +1,6 @@
-// Coaching protocols over the mocked shell: the invitation's choice goes back as a command,
-// the progress bar follows each step to the completion card, the report exports in every
+// Coaching protocols over the mocked shell: the invitation's choice goes back as a structured
+// choice (Start: a turn in which the coach asks the first question; Later: a command), the
+// progress bar follows each step to the completion card, the report exports in every
 // format, and the Protocols screen lists runs by status (resume, export).
 import { expect, test, type Page } from "@playwright/test";
 
@@ -23,20 +24,21 @@ test("accepting an invitation runs the protocol to its completion card", async (
   await invite(page);
   await page.screenshot({ path: `${SHOTS}/protocol-invitation.png` });
   await page.getByTestId("protocol-start").click();
-  const calls = await page.evaluate(() => window.__vibeMock.fromWebview.filter((c) => c.cmd.endsWith("_protocol")));
-  expect(calls.map((c) => [c.cmd, JSON.parse(c.args).request])).toEqual([["start_protocol", { id: "dankoe", skill: "lifecoach" }]]);
+  const calls = await page.evaluate(() => window.__vibeMock.fromWebview.filter((c) => c.cmd === "send_message"));
+  expect(JSON.parse(calls.at(-1)?.args ?? "{}").request.input).toEqual({ type: "choose", protocol_id: "dankoe", choice: "start", label: "开始" });
+  // The coach asks the first step's question at once, after the button's words.
+  await expect(page.getByTestId("msg-assistant").last()).toContainText("第一步「觉察痛点」");
+  await expect(page.getByTestId("msg-user").last()).toHaveText("开始");
   const bar = page.getByTestId("protocol-progress");
   await expect(page.getByTestId("protocol-invitation")).toHaveCount(0);
   await expect(bar).toHaveAttribute("aria-valuenow", "1");
   await expect(bar).toHaveAttribute("aria-valuemax", "6");
   await expect(bar).toHaveAttribute("role", "progressbar");
   await expect(page.getByText("Step 1 of 6 · Morning")).toBeVisible();
-  await expect(page.getByText("Started. Write to your coach when you are ready")).toBeVisible();
   for (let step = 2; step <= 6; step++) {
     await send(page, `answer ${step - 1}`);
     await expect(bar).toHaveAttribute("aria-valuenow", String(step));
     await expect(page.getByTestId("send")).toBeVisible();
-    await expect(page.getByText("Started. Write to your coach")).toHaveCount(0);
     if (step === 4) {
       await expect(page.locator(".protocol-step[aria-current=step]")).toHaveText("4打断自动驾驶");
       await expect(page.getByText("Step 4 of 6 · Daytime")).toBeVisible();

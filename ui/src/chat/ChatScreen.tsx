@@ -25,7 +25,6 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
   const [list, setList] = useState<ConversationSummary[]>([]);
   const [dismissed, setDismissed] = useState<object | null>(null);
   /** How many messages the thread had when a protocol was started from its card. */
-  const [startedAt, setStartedAt] = useState<number | null>(null);
   const refresh = useCallback(() => {
     client.conversations.list().then(setList, () => undefined);
   }, []);
@@ -71,11 +70,7 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
           <ProtocolPanel
             protocol={state.protocol}
             busy={running}
-            justStarted={startedAt === state.messages.length}
-            onStart={() => {
-              setStartedAt(state.messages.length);
-              void chat.startProtocol();
-            }}
+            onStart={() => void chat.startProtocol()}
             onLater={() => void chat.laterProtocol()}
           />
         )}

@@ -99,15 +99,19 @@ export function useChat(onListChanged: () => void) {
     }
   }, [feed]);
 
+  /** The invitation's Start button: a turn that starts the protocol in this conversation, so
+   * the coach asks the first step's question at once (its words are the person's message). */
   const startProtocol = useCallback(async () => {
-    const p = live.current.protocol;
-    if (!p) return;
+    const { protocol: p, conversationId } = live.current;
+    if (!p || !conversationId) return;
+    const label = p.invitation?.actions.find((a) => a.value === "start")?.label ?? "";
+    const input = { type: "choose", protocol_id: p.protocolId, choice: "start", label } as const;
     try {
-      feed((await client.protocols.start(p.protocolId, p.skill)).events);
+      await client.sendMessage(conversationId, input, onEvent);
     } catch (e) {
       dispatch({ type: "fail", failure: client.toCommandError(e) });
     }
-  }, [feed]);
+  }, [onEvent]);
 
   const laterProtocol = useCallback(async () => {
     const p = live.current.protocol;

@@ -157,7 +157,13 @@ export function installMockBackend() {
   }
 
   /** Starts a run; resolves like the shell's `send_message`, when the run has ended. */
-  function start(conversationId: string | null, text: string, channel: { id: number }, retry: boolean): Promise<unknown> {
+  function start(
+    conversationId: string | null,
+    text: string,
+    channel: { id: number },
+    retry: boolean,
+    chosen: string | null = null,
+  ): Promise<unknown> {
     let id = conversationId;
     if (!id || !conversations.has(id)) {
       id = `conv-${++counter}`;
@@ -168,7 +174,7 @@ export function installMockBackend() {
     const runId = `run-${++counter}`;
     if (conv && !retry) conv.messages.push(message("user", text, runId));
     conv?.messages.push(message("assistant", "", runId));
-    const answer = retry ? null : protocols.answer(text);
+    const answer = chosen ? protocols.choose(chosen, text) : retry ? null : protocols.answer(text);
     const script: Script = answer ? { events: answer, after: null } : pickScript(text);
     // The conversation takes the skill its run activated, as the core keeps it.
     const skill = script.events.find((e) => e.type === "run_started")?.skill;
@@ -209,6 +215,10 @@ export function installMockBackend() {
         const conversationId = request.conversation_id as string | null;
         if (input.type === "retry" && !conversationId)
           throw out(fail("invalid_input", "a retry needs the conversation whose last message to answer again"));
+        if (input.type === "choose") {
+          if (!conversationId) throw out(fail("invalid_input", "a protocol choice needs its conversation"));
+          return start(conversationId, input.label, args.onEvent as { id: number }, false, input.protocol_id).then(out);
+        }
         const text = input.type === "retry" ? lastUser(conversationId as string) : input.text;
         return start(conversationId, text, args.onEvent as { id: number }, input.type === "retry").then(out);
       }

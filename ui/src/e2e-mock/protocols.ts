@@ -1,6 +1,8 @@
 // The mock shell's coaching protocols: a few stored runs (completed, paused, cancelled) for the
-// Protocols screen, `start_protocol` and friends, the report export (recorded, not written),
-// and — while a run the webview started is active — each message answers the current step
+// Protocols screen, `start_protocol` and friends, the invitation's Start button (a turn that
+// starts the run and asks the first question, as the core's chat service does), the report
+// export (recorded, not written), and — while a run the webview started is active — each
+// message answers the current step
 // the way the real engine's `advance_protocol_step` does (progress, then completion).
 
 import type { Envelope, Event, ProtocolRunView, ProtocolView } from "../wire";
@@ -97,6 +99,37 @@ export function createProtocols() {
     return out.map(ev);
   }
 
+  /** A new active run of `protocolId`, pausing the skill's other active one; the events. */
+  function begin(protocolId: unknown): { run: ProtocolRunView; events: Event[] } {
+    const def = PROTOCOLS.find((p) => p.id === protocolId);
+    if (!def) throw { error: { kind: "not_found", message: `no protocol ${String(protocolId)}` } };
+    const events: Event[] = [];
+    for (const other of runs.filter((x) => x.status === "active" && x.skill === def.skill)) {
+      other.status = "paused";
+      events.push({ type: "protocol_paused", protocol_id: other.protocol_id, protocol_run_id: other.id, step: other.step, total_steps: other.total_steps });
+    }
+    const r = run(`0193a2b4-live-${++calls}`, def.id, "active", 1, def.steps, 26);
+    runs.unshift(r);
+    touch(r);
+    live = r;
+    events.push(progress(r));
+    return { run: r, events };
+  }
+
+  /** The events of a turn from the invitation's Start button: the run starts and the coach
+   * asks the first step's question in the same turn. */
+  function choose(protocolId: string, label: string): Envelope[] {
+    const { events } = begin(protocolId);
+    const out: Event[] = [
+      { type: "run_started", conversation_id: "", phase: "phase2", skill: "lifecoach", user_message: label, model: "coach-demo" },
+      ...events,
+      { type: "round_started", round: 1 },
+      { type: "assistant_delta", text: `好，我们开始。第一步「${STEPS[0]?.[0] ?? ""}」：最近哪件事让你最不满意？` },
+      { type: "run_finished", stop_reason: "completed", usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, rounds: 1, tool_calls: 0 },
+    ];
+    return out.map(ev);
+  }
+
   /** Answers a protocol command, or `undefined` when `cmd` is not one. */
   function handle(cmd: string, request: Record<string, unknown>): unknown {
     switch (cmd) {
@@ -106,21 +139,8 @@ export function createProtocols() {
         return { runs };
       case "get_protocol_run":
         return find(request.run_id);
-      case "start_protocol": {
-        const def = PROTOCOLS.find((p) => p.id === request.id);
-        if (!def) throw { error: { kind: "not_found", message: `no protocol ${String(request.id)}` } };
-        const events: Event[] = [];
-        for (const other of runs.filter((x) => x.status === "active" && x.skill === def.skill)) {
-          other.status = "paused";
-          events.push({ type: "protocol_paused", protocol_id: other.protocol_id, protocol_run_id: other.id, step: other.step, total_steps: other.total_steps });
-        }
-        const r = run(`0193a2b4-live-${++calls}`, def.id, "active", 1, def.steps, 26);
-        runs.unshift(r);
-        touch(r);
-        live = r;
-        events.push(progress(r));
-        return { run: r, events };
-      }
+      case "start_protocol":
+        return begin(request.id);
       case "later_protocol":
         return { protocol_id: String(request.id), skill: String(request.skill ?? "lifecoach") };
       case "resume_protocol": {
@@ -147,5 +167,5 @@ export function createProtocols() {
     }
   }
 
-  return { handle, answer };
+  return { handle, answer, choose };
 }

@@ -1,5 +1,6 @@
 // A conversation's coaching protocol above the thread: the invitation card with its actions
-// as buttons (the choice goes back as `start_protocol` / `later_protocol`, not typed text),
+// as buttons (Start is a turn with the structured choice, so the coach asks the first
+// question at once; Later is `later_protocol`; never typed text),
 // the progress bar with the step names while it runs, and the completion card with the
 // summary and the report's export buttons. Drawn from the chat state's `ProtocolView` only.
 
@@ -10,13 +11,11 @@ import { ExportButtons } from "./ExportButtons";
 interface Props {
   protocol: ProtocolView;
   busy: boolean;
-  /** Just started from the card, no message since: say how to go on. */
-  justStarted?: boolean;
   onStart: () => void;
   onLater: () => void;
 }
 
-export function ProtocolPanel({ protocol: p, busy, justStarted = false, onStart, onLater }: Props) {
+export function ProtocolPanel({ protocol: p, busy, onStart, onLater }: Props) {
   const { t } = useTranslation();
   if (p.status === "invited" && p.invitation) {
     if (p.declined) return <p className="protocol-note muted">{t("protocol.declined")}</p>;
@@ -45,17 +44,7 @@ export function ProtocolPanel({ protocol: p, busy, justStarted = false, onStart,
       </section>
     );
   }
-  if (p.status === "active" || p.status === "paused")
-    return (
-      <>
-        <ProgressView p={p} />
-        {justStarted && p.status === "active" && (
-          <p className="protocol-note" role="status">
-            {t("protocol.begin")}
-          </p>
-        )}
-      </>
-    );
+  if (p.status === "active" || p.status === "paused") return <ProgressView p={p} />;
   if (p.status === "completed") {
     return (
       <section className="protocol-card protocol-done" data-testid="protocol-complete" aria-label={t("protocol.complete")}>

@@ -15,7 +15,7 @@ use vibe_wire::command::{
 
 use crate::agent::Approver;
 use crate::app::{App, AppError};
-use crate::chat::{ChatService, TurnRequest};
+use crate::chat::{ChatService, ProtocolChoiceMade, TurnRequest};
 use crate::emit::EventSink;
 
 /// The runs in progress in this app, by run id, with what cancels each.
@@ -187,13 +187,24 @@ impl App {
 }
 
 fn turn_request(request: SendMessageRequest) -> Result<TurnRequest, AppError> {
-    let (message, retry) = match request.input {
-        TurnInput::Say { text } => (text, false),
+    let (message, retry, choice) = match request.input {
+        TurnInput::Say { text } => (text, false, None),
         TurnInput::Retry => {
             if request.conversation_id.is_none() {
                 return Err(AppError::NeedsConversation);
             }
-            (String::new(), true)
+            (String::new(), true, None)
+        }
+        TurnInput::Choose { protocol_id, choice, label } => {
+            if request.conversation_id.is_none() {
+                return Err(AppError::NeedsConversation);
+            }
+            // The button's words are the person's message; a blank label says the choice.
+            let label = match label.trim() {
+                "" => choice.as_str().to_string(),
+                words => words.to_string(),
+            };
+            (label, false, Some(ProtocolChoiceMade { protocol_id, choice }))
         }
     };
     Ok(TurnRequest {
@@ -203,5 +214,6 @@ fn turn_request(request: SendMessageRequest) -> Result<TurnRequest, AppError> {
         scenario: request.scenario,
         voice_mode: request.voice_mode,
         retry,
+        choice,
     })
 }

@@ -8,4 +8,6 @@
 pub(crate) mod liveness;
 mod service;
 
-pub use service::{ChatConfig, ChatService, TurnRequest, TurnResult, recover_runs};
+pub use service::{
+    ChatConfig, ChatService, ProtocolChoiceMade, TurnRequest, TurnResult, recover_runs,
+};

@@ -1,14 +1,14 @@
 //! The chat service's hook into the protocol engine (docs/design.md#protocols: the routing layer
 //! owns protocols): before each turn it asks the engine for the turn's protocol section and the
-//! events to show (typed start of an invitation, resume recap, idle-timeout question, reminder
-//! answers). The agent loop only receives the section; the rules live in `crate::protocol`.
+//! events to show (an invitation accepted by its button or in words, resume recap,
+//! idle-timeout question, reminder answers). The agent loop only receives the section; the rules live in `crate::protocol`.
 
 use vibe_store::Conversation;
 use vibe_wire::{ErrorInfo, Event};
 
-use super::ChatService;
+use super::{ChatService, ProtocolChoiceMade};
 use crate::emit::Emitter;
-use crate::protocol::{Clock, ProtocolEngine};
+use crate::protocol::{Clock, ProtocolEngine, TurnInputs};
 use crate::store_io::off_worker;
 
 impl ChatService {
@@ -35,13 +35,18 @@ impl ChatService {
         &self,
         conversation: &Conversation,
         user_message: &str,
+        choice: Option<&ProtocolChoiceMade>,
         emitter: &Emitter,
     ) -> Option<String> {
         let engine = self.protocols();
         let (skill, id) = (conversation.skill.clone(), conversation.id.clone());
         let (message, model) = (user_message.to_string(), self.model.model_name().to_string());
-        let plan = off_worker(move || engine.before_turn(skill.as_deref(), &id, &message, &model))
-            .await
+        let choice = choice.map(|c| (c.protocol_id.clone(), c.choice));
+        let plan = off_worker(move || {
+            let turn = TurnInputs { message: &message, model: &model, choice: choice.as_ref() };
+            engine.plan_turn(skill.as_deref(), &id, turn)
+        })
+        .await
             .map_err(|e| ErrorInfo::new(e.kind(), e.to_string()))
             .and_then(|plan| plan.map_err(|e| ErrorInfo::new(e.kind(), e.to_string())));
         match plan {

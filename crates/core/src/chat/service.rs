@@ -51,6 +51,15 @@ pub struct TurnRequest {
     pub voice_mode: Option<String>,
     /// Answer the conversation's last user message again instead of a new one.
     pub retry: bool,
+    /// A protocol invitation's button, pressed: `message` is its label.
+    pub choice: Option<ProtocolChoiceMade>,
+}
+
+/// A protocol invitation's action chosen with a button rather than typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProtocolChoiceMade {
+    pub protocol_id: String,
+    pub choice: vibe_wire::ProtocolChoice,
 }
 
 /// How the run went.
@@ -254,11 +263,16 @@ impl ChatService {
             Some(turn) => {
                 if !turn.pause_protocol {
                     // A concern keeps the protocol's events but not its section.
-                    let _ = self.protocol_turn(&conversation, &user_message, &emitter).await;
+                    let _ = self
+                        .protocol_turn(&conversation, &user_message, request.choice.as_ref(), &emitter)
+                        .await;
                 }
                 Some(turn.prompt)
             }
-            None => self.protocol_turn(&conversation, &user_message, &emitter).await,
+            None => {
+                self.protocol_turn(&conversation, &user_message, request.choice.as_ref(), &emitter)
+                    .await
+            }
         };
         let unsaved_note = run_dir.as_ref().map(|d| d.join(UNSAVED_FILE));
         let input = AgentInput {

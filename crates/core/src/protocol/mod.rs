@@ -29,7 +29,7 @@ pub use pdf::render_pdf;
 pub use pdf_font::{PdfError, ReportFont};
 pub use reminders::ReminderItem;
 pub use report::{REPORT_SCHEMA_VERSION, ReportFormat, render_report, report_json};
-pub use turn::TurnPlan;
+pub use turn::{TurnInputs, TurnPlan};
 
 use serde::{Deserialize, Serialize};
 

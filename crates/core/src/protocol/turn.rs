@@ -1,10 +1,11 @@
-//! What the chat service asks the engine before each turn: whether the person's message
-//! accepts a pending invitation (a typed "好，开始吧" starts it), whether the active run of
+//! What the chat service asks the engine before each turn: whether the person accepted a
+//! pending invitation (its Start button, or a typed "好，开始吧") or put it off (its Later
+//! button), whether the active run of
 //! the conversation's skill resumes after a gap (recap) or after the idle timeout (ask to
 //! continue or restart first), whether the message answers a due reminder (saved into the
 //! step's data), and the protocol section for the prompt.
 
-use vibe_wire::Event;
+use vibe_wire::{Event, ProtocolChoice};
 
 use super::engine::{ProtocolEngine, progress_event};
 use super::error::ProtocolError;
@@ -20,8 +21,18 @@ pub struct TurnPlan {
     pub events: Vec<Event>,
 }
 
+/// What a turn brings the engine: the person's message, the model, and the invitation button
+/// pressed, if the turn came from one (`(protocol id, choice)`).
+#[derive(Debug, Clone, Copy)]
+pub struct TurnInputs<'a> {
+    pub message: &'a str,
+    pub model: &'a str,
+    pub choice: Option<&'a (String, ProtocolChoice)>,
+}
+
 impl ProtocolEngine {
-    /// Apply the per-turn rules for `skill` in `conversation_id` and build the prompt section.
+    /// Apply the per-turn rules for `skill` in `conversation_id` to a typed `message` and
+    /// build the prompt section.
     pub fn before_turn(
         &self,
         skill: Option<&str>,
@@ -29,14 +40,32 @@ impl ProtocolEngine {
         message: &str,
         model: &str,
     ) -> Result<TurnPlan, ProtocolError> {
+        self.plan_turn(skill, conversation_id, TurnInputs { message, model, choice: None })
+    }
+
+    /// [`ProtocolEngine::before_turn`] for any turn, a pressed invitation button included:
+    /// Start starts that protocol whatever the words; Later puts it off and the turn goes on.
+    pub fn plan_turn(
+        &self,
+        skill: Option<&str>,
+        conversation_id: &str,
+        turn: TurnInputs<'_>,
+    ) -> Result<TurnPlan, ProtocolError> {
+        let TurnInputs { message, model, choice } = turn;
         let Some(skill) = skill else { return Ok(TurnPlan::default()) };
         let mut plan = TurnPlan::default();
         let mut note = TurnNote::Continue;
+        if let Some((id, ProtocolChoice::Later)) = choice {
+            self.later(Some(skill), id)?;
+        }
         let active = self.store.active_protocol_run(&self.user, skill)?;
         // An accepted invitation starts its protocol (pausing another active one).
-        let accepted = self.pending_invitation(skill, conversation_id).filter(|id| {
-            is_acceptance(message) && active.as_ref().is_none_or(|r| &r.protocol_id != id)
-        });
+        let accepted = match choice {
+            Some((id, ProtocolChoice::Start)) => Some(id.clone()),
+            Some((_, ProtocolChoice::Later)) => None,
+            None => self.pending_invitation(skill, conversation_id).filter(|_| is_acceptance(message)),
+        }
+        .filter(|id| active.as_ref().is_none_or(|r| &r.protocol_id != id));
         let mut run = match (accepted, active) {
             (Some(id), _) => {
                 let (run, events) =

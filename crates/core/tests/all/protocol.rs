@@ -22,7 +22,7 @@ use crate::recording::Recording;
 
 struct Fx {
     _dir: tempfile::TempDir,
-    _app: App,
+    app: App,
     store: Arc<Store>,
     service: Arc<ChatService>,
     model: Arc<Recording>,
@@ -56,7 +56,7 @@ impl Fx {
         let (store, skills, service) = (app.store().clone(), app.skills(), app.chat().unwrap());
         Fx {
             _dir: dir,
-            _app: app,
+            app,
             store,
             skills,
             service,
@@ -82,6 +82,23 @@ impl Fx {
             .await
             .unwrap();
         *self.conversation.lock().unwrap() = Some(result.conversation_id);
+        sink.events()
+    }
+
+    /// The invitation button `choice` pressed (its words `label`) in the current conversation.
+    async fn press(&self, choice: vibe_wire::ProtocolChoice, label: &str) -> Vec<Envelope> {
+        use vibe_wire::command::{SendMessageRequest, TurnInput};
+        let input =
+            TurnInput::Choose { protocol_id: "dankoe".into(), choice, label: label.into() };
+        let request = SendMessageRequest {
+            conversation_id: self.conversation.lock().unwrap().clone(),
+            input,
+            skill: None,
+            scenario: None,
+            voice_mode: None,
+        };
+        let sink = Arc::new(CollectSink::default());
+        self.app.send_message(request, sink.clone()).await.unwrap();
         sink.events()
     }
 
@@ -423,4 +440,45 @@ async fn a_user_written_protocol_runs_and_a_broken_one_disables_only_itself() {
         "{done:?}"
     );
     assert_eq!(fx.lifecoach()["progress"]["last_breath"], "平静了一些");
+}
+
+#[tokio::test]
+async fn the_start_button_starts_the_protocol_in_its_conversation_and_the_coach_asks_at_once() {
+    let fx = Fx::new(opening());
+    fx.say("我想彻底改变现在的生活").await;
+    let conversation = fx.conversation.lock().unwrap().clone().unwrap();
+
+    // "开始重置" would start it typed too; the button starts it whatever its words.
+    let started = fx.press(vibe_wire::ProtocolChoice::Start, "Begin the reset").await;
+    assert_eq!(progress_steps(&started), vec![(1, 6, 0.0)]);
+    assert!(fx.last_system().contains("第 1/6 步「觉察痛点」"), "{}", fx.last_system());
+    let reply: String = started
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::AssistantDelta { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reply, "我们从一个诚实的问题开始。", "the coach asks in the same turn");
+    let run = fx.store.active_protocol_run(LOCAL_USER, "lifecoach").unwrap().unwrap();
+    assert_eq!(run.conversation_id.as_deref(), Some(conversation.as_str()), "linked to its chat");
+    let messages = fx.store.messages(&conversation).unwrap();
+    let said: Vec<&str> = messages
+        .iter()
+        .filter(|m| m.role == vibe_store::Role::User)
+        .map(|m| m.content.as_str())
+        .collect();
+    assert_eq!(said, ["我想彻底改变现在的生活", "Begin the reset"], "the button's words");
+}
+
+#[tokio::test]
+async fn the_later_button_puts_the_protocol_off_and_the_coach_still_answers() {
+    let fx = Fx::new(opening());
+    fx.say("我想彻底改变现在的生活").await;
+    // Words that would start it if typed: the button says later.
+    let later = fx.press(vibe_wire::ProtocolChoice::Later, "好，开始吧").await;
+    assert!(progress_steps(&later).is_empty(), "{later:?}");
+    assert!(fx.store.active_protocol_run(LOCAL_USER, "lifecoach").unwrap().is_none());
+    assert_eq!(fx.lifecoach()["protocol_invitation"]["status"], "later");
+    assert!(later.iter().any(|e| matches!(e.event, Event::AssistantDelta { .. })));
 }

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{StopReason, TokenUsage};
+use crate::{ProtocolChoice, StopReason, TokenUsage};
 
 /// What the person asks for in a turn.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -14,6 +14,10 @@ pub enum TurnInput {
     Say { text: String },
     /// Answer the conversation's last message again (needs a conversation).
     Retry,
+    /// A button of a protocol invitation pressed (`protocol_invitation`'s actions): the turn
+    /// starts the protocol (or puts it off) in this conversation and the coach answers at
+    /// once. `label` is what the button said, kept as the person's message.
+    Choose { protocol_id: String, choice: ProtocolChoice, label: String },
 }
 
 /// `send_message`: one turn. The turn's events stream to the caller's event sink while it
