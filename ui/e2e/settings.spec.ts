@@ -58,3 +58,19 @@ test("the API key goes to the keychain and never comes back to the webview", asy
   expect(mock.toWebview.filter((p) => p.includes(SECRET))).toEqual([]);
   expect(await page.content()).not.toContain(SECRET);
 });
+
+test("Settings say how the data is encrypted, and warn when it is not", async ({ page }) => {
+  await page.goto("./?lang=en");
+  await page.getByTestId("nav-settings").click();
+  await expect(page.getByTestId("settings-encryption")).toHaveText(
+    "Your data is encrypted; its key is kept in the system keychain.",
+  );
+
+  await page.goto("./?lang=zh-CN&encryption=none");
+  await page.getByTestId("nav-settings").click();
+  const warning = page.getByTestId("settings-encryption");
+  await expect(warning).toHaveAttribute("role", "alert");
+  await expect(warning).toContainText("未加密");
+  await warning.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/screenshots/settings-unencrypted-zh.png" });
+});

@@ -348,7 +348,9 @@ export function installMockBackend() {
   }
 
   function settingsView() {
-    return { file: `${DATA_DIR}/settings.json`, data_dir: DATA_DIR, settings: mock.settings, presets: PRESETS };
+    // `?encryption=none|passphrase|keychain`: how the data folder's database is encrypted.
+    const storage = { encryption: mock.encryption ?? params.get("encryption") ?? "keychain" };
+    return { file: `${DATA_DIR}/settings.json`, data_dir: DATA_DIR, settings: { ...mock.settings, storage }, presets: PRESETS };
   }
 
   function keyStatus(base_url: string) {

@@ -16,6 +16,8 @@ export function SettingsScreen() {
   const [s, setS] = useState<client.SettingsForm | null>(null);
   const [presets, setPresets] = useState<PresetView[]>([]);
   const [dataDir, setDataDir] = useState("");
+  /** How the database is encrypted (`storage.encryption`): keychain, passphrase or none. */
+  const [encryption, setEncryption] = useState<string | null>(null);
   const [keyInput, setKeyInput] = useState("");
   const [keySet, setKeySet] = useState(false);
   const [models, setModels] = useState<string[]>([]);
@@ -31,6 +33,8 @@ export function SettingsScreen() {
         setS(formFromView(view));
         setPresets(view.presets);
         setDataDir(view.data_dir);
+        const storage = (view.settings as { storage?: { encryption?: string | null } }).storage;
+        setEncryption(storage?.encryption ?? null);
       },
       (e) => setError(client.toCommandError(e)),
     );
@@ -166,6 +170,15 @@ export function SettingsScreen() {
           </button>
         </span>
       </label>
+      {encryption && (
+        <p
+          className={encryption === "none" ? "encryption bad" : "encryption muted"}
+          data-testid="settings-encryption"
+          role={encryption === "none" ? "alert" : undefined}
+        >
+          {t(`settings.encryption.${encryption === "none" ? "none" : encryption === "keychain" ? "keychain" : "passphrase"}`)}
+        </p>
+      )}
       {version && (
         <p className="about muted" data-testid="app-version">
           {t("settings.about", { version })}
