@@ -185,6 +185,10 @@ pub enum Event {
         phase: Option<String>,
         /// Share of steps done, 0–1.
         progress: f64,
+        /// Every step's name, in order, so a progress bar can show the steps ahead (absent in
+        /// logs written before it was added).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        step_names: Vec<String>,
     },
     /// The last step was saved; the completion mapping is in the skill state.
     ProtocolCompleted { protocol_id: String, protocol_run_id: String, summary: String },
@@ -371,6 +375,7 @@ mod tests {
             step_name: "反愿景".into(),
             phase: Some("morning".into()),
             progress: 1.0 / 6.0,
+            step_names: vec!["觉察痛点".into(), "反愿景".into()],
         };
         let v = serde_json::to_value(&progress).unwrap_or_default();
         assert_eq!(v["type"], "protocol_progress");

@@ -225,6 +225,12 @@ describe("reduce over cases the recordings do not hold", () => {
     // A resumed run starts at its step: earlier names stay unknown, not undefined.
     s = feed([at({ type: "protocol_progress", protocol_id: "weekly_review", protocol_run_id: "p9", step: 3, total_steps: 4, step_name: "下周", progress: 0.5 })], s);
     expect(s.protocol).toMatchObject({ protocolId: "weekly_review", skill: null, stepNames: ["", "", "下周"] });
+    // An event that names every step gives the steps ahead their names too.
+    s = feed(
+      [at({ type: "protocol_progress", protocol_id: "weekly_review", protocol_run_id: "p9", step: 1, total_steps: 3, step_name: "回顾", progress: 0, step_names: ["回顾", "卡点", "下周"] })],
+      s,
+    );
+    expect(s.protocol).toMatchObject({ step: 1, stepNames: ["回顾", "卡点", "下周"] });
   });
 
   it("keeps the safety notice's resources for the screen", () => {

@@ -223,7 +223,8 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
       };
     case "protocol_progress": {
       const before = protocolOf(state, env.protocol_id, env.protocol_run_id);
-      const stepNames = before.stepNames.slice();
+      // Every step's name when the event carries them; else the names seen so far.
+      const stepNames = env.step_names?.length ? env.step_names.slice() : before.stepNames.slice();
       if (env.step >= 1) stepNames[env.step - 1] = env.step_name;
       return {
         ...state,

@@ -53,7 +53,8 @@ export function createProtocols() {
 
   const progress = (r: ProtocolRunView): Event => {
     const [name, phase] = STEPS[r.step - 1] ?? [`step ${r.step}`, "evening"];
-    return { type: "protocol_progress", protocol_id: r.protocol_id, protocol_run_id: r.id, step: r.step, total_steps: r.total_steps, step_name: name, phase, progress: (r.step - 1) / r.total_steps };
+    const names = r.protocol_id === "dankoe" ? STEPS.map(([n]) => n) : [];
+    return { type: "protocol_progress", protocol_id: r.protocol_id, protocol_run_id: r.id, step: r.step, total_steps: r.total_steps, step_name: name, phase, progress: (r.step - 1) / r.total_steps, step_names: names };
   };
   const touch = (r: ProtocolRunView) => {
     r.last_activity_at = new Date().toISOString();

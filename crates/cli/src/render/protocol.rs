@@ -71,6 +71,7 @@ mod tests {
             step_name: "打断自动驾驶".into(),
             phase: Some("daytime".into()),
             progress: 0.5,
+            step_names: Vec::new(),
         })
         .unwrap();
         assert_eq!(lines, vec!["[██████████░░░░░░░░░░]  50% dankoe step 4/6: 打断自动驾驶"]);

@@ -302,6 +302,7 @@ pub(crate) fn progress_event(def: &Protocol, run: &ProtocolRun) -> Event {
         step_name: step.map(|s| s.title.clone()).unwrap_or_default(),
         phase: step.and_then(|s| s.phase.clone()),
         progress: progress_of(run),
+        step_names: def.steps.iter().map(|s| s.title.clone()).collect(),
     }
 }
 
