@@ -11,7 +11,7 @@
 
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -260,4 +260,145 @@ function appLogs() {
   const files = readdirSync(dir).filter((f) => f.endsWith(".log"));
   assert.ok(files.length > 0, `no log file in ${dir}`);
   return files.map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
+}
+
+/** What the person answers at each of dankoe's six steps, as the model files it. */
+const STEP_DATA = [
+  { dull_dissatisfaction: "每天都很累", top_complaints: ["加班", "没时间运动", "刷手机"], revealed_wants: "安全感" },
+  { tuesday_in_5_years: "还在同一个工位", tuesday_in_10_years: "身体垮了", cost_of_safe_life: "错过了自己", identity_to_give_up: "老好人" },
+  { tuesday_in_3_years: "早上写作", identity_statement: "我是那种每天创作的人", this_week_action: "写一篇文章" },
+  { avoidances: ["写作", "运动"] },
+  { why_stuck: "害怕失败", real_enemy: "完美主义", anti_vision_sentence: "麻木地过一生", vision_sentence: "自由地创作" },
+  { one_year_goal: "出版一本书", one_month_project: "写完三章", daily_levers: ["写 500 字"], constraints: ["睡够 7 小时"] },
+];
+const OPENING = "我想彻底改变现在的生活";
+
+/** The fake model's part in a whole dankoe run (fake-llm --script): activate lifecoach and
+ * invite, ask the first question after Start, then file each step's answer and go on. */
+function protocolScript() {
+  const entries = [
+    { when: OPENING, tool_calls: [{ name: "use_skill", arguments: { skill: "lifecoach" } }] },
+    { when: OPENING, tool_calls: [{ name: "show_protocol_invitation", arguments: { protocol_id: "dankoe" } }] },
+    { when: OPENING, text: "要不要试试一日人生重置？" },
+    { when: "开始", text: "我们从一个诚实的问题开始：最近最让你不满意的是什么？" },
+  ];
+  STEP_DATA.forEach((data, i) => {
+    const when = `第 ${i + 1} 步`;
+    const call = { name: "advance_protocol_step", arguments: { step_data: data, step_summary: `${when}说清楚了` } };
+    entries.push({ when, tool_calls: [call] }, { when, text: i < 5 ? `记下了，我们进入第 ${i + 2} 步。` : "这一天的重置完成了。" });
+  });
+  return entries;
+}
+
+/** Starts `fake-llm` with `args`; resolves with its base URL. */
+function startFakeLlm(args) {
+  const llm = start(FAKE_LLM, args);
+  return new Promise((resolve, reject) => {
+    llm.stdout.on("data", (d) => {
+      const m = /listening on (\S+)/.exec(String(d));
+      if (m) resolve(m[1]);
+    });
+    llm.on("exit", (code) => reject(new Error(`fake-llm exited with ${code}`)));
+  });
+}
+
+/** Saves through the system's save dialog as a person would: waits for the GTK dialog, types
+ * `path` into its name field and presses Enter (xdotool, real key events on the X server). */
+async function saveDialogAs(path) {
+  const id = await waitFor("the save dialog", async () => {
+    try {
+      return execFileSync("xdotool", ["search", "--onlyvisible", "--name", "^Save"]).toString().trim().split("\n")[0] || null;
+    } catch {
+      return null;
+    }
+  }, 20_000, 200);
+  execFileSync("xdotool", ["windowfocus", "--sync", id]);
+  execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+a"]);
+  execFileSync("xdotool", ["type", "--delay", "5", path]);
+  execFileSync("xdotool", ["key", "Return"]);
+}
+
+test("a whole dankoe run in the window: invitation, Start, six steps on the bar, completion, reports saved, Me and Skills", async () => {
+  const url = await startFakeLlm(["--script", writeScript(protocolScript()), "--reply", "好的。", "--chunk", "4", "--delay-ms", "10", "--model", "fake-chat"]);
+  // A skill folder with a mistake, for the Skills screen.
+  mkdirSync(join(dataDir, "data", "skills", "broken"), { recursive: true });
+  writeFileSync(join(dataDir, "data", "skills", "broken", "SKILL.md"), "---\nname: broken\ndescription: [unclosed\n---\n# Broken\n");
+  const app = await openApp();
+  try {
+    await (await testId(app, "unlock-passphrase")).type(PASSPHRASE);
+    await (await testId(app, "unlock-submit")).click();
+    await (await testId(app, "nav-settings")).click();
+    const baseUrl = await testId(app, "settings-base-url");
+    await baseUrl.clear();
+    await baseUrl.type(url);
+    await (await testId(app, "settings-save")).click();
+    await waitFor("saved", async () => (await app.findAll(".settings-status .ok")).length > 0);
+
+    await (await testId(app, "nav-chat")).click();
+    await (await testId(app, "new-conversation")).click();
+    const composer = await testId(app, "composer");
+    await composer.type(OPENING);
+    await composer.type(ENTER);
+    const start = await testId(app, "protocol-start");
+    await waitFor("the invitation's buttons", async () => (await start.property("disabled")) === false, 30_000);
+    await start.click();
+    const bar = await testId(app, "protocol-progress");
+    await waitFor("step 1 on the bar", async () => (await bar.attribute("aria-valuenow")) === "1", 30_000);
+    await waitFor("the first question at once", async () => (await lastText(app, "msg-assistant")).includes("最近最让你不满意"), 30_000);
+    for (let step = 1; step <= 6; step++) {
+      await waitFor("the composer free", async () => (await app.findAll('[data-testid="send"]')).length > 0, 30_000);
+      const box = await testId(app, "composer");
+      await box.type(`第 ${step} 步：${Object.values(STEP_DATA[step - 1]).flat().join("，")}`);
+      await box.type(ENTER);
+      if (step < 6) {
+        await waitFor(`step ${step + 1} on the bar`, async () => (await bar.attribute("aria-valuenow")) === String(step + 1), 30_000);
+        assert.equal(await bar.attribute("aria-valuemax"), "6");
+        if (step === 3) await shot(app, "protocol-progress.png");
+      }
+    }
+    const done = await testId(app, "protocol-complete");
+    await waitFor("the run finished", async () => (await app.findAll('[data-testid="send"]')).length > 0, 30_000);
+    await shot(app, "protocol-complete.png");
+
+    // Reports through the system's save dialog, holding what each step collected.
+    const reports = join(dataDir, "reports");
+    mkdirSync(reports, { recursive: true });
+    for (const format of ["md", "pdf"]) {
+      await (await testId(app, `export-${format}`)).click();
+      const file = join(reports, `dankoe.${format}`);
+      await saveDialogAs(file);
+      await waitFor(`${format} saved`, async () => existsSync(file) && statSync(file).size > 0, 20_000);
+      const text = format === "md" ? readFileSync(file, "utf8") : execFileSync("pdftotext", [file, "-"]).toString();
+      for (const value of ["每天都很累", "老好人", "我是那种每天创作的人", "完美主义", "出版一本书"]) {
+        assert.ok(text.includes(value), `the ${format} report holds ${value}`);
+      }
+    }
+    assert.ok((await done.text()).length > 0);
+
+    // Me: the dashboard the completion filled in.
+    await (await testId(app, "nav-me")).click();
+    await waitFor("the dashboard", async () => (await (await app.find("body")).text()).includes("出版一本书"), 20_000);
+    await shot(app, "me-dashboard.png");
+
+    // Skills: the folder with a mistake shows it, with where.
+    await (await testId(app, "nav-skills")).click();
+    const problem = await testId(app, "skill-problem");
+    assert.match(await problem.text(), /SKILL\.md:\d+:\d+/);
+    await shot(app, "skills-problem.png");
+  } finally {
+    await app.close();
+  }
+});
+
+/** Writes a fake-llm script into the temporary folder; returns its path. */
+function writeScript(entries) {
+  const file = join(dataDir, "script.json");
+  writeFileSync(file, JSON.stringify(entries));
+  return file;
+}
+
+/** The text of the last element with data-testid `id`. */
+async function lastText(session, id) {
+  const all = await session.findAll(`[data-testid="${id}"]`);
+  return all.length ? all[all.length - 1].text() : "";
 }

@@ -1,15 +1,21 @@
 //! `fake-llm`: a stand-alone fake OpenAI-compatible server on 127.0.0.1 for tests that drive a
 //! whole program (the desktop app's real-window test). It routes by path: `GET …/models` lists
 //! `--model`; `POST …/chat/completions` streams `--reply` as SSE text deltas of `--chunk`
-//! characters, `--delay-ms` apart, then `[DONE]`; anything else is 404. Every request is
-//! answered the same way, so a test may send as many turns as it likes. It prints
-//! `listening on http://127.0.0.1:PORT/v1` when ready and runs until killed. Test use only.
+//! characters, `--delay-ms` apart, then `[DONE]`; anything else is 404. With `--script FILE`
+//! (a JSON array of `{"when": "…", "text": "…"}` or `{"when": "…", "tool_calls": [{"name": …,
+//! "arguments": {…}}]}`), a chat request takes the first unused entry whose `when` is part of
+//! the last user message (so a turn's tool call and the answer after its result are two
+//! entries with the same `when`); a request no entry matches gets `--reply`, so a test may send
+//! as many other turns as it likes. It prints `listening on http://127.0.0.1:PORT/v1` when
+//! ready and runs until killed. Test use only.
 
+use std::sync::Mutex;
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::{TcpListener, TcpStream};
-use vibe_test_support::{ev_finish, ev_role, ev_text, ev_usage};
+use serde_json::Value;
+use vibe_test_support::{ev_finish, ev_role, ev_text, ev_tool_call, ev_usage};
 
 struct Options {
     port: u16,
@@ -17,6 +23,26 @@ struct Options {
     reply: String,
     chunk: usize,
     delay: Duration,
+    /// `--script` entries not used yet.
+    script: Mutex<Vec<Entry>>,
+}
+
+/// One scripted answer.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    when: String,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    tool_calls: Vec<Call>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Call {
+    name: String,
+    arguments: Value,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -26,6 +52,7 @@ fn parse_args() -> Result<Options, String> {
         reply: "Hello from the fake model.".into(),
         chunk: 8,
         delay: Duration::from_millis(50),
+        script: Mutex::new(Vec::new()),
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -34,6 +61,13 @@ fn parse_args() -> Result<Options, String> {
             "--port" => o.port = value()?.parse().map_err(|e| format!("--port: {e}"))?,
             "--model" => o.model = value()?,
             "--reply" => o.reply = value()?,
+            "--script" => {
+                let file = value()?;
+                let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
+                let entries: Vec<Entry> =
+                    serde_json::from_str(&text).map_err(|e| format!("{file}: {e}"))?;
+                o.script = Mutex::new(entries);
+            }
             "--chunk" => {
                 o.chunk = value()?.parse().map_err(|e| format!("--chunk: {e}"))?;
                 if o.chunk == 0 {
@@ -137,7 +171,19 @@ async fn answer(mut stream: TcpStream, o: &Options) -> std::io::Result<()> {
             .write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n")
             .await?;
         stream.write_all(frame(&ev_role()).as_bytes()).await?;
-        let chars: Vec<char> = o.reply.chars().collect();
+        let entry = scripted(o, &buf[head_end..]);
+        if let Some(Entry { tool_calls, .. }) = entry.as_ref().filter(|e| !e.tool_calls.is_empty()) {
+            for (i, call) in tool_calls.iter().enumerate() {
+                let id = format!("call_{i}");
+                let args = call.arguments.to_string();
+                stream.write_all(frame(&ev_tool_call(i as u64, &id, &call.name, &args)).as_bytes()).await?;
+            }
+            stream.write_all(frame(&ev_finish("tool_calls")).as_bytes()).await?;
+            stream.write_all(frame(&ev_usage(12, 8)).as_bytes()).await?;
+            return stream.write_all(b"data: [DONE]\n\n").await;
+        }
+        let reply = entry.and_then(|e| e.text).unwrap_or_else(|| o.reply.clone());
+        let chars: Vec<char> = reply.chars().collect();
         for piece in chars.chunks(o.chunk) {
             tokio::time::sleep(o.delay).await;
             let text: String = piece.iter().collect();
@@ -151,6 +197,21 @@ async fn answer(mut stream: TcpStream, o: &Options) -> std::io::Result<()> {
     stream
         .write_all(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
         .await
+}
+
+/// The first unused script entry whose `when` is part of the request's last user message.
+fn scripted(o: &Options, body: &[u8]) -> Option<Entry> {
+    let request: Value = serde_json::from_slice(body).ok()?;
+    let last_user = request["messages"]
+        .as_array()?
+        .iter()
+        .rev()
+        .find(|m| m["role"] == "user")
+        .and_then(|m| m["content"].as_str())?
+        .to_string();
+    let mut script = o.script.lock().unwrap_or_else(|e| e.into_inner());
+    let at = script.iter().position(|e| last_user.contains(&e.when))?;
+    Some(script.remove(at))
 }
 
 fn frame(event: &serde_json::Value) -> String {
