@@ -13,7 +13,7 @@ use ts_rs::{Config, TS};
 use crate::command as cmd;
 use crate::{
     ApprovalSource, DisplayKind, ErrorKind, PlanStepStatus, ProtocolChoice, RunStatus,
-    SafetyCategory, SafetyRisk,
+    SafetyCategory, SafetyRisk, ToolMode, VoiceMode,
 };
 use crate::{Envelope, ErrorInfo, Event, Phase, Plan, PlanStep, SectionTokens, SkillsChange};
 use crate::{ProtocolAction, SafetyResource, SkillsChangeKind, StopReason, SummaryBy, TokenUsage};
@@ -189,6 +189,8 @@ fn generate(dir: &Path) -> Result<(), String> {
         RunStatus::export_all(&cfg),
         SafetyCategory::export_all(&cfg),
         SafetyRisk::export_all(&cfg),
+        ToolMode::export_all(&cfg),
+        VoiceMode::export_all(&cfg),
     ];
     for r in results {
         r.map_err(|e| format!("exporting TypeScript bindings: {e}"))?;

@@ -119,7 +119,7 @@ fn probe(ctx: &Ctx, args: ProbeArgs) -> anyhow::Result<()> {
             finish_reason: None,
             usage: None,
             error: Some(ProbeError {
-                kind: "config".into(),
+                kind: vibe_wire::ErrorKind::Config,
                 message: crate::output::message(&e),
                 retry_after_s: None,
             }),

@@ -202,7 +202,7 @@ impl Loop {
             user: &inp.user,
             active_skill: self.active_skill.as_deref(),
             scenario: self.scenario.as_deref(),
-            voice_mode: conversation.voice_mode.as_deref(),
+            voice_mode: conversation.voice_mode,
             persona: None,
             user_message: &inp.user_message,
             protocol_prompt: inp.protocol_prompt.as_deref(),

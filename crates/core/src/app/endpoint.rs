@@ -217,7 +217,7 @@ impl App {
             let native = error.is_none() && !response.tool_calls.is_empty();
             ProbeDetect {
                 native_tools: native,
-                recommended_tool_mode: if native { "native" } else { "structured" }.into(),
+                recommended_tool_mode: if native { ToolMode::Native } else { ToolMode::Structured },
             }
         });
         probe_response(&response, error.as_ref(), detect)
@@ -297,7 +297,7 @@ fn probe_response(
             total_tokens: u.total_tokens,
         }),
         error: error.map(|e| ProbeError {
-            kind: e.kind().to_string(),
+            kind: e.kind(),
             message: e.to_string(),
             retry_after_s: e.retry_after_s(),
         }),

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{ErrorInfo, TokenUsage};
+use crate::{ErrorInfo, ErrorKind, TokenUsage, ToolMode};
 
 /// A provider preset (`llm.preset`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,7 +117,7 @@ pub struct ProbeResponse {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ProbeError {
-    pub kind: String,
+    pub kind: ErrorKind,
     pub message: String,
     /// Seconds the server asked to wait (HTTP 429/503).
     pub retry_after_s: Option<u64>,
@@ -129,5 +129,5 @@ pub struct ProbeError {
 pub struct ProbeDetect {
     pub native_tools: bool,
     /// `native` or `structured`.
-    pub recommended_tool_mode: String,
+    pub recommended_tool_mode: ToolMode,
 }
