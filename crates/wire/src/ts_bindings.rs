@@ -74,6 +74,7 @@ fn generate(dir: &Path) -> Result<(), String> {
         cmd::ProbeResponse::export_all(&cfg),
         cmd::ProbeDetect::export_all(&cfg),
         cmd::ProbeError::export_all(&cfg),
+        cmd::LocalServerView::export_all(&cfg),
         cmd::TestConnectionRequest::export_all(&cfg),
         cmd::TestConnectionResponse::export_all(&cfg),
         cmd::ToolCallView::export_all(&cfg),

@@ -46,6 +46,7 @@ export type * from "./ListMemoryRequest";
 export type * from "./ListModelsRequest";
 export type * from "./ListProtocolRunsRequest";
 export type * from "./ListRunsRequest";
+export type * from "./LocalServerView";
 export type * from "./MemoryBackoffView";
 export type * from "./MemoryExport";
 export type * from "./MemoryItemRequest";

@@ -1,6 +1,7 @@
 //! The model endpoint: which settings it resolves from (settings, then overrides, then the
 //! command's own arguments), the check that a request could ever reach it, building the
-//! model, and the endpoint commands (`list_models`, `test_connection`, `probe`).
+//! model, and the endpoint commands (`detect_local_servers`, `list_models`, `test_connection`,
+//! `probe`).
 
 use std::sync::Arc;
 
@@ -11,8 +12,8 @@ use vibe_llm::{
 };
 use vibe_wire::TokenUsage;
 use vibe_wire::command::{
-    ListModelsRequest, ModelList, ModelView, PresetView, ProbeDetect, ProbeError, ProbeRequest,
-    ProbeResponse, TestConnectionRequest, TestConnectionResponse, ToolCallView,
+    ListModelsRequest, LocalServerView, ModelList, ModelView, PresetView, ProbeDetect, ProbeError,
+    ProbeRequest, ProbeResponse, TestConnectionRequest, TestConnectionResponse, ToolCallView,
 };
 
 use crate::app::{App, AppError};
@@ -72,6 +73,21 @@ impl App {
             .ok()
             .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok());
         doc.is_none_or(|d| d.get("llm").is_none())
+    }
+
+    /// `detect_local_servers`: the local model servers answering on their presets' default
+    /// ports (first run offers them). Only loopback addresses are asked.
+    pub async fn detect_local_servers(&self) -> Vec<LocalServerView> {
+        vibe_llm::detect_local_servers()
+            .await
+            .into_iter()
+            .map(|s| LocalServerView {
+                preset: s.preset,
+                label: s.label,
+                base_url: s.base_url,
+                models: s.models,
+            })
+            .collect()
     }
 
     /// The `llm` settings in force, with the overrides and then `base_url` / `model` applied.

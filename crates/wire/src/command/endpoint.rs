@@ -1,5 +1,6 @@
-//! Model endpoint commands: the provider presets, the models an endpoint offers, a test of
-//! the connection, and a raw probe (one request, what came back).
+//! Model endpoint commands: the provider presets, the local servers found at first run, the
+//! models an endpoint offers, a test of the connection, and a raw probe (one request, what
+//! came back).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -18,6 +19,18 @@ pub struct PresetView {
     pub needs_key: bool,
     /// Local servers that answer without a model name.
     pub model_optional: bool,
+}
+
+/// `detect_local_servers`: a local model server that answered on its preset's default port.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct LocalServerView {
+    /// The preset's settings name (`ollama`, `lmstudio`).
+    pub preset: String,
+    pub label: String,
+    pub base_url: String,
+    /// Model ids it serves (may be empty: the server runs but has no model yet).
+    pub models: Vec<String>,
 }
 
 /// `list_models` (and `test_connection`): the settings' endpoint unless `base_url` is given.

@@ -36,8 +36,8 @@ pub use database::{
     DatabaseCheck, DatabaseInfo, Encryption, UnlockDatabaseRequest, UnlockDatabaseResponse,
 };
 pub use endpoint::{
-    ListModelsRequest, ModelList, ModelView, PresetView, ProbeDetect, ProbeError, ProbeRequest,
-    ProbeResponse, TestConnectionRequest, TestConnectionResponse, ToolCallView,
+    ListModelsRequest, LocalServerView, ModelList, ModelView, PresetView, ProbeDetect, ProbeError,
+    ProbeRequest, ProbeResponse, TestConnectionRequest, TestConnectionResponse, ToolCallView,
 };
 pub use error::{CommandError, Hint};
 pub use eval::{EvalCheck, EvalObserved, EvalRequest, EvalResponse, EvalResults, EvalTurn};
