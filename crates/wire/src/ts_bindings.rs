@@ -75,6 +75,8 @@ fn generate(dir: &Path) -> Result<(), String> {
         cmd::ProbeDetect::export_all(&cfg),
         cmd::ProbeError::export_all(&cfg),
         cmd::LocalServerView::export_all(&cfg),
+        cmd::MatchCasesRequest::export_all(&cfg),
+        cmd::CaseMatches::export_all(&cfg),
         cmd::TestConnectionRequest::export_all(&cfg),
         cmd::TestConnectionResponse::export_all(&cfg),
         cmd::ToolCallView::export_all(&cfg),

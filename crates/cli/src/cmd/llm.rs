@@ -162,7 +162,7 @@ fn read_tools(path: &std::path::Path) -> anyhow::Result<Value> {
         )
     })?;
     // Checked here, so a bad file names the file.
-    vibe_llm::ToolDef::from_openai_tools(&value, &path.display().to_string())?;
+    vibe_core::app::check_probe_tools(&value, &path.display().to_string())?;
     Ok(value)
 }
 

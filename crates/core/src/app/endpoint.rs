@@ -60,6 +60,13 @@ pub fn check_endpoint(endpoint: &Endpoint) -> Result<(), AppError> {
     Ok(())
 }
 
+/// Check an OpenAI `tools` array for a probe before sending it; `source` names where it came
+/// from (a file), so the error points there.
+pub fn check_probe_tools(tools: &Value, source: &str) -> Result<(), AppError> {
+    ToolDef::from_openai_tools(tools, source)?;
+    Ok(())
+}
+
 impl App {
     /// Whether no model endpoint was ever chosen for this data dir: no `llm` section in its
     /// settings file and no base URL from the environment. A front end offers its first-run

@@ -68,10 +68,10 @@ pub use runs::{
 pub use safety::{SafetyCheckRequest, SafetyCheckView, SafetyDiscount, ScreenedRisk};
 pub use settings::{SettingChange, SettingsView, UpdateSettingsRequest};
 pub use skills::{
-    CheckSkillsRequest, CheckedSkillView, NewSkillRequest, NewSkillResponse, ShowSkillRequest,
-    SkillCheckProblem, SkillCheckReport, SkillDetail, SkillList, SkillParts, SkillProblemSeverity,
-    SkillResourceKind, SkillResourceView, SkillRootKind, SkillRootView, SkillShadow, SkillSummary,
-    SkillsReloaded,
+    CaseMatchView, CaseMatches, CheckSkillsRequest, CheckedSkillView, MatchCasesRequest,
+    NewSkillRequest, NewSkillResponse, ShowSkillRequest, SkillCheckProblem, SkillCheckReport,
+    SkillDetail, SkillList, SkillParts, SkillProblemSeverity, SkillResourceKind, SkillResourceView,
+    SkillRootKind, SkillRootView, SkillShadow, SkillSummary, SkillsReloaded,
 };
 pub use state::{
     AppendStateRequest, ReadStateRequest, StateAppended, StateRead, StateReadStatus, StateWritten,
