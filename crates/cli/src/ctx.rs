@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use vibe_core::app::{App, AppError, AppPaths, Overrides};
+use vibe_core::app::{App, AppError, AppPaths, FrontEnd, Overrides};
 
 use crate::cli::GlobalArgs;
 
@@ -24,10 +24,10 @@ impl Ctx {
     /// Open the app with `overrides` (the environment's, plus a command's flags). An upgrade
     /// of an existing database is told on stderr in one line, with its backup.
     pub fn open_app(&self, overrides: Overrides) -> anyhow::Result<App> {
+        // Changes made from here are the CLI's in the undo history (a model's name themselves).
+        let overrides = Overrides { front_end: FrontEnd::Cli, ..overrides };
         let app =
             self.with_passphrase(overrides, |o| App::open(AppPaths::new(&self.data_dir), o))?;
-        // Changes made from here are the CLI's in the undo history (a model's name themselves).
-        app.store().set_front_end(vibe_store::ChangeBy::Cli);
         if let Some(up) = app.upgraded() {
             eprintln!("{}", upgrade_line(&app.paths().db(), up));
         }

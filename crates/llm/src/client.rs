@@ -92,7 +92,7 @@ impl ChatModel for OpenAiClient {
         let endpoint = &self.inner.endpoint;
         if endpoint.model.is_none() && !endpoint.preset.model_optional {
             return error_stream(LlmError::config(format!(
-                "no model is set for {} ({}); set llm.model in settings.json or VIBE_LLM_MODEL to one the server offers",
+                "no model is set for {} ({}): choose one the server offers",
                 endpoint.preset.label,
                 endpoint.shown_url()
             )));
@@ -141,7 +141,7 @@ impl OpenAiClient {
                 LlmError::BadRequest { status: status @ (404 | 405), .. } => LlmError::BadRequest {
                     status,
                     message: format!(
-                        "{} is not offered by this server (HTTP {status}); set the model name by hand (llm.model or VIBE_LLM_MODEL)",
+                        "{} is not offered by this server (HTTP {status}): the model name has to be entered by hand",
                         redact_url(&endpoint.url("/models"))
                     ),
                 },

@@ -40,7 +40,7 @@ pub enum LlmError {
     #[error("{message}")]
     Truncated { message: String },
     /// Local configuration is unusable (settings, base URL, script file, tools file). Not
-    /// retried; the message says which setting to fix.
+    /// retried; the message says what is wrong (each front end says where to fix it).
     #[error("{message}")]
     Config { message: String },
 }
@@ -109,7 +109,7 @@ impl LlmError {
             401 | 403 => Self::Auth {
                 status,
                 message: format!(
-                    "{endpoint} rejected the credentials (HTTP {status}{said}); set VIBE_LLM_API_KEY or store the key in the OS keychain"
+                    "{endpoint} rejected the credentials (HTTP {status}{said}): the API key is missing, wrong or not allowed to use this model"
                 ),
             },
             429 => Self::RateLimited {

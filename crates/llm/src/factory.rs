@@ -40,10 +40,7 @@ pub fn build_model(
                 if key.is_none() && endpoint.preset.needs_key {
                     let why = match &source {
                         KeySource::None { notice: Some(n) } => n.clone(),
-                        _ => format!(
-                            "no key is stored in the OS keychain for it; set {}",
-                            keychain::API_KEY_ENV
-                        ),
+                        _ => "no key is stored in the OS keychain for it".to_string(),
                     };
                     notices.push(format!(
                         "{} ({}) needs an API key: {why}",

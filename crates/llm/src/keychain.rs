@@ -62,7 +62,7 @@ pub fn load_api_key(base_url: &str, env_key: Option<String>) -> (Option<ApiKey>,
 }
 
 /// What a keychain read amounts to: a key, no key (no entry, or an empty one), or no key
-/// with a notice saying why the keychain could not be read and naming `VIBE_LLM_API_KEY`.
+/// with a notice saying why the keychain could not be read.
 fn key_from_keychain(
     read: impl FnOnce() -> keyring::Result<String>,
 ) -> (Option<ApiKey>, KeySource) {
@@ -105,7 +105,7 @@ fn no_keychain_notice(e: &keyring::Error) -> String {
         _ => "the OS keychain could not be read",
     };
     // The keyring error text names the store, never the secret.
-    format!("{why} ({e}); set {API_KEY_ENV} instead")
+    format!("{why} ({e}), so no API key can be kept there")
 }
 
 #[cfg(test)]
@@ -143,7 +143,7 @@ mod tests {
     }
 
     #[test]
-    fn a_machine_without_a_keychain_service_gets_a_notice_naming_the_env_var() {
+    fn a_machine_without_a_keychain_service_gets_a_notice_saying_why() {
         let dbus_down = keyring::Error::PlatformFailure("no session D-Bus".into());
         let (key, source) = key_from_keychain(|| Err(dbus_down));
         assert_eq!(key, None);
@@ -151,7 +151,8 @@ mod tests {
             panic!("expected a notice, got {source:?}")
         };
         assert!(notice.contains("no OS keychain service is available"), "{notice}");
-        assert!(notice.contains(API_KEY_ENV), "{notice}");
+        // A library notice names no environment variable: each front end says where a key goes.
+        assert!(!notice.contains(API_KEY_ENV), "{notice}");
     }
 
     #[test]
@@ -163,7 +164,7 @@ mod tests {
             let KeySource::None { notice: Some(notice) } = source else {
                 panic!("expected a notice, got {source:?}")
             };
-            assert!(notice.contains(API_KEY_ENV), "{notice}");
+            assert!(notice.contains("no API key can be kept there"), "{notice}");
         } else {
             // A keychain is up and holds no key for this made-up endpoint.
             assert_eq!(key, None);

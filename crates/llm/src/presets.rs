@@ -2,20 +2,8 @@
 //! quirks the client must respect (usage in the stream, native tool calling, extra
 //! headers). Detection of a preset from a base URL lives here; settings resolution does not.
 
-use serde::{Deserialize, Serialize};
-
-/// How tools reach the model.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ToolMode {
-    /// Choose per preset and model.
-    #[default]
-    Auto,
-    /// The server's own `tools` / `tool_calls`.
-    Native,
-    /// Tools described in the prompt; the model answers with one JSON action object.
-    Structured,
-}
+/// How tools reach the model (a wire kind: settings and probe answers carry it).
+pub use vibe_wire::ToolMode;
 
 /// A known kind of endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

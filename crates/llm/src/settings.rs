@@ -123,7 +123,7 @@ impl LlmSettings {
             Some(url) => url.trim_end_matches('/').to_string(),
             None if preset.base_url.is_empty() => {
                 return Err(LlmError::config(
-                    "llm.preset \"custom\" needs llm.base_url (or VIBE_LLM_BASE_URL), e.g. http://127.0.0.1:8000/v1",
+                    "llm.preset \"custom\" needs a base URL (llm.base_url), e.g. http://127.0.0.1:8000/v1",
                 ));
             }
             None => preset.base_url.to_string(),
@@ -132,7 +132,7 @@ impl LlmSettings {
             ["scripted:", "http://", "https://"].iter().any(|p| base_url.starts_with(p));
         if !known_scheme {
             return Err(LlmError::config(format!(
-                "base URL {:?} must start with http:// or https:// (or be scripted:PATH); set llm.base_url or VIBE_LLM_BASE_URL",
+                "base URL {:?} must start with http:// or https:// (or be scripted:PATH)",
                 redact_url(&base_url)
             )));
         }

@@ -80,30 +80,8 @@ impl fmt::Display for ComputeType {
     }
 }
 
-/// How the coach sounds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum VoiceMode {
-    Warm,
-    Direct,
-    Playful,
-}
-
-impl VoiceMode {
-    pub const ALL: [VoiceMode; 3] = [VoiceMode::Warm, VoiceMode::Direct, VoiceMode::Playful];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Warm => "warm",
-            Self::Direct => "direct",
-            Self::Playful => "playful",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|v| v.as_str() == s)
-    }
-}
+/// How the coach sounds (the wire's kind, so a conversation's mode and a skill's list agree).
+pub use vibe_wire::VoiceMode;
 
 /// One persona of a skill.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -240,7 +240,7 @@ fn compute_type(r: &mut Reader<'_>, node: &Node) -> Option<ComputeType> {
 }
 
 fn voice_modes(r: &mut Reader<'_>, node: &Node) -> Vec<VoiceMode> {
-    let known = VoiceMode::ALL.map(VoiceMode::as_str).join(", ");
+    let known = VoiceMode::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(", ");
     r.text_list(node, "voice_modes")
         .into_iter()
         .filter_map(|(t, pos)| {

@@ -4,6 +4,7 @@
 
 use rusqlite::{OptionalExtension, Row, params};
 use serde::Serialize;
+use vibe_wire::VoiceMode;
 
 use crate::error::{Result, StoreError};
 use crate::{Store, clock};
@@ -16,7 +17,8 @@ pub struct Conversation {
     pub title: Option<String>,
     pub skill: Option<String>,
     pub scenario: Option<String>,
-    pub voice_mode: Option<String>,
+    /// A stored name that is not a voice mode (older versions wrote any text) reads as none.
+    pub voice_mode: Option<VoiceMode>,
     /// Older turns folded into a summary (compaction), and the last message id it covers.
     pub summary: Option<String>,
     pub summary_through_id: Option<i64>,
@@ -33,12 +35,23 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Conversation> {
         title: row.get(2)?,
         skill: row.get(3)?,
         scenario: row.get(4)?,
-        voice_mode: row.get(5)?,
+        voice_mode: voice_mode(row.get(5)?),
         summary: row.get(6)?,
         summary_through_id: row.get(7)?,
         created_at: row.get(8)?,
         updated_at: row.get(9)?,
     })
+}
+
+/// A stored voice mode: a name that is not one (written before the kind was closed) is
+/// dropped with a warning, so the profile's preference applies.
+fn voice_mode(stored: Option<String>) -> Option<VoiceMode> {
+    let text = stored?;
+    let mode = VoiceMode::parse(&text);
+    if mode.is_none() {
+        tracing::warn!(voice_mode = %text, "stored voice mode is unknown; ignored");
+    }
+    mode
 }
 
 impl Store {
@@ -107,8 +120,16 @@ impl Store {
     }
 
     /// Record the voice mode of a conversation.
-    pub fn set_conversation_voice_mode(&self, id: &str, voice_mode: Option<&str>) -> Result<()> {
-        self.update_conversation(id, "voice_mode = ?2", params![id, voice_mode])
+    pub fn set_conversation_voice_mode(
+        &self,
+        id: &str,
+        voice_mode: Option<VoiceMode>,
+    ) -> Result<()> {
+        self.update_conversation(
+            id,
+            "voice_mode = ?2",
+            params![id, voice_mode.map(VoiceMode::as_str)],
+        )
     }
 
     /// Store the compaction summary covering messages up to `through_id` (bookkeeping, not
@@ -161,5 +182,23 @@ impl Store {
             return Err(StoreError::NoSuchConversation(id.to_string()));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_voice_mode_written_as_free_text_by_an_older_version_reads_as_none() {
+        let store = Store::open_in_memory().unwrap();
+        let conv = store.create_conversation("u", None).unwrap();
+        store.set_conversation_voice_mode(&conv.id, Some(VoiceMode::Direct)).unwrap();
+        assert_eq!(store.conversation(&conv.id).unwrap().voice_mode, Some(VoiceMode::Direct));
+        store
+            .conn()
+            .execute("UPDATE conversations SET voice_mode = 'shouty' WHERE id = ?1", [&conv.id])
+            .unwrap();
+        assert_eq!(store.conversation(&conv.id).unwrap().voice_mode, None);
     }
 }

@@ -55,9 +55,7 @@ pub use history::{HistoryLimit, select_history};
 pub use json_path::deep_merge;
 pub use legacy::migrate_legacy_profile;
 pub use losses::losses_of_merge;
-pub use memory::{
-    HISTORY_KEPT, MEMORY_KINDS, MemoryItem, MemorySource, Replaced, normalized, validate_kind,
-};
+pub use memory::{HISTORY_KEPT, MemoryItem, MemorySource, Replaced, normalized};
 pub use memory_backoff::MemoryBackoff;
 pub use memory_extraction::{Applied, Backlog, MemoryChange, Pending, PendingMessage};
 pub use messages::{Message, NewMessage, Role};

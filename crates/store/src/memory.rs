@@ -7,12 +7,10 @@
 
 use rusqlite::{Connection, Row, params};
 use serde::{Deserialize, Serialize};
+use vibe_wire::command::{MemoryKind, MemoryReplacedBy};
 
 use crate::error::{Result, StoreError};
 use crate::{Store, clock};
-
-/// The kinds of items, in the order they are shown.
-pub const MEMORY_KINDS: [&str; 5] = ["facts", "concerns", "goals", "patterns", "pain_points"];
 
 /// How many replaced versions an item keeps.
 pub const HISTORY_KEPT: usize = 5;
@@ -23,8 +21,8 @@ pub struct Replaced {
     pub text: String,
     pub confidence: f64,
     pub replaced_at: String,
-    /// `edit` (the person) or `extraction` (a later conversation contradicted it).
-    pub by: String,
+    /// The person (`edit`) or a later conversation that contradicted it (`extraction`).
+    pub by: MemoryReplacedBy,
 }
 
 /// A message an item came from.
@@ -38,7 +36,7 @@ pub struct MemorySource {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MemoryItem {
     pub id: String,
-    pub kind: String,
+    pub kind: MemoryKind,
     pub text: String,
     pub confidence: f64,
     pub first_seen: String,
@@ -56,9 +54,18 @@ const COLUMNS: &str =
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<MemoryItem> {
     let history: String = row.get(7)?;
+    // The table's CHECK admits only the kinds, so another name is a damaged row.
+    let kind: String = row.get(1)?;
+    let kind = MemoryKind::from_name(&kind).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            1,
+            rusqlite::types::Type::Text,
+            format!("memory kind \"{kind}\" is not one of the kinds").into(),
+        )
+    })?;
     Ok(MemoryItem {
         id: row.get(0)?,
-        kind: row.get(1)?,
+        kind,
         text: row.get(2)?,
         confidence: row.get(3)?,
         first_seen: row.get(4)?,
@@ -68,18 +75,6 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<MemoryItem> {
         sources: Vec::new(),
         updated_at: row.get(8)?,
     })
-}
-
-/// Refuse a kind that is not one of [`MEMORY_KINDS`].
-pub fn validate_kind(kind: &str) -> Result<()> {
-    if MEMORY_KINDS.contains(&kind) {
-        Ok(())
-    } else {
-        Err(StoreError::invalid(format!(
-            "memory kind \"{kind}\" is not one of: {}",
-            MEMORY_KINDS.join(", ")
-        )))
-    }
 }
 
 pub(crate) fn validate_text(text: &str) -> Result<&str> {
@@ -146,12 +141,17 @@ pub(crate) fn find_live(conn: &Connection, user: &str, id: &str) -> Result<Memor
     }
 }
 
-pub(crate) fn push_history(history: &mut Vec<Replaced>, old: &MemoryItem, by: &str, now: &str) {
+pub(crate) fn push_history(
+    history: &mut Vec<Replaced>,
+    old: &MemoryItem,
+    by: MemoryReplacedBy,
+    now: &str,
+) {
     history.push(Replaced {
         text: old.text.clone(),
         confidence: old.confidence,
         replaced_at: now.to_string(),
-        by: by.to_string(),
+        by,
     });
     let excess = history.len().saturating_sub(HISTORY_KEPT);
     history.drain(..excess);
@@ -164,10 +164,8 @@ pub(crate) fn history_json(history: &[Replaced]) -> String {
 impl Store {
     /// The live items of `user` (optionally of one kind), newest first (last seen, then
     /// confidence).
-    pub fn memory_items(&self, user: &str, kind: Option<&str>) -> Result<Vec<MemoryItem>> {
-        if let Some(kind) = kind {
-            validate_kind(kind)?;
-        }
+    pub fn memory_items(&self, user: &str, kind: Option<MemoryKind>) -> Result<Vec<MemoryItem>> {
+        let kind = kind.map(MemoryKind::as_str);
         let conn = self.conn();
         let mut stmt = conn.prepare_cached(&format!(
             "SELECT {COLUMNS} FROM memory_items WHERE user_id = ?1 AND forgotten_at IS NULL AND (?2 IS NULL OR kind = ?2)
@@ -198,7 +196,7 @@ impl Store {
                 return Ok(old.id);
             }
             let mut history = old.history.clone();
-            push_history(&mut history, &old, "edit", &now);
+            push_history(&mut history, &old, MemoryReplacedBy::Edit, &now);
             tx.execute(
                 "UPDATE memory_items SET text = ?2, edited = 1, history = ?3, updated_at = ?4 WHERE id = ?1",
                 params![old.id, text, history_json(&history), now],

@@ -8,11 +8,12 @@ use std::collections::HashSet;
 
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
+use vibe_wire::command::{MemoryKind, MemoryReplacedBy};
 
 use crate::error::{Result, StoreError};
 use crate::memory::{
     MemoryItem, find_live, history_json, normalized, push_history, validate_confidence,
-    validate_kind, validate_text,
+    validate_text,
 };
 use crate::messages::Role;
 use crate::{Store, clock};
@@ -50,11 +51,11 @@ pub struct Backlog {
 }
 
 /// One change decided by an extraction pass (validated by the caller against the items and
-/// the pending messages; the store checks ids and kinds again).
+/// the pending messages; the store checks ids again).
 #[derive(Debug, Clone, PartialEq)]
 pub enum MemoryChange {
     /// A new item.
-    Add { kind: String, text: String, confidence: f64, sources: Vec<i64> },
+    Add { kind: MemoryKind, text: String, confidence: f64, sources: Vec<i64> },
     /// Same meaning as item `id`: last seen, sources and confidence are updated, the text kept.
     Merge { id: String, confidence: f64, sources: Vec<i64> },
     /// Contradicts item `id`: the text is replaced and the old version kept in its history.
@@ -137,7 +138,7 @@ impl Store {
 
     /// Apply one extraction pass in one transaction: the changes, then the conversation's
     /// watermark moved to `through` (never back). A change naming an unknown or forgotten
-    /// item, an unknown kind or a bad confidence fails the whole pass and changes nothing.
+    /// item, empty text, no sources or a bad confidence fails the whole pass and changes nothing.
     /// A new item with the same words as a live item of its kind is merged into it; one whose
     /// sources all lie in a forgotten item of its kind is dropped.
     pub fn apply_memory(
@@ -195,27 +196,34 @@ fn add_sources(tx: &Connection, item: &str, conversation_id: &str, sources: &[i6
 }
 
 /// Whether a forgotten item of `kind` came from every one of `sources`.
-fn blocked_by_tombstone(tx: &Connection, user: &str, kind: &str, sources: &[i64]) -> Result<bool> {
+fn blocked_by_tombstone(
+    tx: &Connection,
+    user: &str,
+    kind: MemoryKind,
+    sources: &[i64],
+) -> Result<bool> {
     let mut stmt = tx.prepare_cached(
         "SELECT s.item_id, s.message_id FROM memory_sources s JOIN memory_items i ON i.id = s.item_id
          WHERE i.user_id = ?1 AND i.kind = ?2 AND i.forgotten_at IS NOT NULL",
     )?;
     let mut by_item: std::collections::HashMap<String, HashSet<i64>> = Default::default();
-    for row in stmt.query_map(params![user, kind], |r| Ok((r.get::<_, String>(0)?, r.get(1)?)))? {
+    for row in
+        stmt.query_map(params![user, kind.as_str()], |r| Ok((r.get::<_, String>(0)?, r.get(1)?)))?
+    {
         let (item, message) = row?;
         by_item.entry(item).or_default().insert(message);
     }
     Ok(by_item.values().any(|msgs| sources.iter().all(|s| msgs.contains(s))))
 }
 
-fn same_words(tx: &Connection, user: &str, kind: &str, text: &str) -> Result<Option<String>> {
+fn same_words(tx: &Connection, user: &str, kind: MemoryKind, text: &str) -> Result<Option<String>> {
     let mut stmt = tx.prepare_cached(
         "SELECT id, text FROM memory_items WHERE user_id = ?1 AND kind = ?2 AND forgotten_at IS NULL",
     )?;
     let wanted = normalized(text);
-    for row in stmt
-        .query_map(params![user, kind], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
-    {
+    for row in stmt.query_map(params![user, kind.as_str()], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+    })? {
         let (id, existing) = row?;
         if normalized(&existing) == wanted {
             return Ok(Some(id));
@@ -249,7 +257,7 @@ fn apply_one(
 ) -> Result<()> {
     match change {
         MemoryChange::Add { kind, text, confidence, sources } => {
-            validate_kind(kind)?;
+            let kind = *kind;
             let text = validate_text(text)?;
             let confidence = validate_confidence(*confidence)?;
             need_sources(sources)?;
@@ -266,7 +274,7 @@ fn apply_one(
             tx.execute(
                 "INSERT INTO memory_items (id, user_id, kind, text, confidence, first_seen, last_seen, updated_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![id, user, kind, text, confidence, first, last, now],
+                params![id, user, kind.as_str(), text, confidence, first, last, now],
             )?;
             add_sources(tx, &id, conversation_id, sources)?;
             applied.added.push(id);
@@ -292,7 +300,7 @@ fn apply_one(
             let item = live_exact(tx, user, id)?;
             let (_, last) = seen_span(tx, sources, now)?;
             let mut history = item.history.clone();
-            push_history(&mut history, &item, "extraction", now);
+            push_history(&mut history, &item, MemoryReplacedBy::Extraction, now);
             tx.execute(
                 "UPDATE memory_items SET text = ?2, confidence = ?3, last_seen = max(last_seen, ?4), edited = 0,
                      history = ?5, updated_at = ?6 WHERE id = ?1",

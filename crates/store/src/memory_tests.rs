@@ -1,6 +1,8 @@
 //! Tests of the memory store: provenance, merge by same words, replace with history, edit,
 //! forget as a tombstone, the watermark and the backlog.
 
+use vibe_wire::command::{MemoryKind, MemoryReplacedBy};
+
 use crate::{LOCAL_USER as U, MemoryChange, NewMessage, Role, Store};
 
 fn conversation_with(store: &Store, texts: &[&str]) -> (String, Vec<i64>) {
@@ -14,7 +16,7 @@ fn conversation_with(store: &Store, texts: &[&str]) -> (String, Vec<i64>) {
 
 fn add(kind: &str, text: &str, sources: &[i64]) -> MemoryChange {
     MemoryChange::Add {
-        kind: kind.into(),
+        kind: MemoryKind::from_name(kind).unwrap(),
         text: text.into(),
         confidence: 0.7,
         sources: sources.to_vec(),
@@ -35,7 +37,7 @@ fn an_added_item_keeps_its_sources_and_the_watermark_moves() {
         )
         .unwrap();
     assert_eq!(done.added.len(), 2);
-    let items = store.memory_items(U, Some("facts")).unwrap();
+    let items = store.memory_items(U, Some(MemoryKind::Facts)).unwrap();
     assert_eq!(items.len(), 1);
     assert_eq!(items[0].sources[0].message_id, ids[0]);
     assert_eq!(items[0].sources[0].conversation_id, conv);
@@ -82,8 +84,7 @@ fn a_bad_change_changes_nothing_not_even_the_watermark() {
     assert!(err.to_string().contains("no memory item"), "{err}");
     assert!(store.memory_items(U, None).unwrap().is_empty());
     assert_eq!(store.memory_pending(&conv, false).unwrap().watermark, 0);
-    for bad in [add("moods", "x", &[ids[0]]), add("facts", " ", &[ids[0]]), add("facts", "x", &[])]
-    {
+    for bad in [add("facts", " ", &[ids[0]]), add("facts", "x", &[])] {
         assert!(store.apply_memory(U, &conv, ids[0], &[bad]).is_err());
     }
 }
@@ -96,7 +97,7 @@ fn an_edit_sticks_through_a_merge_and_forget_is_permanent() {
     let id = store.memory_items(U, None).unwrap()[0].id.clone();
     let edited = store.edit_memory_item(U, &id[..8], "run a half marathon in spring").unwrap();
     assert!(edited.edited);
-    assert_eq!(edited.history[0].by, "edit");
+    assert_eq!(edited.history[0].by, MemoryReplacedBy::Edit);
     store
         .apply_memory(
             U,

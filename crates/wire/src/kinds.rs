@@ -1,5 +1,5 @@
 //! The closed sets of names that cross crate lines: error kinds, run status, approval source,
-//! plan step status, display kinds, safety levels and protocol choices. Each is an enum
+//! plan step status, display kinds, safety levels, voice and tool modes and protocol choices. Each is an enum
 //! serialised as the snake_case string earlier versions wrote, so old `events.jsonl` files and
 //! database rows still read. Plain data only — no logic beyond naming.
 
@@ -192,6 +192,35 @@ named_enum! {
         HarmOthers = "harm_others",
         Abuse = "abuse",
         Medical = "medical",
+    }
+}
+
+named_enum! {
+    /// How the coach sounds (a conversation's voice mode, a skill's `voice_modes`).
+    pub enum VoiceMode {
+        Warm = "warm",
+        Direct = "direct",
+        Playful = "playful",
+    }
+}
+
+named_enum! {
+    /// How tools reach the model (`llm.tool_mode`, and what a probe recommends).
+    pub enum ToolMode {
+        /// Choose per preset and model.
+        Auto = "auto",
+        /// The server's own `tools` / `tool_calls`.
+        Native = "native",
+        /// Tools described in the prompt; the model answers with one JSON action object.
+        Structured = "structured",
+    }
+}
+
+// Not derived, like `PlanStepStatus`'s.
+#[allow(clippy::derivable_impls)]
+impl Default for ToolMode {
+    fn default() -> Self {
+        Self::Auto
     }
 }
 

@@ -31,6 +31,8 @@ fn every_value_serialises_as_its_name_and_parses_back() {
     check(SafetyRisk::ALL, SafetyRisk::as_str, SafetyRisk::parse);
     check(SafetyCategory::ALL, SafetyCategory::as_str, SafetyCategory::parse);
     check(ProtocolChoice::ALL, ProtocolChoice::as_str, ProtocolChoice::parse);
+    check(VoiceMode::ALL, VoiceMode::as_str, VoiceMode::parse);
+    check(ToolMode::ALL, ToolMode::as_str, ToolMode::parse);
     check(StopReason::ALL, StopReason::as_str, StopReason::parse);
     assert_eq!(ErrorKind::parse("no_such_kind"), None);
 }

@@ -11,7 +11,7 @@ pub use error_info::ErrorInfo;
 pub use event::{Envelope, Event, ProtocolAction, SafetyResource, SkillsChange, SkillsChangeKind};
 pub use kinds::{
     ApprovalSource, DisplayKind, ErrorKind, PlanStepStatus, ProtocolChoice, RunStatus,
-    SafetyCategory, SafetyRisk,
+    SafetyCategory, SafetyRisk, ToolMode, VoiceMode,
 };
 pub use run::{Phase, Plan, PlanStep, SectionTokens, StopReason, SummaryBy, TokenUsage};
 

@@ -13,7 +13,7 @@ use ts_rs::{Config, TS};
 use crate::command as cmd;
 use crate::{
     ApprovalSource, DisplayKind, ErrorKind, PlanStepStatus, ProtocolChoice, RunStatus,
-    SafetyCategory, SafetyRisk,
+    SafetyCategory, SafetyRisk, ToolMode, VoiceMode,
 };
 use crate::{Envelope, ErrorInfo, Event, Phase, Plan, PlanStep, SectionTokens, SkillsChange};
 use crate::{ProtocolAction, SafetyResource, SkillsChangeKind, StopReason, SummaryBy, TokenUsage};
@@ -74,6 +74,9 @@ fn generate(dir: &Path) -> Result<(), String> {
         cmd::ProbeResponse::export_all(&cfg),
         cmd::ProbeDetect::export_all(&cfg),
         cmd::ProbeError::export_all(&cfg),
+        cmd::LocalServerView::export_all(&cfg),
+        cmd::MatchCasesRequest::export_all(&cfg),
+        cmd::CaseMatches::export_all(&cfg),
         cmd::TestConnectionRequest::export_all(&cfg),
         cmd::TestConnectionResponse::export_all(&cfg),
         cmd::ToolCallView::export_all(&cfg),
@@ -189,6 +192,8 @@ fn generate(dir: &Path) -> Result<(), String> {
         RunStatus::export_all(&cfg),
         SafetyCategory::export_all(&cfg),
         SafetyRisk::export_all(&cfg),
+        ToolMode::export_all(&cfg),
+        VoiceMode::export_all(&cfg),
     ];
     for r in results {
         r.map_err(|e| format!("exporting TypeScript bindings: {e}"))?;

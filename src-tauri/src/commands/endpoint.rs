@@ -1,11 +1,11 @@
 //! Model endpoint commands: the models an endpoint lists, a connection test (a failure is an
 //! answer with the error, shown beside the fields), and first run's detection of a local
-//! server (the probing is `vibe_llm::detect_local_servers`; the webview reaches no network).
+//! server (the probing is the core's; the webview reaches no network).
 
 use tauri::State;
-use vibe_llm::LocalServer;
 use vibe_wire::command::{
-    CommandError, ListModelsRequest, ModelList, TestConnectionRequest, TestConnectionResponse,
+    CommandError, ListModelsRequest, LocalServerView, ModelList, TestConnectionRequest,
+    TestConnectionResponse,
 };
 
 use crate::shell::Shell;
@@ -35,6 +35,8 @@ pub async fn needs_first_run(shell: State<'_, Shell>) -> Result<bool, CommandErr
 }
 
 #[tauri::command]
-pub async fn detect_local_servers() -> Result<Vec<LocalServer>, CommandError> {
-    Ok(vibe_llm::detect_local_servers().await)
+pub async fn detect_local_servers(
+    shell: State<'_, Shell>,
+) -> Result<Vec<LocalServerView>, CommandError> {
+    Ok(shell.app()?.detect_local_servers().await)
 }

@@ -35,6 +35,7 @@ import type {
   DeleteConversationResponse,
   Envelope,
   ErrorInfo,
+  LocalServerView,
   ModelList,
   ResolveApprovalResponse,
   SendMessageResponse,
@@ -45,8 +46,6 @@ import type {
   UnlockDatabaseRequest,
   UnlockDatabaseResponse,
 } from "../wire";
-import type { LocalServer } from "./types";
-
 export type * from "./types";
 
 function isErrorInfo(v: unknown): v is ErrorInfo {
@@ -127,7 +126,7 @@ export const unlockDatabase = (request: UnlockDatabaseRequest) =>
   call<UnlockDatabaseResponse>("unlock_database", { request });
 
 /** Local model servers answering on their default ports (probed by the core, not the webview). */
-export const detectLocalServers = () => call<LocalServer[]>("detect_local_servers");
+export const detectLocalServers = () => call<LocalServerView[]>("detect_local_servers");
 
 /** Points the settings at a detected server and one of its models. */
 export const useLocalServer = (preset: string, baseUrl: string, model: string) =>

@@ -1,16 +1,9 @@
-// The shell's own answers that are not wire commands (first run), and the Settings screen's
-// editable view of `settings.json`. Every command DTO comes from the generated ../wire.
+// The Settings screen's editable view of `settings.json`. Every command DTO comes from the
+// generated ../wire.
 
-/** A local model server found on its default port at first run (`vibe_llm::LocalServer`). */
-export interface LocalServer {
-  /** Preset name: `ollama` or `lmstudio`. */
-  preset: string;
-  label: string;
-  base_url: string;
-  models: string[];
-}
+import type { ToolMode } from "../wire";
 
-export type ToolMode = "auto" | "native" | "structured";
+export type { ToolMode };
 
 /** What the Settings screen edits: a few keys of `settings.json` (never an API key). */
 export interface SettingsForm {

@@ -1,4 +1,4 @@
-// First run: offers a local model server the shell found (Ollama on :11434, LM Studio on :1234)
+// First run: offers a local model server the core found (Ollama on :11434, LM Studio on :1234)
 // or, when none answered, explains what VibeLife needs and leads to Settings. The detection
 // itself happens in the core (the webview reaches no network).
 
@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
-import type { CommandError } from "../wire";
+import type { CommandError, LocalServerView } from "../wire";
 
 type Props = {
   /** Settings were written from a detected server: go to the chat. */
@@ -17,7 +17,7 @@ type Props = {
 
 export function FirstRun({ onReady, onOpenSettings }: Props) {
   const { t } = useTranslation();
-  const [servers, setServers] = useState<client.LocalServer[] | null>(null);
+  const [servers, setServers] = useState<LocalServerView[] | null>(null);
   const [chosen, setChosen] = useState<Record<string, string>>({});
   const [error, setError] = useState<CommandError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -31,7 +31,7 @@ export function FirstRun({ onReady, onOpenSettings }: Props) {
   };
   useEffect(detect, []);
 
-  const use = async (server: client.LocalServer) => {
+  const use = async (server: LocalServerView) => {
     setBusy(true);
     setError(null);
     try {

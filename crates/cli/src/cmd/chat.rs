@@ -14,8 +14,8 @@ use tokio_util::sync::CancellationToken;
 use vibe_core::agent::{ApprovalPolicy, Approver};
 use vibe_core::app::App;
 use vibe_core::emit::EventSink;
-use vibe_wire::StopReason;
 use vibe_wire::command::{SendMessageRequest, TurnInput};
+use vibe_wire::{StopReason, VoiceMode};
 
 use crate::cmd::llm::EndpointArgs;
 use crate::cmd::terminal::{Terminal, TerminalApprover};
@@ -40,8 +40,8 @@ pub struct ChatArgs {
     #[arg(long, value_name = "X", requires = "skill")]
     scenario: Option<String>,
     /// Voice mode: warm, direct or playful.
-    #[arg(long, value_name = "MODE")]
-    voice_mode: Option<String>,
+    #[arg(long, value_name = "MODE", value_parser = voice_mode)]
+    voice_mode: Option<VoiceMode>,
     /// Answer the conversation's last message again (needs --conversation).
     #[arg(long, conflicts_with = "message")]
     retry: bool,
@@ -86,6 +86,14 @@ impl EventSink for LastError {
             *slot = Some(format!("{}: {}", error.kind, error.message));
         }
     }
+}
+
+/// `--voice-mode`: one of the modes, refused with the list otherwise.
+fn voice_mode(text: &str) -> Result<VoiceMode, String> {
+    VoiceMode::parse(text.trim()).ok_or_else(|| {
+        let known: Vec<&str> = VoiceMode::ALL.iter().map(|m| m.as_str()).collect();
+        format!("unknown voice mode `{text}` (use {})", known.join(", "))
+    })
 }
 
 pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
@@ -133,7 +141,7 @@ async fn session(ctx: &Ctx, app: &App, args: &ChatArgs) -> anyhow::Result<()> {
             input,
             skill: args.skill.clone(),
             scenario: args.scenario.clone(),
-            voice_mode: args.voice_mode.clone(),
+            voice_mode: args.voice_mode,
         };
         return turn(ctx, app, first, approver, args.show_reasoning, &terminal).await.map(|_| ());
     }
@@ -162,7 +170,7 @@ async fn session(ctx: &Ctx, app: &App, args: &ChatArgs) -> anyhow::Result<()> {
             input: TurnInput::Say { text: line },
             skill: pending_skill.take(),
             scenario: args.scenario.clone(),
-            voice_mode: args.voice_mode.clone(),
+            voice_mode: args.voice_mode,
         };
         let result =
             turn(ctx, app, request, approver.clone(), args.show_reasoning, &terminal).await;

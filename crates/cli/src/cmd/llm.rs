@@ -119,7 +119,7 @@ fn probe(ctx: &Ctx, args: ProbeArgs) -> anyhow::Result<()> {
             finish_reason: None,
             usage: None,
             error: Some(ProbeError {
-                kind: "config".into(),
+                kind: vibe_wire::ErrorKind::Config,
                 message: crate::output::message(&e),
                 retry_after_s: None,
             }),
@@ -162,7 +162,7 @@ fn read_tools(path: &std::path::Path) -> anyhow::Result<Value> {
         )
     })?;
     // Checked here, so a bad file names the file.
-    vibe_llm::ToolDef::from_openai_tools(&value, &path.display().to_string())?;
+    vibe_core::app::check_probe_tools(&value, &path.display().to_string())?;
     Ok(value)
 }
 

@@ -10,10 +10,10 @@ use std::path::PathBuf;
 
 use anyhow::{Context as _, anyhow};
 use clap::{Args, Subcommand};
-use serde_json::{Value, json};
 use vibe_core::app::{App, Overrides};
-use vibe_skills::Registry;
-use vibe_wire::command::{CheckSkillsRequest, NewSkillRequest, ShowSkillRequest};
+use vibe_wire::command::{
+    CheckSkillsRequest, MatchCasesRequest, NewSkillRequest, ShowSkillRequest,
+};
 
 use crate::ctx::Ctx;
 use crate::output::print;
@@ -56,7 +56,7 @@ pub enum SkillsCommand {
         message: String,
         /// How many cases to show at most.
         #[arg(short = 'k', long, default_value_t = 3)]
-        top: usize,
+        top: u32,
     },
     /// Compute the skill's chart from the profile's birth_info, store it, print it.
     Compute(crate::cmd::compute::ComputeArgs),
@@ -74,7 +74,7 @@ pub fn run(ctx: &Ctx, args: SkillsArgs) -> anyhow::Result<()> {
         SkillsCommand::Check { dirs } => check(ctx, &app, dirs),
         SkillsCommand::New { name } => new(ctx, &app, name),
         SkillsCommand::Cases { name, message, top } => {
-            cases(ctx, &app.skills(), &name, &message, top)
+            cases(ctx, &app, MatchCasesRequest { skill: name, message, top })
         }
         SkillsCommand::Compute(args) => crate::cmd::compute::run(ctx, &app, args),
     }
@@ -138,24 +138,8 @@ fn new(ctx: &Ctx, app: &App, name: String) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn cases(
-    ctx: &Ctx,
-    registry: &Registry,
-    name: &str,
-    message: &str,
-    top: usize,
-) -> anyhow::Result<()> {
-    let matches = registry.match_cases(name, message, top)?;
-    let rows: Vec<Value> = matches
-        .iter()
-        .map(|m| {
-            json!({
-                "id": m.case.id, "title": m.case.title, "keywords": m.case.keywords,
-                "score": m.score, "matched": m.matched,
-            })
-        })
-        .collect();
-    let value = json!({ "skill": name, "message": message, "matches": rows });
-    print(ctx, &value, || render::cases(name, &rows));
+fn cases(ctx: &Ctx, app: &App, request: MatchCasesRequest) -> anyhow::Result<()> {
+    let found = app.match_cases(&request)?;
+    print(ctx, &serde_json::to_value(&found)?, || render::cases(&found));
     Ok(())
 }

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use serde_json::Value;
-use vibe_wire::command::SkillCheckReport;
+use vibe_wire::command::{CaseMatches, SkillCheckReport};
 
 /// Terminal columns of a character: East Asian wide characters take two.
 fn width(c: char) -> usize {
@@ -151,22 +151,20 @@ pub fn check(report: &SkillCheckReport) -> String {
     out
 }
 
-pub fn cases(skill: &str, rows: &[Value]) -> String {
-    if rows.is_empty() {
-        return format!("no case of `{skill}` matches this message");
+pub fn cases(found: &CaseMatches) -> String {
+    if found.matches.is_empty() {
+        return format!("no case of `{}` matches this message", found.skill);
     }
     let mut out = String::new();
-    for (i, r) in rows.iter().enumerate() {
-        let matched: Vec<&str> =
-            r["matched"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-        let score = r["score"].as_f64().unwrap_or_default();
+    for (i, m) in found.matches.iter().enumerate() {
         let _ = writeln!(
             out,
-            "{}. {}  {}  (score {score:.2}; matched: {})",
+            "{}. {}  {}  (score {:.2}; matched: {})",
             i + 1,
-            str_of(r, "id"),
-            str_of(r, "title"),
-            matched.join(", ")
+            m.id,
+            m.title,
+            m.score,
+            m.matched.join(", ")
         );
     }
     out.trim_end().to_string()

@@ -3,7 +3,19 @@
 //! and `vibe runs replay` show exactly the same lines. Streaming text is the printer's job.
 
 use serde_json::Value;
-use vibe_wire::{Event, Plan, PlanStepStatus, SkillsChange, StopReason, SummaryBy};
+use vibe_wire::{ErrorKind, Event, Plan, PlanStepStatus, SkillsChange, StopReason, SummaryBy};
+
+/// What the CLI advises for a run's model failure, by its kind (a run's error event carries no
+/// hint; the desktop app words the same kinds for its Settings screen).
+fn kind_advice(kind: ErrorKind) -> Option<&'static str> {
+    Some(match kind {
+        ErrorKind::Network => {
+            "is the model server running? Check --base-url / VIBE_LLM_BASE_URL (`vibe llm probe` tests it)"
+        }
+        ErrorKind::Auth => "set VIBE_LLM_API_KEY or store the key in the OS keychain",
+        _ => return None,
+    })
+}
 
 /// Longest JSON shown inline for tool arguments, results and display data.
 const INLINE_CHARS: usize = 120;
@@ -63,7 +75,10 @@ pub(crate) fn status_lines(event: &Event) -> Vec<String> {
                 plural(*folded_messages)
             )]
         }
-        Event::Error { error } => vec![format!("error [{}]: {}", error.kind, error.message)],
+        Event::Error { error } => vec![match kind_advice(error.kind) {
+            Some(advice) => format!("error [{}]: {} — {advice}", error.kind, error.message),
+            None => format!("error [{}]: {}", error.kind, error.message),
+        }],
         Event::ReplyUnsaved { message } => vec![format!("unsaved: {message}")],
         Event::RunFinished { stop_reason, rounds, tool_calls, .. } => {
             stop_summary(*stop_reason, *rounds, *tool_calls).into_iter().collect()

@@ -201,3 +201,17 @@ fn text_mode_drops_what_a_terminal_would_act_on_and_json_mode_keeps_it_escaped()
     let (json_out, _) = print_all(true, true, events());
     assert!(json_out.contains(r"hi\u001b"), "{json_out}");
 }
+
+#[test]
+fn a_model_error_gets_the_cli_s_own_advice_by_its_kind() {
+    let error = |kind| Event::Error {
+        error: vibe_wire::ErrorInfo::new(kind, "connection refused at http://127.0.0.1:1/v1"),
+    };
+    let (_, err) = print_all(false, false, vec![error(vibe_wire::ErrorKind::Network)]);
+    assert!(err.contains("error [network]: connection refused"), "{err}");
+    assert!(err.contains("--base-url / VIBE_LLM_BASE_URL"), "{err}");
+    let (_, err) = print_all(false, false, vec![error(vibe_wire::ErrorKind::Auth)]);
+    assert!(err.contains("VIBE_LLM_API_KEY"), "{err}");
+    let (_, err) = print_all(false, false, vec![error(vibe_wire::ErrorKind::Budget)]);
+    assert!(!err.contains("VIBE_"), "{err}");
+}

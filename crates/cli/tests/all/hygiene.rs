@@ -89,7 +89,7 @@ fn fabricate(data: &Path) -> (String, String) {
     let conv = store.create_conversation(LOCAL_USER, Some(EVIL)).unwrap().id;
     let msg = store.append_message(&conv, NewMessage::text(Role::User, EVIL)).unwrap().id;
     let change = MemoryChange::Add {
-        kind: "facts".into(),
+        kind: vibe_wire::command::MemoryKind::Facts,
         text: format!("likes {EVIL}"),
         confidence: 0.9,
         sources: vec![msg],

@@ -202,7 +202,7 @@ impl Loop {
             user: &inp.user,
             active_skill: self.active_skill.as_deref(),
             scenario: self.scenario.as_deref(),
-            voice_mode: conversation.voice_mode.as_deref(),
+            voice_mode: conversation.voice_mode,
             persona: None,
             user_message: &inp.user_message,
             protocol_prompt: inp.protocol_prompt.as_deref(),
@@ -245,14 +245,9 @@ impl Loop {
                 if !partial.text.is_empty() {
                     draft.write(&inp.store, &partial.text, None, 0, true).await?;
                 }
-                let mut info = error.info();
-                if error.kind() == vibe_wire::ErrorKind::Network {
-                    info.message = format!(
-                        "{} — is the model server running? Check the endpoint in settings or VIBE_LLM_BASE_URL",
-                        info.message
-                    );
-                }
-                inp.emitter.emit(Event::Error { error: info });
+                // The kind is the data a front end words its advice by (the app points at
+                // Settings, the CLI at its flags and variables).
+                inp.emitter.emit(Event::Error { error: error.info() });
                 Ok(self.machine.on_model_error())
             }
             RoundEnd::Cancelled(partial) => {

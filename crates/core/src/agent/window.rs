@@ -1,13 +1,15 @@
 //! The history of each model call of a run: the window of the call's phase up to the run's user
 //! message, read once per phase, with older unsummarised messages compacted into the conversation's
 //! summary on the way (docs/design.md#compaction). Choosing the window and compacting are the
-//! context builder's; this only decides when, and keeps the run's view in step.
+//! context builder's; this only decides when, and keeps the run's view in step. The reads run
+//! on the blocking pool (`store_io::off_worker`), like the loop's writes.
 
 use vibe_wire::{Event, Phase, SummaryBy};
 
 use crate::CoreError;
 use crate::agent::driver::Loop;
 use crate::context::History;
+use crate::store_io::off_worker;
 
 impl Loop {
     /// The history window of `phase` up to this run's user message. When older messages
@@ -17,7 +19,7 @@ impl Loop {
         if let Some((_, h)) = self.histories.iter().find(|(p, _)| *p == phase) {
             return Ok(h.clone());
         }
-        let mut history = self.read_history(phase)?;
+        let mut history = self.read_history(phase).await?;
         if history.more_before {
             let summarizer = self.input.summarize_with_model.then(|| self.input.model.as_ref());
             let compaction =
@@ -50,13 +52,15 @@ impl Loop {
         Ok(history)
     }
 
-    pub(super) fn read_history(&self, phase: Phase) -> Result<History, CoreError> {
+    pub(super) async fn read_history(&self, phase: Phase) -> Result<History, CoreError> {
         let skill_limits = match &self.active_skill {
             Some(skill) => self.input.skills.skill(skill).ok().map(|e| e.meta.history),
             None => None,
         };
+        let (context, conversation) = (self.input.context.clone(), self.conversation_now());
         let mut history =
-            self.input.context.history(&self.conversation_now(), phase, skill_limits.as_ref())?;
+            off_worker(move || context.history(&conversation, phase, skill_limits.as_ref()))
+                .await??;
         history.keep_through(self.input.user_message_id);
         Ok(history)
     }

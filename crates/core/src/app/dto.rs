@@ -7,9 +7,9 @@ use vibe_store::{
 };
 use vibe_wire::TokenUsage;
 use vibe_wire::command::{
-    ChatMessage, ConversationSummary, MemoryBackoffView, MemoryItemView, MemoryKind, MemoryPass,
-    MemoryPassStatus, MemoryReplacedBy, MemorySourceView, MemoryTrigger, MemoryVersion,
-    MessageRole, ProtocolRunStatus, ProtocolRunView, RunSummary, StateReadStatus,
+    ChatMessage, ConversationSummary, MemoryBackoffView, MemoryItemView, MemoryPass,
+    MemoryPassStatus, MemorySourceView, MemoryTrigger, MemoryVersion, MessageRole,
+    ProtocolRunStatus, ProtocolRunView, RunSummary, StateReadStatus,
 };
 
 use crate::memory::{Extraction, ExtractionStatus, Trigger};
@@ -83,14 +83,9 @@ pub(crate) fn protocol_run(r: &ProtocolRun) -> ProtocolRunView {
 }
 
 pub(crate) fn memory_item(m: MemoryItem) -> MemoryItemView {
-    // The store refuses any other kind on every write (`vibe_store::validate_kind`).
-    let kind = MemoryKind::from_name(&m.kind).unwrap_or_else(|| {
-        tracing::warn!(id = %m.id, kind = %m.kind, "memory item of an unknown kind shown as facts");
-        MemoryKind::Facts
-    });
     MemoryItemView {
         id: m.id,
-        kind,
+        kind: m.kind,
         text: m.text,
         confidence: m.confidence,
         first_seen: m.first_seen,
@@ -103,11 +98,7 @@ pub(crate) fn memory_item(m: MemoryItem) -> MemoryItemView {
                 text: h.text,
                 confidence: h.confidence,
                 replaced_at: h.replaced_at,
-                by: if h.by == "edit" {
-                    MemoryReplacedBy::Edit
-                } else {
-                    MemoryReplacedBy::Extraction
-                },
+                by: h.by,
             })
             .collect(),
         sources: m

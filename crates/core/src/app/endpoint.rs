@@ -1,6 +1,7 @@
 //! The model endpoint: which settings it resolves from (settings, then overrides, then the
 //! command's own arguments), the check that a request could ever reach it, building the
-//! model, and the endpoint commands (`list_models`, `test_connection`, `probe`).
+//! model, and the endpoint commands (`detect_local_servers`, `list_models`, `test_connection`,
+//! `probe`).
 
 use std::sync::Arc;
 
@@ -11,8 +12,8 @@ use vibe_llm::{
 };
 use vibe_wire::TokenUsage;
 use vibe_wire::command::{
-    ListModelsRequest, ModelList, ModelView, PresetView, ProbeDetect, ProbeError, ProbeRequest,
-    ProbeResponse, TestConnectionRequest, TestConnectionResponse, ToolCallView,
+    ListModelsRequest, LocalServerView, ModelList, ModelView, PresetView, ProbeDetect, ProbeError,
+    ProbeRequest, ProbeResponse, TestConnectionRequest, TestConnectionResponse, ToolCallView,
 };
 
 use crate::app::{App, AppError};
@@ -59,6 +60,13 @@ pub fn check_endpoint(endpoint: &Endpoint) -> Result<(), AppError> {
     Ok(())
 }
 
+/// Check an OpenAI `tools` array for a probe before sending it; `source` names where it came
+/// from (a file), so the error points there.
+pub fn check_probe_tools(tools: &Value, source: &str) -> Result<(), AppError> {
+    ToolDef::from_openai_tools(tools, source)?;
+    Ok(())
+}
+
 impl App {
     /// Whether no model endpoint was ever chosen for this data dir: no `llm` section in its
     /// settings file and no base URL from the environment. A front end offers its first-run
@@ -72,6 +80,21 @@ impl App {
             .ok()
             .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok());
         doc.is_none_or(|d| d.get("llm").is_none())
+    }
+
+    /// `detect_local_servers`: the local model servers answering on their presets' default
+    /// ports (first run offers them). Only loopback addresses are asked.
+    pub async fn detect_local_servers(&self) -> Vec<LocalServerView> {
+        vibe_llm::detect_local_servers()
+            .await
+            .into_iter()
+            .map(|s| LocalServerView {
+                preset: s.preset,
+                label: s.label,
+                base_url: s.base_url,
+                models: s.models,
+            })
+            .collect()
     }
 
     /// The `llm` settings in force, with the overrides and then `base_url` / `model` applied.
@@ -217,7 +240,7 @@ impl App {
             let native = error.is_none() && !response.tool_calls.is_empty();
             ProbeDetect {
                 native_tools: native,
-                recommended_tool_mode: if native { "native" } else { "structured" }.into(),
+                recommended_tool_mode: if native { ToolMode::Native } else { ToolMode::Structured },
             }
         });
         probe_response(&response, error.as_ref(), detect)
@@ -297,7 +320,7 @@ fn probe_response(
             total_tokens: u.total_tokens,
         }),
         error: error.map(|e| ProbeError {
-            kind: e.kind().to_string(),
+            kind: e.kind(),
             message: e.to_string(),
             retry_after_s: e.retry_after_s(),
         }),

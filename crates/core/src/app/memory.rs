@@ -18,8 +18,7 @@ use crate::store_io::blocking;
 impl App {
     /// `list_memory`: newest first, one kind or all, and whether memory is on.
     pub fn list_memory(&self, request: &ListMemoryRequest) -> Result<MemoryList, AppError> {
-        let kind = request.kind.map(|k| k.as_str());
-        let items = self.store.memory_items(LOCAL_USER, kind)?;
+        let items = self.store.memory_items(LOCAL_USER, request.kind)?;
         Ok(MemoryList {
             memory: memory::memory_enabled(&self.store, LOCAL_USER)?,
             items: items.into_iter().map(dto::memory_item).collect(),

@@ -37,8 +37,11 @@ use crate::agent::PendingApprovals;
 use crate::chat::ChatService;
 
 pub use dbkey::{Encryption, StorageSettings, account as db_key_account, open_database};
+pub use endpoint::check_probe_tools;
 pub use error::{AppError, hint_of};
-pub use paths::{APP_IDENTIFIER, AppPaths, DB_FILE, DB_PASSPHRASE_ENV, Overrides, SETTINGS_FILE};
+pub use paths::{
+    APP_IDENTIFIER, AppPaths, DB_FILE, DB_PASSPHRASE_ENV, FrontEnd, Overrides, SETTINGS_FILE,
+};
 pub use secrets::{EphemeralKeys, KeyStore, OsKeychain};
 pub use settings::{Language, Preferences, Settings};
 pub use turns::LiveRuns;
@@ -107,6 +110,10 @@ impl App {
         }
         let store = Arc::new(Store::open_with_key(&paths.db(), &key)?);
         drop((key, key_lock));
+        store.set_front_end(match overrides.front_end {
+            FrontEnd::App => vibe_store::ChangeBy::App,
+            FrontEnd::Cli => vibe_store::ChangeBy::Cli,
+        });
         let skills = Arc::new(open_registry(&paths, &overrides, &settings));
         if overrides.long_lived
             && let Err(e) = skills.watch()

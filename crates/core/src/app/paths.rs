@@ -41,6 +41,17 @@ impl AppPaths {
     }
 }
 
+/// Which front end opened the app: the undo history records the changes it makes (without a
+/// model's run) as this one's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum FrontEnd {
+    /// The desktop app (and tests, evals, benchmarks).
+    #[default]
+    App,
+    /// The `vibe` command line.
+    Cli,
+}
+
 /// What wins over `settings.json`, in one place. `Overrides::default()` overrides nothing
 /// and reads no environment (tests); front ends start from [`Overrides::from_env`].
 #[derive(Clone, Default)]
@@ -73,6 +84,8 @@ pub struct Overrides {
     pub db_passphrase: Option<zeroize::Zeroizing<String>>,
     /// Create a new data dir's database without encryption (an explicit choice).
     pub no_encryption: bool,
+    /// Who the changes made through this app are recorded as.
+    pub front_end: FrontEnd,
 }
 
 impl Overrides {
@@ -113,6 +126,7 @@ impl std::fmt::Debug for Overrides {
             .field("protocol_clock", &self.protocol_clock.as_ref().map(|_| "injected"))
             .field("db_passphrase", &self.db_passphrase.as_ref().map(|_| "***"))
             .field("no_encryption", &self.no_encryption)
+            .field("front_end", &self.front_end)
             .finish()
     }
 }

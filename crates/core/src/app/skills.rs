@@ -1,5 +1,5 @@
-//! Skill commands: `list_skills`, `show_skill`, `check_skills`, `new_skill` and
-//! `reload_skills`, over the app's registry (its roots come from the settings and the
+//! Skill commands: `list_skills`, `show_skill`, `check_skills`, `new_skill`, `reload_skills`
+//! and `match_cases`, over the app's registry (its roots come from the settings and the
 //! overrides' extra folder). Discovery, checking and scaffolding are `vibe_skills`'s; this
 //! file calls them and answers wire DTOs.
 
@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 
 use vibe_skills::{Problem, ResourceKind, RootKind, Severity, Shadowed, check_path, new_skill};
 use vibe_wire::command::{
-    CheckSkillsRequest, CheckedSkillView, NewSkillRequest, NewSkillResponse, ShowSkillRequest,
-    SkillCheckProblem, SkillCheckReport, SkillDetail, SkillList, SkillParts, SkillProblemSeverity,
-    SkillResourceKind, SkillResourceView, SkillRootKind, SkillRootView, SkillShadow, SkillSummary,
-    SkillsReloaded,
+    CaseMatchView, CaseMatches, CheckSkillsRequest, CheckedSkillView, MatchCasesRequest,
+    NewSkillRequest, NewSkillResponse, ShowSkillRequest, SkillCheckProblem, SkillCheckReport,
+    SkillDetail, SkillList, SkillParts, SkillProblemSeverity, SkillResourceKind, SkillResourceView,
+    SkillRootKind, SkillRootView, SkillShadow, SkillSummary, SkillsReloaded,
 };
 
 use crate::app::{App, AppError};
@@ -52,6 +52,26 @@ impl App {
                 .collect(),
             warnings: strings(&registry.root_problems()),
         }
+    }
+
+    /// `match_cases`: the skill's cases that best match the message, best first.
+    pub fn match_cases(&self, request: &MatchCasesRequest) -> Result<CaseMatches, AppError> {
+        let found =
+            self.skills().match_cases(&request.skill, &request.message, request.top as usize)?;
+        Ok(CaseMatches {
+            skill: request.skill.clone(),
+            message: request.message.clone(),
+            matches: found
+                .into_iter()
+                .map(|m| CaseMatchView {
+                    id: m.case.id.clone(),
+                    title: m.case.title.clone(),
+                    keywords: m.case.keywords.clone(),
+                    score: m.score,
+                    matched: m.matched,
+                })
+                .collect(),
+        })
     }
 
     /// `show_skill`: metadata, the parts it has and its files.

@@ -48,7 +48,7 @@ pub struct TurnRequest {
     /// Activate this skill before the turn (the person picked it).
     pub skill: Option<String>,
     pub scenario: Option<String>,
-    pub voice_mode: Option<String>,
+    pub voice_mode: Option<vibe_wire::VoiceMode>,
     /// Answer the conversation's last user message again instead of a new one.
     pub retry: bool,
     /// A protocol invitation's button, pressed: `message` is its label.
@@ -407,9 +407,9 @@ impl ChatService {
             })
             .await?;
         }
-        if let Some(mode) = &request.voice_mode {
-            let (id, mode) = (conversation.id.clone(), mode.clone());
-            blocking(&self.store, move |s| s.set_conversation_voice_mode(&id, Some(&mode))).await?;
+        if let Some(mode) = request.voice_mode {
+            let id = conversation.id.clone();
+            blocking(&self.store, move |s| s.set_conversation_voice_mode(&id, Some(mode))).await?;
         }
         Ok(conversation)
     }

@@ -4,7 +4,8 @@
 //! summary and bounded, earliest and latest facts kept); with a summariser model, one model call
 //! whose answer replaces the digest. The latest user message is never folded (the store keeps the
 //! newest user turn in every window); the active skill and the protocol step do not live in
-//! messages at all.
+//! messages at all. The summary is written from the blocking pool (`store_io::blocking`): the
+//! write may wait for another process's lock.
 
 use vibe_llm::{ChatModel, TokenUsage, collect};
 use vibe_store::HistoryLimit;
@@ -13,6 +14,7 @@ use vibe_wire::Phase;
 use super::ContextBuilder;
 use super::digest::{bound, digest, merge, summary_request};
 use crate::CoreError;
+use crate::store_io::blocking;
 
 /// What one compaction did, for the `compacted` event and the budgets.
 #[derive(Debug, Clone, PartialEq)]
@@ -99,7 +101,9 @@ impl ContextBuilder {
                 Some(e) => Some(format!("the summarising model call failed ({e})")),
             };
         }
-        self.store.set_conversation_summary(&conv.id, &summary, new_through)?;
+        let (id, stored) = (conv.id.clone(), summary.clone());
+        blocking(&self.store, move |s| s.set_conversation_summary(&id, &stored, new_through))
+            .await?;
         Ok(Some(Compaction {
             folded_messages: u32::try_from(folded.len()).unwrap_or(u32::MAX),
             summary_tokens: self.tk.count_lines(&summary),

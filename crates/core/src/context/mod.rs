@@ -57,8 +57,8 @@ pub struct PromptRequest<'a> {
     pub active_skill: Option<&'a str>,
     /// The chosen scenario of the skill (replaces its rules in the prompt).
     pub scenario: Option<&'a str>,
-    /// `warm`, `direct` or `playful`; else the profile's `preferences.voice_mode`; else warm.
-    pub voice_mode: Option<&'a str>,
+    /// The conversation's mode; else the profile's `preferences.voice_mode`; else warm.
+    pub voice_mode: Option<vibe_wire::VoiceMode>,
     /// A persona id of the skill (e.g. `future_self`); else the skill's first.
     pub persona: Option<&'a str>,
     /// The person's latest message (ranks the catalog, matches cases).

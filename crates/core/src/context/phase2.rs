@@ -58,24 +58,21 @@ fn persona_mode(
 /// the skill allows.
 fn voice_mode(
     meta: &SkillMeta,
-    requested: Option<&str>,
+    requested: Option<VoiceMode>,
     view: &SkillView,
     notices: &mut Vec<String>,
 ) -> VoiceMode {
-    let preferred = at_path(&view.profile, VOICE_PREFERENCE).and_then(Value::as_str);
-    let mut mode = VoiceMode::Warm;
-    for (source, candidate) in [("requested", requested), ("profile", preferred)] {
-        let Some(text) = candidate else { continue };
-        match VoiceMode::parse(text.trim()) {
-            Some(m) => {
-                mode = m;
-                break;
-            }
-            None => notices.push(format!(
-                "voice: {source} voice mode `{text}` is unknown (use warm, direct or playful)"
-            )),
+    let preferred = || {
+        let text = at_path(&view.profile, VOICE_PREFERENCE).and_then(Value::as_str)?;
+        let mode = VoiceMode::parse(text.trim());
+        if mode.is_none() {
+            notices.push(format!(
+                "voice: profile voice mode `{text}` is unknown (use warm, direct or playful)"
+            ));
         }
-    }
+        mode
+    };
+    let mut mode = requested.or_else(preferred).unwrap_or(VoiceMode::Warm);
     if !meta.voice_modes.is_empty() && !meta.voice_modes.contains(&mode) {
         let fallback = meta.voice_modes[0];
         notices.push(format!(

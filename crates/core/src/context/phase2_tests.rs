@@ -102,7 +102,7 @@ fn persona_and_voice_follow_the_request_then_the_profile() {
     assert!(p.system.contains("## 语气：轻松"));
     let req = PromptRequest {
         persona: Some("future_self"),
-        voice_mode: Some("direct"),
+        voice_mode: Some(vibe_wire::VoiceMode::Direct),
         ..request("lifecoach", "hi")
     };
     let p = b.system_prompt(&req).unwrap();
@@ -115,7 +115,7 @@ fn persona_and_voice_follow_the_request_then_the_profile() {
 fn a_voice_the_skill_does_not_use_falls_back_with_a_notice() {
     let (b, _) = builtin();
     let req = PromptRequest {
-        voice_mode: Some("playful"),
+        voice_mode: Some(vibe_wire::VoiceMode::Playful),
         persona: Some("nobody"),
         ..request("bazi", "hi")
     };

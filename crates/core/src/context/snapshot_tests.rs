@@ -79,7 +79,7 @@ fn phase2_prompt_for_lifecoach_with_state() {
         user: LOCAL_USER,
         active_skill: Some("lifecoach"),
         user_message: "我又没能早起，感觉自己好没自律",
-        voice_mode: Some("warm"),
+        voice_mode: Some(vibe_wire::VoiceMode::Warm),
         ..PromptRequest::default()
     };
     insta::assert_snapshot!("phase2_lifecoach", render(&b.system_prompt(&req).unwrap()));

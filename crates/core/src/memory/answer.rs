@@ -7,7 +7,8 @@
 use std::collections::HashSet;
 
 use serde::Deserialize;
-use vibe_store::{MEMORY_KINDS, MemoryChange, MemoryItem};
+use vibe_store::{MemoryChange, MemoryItem};
+use vibe_wire::command::MemoryKind;
 
 /// Confidence when the model gives none.
 const DEFAULT_CONFIDENCE: f64 = 0.6;
@@ -75,9 +76,10 @@ fn change(
     sources: &HashSet<i64>,
     items: &[MemoryItem],
 ) -> Result<MemoryChange, String> {
-    if !MEMORY_KINDS.contains(&raw.kind.as_str()) {
-        return Err(format!("has kind \"{}\", not one of: {}", raw.kind, MEMORY_KINDS.join(", ")));
-    }
+    let Some(kind) = MemoryKind::from_name(&raw.kind) else {
+        let known: Vec<&str> = MemoryKind::ALL.iter().map(|k| k.as_str()).collect();
+        return Err(format!("has kind \"{}\", not one of: {}", raw.kind, known.join(", ")));
+    };
     let text = raw.text.trim().to_string();
     if text.is_empty() {
         return Err("has no text".into());
@@ -94,7 +96,6 @@ fn change(
             "cites message {bad}, which is not one of the person's messages it was shown"
         ));
     }
-    let kind = raw.kind;
     let target = |id: &str| -> Result<String, String> {
         match items.iter().find(|i| i.id == id) {
             Some(item) if item.kind == kind => Ok(item.id.clone()),
@@ -109,6 +110,6 @@ fn change(
         (None, Some(id)) => {
             Ok(MemoryChange::Replace { id: target(&id)?, text, confidence, sources })
         }
-        (None, None) => Ok(MemoryChange::Add { kind: kind.clone(), text, confidence, sources }),
+        (None, None) => Ok(MemoryChange::Add { kind, text, confidence, sources }),
     }
 }

@@ -3,13 +3,14 @@
 use std::collections::HashSet;
 
 use vibe_store::{MemoryChange, MemoryItem};
+use vibe_wire::command::MemoryKind;
 
 use super::parse_answer;
 
 fn item(id: &str, kind: &str) -> MemoryItem {
     MemoryItem {
         id: id.into(),
-        kind: kind.into(),
+        kind: MemoryKind::from_name(kind).unwrap(),
         text: "x".into(),
         confidence: 0.5,
         first_seen: "t".into(),
@@ -35,7 +36,7 @@ fn a_good_answer_in_a_code_fence_becomes_adds_merges_and_replacements() {
         changes,
         vec![
             MemoryChange::Add {
-                kind: "facts".into(),
+                kind: MemoryKind::Facts,
                 text: "在杭州".into(),
                 confidence: 0.9,
                 sources: vec![3]

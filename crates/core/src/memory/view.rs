@@ -4,7 +4,8 @@
 //! switch is checked by the caller (the phase-2 builder).
 
 use serde_json::{Map, Value};
-use vibe_store::{MEMORY_KINDS, MemoryItem};
+use vibe_store::MemoryItem;
+use vibe_wire::command::MemoryKind;
 
 use crate::context::Tokenizer;
 
@@ -22,13 +23,7 @@ pub fn memory_value(
 ) -> Option<Value> {
     let kind = match field.strip_prefix(EXTRACTED) {
         Some("") => None,
-        Some(rest) => {
-            let kind = rest.strip_prefix('.')?;
-            if !MEMORY_KINDS.contains(&kind) {
-                return None;
-            }
-            Some(kind)
-        }
+        Some(rest) => Some(MemoryKind::from_name(rest.strip_prefix('.')?)?),
         None => return None,
     };
     let mut by_kind: Map<String, Value> = Map::new();
@@ -39,18 +34,18 @@ pub fn memory_value(
             continue;
         }
         *budget -= cost;
-        let list = by_kind.entry(item.kind.clone()).or_insert_with(|| Value::Array(Vec::new()));
+        let list = by_kind.entry(item.kind.as_str()).or_insert_with(|| Value::Array(Vec::new()));
         if let Value::Array(list) = list {
             list.push(Value::String(item.text.clone()));
         }
     }
     match kind {
-        Some(k) => by_kind.remove(k),
+        Some(k) => by_kind.remove(k.as_str()),
         None if by_kind.is_empty() => None,
         None => {
-            let ordered: Map<String, Value> = MEMORY_KINDS
+            let ordered: Map<String, Value> = MemoryKind::ALL
                 .iter()
-                .filter_map(|k| by_kind.remove(*k).map(|v| (k.to_string(), v)))
+                .filter_map(|k| by_kind.remove(k.as_str()).map(|v| (k.to_string(), v)))
                 .collect();
             Some(Value::Object(ordered))
         }

@@ -1,7 +1,9 @@
 //! The three protocol tools (docs/design.md#protocols) — `show_protocol_invitation` (display),
 //! `advance_protocol_step`, `cancel_protocol` — as thin handlers over the protocol engine,
 //! bound to the active skill. Their rules (validation, completion, events) are the engine's;
-//! this file reads arguments, emits the engine's events and shapes the observations.
+//! this file reads arguments, emits the engine's events and shapes the observations. The
+//! engine's reads and writes run on the blocking pool (`store_io::off_worker`): a write may
+//! wait for another process's lock.
 
 use std::sync::Arc;
 
@@ -16,6 +18,7 @@ use super::args::Args;
 use super::registry::ToolRegistry;
 use super::{Tool, ToolContext, ToolKind, ToolOutput, active_skill, state_changed, tool_def};
 use crate::protocol::{Advance, Clock, Invitation, ProtocolEngine, system_clock};
+use crate::store_io::off_worker;
 
 pub(crate) struct ShowProtocolInvitation {
     clock: Clock,
@@ -130,16 +133,31 @@ impl Tool for ShowProtocolInvitation {
                 Err(message) => return ToolOutput::field_error("actions", message),
             };
             let engine = engine(ctx, &self.clock);
-            let invitation = Invitation {
-                skill: Some(skill),
-                protocol_id,
-                title,
-                description,
-                estimated_time,
-                actions,
-                conversation_id: Some(&ctx.conversation_id),
+            let worker = engine.clone();
+            let (owned_skill, protocol_id, conversation_id) =
+                (skill.to_string(), protocol_id.to_string(), ctx.conversation_id.clone());
+            let (title, description, estimated_time) = (
+                title.map(str::to_string),
+                description.map(str::to_string),
+                estimated_time.map(str::to_string),
+            );
+            let invited = off_worker(move || {
+                worker.invite(&Invitation {
+                    skill: Some(&owned_skill),
+                    protocol_id: &protocol_id,
+                    title: title.as_deref(),
+                    description: description.as_deref(),
+                    estimated_time: estimated_time.as_deref(),
+                    actions,
+                    conversation_id: Some(&conversation_id),
+                })
+            })
+            .await;
+            let invited = match invited {
+                Ok(invited) => invited,
+                Err(e) => return ToolOutput::error(e.to_string()),
             };
-            match engine.invite(&invitation) {
+            match invited {
                 Ok(event) => {
                     ctx.emitter.emit(event);
                     state_changed(ctx, Some(skill), ["protocol_invitation".to_string()]);
@@ -226,7 +244,16 @@ impl Tool for AdvanceProtocolStep {
                 Err(e) => return e.into(),
             };
             let engine = engine(ctx, &self.clock);
-            match engine.advance(skill, &step_data, summary) {
+            let worker = engine.clone();
+            let (owned_skill, summary) = (skill.to_string(), summary.map(str::to_string));
+            let advanced =
+                off_worker(move || worker.advance(&owned_skill, &step_data, summary.as_deref()))
+                    .await;
+            let advanced = match advanced {
+                Ok(advanced) => advanced,
+                Err(e) => return ToolOutput::error(e.to_string()),
+            };
+            match advanced {
                 Ok(Advance::Rejected { step, problems }) => ToolOutput {
                     result: json!({
                         "status": "error",
@@ -314,7 +341,16 @@ impl Tool for CancelProtocol {
                     Ok(r) => r,
                     Err(e) => return e.into(),
                 };
-            match engine(ctx, &self.clock).cancel(Some(skill), None, reason) {
+            let worker = engine(ctx, &self.clock);
+            let (owned_skill, reason) = (skill.to_string(), reason.map(str::to_string));
+            let cancelled =
+                off_worker(move || worker.cancel(Some(&owned_skill), None, reason.as_deref()))
+                    .await;
+            let cancelled = match cancelled {
+                Ok(cancelled) => cancelled,
+                Err(e) => return ToolOutput::error(e.to_string()),
+            };
+            match cancelled {
                 Ok((run, events)) => {
                     emit_all(ctx, events);
                     protocol_state_changed(ctx, skill, &[]);

@@ -3,7 +3,8 @@
 //! semantics (deep merge, newest-first lists, trimming, cache invalidation) are the store's;
 //! this file only reads arguments, asks for approval when a write would remove stored data
 //! (docs/tools.md#writes-that-remove-data), and shapes the observations. Writes are recorded in
-//! the undo history as the model's, with the run id.
+//! the undo history as the model's, with the run id, from the blocking pool (`store_io`): a
+//! write may wait for another process's lock.
 
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
@@ -12,6 +13,7 @@ use vibe_store::{ChangeBy, DEFAULT_MAX_ITEMS, StateStatus};
 
 use super::args::Args;
 use super::{Tool, ToolContext, ToolOutput, active_skill, state_changed, tool_def};
+use crate::store_io::blocking;
 
 /// Longest list `append_to_list` may keep.
 const MAX_ITEMS_LIMIT: u64 = 1000;
@@ -161,7 +163,13 @@ impl Tool for WriteState {
                 return unapproved(reason);
             }
             let data = Value::Object(data.clone());
-            match ctx.store.write_state_by(&ctx.user, skill, section, data, &by_model(ctx)) {
+            let (user, owned_skill, owned_section, by) =
+                (ctx.user.clone(), skill.to_string(), section.to_string(), by_model(ctx));
+            let written = blocking(&ctx.store, move |s| {
+                s.write_state_by(&user, &owned_skill, &owned_section, data, &by)
+            })
+            .await;
+            match written {
                 Ok(()) => {
                     state_changed(ctx, Some(skill), [section.to_string()]);
                     ToolOutput::ok(json!({
@@ -244,14 +252,14 @@ impl Tool for AppendToList {
             {
                 return unapproved(reason);
             }
-            match ctx.store.append_to_list_by(
-                &ctx.user,
-                skill,
-                path,
-                Value::Object(entry.clone()),
-                max,
-                &by_model(ctx),
-            ) {
+            let entry = Value::Object(entry.clone());
+            let (user, owned_skill, owned_path, by) =
+                (ctx.user.clone(), skill.to_string(), path.to_string(), by_model(ctx));
+            let appended = blocking(&ctx.store, move |s| {
+                s.append_to_list_by(&user, &owned_skill, &owned_path, entry, max, &by)
+            })
+            .await;
+            match appended {
                 Ok(outcome) => {
                     state_changed(ctx, Some(skill), [path.to_string()]);
                     ToolOutput::ok(json!({

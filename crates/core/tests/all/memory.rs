@@ -17,6 +17,7 @@ use vibe_core::memory::{
 use vibe_llm::{ChatModel, ChatRequest, DeltaStream, LlmError, Message, ScriptedModel};
 use vibe_store::{LOCAL_USER as U, Role};
 use vibe_wire::Event;
+use vibe_wire::command::MemoryKind;
 
 use crate::harness::{Harness, Options, say, say_in};
 
@@ -146,8 +147,8 @@ async fn memory_fills_merges_keeps_edits_and_forgets_for_good() {
     assert_eq!(extract(&h, &first, &a, false).await.status, ExtractionStatus::NothingNew);
     assert_eq!(first.seen.lock().unwrap().len(), 1);
 
-    let fact = items.iter().find(|i| i.kind == "facts").unwrap().id.clone();
-    let goal = items.iter().find(|i| i.kind == "goals").unwrap().id.clone();
+    let fact = items.iter().find(|i| i.kind == MemoryKind::Facts).unwrap().id.clone();
+    let goal = items.iter().find(|i| i.kind == MemoryKind::Goals).unwrap().id.clone();
 
     // 2. A second conversation merges the goal and replaces the contradicted fact.
     let b = h.turn(say("我还是想早起写作，不过我现在搬到上海了")).await.result.conversation_id;

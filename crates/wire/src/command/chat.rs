@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{ProtocolChoice, StopReason, TokenUsage};
+use crate::{ProtocolChoice, StopReason, TokenUsage, VoiceMode};
 
 /// What the person asks for in a turn.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,9 +34,8 @@ pub struct SendMessageRequest {
     pub skill: Option<String>,
     #[serde(default)]
     pub scenario: Option<String>,
-    /// `warm`, `direct` or `playful`.
     #[serde(default)]
-    pub voice_mode: Option<String>,
+    pub voice_mode: Option<VoiceMode>,
 }
 
 impl SendMessageRequest {

@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::VoiceMode;
+
 /// One conversation in a list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -12,7 +14,7 @@ pub struct ConversationSummary {
     /// The active skill, if any.
     pub skill: Option<String>,
     pub scenario: Option<String>,
-    pub voice_mode: Option<String>,
+    pub voice_mode: Option<VoiceMode>,
     /// RFC 3339 UTC.
     pub created_at: String,
     pub updated_at: String,

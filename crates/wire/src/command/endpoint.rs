@@ -1,10 +1,11 @@
-//! Model endpoint commands: the provider presets, the models an endpoint offers, a test of
-//! the connection, and a raw probe (one request, what came back).
+//! Model endpoint commands: the provider presets, the local servers found at first run, the
+//! models an endpoint offers, a test of the connection, and a raw probe (one request, what
+//! came back).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{ErrorInfo, TokenUsage};
+use crate::{ErrorInfo, ErrorKind, TokenUsage, ToolMode};
 
 /// A provider preset (`llm.preset`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,6 +19,18 @@ pub struct PresetView {
     pub needs_key: bool,
     /// Local servers that answer without a model name.
     pub model_optional: bool,
+}
+
+/// `detect_local_servers`: a local model server that answered on its preset's default port.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct LocalServerView {
+    /// The preset's settings name (`ollama`, `lmstudio`).
+    pub preset: String,
+    pub label: String,
+    pub base_url: String,
+    /// Model ids it serves (may be empty: the server runs but has no model yet).
+    pub models: Vec<String>,
 }
 
 /// `list_models` (and `test_connection`): the settings' endpoint unless `base_url` is given.
@@ -117,7 +130,7 @@ pub struct ProbeResponse {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ProbeError {
-    pub kind: String,
+    pub kind: ErrorKind,
     pub message: String,
     /// Seconds the server asked to wait (HTTP 429/503).
     pub retry_after_s: Option<u64>,
@@ -129,5 +142,5 @@ pub struct ProbeError {
 pub struct ProbeDetect {
     pub native_tools: bool,
     /// `native` or `structured`.
-    pub recommended_tool_mode: String,
+    pub recommended_tool_mode: ToolMode,
 }

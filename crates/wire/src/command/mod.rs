@@ -36,8 +36,8 @@ pub use database::{
     DatabaseCheck, DatabaseInfo, Encryption, UnlockDatabaseRequest, UnlockDatabaseResponse,
 };
 pub use endpoint::{
-    ListModelsRequest, ModelList, ModelView, PresetView, ProbeDetect, ProbeError, ProbeRequest,
-    ProbeResponse, TestConnectionRequest, TestConnectionResponse, ToolCallView,
+    ListModelsRequest, LocalServerView, ModelList, ModelView, PresetView, ProbeDetect, ProbeError,
+    ProbeRequest, ProbeResponse, TestConnectionRequest, TestConnectionResponse, ToolCallView,
 };
 pub use error::{CommandError, Hint};
 pub use eval::{EvalCheck, EvalObserved, EvalRequest, EvalResponse, EvalResults, EvalTurn};
@@ -68,10 +68,10 @@ pub use runs::{
 pub use safety::{SafetyCheckRequest, SafetyCheckView, SafetyDiscount, ScreenedRisk};
 pub use settings::{SettingChange, SettingsView, UpdateSettingsRequest};
 pub use skills::{
-    CheckSkillsRequest, CheckedSkillView, NewSkillRequest, NewSkillResponse, ShowSkillRequest,
-    SkillCheckProblem, SkillCheckReport, SkillDetail, SkillList, SkillParts, SkillProblemSeverity,
-    SkillResourceKind, SkillResourceView, SkillRootKind, SkillRootView, SkillShadow, SkillSummary,
-    SkillsReloaded,
+    CaseMatchView, CaseMatches, CheckSkillsRequest, CheckedSkillView, MatchCasesRequest,
+    NewSkillRequest, NewSkillResponse, ShowSkillRequest, SkillCheckProblem, SkillCheckReport,
+    SkillDetail, SkillList, SkillParts, SkillProblemSeverity, SkillResourceKind, SkillResourceView,
+    SkillRootKind, SkillRootView, SkillShadow, SkillSummary, SkillsReloaded,
 };
 pub use state::{
     AppendStateRequest, ReadStateRequest, StateAppended, StateRead, StateReadStatus, StateWritten,

@@ -1,4 +1,4 @@
-//! Skill commands: list, show, check, create, reload.
+//! Skill commands: list, show, check, create, reload, and which cases match a message.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -190,4 +190,37 @@ pub struct NewSkillResponse {
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SkillsReloaded {
     pub changes: Vec<SkillsChange>,
+}
+
+/// `match_cases`: the cases of a skill that best match a message (for authors tuning
+/// keywords).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct MatchCasesRequest {
+    pub skill: String,
+    pub message: String,
+    /// How many cases at most.
+    pub top: u32,
+}
+
+/// One matching case, best first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct CaseMatchView {
+    /// The case file's stem.
+    pub id: String,
+    pub title: String,
+    pub keywords: Vec<String>,
+    /// Higher is better (BM25).
+    pub score: f64,
+    /// Terms of the message found in the case as written.
+    pub matched: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct CaseMatches {
+    pub skill: String,
+    pub message: String,
+    pub matches: Vec<CaseMatchView>,
 }
