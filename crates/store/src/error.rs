@@ -37,9 +37,24 @@ pub enum StoreError {
     )]
     Backup { path: PathBuf, source: Box<StoreError> },
 
-    /// A migration failed; its transaction was rolled back.
-    #[error("cannot upgrade the database schema: {}", migration_summary(.0))]
-    Migration(#[from] rusqlite_migration::Error),
+    /// A migration failed; its transaction was rolled back, so the file keeps schema version
+    /// `from`. Says which migration and SQLite's reason, never the migration's SQL (which can
+    /// be kilobytes); keeps no source error, so a chain printer says each cause once.
+    #[error(
+        "cannot upgrade database {} from schema version {from}: migration {migration} failed: \
+         {reason} (the upgrade was rolled back; the file was not changed)",
+        path.display()
+    )]
+    Migration {
+        path: PathBuf,
+        from: i64,
+        /// The migration's file name (`0003_token_calibration.sql`) when known.
+        migration: String,
+        /// SQLite's message (or the migration library's, shortened).
+        reason: String,
+        /// SQLite's error code, when SQLite failed (a damaged file is `DatabaseCorrupt`).
+        code: Option<rusqlite::ErrorCode>,
+    },
 
     /// A conversation id that does not exist.
     #[error("no conversation with id {0}")]
@@ -127,26 +142,6 @@ pub(crate) fn storage(path: Option<&std::path::Path>, err: StoreError) -> StoreE
     }
 }
 
-/// A migration error without the migration's SQL (which can be kilobytes): the SQLite error
-/// and the migration's first line, which names it.
-fn migration_summary(err: &rusqlite_migration::Error) -> String {
-    match err {
-        rusqlite_migration::Error::RusqliteError { query, err } => {
-            let first = query.lines().next().unwrap_or_default();
-            let first: String = first.chars().take(120).collect();
-            format!("{err} (in the migration starting `{first}`)")
-        }
-        other => {
-            let text = other.to_string();
-            if text.len() > 300 {
-                format!("{}…", text.chars().take(300).collect::<String>())
-            } else {
-                text
-            }
-        }
-    }
-}
-
 impl StoreError {
     pub(crate) fn invalid(msg: impl Into<String>) -> Self {
         Self::InvalidInput(msg.into())
@@ -160,13 +155,21 @@ impl StoreError {
             Self::Backup { .. } => ErrorKind::BackupFailed,
             Self::Damaged { .. } => ErrorKind::DamagedDatabase,
             Self::WrongKey { .. } => ErrorKind::WrongKey,
-            Self::Migration(_) => ErrorKind::MigrationFailed,
+            Self::Migration { .. } => ErrorKind::MigrationFailed,
             Self::NoSuchConversation(_)
             | Self::NoSuchProtocolRun(_)
             | Self::NoHistory(_)
             | Self::NoSuchMemoryItem(_) => ErrorKind::NotFound,
             Self::CorruptJson { .. } => ErrorKind::CorruptData,
             Self::Storage { .. } => ErrorKind::Storage,
+            Self::Sqlite(e)
+                if matches!(
+                    e.sqlite_error_code(),
+                    Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+                ) =>
+            {
+                ErrorKind::DamagedDatabase
+            }
             Self::Sqlite(_) => ErrorKind::Database,
             Self::Io { .. } => ErrorKind::Io,
         }
