@@ -81,13 +81,21 @@ pub enum StoreError {
     #[error("cannot save to {}: {cause}. Nothing of this change was saved", path.display())]
     Storage { path: PathBuf, cause: StorageCause },
 
-    /// SQLite reported an error (locked for longer than the busy timeout, ...).
+    /// SQLite reported an error (locked for longer than the busy timeout, ...). The message
+    /// holds SQLite's; it is not kept as a source too, so a printed chain says it once
+    /// (rusqlite's own source would add "Error code 1: SQL logic error" after it).
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
 
     /// Filesystem error around the database file.
     #[error("{context}: {source}")]
     Io { context: String, source: std::io::Error },
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(err: rusqlite::Error) -> Self {
+        Self::Sqlite(err)
+    }
 }
 
 /// Why the database file cannot be written.
@@ -133,12 +141,39 @@ pub(crate) fn storage(path: Option<&std::path::Path>, err: StoreError) -> StoreE
         },
         _ => None,
     };
+    // SQLite says "cannot open" alike for a missing permission and a read-only file system
+    // (it cannot make the -wal/-shm files either way): ask the file system which it is.
+    let cause = match (cause, path) {
+        (Some(StorageCause::PermissionDenied), Some(path)) => Some(probe_cause(path)),
+        (cause, _) => cause,
+    };
     match cause {
         Some(cause) => StoreError::Storage {
             path: path.map_or_else(|| PathBuf::from(":memory:"), std::path::Path::to_path_buf),
             cause,
         },
         None => err,
+    }
+}
+
+/// Why `path` (or a new file beside it) cannot be written: read-only when the file system
+/// says so, else a missing permission.
+fn probe_cause(path: &std::path::Path) -> StorageCause {
+    use std::io::ErrorKind::ReadOnlyFilesystem;
+    let file = std::fs::OpenOptions::new().write(true).open(path);
+    if matches!(&file, Err(e) if e.kind() == ReadOnlyFilesystem) {
+        return StorageCause::ReadOnly;
+    }
+    let mut probe = path.as_os_str().to_owned();
+    probe.push(format!(".probe-{}", std::process::id()));
+    let probe = std::path::PathBuf::from(probe);
+    match std::fs::OpenOptions::new().write(true).create_new(true).open(&probe) {
+        Err(e) if e.kind() == ReadOnlyFilesystem => StorageCause::ReadOnly,
+        Err(_) => StorageCause::PermissionDenied,
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            StorageCause::PermissionDenied
+        }
     }
 }
 
