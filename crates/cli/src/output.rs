@@ -167,4 +167,27 @@ mod chain_tests {
         let err = anyhow::Error::new(Outer(inner)).context("saving the reply");
         assert_eq!(chain_text(&err), "saving the reply: database error: disk I/O error");
     }
+
+    /// Real store errors repeat their source in their own text (`database error: {0}`, a
+    /// backup failure quoting why): the chain says each cause once.
+    #[test]
+    fn a_real_store_error_says_each_cause_once() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        let failed = || conn.execute("INSERT INTO nowhere VALUES (1)", []).unwrap_err();
+        let reason = failed().to_string();
+        assert!(reason.contains("no such table: nowhere"), "{reason}");
+
+        let store = vibe_store::StoreError::from(failed());
+        let err = anyhow::Error::new(vibe_core::app::AppError::from(store)).context("saving");
+        let text = chain_text(&err);
+        assert_eq!(text, format!("saving: database error: {reason}"));
+
+        let backup = vibe_store::StoreError::Backup {
+            path: "/data/vibe.db".into(),
+            source: Box::new(vibe_store::StoreError::from(failed())),
+        };
+        let text = chain_text(&anyhow::Error::new(vibe_core::app::AppError::from(backup)));
+        assert_eq!(text.matches("no such table: nowhere").count(), 1, "{text}");
+        assert_eq!(text.matches("database error").count(), 1, "{text}");
+    }
 }

@@ -247,10 +247,15 @@ pub(crate) fn restrict(path: &Path) {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        if let Err(e) = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
-            && e.kind() != std::io::ErrorKind::NotFound
-        {
-            tracing::warn!(file = %path.display(), "cannot make the file private: {e}");
+        match std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            // Nobody can change a read-only file system; a write there fails on its own,
+            // naming the file and the cause.
+            Err(e) if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem => {
+                tracing::debug!(file = %path.display(), "cannot make the file private: {e}");
+            }
+            Err(e) => tracing::warn!(file = %path.display(), "cannot make the file private: {e}"),
         }
     }
     #[cfg(not(unix))]

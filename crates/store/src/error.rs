@@ -37,9 +37,24 @@ pub enum StoreError {
     )]
     Backup { path: PathBuf, source: Box<StoreError> },
 
-    /// A migration failed; its transaction was rolled back.
-    #[error("cannot upgrade the database schema: {}", migration_summary(.0))]
-    Migration(#[from] rusqlite_migration::Error),
+    /// A migration failed; its transaction was rolled back, so the file keeps schema version
+    /// `from`. Says which migration and SQLite's reason, never the migration's SQL (which can
+    /// be kilobytes); keeps no source error, so a chain printer says each cause once.
+    #[error(
+        "cannot upgrade database {} from schema version {from}: migration {migration} failed: \
+         {reason} (the upgrade was rolled back; the file was not changed)",
+        path.display()
+    )]
+    Migration {
+        path: PathBuf,
+        from: i64,
+        /// The migration's file name (`0003_token_calibration.sql`) when known.
+        migration: String,
+        /// SQLite's message (or the migration library's, shortened).
+        reason: String,
+        /// SQLite's error code, when SQLite failed (a damaged file is `DatabaseCorrupt`).
+        code: Option<rusqlite::ErrorCode>,
+    },
 
     /// A conversation id that does not exist.
     #[error("no conversation with id {0}")]
@@ -66,13 +81,21 @@ pub enum StoreError {
     #[error("cannot save to {}: {cause}. Nothing of this change was saved", path.display())]
     Storage { path: PathBuf, cause: StorageCause },
 
-    /// SQLite reported an error (locked for longer than the busy timeout, ...).
+    /// SQLite reported an error (locked for longer than the busy timeout, ...). The message
+    /// holds SQLite's; it is not kept as a source too, so a printed chain says it once
+    /// (rusqlite's own source would add "Error code 1: SQL logic error" after it).
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
 
     /// Filesystem error around the database file.
     #[error("{context}: {source}")]
     Io { context: String, source: std::io::Error },
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(err: rusqlite::Error) -> Self {
+        Self::Sqlite(err)
+    }
 }
 
 /// Why the database file cannot be written.
@@ -118,6 +141,12 @@ pub(crate) fn storage(path: Option<&std::path::Path>, err: StoreError) -> StoreE
         },
         _ => None,
     };
+    // SQLite says "cannot open" alike for a missing permission and a read-only file system
+    // (it cannot make the -wal/-shm files either way): ask the file system which it is.
+    let cause = match (cause, path) {
+        (Some(StorageCause::PermissionDenied), Some(path)) => Some(probe_cause(path)),
+        (cause, _) => cause,
+    };
     match cause {
         Some(cause) => StoreError::Storage {
             path: path.map_or_else(|| PathBuf::from(":memory:"), std::path::Path::to_path_buf),
@@ -127,22 +156,23 @@ pub(crate) fn storage(path: Option<&std::path::Path>, err: StoreError) -> StoreE
     }
 }
 
-/// A migration error without the migration's SQL (which can be kilobytes): the SQLite error
-/// and the migration's first line, which names it.
-fn migration_summary(err: &rusqlite_migration::Error) -> String {
-    match err {
-        rusqlite_migration::Error::RusqliteError { query, err } => {
-            let first = query.lines().next().unwrap_or_default();
-            let first: String = first.chars().take(120).collect();
-            format!("{err} (in the migration starting `{first}`)")
-        }
-        other => {
-            let text = other.to_string();
-            if text.len() > 300 {
-                format!("{}…", text.chars().take(300).collect::<String>())
-            } else {
-                text
-            }
+/// Why `path` (or a new file beside it) cannot be written: read-only when the file system
+/// says so, else a missing permission.
+fn probe_cause(path: &std::path::Path) -> StorageCause {
+    use std::io::ErrorKind::ReadOnlyFilesystem;
+    let file = std::fs::OpenOptions::new().write(true).open(path);
+    if matches!(&file, Err(e) if e.kind() == ReadOnlyFilesystem) {
+        return StorageCause::ReadOnly;
+    }
+    let mut probe = path.as_os_str().to_owned();
+    probe.push(format!(".probe-{}", std::process::id()));
+    let probe = std::path::PathBuf::from(probe);
+    match std::fs::OpenOptions::new().write(true).create_new(true).open(&probe) {
+        Err(e) if e.kind() == ReadOnlyFilesystem => StorageCause::ReadOnly,
+        Err(_) => StorageCause::PermissionDenied,
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            StorageCause::PermissionDenied
         }
     }
 }
@@ -160,13 +190,21 @@ impl StoreError {
             Self::Backup { .. } => ErrorKind::BackupFailed,
             Self::Damaged { .. } => ErrorKind::DamagedDatabase,
             Self::WrongKey { .. } => ErrorKind::WrongKey,
-            Self::Migration(_) => ErrorKind::MigrationFailed,
+            Self::Migration { .. } => ErrorKind::MigrationFailed,
             Self::NoSuchConversation(_)
             | Self::NoSuchProtocolRun(_)
             | Self::NoHistory(_)
             | Self::NoSuchMemoryItem(_) => ErrorKind::NotFound,
             Self::CorruptJson { .. } => ErrorKind::CorruptData,
             Self::Storage { .. } => ErrorKind::Storage,
+            Self::Sqlite(e)
+                if matches!(
+                    e.sqlite_error_code(),
+                    Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+                ) =>
+            {
+                ErrorKind::DamagedDatabase
+            }
             Self::Sqlite(_) => ErrorKind::Database,
             Self::Io { .. } => ErrorKind::Io,
         }

@@ -31,7 +31,7 @@ pub(crate) fn restore_advice(path: &Path) -> String {
     }
 }
 
-fn damaged(path: &Path, what: impl Into<String>) -> StoreError {
+pub(crate) fn damaged(path: &Path, what: impl Into<String>) -> StoreError {
     StoreError::Damaged {
         path: path.to_path_buf(),
         what: what.into(),
@@ -104,24 +104,39 @@ fn has_wal(path: &Path) -> bool {
 /// An error from opening `path`: SQLite's "malformed" and "not a database" become
 /// [`StoreError::Damaged`] with the way to restore; others pass through.
 pub(crate) fn on_open_error(path: &Path, err: StoreError) -> StoreError {
-    use rusqlite::ErrorCode::{DatabaseCorrupt, NotADatabase};
-    let code = match &err {
-        StoreError::Sqlite(e) => e.sqlite_error_code(),
-        StoreError::Migration(rusqlite_migration::Error::RusqliteError { err, .. }) => {
-            err.sqlite_error_code()
-        }
-        _ => None,
-    };
-    match code {
-        Some(DatabaseCorrupt) => damaged(path, format!("SQLite reports it malformed ({err})")),
-        Some(NotADatabase) => damaged(path, "SQLite does not recognise it as a database"),
-        _ => err,
+    match corruption(&err) {
+        Some(what) => damaged(path, what),
+        None => err,
     }
 }
 
+/// What is damaged, when `err` is SQLite finding the file malformed or not a database.
+pub(crate) fn corruption(err: &StoreError) -> Option<String> {
+    use rusqlite::ErrorCode::{DatabaseCorrupt, NotADatabase};
+    let code = match err {
+        StoreError::Sqlite(e) => e.sqlite_error_code(),
+        StoreError::Migration { code, .. } => *code,
+        _ => None,
+    };
+    match code {
+        Some(DatabaseCorrupt) => Some(format!("SQLite reports it malformed ({err})")),
+        Some(NotADatabase) => Some("SQLite does not recognise it as a database".to_string()),
+        _ => None,
+    }
+}
+
+/// Why the quick check runs at this open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CheckAt {
+    /// The file is small enough to check at every open.
+    Small,
+    /// The last session ended without closing the file.
+    Unclean,
+}
+
 /// SQLite's `quick_check` (O(file size), ~0.1 s for a 4.5 MB file): run at open when the
-/// last session ended without closing the file; a finding refuses the open.
-pub(crate) fn quick_check(conn: &Connection, path: &Path) -> Result<()> {
+/// file is small or the last session ended without closing it; a finding refuses the open.
+pub(crate) fn quick_check(conn: &Connection, path: &Path, at: CheckAt) -> Result<()> {
     let found = || -> rusqlite::Result<Vec<String>> {
         let mut stmt = conn.prepare("PRAGMA quick_check(20)")?;
         stmt.query_map([], |r| r.get::<_, String>(0))?.collect()
@@ -135,17 +150,20 @@ pub(crate) fn quick_check(conn: &Connection, path: &Path) -> Result<()> {
         Err(e) => return Err(e.into()),
     };
     if rows == ["ok"] {
-        tracing::info!(path = %path.display(), "last session did not close the database; quick check ok");
+        if at == CheckAt::Unclean {
+            tracing::info!(path = %path.display(), "last session did not close the database; quick check ok");
+        }
         return Ok(());
     }
     let findings = rows.join("; ").replace('\n', "; ");
     let findings: String = findings.chars().take(600).collect();
-    Err(damaged(
-        path,
-        format!(
-            "the last session ended without closing it, and SQLite's quick check finds: {findings}"
-        ),
-    ))
+    let when = match at {
+        CheckAt::Small => "SQLite's quick check at open finds",
+        CheckAt::Unclean => {
+            "the last session ended without closing it, and SQLite's quick check finds"
+        }
+    };
+    Err(damaged(path, format!("{when}: {findings}")))
 }
 
 /// SQLite's full `integrity_check`: `Ok(vec![])` when the file is sound, else its findings

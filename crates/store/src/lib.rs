@@ -77,6 +77,10 @@ pub const LOCAL_USER: &str = "local";
 /// How long a writer waits for another process's lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(15);
 
+/// Files up to this size get SQLite's quick check at every open (about 12 ms at this size,
+/// docs/performance.md#integrity-at-open); larger ones only after a session that did not close.
+pub const QUICK_CHECK_ALWAYS_BYTES: u64 = 512 * 1024;
+
 /// Prepared statements kept per connection (a chat turn uses about 20 distinct ones).
 const STATEMENT_CACHE: usize = 64;
 
@@ -88,6 +92,9 @@ pub struct Store {
     /// Who this process's writes are recorded as in the undo history, unless a write names
     /// its author ([`Store::set_front_end`]).
     front_end: Mutex<ChangeBy>,
+    /// What damage a write found (SQLite said the file is malformed): from then on every write
+    /// is refused with [`StoreError::Damaged`], so nothing keeps writing into a broken file.
+    damage: Mutex<Option<String>>,
     /// This process's session on the file (last, so the connection closes first).
     session: Option<session::Session>,
 }
@@ -107,6 +114,12 @@ impl Store {
     /// up (with the same key) before upgrading it, pending migrations are applied and legacy
     /// profile shapes migrated (docs/design.md#legacy-shapes).
     pub fn open_with_key(path: &Path, key: &DbKey) -> Result<Self> {
+        Self::open_checking(path, key, QUICK_CHECK_ALWAYS_BYTES)
+    }
+
+    /// [`Store::open_with_key`], running the quick check at open on files up to `check_up_to`
+    /// bytes (and on any file after an unclean session).
+    fn open_checking(path: &Path, key: &DbKey, check_up_to: u64) -> Result<Self> {
         // Opening, creating and upgrading happen once at a time across processes: without
         // it, two processes opening a new file both run the migrations and one fails.
         let _lock = open_lock(path);
@@ -116,7 +129,14 @@ impl Store {
                 .map_err(|e| error::storage(Some(path), integrity::on_open_error(path, e)))?;
         }
         let (session, unclean) = session::begin(path);
-        match Self::open_checked(path, key, unclean) {
+        let check = if unclean {
+            Some(integrity::CheckAt::Unclean)
+        } else if std::fs::metadata(path).is_ok_and(|m| m.len() > 0 && m.len() <= check_up_to) {
+            Some(integrity::CheckAt::Small)
+        } else {
+            None
+        };
+        match Self::open_checked(path, key, check) {
             Ok(mut store) => {
                 store.session = session;
                 Ok(store)
@@ -146,15 +166,15 @@ impl Store {
         Ok(())
     }
 
-    /// `unclean`: the last session did not close the file, so SQLite's quick check runs
-    /// before anything is written (docs/performance.md#integrity-at-open).
-    fn open_checked(path: &Path, key: &DbKey, unclean: bool) -> Result<Self> {
+    /// `check`: SQLite's quick check runs before anything is written, because the file is
+    /// small or the last session did not close it (docs/performance.md#integrity-at-open).
+    fn open_checked(path: &Path, key: &DbKey, check: Option<integrity::CheckAt>) -> Result<Self> {
         let mut conn = Connection::open(path)?;
         crypt::restrict(path);
         crypt::apply(&conn, key, path)?;
         let found = migrations::check_not_newer(&conn, path)?;
-        if unclean {
-            integrity::quick_check(&conn, path)?;
+        if let Some(at) = check {
+            integrity::quick_check(&conn, path, at)?;
         }
         configure(&conn)?;
         for suffix in ["-wal", "-shm"] {
@@ -182,6 +202,7 @@ impl Store {
             path,
             upgraded: None,
             front_end: Mutex::new(ChangeBy::App),
+            damage: Mutex::new(None),
             session: None,
         };
         store.migrate_legacy_profiles()?;
@@ -213,6 +234,11 @@ impl Store {
     /// damaged (at most 20 findings).
     pub fn integrity_check(&self) -> Result<Vec<String>> {
         integrity::full_check(&self.conn())
+    }
+
+    /// The damage a write found in this file, if any: every write since was refused.
+    pub fn damage(&self) -> Option<String> {
+        self.damage.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// How to restore the last backup of this file (for a failed [`Store::integrity_check`]).
@@ -286,7 +312,13 @@ impl Store {
     /// Run `f` in one IMMEDIATE transaction (the write lock is taken up front, so a
     /// read-modify-write cannot interleave with another process's).
     /// A disk-full, read-only or permission error becomes [`StoreError::Storage`] naming the file.
+    /// SQLite finding the file malformed becomes [`StoreError::Damaged`], and from then on
+    /// this store refuses every write (the session marker stays, so the next open checks).
     pub(crate) fn write_tx<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        let path = self.path.as_deref().unwrap_or(Path::new(":memory:"));
+        if let Some(what) = self.damage() {
+            return Err(integrity::damaged(path, what));
+        }
         let conn = self.conn();
         let run = || {
             let tx = Tx::begin(&conn, true)?;
@@ -294,7 +326,18 @@ impl Store {
             tx.commit()?;
             Ok(out)
         };
-        run().map_err(|e| error::storage(self.path.as_deref(), e))
+        run().map_err(|e| match integrity::corruption(&e) {
+            Some(what) => {
+                let what = format!("{what}; VibeLife stopped writing to it");
+                tracing::error!(path = %path.display(), "{what}");
+                *self.damage.lock().unwrap_or_else(|p| p.into_inner()) = Some(what.clone());
+                if let Some(session) = &self.session {
+                    session.keep_marker();
+                }
+                integrity::damaged(path, what)
+            }
+            None => error::storage(self.path.as_deref(), e),
+        })
     }
 }
 
@@ -443,5 +486,69 @@ mod tests {
         assert!(err.to_string().contains("read-only"), "{err}");
         store.conn().execute_batch("PRAGMA query_only = OFF").unwrap();
         store.write_state(LOCAL_USER, "coach", "goals", serde_json::json!({"q2": 1})).unwrap();
+    }
+
+    /// Flips the page-type byte of `table`'s root page in the closed file at `path`.
+    fn break_table(path: &Path, table: &str) {
+        let conn = Connection::open(path).unwrap();
+        let root: i64 = conn
+            .query_row("SELECT rootpage FROM sqlite_schema WHERE name = ?1", [table], |r| r.get(0))
+            .unwrap();
+        let page_size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+        drop(conn);
+        let mut bytes = std::fs::read(path).unwrap();
+        let at = ((root - 1) * page_size) as usize;
+        bytes[at] ^= 0xff;
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    #[test]
+    fn damage_found_while_writing_stops_every_write_and_the_next_open_checks() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("vibe.db");
+        let store = Store::open(&path).unwrap();
+        store.write_state(LOCAL_USER, "coach", "goals", serde_json::json!({"q1": "run"})).unwrap();
+        drop(store);
+        break_table(&path, "skill_states");
+
+        // Opened without the check at open, as a file too large for it would be.
+        let store = Store::open_checking(&path, &DbKey::Clear, 0).unwrap();
+        let err = store
+            .write_state(LOCAL_USER, "coach", "goals", serde_json::json!({"q2": "swim"}))
+            .unwrap_err();
+        assert_eq!(err.kind().as_str(), "damaged_database", "{err}");
+        let msg = err.to_string();
+        assert!(msg.contains(&format!("database {} is damaged", path.display())), "{msg}");
+        assert!(msg.contains("malformed") && msg.contains("stopped writing"), "{msg}");
+        assert!(msg.contains("no backup beside it"), "{msg}");
+        assert!(store.damage().is_some());
+        // A write to a sound table is refused too: nothing writes into a broken file.
+        let err = store.create_conversation(LOCAL_USER, None).unwrap_err();
+        assert_eq!(err.kind().as_str(), "damaged_database", "{err}");
+        let count: i64 =
+            store.conn().query_row("SELECT count(*) FROM conversations", [], |r| r.get(0)).unwrap();
+        assert_eq!(count, 0);
+        drop(store);
+
+        // The session marker stays, so even a large file is checked at the next open.
+        let err = Store::open_checking(&path, &DbKey::Clear, 0).err().expect("refused");
+        assert_eq!(err.kind().as_str(), "damaged_database", "{err}");
+        assert!(err.to_string().contains("quick check finds"), "{err}");
+    }
+
+    #[test]
+    fn a_small_file_with_a_damaged_page_is_refused_at_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("vibe.db");
+        let store = Store::open(&path).unwrap();
+        store.write_state(LOCAL_USER, "coach", "goals", serde_json::json!({"q1": "run"})).unwrap();
+        drop(store);
+        break_table(&path, "skill_states");
+        let before = std::fs::read(&path).unwrap();
+        let err = Store::open(&path).err().expect("refused");
+        let msg = err.to_string();
+        assert!(msg.contains("quick check at open finds"), "{msg}");
+        assert!(msg.contains("Nothing was written"), "{msg}");
+        assert_eq!(std::fs::read(&path).unwrap(), before, "the damaged file was not written");
     }
 }

@@ -99,8 +99,48 @@ fn upgrade_with(
         prune_backups(path);
         done = Some(Upgrade { from: found, to: latest, backup: Some(backup) });
     }
-    migrations.to_latest(conn)?;
+    migrations.to_latest(conn).map_err(|e| migration_error(path, found, &e))?;
     Ok(done)
+}
+
+/// A failed migration as [`StoreError::Migration`]: which file (found by its SQL), and
+/// SQLite's own message, without the SQL text the library's error carries.
+fn migration_error(path: Option<&Path>, from: i64, err: &rusqlite_migration::Error) -> StoreError {
+    let path = path.map_or_else(|| PathBuf::from(":memory:"), Path::to_path_buf);
+    let shorten = |text: String| -> String {
+        if text.chars().count() > 300 {
+            format!("{}…", text.chars().take(300).collect::<String>())
+        } else {
+            text
+        }
+    };
+    match err {
+        rusqlite_migration::Error::RusqliteError { query, err } => {
+            let migration = FILES
+                .iter()
+                .find(|(_, sql)| !query.is_empty() && *sql == query.as_str())
+                .map(|(name, _)| (*name).to_string())
+                .unwrap_or_else(|| {
+                    let first: String =
+                        query.lines().next().unwrap_or_default().chars().take(80).collect();
+                    format!("`{first}`")
+                });
+            // Both forms without the SQL (`SqlInputError`'s text quotes the whole migration).
+            let reason = match err {
+                rusqlite::Error::SqliteFailure(_, Some(message))
+                | rusqlite::Error::SqlInputError { msg: message, .. } => message.clone(),
+                other => shorten(other.to_string()),
+            };
+            StoreError::Migration { path, from, migration, reason, code: err.sqlite_error_code() }
+        }
+        other => StoreError::Migration {
+            path,
+            from,
+            migration: format!("to version {}", latest_version()),
+            reason: shorten(other.to_string().replace('\n', " ")),
+            code: None,
+        },
+    }
 }
 
 /// A file with a schema version or any table is somebody's data: back it up before changing it.
@@ -280,5 +320,35 @@ mod tests {
             embedded.iter().map(|n| n[..4].parse().expect("NNNN_ prefix")).collect();
         let expected: Vec<u32> = (1..=numbers.len() as u32).collect();
         assert_eq!(numbers, expected, "{embedded:?} is out of sequence");
+    }
+}
+
+#[cfg(test)]
+mod failure_tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_migration_names_its_file_and_sqlites_reason_without_the_sql() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("vibe.db");
+        drop(crate::Store::open(&path).unwrap());
+        // The file says version 2, but already holds what migration 3 creates.
+        Connection::open(&path).unwrap().pragma_update(None, "user_version", 2).unwrap();
+
+        let err = crate::Store::open(&path).err().expect("the upgrade fails");
+        let text = err.to_string();
+        assert!(
+            text.contains(
+                "migration 0003_token_calibration.sql failed: table token_calibration already exists"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("from schema version 2") && text.contains("rolled back"), "{text}");
+        assert!(!text.contains("CREATE"), "no SQL in the message: {text}");
+        assert!(text.len() < 400, "{text}");
+        assert!(std::error::Error::source(&err).is_none(), "the reason is said once, here");
+        assert_eq!(err.kind().as_str(), "migration_failed");
+        let conn = Connection::open(&path).unwrap();
+        assert_eq!(user_version(&conn).unwrap(), 2, "the file was left as it was");
     }
 }

@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 pub(crate) struct Session {
     inuse: Option<File>,
     db: PathBuf,
+    /// Damage was found: leave the marker at close, so the next open runs the quick check.
+    keep: std::sync::atomic::AtomicBool,
 }
 
 fn sibling(db: &Path, suffix: &str) -> PathBuf {
@@ -49,10 +51,15 @@ pub(crate) fn begin(db: &Path) -> (Option<Session>, bool) {
     if let Err(e) = inuse.lock_shared() {
         tracing::debug!(path = %db.display(), "cannot hold the session lock: {e}");
     }
-    (Some(Session { inuse: Some(inuse), db: db.to_path_buf() }), unclean)
+    (Some(Session { inuse: Some(inuse), db: db.to_path_buf(), keep: false.into() }), unclean)
 }
 
 impl Session {
+    /// Close without removing the marker: the file is damaged, the next open must check it.
+    pub(crate) fn keep_marker(&self) {
+        self.keep.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// Give up the session without marking a clean close (the open failed: the next open looks
     /// again).
     pub(crate) fn abandon(mut self) {
@@ -67,7 +74,8 @@ impl Drop for Session {
         let _open = crate::open_lock(&self.db);
         let _ = inuse.unlock();
         // The last session out says the file was closed cleanly.
-        if inuse.try_lock().is_ok() {
+        let keep = self.keep.load(std::sync::atomic::Ordering::Relaxed);
+        if !keep && inuse.try_lock().is_ok() {
             let dirty = sibling(&self.db, ".dirty");
             if let Err(e) = std::fs::remove_file(&dirty)
                 && e.kind() != std::io::ErrorKind::NotFound

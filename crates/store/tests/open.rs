@@ -142,7 +142,8 @@ fn a_session_that_did_not_close_gets_a_quick_check_at_the_next_open() {
     {
         let store = Store::open(&path).unwrap();
         let conversation = store.create_conversation("local", None).unwrap();
-        for n in 0..400 {
+        // Larger than the size checked at every open.
+        for n in 0..800 {
             let text = format!("message {n} {}", "今天完成了晨跑".repeat(40));
             store
                 .append_message(
@@ -161,6 +162,7 @@ fn a_session_that_did_not_close_gets_a_quick_check_at_the_next_open() {
 
     // Damage the page holding message 200 (message rows: nothing opening reads them).
     let mut content = bytes(&path);
+    assert!(content.len() as u64 > vibe_store::QUICK_CHECK_ALWAYS_BYTES, "{}", content.len());
     let page = usize::from(u16::from_be_bytes([content[16], content[17]]));
     let needle = "message 200 今天".as_bytes();
     let at = content.windows(needle.len()).position(|w| w == needle).expect("message 200 stored");
@@ -170,7 +172,7 @@ fn a_session_that_did_not_close_gets_a_quick_check_at_the_next_open() {
     }
     std::fs::write(&path, &content).unwrap();
 
-    // After a clean close the open stays cheap: no check, the file opens.
+    // After a clean close the open of a large file stays cheap: no check, the file opens.
     drop(Store::open(&path).unwrap());
     assert_eq!(bytes(&path), content, "nothing written to the damaged file");
 

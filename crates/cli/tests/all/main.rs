@@ -15,6 +15,7 @@ mod encryption;
 mod first_use;
 mod hygiene;
 mod input_caps;
+mod integrity;
 mod llm;
 mod memory;
 mod protocol;

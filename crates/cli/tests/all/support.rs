@@ -113,3 +113,34 @@ pub fn write_helper_skill(data: &Path, description: &str, script: &str, body: &s
     write(data, &format!("{skill}/tools.yaml"), "tools:\n  - run_script\n");
     write(data, &format!("{skill}/scripts/{script}"), body);
 }
+
+/// Replaces the data dir's database with one at schema version 6 (the first six files of
+/// `migrations/`, applied as an older VibeLife did; before the undo history and memory
+/// back-off, so an upgrade has real work to do), holding one conversation, `old-conversation`.
+/// Encrypted with [`PASSPHRASE`] when `keyed`, clear otherwise.
+pub fn make_outdated(dir: &Path, keyed: bool) {
+    const OLD_VERSION: usize = 6;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(dir.join(format!("vibe.db{suffix}")));
+    }
+    let conn =
+        if keyed { db(dir) } else { rusqlite::Connection::open(dir.join("vibe.db")).unwrap() };
+    let migrations = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../migrations");
+    let mut files: Vec<_> = std::fs::read_dir(&migrations)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sql"))
+        .collect();
+    files.sort();
+    for file in &files[..OLD_VERSION] {
+        conn.execute_batch(&std::fs::read_to_string(file).unwrap()).unwrap();
+    }
+    conn.pragma_update(None, "user_version", OLD_VERSION as i64).unwrap();
+    conn.execute(
+        "INSERT INTO conversations (id, user_id, title, created_at, updated_at) \
+         VALUES ('old-conversation', 'local', '旧的对话', 't', 't')",
+        [],
+    )
+    .unwrap();
+}

@@ -133,10 +133,22 @@ pub(crate) fn private_data_dir(paths: &AppPaths) -> Result<(), AppError> {
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
     builder.create(&dir).map_err(err)?;
+    // A folder that cannot be made owner-only (a read-only file system) is only warned
+    // about: its files are owner-only themselves, and a write there fails naming the file
+    // and the cause, which says more than a failed chmod of the folder.
     #[cfg(unix)]
     if !existed || paths.db().exists() || paths.settings_file().exists() {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).map_err(err)?;
+        let private = std::fs::Permissions::from_mode(0o700);
+        match std::fs::set_permissions(&dir, private) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem => {
+                tracing::debug!(path = %dir.display(), "cannot make the data folder owner-only: {e}");
+            }
+            Err(e) => {
+                tracing::warn!(path = %dir.display(), "cannot make the data folder owner-only: {e}");
+            }
+        }
     }
     #[cfg(not(unix))]
     let _ = existed;

@@ -69,6 +69,8 @@ pub struct ToolRegistry {
     pub(crate) limits: ScriptLimits,
     /// Skills marked trusted (`tools.trusted_skills`).
     pub(crate) trusted: Arc<BTreeSet<String>>,
+    /// Scripts are treated as unconfinable for this reason ([`ToolRegistry::without_sandbox`]).
+    pub(crate) no_sandbox: Option<String>,
 }
 
 impl ToolRegistry {
@@ -93,7 +95,7 @@ impl ToolRegistry {
         ];
         tools.extend(super::protocol_tools::default_protocol_tools());
         let handlers = tools.into_iter().map(|t| (t.name().to_string(), t)).collect();
-        ToolRegistry { handlers, limits, trusted: Arc::default() }
+        ToolRegistry { handlers, limits, trusted: Arc::default(), no_sandbox: None }
     }
 
     /// Every built-in handler, configured by the `tools` settings section (limits, trusted
@@ -107,7 +109,26 @@ impl ToolRegistry {
     /// The sandbox policy for `skill`'s scripts: network when its tools.yaml asks for it,
     /// trusted when the settings say so.
     pub fn script_policy(&self, skill: &str, network: bool) -> Policy {
-        Policy { network, trusted: self.trusted.contains(skill) }
+        Policy {
+            network,
+            trusted: self.trusted.contains(skill),
+            unsupported: self.no_sandbox.clone(),
+        }
+    }
+
+    /// The same registry on a computer treated as unable to sandbox scripts (for `why`): an
+    /// untrusted skill's scripts are refused, a trusted skill's run unconfined and their
+    /// approval says so. How tests (and a host that distrusts its sandbox) meet those modes
+    /// where the sandbox works; nothing in settings turns it on.
+    pub fn without_sandbox(mut self, why: impl Into<String>) -> ToolRegistry {
+        let why = why.into();
+        let policy = Policy { unsupported: Some(why.clone()), ..Policy::default() };
+        self.handlers.insert(
+            "run_script".to_string(),
+            Arc::new(RunScript { limits: self.limits, policy }) as Arc<dyn Tool>,
+        );
+        self.no_sandbox = Some(why);
+        self
     }
 
     /// The built-in handler called `name`.

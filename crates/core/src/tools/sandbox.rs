@@ -20,6 +20,11 @@ pub struct Policy {
     /// The person marked the skill trusted (`tools.trusted_skills`): where scripts cannot be
     /// confined, it runs unconfined instead of being refused.
     pub trusted: bool,
+    /// Treat this computer as one that cannot confine scripts, for this reason, whatever
+    /// [`support`] says ([`ToolRegistry::without_sandbox`](super::ToolRegistry::without_sandbox):
+    /// how tests and hosts meet the refused and unconfined modes on a computer that has a
+    /// sandbox). Never set from settings.
+    pub unsupported: Option<String>,
 }
 
 /// Whether scripts can be confined here: `Ok(())`, or why not (cached for the process).
@@ -55,7 +60,11 @@ pub(crate) enum Mode {
 
 impl Policy {
     pub(crate) fn mode(&self) -> Mode {
-        match support() {
+        let support = match &self.unsupported {
+            Some(why) => Err(why.clone()),
+            None => support(),
+        };
+        match support {
             Ok(()) => Mode::Confined,
             Err(why) if self.trusted => Mode::Unconfined(why),
             Err(why) => Mode::Refused(why),

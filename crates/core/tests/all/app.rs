@@ -386,6 +386,25 @@ async fn url_secrets_never_come_back_in_answers_errors_or_events() {
     assert_eq!(sent[2].path, "/v1/chat/completions?api_key=tok-Hush-42");
 }
 
+/// What a person sees of a base URL carrying secrets: the host and the harmless query stay
+/// (so they can tell which endpoint is meant), userinfo and token values do not — in the
+/// debug form logs print, and in a connection test that fails before any request.
+#[tokio::test]
+async fn a_base_url_with_secrets_is_shown_redacted_but_recognisable() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "ftp://ann:pw-Hush-51@models.example/v1?token=tok-Hush-52&region=eu";
+    let shown = "ftp://[redacted]@models.example/v1?token=[redacted]&region=eu";
+    let app = open(dir.path(), Overrides { base_url: Some(secret.into()), ..Overrides::default() });
+    let logged = format!("{:?}", app.overrides());
+    assert!(logged.contains(shown), "{logged}");
+    let test = app.test_connection(&TestConnectionRequest::default()).await;
+    assert!(!test.ok, "an ftp:// endpoint cannot work");
+    assert_eq!(test.base_url, shown);
+    let answer = serde_json::to_string(&test).unwrap();
+    assert!(!answer.contains("pw-Hush-51") && !answer.contains("tok-Hush-52"), "{answer}");
+    assert!(answer.contains("must start with http://"), "the error is still said: {answer}");
+}
+
 #[tokio::test]
 async fn configuration_errors_carry_the_data_of_their_fix_and_store_nothing() {
     let dir = tempfile::tempdir().unwrap();

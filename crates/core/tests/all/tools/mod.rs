@@ -5,6 +5,7 @@
 
 mod charts;
 mod sandbox;
+mod sandbox_off;
 mod scripts;
 mod state;
 mod toolset;

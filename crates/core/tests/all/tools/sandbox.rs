@@ -41,6 +41,8 @@ const SCRIPTS: &[(&str, &str)] = &[
          except OSError as e:\n    print('refused', e)\n",
     ),
     ("scripts/escape.sh", "setsid sleep \"$1\" &\necho started\n"),
+    // A double fork: the subshell exits at once, orphaning a `setsid` grandchild.
+    ("scripts/double.sh", "( (setsid sleep \"$1\" &) & )\necho started\n"),
     (
         "scripts/storm.py",
         "import os, time\n\
@@ -230,6 +232,19 @@ async fn a_setsid_child_dies_with_the_run_and_the_output_arrives() {
     assert!(stdout(&out).starts_with("started\n"), "{out}");
     // The run is over: nothing it started is left, setsid or not.
     assert_eq!(find_sleep(&marker), None, "a setsid child outlived the run");
+}
+
+#[tokio::test]
+async fn a_double_forked_descendant_dies_with_the_run() {
+    if !sandbox_here() {
+        return;
+    }
+    let (f, _dir) = fixture(ScriptLimits::default());
+    let marker = marker();
+    let out = run(&f, "double.sh", &[&marker]).await;
+    assert_eq!(out["status"], "success", "{out}");
+    assert_eq!(stdout(&out), "started\n", "the output arrives whole, with no marker: {out}");
+    assert_eq!(find_sleep(&marker), None, "a double-forked grandchild outlived the run");
 }
 
 #[tokio::test]
