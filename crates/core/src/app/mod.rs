@@ -6,14 +6,17 @@
 //! the data; each front end says it its own way).
 
 mod api_key;
+mod backup;
 mod chart;
 mod conversations;
 mod database;
 mod dbkey;
 mod dto;
 mod endpoint;
+mod erase;
 mod error;
 mod eval;
+mod export;
 mod history;
 mod memory;
 mod paths;
@@ -105,6 +108,7 @@ impl App {
             settings = Settings::from_document(&doc, &file)?;
             settings::write_atomically(&file, &doc)?;
         }
+        crate::backup::finish_restore(&paths);
         let store = Arc::new(Store::open_with_key(&paths.db(), &key)?);
         drop((key, key_lock));
         let skills = Arc::new(open_registry(&paths, &overrides, &settings));
