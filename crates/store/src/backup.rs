@@ -1,5 +1,5 @@
 //! What `vibe backup` needs from the database (the archive format is the core's,
-//! docs/privacy.md#backups): a consistent copy of the open file with the same key
+//! docs/privacy.md#backup-files): a consistent copy of the open file with the same key
 //! ([`Store::snapshot_into`], `VACUUM INTO`), a check of such a copy that never migrates or
 //! repairs it ([`inspect`]: schema version, SQLite's integrity check, rows per table), and
 //! the exclusive hold on a database file while a restore or an erase replaces or removes it
