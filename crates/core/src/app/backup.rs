@@ -50,7 +50,8 @@ impl App {
 
     /// `restore_backup`: check the backup completely (as `verify_backup`) and refuse one of a
     /// newer schema, or while another process has the database open; then back up the data
-    /// as it is (`backups/pre-restore-<time>.tar`) and swap the backup in, crash-safe
+    /// as it is (`backups/pre-restore-<time>.tar`; a database too damaged for that is kept
+    /// file by file in `backups/pre-restore-<time>/`) and swap the backup in, crash-safe
     /// (`backup::swap_in`). On any refusal nothing is changed.
     pub fn restore_backup(
         paths: &AppPaths,
@@ -79,10 +80,22 @@ impl App {
         drop(vibe_store::hold_exclusive(&db)?);
         let previous = if db.exists() {
             let out = default_file(paths, "pre-restore")?;
-            let store = Store::open_with_key(&db, &key)?;
-            backup::create(&store, &key, mode, &paths.data_dir, &out)?;
-            drop(store);
-            Some(out.display().to_string())
+            let snapshot = Store::open_with_key(&db, &key)
+                .map_err(BackupError::from)
+                .and_then(|store| backup::create(&store, &key, mode, &paths.data_dir, &out));
+            match snapshot {
+                Ok(_) => Some(out),
+                Err(e) => {
+                    // A damaged database (the usual reason to restore) cannot be snapshotted:
+                    // its files are kept as they are instead.
+                    tracing::warn!("keeping the database as it is; it cannot be backed up: {e}");
+                    let _ = std::fs::remove_file(&out);
+                    let kept = out.with_extension("");
+                    backup::keep_as_is(&paths.data_dir, &kept)?;
+                    Some(kept)
+                }
+            }
+            .map(|p| p.display().to_string())
         } else {
             None
         };

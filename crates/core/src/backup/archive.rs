@@ -105,7 +105,7 @@ fn append<W: Write>(
 
 /// Copy the files under `from` into `to` (0700 folders), adding their archive paths
 /// (`prefix/...`) to `paths`. Dot files and anything not a plain file or folder are left out.
-fn copy_tree(
+pub(crate) fn copy_tree(
     from: &Path,
     to: &Path,
     prefix: &str,
@@ -131,6 +131,25 @@ fn copy_tree(
             std::fs::copy(entry.path(), &target).map_err(BackupError::io("copy", &entry.path()))?;
             paths.push(archive_path);
         }
+    }
+    Ok(())
+}
+
+/// Copy the database file of `data_dir` as it is (with its `-wal` and `-shm`) and its run
+/// folders into the new folder `dest`: what a restore keeps of a database too damaged to be
+/// snapshotted.
+pub fn keep_as_is(data_dir: &Path, dest: &Path) -> Result<(), BackupError> {
+    private_dir(dest)?;
+    for suffix in ["", "-wal", "-shm"] {
+        let name = format!("{DB_ENTRY}{suffix}");
+        let from = data_dir.join(&name);
+        if from.exists() {
+            std::fs::copy(&from, dest.join(&name)).map_err(BackupError::io("copy", &from))?;
+        }
+    }
+    let runs = data_dir.join(RUNS_DIR);
+    if runs.is_dir() {
+        copy_tree(&runs, &dest.join(RUNS_DIR), RUNS_DIR, &mut Vec::new())?;
     }
     Ok(())
 }
@@ -201,6 +220,10 @@ pub fn read_into(file: &Path, key: &DbKey, dest: &Path) -> Result<BackupManifest
         let target = dest.join(&path);
         if let Some(parent) = target.parent() {
             private_dir(parent)?;
+        }
+        if target.exists() {
+            problems.push(format!("{name} is in the archive twice"));
+            continue;
         }
         let mut out = private_file(&target)?;
         let mut hasher = Sha256::new();

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use vibe_store::StoreError;
 use vibe_wire::ErrorKind;
 
-pub use archive::{create, read_into};
+pub use archive::{create, keep_as_is, read_into};
 pub use restore::{STAGING_DIR, finish_restore, lock as restore_lock, staging_dir, swap_in};
 
 /// `manifest.format` of every backup file.

@@ -129,3 +129,69 @@ fn sync_dir(path: &Path) {
         let _ = d.sync_all();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn read(path: &Path) -> String {
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    /// A data folder with old data and a READY staging folder holding new data.
+    fn ready(dir: &Path) -> AppPaths {
+        let paths = AppPaths::new(dir);
+        write(&dir.join("vibe.db"), "old db");
+        write(&dir.join("runs/a/events.jsonl"), "old run");
+        let staging = staging_dir(&paths);
+        write(&staging.join("vibe.db"), "new db");
+        write(&staging.join("runs/b/events.jsonl"), "new run");
+        write(&staging.join(READY), "");
+        paths
+    }
+
+    fn restored(dir: &Path) {
+        assert_eq!(read(&dir.join("vibe.db")), "new db");
+        assert_eq!(read(&dir.join("runs/b/events.jsonl")), "new run");
+        assert!(!dir.join("runs/a").exists());
+        assert!(!dir.join(STAGING_DIR).exists());
+    }
+
+    #[test]
+    fn a_swap_stopped_after_any_step_is_finished_by_the_next_open() {
+        // Stopped after: nothing, the old runs moved aside, the new runs moved in, the database.
+        for stop in 0..4 {
+            let dir = tempfile::tempdir().unwrap();
+            let d = dir.path();
+            let paths = ready(d);
+            let staging = staging_dir(&paths);
+            if stop >= 1 {
+                std::fs::rename(d.join("runs"), staging.join("runs.old")).unwrap();
+            }
+            if stop >= 2 {
+                std::fs::rename(staging.join("runs"), d.join("runs")).unwrap();
+            }
+            if stop >= 3 {
+                std::fs::rename(staging.join("vibe.db"), d.join("vibe.db")).unwrap();
+            }
+            finish_restore(&paths);
+            restored(d);
+        }
+    }
+
+    #[test]
+    fn a_staging_folder_that_was_never_ready_is_removed_and_the_data_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = ready(dir.path());
+        std::fs::remove_file(staging_dir(&paths).join(READY)).unwrap();
+        finish_restore(&paths);
+        assert_eq!(read(&dir.path().join("vibe.db")), "old db");
+        assert_eq!(read(&dir.path().join("runs/a/events.jsonl")), "old run");
+        assert!(!staging_dir(&paths).exists());
+    }
+}

@@ -337,3 +337,33 @@ async fn erase_says_what_it_would_remove_then_leaves_nothing_behind() {
     assert!(keys.get_db_key(&account).unwrap().is_none(), "the key is gone");
     assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "nothing left beside it");
 }
+
+#[tokio::test]
+async fn a_damaged_database_is_replaced_by_the_backup_and_kept_as_it_was() {
+    let server = FakeServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let paths = AppPaths::new(dir.path());
+    let app = open(dir.path());
+    turn(&app, &server, SECRET).await;
+    let before = export(&app, &work.path().join("before"));
+    let file = work.path().join("b.tar");
+    app.create_backup(&CreateBackupRequest { out: Some(file.display().to_string()) }).unwrap();
+    drop(app);
+
+    // Every page after the first two overwritten: the database cannot be read whole.
+    let db = dir.path().join("vibe.db");
+    let mut bytes = std::fs::read(&db).unwrap();
+    for b in &mut bytes[8192..] {
+        *b = 0x5a;
+    }
+    std::fs::write(&db, &bytes).unwrap();
+
+    let request = BackupFileRequest { file: file.display().to_string() };
+    let restored = App::restore_backup(&paths, &overrides(), keys().as_ref(), &request).unwrap();
+    let kept = PathBuf::from(restored.previous.unwrap());
+    assert_eq!(std::fs::read(kept.join("vibe.db")).unwrap(), bytes, "kept byte for byte");
+    assert!(kept.join("runs").is_dir());
+    let app = open(dir.path());
+    assert!(export(&app, &work.path().join("after")) == before);
+}
