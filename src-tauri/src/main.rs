@@ -66,6 +66,8 @@ fn main() -> anyhow::Result<()> {
             commands::profile::skill_state,
             commands::profile::write_state,
             commands::database::unlock_database,
+            commands::database::create_backup,
+            commands::database::export_all,
             commands::desktop::open_data_dir,
             commands::desktop::ui_ready,
         ])

@@ -8,6 +8,7 @@ import { getVersion } from "@tauri-apps/api/app";
 import { Channel, invoke } from "@tauri-apps/api/core";
 import type {
   ApiKeyStatus,
+  BackupCreated,
   CancelRunResponse,
   CommandError,
   ConversationDetail,
@@ -16,6 +17,7 @@ import type {
   DeleteConversationResponse,
   Envelope,
   ErrorInfo,
+  ExportAllResponse,
   ModelList,
   ResolveApprovalResponse,
   SendMessageResponse,
@@ -106,6 +108,13 @@ export const needsFirstRun = () => call<boolean>("needs_first_run");
 /** Open the locked data folder: its passphrase, or (a new folder only) no encryption. */
 export const unlockDatabase = (request: UnlockDatabaseRequest) =>
   call<UnlockDatabaseResponse>("unlock_database", { request });
+
+/** A backup file of the open data folder (`out`, or a new file in its `backups/`), and an export of
+ * everything as JSON and Markdown into a new or empty folder (docs/privacy.md). */
+export const data = {
+  backup: (out: string | null = null) => call<BackupCreated>("create_backup", { request: { out } }),
+  exportAll: (out: string) => call<ExportAllResponse>("export_all", { request: { out } }),
+};
 
 /** Local model servers answering on their default ports (probed by the core, not the webview). */
 export const detectLocalServers = () => call<LocalServer[]>("detect_local_servers");
