@@ -118,8 +118,23 @@ async fn backup_verify_restore_round_trips_a_byte_identical_export() {
         value: json!("1990-05-17"),
     })
     .unwrap();
+    app.store()
+        .start_protocol_run(&vibe_store::NewProtocolRun {
+            id: "pr1",
+            user: vibe_store::LOCAL_USER,
+            skill: "lifecoach",
+            protocol_id: "weekly",
+            protocol_version: 1,
+            total_steps: 3,
+            conversation_id: None,
+            model: None,
+            now: "2026-01-20T10:00:00Z",
+        })
+        .unwrap();
     let before = export(&app, &work.path().join("before"));
     assert!(before.keys().any(|k| k.starts_with("conversations/") && k.ends_with(".md")));
+    assert!(before.contains_key("protocol-runs/pr1.json"), "{:?}", before.keys());
+    assert!(before.contains_key("skill-states/lifecoach.json"), "{:?}", before.keys());
     assert!(before.contains_key("profile.json") && before.contains_key("memory.json"));
 
     let file = work.path().join("b.tar");
