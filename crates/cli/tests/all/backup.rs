@@ -43,5 +43,10 @@ fn a_backup_round_trips_through_its_file_and_erase_asks_first() {
     assert!(data.join("vibe.db").exists());
     let erased = ok_json_in(&data, &["erase", "--yes"]);
     assert_eq!(erased["erased"], true, "{erased}");
+    assert!(
+        !erased["notes"].to_string().contains("keychain cannot"),
+        "a passphrase folder has no key: {erased}"
+    );
+    assert!(!erased["notes"].to_string().contains("could not be removed"), "{erased}");
     assert!(!data.exists(), "nothing is left of the data folder");
 }

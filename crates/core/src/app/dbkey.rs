@@ -164,10 +164,14 @@ pub(crate) fn database_key(
     overrides: &Overrides,
     keys: &dyn KeyStore,
 ) -> Result<(Encryption, DbKey), AppError> {
-    let recorded = std::fs::read_to_string(paths.settings_file())
+    resolve(paths, overrides, recorded_mode(paths), keys)
+}
+
+/// The key mode recorded in `paths`' settings file, if it can be read.
+pub(crate) fn recorded_mode(paths: &AppPaths) -> Option<Encryption> {
+    std::fs::read_to_string(paths.settings_file())
         .ok()
         .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
         .and_then(|doc| doc.pointer("/storage/encryption").cloned())
-        .and_then(|v| serde_json::from_value::<Encryption>(v).ok());
-    resolve(paths, overrides, recorded, keys)
+        .and_then(|v| serde_json::from_value::<Encryption>(v).ok())
 }

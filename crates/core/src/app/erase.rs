@@ -10,7 +10,9 @@ use std::path::Path;
 use vibe_llm::KEYCHAIN_SERVICE;
 use vibe_wire::command::{EraseReport, EraseRequest};
 
-use crate::app::{App, AppError, AppPaths, DB_FILE, KeyStore, SETTINGS_FILE, db_key_account};
+use crate::app::{
+    App, AppError, AppPaths, DB_FILE, Encryption, KeyStore, SETTINGS_FILE, db_key_account, dbkey,
+};
 use crate::audit::RUNS_DIR;
 use crate::backup::{BACKUPS_DIR, STAGING_DIR};
 
@@ -38,6 +40,9 @@ impl App {
                     .into(),
             ],
         };
+        // Only a keychain folder (or one whose mode cannot be read) has a key to remove.
+        let keychain =
+            !matches!(dbkey::recorded_mode(paths), Some(Encryption::Passphrase | Encryption::None));
         let (owned, others) = entries(dir)?;
         let key_entry = format!("{KEYCHAIN_SERVICE} / {account}");
         let held = if dir.exists() { Some(vibe_store::hold_exclusive(&paths.db())?) } else { None };
@@ -46,7 +51,10 @@ impl App {
             match keys.get_db_key(&account) {
                 Ok(Some(_)) => report.keychain_entries.push(key_entry),
                 Ok(None) => {}
-                Err(e) => report.notes.push(format!("the keychain cannot be read ({e})")),
+                Err(e) if keychain => {
+                    report.notes.push(format!("the keychain cannot be read ({e})"))
+                }
+                Err(_) => {}
             }
             report.notes.extend(others.iter().map(|p| keep_note(p)));
             return Ok(report);
@@ -85,7 +93,10 @@ impl App {
         match keys.delete_db_key(&account) {
             Ok(true) => report.keychain_entries.push(key_entry),
             Ok(false) => {}
-            Err(e) => report.notes.push(format!("the database key could not be removed ({e})")),
+            Err(e) if keychain => {
+                report.notes.push(format!("the database key could not be removed ({e})"));
+            }
+            Err(_) => {}
         }
         if others.is_empty() {
             match std::fs::remove_dir(dir) {
