@@ -39,10 +39,7 @@ impl App {
         dbkey::private_data_dir(paths)?;
         let (_, key) = dbkey::database_key(paths, overrides, keys)?;
         let file = PathBuf::from(&request.file);
-        let work = tempfile::Builder::new()
-            .prefix(".verify-")
-            .tempdir_in(&paths.data_dir)
-            .map_err(|e| AppError::Files { what: "cannot make a working folder".into(), err: e })?;
+        let work = backup::WorkDir::new(&paths.data_dir, ".verify-")?;
         let manifest = backup::read_into(&file, &key, &work.path().join("backup"))?;
         let restorable = manifest.schema_version <= vibe_store::latest_version();
         Ok(BackupVerified { file: request.file.clone(), manifest, restorable })

@@ -14,7 +14,7 @@ use crate::app::{
     App, AppError, AppPaths, DB_FILE, Encryption, KeyStore, SETTINGS_FILE, db_key_account, dbkey,
 };
 use crate::audit::RUNS_DIR;
-use crate::backup::{BACKUPS_DIR, STAGING_DIR};
+use crate::backup::{BACKUPS_DIR, STAGING_DIR, WORK_PREFIXES};
 
 /// The entries of a data folder that are VibeLife's, besides `vibe.db*` and working folders.
 const OWNED: &[&str] =
@@ -131,8 +131,7 @@ fn entries(dir: &Path) -> Result<(Vec<std::path::PathBuf>, Vec<std::path::PathBu
     names.sort();
     let (owned, others): (Vec<String>, Vec<String>) = names.into_iter().partition(|name| {
         name.starts_with(DB_FILE)
-            || name.starts_with(".backup-")
-            || name.starts_with(".verify-")
+            || WORK_PREFIXES.iter().any(|p| name.starts_with(p))
             || OWNED.contains(&name.as_str())
     });
     Ok((owned.iter().map(|n| dir.join(n)).collect(), others.iter().map(|n| dir.join(n)).collect()))

@@ -109,6 +109,7 @@ impl App {
             settings::write_atomically(&file, &doc)?;
         }
         crate::backup::finish_restore(&paths);
+        crate::backup::sweep_work_dirs(&paths.data_dir);
         let store = Arc::new(Store::open_with_key(&paths.db(), &key)?);
         drop((key, key_lock));
         let skills = Arc::new(open_registry(&paths, &overrides, &settings));

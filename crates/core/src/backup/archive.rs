@@ -27,10 +27,7 @@ pub fn create(
     if out.exists() {
         return Err(BackupError::Exists { path: out.to_path_buf() });
     }
-    let staging = tempfile::Builder::new()
-        .prefix(".backup-")
-        .tempdir_in(data_dir)
-        .map_err(BackupError::io("make a working folder in", data_dir))?;
+    let staging = super::WorkDir::new(data_dir, ".backup-")?;
     let db = staging.path().join(DB_ENTRY);
     store.snapshot_into(&db)?;
     let found = vibe_store::inspect(&db, key)?;

@@ -7,6 +7,7 @@
 
 mod archive;
 mod restore;
+mod work;
 
 use std::path::PathBuf;
 
@@ -15,6 +16,7 @@ use vibe_wire::ErrorKind;
 
 pub use archive::{create, keep_as_is, read_into};
 pub use restore::{STAGING_DIR, finish_restore, lock as restore_lock, staging_dir, swap_in};
+pub use work::{WORK_PREFIXES, WorkDir, sweep_work_dirs};
 
 /// `manifest.format` of every backup file.
 pub const FORMAT: &str = "vibelife-backup";
