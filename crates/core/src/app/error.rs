@@ -157,7 +157,8 @@ impl AppError {
             },
             Self::Core(e) => core_hint(e),
             Self::Safety(_) | Self::Report(_) | Self::Files { .. } => None,
-            Self::Backup(e) => e.hint(),
+            Self::Backup(crate::backup::BackupError::Store(e)) => store_hint(e),
+            Self::Backup(_) => None,
         }
     }
 

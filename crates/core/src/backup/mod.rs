@@ -65,6 +65,7 @@ pub enum BackupError {
 }
 
 impl BackupError {
+    /// The kind, for `vibe_wire::ErrorInfo`.
     pub fn kind(&self) -> ErrorKind {
         match self {
             Self::Invalid { .. } => ErrorKind::InvalidBackup,
@@ -74,10 +75,6 @@ impl BackupError {
             Self::Io { .. } => ErrorKind::Io,
             Self::Store(e) => e.kind(),
         }
-    }
-
-    pub fn hint(&self) -> Option<vibe_wire::command::Hint> {
-        None
     }
 
     /// An I/O error on `path` while doing `what`.
