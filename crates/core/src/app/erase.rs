@@ -35,8 +35,8 @@ impl App {
             files: Vec::new(),
             keychain_entries: Vec::new(),
             notes: vec![
-                "API keys stay in the keychain: they belong to an endpoint, not to a data folder \
-                 (remove one with the endpoint's key command)"
+                "API keys stay in the keychain: they belong to an endpoint and every data \
+                 folder shares them (they are removed per endpoint)"
                     .into(),
             ],
         };
