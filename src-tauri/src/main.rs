@@ -82,6 +82,8 @@ fn main() -> anyhow::Result<()> {
             commands::export::export_protocol_report,
             commands::export::save_memory_export,
             commands::database::unlock_database,
+            commands::database::create_backup,
+            commands::database::export_all,
             commands::desktop::open_data_dir,
             commands::desktop::open_skills_dir,
             commands::desktop::ui_ready,

@@ -65,4 +65,10 @@ pub enum Command {
     Safety(cmd::safety::SafetyArgs),
     /// What your coach remembers: list, show, edit, forget, export; extract now; on/off.
     Memory(cmd::memory::MemoryArgs),
+    /// Backups of the data folder: create, verify, restore (docs/privacy.md).
+    Backup(cmd::backup::BackupArgs),
+    /// Export everything, readable without VibeLife.
+    Export(cmd::backup::ExportArgs),
+    /// Erase this data folder's data and its database key (asks for --yes).
+    Erase(cmd::backup::EraseArgs),
 }

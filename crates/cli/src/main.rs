@@ -31,6 +31,9 @@ fn main() {
         Command::Protocol(args) => cmd::protocol::run(&ctx, args),
         Command::Safety(args) => cmd::safety::run(&ctx, args),
         Command::Memory(args) => cmd::memory::run(&ctx, args),
+        Command::Backup(args) => cmd::backup::run(&ctx, args),
+        Command::Export(args) => cmd::backup::export(&ctx, args),
+        Command::Erase(args) => cmd::backup::erase(&ctx, args),
     };
     if let Err(err) = result {
         output::report_error(&ctx, &err);

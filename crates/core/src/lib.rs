@@ -6,6 +6,7 @@
 pub mod agent;
 pub mod app;
 pub mod audit;
+pub mod backup;
 pub mod bench;
 pub mod chat;
 pub mod compute;

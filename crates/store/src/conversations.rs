@@ -174,14 +174,23 @@ impl Store {
         Ok(())
     }
 
-    /// Delete a conversation with its messages and runs.
-    pub fn delete_conversation(&self, id: &str) -> Result<()> {
-        let n =
-            self.write_tx(|tx| Ok(tx.execute("DELETE FROM conversations WHERE id = ?1", [id])?))?;
+    /// Delete a conversation with its messages and run rows, in one transaction. Answers the
+    /// ids of the runs deleted with it, so the caller can remove their folders afterwards
+    /// (rows first: a crash in between leaves folders no row points to, never rows pointing
+    /// at missing folders).
+    pub fn delete_conversation(&self, id: &str) -> Result<Vec<String>> {
+        let (n, runs) = self.write_tx(|tx| {
+            let runs = tx
+                .prepare_cached("SELECT id FROM runs WHERE conversation_id = ?1 ORDER BY id")?
+                .query_map([id], |r| r.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let n = tx.execute("DELETE FROM conversations WHERE id = ?1", [id])?;
+            Ok((n, runs))
+        })?;
         if n == 0 {
             return Err(StoreError::NoSuchConversation(id.to_string()));
         }
-        Ok(())
+        Ok(runs)
     }
 }
 

@@ -213,7 +213,7 @@ pub(crate) fn encrypt_in_place(path: &Path, key: &DbKey, stop_after: Option<Step
 }
 
 /// Every table's row count, by name.
-fn table_counts(conn: &Connection) -> Result<Vec<(String, i64)>> {
+pub(crate) fn table_counts(conn: &Connection) -> Result<Vec<(String, i64)>> {
     let names: Vec<String> = conn
         .prepare(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \

@@ -31,6 +31,13 @@ pub enum StoreError {
     )]
     WrongKey { path: PathBuf, mode: &'static str },
 
+    /// Another process has the database open, so it cannot be replaced or removed now.
+    #[error(
+        "the database {path} is in use by another VibeLife process (the desktop app, or `vibe` in \
+         another terminal); close it and try again (nothing was changed)"
+    )]
+    InUse { path: PathBuf },
+
     /// Making the pre-migration backup failed, so no migration was applied.
     #[error(
         "cannot back up {path} before upgrading it: {source} (free some disk space or check permissions; nothing was changed)"
@@ -190,6 +197,7 @@ impl StoreError {
             Self::Backup { .. } => ErrorKind::BackupFailed,
             Self::Damaged { .. } => ErrorKind::DamagedDatabase,
             Self::WrongKey { .. } => ErrorKind::WrongKey,
+            Self::InUse { .. } => ErrorKind::InUse,
             Self::Migration { .. } => ErrorKind::MigrationFailed,
             Self::NoSuchConversation(_)
             | Self::NoSuchProtocolRun(_)

@@ -13,6 +13,7 @@
 //! docs/privacy.md#encryption-at-rest); `crypt` owns keying, verifying and encrypting a clear
 //! file in place. The store never picks a key mode itself.
 
+mod backup;
 mod bounds;
 mod calibration;
 mod clock;
@@ -46,6 +47,7 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
+pub use backup::{Exclusive, Inspection, hold_exclusive, inspect};
 pub use calibration::{CALIBRATION_BOUNDS, TokenCalibration};
 pub use clock::now_rfc3339;
 pub use conversations::Conversation;
@@ -386,7 +388,7 @@ impl Drop for Tx<'_> {
 /// An exclusive lock on `<db>.lock` beside the database, held while a process opens (and
 /// possibly creates or migrates) it. `None` when the lock file cannot be made (a read-only
 /// folder): then nothing can be created or migrated there anyway.
-fn open_lock(path: &Path) -> Option<std::fs::File> {
+pub(crate) fn open_lock(path: &Path) -> Option<std::fs::File> {
     let mut name = path.file_name()?.to_os_string();
     name.push(".lock");
     let lock = path.with_file_name(name);

@@ -118,6 +118,10 @@ named_enum! {
         /// The database has no usable key: no keychain, no passphrase, and encryption was not
         /// explicitly turned off.
         NoDatabaseKey = "no_database_key",
+        /// Another process has the database open, so it cannot be replaced or removed now.
+        InUse = "in_use",
+        /// A backup file is damaged, altered, incomplete or not a VibeLife backup.
+        InvalidBackup = "invalid_backup",
     }
 }
 

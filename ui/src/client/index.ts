@@ -8,11 +8,23 @@ import { getVersion } from "@tauri-apps/api/app";
 import { Channel, invoke } from "@tauri-apps/api/core";
 import type {
   ApiKeyStatus,
+  BackupCreated,
+  CancelRunResponse,
   ChartView,
+  CommandError,
+  ConversationDetail,
+  ConversationList,
+  ConversationSummary,
+  DeleteConversationResponse,
+  Envelope,
+  ErrorInfo,
+  ExportAllResponse,
   ForgetMemoryResponse,
+  LocalServerView,
   MemoryItemView,
   MemoryList,
   MemorySwitch,
+  ModelList,
   NewSkillResponse,
   ProfileView,
   ProtocolLater,
@@ -21,26 +33,16 @@ import type {
   ProtocolRunList,
   ProtocolRunView,
   ReportFormatKind,
+  ResolveApprovalResponse,
+  SendMessageResponse,
+  SettingChange,
+  SettingsView,
   SkillCheckReport,
   SkillDetail,
   SkillList,
   SkillsReloaded,
   SkillStateView,
   StateWritten,
-  CancelRunResponse,
-  CommandError,
-  ConversationDetail,
-  ConversationList,
-  ConversationSummary,
-  DeleteConversationResponse,
-  Envelope,
-  ErrorInfo,
-  LocalServerView,
-  ModelList,
-  ResolveApprovalResponse,
-  SendMessageResponse,
-  SettingChange,
-  SettingsView,
   TestConnectionResponse,
   TurnInput,
   UnlockDatabaseRequest,
@@ -124,6 +126,13 @@ export const needsFirstRun = () => call<boolean>("needs_first_run");
 /** Open the locked data folder: its passphrase, or (a new folder only) no encryption. */
 export const unlockDatabase = (request: UnlockDatabaseRequest) =>
   call<UnlockDatabaseResponse>("unlock_database", { request });
+
+/** A backup file of the open data folder (`out`, or a new file in its `backups/`), and an export of
+ * everything as JSON and Markdown into a new or empty folder (docs/privacy.md). */
+export const data = {
+  backup: (out: string | null = null) => call<BackupCreated>("create_backup", { request: { out } }),
+  exportAll: (out: string) => call<ExportAllResponse>("export_all", { request: { out } }),
+};
 
 /** Local model servers answering on their default ports (probed by the core, not the webview). */
 export const detectLocalServers = () => call<LocalServerView[]>("detect_local_servers");

@@ -267,7 +267,7 @@ export function installMockBackend() {
       }
       case "delete_conversation":
         conversations.delete(String(request.id));
-        return out({ deleted: String(request.id) });
+        return out({ deleted: String(request.id), runs_removed: [] });
       case "get_settings":
         return out(settingsView());
       case "update_settings": {

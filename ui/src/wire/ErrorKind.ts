@@ -3,4 +3,4 @@
 /**
  * What kind of failure an [`crate::ErrorInfo`] reports. Front ends pick their advice by it.
  */
-export type ErrorKind = "auth" | "rate_limited" | "server" | "bad_request" | "network" | "timeout" | "protocol" | "truncated" | "config" | "invalid_input" | "newer_schema" | "backup_failed" | "migration_failed" | "not_found" | "damaged_database" | "corrupt_data" | "database" | "storage" | "io" | "skills" | "invalid_skill" | "unknown_compute_type" | "internal" | "safety" | "budget" | "tool_failed" | "memory_output" | "settings" | "keychain" | "wrong_key" | "passphrase_needed" | "no_database_key";
+export type ErrorKind = "auth" | "rate_limited" | "server" | "bad_request" | "network" | "timeout" | "protocol" | "truncated" | "config" | "invalid_input" | "newer_schema" | "backup_failed" | "migration_failed" | "not_found" | "damaged_database" | "corrupt_data" | "database" | "storage" | "io" | "skills" | "invalid_skill" | "unknown_compute_type" | "internal" | "safety" | "budget" | "tool_failed" | "memory_output" | "settings" | "keychain" | "wrong_key" | "passphrase_needed" | "no_database_key" | "in_use" | "invalid_backup";

@@ -101,7 +101,13 @@ pub fn run(ctx: &Ctx, args: ConversationsArgs) -> anyhow::Result<()> {
         }
         ConversationsCommand::Delete { id } => {
             let deleted = app.delete_conversation(&DeleteConversationRequest { id })?;
-            print(ctx, &serde_json::to_value(&deleted)?, || format!("deleted {}", deleted.deleted));
+            print(ctx, &serde_json::to_value(&deleted)?, || {
+                let runs = match deleted.runs_removed.len() {
+                    0 => String::new(),
+                    n => format!(" and its {n} run folder(s)"),
+                };
+                format!("deleted {}{runs}", deleted.deleted)
+            });
         }
     }
     Ok(())

@@ -1,6 +1,7 @@
 //! One module per top-level command. Each parses nothing itself (clap did) and only adapts:
 //! call the core, then print through `output`.
 
+pub mod backup;
 pub mod bench;
 pub mod chat;
 pub mod compute;

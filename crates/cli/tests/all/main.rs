@@ -6,6 +6,7 @@
 
 mod support;
 
+mod backup;
 mod birth_place;
 mod chat;
 mod chat_config;

@@ -188,3 +188,32 @@ fn unknown_runs_name_the_fix() {
     let err = text(&run(dir.path(), &["runs", "replay", "early"]).stderr);
     assert!(err.contains("run early recorded no events"), "{err}");
 }
+
+#[test]
+fn deleting_a_conversation_removes_its_run_folder_and_replay_then_fails_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let conv = fabricate(dir.path(), "r-deleted");
+    let folder = dir.path().join("runs/r-deleted");
+    assert!(run(dir.path(), &["runs", "replay", "r-deleted"]).status.success());
+
+    let out = run(dir.path(), &["conversations", "delete", &conv]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("and its 1 run folder"), "{}", text(&out.stdout));
+    assert!(!folder.exists(), "the run folder is gone");
+    let out = run(dir.path(), &["runs", "replay", "r-deleted"]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("no run with id \"r-deleted\""), "{err}");
+    // Nothing under runs/ holds the reply's text any more.
+    let mut stack = vec![dir.path().join("runs")];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            if entry.path().is_dir() {
+                stack.push(entry.path());
+            } else {
+                let bytes = std::fs::read(entry.path()).unwrap();
+                assert!(!text(&bytes).contains("甲木"), "{}", entry.path().display());
+            }
+        }
+    }
+}

@@ -1,4 +1,4 @@
-//! Conversation commands: list, get, rename, delete, search.
+//! Conversation commands: list, get, rename, delete (with the run folders), search.
 
 use vibe_store::LOCAL_USER;
 use vibe_wire::command::{
@@ -48,13 +48,40 @@ impl App {
         Ok(dto::conversation(self.store.conversation(&request.id)?))
     }
 
-    /// `delete_conversation`: with its messages and runs.
+    /// `delete_conversation`: with its messages, its run rows and then its run folders
+    /// (`runs/<run_id>/`, which hold the messages' text too; docs/privacy.md#deleting). The
+    /// rows go first, in one transaction: a crash before the folders are removed leaves
+    /// folders no row points to, never a row pointing at a missing folder. A folder that
+    /// cannot be removed is logged and named in the error.
     pub fn delete_conversation(
         &self,
         request: &DeleteConversationRequest,
     ) -> Result<DeleteConversationResponse, AppError> {
-        self.store.delete_conversation(&request.id)?;
-        Ok(DeleteConversationResponse { deleted: request.id.clone() })
+        let runs = self.store.delete_conversation(&request.id)?;
+        let mut failed = None;
+        for run_id in &runs {
+            let dir = crate::audit::run_dir(&self.paths.data_dir, run_id)?;
+            match std::fs::remove_dir_all(&dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(err) => {
+                    tracing::warn!(dir = %dir.display(), "cannot remove a deleted run's folder: {err}");
+                    failed.get_or_insert((dir, err));
+                }
+            }
+        }
+        if let Some((dir, err)) = failed {
+            return Err(AppError::Files {
+                what: format!(
+                    "the conversation {} was deleted, but its run folder {} could not be \
+                     removed (remove it by hand)",
+                    request.id,
+                    dir.display()
+                ),
+                err,
+            });
+        }
+        Ok(DeleteConversationResponse { deleted: request.id.clone(), runs_removed: runs })
     }
 
     /// `search_conversations`: title or messages containing the query, newest first.

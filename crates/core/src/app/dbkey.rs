@@ -163,13 +163,27 @@ pub fn open_database(
     overrides: &Overrides,
     keys: &dyn KeyStore,
 ) -> Result<vibe_store::Store, AppError> {
-    let recorded = std::fs::read_to_string(paths.settings_file())
+    private_data_dir(paths)?;
+    let _lock = creation_lock(paths);
+    let (_, key) = database_key(paths, overrides, keys)?;
+    crate::backup::finish_restore(paths);
+    Ok(vibe_store::Store::open_with_key(&paths.db(), &key)?)
+}
+
+/// The key mode recorded in `paths`' settings (only that value is read), and the key it gives.
+pub(crate) fn database_key(
+    paths: &AppPaths,
+    overrides: &Overrides,
+    keys: &dyn KeyStore,
+) -> Result<(Encryption, DbKey), AppError> {
+    resolve(paths, overrides, recorded_mode(paths), keys)
+}
+
+/// The key mode recorded in `paths`' settings file, if it can be read.
+pub(crate) fn recorded_mode(paths: &AppPaths) -> Option<Encryption> {
+    std::fs::read_to_string(paths.settings_file())
         .ok()
         .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
         .and_then(|doc| doc.pointer("/storage/encryption").cloned())
-        .and_then(|v| serde_json::from_value::<Encryption>(v).ok());
-    private_data_dir(paths)?;
-    let _lock = creation_lock(paths);
-    let (_, key) = resolve(paths, overrides, recorded, keys)?;
-    Ok(vibe_store::Store::open_with_key(&paths.db(), &key)?)
+        .and_then(|v| serde_json::from_value::<Encryption>(v).ok())
 }

@@ -78,6 +78,13 @@ pub enum AppError {
     /// The shipped safety rules cannot be used (a broken build, not the person's input).
     #[error(transparent)]
     Safety(#[from] crate::safety::SafetyError),
+    /// A file or folder of the data dir (or an export or backup) cannot be read, written or
+    /// removed; `what` says which and what was (not) done.
+    #[error("{what}: {err}")]
+    Files { what: String, err: std::io::Error },
+    /// A backup cannot be made, checked or restored.
+    #[error(transparent)]
+    Backup(#[from] crate::backup::BackupError),
 }
 
 impl From<StoreError> for AppError {
@@ -108,7 +115,8 @@ impl AppError {
             Self::Llm(e) | Self::Model { err: e, .. } => e.kind(),
             Self::Core(e) | Self::BirthInfo { err: e, .. } => e.kind(),
             Self::Safety(_) => ErrorKind::Internal,
-            Self::Report(_) => ErrorKind::Io,
+            Self::Report(_) | Self::Files { .. } => ErrorKind::Io,
+            Self::Backup(e) => e.kind(),
         }
     }
 
@@ -148,7 +156,9 @@ impl AppError {
                 _ => None,
             },
             Self::Core(e) => core_hint(e),
-            Self::Safety(_) | Self::Report(_) => None,
+            Self::Safety(_) | Self::Report(_) | Self::Files { .. } => None,
+            Self::Backup(crate::backup::BackupError::Store(e)) => store_hint(e),
+            Self::Backup(_) => None,
         }
     }
 

@@ -6,14 +6,17 @@
 //! the data; each front end says it its own way).
 
 mod api_key;
+mod backup;
 mod chart;
 mod conversations;
 mod database;
 mod dbkey;
 mod dto;
 mod endpoint;
+mod erase;
 mod error;
 mod eval;
+mod export;
 mod history;
 mod memory;
 mod paths;
@@ -108,6 +111,8 @@ impl App {
             settings = Settings::from_document(&doc, &file)?;
             settings::write_atomically(&file, &doc)?;
         }
+        crate::backup::finish_restore(&paths);
+        crate::backup::sweep_work_dirs(&paths.data_dir);
         let store = Arc::new(Store::open_with_key(&paths.db(), &key)?);
         drop((key, key_lock));
         store.set_front_end(match overrides.front_end {

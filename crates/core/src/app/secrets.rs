@@ -32,6 +32,12 @@ pub trait KeyStore: Send + Sync {
         let _ = (account, hex);
         Err(AppError::Keychain("this key store cannot keep database keys".into()))
     }
+
+    /// Remove the database key kept under `account`: `Ok(true)` when there was one.
+    fn delete_db_key(&self, account: &str) -> Result<bool, AppError> {
+        let _ = account;
+        Err(AppError::Keychain("this key store cannot keep database keys".into()))
+    }
 }
 
 /// The OS keychain (Secret Service on Linux, Keychain on macOS, Credential Manager on
@@ -64,6 +70,14 @@ impl KeyStore for OsKeychain {
         keyring::Entry::new(KEYCHAIN_SERVICE, account)
             .and_then(|e| e.set_password(hex))
             .map_err(|e| keychain_error(&e))
+    }
+
+    fn delete_db_key(&self, account: &str) -> Result<bool, AppError> {
+        match keyring::Entry::new(KEYCHAIN_SERVICE, account).and_then(|e| e.delete_credential()) {
+            Ok(()) => Ok(true),
+            Err(keyring::Error::NoEntry) => Ok(false),
+            Err(e) => Err(keychain_error(&e)),
+        }
     }
 }
 
@@ -111,5 +125,9 @@ impl KeyStore for EphemeralKeys {
         let mut db = self.db.lock().unwrap_or_else(PoisonError::into_inner);
         db.insert(account.into(), Zeroizing::new(hex.into()));
         Ok(())
+    }
+
+    fn delete_db_key(&self, account: &str) -> Result<bool, AppError> {
+        Ok(self.db.lock().unwrap_or_else(PoisonError::into_inner).remove(account).is_some())
     }
 }

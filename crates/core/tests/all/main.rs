@@ -9,6 +9,7 @@ mod tools;
 
 mod app;
 mod app_commands;
+mod backup;
 mod calibration;
 mod chat;
 mod compaction;

@@ -92,6 +92,9 @@ pub struct DeleteConversationRequest {
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct DeleteConversationResponse {
     pub deleted: String,
+    /// The runs deleted with it (their rows and their `runs/<id>/` folders).
+    #[serde(default)]
+    pub runs_removed: Vec<String>,
 }
 
 /// `search_conversations`: conversations whose title or messages contain `query`

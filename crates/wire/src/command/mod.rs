@@ -4,6 +4,7 @@
 //! column never changes this contract. Plain serde types only.
 
 mod api_key;
+mod backup;
 mod chart;
 mod chat;
 mod conversations;
@@ -22,6 +23,11 @@ mod skills;
 mod state;
 
 pub use api_key::{ApiKeyRequest, ApiKeyStatus, SetApiKeyRequest};
+pub use backup::{
+    BackupCreated, BackupFileEntry, BackupFileRequest, BackupManifest, BackupRestored,
+    BackupVerified, CreateBackupRequest, EraseReport, EraseRequest, ExportAllRequest,
+    ExportAllResponse,
+};
 pub use chart::{ChartKind, ChartView, ComputeChartRequest};
 pub use chat::{
     CancelRunRequest, CancelRunResponse, ResolveApprovalRequest, ResolveApprovalResponse,

@@ -1,0 +1,141 @@
+//! `export_all` (docs/privacy.md#export): everything the person has, in files readable
+//! without VibeLife, into a new or empty folder. The same data always gives the same bytes
+//! (no export time is written; a report's date is its run's last activity), so two exports
+//! can be compared. Layout:
+//!
+//! - `profile.json`: the whole profile document (skill states included);
+//! - `skill-states/<skill>.json`: each skill's saved state;
+//! - `memory.json`: what the coach remembers (every item, its sources and history);
+//! - `conversations/<id>.json` and `<id>.md`: each conversation with its messages;
+//! - `protocol-runs/<id>.json` and `<id>.md`: each protocol run and its report (the report
+//!   only while its skill is installed).
+
+use std::path::{Path, PathBuf};
+
+use vibe_store::LOCAL_USER;
+use vibe_wire::command::{
+    ConversationDetail, ExportAllRequest, ExportAllResponse, GetConversationRequest,
+    ListMemoryRequest, MessageRole,
+};
+
+use crate::app::{App, AppError, dto};
+use crate::backup::{BackupError, private_dir};
+use crate::protocol::{ReportFormat, render_report};
+
+impl App {
+    /// `export_all`: refuses a folder that exists and is not empty.
+    pub fn export_all(&self, request: &ExportAllRequest) -> Result<ExportAllResponse, AppError> {
+        let dir = PathBuf::from(&request.out);
+        if dir.exists() {
+            let empty = std::fs::read_dir(&dir)
+                .map_err(|err| AppError::Files {
+                    what: format!("cannot read {}", dir.display()),
+                    err,
+                })?
+                .next()
+                .is_none();
+            if !empty {
+                return Err(BackupError::NotEmpty { path: dir }.into());
+            }
+        }
+        private_dir(&dir)?;
+        let mut out = Export { dir: dir.clone(), files: Vec::new() };
+
+        let profile = self.store.profile(LOCAL_USER)?;
+        out.json("profile.json", &profile)?;
+        if let Some(skills) = profile.get("skills").and_then(|s| s.as_object()) {
+            for (skill, state) in skills {
+                out.json(&format!("skill-states/{}.json", file_name(skill)), state)?;
+            }
+        }
+        out.json("memory.json", &self.list_memory(&ListMemoryRequest::default())?)?;
+        for summary in self.list_conversations()?.conversations {
+            let detail = self.get_conversation(&GetConversationRequest { id: summary.id })?;
+            let name = file_name(&detail.conversation.id);
+            out.json(&format!("conversations/{name}.json"), &detail)?;
+            out.text(&format!("conversations/{name}.md"), &conversation_markdown(&detail))?;
+        }
+        let engine = self.protocols();
+        for run in engine.runs(None).map_err(crate::CoreError::from)? {
+            let name = file_name(&run.id);
+            out.json(&format!("protocol-runs/{name}.json"), &dto::protocol_run(&run))?;
+            let Ok(source) = engine.definition(&run) else { continue };
+            let report =
+                render_report(&source.def, &run, &run.last_activity_at, ReportFormat::Markdown)
+                    .map_err(|e| AppError::Report(e.to_string()))?;
+            out.bytes(&format!("protocol-runs/{name}.md"), &report)?;
+        }
+        out.files.sort();
+        Ok(ExportAllResponse { dir: dir.display().to_string(), files: out.files })
+    }
+}
+
+struct Export {
+    dir: PathBuf,
+    files: Vec<String>,
+}
+
+impl Export {
+    fn json(&mut self, rel: &str, value: &impl serde::Serialize) -> Result<(), AppError> {
+        let mut text = serde_json::to_string_pretty(value)
+            .map_err(|e| AppError::InvalidInput(format!("cannot write {rel}: {e}")))?;
+        text.push('\n');
+        self.bytes(rel, text.as_bytes())
+    }
+
+    fn text(&mut self, rel: &str, text: &str) -> Result<(), AppError> {
+        self.bytes(rel, text.as_bytes())
+    }
+
+    fn bytes(&mut self, rel: &str, bytes: &[u8]) -> Result<(), AppError> {
+        let path = self.dir.join(rel);
+        if let Some(parent) = path.parent() {
+            private_dir(parent)?;
+        }
+        write_private(&path, bytes).map_err(|err| AppError::Files {
+            what: format!("cannot write {}", path.display()),
+            err,
+        })?;
+        self.files.push(rel.to_string());
+        Ok(())
+    }
+}
+
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?.write_all(bytes)
+}
+
+/// An id as a file name: anything but letters, digits, `-`, `_` and `.` becomes `_`.
+fn file_name(id: &str) -> String {
+    let name: String = id
+        .chars()
+        .map(|c| if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' })
+        .collect();
+    if name.starts_with('.') { format!("_{name}") } else { name }
+}
+
+/// A conversation as Markdown: its title and skill, then each message under who wrote it.
+fn conversation_markdown(detail: &ConversationDetail) -> String {
+    let c = &detail.conversation;
+    let mut md = format!("# {}\n\n", c.title.as_deref().unwrap_or("Conversation"));
+    md.push_str(&format!("- id: {}\n- started: {}\n", c.id, c.created_at));
+    if let Some(skill) = &c.skill {
+        md.push_str(&format!("- skill: {skill}\n"));
+    }
+    for m in &detail.messages {
+        let who = match m.role {
+            MessageRole::User => "You",
+            MessageRole::Assistant => "Coach",
+            MessageRole::Tool => "Tool",
+            MessageRole::System => "System",
+        };
+        let mark = if m.interrupted { " (interrupted)" } else { "" };
+        md.push_str(&format!("\n## {who}{mark} — {}\n\n{}\n", m.created_at, m.content));
+    }
+    md
+}
