@@ -24,6 +24,9 @@ impl Shell {
             None => AppPaths::os_default(),
         };
         let app = open_app(paths.clone(), Self::overrides()).map(Arc::new);
+        if let Ok(app) = &app {
+            schedule_backups(app);
+        }
         Self { app: RwLock::new(app), paths }
     }
 
@@ -39,6 +42,7 @@ impl Shell {
 
     /// The app opened again (after an unlock) takes the place of the failed one.
     pub fn replace(&self, app: Arc<App>) {
+        schedule_backups(&app);
         *self.app.write().unwrap_or_else(|e| e.into_inner()) = Ok(app);
     }
 
@@ -48,6 +52,26 @@ impl Shell {
 
     pub fn data_dir(&self) -> &std::path::Path {
         &self.paths.data_dir
+    }
+}
+
+/// Ask the app for its automatic backup at start and then every hour, on a thread of its own,
+/// for as long as the app is open (the app decides whether one is due; docs/privacy.md).
+fn schedule_backups(app: &Arc<App>) {
+    let app = Arc::downgrade(app);
+    let spawned = std::thread::Builder::new().name("auto-backup".into()).spawn(move || {
+        while let Some(open) = app.upgrade() {
+            match open.backup_if_due(std::time::SystemTime::now()) {
+                Ok(Some(made)) => tracing::info!(file = %made.file, "automatic backup written"),
+                Ok(None) => {}
+                Err(e) => tracing::warn!(kind = e.kind().as_str(), "automatic backup failed: {e}"),
+            }
+            drop(open);
+            std::thread::sleep(std::time::Duration::from_secs(60 * 60));
+        }
+    });
+    if let Err(e) = spawned {
+        tracing::warn!("no automatic backups (cannot start their thread): {e}");
     }
 }
 

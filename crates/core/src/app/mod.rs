@@ -6,6 +6,7 @@
 //! the data; each front end says it its own way).
 
 mod api_key;
+mod auto_backup;
 mod backup;
 mod chart;
 mod conversations;
@@ -39,6 +40,7 @@ use vibe_wire::command::{SettingsView, UpdateSettingsRequest};
 use crate::agent::PendingApprovals;
 use crate::chat::ChatService;
 
+pub use auto_backup::{AUTO_BACKUP_EVERY, BackupSettings};
 pub use dbkey::{Encryption, StorageSettings, account as db_key_account, open_database};
 pub use endpoint::check_probe_tools;
 pub use error::{AppError, hint_of};

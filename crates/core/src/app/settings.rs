@@ -15,6 +15,7 @@ use vibe_skills::SkillsSettings;
 use vibe_wire::command::SettingChange;
 
 use crate::app::AppError;
+use crate::app::auto_backup::BackupSettings;
 use crate::app::dbkey::StorageSettings;
 use crate::chat::ChatConfig;
 use crate::input::InputError;
@@ -39,6 +40,8 @@ pub struct Settings {
     pub preferences: Preferences,
     /// How the database is encrypted (`app::dbkey`).
     pub storage: StorageSettings,
+    /// Automatic backups (`app::auto_backup`).
+    pub backups: BackupSettings,
 }
 
 /// The `preferences` section: front-end choices the core keeps for them.
@@ -62,7 +65,7 @@ pub enum Language {
 }
 
 /// The sections, in the file's order.
-const SECTIONS: [&str; 6] = ["llm", "skills", "tools", "chat", "preferences", "storage"];
+const SECTIONS: [&str; 7] = ["llm", "skills", "tools", "chat", "preferences", "storage", "backups"];
 
 impl Settings {
     /// Read `file` (missing: the defaults). Returns the typed settings and the document as
@@ -124,6 +127,7 @@ impl Settings {
             chat: section(map, "chat", file)?,
             preferences: section(map, "preferences", file)?,
             storage: section(map, "storage", file)?,
+            backups: section(map, "backups", file)?,
         })
     }
 

@@ -382,3 +382,40 @@ async fn a_damaged_database_is_replaced_by_the_backup_and_kept_as_it_was() {
     let app = open(dir.path());
     assert!(export(&app, &work.path().join("after")) == before);
 }
+
+#[test]
+fn an_automatic_backup_is_made_once_a_day_and_the_newest_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = open(dir.path());
+    let changes =
+        vec![vibe_wire::command::SettingChange { key: "backups.keep".into(), value: json!(2) }];
+    app.update_settings(vibe_wire::command::UpdateSettingsRequest { changes }).unwrap();
+    let day = vibe_core::app::AUTO_BACKUP_EVERY;
+    let start = std::time::SystemTime::now();
+    let autos = || {
+        let mut names: Vec<String> = std::fs::read_dir(dir.path().join("backups"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let first = app.backup_if_due(start).unwrap().expect("none yet: due");
+    assert!(app.backup_if_due(start).unwrap().is_none(), "not due again the same day");
+    assert_eq!(autos().len(), 1);
+    let request = BackupFileRequest { file: first.file.clone() };
+    App::verify_backup(&AppPaths::new(dir.path()), &overrides(), keys().as_ref(), &request)
+        .unwrap();
+    app.backup_if_due(start + day + day / 24).unwrap().expect("a day later: due");
+    app.backup_if_due(start + 3 * day).unwrap().expect("due again");
+    let kept = autos();
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    assert!(!kept.iter().any(|n| first.file.ends_with(n.as_str())), "the oldest went: {kept:?}");
+
+    let changes = vec![vibe_wire::command::SettingChange {
+        key: "backups.daily".into(),
+        value: json!(false),
+    }];
+    app.update_settings(vibe_wire::command::UpdateSettingsRequest { changes }).unwrap();
+    assert!(app.backup_if_due(start + 10 * day).unwrap().is_none(), "off");
+}
