@@ -79,8 +79,9 @@ pub const LOCAL_USER: &str = "local";
 /// How long a writer waits for another process's lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(15);
 
-/// Files up to this size get SQLite's quick check at every open (about 12 ms at this size,
-/// docs/performance.md#integrity-at-open); larger ones only after a session that did not close.
+/// Files up to this size get SQLite's quick check at every open (measured at this size: about
+/// 1 ms clear, 5 ms encrypted; docs/performance.md#integrity-at-open); larger ones only after a
+/// session that did not close.
 pub const QUICK_CHECK_ALWAYS_BYTES: u64 = 512 * 1024;
 
 /// Prepared statements kept per connection (a chat turn uses about 20 distinct ones).
@@ -317,9 +318,8 @@ impl Store {
     /// SQLite finding the file malformed becomes [`StoreError::Damaged`], and from then on
     /// this store refuses every write (the session marker stays, so the next open checks).
     pub(crate) fn write_tx<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
-        let path = self.path.as_deref().unwrap_or(Path::new(":memory:"));
         if let Some(what) = self.damage() {
-            return Err(integrity::damaged(path, what));
+            return Err(integrity::damaged(self.shown_path(), what));
         }
         let conn = self.conn();
         let run = || {
@@ -328,18 +328,39 @@ impl Store {
             tx.commit()?;
             Ok(out)
         };
-        run().map_err(|e| match integrity::corruption(&e) {
-            Some(what) => {
-                let what = format!("{what}; VibeLife stopped writing to it");
-                tracing::error!(path = %path.display(), "{what}");
-                *self.damage.lock().unwrap_or_else(|p| p.into_inner()) = Some(what.clone());
-                if let Some(session) = &self.session {
-                    session.keep_marker();
-                }
-                integrity::damaged(path, what)
-            }
-            None => error::storage(self.path.as_deref(), e),
-        })
+        run().map_err(|e| self.on_error(e))
+    }
+
+    /// Run `f` in one deferred read transaction (one snapshot of the file). Damage met on the
+    /// way is handled as in [`Store::write_tx`]: a named [`StoreError::Damaged`], and no more
+    /// writes.
+    pub(crate) fn read_tx<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        let conn = self.conn();
+        let run = || {
+            let tx = Tx::begin(&conn, false)?;
+            f(&tx)
+        };
+        run().map_err(|e| self.on_error(e))
+    }
+
+    fn shown_path(&self) -> &Path {
+        self.path.as_deref().unwrap_or(Path::new(":memory:"))
+    }
+
+    /// A failed transaction's error: damage is recorded (writes stop) and named with the way
+    /// to restore; a full disk, a read-only file or a missing permission names the file.
+    fn on_error(&self, err: StoreError) -> StoreError {
+        let Some(what) = integrity::corruption(&err) else {
+            return error::storage(self.path.as_deref(), err);
+        };
+        let path = self.shown_path();
+        let what = format!("{what}; VibeLife stopped writing to it");
+        tracing::error!(path = %path.display(), "{what}");
+        *self.damage.lock().unwrap_or_else(|p| p.into_inner()) = Some(what.clone());
+        if let Some(session) = &self.session {
+            session.keep_marker();
+        }
+        integrity::damaged(path, what)
     }
 }
 
@@ -552,5 +573,27 @@ mod tests {
         assert!(msg.contains("quick check at open finds"), "{msg}");
         assert!(msg.contains("Nothing was written"), "{msg}");
         assert_eq!(std::fs::read(&path).unwrap(), before, "the damaged file was not written");
+    }
+
+    #[test]
+    fn damage_met_by_a_read_is_named_and_stops_writes_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("vibe.db");
+        let store = Store::open(&path).unwrap();
+        store.write_state(LOCAL_USER, "coach", "goals", serde_json::json!({"q1": "run"})).unwrap();
+        drop(store);
+        break_table(&path, "skill_states");
+
+        let store = Store::open_checking(&path, &DbKey::Clear, 0).unwrap();
+        for err in [
+            store.read_state(LOCAL_USER, "coach", None).unwrap_err(),
+            store.profile(LOCAL_USER).unwrap_err(),
+            store.create_conversation(LOCAL_USER, None).unwrap_err(),
+        ] {
+            assert_eq!(err.kind().as_str(), "damaged_database", "{err}");
+            let msg = err.to_string();
+            assert!(msg.contains(&format!("database {} is damaged", path.display())), "{msg}");
+            assert!(msg.contains("stopped writing"), "{msg}");
+        }
     }
 }

@@ -177,9 +177,7 @@ fn replace_all(tx: &Connection, user: &str, mut doc: Value) -> Result<()> {
 impl Store {
     /// The whole profile document of `user`.
     pub fn profile(&self, user: &str) -> Result<Value> {
-        let conn = self.conn();
-        let tx = crate::Tx::begin(&conn, false)?;
-        assemble(&tx, user)
+        self.read_tx(|tx| assemble(tx, user))
     }
 
     /// Replace the value at a dotted path (`birth_info.date`), creating missing parents.

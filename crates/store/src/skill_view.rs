@@ -56,11 +56,7 @@ impl Store {
             .collect();
         skills.sort();
         skills.dedup();
-        let doc = {
-            let conn = self.conn();
-            let tx = crate::Tx::begin(&conn, false)?;
-            crate::profile::assemble_with(&tx, user, &skills)?
-        };
+        let doc = self.read_tx(|tx| crate::profile::assemble_with(tx, user, &skills))?;
         let mut profile = Value::Object(Map::new());
         for field in fields {
             pick(&doc, field, &mut profile);

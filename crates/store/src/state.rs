@@ -148,11 +148,9 @@ impl Store {
     ) -> Result<StateRead> {
         validate_skill_id(skill)?;
         let mut warnings = Vec::new();
-        let all = {
-            let conn = self.conn();
-            let tx = crate::Tx::begin(&conn, false)?;
-            skill_rows::assemble_reporting(&tx, user, skill, sections, &mut warnings)?
-        };
+        let all = self.read_tx(|tx| {
+            skill_rows::assemble_reporting(tx, user, skill, sections, &mut warnings)
+        })?;
         for warning in &warnings {
             tracing::warn!(skill, "{warning}");
         }
