@@ -73,6 +73,8 @@ fn every_error_kind_written_before_the_enum_still_reads() {
         "wrong_key",
         "passphrase_needed",
         "no_database_key",
+        "in_use",
+        "invalid_backup",
     ];
     for kind in old {
         let line = format!(
