@@ -4,6 +4,7 @@
 //! column never changes this contract. Plain serde types only.
 
 mod api_key;
+mod bench;
 mod chart;
 mod chat;
 mod conversations;
@@ -22,6 +23,7 @@ mod skills;
 mod state;
 
 pub use api_key::{ApiKeyRequest, ApiKeyStatus, SetApiKeyRequest};
+pub use bench::{AgentBench, AgentBenchReport};
 pub use chart::{ChartKind, ChartView, ComputeChartRequest};
 pub use chat::{
     CancelRunRequest, CancelRunResponse, ResolveApprovalRequest, ResolveApprovalResponse,
