@@ -67,7 +67,10 @@ pub use runs::{
     ListRunsRequest, ReplayRunRequest, RunDetail, RunEventCounts, RunFileView, RunList, RunReplay,
     RunSummary, ShowRunRequest,
 };
-pub use safety::{SafetyCheckRequest, SafetyCheckView, SafetyDiscount, ScreenedRisk};
+pub use safety::{
+    SafetyCheckRequest, SafetyCheckView, SafetyDiscount, SafetyEvalReport, SafetyGroupFigures,
+    SafetyLabelled, SafetyOutcome, ScreenedRisk,
+};
 pub use settings::{SettingChange, SettingsView, UpdateSettingsRequest};
 pub use skills::{
     CaseMatchView, CaseMatches, CheckSkillsRequest, CheckedSkillView, MatchCasesRequest,
