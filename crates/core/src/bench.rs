@@ -8,7 +8,6 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 use vibe_llm::ScriptedModel;
 use vibe_store::{LOCAL_USER, NewMessage, Role};
@@ -42,21 +41,8 @@ fn script(turns: usize) -> String {
 /// Turns run before measuring, to warm caches (tokenizer, prepared statements, skill parts).
 const WARM_UP: usize = 3;
 
-/// One measurement.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AgentBench {
-    pub history: usize,
-    pub turns: usize,
-    pub median_ms: f64,
-    pub p95_ms: f64,
-    pub db_growth_bytes_per_turn: f64,
-    pub peak_rss_kb: Option<u64>,
-    /// CPU time (user + system, all threads) per measured turn; `None` off Linux or when the
-    /// run was too short for the kernel's 10 ms clock ticks.
-    pub cpu_ms_per_turn: Option<f64>,
-    /// Whether the database was encrypted (the app's default).
-    pub encrypted: bool,
-}
+/// One measurement (the wire's report type: `vibe bench agent --json` prints it).
+pub use vibe_wire::command::AgentBench;
 
 /// Measure `turns` turns after `history` prior messages, in a fresh data dir under `work`,
 /// its database encrypted as the app's default (a random key, kept in memory here) unless
@@ -140,8 +126,8 @@ pub async fn bench_agent(
     let pick = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize];
     Ok(AgentBench {
         encrypted: !clear,
-        history,
-        turns,
+        history: history as u64,
+        turns: turns as u64,
         median_ms: pick(0.5),
         p95_ms: pick(0.95),
         db_growth_bytes_per_turn: (size_after.saturating_sub(size_before)) as f64

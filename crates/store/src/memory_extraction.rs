@@ -25,8 +25,8 @@ pub struct PendingMessage {
     pub role: Role,
     pub content: String,
     pub run_id: Option<String>,
-    /// The wellbeing screen's mark (`concern`, `acute`): such a message never reaches memory.
-    pub safety: Option<String>,
+    /// The wellbeing screen's mark: such a message never reaches memory.
+    pub safety: Option<vibe_wire::SafetyRisk>,
     pub created_at: String,
 }
 
@@ -101,7 +101,10 @@ impl Store {
                     role: if role == "user" { Role::User } else { Role::Assistant },
                     content: r.get(2)?,
                     run_id: r.get(3)?,
-                    safety: r.get(4)?,
+                    safety: r
+                        .get::<_, Option<String>>(4)?
+                        .as_deref()
+                        .and_then(crate::message_safety::safety_mark),
                     created_at: r.get(5)?,
                 })
             })?

@@ -132,11 +132,11 @@ fn an_edit_sticks_through_a_merge_and_forget_is_permanent() {
 fn safety_marks_and_roles_show_in_pending_and_the_backlog_counts_user_turns() {
     let store = Store::open_in_memory().unwrap();
     let (conv, ids) = conversation_with(&store, &["fine", "risky"]);
-    store.mark_message_safety(ids[1], "acute").unwrap();
+    store.mark_message_safety(ids[1], vibe_wire::SafetyRisk::Acute).unwrap();
     store.append_message(&conv, NewMessage::text(Role::Assistant, "answer")).unwrap();
     let pending = store.memory_pending(&conv, false).unwrap();
     assert_eq!(pending.messages.len(), 3);
-    assert_eq!(pending.messages[1].safety.as_deref(), Some("acute"));
+    assert_eq!(pending.messages[1].safety, Some(vibe_wire::SafetyRisk::Acute));
     let backlog = store.memory_backlog(U).unwrap();
     assert_eq!(backlog.len(), 1);
     assert_eq!(backlog[0].user_turns, 2);

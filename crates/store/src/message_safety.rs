@@ -3,24 +3,19 @@
 //! What counts as a risk is decided in `vibe_core::safety`, not here.
 
 use rusqlite::{OptionalExtension, params};
+use vibe_wire::SafetyRisk;
 
 use crate::Store;
 use crate::error::{Result, StoreError};
 
-/// The marks a message can carry.
-const MARKS: [&str; 2] = ["concern", "acute"];
-
 impl Store {
-    /// Mark message `id` with the risk the safety screen found (`concern` or `acute`).
-    pub fn mark_message_safety(&self, id: i64, risk: &str) -> Result<()> {
-        if !MARKS.contains(&risk) {
-            return Err(StoreError::invalid(format!(
-                "safety mark \"{risk}\" is not one of: {}",
-                MARKS.join(", ")
-            )));
-        }
+    /// Mark message `id` with the risk the safety screen found.
+    pub fn mark_message_safety(&self, id: i64, risk: SafetyRisk) -> Result<()> {
         let n = self.write_tx(|tx| {
-            Ok(tx.execute("UPDATE messages SET safety = ?1 WHERE id = ?2", params![risk, id])?)
+            Ok(tx.execute(
+                "UPDATE messages SET safety = ?1 WHERE id = ?2",
+                params![risk.as_str(), id],
+            )?)
         })?;
         if n == 0 {
             return Err(StoreError::invalid(format!("no message with id {id}")));
@@ -29,30 +24,35 @@ impl Store {
     }
 
     /// The safety mark of message `id` (`None`: not marked). Memory must skip marked messages.
-    pub fn message_safety(&self, id: i64) -> Result<Option<String>> {
+    pub fn message_safety(&self, id: i64) -> Result<Option<SafetyRisk>> {
         let conn = self.conn();
         let mark: Option<Option<String>> = conn
             .query_row("SELECT safety FROM messages WHERE id = ?1", params![id], |r| r.get(0))
             .optional()?;
-        mark.ok_or_else(|| StoreError::invalid(format!("no message with id {id}")))
+        let mark = mark.ok_or_else(|| StoreError::invalid(format!("no message with id {id}")))?;
+        Ok(mark.as_deref().and_then(safety_mark))
     }
+}
+
+/// A stored mark (the column's `CHECK` admits only the risks).
+pub(crate) fn safety_mark(text: &str) -> Option<SafetyRisk> {
+    SafetyRisk::parse(text)
 }
 
 #[cfg(test)]
 mod tests {
+    use vibe_wire::SafetyRisk;
+
     use crate::{LOCAL_USER, NewMessage, Role, Store};
 
     #[test]
-    fn a_mark_is_stored_and_a_bad_one_is_refused() {
+    fn a_mark_is_stored_and_a_missing_message_is_refused() {
         let store = Store::open_in_memory().unwrap();
         let conv = store.create_conversation(LOCAL_USER, None).unwrap();
         let msg = store.append_message(&conv.id, NewMessage::text(Role::User, "hi")).unwrap();
         assert_eq!(store.message_safety(msg.id).unwrap(), None);
-        store.mark_message_safety(msg.id, "acute").unwrap();
-        assert_eq!(store.message_safety(msg.id).unwrap().as_deref(), Some("acute"));
-        let err = store.mark_message_safety(msg.id, "high").unwrap_err();
-        assert!(err.to_string().contains("not one of"), "{err}");
-        assert_eq!(store.message_safety(msg.id).unwrap().as_deref(), Some("acute"));
-        assert!(store.mark_message_safety(9999, "acute").is_err());
+        store.mark_message_safety(msg.id, SafetyRisk::Acute).unwrap();
+        assert_eq!(store.message_safety(msg.id).unwrap(), Some(SafetyRisk::Acute));
+        assert!(store.mark_message_safety(9999, SafetyRisk::Acute).is_err());
     }
 }

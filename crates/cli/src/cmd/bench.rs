@@ -2,7 +2,7 @@
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
-use serde_json::json;
+use vibe_wire::command::AgentBenchReport;
 
 use crate::ctx::Ctx;
 use crate::output::print;
@@ -69,6 +69,6 @@ pub fn run(ctx: &Ctx, args: BenchArgs) -> anyhow::Result<()> {
         }
         results.push(result);
     }
-    print(ctx, &json!({ "agent": results }), String::new);
+    print(ctx, &serde_json::to_value(AgentBenchReport { agent: results })?, String::new);
     Ok(())
 }

@@ -10,8 +10,7 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 use vibe_core::app::{App, Overrides};
 use vibe_core::input::{CappedLines, FILE_CAP, LINE_CAP, read_text};
-use vibe_core::safety::{self, Figures};
-use vibe_wire::command::{SafetyCheckRequest, SafetyCheckView, ScreenedRisk};
+use vibe_wire::command::{SafetyCheckRequest, SafetyCheckView, SafetyEvalReport, ScreenedRisk};
 
 use crate::ctx::Ctx;
 use crate::output::{out_line, print};
@@ -89,12 +88,16 @@ pub fn run(ctx: &Ctx, args: SafetyArgs) -> anyhow::Result<()> {
     }
 }
 
-fn text_line(got: &SafetyCheckView, message: &str) -> String {
-    let risk = match got.risk {
+fn risk_name(risk: ScreenedRisk) -> &'static str {
+    match risk {
         ScreenedRisk::None => "none",
         ScreenedRisk::Concern => "concern",
         ScreenedRisk::Acute => "acute",
-    };
+    }
+}
+
+fn text_line(got: &SafetyCheckView, message: &str) -> String {
+    let risk = risk_name(got.risk);
     let category = got.category.map_or("-", |c| c.as_str());
     let rule = got.rule.as_deref().unwrap_or("-");
     let unsure = if got.unsure { " (unsure)" } else { "" };
@@ -103,8 +106,7 @@ fn text_line(got: &SafetyCheckView, message: &str) -> String {
 
 fn eval(ctx: &Ctx, file: &std::path::Path) -> anyhow::Result<()> {
     let text = read_text(file, "labelled set", FILE_CAP)?;
-    let set = safety::parse_labelled(&text, &file.display().to_string())?;
-    let figures = safety::evaluate(safety::builtin_rules()?, &set);
+    let figures = App::eval_safety(&text, &file.display().to_string())?;
     if ctx.json {
         out_line(&serde_json::to_string(&figures)?);
         return Ok(());
@@ -113,7 +115,7 @@ fn eval(ctx: &Ctx, file: &std::path::Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn figures_text(figures: &Figures) -> String {
+fn figures_text(figures: &SafetyEvalReport) -> String {
     let mut text =
         String::from("group       total  risky  detected  category  safe  false alarms\n");
     for g in &figures.groups {
@@ -131,8 +133,8 @@ fn figures_text(figures: &Figures) -> String {
             "\nwrong line {} [{}] expected {} got {}: {}",
             o.message.line,
             o.message.group,
-            o.message.risk.as_str(),
-            o.got.risk.as_str(),
+            risk_name(o.message.risk),
+            risk_name(o.got.risk),
             o.message.text
         ));
     }

@@ -117,3 +117,14 @@ fn known_settings_are_accepted() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "你好！");
 }
+
+#[test]
+fn an_unknown_voice_mode_is_refused_before_anything_is_stored() {
+    let dir = data_dir();
+    let d = dir.path();
+    let url = format!("scripted:{}", d.join("s.yaml").display());
+    let out = chat(d, &["你好", "--base-url", &url, "--voice-mode", "shouty"]);
+    refused(d, &out, &["unknown voice mode `shouty`", "warm, direct, playful"]);
+    let out = chat(d, &["你好", "--base-url", &url, "--voice-mode", "direct"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -1,7 +1,11 @@
 //! `check_safety`: one message through the risk screen (`crate::safety`), and through the
-//! configured model when asked and the rules are unsure. Answers a wire DTO.
+//! configured model when asked and the rules are unsure; `eval_safety`: the rules on a labelled
+//! set. Answers wire DTOs.
 
-use vibe_wire::command::{SafetyCheckRequest, SafetyCheckView, SafetyDiscount, ScreenedRisk};
+use vibe_wire::command::{
+    SafetyCheckRequest, SafetyCheckView, SafetyDiscount, SafetyEvalReport, SafetyGroupFigures,
+    SafetyLabelled, SafetyOutcome, ScreenedRisk,
+};
 
 use crate::app::{App, AppError};
 use crate::safety::{self, Discount, Risk, Screening};
@@ -10,6 +14,48 @@ impl App {
     /// The rules alone, without an open app (no settings, database or model are needed).
     pub fn screen_message(message: &str) -> Result<SafetyCheckView, AppError> {
         Ok(view(safety::screen(message)?, None, None))
+    }
+
+    /// The built-in rules' figures on a labelled set (`text`, read from `source`), without an
+    /// open app. A malformed line is an error naming `source` and the line.
+    pub fn eval_safety(text: &str, source: &str) -> Result<SafetyEvalReport, AppError> {
+        // A malformed line is the file's fault, not a broken build.
+        let set = safety::parse_labelled(text, source)
+            .map_err(|e| AppError::InvalidInput(e.to_string()))?;
+        let figures = safety::evaluate(safety::builtin_rules()?, &set);
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Ok(SafetyEvalReport {
+            groups: figures
+                .groups
+                .into_iter()
+                .map(|g| SafetyGroupFigures {
+                    group: g.group,
+                    total: count(g.total),
+                    risky: count(g.risky),
+                    detected: count(g.detected),
+                    category_right: count(g.category_right),
+                    safe: count(g.safe),
+                    false_alarms: count(g.false_alarms),
+                })
+                .collect(),
+            recall_explicit_indirect: figures.recall_explicit_indirect,
+            false_alarm_lookalike: figures.false_alarm_lookalike,
+            outcomes: figures
+                .outcomes
+                .into_iter()
+                .map(|o| SafetyOutcome {
+                    message: SafetyLabelled {
+                        line: count(o.message.line),
+                        group: o.message.group,
+                        risk: risk(o.message.risk),
+                        category: o.message.category,
+                        text: o.message.text,
+                    },
+                    got: view(o.got, None, None),
+                    correct: o.correct,
+                })
+                .collect(),
+        })
     }
 
     /// `check_safety`. Without `use_model`, the rules alone (no model is set up). With it, a
@@ -35,11 +81,7 @@ fn view(
     model_unusable: Option<String>,
 ) -> SafetyCheckView {
     SafetyCheckView {
-        risk: match s.risk {
-            Risk::None => ScreenedRisk::None,
-            Risk::Concern => ScreenedRisk::Concern,
-            Risk::Acute => ScreenedRisk::Acute,
-        },
+        risk: risk(s.risk),
         category: s.category,
         rule: s.rule,
         unsure: s.unsure,
@@ -51,5 +93,13 @@ fn view(
         }),
         model_asked,
         model_unusable,
+    }
+}
+
+fn risk(r: Risk) -> ScreenedRisk {
+    match r {
+        Risk::None => ScreenedRisk::None,
+        Risk::Concern => ScreenedRisk::Concern,
+        Risk::Acute => ScreenedRisk::Acute,
     }
 }

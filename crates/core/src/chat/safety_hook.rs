@@ -94,10 +94,11 @@ impl ChatService {
         emitter: &Emitter,
     ) -> Option<SafetyTurn> {
         let category = screening.category?;
-        if screening.risk == Risk::None {
-            return None;
-        }
-        let risk = screening.risk.as_str();
+        let risk = match screening.risk {
+            Risk::None => return None,
+            Risk::Concern => vibe_wire::SafetyRisk::Concern,
+            Risk::Acute => vibe_wire::SafetyRisk::Acute,
+        };
         let marked =
             blocking(&self.store, move |s| s.mark_message_safety(user_message_id, risk)).await;
         if let Err(e) = marked {

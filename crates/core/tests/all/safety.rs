@@ -39,7 +39,7 @@ fn notice(turn: &Turn) -> Option<(String, String, Vec<String>, String)> {
 fn user_mark(h: &Harness, turn: &Turn) -> Option<String> {
     let messages = h.store.messages(&turn.result.conversation_id).unwrap();
     let user = messages.iter().find(|m| m.role == Role::User).unwrap();
-    h.store.message_safety(user.id).unwrap()
+    h.store.message_safety(user.id).unwrap().map(|r| r.as_str().to_string())
 }
 
 #[tokio::test]

@@ -5,6 +5,7 @@
 
 mod api_key;
 mod backup;
+mod bench;
 mod chart;
 mod chat;
 mod conversations;
@@ -28,6 +29,7 @@ pub use backup::{
     BackupVerified, CreateBackupRequest, EraseReport, EraseRequest, ExportAllRequest,
     ExportAllResponse,
 };
+pub use bench::{AgentBench, AgentBenchReport};
 pub use chart::{ChartKind, ChartView, ComputeChartRequest};
 pub use chat::{
     CancelRunRequest, CancelRunResponse, ResolveApprovalRequest, ResolveApprovalResponse,
@@ -71,7 +73,10 @@ pub use runs::{
     ListRunsRequest, ReplayRunRequest, RunDetail, RunEventCounts, RunFileView, RunList, RunReplay,
     RunSummary, ShowRunRequest,
 };
-pub use safety::{SafetyCheckRequest, SafetyCheckView, SafetyDiscount, ScreenedRisk};
+pub use safety::{
+    SafetyCheckRequest, SafetyCheckView, SafetyDiscount, SafetyEvalReport, SafetyGroupFigures,
+    SafetyLabelled, SafetyOutcome, ScreenedRisk,
+};
 pub use settings::{SettingChange, SettingsView, UpdateSettingsRequest};
 pub use skills::{
     CaseMatchView, CaseMatches, CheckSkillsRequest, CheckedSkillView, MatchCasesRequest,

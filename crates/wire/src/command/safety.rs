@@ -1,5 +1,6 @@
 //! `check_safety`: the risk screen of one message (docs/safety.md), by the rules, and by the
-//! configured model when asked and the rules are unsure.
+//! configured model when asked and the rules are unsure; and the rules' figures on a labelled
+//! set (`vibe safety eval`).
 
 use serde::{Deserialize, Serialize};
 
@@ -55,4 +56,51 @@ pub struct SafetyCheckView {
     /// Why the model's answer was not used (the rules' result stands).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_unusable: Option<String>,
+}
+
+/// One line of a labelled set (`group<TAB>risk<TAB>category<TAB>text`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SafetyLabelled {
+    pub line: u32,
+    pub group: String,
+    pub risk: ScreenedRisk,
+    pub category: Option<SafetyCategory>,
+    pub text: String,
+}
+
+/// How one labelled message fared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SafetyOutcome {
+    pub message: SafetyLabelled,
+    pub got: SafetyCheckView,
+    /// Expected risky and flagged, or expected safe and not flagged.
+    pub correct: bool,
+}
+
+/// Figures of one group of a labelled set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SafetyGroupFigures {
+    pub group: String,
+    pub total: u32,
+    /// Messages labelled concern or acute.
+    pub risky: u32,
+    /// Of those, how many the rules flagged.
+    pub detected: u32,
+    /// Of those detected, how many with the labelled category.
+    pub category_right: u32,
+    /// Messages labelled none.
+    pub safe: u32,
+    /// Of those, how many the rules flagged.
+    pub false_alarms: u32,
+}
+
+/// The rules' figures on a labelled set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SafetyEvalReport {
+    pub groups: Vec<SafetyGroupFigures>,
+    /// Recall on explicit + indirect risky messages (the goal is at least 0.85).
+    pub recall_explicit_indirect: f64,
+    /// False-alarm rate on safe lookalikes (the goal is at most 0.05).
+    pub false_alarm_lookalike: f64,
+    pub outcomes: Vec<SafetyOutcome>,
 }
