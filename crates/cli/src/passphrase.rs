@@ -11,7 +11,8 @@ use zeroize::Zeroizing;
 /// script, a pipe) or there is no terminal to ask on.
 pub fn ask(data_dir: &Path) -> anyhow::Result<Option<Zeroizing<String>>> {
     let Some(tty) = Tty::open() else { return Ok(None) };
-    let text = tty.read_hidden(&format!("Passphrase for the database in {}: ", data_dir.display()))?;
+    let text =
+        tty.read_hidden(&format!("Passphrase for the database in {}: ", data_dir.display()))?;
     if text.is_empty() {
         anyhow::bail!("no passphrase was given; nothing was opened");
     }

@@ -148,8 +148,9 @@ fn measured(set: &str) -> Figures {
 
 #[test]
 fn check_reproduces_every_figures_table_in_the_safety_doc() {
-    let doc = std::fs::read_to_string(format!("{}/../../docs/safety.md", env!("CARGO_MANIFEST_DIR")))
-        .unwrap();
+    let doc =
+        std::fs::read_to_string(format!("{}/../../docs/safety.md", env!("CARGO_MANIFEST_DIR")))
+            .unwrap();
     for (heading, set) in [
         ("Figures of the rules of this commit", ""),
         ("### Held-out sets", "heldout/"),

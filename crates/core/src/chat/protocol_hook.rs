@@ -47,8 +47,8 @@ impl ChatService {
             engine.plan_turn(skill.as_deref(), &id, turn)
         })
         .await
-            .map_err(|e| ErrorInfo::new(e.kind(), e.to_string()))
-            .and_then(|plan| plan.map_err(|e| ErrorInfo::new(e.kind(), e.to_string())));
+        .map_err(|e| ErrorInfo::new(e.kind(), e.to_string()))
+        .and_then(|plan| plan.map_err(|e| ErrorInfo::new(e.kind(), e.to_string())));
         match plan {
             Ok(plan) => {
                 for event in plan.events {

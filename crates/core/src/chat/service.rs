@@ -264,7 +264,12 @@ impl ChatService {
                 if !turn.pause_protocol {
                     // A concern keeps the protocol's events but not its section.
                     let _ = self
-                        .protocol_turn(&conversation, &user_message, request.choice.as_ref(), &emitter)
+                        .protocol_turn(
+                            &conversation,
+                            &user_message,
+                            request.choice.as_ref(),
+                            &emitter,
+                        )
                         .await;
                 }
                 Some(turn.prompt)

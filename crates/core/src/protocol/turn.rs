@@ -63,7 +63,9 @@ impl ProtocolEngine {
         let accepted = match choice {
             Some((id, ProtocolChoice::Start)) => Some(id.clone()),
             Some((_, ProtocolChoice::Later)) => None,
-            None => self.pending_invitation(skill, conversation_id).filter(|_| is_acceptance(message)),
+            None => {
+                self.pending_invitation(skill, conversation_id).filter(|_| is_acceptance(message))
+            }
         }
         .filter(|id| active.as_ref().is_none_or(|r| &r.protocol_id != id));
         let mut run = match (accepted, active) {

@@ -380,8 +380,11 @@ async fn a_failed_pass_waits_doubling_before_the_next_try_and_success_resets_it(
 fn age_messages(h: &Harness, conversation: &str, minutes: i64) {
     let at = (chrono::Utc::now() - chrono::Duration::minutes(minutes)).to_rfc3339();
     let conn = crate::harness::raw_connection(h.dir.path());
-    conn.execute("UPDATE messages SET created_at = ?1 WHERE conversation_id = ?2", [&at, conversation])
-        .unwrap();
+    conn.execute(
+        "UPDATE messages SET created_at = ?1 WHERE conversation_id = ?2",
+        [&at, conversation],
+    )
+    .unwrap();
 }
 
 /// A harness reading a conversation once it is quiet for 10 minutes (no turn trigger), whose
@@ -438,7 +441,8 @@ async fn two_idle_checks_at_once_read_the_messages_once() {
 #[tokio::test]
 async fn only_declared_fields_reach_a_prompt_newest_and_surest_first_within_the_budget() {
     let h = chat_harness(Options::default());
-    let a = h.turn(say("我在杭州做设计师，想每天早起写作，也想学会游泳")).await.result.conversation_id;
+    let a =
+        h.turn(say("我在杭州做设计师，想每天早起写作，也想学会游泳")).await.result.conversation_id;
     let m1 = user_ids(&h, &a)[0];
     let model = answering(&format!(
         r#"{{"items": [{{"kind": "facts", "text": "在杭州做设计师", "confidence": 0.9, "sources": [{m1}]}},

@@ -54,16 +54,7 @@ impl Fx {
         let keys = Arc::new(vibe_core::app::EphemeralKeys::default());
         let app = App::open_with_keys(AppPaths::new(dir.path()), overrides, keys).unwrap();
         let (store, skills, service) = (app.store().clone(), app.skills(), app.chat().unwrap());
-        Fx {
-            _dir: dir,
-            app,
-            store,
-            skills,
-            service,
-            model,
-            now,
-            conversation: Mutex::new(None),
-        }
+        Fx { _dir: dir, app, store, skills, service, model, now, conversation: Mutex::new(None) }
     }
 
     async fn say(&self, message: &str) -> Vec<Envelope> {
@@ -88,8 +79,7 @@ impl Fx {
     /// The invitation button `choice` pressed (its words `label`) in the current conversation.
     async fn press(&self, choice: vibe_wire::ProtocolChoice, label: &str) -> Vec<Envelope> {
         use vibe_wire::command::{SendMessageRequest, TurnInput};
-        let input =
-            TurnInput::Choose { protocol_id: "dankoe".into(), choice, label: label.into() };
+        let input = TurnInput::Choose { protocol_id: "dankoe".into(), choice, label: label.into() };
         let request = SendMessageRequest {
             conversation_id: self.conversation.lock().unwrap().clone(),
             input,

@@ -12,9 +12,9 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
+use serde_json::Value;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::{TcpListener, TcpStream};
-use serde_json::Value;
 use vibe_test_support::{ev_finish, ev_role, ev_text, ev_tool_call, ev_usage};
 
 struct Options {
@@ -172,11 +172,14 @@ async fn answer(mut stream: TcpStream, o: &Options) -> std::io::Result<()> {
             .await?;
         stream.write_all(frame(&ev_role()).as_bytes()).await?;
         let entry = scripted(o, &buf[head_end..]);
-        if let Some(Entry { tool_calls, .. }) = entry.as_ref().filter(|e| !e.tool_calls.is_empty()) {
+        if let Some(Entry { tool_calls, .. }) = entry.as_ref().filter(|e| !e.tool_calls.is_empty())
+        {
             for (i, call) in tool_calls.iter().enumerate() {
                 let id = format!("call_{i}");
                 let args = call.arguments.to_string();
-                stream.write_all(frame(&ev_tool_call(i as u64, &id, &call.name, &args)).as_bytes()).await?;
+                stream
+                    .write_all(frame(&ev_tool_call(i as u64, &id, &call.name, &args)).as_bytes())
+                    .await?;
             }
             stream.write_all(frame(&ev_finish("tool_calls")).as_bytes()).await?;
             stream.write_all(frame(&ev_usage(12, 8)).as_bytes()).await?;
