@@ -122,6 +122,9 @@ impl App {
             FrontEnd::Cli => vibe_store::ChangeBy::Cli,
         });
         let skills = Arc::new(open_registry(&paths, &overrides, &settings));
+        if overrides.long_lived {
+            crate::safety::warm_up();
+        }
         if overrides.long_lived
             && let Err(e) = skills.watch()
         {

@@ -137,6 +137,7 @@ impl App {
     /// Set up the model and the chat service now (a front end's early check: a configuration
     /// error is reported before anything is stored). Returns the set-up's notices.
     pub fn prepare_chat(&self) -> Result<Vec<String>, AppError> {
+        crate::safety::warm_up();
         self.chat_service()?;
         Ok(self.notices())
     }

@@ -48,6 +48,23 @@ pub fn builtin_rules() -> Result<&'static RuleSet, SafetyError> {
         .map_err(Clone::clone)
 }
 
+/// Compile the built-in rules on a background thread now, so the first message a person sends
+/// does not wait for it (compiling them costs a few hundred milliseconds of CPU). Called by
+/// long-lived hosts at open and before a terminal chat; later calls do nothing.
+pub fn warm_up() {
+    static STARTED: OnceLock<()> = OnceLock::new();
+    STARTED.get_or_init(|| {
+        let spawned = std::thread::Builder::new().name("safety-rules".into()).spawn(|| {
+            if let Err(e) = builtin_rules() {
+                tracing::error!(error = %e, "the built-in safety rules do not compile");
+            }
+        });
+        if let Err(e) = spawned {
+            tracing::warn!(error = %e, "cannot compile the safety rules ahead; the first message will");
+        }
+    });
+}
+
 /// The built-in crisis resources, parsed once.
 pub fn builtin_resources() -> Result<&'static CrisisResources, SafetyError> {
     static RESOURCES: OnceLock<Result<CrisisResources, SafetyError>> = OnceLock::new();

@@ -148,8 +148,8 @@ impl RuleSet {
     }
 }
 
-/// One regex matching any of `patterns` (None when empty). Each pattern is checked alone
-/// first so the error names the broken one.
+/// One regex matching any of `patterns` (None when empty). The joined regex is compiled once;
+/// only when it fails is each pattern compiled alone, so the error names the broken one.
 fn compile(file: &str, rule: &str, patterns: &[String]) -> Result<Option<Regex>, SafetyError> {
     let error = |pattern: &str, e: regex::Error| SafetyError::Pattern {
         file: file.to_string(),
@@ -157,20 +157,51 @@ fn compile(file: &str, rule: &str, patterns: &[String]) -> Result<Option<Regex>,
         pattern: pattern.to_string(),
         message: e.to_string(),
     };
-    for pattern in patterns {
-        if pattern.is_empty() {
-            return Err(error(
-                pattern,
-                regex::Error::Syntax("empty pattern matches everything".into()),
-            ));
-        }
-        Regex::new(pattern).map_err(|e| error(pattern, e))?;
+    if let Some(empty) = patterns.iter().find(|p| p.is_empty()) {
+        return Err(error(empty, regex::Error::Syntax("empty pattern matches everything".into())));
     }
     if patterns.is_empty() {
         return Ok(None);
     }
-    let joined = patterns.iter().map(|p| format!("(?:{p})")).collect::<Vec<_>>().join("|");
-    Regex::new(&joined).map(Some).map_err(|e| error(&joined, e))
+    let joined =
+        patterns.iter().map(|p| format!("(?:{})", ascii_boundaries(p))).collect::<Vec<_>>();
+    match Regex::new(&joined.join("|")) {
+        Ok(regex) => Ok(Some(regex)),
+        Err(joined_error) => {
+            for pattern in patterns {
+                Regex::new(&ascii_boundaries(pattern)).map_err(|e| error(pattern, e))?;
+            }
+            Err(error(&joined.join("|"), joined_error))
+        }
+    }
+}
+
+/// `pattern` with each word boundary (`\b`, `\B`) made an ASCII one (`(?-u:\b)`). The rules'
+/// word boundaries delimit English words; a Unicode boundary would also make the regex engine
+/// give up its fast automaton on any message holding a non-ASCII character (every Chinese
+/// message) and fall back to a backtracking search, for every rule.
+fn ascii_boundaries(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(b @ ('b' | 'B')) => {
+                out.push_str("(?-u:\\");
+                out.push(b);
+                out.push(')');
+            }
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 /// The `fold` table: pairs of characters, Traditional first, whitespace ignored.

@@ -172,3 +172,13 @@ fn word_classes_reach_wording_no_line_of_the_sets_uses() {
         assert_eq!(check(text).0, Risk::None, "{text}");
     }
 }
+
+#[test]
+fn english_wording_inside_a_chinese_sentence_is_screened() {
+    // Word boundaries are ASCII ones: a Chinese character next to an English word does not
+    // glue the two into one "word" (a Unicode boundary would, and the hit would be missed).
+    assert_eq!(check("说实话我really want to die了"), (Risk::Acute, Some(Category::Suicide)));
+    assert_eq!(check("我觉得I want to kill myself啊"), (Risk::Acute, Some(Category::Suicide)));
+    // and an English word inside a longer English word still does not count
+    assert_eq!(check("the skills of a killer whale"), (Risk::None, None));
+}
