@@ -33,6 +33,7 @@ mod messages;
 mod migrations;
 mod profile;
 mod protocol_runs;
+mod reminder_notices;
 mod runs;
 mod session;
 mod skill_rows;
