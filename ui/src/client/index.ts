@@ -32,6 +32,7 @@ import type {
   ProtocolRunChange,
   ProtocolRunList,
   ProtocolRunView,
+  ReminderList,
   ReportFormatKind,
   ResolveApprovalResponse,
   SendMessageResponse,
@@ -171,6 +172,11 @@ export const protocols = {
   /** The core renders the report; the shell asks where to save it (native dialog) and writes it. */
   exportReport: (runId: string, format: ReportFormatKind) =>
     call<Saved>("export_protocol_report", { request: { run_id: runId, format } }),
+};
+
+export const reminders = {
+  /** The reminders the app notified that are still open (per run the latest due one, not answered). */
+  notices: () => call<ReminderList>("reminder_notices").then((l) => l.reminders),
 };
 
 export const profile = {
