@@ -74,6 +74,7 @@ fn main() -> anyhow::Result<()> {
             commands::profile::set_profile_path,
             commands::profile::skill_state,
             commands::profile::write_state,
+            commands::profile::edit_state_entry,
             commands::profile::compute_chart,
             commands::protocols::list_protocols,
             commands::protocols::list_protocol_runs,

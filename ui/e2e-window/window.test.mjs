@@ -201,6 +201,8 @@ test("a passphrase chosen, first run, settings, a streamed reply stored encrypte
     const reminders = await testId(app, "settings-reminders");
     assert.match(await reminders.text(), /用系统通知显示协议提醒/);
     assert.equal(await (await testId(app, "settings-reminders-notify")).property("checked"), true);
+    // Above the sticky Save bar first, or the click lands on the bar.
+    await app.execute("document.querySelector('[data-testid=settings-reminders]').scrollIntoView({ block: 'center' });");
     await (await testId(app, "settings-quiet-hours")).click();
     await waitFor("quiet hours saved", async () => (await app.findAll('[data-testid="settings-quiet-start"]')).length > 0);
     const written = () => JSON.parse(readFileSync(join(dataDir, "data", "settings.json"), "utf8"));

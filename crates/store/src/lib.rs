@@ -24,6 +24,7 @@ mod history;
 mod integrity;
 mod json_path;
 mod legacy;
+mod list_edit;
 mod losses;
 mod memory;
 mod memory_backoff;

@@ -189,6 +189,8 @@ fn generate(dir: &Path) -> Result<(), String> {
         cmd::MemoryVersion::export_all(&cfg),
         cmd::SetMemoryEnabledRequest::export_all(&cfg),
         cmd::AppendStateRequest::export_all(&cfg),
+        cmd::EditStateEntryRequest::export_all(&cfg),
+        cmd::StateEntryEdited::export_all(&cfg),
         cmd::ReadStateRequest::export_all(&cfg),
         cmd::StateAppended::export_all(&cfg),
         cmd::StateRead::export_all(&cfg),

@@ -43,6 +43,7 @@ import type {
   SkillList,
   SkillsReloaded,
   SkillStateView,
+  StateEntryEdited,
   StateWritten,
   TestConnectionResponse,
   TurnInput,
@@ -188,6 +189,9 @@ export const profile = {
   /** Deep-merges `data` into one section of a skill's state (null removes a key). */
   writeState: (skill: string, section: string, data: unknown) =>
     call<StateWritten>("write_state", { request: { skill, section, data } }),
+  /** Replaces entry `index` (newest first) of a list, which must still have `createdAt`. */
+  editEntry: (skill: string, path: string, index: number, createdAt: string, entry: unknown) =>
+    call<StateEntryEdited>("edit_state_entry", { request: { skill, path, index, created_at: createdAt, entry } }),
 };
 
 export const memory = {

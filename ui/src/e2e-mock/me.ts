@@ -89,6 +89,15 @@ export function createMe() {
         merge(lifecoach[section] as Obj, request.data as Obj);
         return { skill_id: String(request.skill), section };
       }
+      case "edit_state_entry": {
+        const list = lifecoach[String(request.path)] as Obj[];
+        const at = list?.[Number(request.index)];
+        if (!at || at._created_at !== request.created_at)
+          throw { error: { kind: "not_found", message: `no entry created at ${String(request.created_at)} in list "${String(request.path)}" of skill lifecoach` }, hint: null };
+        const entry = { ...(request.entry as Obj), _created_at: at._created_at, _edited_at: new Date().toISOString() };
+        list[Number(request.index)] = entry;
+        return { skill_id: "lifecoach", path: String(request.path), entry };
+      }
       case "list_memory":
         return { memory: memory.on, items: memory.items };
       case "edit_memory_item": {

@@ -85,6 +85,6 @@ pub use skills::{
     SkillRootKind, SkillRootView, SkillShadow, SkillSummary, SkillsReloaded,
 };
 pub use state::{
-    AppendStateRequest, ReadStateRequest, StateAppended, StateRead, StateReadStatus, StateWritten,
-    WriteStateRequest,
+    AppendStateRequest, EditStateEntryRequest, ReadStateRequest, StateAppended, StateEntryEdited,
+    StateRead, StateReadStatus, StateWritten, WriteStateRequest,
 };
