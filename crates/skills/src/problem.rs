@@ -6,6 +6,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+pub use vibe_wire::command::ProblemCode;
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -41,6 +42,8 @@ pub struct Problem {
     pub col: usize,
     pub severity: Severity,
     pub message: String,
+    /// What the finding is about, for a front end to word it (`Other`: only `message`).
+    pub code: ProblemCode,
 }
 
 impl Problem {
@@ -59,7 +62,14 @@ impl Problem {
             col: pos.col,
             severity,
             message: message.into(),
+            code: ProblemCode::Other,
         }
+    }
+
+    /// The same finding with its kind named.
+    pub fn with_code(mut self, code: ProblemCode) -> Self {
+        self.code = code;
+        self
     }
 
     pub fn is_error(&self) -> bool {

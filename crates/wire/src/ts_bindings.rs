@@ -190,6 +190,8 @@ fn generate(dir: &Path) -> Result<(), String> {
         cmd::SetMemoryEnabledRequest::export_all(&cfg),
         cmd::AppendStateRequest::export_all(&cfg),
         cmd::EditStateEntryRequest::export_all(&cfg),
+        cmd::ProblemCode::export_all(&cfg),
+        cmd::SkillProblemView::export_all(&cfg),
         cmd::StateEntryEdited::export_all(&cfg),
         cmd::ReadStateRequest::export_all(&cfg),
         cmd::StateAppended::export_all(&cfg),
