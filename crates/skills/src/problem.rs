@@ -77,6 +77,13 @@ impl Problem {
     }
 }
 
+/// A file that cannot be read (`cannot read: …`, with the system's words as its detail).
+pub fn cannot_read(path: &Path, err: &dyn fmt::Display) -> Problem {
+    let detail = err.to_string();
+    Problem::error(path, Pos::START, format!("cannot read: {detail}"))
+        .with_code(ProblemCode::CannotRead { detail })
+}
+
 /// `path:line:col: message`, with `warning: ` before the message of warnings.
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
