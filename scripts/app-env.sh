@@ -51,13 +51,14 @@ kill_window_pids() {
 }
 
 # Starts Xvfb on the first free display number from 90 (even when one is set: screenshots then
-# have a known size and nothing depends on the developer's desktop) and exports DISPLAY.
+# have a known size and nothing depends on the developer's desktop) and exports DISPLAY. The
+# screen is taller than the window so a long page (Settings) can be shown whole.
 start_xvfb() {
   local display=90
   while [ -e "/tmp/.X11-unix/X$display" ] || [ -e "/tmp/.X$display-lock" ]; do
     display=$((display + 1))
   done
-  Xvfb ":$display" -screen 0 1280x860x24 -nolisten tcp >/dev/null 2>&1 &
+  Xvfb ":$display" -screen 0 1280x1200x24 -nolisten tcp >/dev/null 2>&1 &
   WINDOW_PIDS+=("$!")
   local _
   for _ in $(seq 1 50); do

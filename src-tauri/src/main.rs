@@ -9,6 +9,7 @@
 mod commands;
 mod idle;
 mod logging;
+mod reminders;
 mod shell;
 mod sink;
 mod webview;
@@ -26,6 +27,7 @@ fn main() -> anyhow::Result<()> {
         .manage(started)
         .manage(commands::skills_watch::SkillsWatch::default())
         .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_notification::init())
         .setup(|app| {
             let log_dir = app.path().app_log_dir().context("no log dir for this user")?;
             let guard = logging::init(&log_dir)?;
@@ -36,6 +38,7 @@ fn main() -> anyhow::Result<()> {
                 webview::configure(&window);
             }
             tauri::async_runtime::spawn(idle::memory_checks(app.handle().clone()));
+            tauri::async_runtime::spawn(reminders::notify_due(app.handle().clone()));
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
@@ -71,6 +74,7 @@ fn main() -> anyhow::Result<()> {
             commands::profile::set_profile_path,
             commands::profile::skill_state,
             commands::profile::write_state,
+            commands::profile::edit_state_entry,
             commands::profile::compute_chart,
             commands::protocols::list_protocols,
             commands::protocols::list_protocol_runs,
@@ -79,6 +83,7 @@ fn main() -> anyhow::Result<()> {
             commands::protocols::later_protocol,
             commands::protocols::resume_protocol,
             commands::protocols::cancel_protocol,
+            commands::protocols::reminder_notices,
             commands::export::export_protocol_report,
             commands::export::save_memory_export,
             commands::database::unlock_database,

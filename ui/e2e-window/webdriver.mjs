@@ -1,6 +1,6 @@
 // A minimal W3C WebDriver client (the few endpoints the real-window test uses), over Node's
-// fetch: sessions, finding elements by CSS, click, typing, text, attributes, scripts and
-// screenshots. tauri-driver forwards these to WebKitWebDriver, which drives the app's webview.
+// fetch: sessions, finding elements by CSS, click, typing, text, attributes, scripts, the
+// window's size and screenshots. tauri-driver forwards these to WebKitWebDriver, which drives the app's webview.
 
 const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
 
@@ -77,6 +77,11 @@ export class Session {
 
   executeAsync(script, args = []) {
     return this.#call("POST", "/execute/async", { script, args });
+  }
+
+  /** Resizes the window (W3C Set Window Rect); answers the rect the window got. */
+  setWindowRect(width, height) {
+    return this.#call("POST", "/window/rect", { width, height });
   }
 
   /** A PNG of the window, as a Buffer. */

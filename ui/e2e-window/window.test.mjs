@@ -197,7 +197,27 @@ test("a passphrase chosen, first run, settings, a streamed reply stored encrypte
     await waitFor("saved", async () => (await (await testId(app, "nav-chat")).text()) === "对话");
     // Tauri's app API answered: the capability file reached the build.
     assert.equal(await (await testId(app, "app-version")).text(), `VibeLife ${VERSION}`);
+    // The reminder settings: quiet hours turned on are written through the core.
+    const reminders = await testId(app, "settings-reminders");
+    assert.match(await reminders.text(), /用系统通知显示协议提醒/);
+    assert.equal(await (await testId(app, "settings-reminders-notify")).property("checked"), true);
+    // Above the sticky Save bar first, or the click lands on the bar.
+    await app.execute("document.querySelector('[data-testid=settings-reminders]').scrollIntoView({ block: 'center' });");
+    await (await testId(app, "settings-quiet-hours")).click();
+    await waitFor("quiet hours saved", async () => (await app.findAll('[data-testid="settings-quiet-start"]')).length > 0);
+    const written = () => JSON.parse(readFileSync(join(dataDir, "data", "settings.json"), "utf8"));
+    await waitFor("quiet hours in settings.json", async () => written().preferences?.reminders?.quiet_hours?.start === "22:00");
+    // The whole page in a window tall enough for it (nothing cut at the bottom edge).
+    await app.setWindowRect(1100, 1150);
+    await waitFor("the whole Settings page inside the window", async () =>
+      app.execute(
+        "const v = document.querySelector('[data-testid=app-version]').getBoundingClientRect(); const a = document.querySelector('.settings-actions').getBoundingClientRect(); return v.bottom <= a.top + 1 && a.bottom <= window.innerHeight;",
+      ),
+    );
     await shot(app, "settings.png");
+    await app.setWindowRect(1100, 760);
+    await app.execute("document.querySelector('[data-testid=settings-reminders]').scrollIntoView({ block: 'center' });");
+    await shot(app, "reminder-settings.png");
 
     // Chat: send, watch it stream, read the whole reply.
     await (await testId(app, "nav-chat")).click();

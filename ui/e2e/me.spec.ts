@@ -92,3 +92,55 @@ test("birth info is saved through the core's checks; a bad place shows its error
   await expect(page.locator(".facts")).toContainText("Suzhou");
   await expect(page.locator(".facts")).toContainText("Unknown");
 });
+
+test("a journal entry is edited in place, written back as that one entry through the core", async ({ page }) => {
+  await page.goto("./?lang=en");
+  await page.getByTestId("nav-me").click();
+  const entries = page.getByTestId("journal-entry");
+  await expect(entries).toHaveCount(3);
+  const second = entries.nth(1);
+  await expect(second).toContainText("和朋友聊了转行");
+  // By keyboard: the entry's Edit button opens its fields.
+  await second.getByRole("button", { name: "Edit the entry of 2026-11-24" }).focus();
+  await page.keyboard.press("Enter");
+  await second.getByLabel("Mood (1–10)").fill("8");
+  await second.getByLabel("Highlights").fill("和朋友聊了转行\n投出第一份申请");
+  await second.getByLabel("Notes").fill("心里踏实了一些");
+  await page.setViewportSize({ width: 1100, height: 1500 });
+  await second.screenshot({ path: `${SHOTS}/journal-edit.png` });
+  await page.setViewportSize({ width: 1100, height: 760 });
+  await second.getByRole("button", { name: "Save" }).click();
+  await expect(second).toContainText("mood 8/10");
+  await expect(second).toContainText("投出第一份申请");
+  await expect(second).toContainText("心里踏实了一些");
+  await expect(second.getByRole("button", { name: "Edit the entry of 2026-11-24" })).toBeFocused();
+  const edits = await page.evaluate(() =>
+    window.__vibeMock.fromWebview.filter((c) => c.cmd === "edit_state_entry").map((c) => JSON.parse(c.args).request),
+  );
+  expect(edits).toEqual([
+    {
+      skill: "lifecoach",
+      path: "journal",
+      index: 1,
+      created_at: "2026-11-24T21:00:00Z",
+      entry: { date: "2026-11-24", mood: 8, highlights: ["和朋友聊了转行", "投出第一份申请"], lessons: ["担心收入下降"], text: "心里踏实了一些" },
+    },
+  ]);
+  // The others are untouched; a search keeps each entry's own place in the list.
+  await expect(entries.nth(0)).toContainText("完成了第一版作品集");
+  await page.getByRole("searchbox", { name: "Search the journal" }).fill("跑步");
+  await expect(entries).toHaveCount(1);
+  await entries.first().getByRole("button", { name: /Edit the entry/ }).click();
+  await entries.first().getByLabel("Tomorrow").fill("投出 5 份申请");
+  await page.keyboard.press("Control+Enter");
+  await expect(entries.first()).toContainText("投出 5 份申请");
+  const last = await page.evaluate(() =>
+    window.__vibeMock.fromWebview.filter((c) => c.cmd === "edit_state_entry").map((c) => JSON.parse(c.args).request).at(-1),
+  );
+  expect(last).toMatchObject({ index: 2, created_at: "2026-11-22T21:00:00Z" });
+  // Esc leaves an entry unchanged.
+  await entries.first().getByRole("button", { name: /Edit the entry/ }).click();
+  await entries.first().getByLabel("Tomorrow").fill("x");
+  await page.keyboard.press("Escape");
+  await expect(entries.first()).toContainText("投出 5 份申请");
+});

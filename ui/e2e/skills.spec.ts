@@ -12,7 +12,9 @@ test("a validation error shows with path:line:col and is gone after a fix and a 
   await expect(rows).toHaveCount(5);
   const broken = rows.filter({ hasText: "journal-helper" });
   await expect(broken).toContainText("Has errors");
-  await expect(broken.getByTestId("skill-problem")).toContainText("journal-helper/SKILL.md:3:1: error: front matter");
+  await expect(broken.getByTestId("skill-problem")).toContainText(
+    "journal-helper/SKILL.md:3:1: error: the front matter lacks the required field `description`",
+  );
   await expect(rows.filter({ hasText: "lifecoach" })).toContainText("Hides the built-in skill of the same name in /usr/share/vibelife/skills/lifecoach");
   await page.screenshot({ path: `${SHOTS}/skills-error.png` });
 
@@ -33,6 +35,8 @@ test("a skill edited on disk shows its new state live, without a reload", async 
   await expect(page.getByTestId("skills-changes")).toHaveText("journal-helper 已更新");
   await page.evaluate(() => window.__vibeMock.editSkill("journal-helper", false, true));
   await expect(page.getByTestId("skill-problem")).toHaveCount(1);
+  // Worded in Chinese from the finding's kind, the place kept as path:line:col.
+  await expect(page.getByTestId("skill-problem")).toContainText("journal-helper/SKILL.md:3:1: 错误: 前置信息缺少必填字段 `description`");
   await expect(page.getByTestId("skills-changes")).toHaveText("journal-helper 有错误");
   await page.screenshot({ path: `${SHOTS}/skills-zh.png` });
   const reloads = await page.evaluate(() => window.__vibeMock.fromWebview.filter((c) => c.cmd === "reload_skills").length);

@@ -8,9 +8,11 @@ import { ChatScreen } from "./chat/ChatScreen";
 import { FirstRun } from "./firstrun/FirstRun";
 import { MeScreen } from "./me/MeScreen";
 import { ProtocolsScreen } from "./protocols/ProtocolsScreen";
+import { ReminderCard } from "./reminders/ReminderCard";
 import { SettingsScreen } from "./settings/SettingsScreen";
 import { SkillsScreen } from "./skills/SkillsScreen";
 import { isLock, UnlockScreen, type LockKind } from "./unlock/UnlockScreen";
+import type { ReminderView } from "./wire";
 
 type Screen = "starting" | "unlock" | "first-run" | Page;
 /** The screens the navigation leads to, in its order. */
@@ -22,9 +24,14 @@ export function App() {
   const [screen, setScreen] = useState<Screen>("starting");
   const [lock, setLock] = useState<LockKind>("passphrase_needed");
   /** A conversation another screen asked the chat to open (a new object each time). */
-  const [openRequest, setOpenRequest] = useState<{ id: string } | null>(null);
+  const [openRequest, setOpenRequest] = useState<{ id: string | null; reminder?: ReminderView } | null>(null);
   const openConversation = (id: string) => {
     setOpenRequest({ id });
+    setScreen("chat");
+  };
+  /** A reminder card's button: its run's conversation (a new one when the run has none), at its question. */
+  const openReminder = (reminder: ReminderView) => {
+    setOpenRequest({ id: reminder.conversation_id ?? null, reminder });
     setScreen("chat");
   };
   const start = () => {
@@ -55,6 +62,7 @@ export function App() {
           </nav>
         )}
       </header>
+      {inApp && <ReminderCard onOpen={openReminder} />}
       {screen === "starting" && <p className="starting muted">{t("app.starting")}</p>}
       {screen === "unlock" && (
         <div className="screen">

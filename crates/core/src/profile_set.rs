@@ -57,6 +57,21 @@ pub fn set_profile_path(
             store.set_path(user, path, value)?;
             Ok(None)
         }
+        ["preferences", "voice_mode"] => {
+            let known = value.as_str().and_then(vibe_wire::VoiceMode::parse).is_some();
+            if !known && !value.is_null() {
+                return Err(CoreError::InvalidRequest(format!(
+                    "preferences.voice_mode must be warm, direct or playful, found {value}"
+                )));
+            }
+            store.set_path(user, path, value)?;
+            Ok(None)
+        }
+        ["preferences", "reminder_times"] => {
+            crate::protocol::check_reminder_times(&value).map_err(CoreError::InvalidRequest)?;
+            store.set_path(user, path, value)?;
+            Ok(None)
+        }
         ["preferences", "zi_hour_day_change"] => {
             ChartOptions::from_preferences(Some(&json!({"zi_hour_day_change": value.clone()})))?;
             store.set_path(user, path, value)?;

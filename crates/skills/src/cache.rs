@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::error::SkillsError;
 use crate::fsio::{Fingerprint, Reads, fingerprint, read_text};
-use crate::problem::{Pos, Problem, has_errors};
+use crate::problem::{Problem, has_errors};
 
 /// Largest part file (rule, case, scenario, tools.yaml, protocol, SKILL.md) read whole.
 pub(crate) const MAX_PART_BYTES: u64 = 1024 * 1024;
@@ -85,9 +85,7 @@ impl<T> FileCache<T> {
                     let (value, problems) = parse(path, &text);
                     (value.filter(|_| !has_errors(&problems)).map(Arc::new), problems)
                 }
-                Err(e) => {
-                    (None, vec![Problem::error(path, Pos::START, format!("cannot read: {e}"))])
-                }
+                Err(e) => (None, vec![crate::problem::cannot_read(path, &e)]),
             };
             let last_good = current.clone().or(previous_good);
             let slot = Slot { fingerprint: fp, verified: true, current, last_good, problems };
@@ -158,7 +156,7 @@ mod tests {
 
     fn upper(path: &Path, text: &str) -> (Option<String>, Vec<Problem>) {
         if text.contains("BAD") {
-            (None, vec![Problem::error(path, Pos::new(1, 1), "bad")])
+            (None, vec![Problem::error(path, crate::problem::Pos::new(1, 1), "bad")])
         } else {
             (Some(text.to_uppercase()), vec![])
         }

@@ -124,7 +124,7 @@ fn duplicate_names(scans: &[Scanned]) -> Vec<Problem> {
 fn check_file<T>(path: &Path, parse: Parser<T>, reads: &Reads) -> (Option<T>, Vec<Problem>) {
     match read_text(path, MAX_PART_BYTES, reads) {
         Ok(text) => parse(path, &text),
-        Err(e) => (None, vec![Problem::error(path, Pos::START, format!("cannot read: {e}"))]),
+        Err(e) => (None, vec![crate::problem::cannot_read(path, &e)]),
     }
 }
 
@@ -251,7 +251,7 @@ fn unreadable_files(root: &Path, dir: &Path, depth: usize, out: &mut Vec<Problem
             continue;
         }
         if let Err(e) = std::fs::File::open(&path) {
-            out.push(Problem::error(&path, Pos::START, format!("cannot read: {e}")));
+            out.push(crate::problem::cannot_read(&path, &e));
         }
     }
 }

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use crate::meta::{ComputeType, Ethics, HistoryLimits, Persona, SkillMeta, VoiceMode};
 use crate::name::check_name;
+use crate::problem::ProblemCode;
 use crate::problem::{Pos, Problem, has_errors};
 use crate::yaml::Node;
 use crate::yaml_read::Reader;
@@ -68,7 +69,8 @@ pub(crate) fn parse_meta(yaml: &str, yaml_line: usize, path: &Path, folder: &str
             node
         }
         Err(e) => {
-            r.error(e.pos, format!("invalid YAML in frontmatter: {}", e.message));
+            let code = ProblemCode::InvalidYaml { detail: e.message.clone() };
+            r.error_of(e.pos, code, format!("invalid YAML in frontmatter: {}", e.message));
             return fail(r.problems);
         }
     };
@@ -150,11 +152,13 @@ pub(crate) fn parse_meta(yaml: &str, yaml_line: usize, path: &Path, folder: &str
 fn required_text(r: &mut Reader<'_>, node: &Node, field: &str, fence: Pos) -> Option<String> {
     match node.get(field) {
         None => {
-            r.error(fence, format!("missing required field `{field}` in the frontmatter"));
+            let code = ProblemCode::MissingField { field: field.to_string() };
+            r.error_of(fence, code, format!("missing required field `{field}` in the frontmatter"));
             None
         }
         Some(n) if n.is_null() => {
-            r.error(n.pos, format!("`{field}` is empty; it is required"));
+            let code = ProblemCode::EmptyField { field: field.to_string() };
+            r.error_of(n.pos, code, format!("`{field}` is empty; it is required"));
             None
         }
         Some(n) => r.text(n, field),
@@ -168,8 +172,11 @@ fn check_skill_name(r: &mut Reader<'_>, node: &Node, name: &str, folder: &str) -
         return false;
     }
     if name != folder {
-        r.error(
+        let code =
+            ProblemCode::NameNotFolder { name: name.to_string(), folder: folder.to_string() };
+        r.error_of(
             pos,
+            code,
             format!("name `{name}` must equal its folder name `{folder}` (rename one of them)"),
         );
         return false;
@@ -189,7 +196,8 @@ fn within_len(
     let pos = node.get(field).map_or(Pos::START, |n| n.pos);
     let len = text.chars().count();
     if text.trim().is_empty() {
-        r.error(pos, format!("`{field}` is empty; write at least one character"));
+        let code = ProblemCode::EmptyField { field: field.to_string() };
+        r.error_of(pos, code, format!("`{field}` is empty; write at least one character"));
         None
     } else if len > max {
         r.warn(
@@ -234,7 +242,13 @@ fn compute_type(r: &mut Reader<'_>, node: &Node) -> Option<ComputeType> {
     let text = r.optional_text(node, "compute_type")?;
     let parsed = ComputeType::parse(&text);
     if parsed.is_none() {
-        r.error(node.pos, format!("unknown compute_type `{text}` (known: {})", known_compute()));
+        let known = known_compute();
+        let code = ProblemCode::UnknownValue {
+            field: "compute_type".into(),
+            value: text.to_string(),
+            known: known.to_string(),
+        };
+        r.error_of(node.pos, code, format!("unknown compute_type `{text}` (known: {known})"));
     }
     parsed
 }
@@ -246,7 +260,12 @@ fn voice_modes(r: &mut Reader<'_>, node: &Node) -> Vec<VoiceMode> {
         .filter_map(|(t, pos)| {
             let v = VoiceMode::parse(&t);
             if v.is_none() {
-                r.error(pos, format!("unknown voice mode `{t}` (known: {known})"));
+                let code = ProblemCode::UnknownValue {
+                    field: "voice_modes".into(),
+                    value: t.to_string(),
+                    known: known.to_string(),
+                };
+                r.error_of(pos, code, format!("unknown voice mode `{t}` (known: {known})"));
             }
             v
         })

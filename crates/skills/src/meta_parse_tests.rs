@@ -212,3 +212,42 @@ proptest::proptest! {
         proptest::prop_assert!(parsed.meta.is_some() || !parsed.problems.is_empty());
     }
 }
+
+#[test]
+fn findings_name_their_kind_and_parameters_for_a_front_end_to_word() {
+    use crate::problem::ProblemCode as C;
+    let codes = |yaml: &str, folder: &str| -> Vec<C> {
+        parse_meta(yaml, 2, Path::new("s/SKILL.md"), folder)
+            .problems
+            .into_iter()
+            .map(|p| p.code)
+            .collect()
+    };
+    assert_eq!(codes("name: bazi\n", "bazi"), [C::MissingField { field: "description".into() }]);
+    assert_eq!(
+        codes("name: bazi\ndescription:\n", "bazi"),
+        [C::EmptyField { field: "description".into() }]
+    );
+    assert_eq!(
+        codes("name: tarot\ndescription: d\n", "bazi"),
+        [C::NameNotFolder { name: "tarot".into(), folder: "bazi".into() }]
+    );
+    assert_eq!(
+        codes("name: bazi\ndescription: d\ncompute_type: runes\n", "bazi"),
+        [C::UnknownValue {
+            field: "compute_type".into(),
+            value: "runes".into(),
+            known: known_compute()
+        }]
+    );
+    assert_eq!(
+        codes("name: bazi\ndescription: [a, b]\n", "bazi"),
+        [C::WrongType {
+            field: "description".into(),
+            expected: "text".into(),
+            found: "a list".into()
+        }]
+    );
+    let yaml = codes("name: bazi\ndescription: \"unclosed\n", "bazi");
+    assert!(matches!(yaml.as_slice(), [C::InvalidYaml { .. }]), "{yaml:?}");
+}

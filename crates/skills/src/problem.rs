@@ -6,6 +6,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+pub use vibe_wire::command::ProblemCode;
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -41,6 +42,8 @@ pub struct Problem {
     pub col: usize,
     pub severity: Severity,
     pub message: String,
+    /// What the finding is about, for a front end to word it (`Other`: only `message`).
+    pub code: ProblemCode,
 }
 
 impl Problem {
@@ -59,12 +62,26 @@ impl Problem {
             col: pos.col,
             severity,
             message: message.into(),
+            code: ProblemCode::Other,
         }
+    }
+
+    /// The same finding with its kind named.
+    pub fn with_code(mut self, code: ProblemCode) -> Self {
+        self.code = code;
+        self
     }
 
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+}
+
+/// A file that cannot be read (`cannot read: …`, with the system's words as its detail).
+pub fn cannot_read(path: &Path, err: &dyn fmt::Display) -> Problem {
+    let detail = err.to_string();
+    Problem::error(path, Pos::START, format!("cannot read: {detail}"))
+        .with_code(ProblemCode::CannotRead { detail })
 }
 
 /// `path:line:col: message`, with `warning: ` before the message of warnings.

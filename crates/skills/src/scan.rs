@@ -10,7 +10,7 @@ use crate::frontmatter::{read_head, split};
 use crate::fsio::{Fingerprint, Reads, fingerprint};
 use crate::meta::SkillMeta;
 use crate::meta_parse::{MetaParse, parse_meta};
-use crate::problem::{Pos, Problem};
+use crate::problem::{Pos, Problem, ProblemCode};
 
 /// What the index knows about one skill folder.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,7 +84,12 @@ fn read_meta(file: &Path, folder: &str, reads: &Reads) -> MetaParse {
     };
     let head = match read_head(file, reads) {
         Ok(head) => head,
-        Err(e) => return fail(Problem::error(file, Pos::START, format!("cannot read: {e}"))),
+        Err(e) => {
+            let code = ProblemCode::CannotRead { detail: e.to_string() };
+            return fail(
+                Problem::error(file, Pos::START, format!("cannot read: {e}")).with_code(code),
+            );
+        }
     };
     match split(&head) {
         Ok(parts) => parse_meta(parts.yaml, parts.yaml_line, file, folder),

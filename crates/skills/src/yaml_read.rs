@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::problem::{Pos, Problem};
+use crate::problem::{Pos, Problem, ProblemCode};
 use crate::yaml::{Key, Node, ScalarKind, Value};
 
 /// Collects problems for one file while fields are read.
@@ -27,12 +27,34 @@ impl<'a> Reader<'a> {
         self.problems.push(Problem::warning(self.path, pos, message));
     }
 
+    /// An error of a known kind.
+    pub fn error_of(&mut self, pos: Pos, code: ProblemCode, message: impl Into<String>) {
+        self.problems.push(Problem::error(self.path, pos, message).with_code(code));
+    }
+
+    /// A field holding the wrong kind of value.
+    fn wrong(&mut self, pos: Pos, field: &str, expected: &str, found: &str, message: String) {
+        let code = ProblemCode::WrongType {
+            field: field.to_string(),
+            expected: expected.to_string(),
+            found: found.to_string(),
+        };
+        self.error_of(pos, code, message);
+    }
+
     /// The text of a scalar. Null (an empty value) and collections are errors.
     pub fn text(&mut self, node: &Node, field: &str) -> Option<String> {
         match node.scalar_text() {
             Some(t) => Some(t.to_string()),
             None => {
-                self.error(node.pos, format!("`{field}` must be text, found {}", node.kind_name()));
+                let found = node.kind_name();
+                self.wrong(
+                    node.pos,
+                    field,
+                    "text",
+                    found,
+                    format!("`{field}` must be text, found {found}"),
+                );
                 None
             }
         }
@@ -50,18 +72,15 @@ impl<'a> Reader<'a> {
                 (ScalarKind::Str, "true") => Some(true),
                 (ScalarKind::Str, "false") => Some(false),
                 _ => {
-                    self.error(
-                        node.pos,
-                        format!("`{field}` must be true or false, found `{}`", s.text),
-                    );
+                    let message = format!("`{field}` must be true or false, found `{}`", s.text);
+                    self.wrong(node.pos, field, "boolean", &s.text, message);
                     None
                 }
             },
             _ => {
-                self.error(
-                    node.pos,
-                    format!("`{field}` must be true or false, found {}", node.kind_name()),
-                );
+                let found = node.kind_name();
+                let message = format!("`{field}` must be true or false, found {found}");
+                self.wrong(node.pos, field, "boolean", found, message);
                 None
             }
         }
@@ -78,7 +97,8 @@ impl<'a> Reader<'a> {
         }
         let found =
             node.scalar_text().map_or_else(|| node.kind_name().to_string(), |t| format!("`{t}`"));
-        self.error(node.pos, format!("`{field}` must be a positive whole number, found {found}"));
+        let message = format!("`{field}` must be a positive whole number, found {found}");
+        self.wrong(node.pos, field, "positive_number", &found, message);
         None
     }
 
@@ -91,10 +111,9 @@ impl<'a> Reader<'a> {
                 .filter_map(|item| match item.scalar_text() {
                     Some(t) => Some((t.to_string(), item.pos)),
                     None => {
-                        self.error(
-                            item.pos,
-                            format!("items of `{field}` must be text, found {}", item.kind_name()),
-                        );
+                        let found = item.kind_name();
+                        let message = format!("items of `{field}` must be text, found {found}");
+                        self.wrong(item.pos, field, "text", found, message);
                         None
                     }
                 })
@@ -102,7 +121,8 @@ impl<'a> Reader<'a> {
             Value::Scalar(_) if node.is_null() => Vec::new(),
             Value::Scalar(s) => vec![(s.text.clone(), node.pos)],
             Value::Map(_) => {
-                self.error(node.pos, format!("`{field}` must be a list, found a mapping"));
+                let message = format!("`{field}` must be a list, found a mapping");
+                self.wrong(node.pos, field, "list", "mapping", message);
                 Vec::new()
             }
         }
@@ -114,13 +134,10 @@ impl<'a> Reader<'a> {
             Value::Map(entries) => Some(entries),
             _ if node.is_null() => Some(&[]),
             _ => {
-                self.error(
-                    node.pos,
-                    format!(
-                        "`{field}` must be a mapping (key: value lines), found {}",
-                        node.kind_name()
-                    ),
-                );
+                let found = node.kind_name();
+                let message =
+                    format!("`{field}` must be a mapping (key: value lines), found {found}");
+                self.wrong(node.pos, field, "mapping", found, message);
                 None
             }
         }
@@ -141,10 +158,10 @@ impl<'a> Reader<'a> {
     pub fn unknown_keys(&mut self, entries: &[(Key, Node)], known: &[&str], what: &str) {
         for (k, _) in entries {
             if !known.contains(&k.text.as_str()) {
-                self.warn(
-                    k.pos,
-                    format!("unknown {what} `{}` is ignored (known: {})", k.text, known.join(", ")),
-                );
+                let known = known.join(", ");
+                let message = format!("unknown {what} `{}` is ignored (known: {known})", k.text);
+                let code = ProblemCode::UnknownKey { key: k.text.clone(), known };
+                self.problems.push(Problem::warning(self.path, k.pos, message).with_code(code));
             }
         }
     }

@@ -71,6 +71,12 @@ pub enum StoreError {
     #[error("no memory item with id \"{0}\" (a forgotten item is gone for good)")]
     NoSuchMemoryItem(String),
 
+    /// The list entry asked for (its place and `_created_at`) is not there.
+    #[error(
+        "no entry created at {created_at} in list \"{path}\" of skill {skill} (it may have been trimmed or changed meanwhile); read the state again and edit what it shows"
+    )]
+    NoSuchListEntry { skill: String, path: String, created_at: String },
+
     /// A protocol run id that does not exist.
     #[error("no protocol run with id {0}")]
     NoSuchProtocolRun(String),
@@ -202,7 +208,8 @@ impl StoreError {
             Self::NoSuchConversation(_)
             | Self::NoSuchProtocolRun(_)
             | Self::NoHistory(_)
-            | Self::NoSuchMemoryItem(_) => ErrorKind::NotFound,
+            | Self::NoSuchMemoryItem(_)
+            | Self::NoSuchListEntry { .. } => ErrorKind::NotFound,
             Self::CorruptJson { .. } => ErrorKind::CorruptData,
             Self::Storage { .. } => ErrorKind::Storage,
             Self::Sqlite(e)

@@ -3,8 +3,9 @@
 
 use tauri::State;
 use vibe_wire::command::{
-    ChartView, CommandError, ComputeChartRequest, ProfileView, SetProfilePathRequest,
-    SkillStateRequest, SkillStateView, StateWritten, WriteStateRequest,
+    ChartView, CommandError, ComputeChartRequest, EditStateEntryRequest, ProfileView,
+    SetProfilePathRequest, SkillStateRequest, SkillStateView, StateEntryEdited, StateWritten,
+    WriteStateRequest,
 };
 
 use super::blocking;
@@ -37,6 +38,15 @@ pub async fn write_state(
     request: WriteStateRequest,
 ) -> Result<StateWritten, CommandError> {
     blocking(&shell, move |app| app.write_state(&request)).await
+}
+
+/// One entry of a skill-state list replaced in place (a journal entry edited in "Me").
+#[tauri::command]
+pub async fn edit_state_entry(
+    shell: State<'_, Shell>,
+    request: EditStateEntryRequest,
+) -> Result<StateEntryEdited, CommandError> {
+    blocking(&shell, move |app| app.edit_state_entry(&request)).await
 }
 
 #[tauri::command]

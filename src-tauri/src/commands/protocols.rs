@@ -1,10 +1,12 @@
 //! Coaching protocol commands: list protocols and runs, start, decline for now, resume and
-//! cancel a run. The engine and its rules are the core's; a report's export is in `report.rs`.
+//! cancel a run, and the notified reminders still open (the window's reminder card). The
+//! engine and its rules are the core's; a report's export is in `report.rs`.
 
 use tauri::State;
 use vibe_wire::command::{
     CancelProtocolRequest, CommandError, ListProtocolRunsRequest, ProtocolLater, ProtocolList,
     ProtocolRequest, ProtocolRunChange, ProtocolRunList, ProtocolRunRequest, ProtocolRunView,
+    ReminderList,
 };
 
 use super::blocking;
@@ -61,4 +63,10 @@ pub async fn cancel_protocol(
     request: CancelProtocolRequest,
 ) -> Result<ProtocolRunChange, CommandError> {
     blocking(&shell, move |app| app.cancel_protocol(&request)).await
+}
+
+/// The notified reminders still open (`App::reminder_notices`), for the reminder card.
+#[tauri::command]
+pub async fn reminder_notices(shell: State<'_, Shell>) -> Result<ReminderList, CommandError> {
+    blocking(&shell, |app| app.reminder_notices()).await
 }

@@ -5,7 +5,8 @@
 import { useCallback, useEffect, useState } from "react";
 import * as client from "../client";
 import { ProtocolPanel } from "../protocols/ProtocolPanel";
-import type { ConversationSummary } from "../wire";
+import { ReminderQuestion } from "../reminders/ReminderQuestion";
+import type { ConversationSummary, ReminderView } from "../wire";
 import { ApprovalDialog } from "./ApprovalDialog";
 import { Composer } from "./Composer";
 import { ConversationList } from "./ConversationList";
@@ -17,8 +18,9 @@ import { useChat } from "./useChat";
 
 interface Props {
   onOpenSettings: () => void;
-  /** Open this conversation (another screen linked to it); a new object each time. */
-  openRequest?: { id: string } | null;
+  /** Open this conversation (another screen linked to it; null: a new one), at a reminder's
+   * question when one is given; a new object each time. */
+  openRequest?: { id: string | null; reminder?: ReminderView } | null;
 }
 
 export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
@@ -34,8 +36,14 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
 
   useEffect(refresh, [refresh]);
   const { open } = chat;
+  /** The reminder question the next message answers (opened from the reminder card). */
+  const [reminder, setReminder] = useState<ReminderView | null>(null);
   useEffect(() => {
-    if (openRequest) void open(openRequest.id);
+    if (!openRequest) return;
+    setReminder(openRequest.reminder ?? null);
+    void open(openRequest.id).then(() => {
+      if (openRequest.reminder) document.querySelector<HTMLTextAreaElement>("[data-testid=composer]")?.focus();
+    });
   }, [openRequest, open]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -51,7 +59,10 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
       <ConversationList
         items={list}
         activeId={state.conversationId}
-        onOpen={(id) => void chat.open(id)}
+        onOpen={(id) => {
+          setReminder(null);
+          void chat.open(id);
+        }}
         onSearch={(q) =>
           (q.trim() ? client.conversations.search(q) : client.conversations.list()).then(setList, () => undefined)
         }
@@ -84,7 +95,17 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
             onDismiss={() => setDismissed(state.error)}
           />
         )}
-        <Composer running={running} canRetry={canRetry} onSend={(m) => void chat.send(m)} onStop={() => void chat.stop()} onRetry={() => void chat.retry()} />
+        {reminder && <ReminderQuestion reminder={reminder} onClose={() => setReminder(null)} />}
+        <Composer
+          running={running}
+          canRetry={canRetry}
+          onSend={(m) => {
+            setReminder(null);
+            void chat.send(m);
+          }}
+          onStop={() => void chat.stop()}
+          onRetry={() => void chat.retry()}
+        />
       </main>
       {state.approval && (
         <ApprovalDialog approval={state.approval} onDecide={(ok) => state.approval && void chat.decide(state.approval.requestId, ok)} />

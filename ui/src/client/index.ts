@@ -32,6 +32,7 @@ import type {
   ProtocolRunChange,
   ProtocolRunList,
   ProtocolRunView,
+  ReminderList,
   ReportFormatKind,
   ResolveApprovalResponse,
   SendMessageResponse,
@@ -42,6 +43,7 @@ import type {
   SkillList,
   SkillsReloaded,
   SkillStateView,
+  StateEntryEdited,
   StateWritten,
   TestConnectionResponse,
   TurnInput,
@@ -173,6 +175,11 @@ export const protocols = {
     call<Saved>("export_protocol_report", { request: { run_id: runId, format } }),
 };
 
+export const reminders = {
+  /** The reminders the app notified that are still open (per run the latest due one, not answered). */
+  notices: () => call<ReminderList>("reminder_notices").then((l) => l.reminders),
+};
+
 export const profile = {
   get: () => call<ProfileView>("get_profile").then((p) => p.profile),
   /** One dotted path; a `birth_info` change is checked (place looked up) before it is stored. */
@@ -182,6 +189,9 @@ export const profile = {
   /** Deep-merges `data` into one section of a skill's state (null removes a key). */
   writeState: (skill: string, section: string, data: unknown) =>
     call<StateWritten>("write_state", { request: { skill, section, data } }),
+  /** Replaces entry `index` (newest first) of a list, which must still have `createdAt`. */
+  editEntry: (skill: string, path: string, index: number, createdAt: string, entry: unknown) =>
+    call<StateEntryEdited>("edit_state_entry", { request: { skill, path, index, created_at: createdAt, entry } }),
 };
 
 export const memory = {

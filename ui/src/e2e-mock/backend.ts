@@ -8,6 +8,7 @@ import { mockIPC } from "@tauri-apps/api/mocks";
 import type { ChatMessage, ConversationSummary, Envelope, PresetView, SettingChange, TurnInput } from "../wire";
 import { createMe } from "./me";
 import { createProtocols } from "./protocols";
+import { createReminders } from "./reminders";
 import { pickScript, type Script } from "./scripts";
 import { createSkills } from "./skills";
 
@@ -36,7 +37,7 @@ interface MockState {
   /** Milliseconds between streamed events (the benchmark sets 0 and drives deltas itself). */
   delayMs: number;
   /** The settings document, as the core answers it in `SettingsView.settings`. */
-  settings: { llm: Record<string, unknown>; preferences: { language: string } };
+  settings: { llm: Record<string, unknown>; preferences: { language: string; reminders: Record<string, unknown> } };
   /** Settings were saved (first run is over). */
   configured: boolean;
   /** The encryption mode chosen by `unlock_database`, if it ran. */
@@ -81,7 +82,7 @@ export function installMockBackend() {
     delayMs: Number(params.get("delay") ?? 30),
     settings: {
       llm: { preset: "ollama", base_url: "http://127.0.0.1:11434/v1", model: "qwen2.5", tool_mode: "auto", retries: 2 },
-      preferences: { language: params.get("lang") || "system" },
+      preferences: { language: params.get("lang") || "system", reminders: { notify: true, quiet_hours: null } },
     },
     configured: false,
     emit: (e) => live && send(live, e),
@@ -104,7 +105,8 @@ export function installMockBackend() {
   /** Screens' commands answered by their own modules: each returns undefined for others. */
   const me = createMe();
   const skills = createSkills((channel, index, env) => window.__TAURI_INTERNALS__.runCallback(channel, { index, message: out(env) }));
-  const handlers = [protocols.handle, me.handle, skills.handle];
+  const reminders = createReminders(params);
+  const handlers = [protocols.handle, me.handle, skills.handle, reminders.handle];
   let locked = params.get("locked");
   // `?long=N`: a stored conversation of N messages (Markdown replies, CJK) to open.
   const long = Number(params.get("long") ?? 0);
@@ -117,6 +119,9 @@ export function installMockBackend() {
     const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
     conversations.set("long", { id: "long", title: "一千条消息", skill: null, scenario: null, voice_mode: null, created_at: at, updated_at: at, messages });
   }
+
+  const reminderConversation = reminders.conversation((role, content) => message(role, content, null));
+  if (reminderConversation) conversations.set(reminderConversation.id, reminderConversation);
 
   const out = <T>(v: T): T => {
     mock.toWebview.push(JSON.stringify(v ?? null));
@@ -213,6 +218,7 @@ export function installMockBackend() {
             hint: { type: "endpoint", base_url: "http://127.0.0.1:9/v1" },
           });
         const conversationId = request.conversation_id as string | null;
+        if (input.type === "say") reminders.answered(conversationId);
         if (input.type === "retry" && !conversationId)
           throw out(fail("invalid_input", "a retry needs the conversation whose last message to answer again"));
         if (input.type === "choose") {
@@ -272,8 +278,14 @@ export function installMockBackend() {
         return out(settingsView());
       case "update_settings": {
         for (const { key, value } of request.changes as SettingChange[]) {
-          const [section, name] = key.split(".") as ["llm" | "preferences", string];
-          (mock.settings[section] as Record<string, unknown>)[name] = value ?? (section === "preferences" ? "system" : null);
+          const [section, name, sub] = key.split(".") as ["llm" | "preferences", string, string | undefined];
+          if (sub) {
+            // `preferences.reminders.*`, checked as the core does.
+            const q = value as { start?: string; end?: string } | null;
+            if (sub === "quiet_hours" && q && q.start === q.end)
+              throw out({ error: { kind: "settings", message: `settings.json: "preferences.reminders.quiet_hours": quiet hours start and end at the same time (${q.start})` }, hint: null });
+            (mock.settings.preferences.reminders as Record<string, unknown>)[sub] = value ?? (sub === "notify" ? true : null);
+          } else (mock.settings[section] as Record<string, unknown>)[name] = value ?? (section === "preferences" ? "system" : null);
         }
         mock.configured = true;
         return out(settingsView());

@@ -57,7 +57,20 @@ export function createMe() {
         const value = request.value as Obj;
         if (request.path === "birth_info" && isObj(value) && value.place === "Qwertzville")
           throw { error: { kind: "invalid_input", message: "birth_info.place: no place called Qwertzville is known" }, hint: null };
-        profile[String(request.path)] = value;
+        const path = String(request.path);
+        if (path === "preferences.reminder_times" && Array.isArray(value)) {
+          const list = value as string[];
+          const bad = list.findIndex((v, i) => !/^([01]\d|2[0-3]):[0-5]\d$/.test(v) || (i > 0 && v <= (list[i - 1] ?? "")));
+          if (bad >= 0)
+            throw { error: { kind: "invalid_input", message: `preferences.reminder_times[${bad}] must be a time of day HH:MM, later than the time before it` }, hint: null };
+        }
+        // A dotted path, as the core stores it (null removes the key).
+        const keys = path.split(".");
+        const last = keys.pop() ?? path;
+        let at = profile;
+        for (const k of keys) at = isObj(at[k]) ? (at[k] as Obj) : (at[k] = {});
+        if (value === null) delete at[last];
+        else at[last] = value;
         return { profile };
       }
       case "compute_chart": {
@@ -75,6 +88,15 @@ export function createMe() {
         if (!isObj(lifecoach[section])) lifecoach[section] = {};
         merge(lifecoach[section] as Obj, request.data as Obj);
         return { skill_id: String(request.skill), section };
+      }
+      case "edit_state_entry": {
+        const list = lifecoach[String(request.path)] as Obj[];
+        const at = list?.[Number(request.index)];
+        if (!at || at._created_at !== request.created_at)
+          throw { error: { kind: "not_found", message: `no entry created at ${String(request.created_at)} in list "${String(request.path)}" of skill lifecoach` }, hint: null };
+        const entry = { ...(request.entry as Obj), _created_at: at._created_at, _edited_at: new Date().toISOString() };
+        list[Number(request.index)] = entry;
+        return { skill_id: "lifecoach", path: String(request.path), entry };
       }
       case "list_memory":
         return { memory: memory.on, items: memory.items };

@@ -3,7 +3,7 @@
 // for an edit on disk with `__vibeMock.editSkill(name, fixed, notify)`: with `notify` the
 // registry's watcher reports it (skills_changed), without it only a reload finds it.
 
-import type { Envelope, SkillSummary } from "../wire";
+import type { Envelope, SkillProblemView, SkillSummary } from "../wire";
 
 const ROOTS = [
   { kind: "project" as const, path: "/home/me/projects/coach-skills" },
@@ -11,23 +11,34 @@ const ROOTS = [
   { kind: "builtin" as const, path: "/usr/share/vibelife/skills" },
 ];
 
-const skill = (name: string, root: SkillSummary["root"], description: string | null, problems: string[] = []): SkillSummary => ({
+const dirOf = (name: string, root: SkillSummary["root"]) => `${ROOTS.find((r) => r.kind === root)?.path}/${name}`;
+
+/** The core's finding for a SKILL.md without a description: as data and as its English line. */
+const missingDescription = (dir: string): SkillProblemView => ({
+  path: `${dir}/SKILL.md`,
+  line: 3,
+  col: 1,
+  severity: "error",
+  code: { code: "missing_field", field: "description" },
+  message: "missing required field `description` in the frontmatter",
+});
+
+const skill = (name: string, root: SkillSummary["root"], description: string | null, findings: SkillProblemView[] = []): SkillSummary => ({
   name,
   description,
   root,
-  dir: `${ROOTS.find((r) => r.kind === root)?.path}/${name}`,
+  dir: dirOf(name, root),
   shadows: [],
-  valid: problems.every((p) => !p.includes(": error: ")),
-  problems,
+  valid: findings.every((f) => f.severity !== "error"),
+  problems: findings.map((f) => `${f.path}:${f.line}:${f.col}: ${f.message}`),
+  findings,
 });
-
-const BROKEN = "journal-helper/SKILL.md:3:1: error: front matter: `description` is missing (say in one line what the skill is for)";
 
 export function createSkills(send: (channel: number, index: number, env: Envelope) => void) {
   /** What is on disk. */
   const disk: SkillSummary[] = [
     skill("bazi", "builtin", "八字四柱：把命盘当作反思的材料"),
-    skill("journal-helper", "user", null, [`${ROOTS[1]?.path}/${BROKEN}`]),
+    skill("journal-helper", "user", null, [missingDescription(dirOf("journal-helper", "user"))]),
     { ...skill("lifecoach", "user", "My own life coach: goals, habits, journaling"), shadows: [{ root: "builtin", dir: `${ROOTS[2]?.path}/lifecoach` }] },
     skill("tarot", "builtin", "塔罗：一次抽牌，一个问题"),
     skill("zodiac", "builtin", "太阳与月亮星座"),
@@ -42,7 +53,9 @@ export function createSkills(send: (channel: number, index: number, env: Envelop
   function editSkill(name: string, fixed: boolean, notify: boolean) {
     const s = disk.find((x) => x.name === name);
     if (!s) return;
-    s.problems = fixed ? [] : [`${s.dir}/${BROKEN.split("/").slice(1).join("/")}`];
+    const broken = skill(s.name, s.root, null, [missingDescription(s.dir)]);
+    s.problems = fixed ? [] : broken.problems;
+    s.findings = fixed ? [] : broken.findings;
     s.valid = fixed;
     s.description = fixed ? "Helps write a short journal entry each evening" : null;
     if (notify) {
@@ -79,6 +92,7 @@ export function createSkills(send: (channel: number, index: number, env: Envelop
             ...(s.name === "lifecoach" ? [{ path: "scripts/streak.py", bytes: 812, kind: "script" }, { path: "references/dankoe.md", bytes: 4096, kind: "reference" }] : []),
           ],
           problems: s.problems,
+          findings: s.findings,
         };
       }
       case "reload_skills":

@@ -1,7 +1,9 @@
 // The coaching dashboard, read from the lifecoach skill's state (`skill_state`): north star
 // (vision, anti-vision), goals (year, month), current levers and constraints, and the recent
 // journal with a search. Each value is edited in place and written back with `write_state`
-// (a deep merge into its section); a coach's tool changing the state refreshes it.
+// (a deep merge into its section); a journal entry with `edit_state_entry` (that one entry of
+// the list, checked by its place and `_created_at`); a coach's tool changing the state
+// refreshes it.
 
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -9,6 +11,7 @@ import * as client from "../client";
 import { FailureText } from "../errors/Failure";
 import type { CommandError } from "../wire";
 import { EditableText } from "./EditableText";
+import { JournalEntry } from "./JournalEntry";
 
 export const COACH_SKILL = "lifecoach";
 
@@ -48,10 +51,23 @@ export function Dashboard() {
     }
   };
 
+  const editEntry = async (index: number, entry: Obj, created: string) => {
+    setError(null);
+    try {
+      await client.profile.editEntry(COACH_SKILL, "journal", index, created, entry);
+      load();
+    } catch (e) {
+      setError(client.toCommandError(e));
+      throw e;
+    }
+  };
+
   const journal = useMemo(() => (Array.isArray(state?.journal) ? (state.journal as unknown[]).map(obj) : []), [state]);
+  /** Entries with their place in the whole list (the core names an entry by it). */
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
-    const hits = q ? journal.filter((e) => JSON.stringify(e).toLowerCase().includes(q)) : journal;
+    const all = journal.map((e, index) => ({ e, index }));
+    const hits = q ? all.filter(({ e }) => JSON.stringify(e).toLowerCase().includes(q)) : all;
     return hits.slice(0, 20);
   }, [journal, query]);
 
@@ -97,14 +113,8 @@ export function Dashboard() {
         </div>
         {shown.length === 0 && <p className="muted small">{journal.length ? t("me.journalNoMatch") : t("me.journalEmpty")}</p>}
         <ul className="journal-list">
-          {shown.map((e, i) => (
-            <li key={i} data-testid="journal-entry">
-              <span className="muted small">
-                {str(e.date) ?? str(e._created_at)?.slice(0, 10) ?? ""}
-                {str(e.mood) && ` · ${t("me.mood", { mood: str(e.mood) })}`}
-              </span>
-              <span>{[...strs(e.highlights), ...strs(e.lessons), str(e.text) ?? "", str(e.tomorrow) ?? ""].filter(Boolean).join(" · ")}</span>
-            </li>
+          {shown.map(({ e, index }) => (
+            <JournalEntry key={`${index}-${String(e._created_at)}`} entry={e} onSave={(entry) => editEntry(index, entry, String(e._created_at ?? ""))} />
           ))}
         </ul>
       </section>

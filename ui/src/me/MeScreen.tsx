@@ -1,10 +1,11 @@
 // The "Me" screen: birth info with its charts, the coaching dashboard (the lifecoach state,
-// edited in place) and what the coach remembers.
+// edited in place), what the coach remembers, and preferences (voice, language, reminder times).
 
 import { useTranslation } from "react-i18next";
 import { BirthSection } from "./BirthSection";
 import { Dashboard } from "./Dashboard";
 import { MemorySection } from "./MemorySection";
+import { PreferencesSection } from "./PreferencesSection";
 
 export function MeScreen({ onOpenConversation }: { onOpenConversation: (id: string) => void }) {
   const { t } = useTranslation();
@@ -15,6 +16,7 @@ export function MeScreen({ onOpenConversation }: { onOpenConversation: (id: stri
       <h2>{t("me.dash.title")}</h2>
       <Dashboard />
       <MemorySection onOpenConversation={onOpenConversation} />
+      <PreferencesSection />
     </div>
   );
 }

@@ -1,7 +1,8 @@
 // Settings: provider preset, base URL, model (picker fed by the endpoint's model list), API key
-// (to the keychain; the webview only learns whether one is stored), tool mode, language, the
-// data folder, and a connection test. Saving sends the form's keys to the core, which
-// validates them together and writes nothing when one is wrong.
+// (to the keychain; the webview only learns whether one is stored), tool mode, language,
+// reminders (their own section, saved at once), the data folder, and a connection test. Saving
+// sends the form's keys to the core, which validates them together and writes nothing when one
+// is wrong.
 
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,6 +11,7 @@ import { FailureText } from "../errors/Failure";
 import { setLanguage } from "../i18n";
 import type { CommandError, PresetView } from "../wire";
 import { changesFromForm, formFromView } from "./form";
+import { ReminderSettings } from "./ReminderSettings";
 
 export function SettingsScreen() {
   const { t } = useTranslation();
@@ -161,6 +163,7 @@ export function SettingsScreen() {
           <option value="en">{t("settings.languages.en")}</option>
         </select>
       </label>
+      <ReminderSettings />
       <label>
         {t("settings.dataDir")}
         <span className="row">

@@ -1,10 +1,11 @@
 // One skill of the index: name, description, root, what it shadows, valid or not, each problem
-// as `path:line:col: severity: message`; "Details" lists its parts and resources (`show_skill`).
+// as `path:line:col: severity: message` in the UI's language (`findingText`); "Details" lists its parts and resources (`show_skill`).
 
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import type { SkillDetail, SkillSummary } from "../wire";
+import { findingText } from "./findingText";
 
 export function SkillRow({ skill: s }: { skill: SkillSummary }) {
   const { t } = useTranslation();
@@ -30,7 +31,8 @@ export function SkillRow({ skill: s }: { skill: SkillSummary }) {
       ))}
       {s.problems.length > 0 && (
         <ul className="problems">
-          {s.problems.map((p, i) => (
+          {/* Worded in the UI's language from each finding's kind; older answers: the core's text. */}
+          {(s.findings.length === s.problems.length ? s.findings.map((f) => findingText(f, t)) : s.problems).map((p, i) => (
             <li key={i} data-testid="skill-problem">
               <code>{p}</code>
             </li>

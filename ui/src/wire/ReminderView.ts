@@ -2,9 +2,17 @@
 
 export type ReminderView = { protocol_run_id: string, skill: string, protocol_id: string, step: number, 
 /**
- * `HH:MM`, local time.
+ * The protocol's `HH:MM`: the reminder's key (`answer_reminder` takes it).
  */
-at: string, question: string, 
+at: string, 
+/**
+ * `HH:MM`, local time, when it is asked (the person's own time for it, else `at`).
+ */
+time: string, 
+/**
+ * The run's conversation, if it is bound to one (a reminder card opens it).
+ */
+conversation_id?: string | null, question: string, 
 /**
  * The time of day has come.
  */

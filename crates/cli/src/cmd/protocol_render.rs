@@ -61,9 +61,12 @@ pub(super) fn reminders(items: &[ReminderView]) -> String {
             } else {
                 " "
             };
+            // With the person's own times, the protocol's time stays the key `--answer` takes.
+            let key =
+                if r.time == r.at { String::new() } else { format!(", --answer key {}", r.at) };
             format!(
-                "{mark} {} {}  ({}, step {}, run {})",
-                r.at, r.question, r.protocol_id, r.step, r.protocol_run_id
+                "{mark} {} {}  ({}, step {}, run {}{key})",
+                r.time, r.question, r.protocol_id, r.step, r.protocol_run_id
             )
         })
         .collect::<Vec<_>>()

@@ -102,6 +102,22 @@ impl App {
         Ok(ReminderList { reminders })
     }
 
+    /// What the desktop app notifies now (its minute tick calls this): per active run the
+    /// latest due, unanswered reminder, once each, following `preferences.reminders`
+    /// (off switch, quiet hours). Each returned reminder is recorded as notified.
+    pub fn notify_due_reminders(&self) -> Result<ReminderList, AppError> {
+        let settings = self.settings().preferences.reminders;
+        let items = self.protocols().reminders_to_notify(&settings).map_err(CoreError::from)?;
+        Ok(ReminderList { reminders: items.into_iter().map(reminder).collect() })
+    }
+
+    /// `reminder_notices`: the notified reminders still open (per active run, the latest due
+    /// one, notified and not answered), for the app's reminder card.
+    pub fn reminder_notices(&self) -> Result<ReminderList, AppError> {
+        let items = self.protocols().reminder_notices().map_err(CoreError::from)?;
+        Ok(ReminderList { reminders: items.into_iter().map(reminder).collect() })
+    }
+
     /// `answer_reminder`.
     pub fn answer_reminder(
         &self,
@@ -143,6 +159,8 @@ fn reminder(r: ReminderItem) -> ReminderView {
         protocol_id: r.protocol_id,
         step: r.step,
         at: r.at,
+        time: r.time,
+        conversation_id: r.conversation_id,
         question: r.question,
         due: r.due,
         answered: r.answered,

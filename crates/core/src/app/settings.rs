@@ -19,6 +19,7 @@ use crate::app::auto_backup::BackupSettings;
 use crate::app::dbkey::StorageSettings;
 use crate::chat::ChatConfig;
 use crate::input::InputError;
+use crate::protocol::ReminderSettings;
 use crate::tools::ToolsSettings;
 
 /// Where the keys are documented, for messages.
@@ -49,6 +50,8 @@ pub struct Settings {
 #[serde(default, deny_unknown_fields)]
 pub struct Preferences {
     pub language: Language,
+    /// Due protocol reminders as notifications: on or off, quiet hours.
+    pub reminders: ReminderSettings,
 }
 
 /// The language of the front end.
@@ -120,7 +123,7 @@ impl Settings {
                 ),
             ));
         }
-        Ok(Settings {
+        let settings = Settings {
             llm: section(map, "llm", file)?,
             skills: section(map, "skills", file)?,
             tools: section(map, "tools", file)?,
@@ -128,7 +131,12 @@ impl Settings {
             preferences: section(map, "preferences", file)?,
             storage: section(map, "storage", file)?,
             backups: section(map, "backups", file)?,
-        })
+        };
+        if let Some(problem) = settings.preferences.reminders.problem() {
+            let key = "preferences.reminders.quiet_hours";
+            return Err(setting_error(file, Some(key), &format!("\"{key}\": {problem}")));
+        }
+        Ok(settings)
     }
 
     /// The effective settings as JSON, every key with its value (defaults filled in).

@@ -9,8 +9,8 @@ use vibe_skills::{Problem, ResourceKind, RootKind, Severity, Shadowed, check_pat
 use vibe_wire::command::{
     CaseMatchView, CaseMatches, CheckSkillsRequest, CheckedSkillView, MatchCasesRequest,
     NewSkillRequest, NewSkillResponse, ShowSkillRequest, SkillCheckProblem, SkillCheckReport,
-    SkillDetail, SkillList, SkillParts, SkillProblemSeverity, SkillResourceKind, SkillResourceView,
-    SkillRootKind, SkillRootView, SkillShadow, SkillSummary, SkillsReloaded,
+    SkillDetail, SkillList, SkillParts, SkillProblemSeverity, SkillProblemView, SkillResourceKind,
+    SkillResourceView, SkillRootKind, SkillRootView, SkillShadow, SkillSummary, SkillsReloaded,
 };
 
 use crate::app::{App, AppError};
@@ -31,6 +31,7 @@ impl App {
                 shadows: shadows(&e.shadows),
                 valid: e.valid,
                 problems: strings(&e.problems),
+                findings: findings(&e.problems),
             })
             .collect();
         skills.extend(registry.broken().into_iter().map(|b| SkillSummary {
@@ -41,6 +42,7 @@ impl App {
             shadows: Vec::new(),
             valid: false,
             problems: strings(&b.problems),
+            findings: findings(&b.problems),
         }));
         skills.sort_by(|a, b| a.name.cmp(&b.name));
         SkillList {
@@ -110,6 +112,7 @@ impl App {
                 })
                 .collect(),
             problems: strings(&entry.problems),
+            findings: findings(&entry.problems),
         })
     }
 
@@ -188,17 +191,37 @@ fn strings(problems: &[Problem]) -> Vec<String> {
     problems.iter().map(ToString::to_string).collect()
 }
 
+/// The findings as data (kind and parameters), for a front end to word them.
+fn findings(problems: &[Problem]) -> Vec<SkillProblemView> {
+    let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    problems
+        .iter()
+        .map(|p| SkillProblemView {
+            path: path(&p.path),
+            line: at(p.line),
+            col: at(p.col),
+            severity: severity(p),
+            code: p.code.clone(),
+            message: p.message.clone(),
+        })
+        .collect()
+}
+
 fn check_problem(p: &Problem) -> SkillCheckProblem {
     let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
     SkillCheckProblem {
         path: path(&p.path),
         line: at(p.line),
         col: at(p.col),
-        severity: match p.severity {
-            Severity::Warning => SkillProblemSeverity::Warning,
-            Severity::Error => SkillProblemSeverity::Error,
-        },
+        severity: severity(p),
         message: p.message.clone(),
         text: p.to_string(),
+    }
+}
+
+fn severity(p: &Problem) -> SkillProblemSeverity {
+    match p.severity {
+        Severity::Warning => SkillProblemSeverity::Warning,
+        Severity::Error => SkillProblemSeverity::Error,
     }
 }

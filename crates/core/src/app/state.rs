@@ -1,10 +1,11 @@
-//! Skill-state commands (docs/design.md#state-semantics): `read_state`, `write_state` and
-//! `append_state` for the local user. The rules (skill ids, deep merge, list bounds) are the
+//! Skill-state commands (docs/design.md#state-semantics): `read_state`, `write_state`,
+//! `append_state` and `edit_state_entry` for the local user. The rules (skill ids, deep merge, list bounds) are the
 //! store's; this file calls it and answers wire DTOs.
 
 use vibe_store::LOCAL_USER;
 use vibe_wire::command::{
-    AppendStateRequest, ReadStateRequest, StateAppended, StateRead, StateWritten, WriteStateRequest,
+    AppendStateRequest, EditStateEntryRequest, ReadStateRequest, StateAppended, StateEntryEdited,
+    StateRead, StateWritten, WriteStateRequest,
 };
 
 use crate::app::{App, AppError, dto};
@@ -48,5 +49,22 @@ impl App {
             dropped: count(out.dropped),
             entry: out.entry,
         })
+    }
+
+    /// `edit_state_entry`: replace one entry of a list in place (a journal entry edited in
+    /// "Me"); an entry no longer at that place with that stamp is refused and nothing changes.
+    pub fn edit_state_entry(
+        &self,
+        request: &EditStateEntryRequest,
+    ) -> Result<StateEntryEdited, AppError> {
+        let entry = self.store.edit_list_entry(
+            LOCAL_USER,
+            &request.skill,
+            &request.path,
+            request.index as usize,
+            &request.created_at,
+            request.entry.clone(),
+        )?;
+        Ok(StateEntryEdited { skill_id: request.skill.clone(), path: request.path.clone(), entry })
     }
 }

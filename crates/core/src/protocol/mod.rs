@@ -11,10 +11,12 @@ mod engine;
 mod error;
 mod find;
 pub(crate) mod invite;
+mod notify;
 mod pdf;
 mod pdf_font;
 mod pdf_wrap;
 mod prompt;
+mod reminder_times;
 mod reminders;
 mod report;
 mod turn;
@@ -27,6 +29,10 @@ pub use error::ProtocolError;
 pub use find::ProtocolInfo;
 pub use pdf::render_pdf;
 pub use pdf_font::{PdfError, ReportFont};
+pub use reminder_times::{
+    QuietHours, REMINDER_TIMES_PATH, ReminderSettings, TimeOfDay, check_reminder_times,
+    personal_times,
+};
 pub use reminders::ReminderItem;
 pub use report::{REPORT_SCHEMA_VERSION, ReportFormat, render_report, report_json};
 pub use turn::{TurnInputs, TurnPlan};

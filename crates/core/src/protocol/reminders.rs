@@ -1,7 +1,8 @@
 //! Reminders: the schedule of the current step of each active run (`HH:MM` in the engine's
-//! offset), which are due now (time of day reached, not yet answered), and saving an answer
-//! into that step's data under `_reminders.<HH:MM>`. Turning them into notifications is the
-//! desktop app's job.
+//! offset; the person's own times from the profile replace the protocol's in order), which are
+//! due now (time of day reached, not yet answered), and saving an answer into that step's data
+//! under `_reminders.<HH:MM>` (the protocol's time: a reminder's key). Which to notify is
+//! `notify`'s; showing them is the desktop app's job.
 
 use chrono::Timelike;
 use serde::Serialize;
@@ -10,6 +11,7 @@ use vibe_store::{ProtocolRun, put, step_key};
 
 use super::engine::{ProtocolEngine, REMINDERS_KEY, empty};
 use super::error::ProtocolError;
+use super::reminder_times::{TimeOfDay, personal_times};
 
 /// One reminder of an active run's current step.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -18,8 +20,12 @@ pub struct ReminderItem {
     pub skill: String,
     pub protocol_id: String,
     pub step: u32,
-    /// `HH:MM`, local time.
+    /// The protocol's `HH:MM`: the reminder's key (answers are saved under it).
     pub at: String,
+    /// `HH:MM`, local time, when it is asked: the person's own time for it, else `at`.
+    pub time: String,
+    /// The run's conversation, if it is bound to one.
+    pub conversation_id: Option<String>,
     pub question: String,
     /// The time of day has come.
     pub due: bool,
@@ -31,16 +37,16 @@ pub struct ReminderItem {
 impl ProtocolEngine {
     /// The reminders of every active run's current step, in time order.
     pub fn reminders(&self) -> Result<Vec<ReminderItem>, ProtocolError> {
-        let now = self.now().with_timezone(&self.offset);
-        let minute = now.hour() * 60 + now.minute();
+        let minute = self.minute_now();
+        let personal = personal_times(&self.store.profile(&self.user)?);
         let mut out = Vec::new();
         for run in self.runs(None)? {
             if run.status != vibe_store::ProtocolStatus::Active {
                 continue;
             }
-            out.extend(self.run_reminders(&run, minute)?);
+            out.extend(self.run_reminders(&run, minute, &personal)?);
         }
-        out.sort_by(|a, b| a.at.cmp(&b.at));
+        out.sort_by(|a, b| a.time.cmp(&b.time));
         Ok(out)
     }
 
@@ -49,10 +55,17 @@ impl ProtocolEngine {
         Ok(self.reminders()?.into_iter().filter(|r| r.due && !r.answered).collect())
     }
 
+    /// Minutes after midnight now, in the engine's offset.
+    pub(crate) fn minute_now(&self) -> u32 {
+        let now = self.now().with_timezone(&self.offset);
+        now.hour() * 60 + now.minute()
+    }
+
     fn run_reminders(
         &self,
         run: &ProtocolRun,
         minute: u32,
+        personal: &[TimeOfDay],
     ) -> Result<Vec<ReminderItem>, ProtocolError> {
         let source = self.definition(run)?;
         let Some(step) = source.def.steps.get(run.step as usize - 1) else { return Ok(Vec::new()) };
@@ -60,7 +73,12 @@ impl ProtocolEngine {
         Ok(step
             .reminders
             .iter()
-            .map(|r| {
+            .enumerate()
+            .map(|(i, r)| {
+                let time = personal
+                    .get(i)
+                    .copied()
+                    .unwrap_or_else(|| TimeOfDay::from_minute(r.minute_of_day()));
                 let answer = answers
                     .and_then(|a| a.get(&r.at))
                     .and_then(|a| a.get("answer"))
@@ -72,8 +90,10 @@ impl ProtocolEngine {
                     protocol_id: run.protocol_id.clone(),
                     step: run.step,
                     at: r.at.clone(),
+                    time: time.to_string(),
+                    conversation_id: run.conversation_id.clone(),
                     question: r.question.clone(),
-                    due: r.minute_of_day() <= minute,
+                    due: time.minute() <= minute,
                     answered: answer.is_some(),
                     answer,
                 }

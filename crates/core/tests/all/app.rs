@@ -242,6 +242,17 @@ async fn settings_are_checked_by_their_types_and_written_whole_or_not_at_all() {
         ("chat.budgets.max_roundz", json!(3), "chat.budgets.max_roundz"),
         ("llm.retries", json!("many"), "llm"),
         ("preferences.language", json!("fr"), "preferences"),
+        ("preferences.reminders.notfy", json!(false), "preferences.reminders.notfy"),
+        (
+            "preferences.reminders.quiet_hours",
+            json!({"start": "22:00", "end": "7:00"}),
+            "\"7:00\" is not a time of day",
+        ),
+        (
+            "preferences.reminders.quiet_hours",
+            json!({"start": "08:00", "end": "08:00"}),
+            "preferences.reminders.quiet_hours",
+        ),
         ("lmm.model", json!("x"), "lmm"),
         ("llm", json!("x"), "llm"),
     ] {
@@ -261,8 +272,26 @@ async fn settings_are_checked_by_their_types_and_written_whole_or_not_at_all() {
         assert_eq!(std::fs::read_to_string(&file).unwrap(), before, "{key}: nothing written");
         assert_eq!(app.settings().llm.model.as_deref(), Some("qwen3:8b"));
     }
+    set(
+        &app,
+        &[
+            ("preferences.reminders.notify", json!(false)),
+            ("preferences.reminders.quiet_hours", json!({"start": "22:00", "end": "07:30"})),
+        ],
+    );
+    let reminders = app.settings().preferences.reminders;
+    assert!(!reminders.notify);
+    assert_eq!(reminders.quiet_hours.unwrap().end.to_string(), "07:30");
+    assert_eq!(app.get_settings().settings["preferences"]["reminders"]["notify"], false);
     // `null` removes a key: its default applies again.
-    set(&app, &[("llm.model", Value::Null), ("preferences.language", Value::Null)]);
+    set(
+        &app,
+        &[
+            ("llm.model", Value::Null),
+            ("preferences.language", Value::Null),
+            ("preferences.reminders", Value::Null),
+        ],
+    );
     let left: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(left, json!({"storage": {"encryption": "keychain"}}), "only the key mode is left");
     let leftovers: Vec<_> = std::fs::read_dir(dir.path())
@@ -452,9 +481,16 @@ fn the_profile_is_read_and_set_by_path_and_bad_birth_data_changes_nothing() {
     };
     let view = set("preferences.nickname", json!("小林")).unwrap();
     assert_eq!(view.profile["preferences"]["nickname"], "小林");
+    set("preferences.voice_mode", json!("direct")).unwrap();
+    set("preferences.reminder_times", json!(["09:30", "12:00"])).unwrap();
     let before = app.get_profile().unwrap();
     assert!(set("birth_info.date", json!("1990-13-45")).is_err());
+    let err = set("preferences.voice_mode", json!("shouty")).unwrap_err();
+    assert!(err.to_string().contains("warm, direct or playful"), "{err}");
+    let err = set("preferences.reminder_times", json!(["12:00", "09:30"])).unwrap_err();
+    assert!(err.to_string().contains("must be later than the time before it"), "{err}");
     assert_eq!(app.get_profile().unwrap(), before, "nothing changed");
+    assert_eq!(before.profile["preferences"]["voice_mode"], "direct");
     let state =
         app.skill_state(&SkillStateRequest { skill: "lifecoach".into(), section: None }).unwrap();
     assert_eq!(state.skill, "lifecoach");

@@ -128,6 +128,25 @@ fn skill_state_is_written_merged_appended_and_read_back_by_sections() {
         .map(|i| i["n"].as_i64().unwrap())
         .collect();
     assert_eq!(items, vec![3, 2], "newest first, the oldest dropped");
+    // One entry edited in place, named by its place and stamp.
+    let second = got.data["log"]["items"][1].clone();
+    let edit = |index: u32, created_at: &str| {
+        app.edit_state_entry(&vibe_wire::command::EditStateEntryRequest {
+            skill: "career".into(),
+            path: "log.items".into(),
+            index,
+            created_at: created_at.into(),
+            entry: json!({"n": 20, "note": "edited"}),
+        })
+    };
+    let stamp = second["_created_at"].as_str().unwrap();
+    let edited = edit(1, stamp).unwrap();
+    assert_eq!(edited.entry["_created_at"], stamp);
+    let err = edit(0, "2001-01-01T00:00:00.000Z").unwrap_err();
+    assert!(err.to_string().contains("read the state again"), "{err}");
+    let got = read(Some(vec!["log".into()]));
+    assert_eq!(got.data["log"]["items"][1]["note"], "edited");
+    assert_eq!(got.data["log"]["items"][0]["n"], 3);
 
     // Bad input is refused and changes nothing.
     assert!(write(json!([1, 2])).is_err(), "a section is merged from an object only");

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::frontmatter::split;
+use crate::problem::ProblemCode;
 use crate::yaml::Node;
 use crate::yaml_read::Reader;
 use crate::yaml_repair::parse_lenient;
@@ -29,7 +30,8 @@ pub(crate) fn read_md<'t>(
             node
         }
         Err(e) => {
-            r.error(e.pos, format!("invalid YAML in frontmatter: {}", e.message));
+            let code = ProblemCode::InvalidYaml { detail: e.message.clone() };
+            r.error_of(e.pos, code, format!("invalid YAML in frontmatter: {}", e.message));
             return None;
         }
     };
@@ -49,17 +51,20 @@ pub(crate) fn required(r: &mut Reader<'_>, node: &Node, field: &str) -> Option<S
         Some(n) if !n.is_null() => r.text(n, field).filter(|t| {
             let empty = t.trim().is_empty();
             if empty {
-                r.error(n.pos, format!("`{field}` is empty"));
+                let code = ProblemCode::EmptyField { field: field.to_string() };
+                r.error_of(n.pos, code, format!("`{field}` is empty"));
             }
             !empty
         }),
         Some(n) => {
-            r.error(n.pos, format!("`{field}` is empty; it is required"));
+            let code = ProblemCode::EmptyField { field: field.to_string() };
+            r.error_of(n.pos, code, format!("`{field}` is empty; it is required"));
             None
         }
         None => {
-            r.error(
+            r.error_of(
                 crate::problem::Pos::START,
+                ProblemCode::MissingField { field: field.to_string() },
                 format!("missing required field `{field}` in the frontmatter"),
             );
             None

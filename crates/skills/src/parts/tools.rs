@@ -13,7 +13,7 @@ use serde_json::Value as Json;
 
 use super::Parsed;
 use super::tools_schema::{check_examples, check_parameters};
-use crate::problem::has_errors;
+use crate::problem::{ProblemCode, has_errors};
 use crate::yaml::Node;
 use crate::yaml_read::Reader;
 use crate::yaml_repair::parse_lenient;
@@ -100,7 +100,8 @@ pub(crate) fn parse_tools(path: &Path, text: &str) -> Parsed<ToolsSpec> {
             node
         }
         Err(e) => {
-            r.error(e.pos, format!("invalid YAML: {}", e.message));
+            let code = ProblemCode::InvalidYaml { detail: e.message.clone() };
+            r.error_of(e.pos, code, format!("invalid YAML: {}", e.message));
             return (None, r.problems);
         }
     };

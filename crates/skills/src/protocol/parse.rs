@@ -14,7 +14,7 @@ use serde_json::Value as Json;
 use super::def::Protocol;
 use crate::parts::stem;
 use crate::parts::tools_schema::node_at;
-use crate::problem::{Pos, Problem, has_errors};
+use crate::problem::{Pos, Problem, ProblemCode, has_errors};
 use crate::yaml::{Node, parse};
 
 /// The JSON Schema of a protocol file, as committed.
@@ -37,7 +37,8 @@ pub fn parse_protocol_def(path: &Path, text: &str) -> (Option<Protocol>, Vec<Pro
         Ok(node) => node,
         Err(e) => {
             let msg = format!("invalid YAML in protocol: {}", e.message);
-            return (None, vec![Problem::error(path, e.pos, msg)]);
+            let code = ProblemCode::InvalidYaml { detail: e.message.clone() };
+            return (None, vec![Problem::error(path, e.pos, msg).with_code(code)]);
         }
     };
     let value = node.to_json();

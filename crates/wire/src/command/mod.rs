@@ -20,6 +20,7 @@ mod protocol;
 mod runs;
 mod safety;
 mod settings;
+mod skill_problem;
 mod skills;
 mod state;
 
@@ -78,6 +79,7 @@ pub use safety::{
     SafetyLabelled, SafetyOutcome, ScreenedRisk,
 };
 pub use settings::{SettingChange, SettingsView, UpdateSettingsRequest};
+pub use skill_problem::{ProblemCode, SkillProblemView};
 pub use skills::{
     CaseMatchView, CaseMatches, CheckSkillsRequest, CheckedSkillView, MatchCasesRequest,
     NewSkillRequest, NewSkillResponse, ShowSkillRequest, SkillCheckProblem, SkillCheckReport,
@@ -85,6 +87,6 @@ pub use skills::{
     SkillRootKind, SkillRootView, SkillShadow, SkillSummary, SkillsReloaded,
 };
 pub use state::{
-    AppendStateRequest, ReadStateRequest, StateAppended, StateRead, StateReadStatus, StateWritten,
-    WriteStateRequest,
+    AppendStateRequest, EditStateEntryRequest, ReadStateRequest, StateAppended, StateEntryEdited,
+    StateRead, StateReadStatus, StateWritten, WriteStateRequest,
 };

@@ -134,8 +134,13 @@ pub struct ReminderView {
     pub skill: String,
     pub protocol_id: String,
     pub step: u32,
-    /// `HH:MM`, local time.
+    /// The protocol's `HH:MM`: the reminder's key (`answer_reminder` takes it).
     pub at: String,
+    /// `HH:MM`, local time, when it is asked (the person's own time for it, else `at`).
+    pub time: String,
+    /// The run's conversation, if it is bound to one (a reminder card opens it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversation_id: Option<String>,
     pub question: String,
     /// The time of day has come.
     pub due: bool,

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::skill_problem::SkillProblemView;
 use crate::SkillsChange;
 
 /// Where a skill folder comes from; the order is the precedence (first wins).
@@ -47,6 +48,9 @@ pub struct SkillSummary {
     pub valid: bool,
     /// `path:line:col: severity: message`.
     pub problems: Vec<String>,
+    /// The same findings as data, for a front end to word in its language.
+    #[serde(default)]
+    pub findings: Vec<SkillProblemView>,
 }
 
 /// `list_skills`, sorted by name.
@@ -115,6 +119,9 @@ pub struct SkillDetail {
     pub parts: SkillParts,
     pub resources: Vec<SkillResourceView>,
     pub problems: Vec<String>,
+    /// The same findings as data, for a front end to word in its language.
+    #[serde(default)]
+    pub findings: Vec<SkillProblemView>,
 }
 
 /// `check_skills`: the given folders, or the configured roots when none.

@@ -1,5 +1,5 @@
 //! Skill-state commands (docs/design.md#state-semantics): read sections, deep-merge one
-//! section, put an entry first in a list. `skill_state` (one section or all, for a screen)
+//! section, put an entry first in a list, edit one entry of a list in place. `skill_state` (one section or all, for a screen)
 //! is in `profile.rs`.
 
 use serde::{Deserialize, Serialize};
@@ -73,5 +73,28 @@ pub struct StateAppended {
     /// Oldest items dropped to honour `max_items`.
     pub dropped: u32,
     /// The stored entry, with its `_created_at`.
+    pub entry: Value,
+}
+
+/// `edit_state_entry`: replace one entry of a list grown by `append_state` (a journal entry),
+/// named by its place as read (0 = newest) and its `_created_at`, which must still match.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct EditStateEntryRequest {
+    pub skill: String,
+    /// The list's dotted path under the skill, e.g. `journal`.
+    pub path: String,
+    pub index: u32,
+    pub created_at: String,
+    /// The entry's new fields (a JSON object; `_` fields are the app's and are ignored).
+    pub entry: Value,
+}
+
+/// The entry as stored (its `_created_at` kept, `_edited_at` stamped).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct StateEntryEdited {
+    pub skill_id: String,
+    pub path: String,
     pub entry: Value,
 }

@@ -1,0 +1,95 @@
+//! Editing one entry of a list that `append_to_list` grows (a journal entry edited in place),
+//! named by its place as read (0 = newest) and its `_created_at` stamp, which must still match
+//! (so an entry appended or trimmed meanwhile is never overwritten by mistake): the entry's
+//! fields are replaced by the new ones, its `_created_at` kept and `_edited_at` stamped, in one IMMEDIATE transaction that also records
+//! the list's previous value in the undo history. The other entries and their order stay.
+
+use rusqlite::{OptionalExtension, params};
+use serde_json::{Map, Value};
+
+use crate::error::{Result, StoreError};
+use crate::json_path::{parse_dotted, type_name};
+use crate::state::validate_skill_id;
+use crate::undo::{self, ChangeBy, HistoryTarget};
+use crate::{Store, clock, skill_rows};
+
+impl Store {
+    /// Replace entry `index` (newest first, as `read_state` lists them), created at
+    /// `created_at`, of the list at `path` under `skills.<skill>` with `entry` (a JSON object);
+    /// answers the stored entry. Recorded as made by this process's front end.
+    pub fn edit_list_entry(
+        &self,
+        user: &str,
+        skill: &str,
+        path: &str,
+        index: usize,
+        created_at: &str,
+        entry: Value,
+    ) -> Result<Value> {
+        self.edit_list_entry_by(user, skill, path, index, created_at, entry, &self.front_end())
+    }
+
+    /// [`Store::edit_list_entry`], recorded in the undo history as made `by`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn edit_list_entry_by(
+        &self,
+        user: &str,
+        skill: &str,
+        path: &str,
+        index: usize,
+        created_at: &str,
+        entry: Value,
+        by: &ChangeBy,
+    ) -> Result<Value> {
+        validate_skill_id(skill)?;
+        let segments = parse_dotted(path, "list path")?;
+        let Value::Object(fields) = entry else {
+            return Err(StoreError::invalid(format!(
+                "a list entry must be a JSON object, got {}; e.g. {{\"text\": ...}}",
+                type_name(&entry)
+            )));
+        };
+        let mut fields: Map<String, Value> =
+            fields.into_iter().filter(|(k, _)| !k.starts_with('_')).collect();
+        fields.insert("_created_at".into(), Value::String(created_at.to_string()));
+        fields.insert("_edited_at".into(), Value::String(clock::now_rfc3339()));
+        let entry = Value::Object(fields);
+        let entry_depth = 2 + segments.len() + 1;
+        crate::bounds::check_value(&entry, entry_depth, &format!("skills.{skill}.{path}[]"))?;
+        let missing = || StoreError::NoSuchListEntry {
+            skill: skill.to_string(),
+            path: path.to_string(),
+            created_at: created_at.to_string(),
+        };
+        self.write_tx(|tx| {
+            let list_id = skill_rows::find_list(tx, user, skill, path)?.ok_or_else(missing)?;
+            let offset = i64::try_from(index).unwrap_or(i64::MAX);
+            let (seq, stamp): (i64, Option<String>) = tx
+                .prepare_cached(
+                    "SELECT seq, json_extract(item, '$._created_at') FROM state_list_items
+                     WHERE list_id = ?1 AND json_valid(item) ORDER BY seq DESC LIMIT 1 OFFSET ?2",
+                )?
+                .query_row(params![list_id, offset], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?
+                .ok_or_else(missing)?;
+            if stamp.as_deref() != Some(created_at) {
+                return Err(missing());
+            }
+            let (before, _) = undo::keys_before(tx, user, skill, &[segments[0], "_meta"])?;
+            tx.prepare_cached(
+                "UPDATE state_list_items SET item = ?3 WHERE list_id = ?1 AND seq = ?2",
+            )?
+            .execute(params![list_id, seq, entry.to_string()])?;
+            skill_rows::touch_doc(tx, user, skill)?;
+            let target = HistoryTarget::Skill(skill.into());
+            let summary = format!("{path}: the entry of {created_at} edited");
+            undo::record(tx, user, &target, path, by, &before, &summary)?;
+            Ok(())
+        })?;
+        Ok(entry)
+    }
+}
+
+#[cfg(test)]
+#[path = "list_edit_tests.rs"]
+mod tests;

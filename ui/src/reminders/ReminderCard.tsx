@@ -1,0 +1,61 @@
+// The reminder card, shown above every screen: the protocol reminders the app notified and the
+// person has not answered (`reminder_notices`; which ones is the core's choice). The desktop
+// notification cannot report a click on Linux, so this card is the way to the question: its
+// button opens the run's conversation with the question shown above the composer. Read at
+// start, every 30 s and when the window regains focus; hiding one is for this session only.
+
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import * as client from "../client";
+import type { ReminderView } from "../wire";
+import "./reminders.css";
+
+const EVERY_MS = 30_000;
+
+/** A reminder's identity: run, step and the protocol's time. */
+export const reminderKey = (r: ReminderView) => `${r.protocol_run_id}/${r.step}/${r.at}`;
+
+export function ReminderCard({ onOpen }: { onOpen: (r: ReminderView) => void }) {
+  const { t } = useTranslation();
+  const [notices, setNotices] = useState<ReminderView[]>([]);
+  const [hidden, setHidden] = useState<string[]>([]);
+  const read = useCallback(() => {
+    client.reminders.notices().then(setNotices, () => undefined);
+  }, []);
+  useEffect(() => {
+    read();
+    const timer = setInterval(read, EVERY_MS);
+    window.addEventListener("focus", read);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener("focus", read);
+    };
+  }, [read]);
+  const shown = notices.filter((r) => !hidden.includes(reminderKey(r)));
+  if (shown.length === 0) return null;
+  return (
+    <div className="reminder-cards">
+      {shown.map((r) => (
+        <section key={reminderKey(r)} className="card reminder-card" data-testid="reminder-card" aria-label={t("reminders.card", { time: r.time })}>
+          <p className="reminder-when muted small">{t("reminders.card", { time: r.time })}</p>
+          <p className="reminder-question">{r.question}</p>
+          <div className="actions">
+            <button
+              className="primary"
+              data-testid="reminder-open"
+              onClick={() => {
+                setHidden((h) => [...h, reminderKey(r)]);
+                onOpen(r);
+              }}
+            >
+              {t("reminders.answer")}
+            </button>
+            <button data-testid="reminder-hide" onClick={() => setHidden((h) => [...h, reminderKey(r)])}>
+              {t("reminders.hide")}
+            </button>
+          </div>
+        </section>
+      ))}
+    </div>
+  );
+}
