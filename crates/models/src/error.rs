@@ -13,7 +13,7 @@ pub enum ModelsError {
     #[error("no model \"{id}\" in the catalogue ({source_name}); the ids are: {known}")]
     UnknownModel { id: String, source_name: String, known: String },
     /// No installed model has this id.
-    #[error("no installed model \"{id}\" in {}; list them with the models list", dir.display())]
+    #[error("no installed model \"{id}\" in {}", dir.display())]
     NotInstalled { id: String, dir: PathBuf },
     /// A model id that cannot name a file.
     #[error(
