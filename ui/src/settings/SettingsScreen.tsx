@@ -1,7 +1,8 @@
 // Settings: provider preset, base URL, model (picker fed by the endpoint's model list), API key
 // (to the keychain; the webview only learns whether one is stored), tool mode, language, the
 // data folder, and a connection test. Saving sends the form's keys to the core, which
-// validates them together and writes nothing when one is wrong.
+// validates them together and writes nothing when one is wrong. The models that run on this
+// computer are their own section (ModelsSection.tsx).
 
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,6 +11,7 @@ import { FailureText } from "../errors/Failure";
 import { setLanguage } from "../i18n";
 import type { CommandError, PresetView } from "../wire";
 import { changesFromForm, formFromView } from "./form";
+import { ModelsSection } from "./ModelsSection";
 
 export function SettingsScreen() {
   const { t } = useTranslation();
@@ -99,6 +101,7 @@ export function SettingsScreen() {
           }}
         >
           <option value="">{t("settings.presetDetect")}</option>
+          {s.preset && !presets.some((p) => p.id === s.preset) && <option value={s.preset}>{s.preset}</option>}
           {presets.map((p) => (
             <option key={p.id} value={p.id}>
               {p.label}
@@ -170,6 +173,7 @@ export function SettingsScreen() {
           </button>
         </span>
       </label>
+      <ModelsSection onUsed={() => client.settings.get().then((view) => setS(formFromView(view)), () => undefined)} />
       {encryption && (
         <p
           className={encryption === "none" ? "encryption bad" : "encryption muted"}
