@@ -230,9 +230,10 @@ pub async fn pull(
         });
     }
     let target = dir.model_file(id);
+    // Closed (and so unlocked) first: Windows cannot rename a file that is open.
+    drop(file);
     std::fs::rename(&part, &target)
         .map_err(|e| ModelsError::io("cannot move into place", &target, e))?;
-    drop(file);
     let sidecar = Sidecar {
         id: id.into(),
         name: entry.name.clone(),
