@@ -461,6 +461,7 @@ test("Settings → Models downloads a model through a redirect, verifies it and 
     const settings = JSON.parse(readFileSync(join(dataDir, "data", "settings.json"), "utf8"));
     assert.equal(settings.llm.preset, "local");
     assert.equal(settings.llm.model, MODEL_ID);
+    await app.execute(`document.querySelector('${row}').scrollIntoView({ block: "center" });`);
     await shot(app, "settings-models.png");
   } finally {
     await app.close();
