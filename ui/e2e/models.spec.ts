@@ -60,6 +60,18 @@ test("a GGUF file is added, then removed", async ({ page }) => {
   await expect(row).toHaveCount(0);
 });
 
+test("an unreadable catalogue is said plainly and models already here stay usable", async ({ page }) => {
+  await page.goto("./?lang=en&catalog=broken");
+  await page.getByTestId("nav-settings").click();
+  await page.getByTestId("models-add-file").click();
+  await expect(page.getByTestId("models-catalog-error")).toContainText(
+    "The model catalogue (https://mirror.example/catalog.json) cannot be read, so nothing can be downloaded now; models already here still work.",
+  );
+  const row = page.getByTestId("model-my-coach-q8_0");
+  await row.getByTestId("model-use").click();
+  await expect(row.getByTestId("model-in-use")).toHaveText("In use");
+});
+
 test("the models section speaks Chinese", async ({ page }) => {
   await page.goto("./?lang=zh-CN");
   await page.getByTestId("nav-settings").click();

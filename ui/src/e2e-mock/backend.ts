@@ -113,6 +113,7 @@ export function installMockBackend() {
       mock.configured = true;
     },
     inUse: () => (mock.settings.llm.preset === "local" ? String(mock.settings.llm.model) : null),
+    brokenCatalog: params.get("catalog") === "broken",
   });
   const handlers = [protocols.handle, me.handle, skills.handle, models.handle];
   let locked = params.get("locked");

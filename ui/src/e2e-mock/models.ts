@@ -2,7 +2,7 @@
 // stream `model_download_progress` through the command's channel in ten steps (one per
 // `delayMs`), cancellable, ending with `model_download_finished` (or `_failed`). `use_model`
 // selects the `local` preset in the mock's settings; `add_model_file` stands in for a file
-// picked in the system dialog.
+// picked in the system dialog; `?catalog=broken` makes the catalogue unreadable.
 
 import type { CatalogModelView, Envelope, InstalledModelView } from "../wire";
 
@@ -30,6 +30,8 @@ interface Hooks {
   /** The settings now select the `local` preset with `id`. */
   use: (id: string) => void;
   inUse: () => string | null;
+  /** `?catalog=broken`: the catalogue cannot be read (an unreachable mirror). */
+  brokenCatalog: boolean;
 }
 
 export function createModels(hooks: Hooks) {
@@ -97,6 +99,16 @@ export function createModels(hooks: Hooks) {
     const id = String(request.id ?? "");
     switch (cmd) {
       case "list_local_models":
+        if (hooks.brokenCatalog)
+          return {
+            catalog: [],
+            installed: [...installed.values()].map(withUse),
+            models_dir: MODELS_DIR,
+            free_bytes: 48 * GiB,
+            catalog_source: "https://mirror.example/catalog.json",
+            catalog_error: { kind: "config", message: "model catalogue https://mirror.example/catalog.json: cannot fetch it: connection refused" },
+            ...(hooks.inUse() ? { in_use: hooks.inUse() } : {}),
+          };
         return {
           catalog: catalog.map((c) => ({
             ...c,

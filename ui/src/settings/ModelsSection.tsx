@@ -87,6 +87,11 @@ export function ModelsSection({ onUsed }: { onUsed: () => void }) {
           {t("models.free", { size: formatBytes(list.free_bytes), dir: list.models_dir })}
         </p>
       )}
+      {list.catalog_error && (
+        <p role="alert" className="bad" data-testid="models-catalog-error">
+          {t("models.catalogError", { source: list.catalog_source, message: list.catalog_error.message })}
+        </p>
+      )}
       <ul className="model-list">
         {list.catalog.map((m) => {
           const p = downloads.progress[m.id];

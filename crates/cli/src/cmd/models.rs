@@ -116,6 +116,9 @@ fn list(ctx: &Ctx, app: &App) -> anyhow::Result<()> {
 
 fn list_text(models: &LocalModels) -> String {
     let mut lines = vec![format!("catalogue ({}):", models.catalog_source)];
+    if let Some(error) = &models.catalog_error {
+        lines.push(format!("  cannot be read: {}", error.message));
+    }
     for m in &models.catalog {
         let state = if models.in_use.as_deref() == Some(m.id.as_str()) {
             "in use".to_string()

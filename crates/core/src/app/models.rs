@@ -74,17 +74,28 @@ impl App {
         Ok(self.models_dir().get(id)?.path)
     }
 
-    /// The catalogue in force: `VIBE_MODELS_CATALOG`, else `models.catalog`, else shipped.
-    pub async fn model_catalog(&self) -> Result<Catalog, AppError> {
-        let location =
-            self.overrides.models_catalog.clone().or_else(|| self.settings().models.catalog);
-        let client = vibe_models::http_client();
-        Ok(Catalog::load(location.as_deref(), &client).await?)
+    /// Where the catalogue is read from: `VIBE_MODELS_CATALOG`, else `models.catalog`, else
+    /// `None` (the shipped one).
+    fn catalog_location(&self) -> Option<String> {
+        self.overrides.models_catalog.clone().or_else(|| self.settings().models.catalog)
     }
 
-    /// `list_local_models`.
+    /// The catalogue in force.
+    pub async fn model_catalog(&self) -> Result<Catalog, AppError> {
+        let client = vibe_models::http_client();
+        Ok(Catalog::load(self.catalog_location().as_deref(), &client).await?)
+    }
+
+    /// `list_local_models`. A catalogue that cannot be read is reported in `catalog_error`:
+    /// the installed models are listed all the same.
     pub async fn list_local_models(&self) -> Result<LocalModels, AppError> {
-        let catalog = self.model_catalog().await?;
+        let (catalog, catalog_error) = match self.model_catalog().await {
+            Ok(catalog) => (catalog, None),
+            Err(e) => {
+                let source = self.catalog_location().unwrap_or_else(|| "shipped".into());
+                (Catalog { source, models: Vec::new() }, Some(e.to_error_info()))
+            }
+        };
         let dir = self.models_dir();
         let installed = dir.installed()?;
         let in_use = self.local_model_in_use();
@@ -99,6 +110,7 @@ impl App {
             models_dir: dir.path().display().to_string(),
             free_bytes: vibe_models::free_space(dir.path()).ok(),
             catalog_source: catalog.source,
+            catalog_error,
             in_use,
         })
     }

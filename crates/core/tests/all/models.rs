@@ -179,7 +179,11 @@ async fn the_catalogue_setting_is_read_and_the_environment_wins() {
     let env =
         Overrides::from_env_with(|k| (k == "VIBE_MODELS_CATALOG").then(|| "/nowhere.json".into()));
     let app = open(&dir.path().join("data2"), env);
-    let err = app.list_local_models().await.err().unwrap();
-    assert!(err.to_string().contains("/nowhere.json"), "{err}");
-    assert_eq!(err.kind(), ErrorKind::Config);
+    let list = app.list_local_models().await.unwrap();
+    let err = list.catalog_error.unwrap();
+    assert!(err.message.contains("/nowhere.json"), "{err:?}");
+    assert_eq!(err.kind, ErrorKind::Config);
+    assert!(list.catalog.is_empty());
+    let err = app.pull_model(&LocalModelRequest { id: ID.into() }, sink().0).await.err().unwrap();
+    assert_eq!(err.kind(), ErrorKind::Config, "a pull needs the catalogue: {err}");
 }

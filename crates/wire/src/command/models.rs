@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ErrorInfo;
+
 /// One downloadable model of the catalogue, and its state here.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -81,6 +83,10 @@ pub struct LocalModels {
     pub free_bytes: Option<u64>,
     /// Where the catalogue came from: `shipped`, a path or a URL.
     pub catalog_source: String,
+    /// Why the catalogue could not be read (then `catalog` is empty; installed models are
+    /// still listed and can be used or removed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub catalog_error: Option<ErrorInfo>,
     /// The installed model the settings use, if the `local` preset is chosen.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub in_use: Option<String>,
