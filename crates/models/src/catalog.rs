@@ -76,12 +76,13 @@ impl Catalog {
         let Some(location) = location.map(str::trim).filter(|l| !l.is_empty()) else {
             return Self::shipped();
         };
+        let shown = crate::shown::shown_url(location);
         let text = if location.starts_with("http://") || location.starts_with("https://") {
-            fetch(location, client).await?
+            fetch(location, &shown, client).await?
         } else {
             read(Path::new(location))?
         };
-        Self::parse(&text, location)
+        Self::parse(&text, &shown)
     }
 
     /// Parse and check a catalogue's text; `source` names it in errors.
@@ -155,17 +156,19 @@ fn read(path: &Path) -> Result<String, ModelsError> {
     std::fs::read_to_string(path).map_err(|e| err(format!("cannot read it: {e}")))
 }
 
-async fn fetch(url: &str, client: &reqwest::Client) -> Result<String, ModelsError> {
-    let err = |message: String| ModelsError::Catalog { source_name: url.into(), message };
-    let response =
-        client.get(url).send().await.map_err(|e| err(format!("cannot fetch it: {e}")))?;
+async fn fetch(url: &str, shown: &str, client: &reqwest::Client) -> Result<String, ModelsError> {
+    let err = |message: String| ModelsError::Catalog { source_name: shown.into(), message };
+    let cannot = |e: reqwest::Error| {
+        err(format!("cannot fetch it: {}", crate::shown::without(&e.to_string(), url, shown)))
+    };
+    let response = client.get(url).send().await.map_err(cannot)?;
     if !response.status().is_success() {
         return Err(err(format!("the server answered HTTP {}", response.status().as_u16())));
     }
     if response.content_length().is_some_and(|n| n > CATALOG_CAP) {
         return Err(err("it is larger than a catalogue may be".into()));
     }
-    let bytes = response.bytes().await.map_err(|e| err(format!("cannot fetch it: {e}")))?;
+    let bytes = response.bytes().await.map_err(cannot)?;
     if bytes.len() as u64 > CATALOG_CAP {
         return Err(err("it is larger than a catalogue may be".into()));
     }

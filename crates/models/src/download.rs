@@ -23,6 +23,7 @@ use tokio_util::sync::CancellationToken;
 use crate::catalog::CatalogEntry;
 use crate::dir::{Installed, ModelsDir};
 use crate::fsutil::{ensure_space, is_disk_full, owner_only};
+use crate::shown::{shown_url, without};
 use crate::sidecar::{Sidecar, Source};
 use crate::{ModelsError, now_rfc3339};
 
@@ -105,10 +106,12 @@ pub async fn pull(
     progress(Progress { received: have, total });
 
     let url = entry.url.as_str();
+    // What errors show: a mirror's URL may carry a token (userinfo, a query).
+    let shown = shown_url(url);
     let network = |e: reqwest::Error| ModelsError::Network {
         id: id.into(),
-        url: url.into(),
-        message: error_chain(&e),
+        url: shown.clone(),
+        message: without(&error_chain(&e), url, &shown),
     };
     let mut ranged = have > 0;
     let response = loop {
@@ -153,7 +156,7 @@ pub async fn pull(
             status => {
                 return Err(ModelsError::HttpStatus {
                     id: id.into(),
-                    url: url.into(),
+                    url: shown.clone(),
                     status: status.as_u16(),
                 });
             }
@@ -215,7 +218,7 @@ pub async fn pull(
     if have < total {
         return Err(ModelsError::Network {
             id: id.into(),
-            url: url.into(),
+            url: shown.clone(),
             message: format!("the connection ended after {have} of {total} bytes"),
         });
     }

@@ -13,6 +13,7 @@ mod fsutil;
 mod gguf;
 mod id;
 mod settings;
+mod shown;
 mod sidecar;
 
 pub use add::add_file;
@@ -24,6 +25,7 @@ pub use fsutil::free_space;
 pub use gguf::{GGUF_MAGIC, check_gguf};
 pub use id::{check_id, id_from_file_name};
 pub use settings::ModelsSettings;
+pub use shown::shown_url;
 pub use sidecar::{Sidecar, Source};
 
 /// Now, as RFC 3339 UTC (seconds).

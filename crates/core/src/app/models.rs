@@ -92,7 +92,9 @@ impl App {
         let (catalog, catalog_error) = match self.model_catalog().await {
             Ok(catalog) => (catalog, None),
             Err(e) => {
-                let source = self.catalog_location().unwrap_or_else(|| "shipped".into());
+                let source = self
+                    .catalog_location()
+                    .map_or_else(|| "shipped".into(), |l| vibe_models::shown_url(&l));
                 (Catalog { source, models: Vec::new() }, Some(e.to_error_info()))
             }
         };
@@ -228,7 +230,7 @@ fn catalog_view(
         name: entry.name.clone(),
         parameters: entry.parameters.clone(),
         quantization: entry.quantization.clone(),
-        url: entry.url.clone(),
+        url: vibe_models::shown_url(&entry.url),
         size_bytes: entry.size_bytes,
         sha256: entry.sha256.clone(),
         license: entry.license.clone(),
@@ -244,7 +246,7 @@ fn catalog_view(
 fn installed_view(model: &Installed, in_use: Option<&str>) -> InstalledModelView {
     let meta = model.meta.as_ref();
     let (origin, source) = match meta.map(|m| &m.source) {
-        Some(Source::Catalog { url }) => (ModelOrigin::Catalog, Some(url.clone())),
+        Some(Source::Catalog { url }) => (ModelOrigin::Catalog, Some(vibe_models::shown_url(url))),
         Some(Source::File { path }) => (ModelOrigin::File, Some(path.clone())),
         None => (ModelOrigin::Unknown, None),
     };
