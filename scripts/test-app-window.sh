@@ -9,8 +9,9 @@ app_test_env
 source "$ROOT/scripts/ui-env.sh"
 
 APP="$(bash "$ROOT/scripts/build-app.sh" --debug | tail -n 1)"
-cargo build --locked -p vibe-test-support -p vibe-cli --bin fake-llm --bin vibe
+cargo build --locked -p vibe-test-support -p vibe-cli --bin fake-llm --bin fake-files --bin vibe
 FAKE_LLM="$(cd "$CARGO_TARGET_DIR/debug" && pwd)/fake-llm"
+FAKE_FILES="$(cd "$CARGO_TARGET_DIR/debug" && pwd)/fake-files"
 VIBE_CLI="$(cd "$CARGO_TARGET_DIR/debug" && pwd)/vibe"
 
 trap kill_window_pids EXIT
@@ -20,7 +21,7 @@ start_xvfb
 port="$(free_port)"
 
 echo "== real window: $APP on $DISPLAY"
-VIBELIFE_APP="$APP" FAKE_LLM="$FAKE_LLM" VIBE_CLI="$VIBE_CLI" TAURI_DRIVER="$TAURI_DRIVER" \
+VIBELIFE_APP="$APP" FAKE_LLM="$FAKE_LLM" FAKE_FILES="$FAKE_FILES" VIBE_CLI="$VIBE_CLI" TAURI_DRIVER="$TAURI_DRIVER" \
   WEBKIT_DRIVER="$(command -v WebKitWebDriver)" SHOTS_DIR="$ROOT/docs/screenshots" \
   TAURI_DRIVER_PORT="$port" \
   node --test --test-reporter=spec "$ROOT/ui/e2e-window/window.test.mjs"

@@ -4,13 +4,16 @@
 // run, Settings (which also calls Tauri's app API: proof that capabilities/ reached the build),
 // sends a message and reads the streamed reply, checks the message in the SQLite file, restarts
 // the app and finds the conversation again; its log holds neither what was said nor the
-// passphrase. Screenshots go to $SHOTS_DIR.
+// passphrase. Settings → Models downloads a model from `fake-files` (a file server on
+// 127.0.0.1, through a hub-style redirect), verifies and uses it. Screenshots go to $SHOTS_DIR.
 //
-// Environment: VIBELIFE_APP (absolute path of the binary), FAKE_LLM (its binary), TAURI_DRIVER,
+// Environment: VIBELIFE_APP (absolute path of the binary), FAKE_LLM and FAKE_FILES (their
+// binaries), TAURI_DRIVER,
 // WEBKIT_DRIVER (WebKitWebDriver), SHOTS_DIR, and DISPLAY (Xvfb).
 
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +22,7 @@ import { ENTER, Session, waitFor } from "./webdriver.mjs";
 
 const APP = need("VIBELIFE_APP");
 const FAKE_LLM = need("FAKE_LLM");
+const FAKE_FILES = need("FAKE_FILES");
 const VIBE = need("VIBE_CLI");
 const TAURI_DRIVER = need("TAURI_DRIVER");
 const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER ?? "/usr/bin/WebKitWebDriver";
@@ -50,6 +54,8 @@ function need(name) {
 const children = [];
 let dataDir;
 let llmUrl;
+/** The id of the model `fake-files` serves, in the catalogue VIBE_MODELS_CATALOG names. */
+const MODEL_ID = "tiny-window-q8_0";
 
 /** Starts a child process that is killed (by its pid) when the tests end. */
 function start(cmd, args, env) {
@@ -70,6 +76,7 @@ before(async () => {
     });
     llm.on("exit", (code) => reject(new Error(`fake-llm exited with ${code}`)));
   });
+  const catalog = await serveModel();
   // The app inherits tauri-driver's environment: its own data dir, and XDG dirs inside the
   // temporary folder so logs and WebKit's caches stay out of the real home.
   start(TAURI_DRIVER, ["--port", String(PORT), "--native-driver", WEBKIT_DRIVER], {
@@ -82,6 +89,7 @@ before(async () => {
     VIBE_LLM_BASE_URL: "",
     VIBE_LLM_MODEL: "",
     VIBE_LLM_API_KEY: "",
+    VIBE_MODELS_CATALOG: catalog,
   });
   await waitFor("tauri-driver /status", async () => (await fetch(`${DRIVER}/status`)).ok, 20_000, 200);
 });
@@ -105,6 +113,37 @@ after(async () => {
     console.warn(`could not remove ${dataDir}: ${e.message}`);
   }
 });
+
+/** A small file that starts like a GGUF model, served by `fake-files` behind a redirect (as
+ * a hub sends to its CDN); returns the path of a one-entry catalogue that points at it. */
+async function serveModel() {
+  const bytes = Buffer.concat([Buffer.from("GGUF"), randomBytes(3 * 1024 * 1024)]);
+  const file = join(dataDir, "tiny.gguf");
+  writeFileSync(file, bytes);
+  const files = start(FAKE_FILES, ["--file", `/cdn/tiny.gguf=${file}`, "--redirect", "/hub/tiny.gguf=/cdn/tiny.gguf"]);
+  const url = await new Promise((resolve, reject) => {
+    files.stdout.on("data", (d) => {
+      const m = /listening on (\S+)/.exec(String(d));
+      if (m) resolve(m[1]);
+    });
+    files.on("exit", (code) => reject(new Error(`fake-files exited with ${code}`)));
+  });
+  const entry = {
+    id: MODEL_ID,
+    name: "Tiny Window Model",
+    parameters: "1M",
+    quantization: "Q8_0",
+    url: `${url}/hub/tiny.gguf`,
+    size_bytes: bytes.length,
+    sha256: createHash("sha256").update(bytes).digest("hex"),
+    license: "MIT",
+    context_length: 256,
+    ram_bytes: 16 * 1024 * 1024,
+  };
+  const catalog = join(dataDir, "catalog.json");
+  writeFileSync(catalog, JSON.stringify({ models: [entry] }));
+  return catalog;
+}
 
 const openApp = () => Session.start(DRIVER, { browserName: "wry", "tauri:options": { application: APP } });
 
@@ -422,3 +461,29 @@ async function lastText(session, id) {
   const all = await session.findAll(`[data-testid="${id}"]`);
   return all.length ? all[all.length - 1].text() : "";
 }
+
+test("Settings → Models downloads a model through a redirect, verifies it and uses it", async () => {
+  const app = await openApp();
+  try {
+    await (await testId(app, "unlock-passphrase")).type(PASSPHRASE);
+    await (await testId(app, "unlock-submit")).click();
+    await (await testId(app, "nav-settings")).click();
+    const row = `[data-testid="model-${MODEL_ID}"]`;
+    await (await app.waitFind(`${row} [data-testid="model-download"]`)).click();
+    const status = await testId(app, "models-status");
+    await waitFor("the download verified", async () => (await status.text()).includes(MODEL_ID), 60_000);
+    assert.match(await status.text(), /downloaded and verified|已下载并校验通过/);
+    const installed = join(dataDir, "data", "models", `${MODEL_ID}.gguf`);
+    assert.ok(existsSync(installed), "the model is in place");
+    assert.ok(!existsSync(`${installed}.part`), "no partial file is left");
+    await (await app.waitFind(`${row} [data-testid="model-use"]`)).click();
+    await waitFor("in use", async () => (await app.findAll('[data-testid="model-in-use"]')).length > 0, 20_000);
+    const settings = JSON.parse(readFileSync(join(dataDir, "data", "settings.json"), "utf8"));
+    assert.equal(settings.llm.preset, "local");
+    assert.equal(settings.llm.model, MODEL_ID);
+    await app.execute(`document.querySelector('${row}').scrollIntoView({ block: "center" });`);
+    await shot(app, "settings-models.png");
+  } finally {
+    await app.close();
+  }
+});

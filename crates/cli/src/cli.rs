@@ -49,6 +49,8 @@ pub enum Command {
     Skills(cmd::skills::SkillsArgs),
     /// Talk to the LLM endpoint: probe it with one request, list its models.
     Llm(cmd::llm::LlmArgs),
+    /// Local models run in-process: list the catalogue, pull, add a GGUF file, use, remove.
+    Models(cmd::models::ModelsArgs),
     /// Recorded agent runs: list them, show one, replay its events as they were shown.
     Runs(cmd::runs::RunsArgs),
     /// Talk to your coach: one message, or a REPL when none is given.

@@ -23,6 +23,7 @@ fn main() {
         Command::Db(args) => cmd::db::run(&ctx, args),
         Command::Skills(args) => cmd::skills::run(&ctx, args),
         Command::Llm(args) => cmd::llm::run(&ctx, args),
+        Command::Models(args) => cmd::models::run(&ctx, args),
         Command::Runs(args) => cmd::runs::run(&ctx, args),
         Command::Chat(args) => cmd::chat::run(&ctx, args),
         Command::Conversations(args) => cmd::conversations::run(&ctx, args),

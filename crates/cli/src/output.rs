@@ -137,6 +137,7 @@ fn cli_hint(hint: &Hint) -> Option<String> {
             "set VIBE_DB_PASSPHRASE, or run the command in a terminal to be asked for it".into()
         }
         Hint::DbKey { .. } => "set VIBE_DB_PASSPHRASE to encrypt with a passphrase instead of the keychain, or pass --no-encryption when creating a new data folder (not recommended)".into(),
+        Hint::LocalModel { .. } => "`vibe models list` shows the catalogue and what is installed".into(),
         Hint::Setting { .. } | Hint::SettingsFile { .. } | Hint::Keychain => return None,
     })
 }

@@ -1,11 +1,13 @@
-//! Test support shared by the LLM, agent and CLI tests: a fake OpenAI-compatible HTTP
+//! Test support shared by the LLM, agent, models and CLI tests: a fake OpenAI-compatible HTTP
 //! server on 127.0.0.1 that replays scripted bytes (exact chunk boundaries, delays, status
 //! codes, headers), records requests, and notices clients that hang up; builders for SSE
-//! chunk events; the check that every tool result has its tool call; and a sample run's events. Dev-only: nothing
-//! here may be used by production code.
+//! chunk events; the check that every tool result has its tool call; a sample run's events;
+//! and a file server for download tests (Range, 416, redirects, cut connections). Dev-only:
+//! nothing here may be used by production code.
 
 mod check;
 mod events;
+mod file_server;
 mod reply;
 mod sample;
 mod server;
@@ -16,6 +18,7 @@ pub use events::{
     ev_tool_args, ev_tool_call, ev_tool_calls_at_index_0, ev_usage, sse, sse_error_field,
     sse_frame,
 };
+pub use file_server::FileServer;
 pub use reply::Reply;
 pub use sample::sample_run;
 pub use server::{FakeServer, RecordedRequest};

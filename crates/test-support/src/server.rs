@@ -270,7 +270,7 @@ async fn pause(socket: &mut TcpStream, d: Duration) -> bool {
     }
 }
 
-async fn read_request(socket: &mut TcpStream) -> Option<RecordedRequest> {
+pub(crate) async fn read_request(socket: &mut TcpStream) -> Option<RecordedRequest> {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
     let head_end = loop {

@@ -33,6 +33,14 @@ pub enum Event {
     /// The skill registry saw skills added, changed or removed on disk.
     SkillsChanged { changes: Vec<SkillsChange> },
 
+    /// A model download (`pull_model`) advanced: `received` of `total` bytes are in the
+    /// partial file (a resumed download starts above 0). Outside any run (`run_id` empty).
+    ModelDownloadProgress { id: String, received: u64, total: u64 },
+    /// A model download finished: verified and in place.
+    ModelDownloadFinished { id: String, size_bytes: u64, sha256: String },
+    /// A model download stopped: cancelled (`cancelled`), a network error (pulling again
+    /// resumes), no room, a wrong checksum (the partial file was removed).
+    ModelDownloadFailed { id: String, error: ErrorInfo },
     /// A run (one request → one agent run) began.
     RunStarted {
         conversation_id: String,

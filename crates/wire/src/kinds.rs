@@ -122,6 +122,15 @@ named_enum! {
         InUse = "in_use",
         /// A backup file is damaged, altered, incomplete or not a VibeLife backup.
         InvalidBackup = "invalid_backup",
+        // Local models (vibe-models).
+        /// A downloaded model's SHA-256 is not its catalogue's; nothing was installed.
+        ChecksumMismatch = "checksum_mismatch",
+        /// The disk lacks room for a model (before or during a download).
+        NoSpace = "no_space",
+        /// The person cancelled (a model download).
+        Cancelled = "cancelled",
+        /// A model is being downloaded, so it cannot be downloaded again or removed now.
+        Busy = "busy",
     }
 }
 

@@ -75,6 +75,10 @@ fn every_error_kind_written_before_the_enum_still_reads() {
         "no_database_key",
         "in_use",
         "invalid_backup",
+        "checksum_mismatch",
+        "no_space",
+        "cancelled",
+        "busy",
     ];
     for kind in old {
         let line = format!(

@@ -10,6 +10,7 @@ pub mod desktop;
 pub mod endpoint;
 pub mod export;
 pub mod memory;
+pub mod models;
 pub mod profile;
 pub mod protocols;
 pub mod settings;

@@ -16,6 +16,9 @@ const deltas = (events: Envelope[]) =>
 /** Every event type; the Record makes a new wire type a compile error here too. */
 const ALL_TYPES: Record<Event["type"], true> = {
   skills_changed: true,
+  model_download_progress: true,
+  model_download_finished: true,
+  model_download_failed: true,
   run_started: true,
   round_started: true,
   model_request: true,
@@ -273,6 +276,19 @@ describe("reduce over cases the recordings do not hold", () => {
     expect(s.safety?.resources.map((r) => r.number)).toContain("12356");
     expect(s.messages.at(-1)).toMatchObject({ role: "assistant", status: "done" });
     expect(s.messages.at(-1)?.role === "assistant" && s.messages.at(-1)?.text).toContain("你不必一个人扛着");
+  });
+
+  it("leaves a conversation untouched by model downloads (they belong to Settings)", () => {
+    const s = feed(base.slice(0, 3));
+    const after = feed(
+      [
+        { run_id: "", seq: 0, ts: "", type: "model_download_progress", id: "m", received: 1, total: 2 },
+        { run_id: "", seq: 1, ts: "", type: "model_download_failed", id: "m", error: { kind: "cancelled", message: "x" } },
+        { run_id: "", seq: 0, ts: "", type: "model_download_finished", id: "m", size_bytes: 2, sha256: "ab" },
+      ],
+      s,
+    );
+    expect(after).toEqual(s);
   });
 
   it("leaves the state untouched for events of another run", () => {

@@ -274,6 +274,11 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
       };
     case "reply_unsaved":
       return updateReply(state, run, (m) => ({ ...m, unsaved: true }));
+    case "model_download_progress":
+    case "model_download_finished":
+    case "model_download_failed":
+      // Downloads of local models (Settings → Models) are not part of a conversation.
+      return state;
     case "safety_check":
       // The model check of an unsure screening (docs/safety.md): what stands arrives as
       // `safety_notice` (or nothing); the check itself changes nothing on screen.

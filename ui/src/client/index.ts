@@ -20,11 +20,17 @@ import type {
   ErrorInfo,
   ExportAllResponse,
   ForgetMemoryResponse,
+  InstalledModelView,
+  LocalModels,
   LocalServerView,
   MemoryItemView,
   MemoryList,
   MemorySwitch,
+  ModelDownloadCancelled,
+  ModelInUse,
   ModelList,
+  ModelPulled,
+  ModelRemoved,
   NewSkillResponse,
   ProfileView,
   ProtocolLater,
@@ -146,6 +152,23 @@ export const useLocalServer = (preset: string, baseUrl: string, model: string) =
     { key: "llm.base_url", value: baseUrl },
     { key: "llm.model", value: model || null },
   ]);
+
+/** Models run on this computer (docs/models.md): the catalogue, downloads, files added by path. */
+export const localModels = {
+  /** The catalogue, what is installed, and the free disk space. */
+  list: () => call<LocalModels>("list_local_models"),
+  /** Downloads (or resumes) a catalogue model; `model_download_*` events arrive through
+   * `onEvent`; resolves once it is verified and in place. */
+  pull: (id: string, onEvent: (e: Envelope) => void) =>
+    call<ModelPulled>("pull_model", { request: { id }, onEvent: new Channel<Envelope>(onEvent) }),
+  /** Stops a download; its partial file is kept, so pulling again resumes. */
+  cancel: (id: string) => call<ModelDownloadCancelled>("cancel_model_download", { request: { id } }),
+  remove: (id: string) => call<ModelRemoved>("remove_model", { request: { id } }),
+  /** Selects the `local` preset with this installed model. */
+  use: (id: string) => call<ModelInUse>("use_model", { request: { id } }),
+  /** The shell asks for a .gguf file (system dialog) and copies it in; null: the dialog was closed. */
+  addFile: () => call<InstalledModelView | null>("add_model_file"),
+};
 
 /** The app's version, from Tauri's app API (the one core API the window is allowed). */
 export const appVersion = () => getVersion();

@@ -7,6 +7,7 @@
 import { mockIPC } from "@tauri-apps/api/mocks";
 import type { ChatMessage, ConversationSummary, Envelope, PresetView, SettingChange, TurnInput } from "../wire";
 import { createMe } from "./me";
+import { createModels } from "./models";
 import { createProtocols } from "./protocols";
 import { createReminders } from "./reminders";
 import { pickScript, type Script } from "./scripts";
@@ -106,7 +107,17 @@ export function installMockBackend() {
   const me = createMe();
   const skills = createSkills((channel, index, env) => window.__TAURI_INTERNALS__.runCallback(channel, { index, message: out(env) }));
   const reminders = createReminders(params);
-  const handlers = [protocols.handle, me.handle, skills.handle, reminders.handle];
+  const models = createModels({
+    send: (channel, index, env) => window.__TAURI_INTERNALS__.runCallback(channel, { index, message: out(env) }),
+    delayMs: () => mock.delayMs,
+    use: (id) => {
+      mock.settings.llm = { ...mock.settings.llm, preset: "local", model: id };
+      mock.configured = true;
+    },
+    inUse: () => (mock.settings.llm.preset === "local" ? String(mock.settings.llm.model) : null),
+    brokenCatalog: params.get("catalog") === "broken",
+  });
+  const handlers = [protocols.handle, me.handle, skills.handle, reminders.handle, models.handle];
   let locked = params.get("locked");
   // `?long=N`: a stored conversation of N messages (Markdown replies, CJK) to open.
   const long = Number(params.get("long") ?? 0);
@@ -347,6 +358,13 @@ export function installMockBackend() {
             throw out(e);
           }
           // A copy, as the real IPC's JSON would be: the webview never holds the mock's objects.
+          if (answer instanceof Promise)
+            return answer.then(
+              (a) => out(structuredClone(a)),
+              (e) => {
+                throw out(e);
+              },
+            );
           if (answer !== undefined) return out(structuredClone(answer));
         }
         throw fail("unknown_command", `the mock shell has no command ${cmd}`);

@@ -29,6 +29,7 @@ const SAMPLES: Hint[] = [
   { type: "birth_info", field: "birth_info.date" },
   { type: "db_passphrase", data_dir: "/home/me/.local/share/app.vibelife.desktop" },
   { type: "db_key", data_dir: "/d" },
+  { type: "local_model", id: "qwen2.5-1.5b-instruct-q4_k_m" },
 ];
 
 async function translator(lang: string) {

@@ -31,13 +31,14 @@ const PARAMS: { [K in Hint["type"]]: (h: Extract<Hint, { type: K }>) => Params }
   birth_info: (h) => ({ field: h.field }),
   db_passphrase: (h) => ({ data_dir: h.data_dir }),
   db_key: (h) => ({ data_dir: h.data_dir }),
+  local_model: (h) => ({ id: h.id }),
 };
 
 /** Every hint type, for tests that check each has words in every language. */
 export const HINT_TYPES = Object.keys(PARAMS) as Hint["type"][];
 
 /** Hints whose fix is on the Settings screen (the banner offers to open it). */
-export const SETTINGS_HINTS: ReadonlySet<Hint["type"]> = new Set(["setting", "endpoint", "choose_model", "api_key"]);
+export const SETTINGS_HINTS: ReadonlySet<Hint["type"]> = new Set(["setting", "endpoint", "choose_model", "api_key", "local_model"]);
 
 /** What to do about `hint`, in the UI's language; `null` when there is no hint. */
 export function hintText(t: TFunction, hint: Hint | null | undefined): string | null {

@@ -1,12 +1,14 @@
 // First run: offers a local model server the core found (Ollama on :11434, LM Studio on :1234)
 // or, when none answered, explains what VibeLife needs and leads to Settings. The detection
-// itself happens in the core (the webview reaches no network).
+// itself happens in the core (the webview reaches no network). When none answers, it also
+// offers a model that runs inside VibeLife (ModelOffer.tsx).
 
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
 import type { CommandError, LocalServerView } from "../wire";
+import { ModelOffer } from "./ModelOffer";
 
 type Props = {
   /** Settings were written from a detected server: go to the chat. */
@@ -86,6 +88,7 @@ export function FirstRun({ onReady, onOpenSettings }: Props) {
             <li>{t("firstRun.hintLocal")}</li>
             <li>{t("firstRun.hintHosted")}</li>
           </ul>
+          <ModelOffer onReady={onReady} />
         </div>
       )}
       {error && (

@@ -2,7 +2,7 @@
 // (to the keychain; the webview only learns whether one is stored), tool mode, language,
 // reminders (their own section, saved at once), the data folder, and a connection test. Saving
 // sends the form's keys to the core, which validates them together and writes nothing when one
-// is wrong.
+// is wrong. The models that run on this computer are their own section (ModelsSection.tsx).
 
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -12,6 +12,7 @@ import { setLanguage } from "../i18n";
 import type { CommandError, PresetView } from "../wire";
 import { changesFromForm, formFromView } from "./form";
 import { ReminderSettings } from "./ReminderSettings";
+import { ModelsSection } from "./ModelsSection";
 
 export function SettingsScreen() {
   const { t } = useTranslation();
@@ -101,6 +102,7 @@ export function SettingsScreen() {
           }}
         >
           <option value="">{t("settings.presetDetect")}</option>
+          {s.preset && !presets.some((p) => p.id === s.preset) && <option value={s.preset}>{s.preset}</option>}
           {presets.map((p) => (
             <option key={p.id} value={p.id}>
               {p.label}
@@ -173,6 +175,7 @@ export function SettingsScreen() {
           </button>
         </span>
       </label>
+      <ModelsSection onUsed={() => client.settings.get().then((view) => setS(formFromView(view)), () => undefined)} />
       {encryption && (
         <p
           className={encryption === "none" ? "encryption bad" : "encryption muted"}

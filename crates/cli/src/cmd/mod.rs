@@ -11,6 +11,7 @@ pub mod eval;
 pub mod llm;
 pub mod memory;
 pub mod memory_render;
+pub mod models;
 pub mod profile;
 pub mod protocol;
 pub mod runs;

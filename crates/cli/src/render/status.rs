@@ -84,6 +84,12 @@ pub(crate) fn status_lines(event: &Event) -> Vec<String> {
             stop_summary(*stop_reason, *rounds, *tool_calls).into_iter().collect()
         }
         Event::SkillsChanged { changes } => skills_changed(changes),
+        // `vibe models pull` draws its own progress bar; a finished or failed download is
+        // its answer.
+        Event::ModelDownloadProgress { .. } | Event::ModelDownloadFinished { .. } => vec![],
+        Event::ModelDownloadFailed { id, error } => {
+            vec![format!("error [{}]: download of {id}: {}", error.kind, error.message)]
+        }
         Event::ProtocolInvitation { .. }
         | Event::ProtocolProgress { .. }
         | Event::ProtocolCompleted { .. }

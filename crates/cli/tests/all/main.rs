@@ -19,6 +19,7 @@ mod input_caps;
 mod integrity;
 mod llm;
 mod memory;
+mod models;
 mod protocol;
 mod runs;
 mod safety;

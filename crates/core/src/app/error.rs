@@ -85,6 +85,9 @@ pub enum AppError {
     /// A backup cannot be made, checked or restored.
     #[error(transparent)]
     Backup(#[from] crate::backup::BackupError),
+    /// A local model cannot be listed, downloaded, added, removed or used.
+    #[error(transparent)]
+    Models(#[from] vibe_models::ModelsError),
 }
 
 impl From<StoreError> for AppError {
@@ -117,6 +120,7 @@ impl AppError {
             Self::Safety(_) => ErrorKind::Internal,
             Self::Report(_) | Self::Files { .. } => ErrorKind::Io,
             Self::Backup(e) => e.kind(),
+            Self::Models(e) => models_kind(e),
         }
     }
 
@@ -159,6 +163,11 @@ impl AppError {
             Self::Safety(_) | Self::Report(_) | Self::Files { .. } => None,
             Self::Backup(crate::backup::BackupError::Store(e)) => store_hint(e),
             Self::Backup(_) => None,
+            Self::Models(
+                vibe_models::ModelsError::UnknownModel { id, .. }
+                | vibe_models::ModelsError::NotInstalled { id, .. },
+            ) => Some(Hint::LocalModel { id: id.clone() }),
+            Self::Models(_) => None,
         }
     }
 
@@ -169,6 +178,22 @@ impl AppError {
     /// The error as it crosses to a front end.
     pub fn to_command_error(&self) -> CommandError {
         CommandError { error: self.to_error_info(), hint: self.hint() }
+    }
+}
+
+fn models_kind(e: &vibe_models::ModelsError) -> ErrorKind {
+    use vibe_models::ModelsError as E;
+    match e {
+        E::Catalog { .. } => ErrorKind::Config,
+        E::UnknownModel { .. } | E::NotInstalled { .. } => ErrorKind::NotFound,
+        E::BadId { .. } | E::AlreadyInstalled { .. } | E::NotGguf { .. } => ErrorKind::InvalidInput,
+        E::NoSpace { .. } | E::DiskFull { .. } => ErrorKind::NoSpace,
+        E::ChecksumMismatch { .. } | E::SizeMismatch { .. } => ErrorKind::ChecksumMismatch,
+        E::HttpStatus { .. } => ErrorKind::Server,
+        E::Network { .. } => ErrorKind::Network,
+        E::Cancelled { .. } => ErrorKind::Cancelled,
+        E::Busy { .. } => ErrorKind::Busy,
+        E::Io { .. } => ErrorKind::Io,
     }
 }
 

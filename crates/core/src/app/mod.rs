@@ -20,6 +20,7 @@ mod eval;
 mod export;
 mod history;
 mod memory;
+mod models;
 mod paths;
 mod profile;
 mod protocol;
@@ -44,6 +45,7 @@ pub use auto_backup::{AUTO_BACKUP_EVERY, BackupSettings};
 pub use dbkey::{Encryption, StorageSettings, account as db_key_account, open_database};
 pub use endpoint::check_probe_tools;
 pub use error::{AppError, hint_of};
+pub use models::LOCAL_PRESET;
 pub use paths::{
     APP_IDENTIFIER, AppPaths, DB_FILE, DB_PASSPHRASE_ENV, FrontEnd, Overrides, SETTINGS_FILE,
 };
@@ -68,6 +70,8 @@ pub struct App {
     approvals: Arc<PendingApprovals>,
     live: Arc<LiveRuns>,
     recovered: Recovery,
+    /// Model downloads running in this app (`models.rs`).
+    downloads: models::Downloads,
 }
 
 struct Loaded {
@@ -143,6 +147,7 @@ impl App {
             approvals: Arc::new(PendingApprovals::default()),
             live: Arc::new(LiveRuns::default()),
             recovered,
+            downloads: models::Downloads::default(),
         })
     }
 
@@ -229,7 +234,13 @@ impl App {
                     message: e.to_string(),
                 }
             })?;
-            if let Err(e) = settings.llm.resolve() {
+            // The `local` preset runs an installed model in-process: it has no endpoint to
+            // resolve until `vibe-llm` knows it (then `resolve` checks it like any other).
+            let local_unknown = settings.llm.preset.as_deref() == Some(models::LOCAL_PRESET)
+                && !vibe_llm::PRESETS.iter().any(|p| p.id == models::LOCAL_PRESET);
+            if let Err(e) = settings.llm.resolve()
+                && !local_unknown
+            {
                 return Err(AppError::Settings {
                     file: file.clone(),
                     key: Some("llm".into()),

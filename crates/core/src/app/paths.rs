@@ -1,6 +1,7 @@
 //! Where the app keeps its data ([`AppPaths`]) and what a front end overrides at open
-//! ([`Overrides`]: the environment's `VIBE_LLM_*`, command-line flags, a ready model and a
-//! protocol clock for evals, benchmarks and tests). Reading settings is `settings.rs`'s.
+//! ([`Overrides`]: the environment's `VIBE_LLM_*` and `VIBE_MODELS_CATALOG`, command-line
+//! flags, a ready model and a protocol clock for evals, benchmarks and tests). Reading
+//! settings is `settings.rs`'s.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -86,6 +87,9 @@ pub struct Overrides {
     pub no_encryption: bool,
     /// Who the changes made through this app are recorded as.
     pub front_end: FrontEnd,
+    /// Where the model catalogue is read from (`VIBE_MODELS_CATALOG`: a path or URL), over
+    /// the settings' `models.catalog`.
+    pub models_catalog: Option<String>,
 }
 
 impl Overrides {
@@ -106,6 +110,7 @@ impl Overrides {
             db_passphrase: get(DB_PASSPHRASE_ENV)
                 .filter(|v| !v.is_empty())
                 .map(zeroize::Zeroizing::new),
+            models_catalog: value(vibe_models::CATALOG_ENV),
             ..Self::default()
         }
     }
@@ -127,6 +132,7 @@ impl std::fmt::Debug for Overrides {
             .field("db_passphrase", &self.db_passphrase.as_ref().map(|_| "***"))
             .field("no_encryption", &self.no_encryption)
             .field("front_end", &self.front_end)
+            .field("models_catalog", &self.models_catalog.as_deref().map(vibe_llm::redact_url))
             .finish()
     }
 }

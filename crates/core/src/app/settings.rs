@@ -11,6 +11,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use vibe_llm::LlmSettings;
+use vibe_models::ModelsSettings;
 use vibe_skills::SkillsSettings;
 use vibe_wire::command::SettingChange;
 
@@ -43,6 +44,8 @@ pub struct Settings {
     pub storage: StorageSettings,
     /// Automatic backups (`app::auto_backup`).
     pub backups: BackupSettings,
+    /// Local models: where the catalogue comes from (`vibe_models::ModelsSettings`).
+    pub models: ModelsSettings,
 }
 
 /// The `preferences` section: front-end choices the core keeps for them.
@@ -68,7 +71,8 @@ pub enum Language {
 }
 
 /// The sections, in the file's order.
-const SECTIONS: [&str; 7] = ["llm", "skills", "tools", "chat", "preferences", "storage", "backups"];
+const SECTIONS: [&str; 8] =
+    ["llm", "skills", "tools", "chat", "preferences", "storage", "backups", "models"];
 
 impl Settings {
     /// Read `file` (missing: the defaults). Returns the typed settings and the document as
@@ -131,6 +135,7 @@ impl Settings {
             preferences: section(map, "preferences", file)?,
             storage: section(map, "storage", file)?,
             backups: section(map, "backups", file)?,
+            models: section(map, "models", file)?,
         };
         if let Some(problem) = settings.preferences.reminders.problem() {
             let key = "preferences.reminders.quiet_hours";

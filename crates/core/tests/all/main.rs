@@ -17,6 +17,7 @@ mod encryption;
 mod harness;
 mod http;
 mod memory;
+mod models;
 mod protocol;
 mod recording;
 mod safety;

@@ -66,4 +66,6 @@ pub enum Hint {
     /// The database has no usable key: use the keychain, give a passphrase, or turn encryption
     /// off explicitly for this data folder.
     DbKey { data_dir: String },
+    /// No local model of this id (in the catalogue, or installed): list them.
+    LocalModel { id: String },
 }

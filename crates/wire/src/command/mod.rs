@@ -15,6 +15,7 @@ mod error;
 mod eval;
 mod history;
 mod memory;
+mod models;
 mod profile;
 mod protocol;
 mod runs;
@@ -60,6 +61,10 @@ pub use memory::{
     MemoryItemView, MemoryKind, MemoryList, MemoryPass, MemoryPassStatus, MemoryReplacedBy,
     MemorySourceView, MemoryStatus, MemorySwitch, MemoryTrigger, MemoryVersion,
     SetMemoryEnabledRequest,
+};
+pub use models::{
+    AddModelRequest, CatalogModelView, InstalledModelView, LocalModelRequest, LocalModels,
+    ModelDownloadCancelled, ModelInUse, ModelOrigin, ModelPulled, ModelRemoved,
 };
 pub use profile::{
     ImportProfileRequest, ProfileView, SetProfilePathRequest, SkillStateRequest, SkillStateView,
