@@ -33,6 +33,7 @@ mod messages;
 mod migrations;
 mod profile;
 mod protocol_runs;
+mod run_key;
 mod runs;
 mod session;
 mod skill_rows;
@@ -98,6 +99,9 @@ pub struct Store {
     /// What damage a write found (SQLite said the file is malformed): from then on every write
     /// is refused with [`StoreError::Damaged`], so nothing keeps writing into a broken file.
     damage: Mutex<Option<String>>,
+    /// Whether the file is encrypted (opened with a key): only then may it keep the key of
+    /// the run folders ([`Store::run_file_key`]).
+    encrypted: bool,
     /// This process's session on the file (last, so the connection closes first).
     session: Option<session::Session>,
 }
@@ -188,6 +192,7 @@ impl Store {
         let upgraded = migrations::upgrade(&mut conn, Some(path), found)?;
         let mut store = Self::finish_open(conn, Some(path.to_path_buf()))?;
         store.upgraded = upgraded;
+        store.encrypted = !key.is_clear();
         Ok(store)
     }
 
@@ -206,6 +211,7 @@ impl Store {
             upgraded: None,
             front_end: Mutex::new(ChangeBy::App),
             damage: Mutex::new(None),
+            encrypted: false,
             session: None,
         };
         store.migrate_legacy_profiles()?;

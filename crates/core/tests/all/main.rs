@@ -20,6 +20,7 @@ mod memory;
 mod protocol;
 mod recording;
 mod safety;
+mod sealed_runs;
 mod storage;
 mod store_waits;
 mod structured;
