@@ -90,8 +90,10 @@ async fn deleting_a_conversation_removes_its_run_folders_and_their_replay_fails_
     let (other, other_run) = turn(&app, &server, "别的话").await;
     assert_ne!(conversation, other);
     let runs = dir.path().join("runs");
-    assert!(files(&runs).values().any(|b| holds(b, SECRET)), "the run log holds the text");
-    app.replay_run(&ReplayRunRequest { id: run.clone() }).unwrap();
+    assert!(!files(&runs).values().any(|b| holds(b, SECRET)), "the run logs are sealed");
+    let replay = app.replay_run(&ReplayRunRequest { id: run.clone() }).unwrap();
+    let replayed = serde_json::to_vec(&replay.events).unwrap();
+    assert!(holds(&replayed, SECRET), "the run log holds the text, readable through the app");
 
     let deleted =
         app.delete_conversation(&DeleteConversationRequest { id: conversation.clone() }).unwrap();
@@ -112,7 +114,7 @@ async fn backup_verify_restore_round_trips_a_byte_identical_export() {
     let work = tempfile::tempdir().unwrap();
     let paths = AppPaths::new(dir.path());
     let app = open(dir.path());
-    turn(&app, &server, SECRET).await;
+    let (_, first_run) = turn(&app, &server, SECRET).await;
     app.set_profile_path(&SetProfilePathRequest {
         path: "birth_info.date".into(),
         value: json!("1990-05-17"),
@@ -142,11 +144,12 @@ async fn backup_verify_restore_round_trips_a_byte_identical_export() {
         app.create_backup(&CreateBackupRequest { out: Some(file.display().to_string()) }).unwrap();
     assert!(created.manifest.files.iter().any(|f| f.path.starts_with("runs/")));
     assert!(!holds(&std::fs::read(&file).unwrap()[..], "1990-05-17"), "the database is encrypted");
+    assert!(!holds(&std::fs::read(&file).unwrap()[..], SECRET), "and so are the run folders");
     let again = app.create_backup(&CreateBackupRequest { out: Some(file.display().to_string()) });
     assert_eq!(again.unwrap_err().kind(), ErrorKind::InvalidInput, "never over a file");
 
     // Changes after the backup, which the restore undoes.
-    let (later, _) = turn(&app, &server, "后来说的话").await;
+    let (later, later_run) = turn(&app, &server, "后来说的话").await;
     let conversations = app.list_conversations().unwrap().conversations;
     app.delete_conversation(&DeleteConversationRequest { id: conversations[1].id.clone() })
         .unwrap();
@@ -173,8 +176,9 @@ async fn backup_verify_restore_round_trips_a_byte_identical_export() {
     let after = export(&app, &work.path().join("after"));
     assert_eq!(after.keys().collect::<Vec<_>>(), before.keys().collect::<Vec<_>>());
     assert!(after == before, "the restored data exports byte for byte as before");
-    let restored_runs = files(&dir.path().join("runs"));
-    assert!(!restored_runs.values().any(|b| holds(b, "后来说的话")), "later runs are gone");
+    assert!(!dir.path().join("runs").join(&later_run).exists(), "later runs are gone");
+    let replay = app.replay_run(&ReplayRunRequest { id: first_run }).unwrap();
+    assert!(holds(&serde_json::to_vec(&replay.events).unwrap(), SECRET), "restored runs read");
 }
 
 /// The backup's entries: (manifest, [(path, bytes)]).
