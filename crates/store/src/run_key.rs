@@ -38,7 +38,7 @@ impl Store {
     /// The stored key of the run folders, if the database has one (a backup's copy, checked
     /// before a restore).
     pub fn stored_run_file_key(&self) -> Result<Option<Zeroizing<[u8; RAW_KEY_LEN]>>> {
-        self.read_tx(|tx| stored(tx))
+        self.read_tx(stored)
     }
 }
 
