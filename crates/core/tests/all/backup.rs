@@ -315,9 +315,8 @@ async fn a_backup_of_a_newer_schema_is_refused_and_changes_nothing() {
     let err = App::restore_backup(&paths, &overrides(), keys().as_ref(), &request).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NewerSchema, "{err}");
     assert!(err.to_string().contains("Nothing was changed"), "{err}");
-    let mut after = files(dir.path());
-    // The empty lock file a restore holds (like `vibe.db.lock`) is all it may leave.
-    assert_eq!(after.remove("restore.lock"), Some(Vec::new()));
+    let after = files(dir.path());
+    assert!(!after.contains_key("restore.lock"), "a refused restore leaves nothing, not a lock");
     assert_eq!(after.keys().collect::<Vec<_>>(), before.keys().collect::<Vec<_>>());
     assert!(after == before, "not a byte of the data folder changed");
 }
@@ -422,4 +421,36 @@ fn an_automatic_backup_is_made_once_a_day_and_the_newest_are_kept() {
     }];
     app.update_settings(vibe_wire::command::UpdateSettingsRequest { changes }).unwrap();
     assert!(app.backup_if_due(start + 10 * day).unwrap().is_none(), "off");
+}
+
+#[tokio::test]
+async fn checking_or_restoring_a_backup_in_a_fresh_keychain_folder_creates_nothing() {
+    let server = FakeServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let app = open(dir.path());
+    turn(&app, &server, SECRET).await;
+    let file = work.path().join("b.tar");
+    app.create_backup(&CreateBackupRequest { out: Some(file.display().to_string()) }).unwrap();
+    drop(app);
+
+    let fresh = work.path().join("fresh");
+    let paths = AppPaths::new(&fresh);
+    let keys: Arc<EphemeralKeys> = Arc::new(EphemeralKeys::default());
+    let request = BackupFileRequest { file: file.display().to_string() };
+    let err =
+        App::verify_backup(&paths, &Overrides::default(), keys.as_ref(), &request).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NoDatabaseKey, "{err}");
+    assert!(err.to_string().contains("nothing was created"), "{err}");
+    let err =
+        App::restore_backup(&paths, &Overrides::default(), keys.as_ref(), &request).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NoDatabaseKey, "{err}");
+    let account = vibe_core::app::db_key_account(&fresh);
+    assert!(keys.get_db_key(&account).unwrap().is_none(), "no key was made");
+    assert!(!fresh.exists(), "no data folder was made");
+
+    // With the passphrase it was made with, a folder that does not exist yet checks it too.
+    let verified = App::verify_backup(&paths, &overrides(), keys.as_ref(), &request).unwrap();
+    assert!(verified.restorable);
+    assert!(!fresh.exists());
 }
