@@ -16,6 +16,7 @@ mod compaction;
 mod encryption;
 mod harness;
 mod http;
+mod keychain;
 mod memory;
 mod protocol;
 mod recording;
