@@ -48,7 +48,7 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
-pub use backup::{Exclusive, Inspection, hold_exclusive, inspect};
+pub use backup::{Exclusive, Inspection, hold_exclusive, inspect, inspect_run_file_key};
 pub use calibration::{CALIBRATION_BOUNDS, TokenCalibration};
 pub use clock::now_rfc3339;
 pub use conversations::Conversation;

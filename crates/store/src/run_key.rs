@@ -42,7 +42,7 @@ impl Store {
     }
 }
 
-fn stored(conn: &rusqlite::Connection) -> Result<Option<Zeroizing<[u8; RAW_KEY_LEN]>>> {
+pub(crate) fn stored(conn: &rusqlite::Connection) -> Result<Option<Zeroizing<[u8; RAW_KEY_LEN]>>> {
     let blob: Option<Zeroizing<Vec<u8>>> = conn
         .prepare_cached("SELECT key FROM run_file_key WHERE id = 1")?
         .query_row([], |r| r.get::<_, Vec<u8>>(0))

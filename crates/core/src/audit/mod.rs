@@ -29,7 +29,7 @@ pub use reader::{
     run_files,
 };
 pub use recording::read_recording;
-pub use seal::RunKey;
+pub use seal::{HEADER_LEN as SEALED_HEADER_LEN, RunKey};
 pub use spare::{SPARE_DIR, SpareRun, sweep_spares};
 pub use writer::RunAudit;
 
@@ -39,6 +39,15 @@ pub const RUNS_DIR: &str = "runs";
 pub const EVENTS_FILE: &str = "events.jsonl";
 
 const MAX_RUN_ID_LEN: usize = 128;
+
+/// The id of the key a sealed run file names in its header (`None`: a clear file), from the
+/// file's first bytes: for checking a backup's run folders against its database's key.
+pub(crate) fn sealed_key_id(head: &[u8]) -> Option<String> {
+    match seal::form(head) {
+        seal::Form::Sealed { key_id } => Some(key_id.to_string()),
+        _ => None,
+    }
+}
 
 /// The folder of one run: `<data_dir>/runs/<run_id>`. Fails for ids that could escape it.
 pub fn run_dir(data_dir: &Path, run_id: &str) -> Result<PathBuf, CoreError> {

@@ -22,7 +22,7 @@ const MAGIC: &str = "#vibelife-sealed v1 key=";
 /// Hex digits of the key id in the header.
 const KEY_ID_HEX: usize = 16;
 /// The whole header line, newline included.
-pub(crate) const HEADER_LEN: usize = MAGIC.len() + KEY_ID_HEX + 1;
+pub const HEADER_LEN: usize = MAGIC.len() + KEY_ID_HEX + 1;
 const NONCE_LEN: usize = 24;
 const TAG_LEN: usize = 16;
 

@@ -454,3 +454,35 @@ async fn checking_or_restoring_a_backup_in_a_fresh_keychain_folder_creates_nothi
     assert!(verified.restorable);
     assert!(!fresh.exists());
 }
+
+#[tokio::test]
+async fn a_backup_whose_run_folders_its_database_cannot_open_is_refused() {
+    let server = FakeServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let app = open(dir.path());
+    turn(&app, &server, SECRET).await;
+    let file = work.path().join("b.tar");
+    app.create_backup(&CreateBackupRequest { out: Some(file.display().to_string()) }).unwrap();
+    // Another folder's sealed log (another run-folder key) put in its place, checksum fixed.
+    let other = tempfile::tempdir().unwrap();
+    let other_app = open(other.path());
+    let (_, other_run) = turn(&other_app, &server, "别处的话").await;
+    let foreign =
+        std::fs::read(other.path().join("runs").join(&other_run).join("events.jsonl")).unwrap();
+    let (mut manifest, mut entries) = read_backup(&file);
+    let (path, bytes) = entries.iter_mut().find(|(p, _)| p.ends_with("events.jsonl")).unwrap();
+    *bytes = foreign;
+    let entry = manifest.files.iter_mut().find(|f| &f.path == path).unwrap();
+    entry.sha256 = sha256(bytes);
+    entry.bytes = bytes.len() as u64;
+    let path = path.clone();
+    let forged = work.path().join("forged.tar");
+    write_backup(&forged, &manifest, &entries);
+
+    let request = BackupFileRequest { file: forged.display().to_string() };
+    let paths = AppPaths::new(dir.path());
+    let err = App::verify_backup(&paths, &overrides(), keys().as_ref(), &request).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidBackup, "{err}");
+    assert!(err.to_string().contains(&format!("{path} is sealed with a key")), "{err}");
+}
