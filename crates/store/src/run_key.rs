@@ -25,6 +25,10 @@ impl Store {
                  (they stay clear text in a folder with encryption turned off)",
             ));
         }
+        // Read first: a later open writes nothing (a read-only folder, a busy database).
+        if let Some(key) = self.stored_run_file_key()? {
+            return Ok(key);
+        }
         self.write_tx(|tx| {
             if let Some(key) = stored(tx)? {
                 return Ok(key);

@@ -23,6 +23,7 @@ mod memory;
 mod paths;
 mod profile;
 mod protocol;
+mod run_key;
 mod runs;
 mod safety;
 mod secrets;
@@ -121,7 +122,7 @@ impl App {
         let store = Arc::new(Store::open_with_key(&paths.db(), &key)?);
         let encrypted = !key.is_clear();
         drop((key, key_lock));
-        let runs_key = open_runs_key(&paths, &store, encrypted)?;
+        let runs_key = run_key::open(&paths, &store, encrypted)?;
         store.set_front_end(match overrides.front_end {
             FrontEnd::App => vibe_store::ChangeBy::App,
             FrontEnd::Cli => vibe_store::ChangeBy::Cli,
@@ -260,42 +261,6 @@ impl App {
     fn reset_service(&self) {
         *self.service.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
-}
-
-/// The key of the run folders (docs/privacy.md#run-folders): in an encrypted database, the one
-/// stored there (a new random one the first time); registered for the process, and the clear
-/// run folders left from before sealed with it. A failure to seal some is logged and tried
-/// again at the next open; those files stay readable.
-fn open_runs_key(
-    paths: &AppPaths,
-    store: &Store,
-    encrypted: bool,
-) -> Result<Option<crate::audit::RunKey>, AppError> {
-    let key = if encrypted {
-        let mut candidate = zeroize::Zeroizing::new([0u8; vibe_store::RAW_KEY_LEN]);
-        getrandom::fill(candidate.as_mut()).map_err(|e| crate::CoreError::AuditIo {
-            action: "make the key of the run folders (the OS gave no random bytes) for",
-            path: paths.data_dir.join(crate::audit::RUNS_DIR),
-            err: std::io::Error::other(e.to_string()),
-        })?;
-        Some(crate::audit::RunKey::new(&*store.run_file_key(&candidate)?))
-    } else {
-        None
-    };
-    crate::audit::register(&paths.data_dir, key.clone());
-    if let Some(key) = &key {
-        let report = crate::audit::seal_clear_runs(&paths.data_dir, &Arc::new(key.clone()));
-        if report.files > 0 {
-            tracing::info!(
-                files = report.files,
-                "encrypted the clear files of earlier run folders"
-            );
-        }
-        for left in &report.left {
-            tracing::warn!("run folder left unencrypted for now: {left}");
-        }
-    }
-    Ok(key)
 }
 
 fn open_registry(paths: &AppPaths, overrides: &Overrides, settings: &Settings) -> Registry {
