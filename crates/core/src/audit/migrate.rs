@@ -7,7 +7,7 @@
 //! written and later opens skip the walk.
 
 use std::fs::OpenOptions;
-use std::io::{ErrorKind, Write as _};
+use std::io::{ErrorKind, Read as _, Write as _};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -109,10 +109,13 @@ fn seal_run_dir(dir: &Path, run_id: &str, key: &Arc<RunKey>, report: &mut SealRe
 /// Seal `dir/name` when it is clear: `Ok(true)` when it was.
 fn seal_file(dir: &Path, name: &str, run_id: &str, key: &Arc<RunKey>) -> std::io::Result<bool> {
     let path = dir.join(name);
-    let clear = std::fs::read(&path)?;
-    if seal::form(&clear) != Form::Clear {
+    // The head says the form; only clear files are read whole.
+    let mut head = Vec::with_capacity(seal::HEADER_LEN);
+    std::fs::File::open(&path)?.take(seal::HEADER_LEN as u64).read_to_end(&mut head)?;
+    if seal::form(&head) != Form::Clear {
         return Ok(false);
     }
+    let clear = std::fs::read(&path)?;
     let mut sealer = Sealer::new(key.clone(), run_id, name)?;
     let sealed = seal::seal_whole(&mut sealer, &clear);
     let temp = dir.join(format!(".{name}{SEALING_SUFFIX}"));
