@@ -15,6 +15,9 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test"
 cargo test --workspace --locked --no-fail-fast
 
+echo "== keychain tests (a private D-Bus session with gnome-keyring's Secret Service)"
+bash "$ROOT/scripts/test-keychain.sh"
+
 echo "== ui: set-up (Node.js, Chromium, npm packages when missing)"
 source "$ROOT/scripts/ui-env.sh"
 cd "$ROOT/ui"

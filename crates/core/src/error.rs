@@ -38,6 +38,11 @@ pub enum CoreError {
     /// Not retried; while a run is in progress the audit only logs and remembers it.
     #[error("cannot {action} {}: {err} (check the data dir's permissions and free space)", path.display())]
     AuditIo { action: &'static str, path: PathBuf, err: std::io::Error },
+    /// A sealed run file cannot be read or appended to: the data folder's key of the run
+    /// folders is not loaded, or the file was sealed with another folder's key (the reason says
+    /// which and what to do). Nothing was changed. Not retried.
+    #[error("cannot open {}: {reason}", path.display())]
+    RunSealed { path: PathBuf, reason: String },
     /// The BPE vocabulary could not be loaded (a broken build; not retried).
     #[error("the tokenizer could not be loaded: {0}; reinstall VibeLife")]
     Tokenizer(String),
@@ -79,6 +84,7 @@ impl CoreError {
             Self::InvalidRunId(_) => ErrorKind::InvalidInput,
             Self::RunNotFound { .. } => ErrorKind::NotFound,
             Self::AuditIo { .. } => ErrorKind::Io,
+            Self::RunSealed { .. } => ErrorKind::WrongKey,
             Self::Protocol(e) => e.kind(),
         }
     }

@@ -10,7 +10,7 @@ use crate::errors::LlmError;
 use crate::keychain::{self, KeySource};
 use crate::model::ChatModel;
 use crate::presets::ToolMode;
-use crate::scripted::ScriptedModel;
+use crate::scripted::{ReadRecording, ScriptedModel};
 use crate::settings::{Endpoint, LlmSettings};
 use crate::structured::StructuredModel;
 
@@ -28,12 +28,23 @@ pub fn build_model(
     settings: &LlmSettings,
     env_key: Option<String>,
 ) -> Result<ModelSetup, LlmError> {
+    build_model_with(settings, env_key, None)
+}
+
+/// [`build_model`], reading a recorded run (`scripted:…/events.jsonl`) with `recordings` when
+/// given (the app's reader, which opens sealed run files), else as a plain file.
+pub fn build_model_with(
+    settings: &LlmSettings,
+    env_key: Option<String>,
+    recordings: Option<&ReadRecording>,
+) -> Result<ModelSetup, LlmError> {
     let endpoint = settings.resolve()?;
     let mut notices = Vec::new();
     let (inner, key_source): (Arc<dyn ChatModel>, KeySource) =
         match endpoint.base_url.strip_prefix("scripted:") {
             Some(path) => {
-                (Arc::new(ScriptedModel::load(Path::new(path))?), KeySource::None { notice: None })
+                let model = ScriptedModel::load_with(Path::new(path), recordings)?;
+                (Arc::new(model), KeySource::None { notice: None })
             }
             None => {
                 let (key, source) = keychain::load_api_key(&endpoint.base_url, env_key);

@@ -60,6 +60,25 @@ pub fn inspect(path: &Path, key: &DbKey) -> Result<Inspection> {
     Ok(Inspection { schema_version, problems, counts })
 }
 
+/// The key of the run folders kept in the database copy at `path` ([`Store::run_file_key`]),
+/// opened with `key`; `None` when it keeps none (encryption off, or a schema from before).
+pub fn inspect_run_file_key(
+    path: &Path,
+    key: &DbKey,
+) -> Result<Option<zeroize::Zeroizing<[u8; crypt::RAW_KEY_LEN]>>> {
+    let conn = Connection::open(path)?;
+    crypt::apply(&conn, key, path)?;
+    let has_table: i64 = conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'run_file_key'",
+        [],
+        |r| r.get(0),
+    )?;
+    if has_table == 0 {
+        return Ok(None);
+    }
+    crate::run_key::stored(&conn)
+}
+
 /// A database file held for this process alone: no other process has it open, and none can
 /// open it until this is dropped. Drop every [`Store`] of this file in this process first.
 pub struct Exclusive {

@@ -35,6 +35,7 @@ mod migrations;
 mod profile;
 mod protocol_runs;
 mod reminder_notices;
+mod run_key;
 mod runs;
 mod session;
 mod skill_rows;
@@ -49,7 +50,7 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
-pub use backup::{Exclusive, Inspection, hold_exclusive, inspect};
+pub use backup::{Exclusive, Inspection, hold_exclusive, inspect, inspect_run_file_key};
 pub use calibration::{CALIBRATION_BOUNDS, TokenCalibration};
 pub use clock::now_rfc3339;
 pub use conversations::Conversation;
@@ -100,6 +101,9 @@ pub struct Store {
     /// What damage a write found (SQLite said the file is malformed): from then on every write
     /// is refused with [`StoreError::Damaged`], so nothing keeps writing into a broken file.
     damage: Mutex<Option<String>>,
+    /// Whether the file is encrypted (opened with a key): only then may it keep the key of
+    /// the run folders ([`Store::run_file_key`]).
+    encrypted: bool,
     /// This process's session on the file (last, so the connection closes first).
     session: Option<session::Session>,
 }
@@ -190,6 +194,7 @@ impl Store {
         let upgraded = migrations::upgrade(&mut conn, Some(path), found)?;
         let mut store = Self::finish_open(conn, Some(path.to_path_buf()))?;
         store.upgraded = upgraded;
+        store.encrypted = !key.is_clear();
         Ok(store)
     }
 
@@ -208,6 +213,7 @@ impl Store {
             upgraded: None,
             front_end: Mutex::new(ChangeBy::App),
             damage: Mutex::new(None),
+            encrypted: false,
             session: None,
         };
         store.migrate_legacy_profiles()?;

@@ -21,6 +21,7 @@ pub(crate) const FILES: &[(&str, &str)] = &[
     ("0007_state_history.sql", include_str!("../../../migrations/0007_state_history.sql")),
     ("0008_memory_backoff.sql", include_str!("../../../migrations/0008_memory_backoff.sql")),
     ("0009_reminder_notices.sql", include_str!("../../../migrations/0009_reminder_notices.sql")),
+    ("0010_run_file_key.sql", include_str!("../../../migrations/0010_run_file_key.sql")),
 ];
 
 /// A schema upgrade done while opening a file, for the front end to tell the person (the CLI

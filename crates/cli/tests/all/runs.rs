@@ -78,9 +78,15 @@ fn replay_prints_the_run_as_the_live_printer_did() {
 fn replay_json_prints_the_stored_lines_and_nothing_else() {
     let dir = tempfile::tempdir().unwrap();
     fabricate(dir.path(), "run-1");
+    // Written clear (as before run folders were sealed); `vibe` seals it when it opens the
+    // folder, and replays the same lines.
+    let path = dir.path().join("runs/run-1/events.jsonl");
+    let stored = std::fs::read(&path).unwrap();
     let out = run(dir.path(), &["--json", "runs", "replay", "run-1"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let stored = std::fs::read(dir.path().join("runs/run-1/events.jsonl")).unwrap();
+    let sealed = std::fs::read(&path).unwrap();
+    assert!(sealed.starts_with(b"#vibelife-sealed v1 key="), "sealed at open");
+    assert!(!sealed.windows("甲木".len()).any(|w| w == "甲木".as_bytes()));
     assert_eq!(text(&out.stdout), text(&stored));
     assert_eq!(text(&out.stderr), "");
     let first: Value = serde_json::from_str(text(&out.stdout).lines().next().unwrap()).unwrap();
@@ -153,7 +159,8 @@ fn list_and_show_report_the_row_the_counts_and_the_files() {
 
     let human = text(&run(dir.path(), &["runs", "show", "run-1"]).stdout);
     assert!(human.contains("status        completed (stop reason: max_rounds)"), "{human}");
-    assert!(human.contains("tool-1-run_script.json  16.0 KiB"), "{human}");
+    // The size on disk: sealed (base64 of the ciphertext) when `vibe` opened the folder.
+    assert!(human.contains("tool-1-run_script.json  21.4 KiB"), "{human}");
 }
 
 #[test]

@@ -27,19 +27,23 @@ impl App {
         Ok(BackupCreated { file: out.display().to_string(), manifest })
     }
 
-    /// `verify_backup`: read the backup into a private working folder in the data folder
-    /// and check everything (`backup::read_into`), with this data folder's key; nothing else
-    /// is touched and the working folder is removed.
+    /// `verify_backup`: read the backup into a private working folder in the data folder (in
+    /// the system's temporary folder when the data folder does not exist) and check
+    /// everything (`backup::read_into`), with this data folder's key. Nothing else is touched
+    /// or created (no data folder, no keychain key) and the working folder is removed.
     pub fn verify_backup(
         paths: &AppPaths,
         overrides: &Overrides,
         keys: &dyn KeyStore,
         request: &BackupFileRequest,
     ) -> Result<BackupVerified, AppError> {
-        dbkey::private_data_dir(paths)?;
-        let (_, key) = dbkey::database_key(paths, overrides, keys)?;
+        let (_, key) = dbkey::existing_key(paths, overrides, keys)?;
         let file = PathBuf::from(&request.file);
-        let work = backup::WorkDir::new(&paths.data_dir, ".verify-")?;
+        let work = if paths.data_dir.is_dir() {
+            backup::WorkDir::new(&paths.data_dir, ".verify-")?
+        } else {
+            backup::WorkDir::new(&std::env::temp_dir(), ".vibelife-verify-")?
+        };
         let manifest = backup::read_into(&file, &key, &work.path().join("backup"))?;
         let restorable = manifest.schema_version <= vibe_store::latest_version();
         Ok(BackupVerified { file: request.file.clone(), manifest, restorable })
@@ -56,8 +60,8 @@ impl App {
         keys: &dyn KeyStore,
         request: &BackupFileRequest,
     ) -> Result<BackupRestored, AppError> {
+        let (mode, key) = dbkey::existing_key(paths, overrides, keys)?;
         dbkey::private_data_dir(paths)?;
-        let (mode, key) = dbkey::database_key(paths, overrides, keys)?;
         let file = PathBuf::from(&request.file);
         backup::finish_restore(paths);
         let _lock = backup::restore_lock(paths)?;

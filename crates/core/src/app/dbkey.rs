@@ -40,6 +40,23 @@ pub(crate) fn resolve(
     recorded: Option<Encryption>,
     keys: &dyn KeyStore,
 ) -> Result<(Encryption, DbKey), AppError> {
+    resolve_with(paths, overrides, recorded, keys, Create::IfNoDatabase)
+}
+
+/// Whether finding a keychain key may make one.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Create {
+    IfNoDatabase,
+    Never,
+}
+
+fn resolve_with(
+    paths: &AppPaths,
+    overrides: &Overrides,
+    recorded: Option<Encryption>,
+    keys: &dyn KeyStore,
+    create: Create,
+) -> Result<(Encryption, DbKey), AppError> {
     let data_dir = paths.data_dir.clone();
     let mode = match recorded {
         Some(mode) => {
@@ -63,12 +80,12 @@ pub(crate) fn resolve(
             Some(p) => DbKey::Passphrase(p.clone()),
             None => return Err(AppError::PassphraseNeeded { data_dir }),
         },
-        Encryption::Keychain => keychain_key(paths, keys)?,
+        Encryption::Keychain => keychain_key(paths, keys, create)?,
     };
     Ok((mode, key))
 }
 
-fn keychain_key(paths: &AppPaths, keys: &dyn KeyStore) -> Result<DbKey, AppError> {
+fn keychain_key(paths: &AppPaths, keys: &dyn KeyStore, create: Create) -> Result<DbKey, AppError> {
     let data_dir = paths.data_dir.clone();
     let account = account(&paths.data_dir);
     let no_key = |why: String| AppError::NoDatabaseKey { data_dir: data_dir.clone(), why };
@@ -79,6 +96,11 @@ fn keychain_key(paths: &AppPaths, keys: &dyn KeyStore) -> Result<DbKey, AppError
         None if holds_encrypted_db(&paths.db()) => Err(no_key(format!(
             "the database is encrypted and the keychain has no key for it (entry \"{account}\"; \
              was the keychain reset, or the folder moved from another machine or path?)"
+        ))),
+        None if create == Create::Never => Err(no_key(format!(
+            "the keychain has no key for this data folder yet (entry \"{account}\"), so nothing \
+             made with one can be checked here; nothing was created. Open the folder once, or \
+             use the data folder the backup was made from"
         ))),
         None => {
             let mut raw = Zeroizing::new([0u8; RAW_KEY_LEN]);
@@ -177,6 +199,16 @@ pub(crate) fn database_key(
     keys: &dyn KeyStore,
 ) -> Result<(Encryption, DbKey), AppError> {
     resolve(paths, overrides, recorded_mode(paths), keys)
+}
+
+/// [`database_key`] for commands that must not create anything (checking or restoring a
+/// backup): a keychain folder without a key is an error, not a new key.
+pub(crate) fn existing_key(
+    paths: &AppPaths,
+    overrides: &Overrides,
+    keys: &dyn KeyStore,
+) -> Result<(Encryption, DbKey), AppError> {
+    resolve_with(paths, overrides, recorded_mode(paths), keys, Create::Never)
 }
 
 /// The key mode recorded in `paths`' settings file, if it can be read.

@@ -167,7 +167,14 @@ impl App {
                 self.keys.get(&endpoint.base_url)
             }
         });
-        let setup = vibe_llm::build_model(settings, key.map(|k| k.expose().to_string()))?;
+        let run_key = self.run_key().cloned();
+        let recordings: vibe_llm::ReadRecording =
+            Arc::new(move |path| crate::audit::read_recording(path, run_key.as_ref()));
+        let setup = vibe_llm::build_model_with(
+            settings,
+            key.map(|k| k.expose().to_string()),
+            Some(&recordings),
+        )?;
         Ok((setup.model, setup.notices))
     }
 

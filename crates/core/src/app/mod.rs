@@ -24,6 +24,7 @@ mod models;
 mod paths;
 mod profile;
 mod protocol;
+mod run_key;
 mod runs;
 mod safety;
 mod secrets;
@@ -72,6 +73,9 @@ pub struct App {
     recovered: Recovery,
     /// Model downloads running in this app (`models.rs`).
     downloads: models::Downloads,
+    /// This data folder's key of the run folders, also registered for the process
+    /// (`audit::keys`); `None` when encryption is off.
+    runs_key: Option<crate::audit::RunKey>,
 }
 
 struct Loaded {
@@ -120,7 +124,9 @@ impl App {
         crate::backup::finish_restore(&paths);
         crate::backup::sweep_work_dirs(&paths.data_dir);
         let store = Arc::new(Store::open_with_key(&paths.db(), &key)?);
+        let encrypted = !key.is_clear();
         drop((key, key_lock));
+        let runs_key = run_key::open(&paths, &store, encrypted)?;
         store.set_front_end(match overrides.front_end {
             FrontEnd::App => vibe_store::ChangeBy::App,
             FrontEnd::Cli => vibe_store::ChangeBy::Cli,
@@ -148,7 +154,14 @@ impl App {
             live: Arc::new(LiveRuns::default()),
             recovered,
             downloads: models::Downloads::default(),
+            runs_key,
         })
+    }
+
+    /// The key sealing this data folder's run folders (`None` when encryption is off): for
+    /// reading recorded runs outside the folder's own commands (the scripted model's replay).
+    pub(crate) fn run_key(&self) -> Option<&crate::audit::RunKey> {
+        self.runs_key.as_ref()
     }
 
     pub fn paths(&self) -> &AppPaths {

@@ -1,15 +1,18 @@
 //! Large tool outputs kept beside `events.jsonl` (docs/design.md#audit-and-replay: big content goes
 //! to files, events keep a reference): the size test, the file naming, and the preview that stands
-//! in for the whole value in the event (and in the observation the model sees).
+//! in for the whole value in the event (and in the observation the model sees). In a data folder
+//! that seals its run files the file is sealed whole (`seal::seal_whole`).
 
 use std::fs::OpenOptions;
 use std::io::{ErrorKind, Write};
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use serde_json::{Value, json};
 
 use super::io_error;
+use super::seal::{RunKey, Sealer, seal_whole};
 use crate::CoreError;
 
 /// Tool outputs whose JSON is larger than this many bytes are written to a file.
@@ -32,12 +35,14 @@ pub(super) fn oversized(value: &Value) -> Option<String> {
     (text.len() > EXTERNALIZE_THRESHOLD).then_some(text)
 }
 
-/// Write `text` to a new `tool-<n>-<name>.json` in `dir`; returns the file name.
+/// Write `text` to a new `tool-<n>-<name>.json` in `dir`, sealed with the key of `sealing`
+/// (the key and the run id) when there is one; returns the file name.
 pub(super) fn write_new(
     dir: &Path,
     name_hint: &str,
     counter: &AtomicU32,
     text: &str,
+    sealing: Option<(Arc<RunKey>, &str)>,
 ) -> Result<String, CoreError> {
     let stem = file_stem(name_hint);
     for _ in 0..MAX_NAME_ATTEMPTS {
@@ -46,7 +51,16 @@ pub(super) fn write_new(
         let path = dir.join(&name);
         match super::private_file(OpenOptions::new()).write(true).create_new(true).open(&path) {
             Ok(mut file) => {
-                file.write_all(text.as_bytes()).map_err(|e| io_error("write", &path, e))?;
+                let sealed = match &sealing {
+                    Some((key, run_id)) => {
+                        let mut sealer = Sealer::new(key.clone(), run_id, &name)
+                            .map_err(|e| io_error("seal", &path, e))?;
+                        Some(seal_whole(&mut sealer, text.as_bytes()))
+                    }
+                    None => None,
+                };
+                let bytes = sealed.as_deref().unwrap_or(text.as_bytes());
+                file.write_all(bytes).map_err(|e| io_error("write", &path, e))?;
                 return Ok(name);
             }
             Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
@@ -127,7 +141,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("tool-1-t.json"), "old").unwrap();
         let counter = AtomicU32::new(1);
-        let name = write_new(dir.path(), "t", &counter, "\"new\"").unwrap();
+        let name = write_new(dir.path(), "t", &counter, "\"new\"", None).unwrap();
         assert_eq!(name, "tool-2-t.json");
         assert_eq!(std::fs::read_to_string(dir.path().join("tool-1-t.json")).unwrap(), "old");
         assert_eq!(std::fs::read_to_string(dir.path().join(name)).unwrap(), "\"new\"");

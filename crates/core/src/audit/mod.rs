@@ -3,11 +3,17 @@
 //! each, the source of truth for replay and evals) and large tool outputs as files beside it.
 //! [`RunAudit`] writes a run as it happens (it is an [`EventSink`](crate::emit::EventSink));
 //! [`read_events`] reads one back, tolerating a last line cut short by a killed process.
+//! In an encrypted data folder the files are sealed (`seal`) with the key the app registers
+//! for the folder (`keys`); clear run folders left from before are sealed at open (`migrate`).
 //! The `runs` table row (status, stop reason, usage) belongs to the store; printing events
 //! belongs to the front ends.
 
 mod blob;
+mod keys;
+mod migrate;
 mod reader;
+mod recording;
+mod seal;
 mod spare;
 mod writer;
 
@@ -16,9 +22,14 @@ use std::path::{Path, PathBuf};
 use crate::CoreError;
 
 pub use blob::{EXTERNALIZE_THRESHOLD, PREVIEW_CHARS};
+pub use keys::{SEALED_MARKER, key_for, register};
+pub use migrate::{SealReport, seal_clear_runs};
 pub use reader::{
-    RunFile, RunLog, RunSummary, SkippedLine, list_runs_on_disk, read_events, run_files,
+    RunFile, RunLog, RunSummary, SkippedLine, list_runs_on_disk, read_events, read_run_file,
+    run_files,
 };
+pub use recording::read_recording;
+pub use seal::{HEADER_LEN as SEALED_HEADER_LEN, RunKey};
 pub use spare::{SPARE_DIR, SpareRun, sweep_spares};
 pub use writer::RunAudit;
 
@@ -28,6 +39,15 @@ pub const RUNS_DIR: &str = "runs";
 pub const EVENTS_FILE: &str = "events.jsonl";
 
 const MAX_RUN_ID_LEN: usize = 128;
+
+/// The id of the key a sealed run file names in its header (`None`: a clear file), from the
+/// file's first bytes: for checking a backup's run folders against its database's key.
+pub(crate) fn sealed_key_id(head: &[u8]) -> Option<String> {
+    match seal::form(head) {
+        seal::Form::Sealed { key_id } => Some(key_id.to_string()),
+        _ => None,
+    }
+}
 
 /// The folder of one run: `<data_dir>/runs/<run_id>`. Fails for ids that could escape it.
 pub fn run_dir(data_dir: &Path, run_id: &str) -> Result<PathBuf, CoreError> {

@@ -1,7 +1,9 @@
 //! Reading runs back from disk: one run's `events.jsonl` as envelopes plus the stored lines
 //! (for replay and evals), the files of a run folder, and the runs present on disk. A last
 //! line cut short by a killed process is reported as a notice, never an error; unreadable
-//! lines elsewhere are skipped with a notice naming `path:line`.
+//! lines elsewhere are skipped with a notice naming `path:line`. Sealed files (`seal`) are
+//! opened with the data folder's key first; clear ones (a clear data folder, or runs from
+//! before sealing) are read as they are.
 
 use std::collections::BTreeMap;
 use std::io::ErrorKind;
@@ -10,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use vibe_wire::{Envelope, Event, StopReason};
 
-use super::{EVENTS_FILE, RUNS_DIR, io_error, run_dir};
+use super::{EVENTS_FILE, RUNS_DIR, io_error, run_dir, seal};
 use crate::CoreError;
 
 /// One run's event log as read from disk.
@@ -27,6 +29,9 @@ pub struct RunLog {
     pub truncated_line: Option<usize>,
     /// Lines that were not a readable event (damaged, or written by a newer VibeLife).
     pub skipped: Vec<SkippedLine>,
+    /// The file is sealed: line numbers count the lines of its clear text, except for
+    /// records that could not be decrypted, which count the file's lines.
+    pub sealed: bool,
 }
 
 /// A line of `events.jsonl` that could not be read as an event.
@@ -110,7 +115,9 @@ impl RunLog {
     }
 }
 
-/// Read `<data_dir>/runs/<run_id>/events.jsonl`. A missing file is [`CoreError::RunNotFound`].
+/// Read `<data_dir>/runs/<run_id>/events.jsonl`. A missing file is [`CoreError::RunNotFound`];
+/// a sealed one without the data folder's key (or sealed with another) is
+/// [`CoreError::RunSealed`].
 pub fn read_events(data_dir: &Path, run_id: &str) -> Result<RunLog, CoreError> {
     let path = run_dir(data_dir, run_id)?.join(EVENTS_FILE);
     let bytes = match std::fs::read(&path) {
@@ -120,6 +127,16 @@ pub fn read_events(data_dir: &Path, run_id: &str) -> Result<RunLog, CoreError> {
         }
         Err(e) => return Err(io_error("read", &path, e)),
     };
+    let sealed = matches!(seal::form(&bytes), seal::Form::Sealed { .. });
+    let opened = if sealed {
+        let key = super::keys::key_for(data_dir)?;
+        match seal::open(&bytes, key.as_deref(), &seal::aad(run_id, EVENTS_FILE)) {
+            Ok(opened) => Some(opened),
+            Err(refused) => return Err(CoreError::RunSealed { path, reason: refused.to_string() }),
+        }
+    } else {
+        None
+    };
     let mut log = RunLog {
         run_id: run_id.to_string(),
         path,
@@ -127,6 +144,24 @@ pub fn read_events(data_dir: &Path, run_id: &str) -> Result<RunLog, CoreError> {
         lines: Vec::new(),
         truncated_line: None,
         skipped: Vec::new(),
+        sealed,
+    };
+    let bytes = match opened {
+        None => bytes,
+        Some(opened) => {
+            for line in opened.damaged {
+                log.skipped.push(SkippedLine {
+                    line,
+                    reason: format!(
+                        "line {line} of the encrypted file cannot be decrypted (damaged)"
+                    ),
+                });
+            }
+            if opened.cut_last {
+                log.truncated_line = Some(bytes.split(|b| *b == b'\n').count());
+            }
+            opened.text
+        }
     };
     let ends_with_newline = bytes.last() == Some(&b'\n');
     let segments: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
@@ -194,4 +229,39 @@ pub fn run_files(data_dir: &Path, run_id: &str) -> Result<Vec<RunFile>, CoreErro
     }
     files.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(files)
+}
+
+/// The clear bytes of the file `name` in a run's folder (a large tool output; the event log is
+/// [`read_events`]'s), opened with the data folder's key when it is sealed. Any part that
+/// cannot be decrypted is an error naming the file.
+pub fn read_run_file(data_dir: &Path, run_id: &str, name: &str) -> Result<Vec<u8>, CoreError> {
+    let dir = run_dir(data_dir, run_id)?;
+    if name.is_empty() || name.starts_with('.') || name.contains(['/', '\\']) {
+        return Err(CoreError::InvalidRequest(format!(
+            "\"{name}\" is not a file of a run folder (see `vibe runs show {run_id}`)"
+        )));
+    }
+    let path = dir.join(name);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            return Err(CoreError::RunNotFound { run_id: run_id.to_string(), path });
+        }
+        Err(e) => return Err(io_error("read", &path, e)),
+    };
+    if !matches!(seal::form(&bytes), seal::Form::Sealed { .. }) {
+        return Ok(bytes);
+    }
+    let key = super::keys::key_for(data_dir)?;
+    let opened =
+        seal::open(&bytes, key.as_deref(), &seal::aad(run_id, name)).map_err(|refused| {
+            CoreError::RunSealed { path: path.clone(), reason: refused.to_string() }
+        })?;
+    if !opened.damaged.is_empty() || opened.cut_last {
+        return Err(CoreError::RunSealed {
+            path,
+            reason: "part of it cannot be decrypted (the file is damaged)".into(),
+        });
+    }
+    Ok(opened.text)
 }

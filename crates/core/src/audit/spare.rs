@@ -27,8 +27,9 @@ fn spare_root(data_dir: &Path) -> PathBuf {
 impl SpareRun {
     /// Make `runs/.spare/<new run id>/events.jsonl`, open and locked.
     pub fn create(data_dir: &Path) -> Result<SpareRun, CoreError> {
+        let key = super::keys::key_for(data_dir)?;
         let id = uuid::Uuid::now_v7().to_string();
-        let audit = RunAudit::open_in(spare_root(data_dir).join(&id), &id)?;
+        let audit = RunAudit::open_in(spare_root(data_dir).join(&id), &id, key)?;
         Ok(SpareRun { id, audit })
     }
 

@@ -5,18 +5,20 @@
 //! [`DELTA_FLUSH`] are written together with the next line (one write instead of one per
 //! delta); a kill loses at most that much of the streamed text in the log (the database keeps
 //! the draft). Failures after creation never stop the run: they are logged and the first one
-//! is kept.
+//! is kept. In a data folder that seals its run files (`keys`), each write is one sealed
+//! record (`seal`) holding the lines written together, and the header goes out with the first.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::AtomicU32;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use vibe_wire::{Envelope, Event};
 
+use super::seal::{self, Form, RunKey, Sealer};
 use super::{EVENTS_FILE, blob, io_error, run_dir};
 use crate::CoreError;
 use crate::emit::EventSink;
@@ -30,6 +32,8 @@ pub struct RunAudit {
     log: Mutex<LogFile>,
     first_error: Mutex<Option<String>>,
     next_blob: AtomicU32,
+    /// The key sealing this run's files; `None` in a clear data folder.
+    key: Option<Arc<RunKey>>,
 }
 
 /// How long streamed text deltas may wait to be written with the next line.
@@ -42,17 +46,36 @@ struct LogFile {
     /// Whole lines not written yet (deltas within [`DELTA_FLUSH`]).
     pending: Vec<u8>,
     last_write: Instant,
+    /// Seals each write as one record (a data folder with encryption on).
+    sealer: Option<Sealer>,
+    /// The file is empty: the sealed header goes out with the first write.
+    needs_header: bool,
 }
 
 impl LogFile {
     fn new(file: File, broken_line: bool) -> Self {
-        Self { file, broken_line, pending: Vec::new(), last_write: Instant::now() }
+        Self {
+            file,
+            broken_line,
+            pending: Vec::new(),
+            last_write: Instant::now(),
+            sealer: None,
+            needs_header: false,
+        }
     }
 
     /// Write what is pending in one call.
     fn flush(&mut self) -> std::io::Result<()> {
         if self.pending.is_empty() {
             return Ok(());
+        }
+        if let Some(sealer) = &mut self.sealer {
+            let record = sealer.seal(&self.pending);
+            self.pending.clear();
+            if std::mem::take(&mut self.needs_header) {
+                self.pending.extend_from_slice(sealer.key().header().as_bytes());
+            }
+            self.pending.extend_from_slice(&record);
         }
         if self.broken_line {
             self.pending.insert(0, b'\n');
@@ -72,15 +95,24 @@ impl RunAudit {
     /// The open log holds an exclusive OS lock on `events.jsonl` for as long as it lives: it
     /// is how other processes tell a live run from one a killed process left behind
     /// ([`crate::chat::liveness`]). A log another process holds open is refused.
+    ///
+    /// In a data folder that seals its run files the log is sealed with its key
+    /// ([`super::keys::key_for`]); a folder marked sealed whose key is not loaded is refused.
     pub fn create(data_dir: &Path, run_id: &str) -> Result<RunAudit, CoreError> {
-        Self::open_in(run_dir(data_dir, run_id)?, run_id)
+        let key = super::keys::key_for(data_dir)?;
+        Self::open_in(run_dir(data_dir, run_id)?, run_id, key)
     }
 
-    /// [`RunAudit::create`] in the folder `dir` (a spare run folder, see `spare`).
-    pub(super) fn open_in(dir: PathBuf, run_id: &str) -> Result<RunAudit, CoreError> {
+    /// [`RunAudit::create`] in the folder `dir` (a spare run folder, see `spare`), sealed with
+    /// `key` when there is one.
+    pub(super) fn open_in(
+        dir: PathBuf,
+        run_id: &str,
+        key: Option<Arc<RunKey>>,
+    ) -> Result<RunAudit, CoreError> {
         super::private_dir(&dir).map_err(|e| io_error("create", &dir, e))?;
         let events_path = dir.join(EVENTS_FILE);
-        let mut file = super::private_file(OpenOptions::new())
+        let file = super::private_file(OpenOptions::new())
             .create(true)
             .append(true)
             .read(true)
@@ -93,9 +125,21 @@ impl RunAudit {
             )),
             std::fs::TryLockError::Error(e) => io_error("lock", &events_path, e),
         })?;
-        let broken_line =
-            ends_mid_line(&mut file).map_err(|e| io_error("read", &events_path, e))?;
-        Ok(Self::from_parts(run_id, dir, events_path, LogFile::new(file, broken_line)))
+        let mut log = match check_form(file, key.as_deref())
+            .map_err(|e| io_error("read", &events_path, e))?
+        {
+            Ok(log) => log,
+            Err(reason) => return Err(CoreError::RunSealed { path: events_path, reason }),
+        };
+        if let Some(key) = &key {
+            log.sealer = Some(
+                Sealer::new(key.clone(), run_id, EVENTS_FILE)
+                    .map_err(|e| io_error("seal", &events_path, e))?,
+            );
+        }
+        let mut audit = Self::from_parts(run_id, dir, events_path, log);
+        audit.key = key;
+        Ok(audit)
     }
 
     /// The same open log after its folder was renamed to `dir`.
@@ -113,6 +157,7 @@ impl RunAudit {
             log: Mutex::new(log),
             first_error: Mutex::new(None),
             next_blob: AtomicU32::new(1),
+            key: None,
         }
     }
 
@@ -179,7 +224,8 @@ impl RunAudit {
         let Some(text) = blob::oversized(value) else {
             return (value.clone(), None);
         };
-        match blob::write_new(&self.dir, name_hint, &self.next_blob, &text) {
+        let sealing = self.key.as_ref().map(|key| (key.clone(), self.run_id.as_str()));
+        match blob::write_new(&self.dir, name_hint, &self.next_blob, &text, sealing) {
             Ok(name) => (blob::preview(&text, &name), Some(name)),
             Err(e) => {
                 self.fail(e.to_string());
@@ -214,6 +260,43 @@ impl EventSink for RunAudit {
     fn send(&self, envelope: &Envelope) {
         self.write(envelope);
     }
+}
+
+/// The log `file` (just opened and locked) made ready for appending with `key`: a header cut
+/// short by a kill is dropped (the file is empty again), a sealed file must be sealed with
+/// `key`, and a clear one stays clear only without a key. `Err(reason)` refuses the file.
+fn check_form(mut file: File, key: Option<&RunKey>) -> std::io::Result<Result<LogFile, String>> {
+    let mut head = Vec::with_capacity(seal::HEADER_LEN);
+    file.seek(SeekFrom::Start(0))?;
+    (&mut file).take(seal::HEADER_LEN as u64).read_to_end(&mut head)?;
+    let reason = match (seal::form(&head), key) {
+        (Form::Empty, _) => {
+            if !head.is_empty() {
+                file.set_len(0)?;
+            }
+            let mut log = LogFile::new(file, false);
+            log.needs_header = key.is_some();
+            return Ok(Ok(log));
+        }
+        (Form::Clear, None) => None,
+        (Form::Sealed { key_id }, Some(key)) if key_id == key.id() => None,
+        (Form::Clear, Some(_)) => Some(
+            "it is a clear-text log in a data folder that encrypts its run folders; reopen              the data folder so that VibeLife encrypts it first"
+                .to_string(),
+        ),
+        (Form::Sealed { key_id }, None) => {
+            Some(seal::Refused::NoKey { key_id: key_id.to_string() }.to_string())
+        }
+        (Form::Sealed { key_id }, Some(key)) => Some(
+            seal::Refused::OtherKey { key_id: key_id.to_string(), ours: key.id().to_string() }
+                .to_string(),
+        ),
+    };
+    if let Some(reason) = reason {
+        return Ok(Err(reason));
+    }
+    let broken_line = ends_mid_line(&mut file)?;
+    Ok(Ok(LogFile::new(file, broken_line)))
 }
 
 /// Whether a non-empty file's last byte is not a newline (a line left unfinished).
@@ -308,5 +391,75 @@ mod tests {
         assert!(lines[2].contains(r#""seq":2"#), "{text}");
         assert!(audit.error().is_none());
         assert_eq!(audit.blob_counter(), 1);
+    }
+}
+
+#[cfg(test)]
+mod sealed_tests {
+    use super::*;
+    use crate::audit::{read_events, read_run_file, register};
+    use vibe_wire::Event;
+
+    fn said(seq: u64, text: &str) -> Envelope {
+        Envelope {
+            run_id: "r".into(),
+            seq,
+            ts: "2026-01-01T00:00:00Z".into(),
+            event: Event::AssistantDelta { text: text.into() },
+        }
+    }
+
+    fn holds(path: &Path, text: &str) -> bool {
+        let bytes = std::fs::read(path).unwrap();
+        bytes.windows(text.len()).any(|w| w == text.as_bytes())
+    }
+
+    #[test]
+    fn a_sealed_log_and_its_large_outputs_hold_no_clear_text_and_reopen_for_appending() {
+        let dir = tempfile::tempdir().unwrap();
+        register(dir.path(), Some(RunKey::new(&[4; 32])));
+        let audit = RunAudit::create(dir.path(), "r").unwrap();
+        audit.write(&said(0, "我不想再加班了"));
+        let big =
+            serde_json::json!({"journal": "失眠".repeat(super::super::EXTERNALIZE_THRESHOLD)});
+        let (_, file) = audit.externalize("read_state", &big);
+        let file = file.unwrap();
+        let path = audit.events_path().to_path_buf();
+        drop(audit);
+        assert!(!holds(&path, "我不想再加班了"));
+        assert!(!holds(&dir.path().join("runs/r").join(&file), "失眠"));
+        let whole: serde_json::Value =
+            serde_json::from_slice(&read_run_file(dir.path(), "r", &file).unwrap()).unwrap();
+        assert_eq!(whole, big);
+
+        // Reopened after a kill cut its last record: the next event still reads.
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"AAAAbbbbCCCC").unwrap();
+        let audit = RunAudit::create(dir.path(), "r").unwrap();
+        audit.write(&said(1, "然后呢"));
+        drop(audit);
+        let log = read_events(dir.path(), "r").unwrap();
+        let seqs: Vec<u64> = log.events.iter().map(|e| e.seq).collect();
+        assert_eq!(seqs, [0, 1]);
+        assert_eq!(log.skipped.len(), 1, "the cut record, now inside, is named");
+    }
+
+    #[test]
+    fn a_header_cut_by_a_kill_is_started_again_and_a_clear_log_is_not_appended_sealed() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = dir.path().join("runs/r");
+        std::fs::create_dir_all(&run).unwrap();
+        std::fs::write(run.join(EVENTS_FILE), "#vibelife-sea").unwrap();
+        register(dir.path(), Some(RunKey::new(&[4; 32])));
+        let audit = RunAudit::create(dir.path(), "r").unwrap();
+        audit.write(&said(0, "hi"));
+        drop(audit);
+        assert_eq!(read_events(dir.path(), "r").unwrap().events.len(), 1);
+
+        std::fs::create_dir_all(dir.path().join("runs/old")).unwrap();
+        std::fs::write(dir.path().join("runs/old").join(EVENTS_FILE), "{\"seq\":0}\n").unwrap();
+        let err = RunAudit::create(dir.path(), "old").err().unwrap();
+        assert!(matches!(err, CoreError::RunSealed { .. }), "{err}");
+        assert!(err.to_string().contains("clear-text log"), "{err}");
     }
 }

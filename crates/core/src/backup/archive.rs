@@ -275,10 +275,51 @@ pub fn read_into(file: &Path, key: &DbKey, dest: &Path) -> Result<BackupManifest
     if inspection.counts != manifest.counts {
         problems.push("its database's rows per table differ from the manifest's".into());
     }
+    if problems.is_empty() {
+        problems.extend(check_sealed_runs(&db, key, dest, &found)?);
+    }
     if !problems.is_empty() {
         return Err(invalid(problems));
     }
     Ok(manifest)
+}
+
+/// Sealed run files must name the run-folder key the database copy holds
+/// (docs/privacy.md#run-folders): a backup whose run folders could not be read after a restore
+/// is refused. Clear ones (encryption off, or runs from before sealing) pass.
+fn check_sealed_runs(
+    db: &Path,
+    key: &DbKey,
+    dest: &Path,
+    found: &[BackupFileEntry],
+) -> Result<Vec<String>, BackupError> {
+    let mut problems = Vec::new();
+    let mut expected: Option<Option<String>> = None;
+    for entry in found.iter().filter(|f| f.path.starts_with(&format!("{RUNS_DIR}/"))) {
+        let path = dest.join(&entry.path);
+        let mut head = Vec::new();
+        File::open(&path)
+            .and_then(|f| f.take(crate::audit::SEALED_HEADER_LEN as u64).read_to_end(&mut head))
+            .map_err(BackupError::io("read", &path))?;
+        let Some(id) = crate::audit::sealed_key_id(&head) else { continue };
+        let ours = match &expected {
+            Some(ours) => ours.clone(),
+            None => {
+                let stored =
+                    vibe_store::inspect_run_file_key(db, key).map_err(BackupError::from)?;
+                let ours = stored.map(|raw| crate::audit::RunKey::new(&raw).id().to_string());
+                expected = Some(ours.clone());
+                ours
+            }
+        };
+        if ours.as_deref() != Some(id.as_str()) {
+            problems.push(format!(
+                "{} is sealed with a key ({id}) its database does not hold",
+                entry.path
+            ));
+        }
+    }
+    Ok(problems)
 }
 
 /// The archive path as text when it is one a backup holds: `vibe.db` or a plain relative path

@@ -3,7 +3,9 @@
 //! `restore.staging/READY` written, and from that point the swap only ever rolls forward —
 //! each step (runs folder, database file) is one rename that the next open repeats if a crash
 //! stopped it ([`finish_restore`]). A staging folder without `READY` is an unfinished read and
-//! is removed. `restore.lock` is held throughout, so an open elsewhere never meddles.
+//! is removed. `restore.lock` is held throughout, so an open elsewhere never meddles; it is
+//! removed (still held) when the restore ends, whether it finished or was refused, and a
+//! process that locked the file just removed tries again on the new one.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -22,13 +24,64 @@ pub fn staging_dir(paths: &AppPaths) -> PathBuf {
     paths.data_dir.join(STAGING_DIR)
 }
 
+/// `restore.lock`, held; removed (while still held) when dropped, so nothing of a restore
+/// stays in the data folder.
+pub struct RestoreLock {
+    path: PathBuf,
+    _file: File,
+}
+
+impl Drop for RestoreLock {
+    fn drop(&mut self) {
+        // Windows refuses to remove a file that is open; the empty file stays there.
+        #[cfg(unix)]
+        if let Err(e) = std::fs::remove_file(&self.path) {
+            tracing::debug!(path = %self.path.display(), "cannot remove the restore lock: {e}");
+        }
+    }
+}
+
 /// Hold `restore.lock` (blocking): one restore at a time, and no open finishes or removes a
 /// staging folder that a restore is still writing.
-pub fn lock(paths: &AppPaths) -> Result<File, BackupError> {
+pub fn lock(paths: &AppPaths) -> Result<RestoreLock, BackupError> {
     let path = paths.data_dir.join(LOCK);
-    let file = lock_file(&path)?;
-    file.lock().map_err(BackupError::io("lock", &path))?;
-    Ok(file)
+    loop {
+        let file = lock_file(&path)?;
+        file.lock().map_err(BackupError::io("lock", &path))?;
+        if still_named(&file, &path) {
+            return Ok(RestoreLock { path, _file: file });
+        }
+    }
+}
+
+/// [`lock`] without waiting: `None` while another process holds it (or it cannot be made).
+fn try_lock(paths: &AppPaths) -> Option<RestoreLock> {
+    let path = paths.data_dir.join(LOCK);
+    loop {
+        let file = lock_file(&path).ok()?;
+        file.try_lock().ok()?;
+        if still_named(&file, &path) {
+            return Some(RestoreLock { path, _file: file });
+        }
+    }
+}
+
+/// Whether the locked `file` is still the one named `path` (its holder may have removed it
+/// while this process waited: that lock protects nothing any more).
+fn still_named(file: &File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::metadata(path)) {
+            (Ok(held), Ok(named)) => held.dev() == named.dev() && held.ino() == named.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        true
+    }
 }
 
 fn lock_file(path: &Path) -> Result<File, BackupError> {
@@ -61,10 +114,7 @@ pub fn finish_restore(paths: &AppPaths) {
     if !staging.exists() {
         return;
     }
-    let Ok(lock) = lock_file(&paths.data_dir.join(LOCK)) else { return };
-    if lock.try_lock().is_err() {
-        return;
-    }
+    let Some(_lock) = try_lock(paths) else { return };
     let result = if staging.join(READY).exists() {
         match vibe_store::hold_exclusive(&paths.db()) {
             Ok(_held) => {

@@ -90,8 +90,10 @@ async fn deleting_a_conversation_removes_its_run_folders_and_their_replay_fails_
     let (other, other_run) = turn(&app, &server, "别的话").await;
     assert_ne!(conversation, other);
     let runs = dir.path().join("runs");
-    assert!(files(&runs).values().any(|b| holds(b, SECRET)), "the run log holds the text");
-    app.replay_run(&ReplayRunRequest { id: run.clone() }).unwrap();
+    assert!(!files(&runs).values().any(|b| holds(b, SECRET)), "the run logs are sealed");
+    let replay = app.replay_run(&ReplayRunRequest { id: run.clone() }).unwrap();
+    let replayed = serde_json::to_vec(&replay.events).unwrap();
+    assert!(holds(&replayed, SECRET), "the run log holds the text, readable through the app");
 
     let deleted =
         app.delete_conversation(&DeleteConversationRequest { id: conversation.clone() }).unwrap();
@@ -112,7 +114,7 @@ async fn backup_verify_restore_round_trips_a_byte_identical_export() {
     let work = tempfile::tempdir().unwrap();
     let paths = AppPaths::new(dir.path());
     let app = open(dir.path());
-    turn(&app, &server, SECRET).await;
+    let (_, first_run) = turn(&app, &server, SECRET).await;
     app.set_profile_path(&SetProfilePathRequest {
         path: "birth_info.date".into(),
         value: json!("1990-05-17"),
@@ -142,11 +144,12 @@ async fn backup_verify_restore_round_trips_a_byte_identical_export() {
         app.create_backup(&CreateBackupRequest { out: Some(file.display().to_string()) }).unwrap();
     assert!(created.manifest.files.iter().any(|f| f.path.starts_with("runs/")));
     assert!(!holds(&std::fs::read(&file).unwrap()[..], "1990-05-17"), "the database is encrypted");
+    assert!(!holds(&std::fs::read(&file).unwrap()[..], SECRET), "and so are the run folders");
     let again = app.create_backup(&CreateBackupRequest { out: Some(file.display().to_string()) });
     assert_eq!(again.unwrap_err().kind(), ErrorKind::InvalidInput, "never over a file");
 
     // Changes after the backup, which the restore undoes.
-    let (later, _) = turn(&app, &server, "后来说的话").await;
+    let (later, later_run) = turn(&app, &server, "后来说的话").await;
     let conversations = app.list_conversations().unwrap().conversations;
     app.delete_conversation(&DeleteConversationRequest { id: conversations[1].id.clone() })
         .unwrap();
@@ -173,8 +176,9 @@ async fn backup_verify_restore_round_trips_a_byte_identical_export() {
     let after = export(&app, &work.path().join("after"));
     assert_eq!(after.keys().collect::<Vec<_>>(), before.keys().collect::<Vec<_>>());
     assert!(after == before, "the restored data exports byte for byte as before");
-    let restored_runs = files(&dir.path().join("runs"));
-    assert!(!restored_runs.values().any(|b| holds(b, "后来说的话")), "later runs are gone");
+    assert!(!dir.path().join("runs").join(&later_run).exists(), "later runs are gone");
+    let replay = app.replay_run(&ReplayRunRequest { id: first_run }).unwrap();
+    assert!(holds(&serde_json::to_vec(&replay.events).unwrap(), SECRET), "restored runs read");
 }
 
 /// The backup's entries: (manifest, [(path, bytes)]).
@@ -311,9 +315,8 @@ async fn a_backup_of_a_newer_schema_is_refused_and_changes_nothing() {
     let err = App::restore_backup(&paths, &overrides(), keys().as_ref(), &request).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NewerSchema, "{err}");
     assert!(err.to_string().contains("Nothing was changed"), "{err}");
-    let mut after = files(dir.path());
-    // The empty lock file a restore holds (like `vibe.db.lock`) is all it may leave.
-    assert_eq!(after.remove("restore.lock"), Some(Vec::new()));
+    let after = files(dir.path());
+    assert!(!after.contains_key("restore.lock"), "a refused restore leaves nothing, not a lock");
     assert_eq!(after.keys().collect::<Vec<_>>(), before.keys().collect::<Vec<_>>());
     assert!(after == before, "not a byte of the data folder changed");
 }
@@ -418,4 +421,68 @@ fn an_automatic_backup_is_made_once_a_day_and_the_newest_are_kept() {
     }];
     app.update_settings(vibe_wire::command::UpdateSettingsRequest { changes }).unwrap();
     assert!(app.backup_if_due(start + 10 * day).unwrap().is_none(), "off");
+}
+
+#[tokio::test]
+async fn checking_or_restoring_a_backup_in_a_fresh_keychain_folder_creates_nothing() {
+    let server = FakeServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let app = open(dir.path());
+    turn(&app, &server, SECRET).await;
+    let file = work.path().join("b.tar");
+    app.create_backup(&CreateBackupRequest { out: Some(file.display().to_string()) }).unwrap();
+    drop(app);
+
+    let fresh = work.path().join("fresh");
+    let paths = AppPaths::new(&fresh);
+    let keys: Arc<EphemeralKeys> = Arc::new(EphemeralKeys::default());
+    let request = BackupFileRequest { file: file.display().to_string() };
+    let err =
+        App::verify_backup(&paths, &Overrides::default(), keys.as_ref(), &request).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NoDatabaseKey, "{err}");
+    assert!(err.to_string().contains("nothing was created"), "{err}");
+    let err =
+        App::restore_backup(&paths, &Overrides::default(), keys.as_ref(), &request).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NoDatabaseKey, "{err}");
+    let account = vibe_core::app::db_key_account(&fresh);
+    assert!(keys.get_db_key(&account).unwrap().is_none(), "no key was made");
+    assert!(!fresh.exists(), "no data folder was made");
+
+    // With the passphrase it was made with, a folder that does not exist yet checks it too.
+    let verified = App::verify_backup(&paths, &overrides(), keys.as_ref(), &request).unwrap();
+    assert!(verified.restorable);
+    assert!(!fresh.exists());
+}
+
+#[tokio::test]
+async fn a_backup_whose_run_folders_its_database_cannot_open_is_refused() {
+    let server = FakeServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let app = open(dir.path());
+    turn(&app, &server, SECRET).await;
+    let file = work.path().join("b.tar");
+    app.create_backup(&CreateBackupRequest { out: Some(file.display().to_string()) }).unwrap();
+    // Another folder's sealed log (another run-folder key) put in its place, checksum fixed.
+    let other = tempfile::tempdir().unwrap();
+    let other_app = open(other.path());
+    let (_, other_run) = turn(&other_app, &server, "别处的话").await;
+    let foreign =
+        std::fs::read(other.path().join("runs").join(&other_run).join("events.jsonl")).unwrap();
+    let (mut manifest, mut entries) = read_backup(&file);
+    let (path, bytes) = entries.iter_mut().find(|(p, _)| p.ends_with("events.jsonl")).unwrap();
+    *bytes = foreign;
+    let entry = manifest.files.iter_mut().find(|f| &f.path == path).unwrap();
+    entry.sha256 = sha256(bytes);
+    entry.bytes = bytes.len() as u64;
+    let path = path.clone();
+    let forged = work.path().join("forged.tar");
+    write_backup(&forged, &manifest, &entries);
+
+    let request = BackupFileRequest { file: forged.display().to_string() };
+    let paths = AppPaths::new(dir.path());
+    let err = App::verify_backup(&paths, &overrides(), keys().as_ref(), &request).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidBackup, "{err}");
+    assert!(err.to_string().contains(&format!("{path} is sealed with a key")), "{err}");
 }

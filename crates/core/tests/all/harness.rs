@@ -17,7 +17,7 @@ use vibe_wire::{Envelope, Event};
 
 /// The database keys of every harness data dir of this test process, kept in memory (two
 /// harnesses over one dir share its key, as two processes share the keychain).
-static KEYS: std::sync::LazyLock<Arc<EphemeralKeys>> =
+pub static KEYS: std::sync::LazyLock<Arc<EphemeralKeys>> =
     std::sync::LazyLock::new(|| Arc::new(EphemeralKeys::default()));
 
 /// A plain SQLite connection to the harness data dir `dir`'s database, keyed.

@@ -8,7 +8,7 @@ mod replay;
 mod script;
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
 
@@ -46,6 +46,11 @@ fn read_script_file(path: &Path, what: &str) -> Result<String, LlmError> {
     })
 }
 
+/// Reads a recorded run's `events.jsonl` into its clear JSON lines; the error is one line
+/// naming the file. The app passes one that opens sealed run files with the data folder's key
+/// (this crate knows nothing of keys or stores).
+pub type ReadRecording = Arc<dyn Fn(&Path) -> Result<String, String> + Send + Sync>;
+
 /// A model that answers from a script.
 pub struct ScriptedModel {
     script: Script,
@@ -56,8 +61,14 @@ pub struct ScriptedModel {
 impl ScriptedModel {
     /// Load `path`: an `events.jsonl` of a recorded run (by extension) or a YAML script.
     pub fn load(path: &Path) -> Result<Self, LlmError> {
+        Self::load_with(path, None)
+    }
+
+    /// [`ScriptedModel::load`], reading a recorded run with `recordings` when given.
+    pub fn load_with(path: &Path, recordings: Option<&ReadRecording>) -> Result<Self, LlmError> {
         let is_events = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("jsonl"));
-        let script = if is_events { replay::load_events(path)? } else { Script::load(path)? };
+        let script =
+            if is_events { replay::load_events(path, recordings)? } else { Script::load(path)? };
         Ok(Self { script, source: path.display().to_string(), next: Mutex::new(0) })
     }
 

@@ -2,7 +2,8 @@
 //! per line) becomes an ordered script. Each `model_request` starts a response;
 //! `assistant_delta`, `reasoning_delta`, `tool_call` and `usage` events fill it, keeping
 //! the recorded chunking; `assistant_restart` drops what the response held so far (the
-//! replay gives the answer that stood). Other event types are skipped.
+//! replay gives the answer that stood). Other event types are skipped. A sealed run file is
+//! read by the reader the app passes in (`ReadRecording`).
 
 use std::path::Path;
 
@@ -12,8 +13,20 @@ use crate::errors::LlmError;
 use crate::reassemble::parse_usage;
 use crate::scripted::script::{Order, Response, Script, ScriptedCall};
 
-pub(crate) fn load_events(path: &Path) -> Result<Script, LlmError> {
-    let text = super::read_script_file(path, "the recorded run")?;
+pub(crate) fn load_events(
+    path: &Path,
+    recordings: Option<&super::ReadRecording>,
+) -> Result<Script, LlmError> {
+    let text = match recordings {
+        Some(read) => read(path).map_err(LlmError::config)?,
+        None => super::read_script_file(path, "the recorded run")?,
+    };
+    if text.starts_with("#vibelife-sealed") {
+        return Err(LlmError::config(format!(
+            "{} is an encrypted recorded run; replay it with `vibe` on the data folder it belongs to",
+            path.display()
+        )));
+    }
     parse_events(&text, &path.display().to_string())
 }
 

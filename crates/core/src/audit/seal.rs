@@ -1,0 +1,247 @@
+//! The sealed form of run files (docs/privacy.md#run-folders): in an encrypted data folder a
+//! run's `events.jsonl` and large tool outputs are written as a header line naming the key
+//! (`#vibelife-sealed v1 key=<id>`), then records, one per line: base64 of a 24-byte nonce and
+//! the XChaCha20-Poly1305 ciphertext of one or more whole JSON lines. The associated data binds
+//! each record to its run id and file name, so a record moved to another file fails to open.
+//! Base64 has no newline, so a record cut short by a kill is a last line without its newline,
+//! exactly like a cut JSON line: it is dropped when read. This module owns the format (the key,
+//! sealing, telling clear from sealed bytes, and opening a file back into its clear text); it
+//! does no file IO.
+
+use std::fmt;
+use std::sync::Arc;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD_NO_PAD as B64;
+use chacha20poly1305::aead::AeadInPlace as _;
+use chacha20poly1305::{KeyInit as _, XChaCha20Poly1305, XNonce};
+use sha2::{Digest as _, Sha256};
+
+/// The start of a sealed file's header line.
+const MAGIC: &str = "#vibelife-sealed v1 key=";
+/// Hex digits of the key id in the header.
+const KEY_ID_HEX: usize = 16;
+/// The whole header line, newline included.
+pub const HEADER_LEN: usize = MAGIC.len() + KEY_ID_HEX + 1;
+const NONCE_LEN: usize = 24;
+const TAG_LEN: usize = 16;
+
+/// The 256-bit key that seals the run files of one data folder (kept in its encrypted
+/// database, `vibe_store::Store::run_file_key`). `Debug` never shows it.
+#[derive(Clone)]
+pub struct RunKey {
+    cipher: XChaCha20Poly1305,
+    id: String,
+}
+
+impl RunKey {
+    pub fn new(raw: &[u8; 32]) -> Self {
+        let mut hash = Sha256::new();
+        hash.update(b"vibelife run file key id\0");
+        hash.update(raw);
+        let id = hex::encode(&hash.finalize()[..KEY_ID_HEX / 2]);
+        Self { cipher: XChaCha20Poly1305::new(raw.into()), id }
+    }
+
+    /// A short public name of the key (in each sealed file's header): tells "sealed with
+    /// another key" from "damaged" without trying to decrypt.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The header line of a file sealed with this key.
+    pub(crate) fn header(&self) -> String {
+        format!("{MAGIC}{}\n", self.id)
+    }
+
+    fn open_record(&self, aad: &[u8], line: &[u8]) -> Option<Vec<u8>> {
+        let mut bytes = B64.decode(line).ok()?;
+        if bytes.len() < NONCE_LEN + TAG_LEN {
+            return None;
+        }
+        let mut body = bytes.split_off(NONCE_LEN);
+        let nonce = XNonce::from_slice(&bytes);
+        self.cipher.decrypt_in_place(nonce, aad, &mut body).ok()?;
+        Some(body)
+    }
+}
+
+impl fmt::Debug for RunKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RunKey({}, ***)", self.id)
+    }
+}
+
+/// The associated data of every record of the file `file` of run `run_id`.
+pub(crate) fn aad(run_id: &str, file: &str) -> Vec<u8> {
+    let mut aad = b"vibelife run file v1\0".to_vec();
+    aad.extend_from_slice(run_id.as_bytes());
+    aad.push(0);
+    aad.extend_from_slice(file.as_bytes());
+    aad
+}
+
+/// Seals the records of one file being written. Nonces are a random 16-byte prefix drawn at
+/// creation and an 8-byte counter: unique without a system call per record (one writer holds
+/// the file's lock at a time, and each draws its own prefix).
+pub(crate) struct Sealer {
+    key: Arc<RunKey>,
+    aad: Vec<u8>,
+    prefix: [u8; 16],
+    counter: u64,
+}
+
+impl Sealer {
+    pub(crate) fn new(key: Arc<RunKey>, run_id: &str, file: &str) -> std::io::Result<Self> {
+        let mut prefix = [0u8; 16];
+        getrandom::fill(&mut prefix).map_err(|e| std::io::Error::other(e.to_string()))?;
+        Ok(Self { key, aad: aad(run_id, file), prefix, counter: 0 })
+    }
+
+    pub(crate) fn key(&self) -> &RunKey {
+        &self.key
+    }
+
+    /// One record: `plain` (whole lines) sealed, base64, and a newline.
+    pub(crate) fn seal(&mut self, plain: &[u8]) -> Vec<u8> {
+        let mut nonce = [0u8; NONCE_LEN];
+        nonce[..16].copy_from_slice(&self.prefix);
+        nonce[16..].copy_from_slice(&self.counter.to_le_bytes());
+        self.counter += 1;
+        let mut body = plain.to_vec();
+        // Encrypting into a Vec only fails when it cannot grow, which aborts anyway.
+        if self
+            .key
+            .cipher
+            .encrypt_in_place(XNonce::from_slice(&nonce), &self.aad, &mut body)
+            .is_err()
+        {
+            body.clear();
+        }
+        let mut raw = Vec::with_capacity(NONCE_LEN + body.len());
+        raw.extend_from_slice(&nonce);
+        raw.extend_from_slice(&body);
+        let mut line = B64.encode(raw).into_bytes();
+        line.push(b'\n');
+        line
+    }
+}
+
+/// What the start of a run file says about its form.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Form<'a> {
+    /// Nothing, or a header cut short by a kill before its first record: an empty file.
+    Empty,
+    /// Clear JSON lines (a clear data folder, or a run from before sealing).
+    Clear,
+    /// Sealed with the key named `key_id`; the records follow the header.
+    Sealed { key_id: &'a str },
+}
+
+/// The form of a run file from its bytes.
+pub(crate) fn form(bytes: &[u8]) -> Form<'_> {
+    if bytes.is_empty() {
+        return Form::Empty;
+    }
+    if bytes.len() < HEADER_LEN {
+        let cut_header = bytes.iter().all(|b| *b != b'\n')
+            && MAGIC.as_bytes().starts_with(&bytes[..bytes.len().min(MAGIC.len())]);
+        return if cut_header { Form::Empty } else { Form::Clear };
+    }
+    match std::str::from_utf8(&bytes[..HEADER_LEN]) {
+        Ok(head) if head.starts_with(MAGIC) && head.ends_with('\n') => {
+            Form::Sealed { key_id: &head[MAGIC.len()..HEADER_LEN - 1] }
+        }
+        _ => Form::Clear,
+    }
+}
+
+/// A sealed file opened back into its clear text.
+#[derive(Debug, Default)]
+pub(crate) struct Opened {
+    /// The clear text, record after record (each record's lines end with a newline, except a
+    /// line the writer was killed in the middle of, which stays last and unfinished).
+    pub text: Vec<u8>,
+    /// 1-based line numbers (of the sealed file) of records that failed to open: damaged.
+    pub damaged: Vec<usize>,
+    /// The last record was cut short (a kill while writing it) and was dropped.
+    pub cut_last: bool,
+}
+
+/// Why a sealed file cannot be opened at all.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Refused {
+    /// No key: the folder's key is not loaded (or encryption is off there).
+    NoKey { key_id: String },
+    /// Sealed with another key (a run folder copied from another data folder).
+    OtherKey { key_id: String, ours: String },
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoKey { key_id } => write!(
+                f,
+                "it is encrypted (key {key_id}) and this data folder's key of the run folders is not loaded; \
+                 open it with VibeLife on the data folder it belongs to"
+            ),
+            Self::OtherKey { key_id, ours } => write!(
+                f,
+                "it is encrypted with another key ({key_id}, this data folder's is {ours}): it was copied \
+                 from another data folder; read it there, or restore that folder's backup"
+            ),
+        }
+    }
+}
+
+/// Open the sealed file `bytes` (its header included) with `key`.
+pub(crate) fn open(bytes: &[u8], key: Option<&RunKey>, aad: &[u8]) -> Result<Opened, Refused> {
+    let Form::Sealed { key_id } = form(bytes) else {
+        return Ok(Opened { text: bytes.to_vec(), ..Opened::default() });
+    };
+    let key = match key {
+        None => return Err(Refused::NoKey { key_id: key_id.to_string() }),
+        Some(key) if key.id() != key_id => {
+            return Err(Refused::OtherKey { key_id: key_id.to_string(), ours: key.id.clone() });
+        }
+        Some(key) => key,
+    };
+    let body = &bytes[HEADER_LEN..];
+    let finished = body.last().is_none_or(|b| *b == b'\n');
+    let records: Vec<&[u8]> = body.split(|b| *b == b'\n').collect();
+    let count = if finished { records.len() - 1 } else { records.len() };
+    let mut opened = Opened::default();
+    for (i, record) in records.into_iter().take(count).enumerate() {
+        if record.is_empty() {
+            continue;
+        }
+        let last = i + 1 == count;
+        match key.open_record(aad, record) {
+            Some(plain) => {
+                // Lines of records before this one are whole; a cut line stays only last.
+                if opened.text.last().is_some_and(|b| *b != b'\n') {
+                    opened.text.push(b'\n');
+                }
+                opened.text.extend_from_slice(&plain);
+            }
+            None if last && !finished => opened.cut_last = true,
+            // The header is line 1.
+            None => opened.damaged.push(i + 2),
+        }
+    }
+    Ok(opened)
+}
+
+/// `plain` as a whole sealed file: the header and one record (a large tool output, or a clear
+/// file being sealed).
+pub(crate) fn seal_whole(sealer: &mut Sealer, plain: &[u8]) -> Vec<u8> {
+    let mut out = sealer.key().header().into_bytes();
+    if !plain.is_empty() {
+        out.extend_from_slice(&sealer.seal(plain));
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "seal_tests.rs"]
+mod tests;

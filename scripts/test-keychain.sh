@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Runs the keychain tests (`keychain_` in vibe-core's integration tests, ignored by a plain
+# `cargo test`) against a real Secret Service: a private session D-Bus (dbus-run-session) and
+# gnome-keyring-daemon unlocked with a test password, its keyrings in a throw-away folder, so
+# the developer's own keychain is never touched. When the daemon cannot start it says so
+# clearly ("SKIPPED: ...") and exits 0: the issue asks for the keychain path wherever a test
+# can start one, and for the passphrase path (tested by every run) everywhere else.
+source "$(dirname "$0")/env.sh"
+
+# Debian packages of the Secret Service (installed only when missing, as env.sh does).
+missing=()
+for pkg in dbus-daemon gnome-keyring libsecret-tools; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "installing Debian packages: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"; }; then
+    echo "== keychain tests SKIPPED: cannot install ${missing[*]} (the passphrase path is tested by cargo test)" >&2
+    exit 0
+  fi
+fi
+
+for tool in dbus-run-session gnome-keyring-daemon secret-tool; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "== keychain tests SKIPPED: $tool is missing (the passphrase path is tested by cargo test)" >&2
+    exit 0
+  fi
+done
+
+# Built first, outside the session, so a build failure is not taken for a keychain failure.
+cargo test -p vibe-core --test all --no-run --locked
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/data" "$work/run"
+chmod 700 "$work/run"
+
+# Inside the session: start the daemon, check it answers, run the tests. Exit code 77 means
+# the daemon could not be used.
+inner='
+set -uo pipefail
+export XDG_DATA_HOME="$KEYCHAIN_WORK/data" XDG_RUNTIME_DIR="$KEYCHAIN_WORK/run"
+if ! printf %s "vibelife-test-keyring" | gnome-keyring-daemon --unlock --components=secrets >"$KEYCHAIN_WORK/daemon.env" 2>"$KEYCHAIN_WORK/daemon.err"; then
+  echo "gnome-keyring-daemon did not start: $(cat "$KEYCHAIN_WORK/daemon.err")" >"$KEYCHAIN_WORK/why"
+  exit 77
+fi
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+  printf probe | secret-tool store --label="vibelife probe" service vibelife-probe username probe 2>/dev/null && break
+  sleep 0.3
+done
+if [ "$(secret-tool lookup service vibelife-probe username probe 2>/dev/null)" != probe ]; then
+  echo "the Secret Service of gnome-keyring-daemon does not answer on the session D-Bus" >"$KEYCHAIN_WORK/why"
+  exit 77
+fi
+secret-tool clear service vibelife-probe username probe
+cargo test -p vibe-core --test all --locked keychain_ -- --ignored
+'
+set +e
+KEYCHAIN_WORK="$work" dbus-run-session -- bash -c "$inner" 2> >(grep -v "Failed to set fd limit" >&2)
+rc=$?
+set -e
+if [ "$rc" -eq 77 ]; then
+  echo "== keychain tests SKIPPED: $(cat "$work/why" 2>/dev/null || echo 'no Secret Service')" >&2
+  exit 0
+fi
+exit "$rc"
