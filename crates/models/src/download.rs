@@ -180,12 +180,12 @@ pub async fn pull(
             };
             let chunk = match next {
                 None => {
-                    let _ = out.flush().await;
+                    close(out).await;
                     return Err(ModelsError::Cancelled { id: id.into() });
                 }
                 Some(None) => break,
                 Some(Some(Err(e))) => {
-                    let _ = out.flush().await;
+                    close(out).await;
                     return Err(network(e));
                 }
                 Some(Some(Ok(chunk))) => chunk,
@@ -200,6 +200,7 @@ pub async fn pull(
                 });
             }
             if let Err(e) = out.write_all(&chunk).await {
+                close(out).await;
                 return Err(write_error(e, &part, have));
             }
             hasher.update(&chunk);
@@ -211,6 +212,7 @@ pub async fn pull(
         }
         out.flush().await.map_err(|e| write_error(e, &part, have))?;
         out.sync_all().await.map_err(|e| write_error(e, &part, have))?;
+        close(out).await;
     }
     if cancel.is_cancelled() {
         return Err(ModelsError::Cancelled { id: id.into() });
@@ -280,6 +282,14 @@ async fn hash_prefix(file: &File, part: &Path, len: u64) -> Result<Sha256, Model
     .await
     .map_err(|e| ModelsError::io("cannot read", part, std::io::Error::other(e)))?;
     hashed.map_err(|e| ModelsError::io("cannot read", part_path, e))
+}
+
+/// Close the appending handle now: wait for its writes still on a blocking thread, then drop
+/// the descriptor. The `.part` lock is shared by every descriptor of the file, so a handle
+/// closed later, in the background, would keep the next pull out ("already being downloaded").
+async fn close(mut out: tokio::fs::File) {
+    let _ = out.flush().await;
+    drop(out.into_std().await);
 }
 
 fn truncate(file: &File, part: &Path) -> Result<(), ModelsError> {
