@@ -15,6 +15,14 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test"
 cargo test --workspace --locked --no-fail-fast
 
+# The embedded llama.cpp engine, built once and in release only (a debug build would compile
+# llama.cpp a second time; scripts/build-app.sh's release build reuses this one): the engine's
+# tests with the tiny fixture models, then the app's `local` preset and an agent round with it.
+echo "== embedded engine (llama.cpp, release)"
+cargo clippy --release --locked -p vibe-local-llm --features engine --all-targets -- -D warnings
+cargo test --release --locked --no-fail-fast -p vibe-local-llm --features engine
+cargo test --release --locked --no-fail-fast -p vibe-core --features local-llm --test all local_model
+
 echo "== ui: set-up (Node.js, Chromium, npm packages when missing)"
 source "$ROOT/scripts/ui-env.sh"
 cd "$ROOT/ui"

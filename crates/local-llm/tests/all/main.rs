@@ -1,0 +1,13 @@
+//! Tests of the embedded engine with the tiny random-weight models in `tests/fixtures`
+//! (scripts/make-tiny-gguf.py): they write gibberish, so the tests check mechanics (loading,
+//! the template, token counts, determinism, cancel, stop strings, errors), never words.
+//! Only with the `engine` feature (scripts/test.sh runs them in release).
+
+#![cfg(feature = "engine")]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+mod answers;
+mod cancel;
+mod loading;
