@@ -28,7 +28,7 @@ N_HEAD = 4
 N_HEAD_KV = 2
 N_FF = 128
 N_LAYER = 2
-N_CTX_TRAIN = 2048
+N_CTX_TRAIN = 32768
 N_MERGES = 253  # 256 bytes + 253 merges + 3 specials = 512 tokens
 SPECIALS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 

@@ -47,6 +47,7 @@ pub fn local_model_file(data_dir: &Path, model: &str) -> Result<PathBuf, LlmErro
 impl App {
     /// The model of a `local` endpoint, loaded once and kept across turns.
     pub(crate) fn local_model(&self, endpoint: &Endpoint) -> Result<Arc<dyn ChatModel>, AppError> {
+        engine::available()?;
         let model = endpoint.model.as_deref().ok_or_else(|| {
             LlmError::config(
                 "llm.preset \"local\" needs llm.model: an installed model id (vibe models list) or the absolute path of a .gguf file",
@@ -66,6 +67,10 @@ mod engine {
     use super::*;
     use vibe_llm::StructuredModel;
     use vibe_local_llm::{LocalConfig, shared_model};
+
+    pub(super) fn available() -> Result<(), LlmError> {
+        Ok(())
+    }
 
     pub(super) fn open(
         file: PathBuf,
@@ -91,6 +96,10 @@ mod engine {
 #[cfg(not(feature = "local-llm"))]
 mod engine {
     use super::*;
+
+    pub(super) fn available() -> Result<(), LlmError> {
+        Err(LlmError::config(vibe_llm::NO_EMBEDDED_ENGINE))
+    }
 
     pub(super) fn open(
         _file: PathBuf,

@@ -16,6 +16,8 @@ mod compaction;
 mod encryption;
 mod harness;
 mod http;
+#[cfg(feature = "local-llm")]
+mod local_model;
 mod memory;
 mod protocol;
 mod recording;

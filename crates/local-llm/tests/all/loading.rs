@@ -10,8 +10,8 @@ use crate::support::{answer, config, greedy, open};
 async fn the_model_is_loaded_once_with_its_context_length_and_chat_template() {
     let model = open("q8_0");
     let info = model.info().await.unwrap();
-    assert_eq!(info.trained_context_tokens, 2048);
-    assert_eq!(info.context_tokens, 2048, "the default cap (8192) is above the model's length");
+    assert_eq!(info.trained_context_tokens, 32768);
+    assert_eq!(info.context_tokens, 8192, "the default cap is below the model's length");
     assert_eq!(info.template, TemplateSource::Model);
     assert_eq!((info.vocab_size, info.parameters, info.threads), (512, 107_072, 2));
     answer(&model, greedy("hello", 4)).await.unwrap();
