@@ -8,7 +8,7 @@ use std::path::PathBuf;
 pub const MAX_DEFAULT_THREADS: u32 = 8;
 
 /// How to load and run one GGUF model.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LocalConfig {
     /// The `.gguf` file.
     pub path: PathBuf,

@@ -113,6 +113,7 @@ impl Session {
         let mut think = ThinkSplitter::default();
         let mut batch = LlamaBatch::new(1, 1);
         let mut generated = 0usize;
+        let mut stopped_by_string = false;
         let end = loop {
             if out.is_closed() {
                 break End::Cancelled;
@@ -137,6 +138,7 @@ impl Session {
                 break End::Cancelled;
             }
             if scanned.stopped {
+                stopped_by_string = true;
                 break End::Stop;
             }
             batch.clear();
@@ -151,8 +153,10 @@ impl Session {
             End::Length => "length",
         };
         let mut deltas = Vec::new();
-        let tail = stops.push(&utf8.finish()).text + &stops.finish();
-        think.push(&tail, &mut deltas);
+        if !stopped_by_string {
+            let tail = stops.push(&utf8.finish()).text + &stops.finish();
+            think.push(&tail, &mut deltas);
+        }
         think.flush(&mut deltas);
         let (prompt_tokens, completion_tokens) = (tokens.len() as u64, generated as u64);
         deltas.push(Delta::Usage {

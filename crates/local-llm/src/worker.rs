@@ -53,7 +53,7 @@ fn run(config: &LocalConfig, counters: &Counters, jobs: &mpsc::Receiver<Job>) {
     counters.loads.fetch_add(1, Ordering::Relaxed);
     let threads = config.threads_in_force();
     let trained = model.n_ctx_train();
-    let context_tokens = trained.min(config.context_cap.max(64));
+    let context_tokens = trained.min(config.context_cap.max(1));
     let mut ctx = match new_context(config, &model, context_tokens, threads) {
         Ok(ctx) => ctx,
         Err(e) => return refuse_all(jobs, &e),
@@ -63,7 +63,8 @@ fn run(config: &LocalConfig, counters: &Counters, jobs: &mpsc::Receiver<Job>) {
         Err(e) => return refuse_all(jobs, &e),
     };
     let info = LoadedInfo {
-        context_tokens,
+        // llama.cpp may round the window (it has a minimum): report the one in use.
+        context_tokens: ctx.n_ctx(),
         trained_context_tokens: trained,
         template: template.source,
         threads,
@@ -74,7 +75,7 @@ fn run(config: &LocalConfig, counters: &Counters, jobs: &mpsc::Receiver<Job>) {
     tracing::info!(
         model = %config.name,
         load_ms = started.elapsed().as_millis() as u64,
-        context_tokens,
+        context_tokens = info.context_tokens,
         threads,
         template = ?info.template,
         "local model loaded"

@@ -42,11 +42,11 @@ async fn the_prompt_is_the_conversation_in_the_models_template_counted_by_its_to
 
 #[tokio::test]
 async fn a_prompt_longer_than_the_context_is_refused_with_what_to_change() {
-    let model = LocalModel::open(LocalConfig { context_cap: 64, ..config("q8_0") }).unwrap();
+    let model = LocalModel::open(LocalConfig { context_cap: 256, ..config("q8_0") }).unwrap();
     let long = "the week was long and tiring ".repeat(40);
     let err = answer(&model, greedy(&long, 4)).await.unwrap_err().to_string();
     assert!(
-        err.contains("context window is 64") && err.contains("llm.local.context_tokens"),
+        err.contains("context window is 256") && err.contains("llm.local.context_tokens"),
         "{err}"
     );
     // The model still answers a prompt that fits.
