@@ -35,7 +35,7 @@ fn local(app: &App, model: &str) {
             ("llm.model", json!(model)),
             ("llm.temperature", json!(0.0)),
             ("llm.max_tokens", json!(40)),
-            ("llm.local.threads", json!(2)),
+            ("llm.local.threads", json!(1)),
         ],
     );
 }

@@ -13,7 +13,7 @@ async fn the_model_is_loaded_once_with_its_context_length_and_chat_template() {
     assert_eq!(info.trained_context_tokens, 32768);
     assert_eq!(info.context_tokens, 8192, "the default cap is below the model's length");
     assert_eq!(info.template, TemplateSource::Model);
-    assert_eq!((info.vocab_size, info.parameters, info.threads), (512, 107_072, 2));
+    assert_eq!((info.vocab_size, info.parameters, info.threads), (512, 107_072, 1));
     answer(&model, greedy("hello", 4)).await.unwrap();
     answer(&model, greedy("hello again", 4)).await.unwrap();
     assert_eq!(model.stats().loads, 1);

@@ -12,7 +12,7 @@ pub fn fixture(kind: &str) -> PathBuf {
 }
 
 pub fn config(kind: &str) -> LocalConfig {
-    LocalConfig { threads: Some(2), ..LocalConfig::new(fixture(kind), format!("tiny-{kind}")) }
+    LocalConfig { threads: Some(1), ..LocalConfig::new(fixture(kind), format!("tiny-{kind}")) }
 }
 
 pub fn open(kind: &str) -> LocalModel {
