@@ -15,13 +15,15 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test"
 cargo test --workspace --locked --no-fail-fast
 
-# The embedded llama.cpp engine, built once and in release only (a debug build would compile
-# llama.cpp a second time; scripts/build-app.sh's release build reuses this one): the engine's
-# tests with the tiny fixture models, then the app's `local` preset and an agent round with it.
+# The embedded llama.cpp engine, built once and in release only: the engine's tests with the
+# tiny fixture models, then the app's `local` preset and an agent round with it. One package
+# set for both commands: cargo unifies build-dependency features per invocation, and another
+# set would give llama-cpp-sys-2 another fingerprint, i.e. a second llama.cpp compile.
+LOCAL_ENGINE=(--release --locked -p vibe-local-llm -p vibe-core
+  --features vibe-local-llm/engine,vibe-core/local-llm)
 echo "== embedded engine (llama.cpp, release)"
-cargo clippy --release --locked -p vibe-local-llm --features engine --all-targets -- -D warnings
-cargo test --release --locked --no-fail-fast -p vibe-local-llm --features engine
-cargo test --release --locked --no-fail-fast -p vibe-core --features local-llm --test all local_model
+cargo clippy "${LOCAL_ENGINE[@]}" --all-targets -- -D warnings
+cargo test "${LOCAL_ENGINE[@]}" --no-fail-fast --test all -- local_model
 
 echo "== ui: set-up (Node.js, Chromium, npm packages when missing)"
 source "$ROOT/scripts/ui-env.sh"

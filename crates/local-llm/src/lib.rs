@@ -6,20 +6,33 @@
 //! assembly); downloading models is `vibe-models`'. No agent logic, no tool protocol (the
 //! structured-action adapter of `vibe-llm` wraps this model), no settings files.
 //!
-//! Everything is behind the `engine` feature: without it this crate is empty, so a plain
-//! `cargo check --workspace` does not compile llama.cpp.
-#![cfg(feature = "engine")]
+//! Everything that touches llama.cpp is behind the `engine` feature: without it only the
+//! plain text helpers below are compiled (and tested), so a plain `cargo check --workspace`
+//! does not compile llama.cpp.
 
+#[cfg(feature = "engine")]
 mod backend;
+#[cfg(feature = "engine")]
 mod config;
+#[cfg(feature = "engine")]
 mod generate;
+#[cfg(feature = "engine")]
 mod model;
+#[cfg(feature = "engine")]
 mod prompt;
+#[cfg(feature = "engine")]
 mod shared;
-mod stop;
-mod utf8;
+#[cfg(feature = "engine")]
 mod worker;
 
+#[cfg_attr(not(feature = "engine"), allow(dead_code))]
+mod stop;
+#[cfg_attr(not(feature = "engine"), allow(dead_code))]
+mod utf8;
+
+#[cfg(feature = "engine")]
 pub use config::{LocalConfig, MAX_DEFAULT_THREADS};
+#[cfg(feature = "engine")]
 pub use model::{EngineStats, LoadedInfo, LocalModel, TemplateSource};
+#[cfg(feature = "engine")]
 pub use shared::shared_model;

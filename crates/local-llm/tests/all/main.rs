@@ -8,6 +8,8 @@
 
 mod support;
 
-mod answers;
-mod cancel;
-mod loading;
+// Named `local_model_*` so that scripts/test.sh's one filter (`local_model`) runs these and
+// vibe-core's `local_model` tests in one cargo invocation (one build of llama.cpp).
+mod local_model_answers;
+mod local_model_cancel;
+mod local_model_loading;
