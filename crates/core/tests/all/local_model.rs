@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use vibe_core::app::{App, MODELS_DIR, Overrides};
 use vibe_core::emit::ChannelSink;
+use vibe_llm::ChatModel as _;
 use vibe_wire::command::{SendMessageRequest, SettingChange, UpdateSettingsRequest};
 use vibe_wire::{Event, StopReason};
 
