@@ -11,13 +11,17 @@ source "$ROOT/scripts/ui-env.sh"
 
 profile=release
 cargo_profile=(--release)
+# The embedded llama.cpp engine (docs/local-model.md): release builds only, so llama.cpp is
+# compiled in one profile (scripts/test.sh tests it in release too and shares the build).
+features=custom-protocol,local-llm
 if [ "${1:-}" = "--debug" ]; then
   profile=debug
   cargo_profile=()
+  features=custom-protocol
 fi
 
 echo "== building the UI (ui/dist)" >&2
 (cd "$ROOT/ui" && npm run --silent build) >&2
 echo "== building the desktop app ($profile)" >&2
-cargo build --locked "${cargo_profile[@]}" -p vibelife --features custom-protocol >&2
+cargo build --locked "${cargo_profile[@]}" -p vibelife --features "$features" >&2
 echo "$(cd "$CARGO_TARGET_DIR/$profile" && pwd)/vibelife"

@@ -14,8 +14,11 @@ export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 # and its tests run one; scripts/gen-gazetteer.py also needs it. fonts-noto-cjk: the PDF
 # report's font (found on the system, never downloaded); poppler-utils: `pdftotext`, with
 # which the PDF report's tests read it back. libssl-dev: the headers and libcrypto SQLCipher's
-# page encryption is built against (docs/privacy.md#the-crypto-library).
-APT_PACKAGES=(pkg-config gcc libssl-dev python3 fonts-noto-cjk poppler-utils)
+# page encryption is built against (docs/privacy.md#the-crypto-library). cmake, g++, clang and
+# libclang-dev: the embedded llama.cpp engine's build (CMake compiles llama.cpp, bindgen reads
+# its headers through libclang; docs/local-model.md#building).
+APT_PACKAGES=(pkg-config gcc g++ libssl-dev python3 fonts-noto-cjk poppler-utils cmake clang
+  libclang-dev)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

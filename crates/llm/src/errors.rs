@@ -92,7 +92,8 @@ impl LlmError {
         Self::Protocol { message: message.into() }
     }
 
-    pub(crate) fn config(message: impl Into<String>) -> Self {
+    /// A [`LlmError::Config`] with `message` (what is wrong, where, how to fix it).
+    pub fn config(message: impl Into<String>) -> Self {
         Self::Config { message: message.into() }
     }
 

@@ -9,10 +9,13 @@ use crate::client::OpenAiClient;
 use crate::errors::LlmError;
 use crate::keychain::{self, KeySource};
 use crate::model::ChatModel;
-use crate::presets::ToolMode;
+use crate::presets::{LOCAL_PRESET, ToolMode};
 use crate::scripted::{ReadRecording, ScriptedModel};
 use crate::settings::{Endpoint, LlmSettings};
 use crate::structured::StructuredModel;
+
+/// Why `llm.preset = "local"` cannot work in a build without the embedded engine.
+pub const NO_EMBEDDED_ENGINE: &str = "this build has no embedded engine; llm.preset \"local\" needs VibeLife built with the `local-llm` cargo feature (the desktop app's release build has it: scripts/build-app.sh), or set llm.preset to a model server such as \"ollama\" (docs/llm.md)";
 
 /// A ready model and what the person should know about how it was set up.
 pub struct ModelSetup {
@@ -40,6 +43,10 @@ pub fn build_model_with(
 ) -> Result<ModelSetup, LlmError> {
     let endpoint = settings.resolve()?;
     let mut notices = Vec::new();
+    if endpoint.preset.id == LOCAL_PRESET {
+        // The embedded engine lives in crates/local-llm, above this crate: the core builds it.
+        return Err(LlmError::config(NO_EMBEDDED_ENGINE));
+    }
     let (inner, key_source): (Arc<dyn ChatModel>, KeySource) =
         match endpoint.base_url.strip_prefix("scripted:") {
             Some(path) => {

@@ -30,18 +30,19 @@ pub use collect::{Accumulator, ChatResponse, collect};
 pub use decode::sse_deltas;
 pub use detect::{LOCAL_PRESETS, LocalServer, PROBE_TIMEOUT, detect_local_servers};
 pub use errors::LlmError;
-pub use factory::{ModelSetup, build_model, build_model_with};
+pub use factory::{ModelSetup, NO_EMBEDDED_ENGINE, build_model, build_model_with};
 pub use keychain::{
     API_KEY_ENV, ApiKey, KEYCHAIN_SERVICE, KeySource, account_for, delete_api_key, load_api_key,
     store_api_key,
 };
 pub use model::{ChatModel, DeltaStream};
-pub use presets::{PRESETS, Preset, ToolMode};
+pub use presets::{LOCAL_BASE_URL, LOCAL_PRESET, PRESETS, Preset, ToolMode};
 pub use redact::{REDACTED, Secrets, redact_url};
 pub use retry::{RetryClock, SystemClock};
 pub use scripted::{ReadRecording, ScriptedModel};
-pub use settings::{BASE_URL_ENV, Endpoint, LlmSettings, MODEL_ENV};
+pub use settings::{BASE_URL_ENV, Endpoint, LlmSettings, LocalSettings, MODEL_ENV};
 pub use structured::{StructuredModel, UNUSABLE_REPLY};
+pub use think::ThinkSplitter;
 pub use types::{
     ChatRequest, Delta, EMPTY_ARGUMENTS, Message, ModelInfo, Params, TokenUsage, ToolCall, ToolDef,
 };

@@ -2,6 +2,12 @@
 //! quirks the client must respect (usage in the stream, native tool calling, extra
 //! headers). Detection of a preset from a base URL lives here; settings resolution does not.
 
+/// The preset of the embedded llama.cpp engine (`llm.preset = "local"`, `llm.model` = an
+/// installed model id or the absolute path of a `.gguf` file).
+pub const LOCAL_PRESET: &str = "local";
+/// The pseudo base URL the `local` preset resolves to: no server, the engine in this process.
+pub const LOCAL_BASE_URL: &str = "local:";
+
 /// How tools reach the model (a wire kind: settings and probe answers carry it).
 pub use vibe_wire::ToolMode;
 
@@ -92,6 +98,13 @@ pub const PRESETS: &[Preset] = &[
         needs_key: true,
         ..preset("siliconflow", "SiliconFlow", "https://api.siliconflow.cn/v1")
     },
+    // The embedded engine (crates/local-llm, behind the `local-llm` cargo feature): no server,
+    // no key; tools always go through the structured-action protocol (small local models
+    // rarely call tools natively well).
+    Preset {
+        tool_mode: ToolMode::Structured,
+        ..preset(LOCAL_PRESET, "On this computer (embedded llama.cpp)", LOCAL_BASE_URL)
+    },
     Preset { include_usage: false, ..preset("custom", "Custom OpenAI-compatible", "") },
 ];
 
@@ -123,7 +136,9 @@ pub fn detect(base_url: &str) -> &'static Preset {
     let url = base_url.to_ascii_lowercase();
     let by = |id| find(id).unwrap_or(&PRESETS[PRESETS.len() - 1]);
     let host_port = url.split("://").nth(1).unwrap_or(&url).split('/').next().unwrap_or("");
-    if host_port.ends_with(":11434") {
+    if url.starts_with(LOCAL_BASE_URL) {
+        by(LOCAL_PRESET)
+    } else if host_port.ends_with(":11434") {
         by("ollama")
     } else if host_port.ends_with(":1234") {
         by("lmstudio")
@@ -204,5 +219,7 @@ mod tests {
         assert_eq!(ollama, Some(ToolMode::Native));
         let llamacpp = find("llamacpp").map(|p| auto_tool_mode(p, ""));
         assert_eq!(llamacpp, Some(ToolMode::Structured));
+        let local = find(LOCAL_PRESET).map(|p| auto_tool_mode(p, "qwen2.5-1.5b-instruct"));
+        assert_eq!(local, Some(ToolMode::Structured));
     }
 }

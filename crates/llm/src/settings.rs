@@ -41,6 +41,28 @@ pub struct LlmSettings {
     pub include_usage: Option<bool>,
     pub temperature: Option<f32>,
     pub max_tokens: Option<u32>,
+    /// The embedded engine's knobs (`llm.local`), read only with `preset = "local"`.
+    pub local: LocalSettings,
+}
+
+/// `llm.local`: how the embedded llama.cpp engine runs a model (docs/local-model.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LocalSettings {
+    /// Threads for generation and prompt processing; absent = the machine's physical cores
+    /// as llama.cpp counts them (at most 8).
+    pub threads: Option<u32>,
+    /// Cap on the context window; the model's own trained length applies when smaller.
+    /// Absent = `chat.context.max_context_tokens` (the core passes it in).
+    pub context_tokens: Option<u32>,
+    /// Map the model file into memory instead of reading it (faster loads, shared pages).
+    pub mmap: bool,
+}
+
+impl Default for LocalSettings {
+    fn default() -> Self {
+        Self { threads: None, context_tokens: None, mmap: true }
+    }
 }
 
 impl std::fmt::Debug for LlmSettings {
@@ -74,6 +96,7 @@ impl Default for LlmSettings {
             include_usage: None,
             temperature: None,
             max_tokens: None,
+            local: LocalSettings::default(),
         }
     }
 }
@@ -120,6 +143,15 @@ impl LlmSettings {
             },
         };
         let base_url = match &self.base_url {
+            Some(url)
+                if preset.id == presets::LOCAL_PRESET
+                    && !url.starts_with(presets::LOCAL_BASE_URL) =>
+            {
+                return Err(LlmError::config(format!(
+                    "llm.preset \"local\" runs the model inside VibeLife and takes no base URL, but llm.base_url is {:?}; remove llm.base_url or choose the preset of that server",
+                    redact_url(url)
+                )));
+            }
             Some(url) => url.trim_end_matches('/').to_string(),
             None if preset.base_url.is_empty() => {
                 return Err(LlmError::config(
@@ -128,8 +160,9 @@ impl LlmSettings {
             }
             None => preset.base_url.to_string(),
         };
-        let known_scheme =
-            ["scripted:", "http://", "https://"].iter().any(|p| base_url.starts_with(p));
+        let known_scheme = ["scripted:", presets::LOCAL_BASE_URL, "http://", "https://"]
+            .iter()
+            .any(|p| base_url.starts_with(p));
         if !known_scheme {
             return Err(LlmError::config(format!(
                 "base URL {:?} must start with http:// or https:// (or be scripted:PATH)",
@@ -155,6 +188,7 @@ impl LlmSettings {
             idle_timeout: secs(self.idle_timeout_s, "idle_timeout_s")?,
             temperature: self.temperature,
             max_tokens: self.max_tokens,
+            local: self.local,
         })
     }
 }
@@ -184,6 +218,7 @@ pub struct Endpoint {
     pub idle_timeout: Duration,
     pub temperature: Option<f32>,
     pub max_tokens: Option<u32>,
+    pub local: LocalSettings,
 }
 
 impl Endpoint {
@@ -262,6 +297,24 @@ mod tests {
         assert!(s.resolve().unwrap_err().to_string().contains("idle_timeout_s"));
         let s = LlmSettings { base_url: Some("ftp://x".into()), ..LlmSettings::default() };
         assert_eq!(s.resolve().unwrap_err().kind().as_str(), "config");
+    }
+
+    #[test]
+    fn the_local_preset_resolves_without_a_server() {
+        let s = LlmSettings::from_section(
+            &json!({"preset": "local", "model": "qwen2.5-0.5b-instruct", "local": {"threads": 2}}),
+            "s",
+        )
+        .unwrap();
+        let e = s.resolve().unwrap();
+        assert_eq!((e.preset.id, e.base_url.as_str()), ("local", "local:"));
+        assert_eq!(e.tool_mode, ToolMode::Structured);
+        assert_eq!((e.local.threads, e.local.mmap), (Some(2), true));
+        let s = LlmSettings { base_url: Some("http://127.0.0.1:8080/v1".into()), ..s };
+        let err = s.resolve().unwrap_err().to_string();
+        assert!(err.contains("llm.base_url") && err.contains("local"), "{err}");
+        let err = LlmSettings::from_section(&json!({"local": {"thread": 2}}), "s").unwrap_err();
+        assert!(err.to_string().contains("thread"), "{err}");
     }
 
     #[test]

@@ -29,8 +29,10 @@ enum State {
     Answer { skip_leading_ws: bool },
 }
 
+/// Routes answer text into `Text` and `Reasoning` deltas (see the module header). Public for
+/// engines outside this crate that produce raw text (the embedded llama.cpp engine).
 #[derive(Debug)]
-pub(crate) struct ThinkSplitter {
+pub struct ThinkSplitter {
     state: State,
 }
 

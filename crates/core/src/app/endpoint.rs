@@ -45,6 +45,10 @@ pub fn check_endpoint(endpoint: &Endpoint) -> Result<(), AppError> {
     if base.starts_with("scripted:") {
         return Ok(());
     }
+    // The embedded engine: no server; the model file is checked when it is opened.
+    if endpoint.preset.id == vibe_llm::LOCAL_PRESET {
+        return Ok(());
+    }
     let bad = |problem: String| AppError::BadEndpoint { base_url: endpoint.shown_url(), problem };
     match url::Url::parse(base) {
         Ok(url) if url.host_str().is_some_and(|h| !h.is_empty()) => {}
@@ -159,6 +163,9 @@ impl App {
         let endpoint = settings.resolve()?;
         if check {
             check_endpoint(&endpoint)?;
+        }
+        if endpoint.preset.id == vibe_llm::LOCAL_PRESET {
+            return Ok((self.local_model(&endpoint)?, Vec::new()));
         }
         let key = self.overrides.api_key.clone().or_else(|| {
             if endpoint.base_url.starts_with("scripted:") {

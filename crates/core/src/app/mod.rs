@@ -19,6 +19,7 @@ mod error;
 mod eval;
 mod export;
 mod history;
+mod local_model;
 mod memory;
 mod models;
 mod paths;
@@ -46,6 +47,7 @@ pub use auto_backup::{AUTO_BACKUP_EVERY, BackupSettings};
 pub use dbkey::{Encryption, StorageSettings, account as db_key_account, open_database};
 pub use endpoint::check_probe_tools;
 pub use error::{AppError, hint_of};
+pub use local_model::{MODELS_DIR, local_model_file};
 pub use models::LOCAL_PRESET;
 pub use paths::{
     APP_IDENTIFIER, AppPaths, DB_FILE, DB_PASSPHRASE_ENV, FrontEnd, Overrides, SETTINGS_FILE,

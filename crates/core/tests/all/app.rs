@@ -511,3 +511,18 @@ fn first_run_lasts_until_a_model_is_chosen_whatever_else_the_settings_hold() {
         Overrides { base_url: Some("http://127.0.0.1:1234/v1".into()), ..Overrides::default() };
     assert!(!open(other.path(), from_env).needs_first_run());
 }
+
+#[cfg(not(feature = "local-llm"))]
+#[tokio::test]
+async fn the_local_preset_in_a_build_without_the_engine_says_so_and_how_to_get_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = open(dir.path(), Overrides::default());
+    set(&app, &[("llm.preset", json!("local")), ("llm.model", json!("qwen2.5-0.5b-instruct"))]);
+    let err = app.model().err().unwrap();
+    assert_eq!(err.kind().as_str(), "config");
+    let message = err.to_string();
+    assert!(message.starts_with("this build has no embedded engine;"), "{message}");
+    assert!(message.contains("local-llm") && message.contains("ollama"), "{message}");
+    // The settings stay as chosen: nothing was changed by the failed assembly.
+    assert_eq!(app.settings().llm.preset.as_deref(), Some("local"));
+}

@@ -17,6 +17,8 @@ mod encryption;
 mod harness;
 mod http;
 mod keychain;
+#[cfg(feature = "local-llm")]
+mod local_model;
 mod memory;
 mod models;
 mod protocol;

@@ -1,0 +1,141 @@
+//! Assembly of the embedded engine for the `local` preset: which file `llm.model` names
+//! (an installed model id → `<data dir>/models/<id>.gguf`, or the absolute path of a `.gguf`
+//! file), the engine's knobs from `llm.local` (the context window capped by
+//! `chat.context.max_context_tokens` unless `llm.local.context_tokens` says otherwise), and
+//! the structured-action adapter around it. The engine is `vibe-local-llm`, compiled in only
+//! with the `local-llm` cargo feature; without it choosing `local` is a config error that
+//! says so. Downloading and listing models belongs to `vibe-models`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use vibe_llm::{ChatModel, Endpoint, LlmError};
+
+use crate::app::{App, AppError};
+
+/// The folder of installed models inside the data dir.
+pub const MODELS_DIR: &str = "models";
+
+/// The file `llm.model` names: an absolute path to an existing `.gguf` file as it is, else
+/// the installed model `<data_dir>/models/<id>.gguf`. An id must be a plain file name.
+pub fn local_model_file(data_dir: &Path, model: &str) -> Result<PathBuf, LlmError> {
+    let model = model.trim();
+    let as_path = Path::new(model);
+    let is_gguf = as_path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gguf"));
+    if as_path.is_absolute() && is_gguf && as_path.is_file() {
+        return Ok(as_path.to_path_buf());
+    }
+    let plain = !model.is_empty()
+        && !model.starts_with('.')
+        && !model.contains(['/', '\\', ':', '\0'])
+        && !as_path.is_absolute();
+    if !plain {
+        return Err(LlmError::config(format!(
+            "llm.model {model:?} is neither an installed model id nor the absolute path of an existing .gguf file; see vibe models list"
+        )));
+    }
+    let file = data_dir.join(MODELS_DIR).join(format!("{model}.gguf"));
+    if !file.is_file() {
+        return Err(LlmError::config(format!(
+            "the local model {model:?} is not installed ({} is missing); install it with vibe models pull {model}, or pick an installed one with vibe models use",
+            file.display()
+        )));
+    }
+    Ok(file)
+}
+
+impl App {
+    /// The model of a `local` endpoint, loaded once and kept across turns.
+    pub(crate) fn local_model(&self, endpoint: &Endpoint) -> Result<Arc<dyn ChatModel>, AppError> {
+        engine::available()?;
+        let model = endpoint.model.as_deref().ok_or_else(|| {
+            LlmError::config(
+                "llm.preset \"local\" needs llm.model: an installed model id (vibe models list) or the absolute path of a .gguf file",
+            )
+        })?;
+        let file = local_model_file(&self.paths().data_dir, model)?;
+        let cap = endpoint
+            .local
+            .context_tokens
+            .unwrap_or(self.settings().chat.context.max_context_tokens);
+        Ok(engine::open(file, model, cap, endpoint)?)
+    }
+}
+
+#[cfg(feature = "local-llm")]
+mod engine {
+    use super::*;
+    use vibe_llm::StructuredModel;
+    use vibe_local_llm::{LocalConfig, shared_model};
+
+    pub(super) fn available() -> Result<(), LlmError> {
+        Ok(())
+    }
+
+    pub(super) fn open(
+        file: PathBuf,
+        name: &str,
+        context_cap: u32,
+        endpoint: &Endpoint,
+    ) -> Result<Arc<dyn ChatModel>, LlmError> {
+        let config = LocalConfig {
+            path: file,
+            name: name.to_string(),
+            context_cap,
+            threads: endpoint.local.threads,
+            mmap: endpoint.local.mmap,
+            temperature: endpoint.temperature,
+            max_tokens: endpoint.max_tokens,
+        };
+        let local: Arc<dyn ChatModel> = shared_model(&config)?;
+        // Tools always go through the JSON action protocol (docs/local-model.md#tools).
+        Ok(Arc::new(StructuredModel::new(local)))
+    }
+}
+
+#[cfg(not(feature = "local-llm"))]
+mod engine {
+    use super::*;
+
+    pub(super) fn available() -> Result<(), LlmError> {
+        Err(LlmError::config(vibe_llm::NO_EMBEDDED_ENGINE))
+    }
+
+    pub(super) fn open(
+        _file: PathBuf,
+        _name: &str,
+        _context_cap: u32,
+        _endpoint: &Endpoint,
+    ) -> Result<Arc<dyn ChatModel>, LlmError> {
+        Err(LlmError::config(vibe_llm::NO_EMBEDDED_ENGINE))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_installed_id_names_a_file_in_the_models_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(MODELS_DIR)).unwrap();
+        let file = dir.path().join(MODELS_DIR).join("qwen2.5-0.5b-instruct-q4_k_m.gguf");
+        std::fs::write(&file, b"GGUF").unwrap();
+        assert_eq!(local_model_file(dir.path(), "qwen2.5-0.5b-instruct-q4_k_m").unwrap(), file);
+        assert_eq!(local_model_file(dir.path(), file.to_str().unwrap()).unwrap(), file);
+    }
+
+    #[test]
+    fn a_missing_model_or_a_path_like_id_says_how_to_fix_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = local_model_file(dir.path(), "llama-3.2-1b").unwrap_err().to_string();
+        assert!(
+            err.contains("not installed") && err.contains("vibe models pull llama-3.2-1b"),
+            "{err}"
+        );
+        for bad in ["../x", "a/b", "", "/nowhere/model.gguf"] {
+            let err = local_model_file(dir.path(), bad).unwrap_err();
+            assert_eq!(err.kind().as_str(), "config", "{bad}");
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! One answer on the worker thread: the prompt rendered and tokenised, the part shared with
+//! the previous prompt kept in the KV cache (a conversation grows at the end, so most of a
+//! turn's prompt is already evaluated), the rest evaluated in batches, then one token at a
+//! time sampled, turned into text, split into answer and reasoning, and sent. A closed
+//! channel (the reader dropped the stream) is checked before every evaluation: a cancel
+//! costs at most one more token. Token counts are the model's own tokenizer's.
+
+use std::sync::atomic::Ordering;
+
+use llama_cpp_2::context::LlamaContext;
+use llama_cpp_2::llama_batch::LlamaBatch;
+use llama_cpp_2::model::LlamaModel;
+use llama_cpp_2::sampling::LlamaSampler;
+use llama_cpp_2::token::LlamaToken;
+use tokio::sync::mpsc::Sender;
+use vibe_llm::{ChatRequest, Delta, LlmError, Params, ThinkSplitter, TokenUsage};
+
+use crate::model::Counters;
+use crate::prompt::Template;
+use crate::stop::StopScan;
+use crate::utf8::Utf8Assembler;
+use crate::worker::BATCH_TOKENS;
+
+/// Sampling defaults when the request leaves them open (llama.cpp's server defaults).
+const DEFAULT_TEMPERATURE: f32 = 0.8;
+const DEFAULT_TOP_P: f32 = 0.95;
+const DEFAULT_TOP_K: i32 = 40;
+const DEFAULT_MIN_P: f32 = 0.05;
+
+type Out = Sender<Result<Delta, LlmError>>;
+
+/// Why generation ended.
+enum End {
+    /// End of turn, or a stop string.
+    Stop,
+    /// `max_tokens` or the context window.
+    Length,
+    /// The reader went away.
+    Cancelled,
+}
+
+/// What the context holds between answers, and the defaults of requests.
+pub(crate) struct Session {
+    /// The tokens whose state is in the KV cache (sequence 0), in order.
+    cached: Vec<LlamaToken>,
+    temperature: Option<f32>,
+    max_tokens: Option<u32>,
+}
+
+impl Session {
+    /// A session whose requests default to `temperature` and `max_tokens` (the endpoint's).
+    pub fn new(temperature: Option<f32>, max_tokens: Option<u32>) -> Self {
+        Self { cached: Vec::new(), temperature, max_tokens }
+    }
+
+    /// Answer `request` into `out`; errors go there too.
+    pub fn answer(
+        &mut self,
+        model: &LlamaModel,
+        ctx: &mut LlamaContext<'_>,
+        template: &Template,
+        counters: &Counters,
+        request: &ChatRequest,
+        out: &Out,
+    ) {
+        if out.is_closed() {
+            return;
+        }
+        if let Err(e) = self.try_answer(model, ctx, template, counters, request, out) {
+            // The cache may hold half an evaluation: start clean next time.
+            ctx.clear_kv_cache();
+            self.cached.clear();
+            let _ = out.blocking_send(Err(e));
+        }
+    }
+
+    fn try_answer(
+        &mut self,
+        model: &LlamaModel,
+        ctx: &mut LlamaContext<'_>,
+        template: &Template,
+        counters: &Counters,
+        request: &ChatRequest,
+        out: &Out,
+    ) -> Result<(), LlmError> {
+        let prompt = template.render(model, &request.messages)?;
+        let tokens = model.vocab().tokenize(prompt.as_bytes(), true, true);
+        let window = ctx.n_ctx() as usize;
+        if tokens.is_empty() {
+            return Err(LlmError::BadRequest {
+                status: 400,
+                message: "the prompt is empty".into(),
+            });
+        }
+        if tokens.len() >= window {
+            return Err(LlmError::BadRequest {
+                status: 400,
+                message: format!(
+                    "the prompt is {} tokens but the local model's context window is {window}; shorten the conversation (chat.context.max_context_tokens) or raise llm.local.context_tokens if the model allows more",
+                    tokens.len()
+                ),
+            });
+        }
+        let Some(mut last_logits) = self.evaluate_prompt(ctx, counters, &tokens, out)? else {
+            return Ok(()); // cancelled while evaluating the prompt
+        };
+
+        let params = &request.params;
+        let mut sampler = sampler(params, params.temperature.or(self.temperature));
+        let max_new = params.max_tokens.or(self.max_tokens).map_or(usize::MAX, |m| m as usize);
+        let mut utf8 = Utf8Assembler::default();
+        let mut stops = StopScan::new(&params.stop);
+        let mut think = ThinkSplitter::default();
+        let mut batch = LlamaBatch::new(1, 1);
+        let mut generated = 0usize;
+        let mut stopped_by_string = false;
+        let end = loop {
+            if out.is_closed() {
+                break End::Cancelled;
+            }
+            if generated >= max_new {
+                break End::Length;
+            }
+            if self.cached.len() + 1 >= window {
+                break End::Length;
+            }
+            let token = sampler.sample(ctx, last_logits);
+            if model.vocab().is_eog(token) {
+                break End::Stop;
+            }
+            generated += 1;
+            counters.generated_tokens.fetch_add(1, Ordering::Relaxed);
+            let piece = utf8.push(&model.vocab().token_to_piece(token, false, None));
+            let scanned = stops.push(&piece);
+            let mut deltas = Vec::new();
+            think.push(&scanned.text, &mut deltas);
+            if !send_all(out, deltas) {
+                break End::Cancelled;
+            }
+            if scanned.stopped {
+                stopped_by_string = true;
+                break End::Stop;
+            }
+            batch.clear();
+            batch.add(token, position(self.cached.len()), &[0], true).map_err(internal)?;
+            ctx.decode(&mut batch).map_err(|e| failed("generating", &e))?;
+            self.cached.push(token);
+            last_logits = 0;
+        };
+        let reason = match end {
+            End::Cancelled => return Ok(()),
+            End::Stop => "stop",
+            End::Length => "length",
+        };
+        let mut deltas = Vec::new();
+        if !stopped_by_string {
+            let tail = stops.push(&utf8.finish()).text + &stops.finish();
+            think.push(&tail, &mut deltas);
+        }
+        think.flush(&mut deltas);
+        let (prompt_tokens, completion_tokens) = (tokens.len() as u64, generated as u64);
+        deltas.push(Delta::Usage {
+            usage: TokenUsage {
+                prompt_tokens,
+                completion_tokens,
+                total_tokens: prompt_tokens + completion_tokens,
+            },
+        });
+        deltas.push(Delta::Finish { reason: Some(reason.into()) });
+        send_all(out, deltas);
+        Ok(())
+    }
+
+    /// Bring the KV cache to `tokens`: keep the longest shared prefix, evaluate the rest.
+    /// Returns the batch index of the last token's logits, or `None` when cancelled.
+    fn evaluate_prompt(
+        &mut self,
+        ctx: &mut LlamaContext<'_>,
+        counters: &Counters,
+        tokens: &[LlamaToken],
+        out: &Out,
+    ) -> Result<Option<i32>, LlmError> {
+        let shared = self.cached.iter().zip(tokens).take_while(|(a, b)| a == b).count();
+        // The last prompt token is always evaluated again: its logits start the answer.
+        let keep = shared.min(tokens.len() - 1);
+        let kept = u32::try_from(keep).map_err(internal)?;
+        if ctx.kv_cache_seq_rm(0, Some(kept), None).is_ok() {
+            self.cached.truncate(keep);
+        } else {
+            ctx.clear_kv_cache();
+            self.cached.clear();
+        }
+        counters.prompt_tokens_reused.fetch_add(self.cached.len() as u64, Ordering::Relaxed);
+        let rest = &tokens[self.cached.len()..];
+        let mut batch = LlamaBatch::new(BATCH_TOKENS as usize, 1);
+        let chunks = rest.chunks(BATCH_TOKENS as usize).count();
+        let mut last = 0;
+        for (n, chunk) in rest.chunks(BATCH_TOKENS as usize).enumerate() {
+            if out.is_closed() {
+                return Ok(None);
+            }
+            batch.clear();
+            for (i, token) in chunk.iter().enumerate() {
+                let is_last = n + 1 == chunks && i + 1 == chunk.len();
+                batch
+                    .add(*token, position(self.cached.len() + i), &[0], is_last)
+                    .map_err(internal)?;
+            }
+            ctx.decode(&mut batch).map_err(|e| failed("reading the prompt", &e))?;
+            self.cached.extend_from_slice(chunk);
+            counters.prompt_tokens_evaluated.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+            last = batch.n_tokens() - 1;
+        }
+        Ok(Some(last))
+    }
+}
+
+/// Greedy at temperature 0 (reproducible), else llama.cpp's usual chain with the request's
+/// temperature, top-p and seed.
+fn sampler(params: &Params, temperature: Option<f32>) -> LlamaSampler {
+    let temperature = temperature.unwrap_or(DEFAULT_TEMPERATURE);
+    if temperature <= 0.0 {
+        return LlamaSampler::greedy();
+    }
+    let seed = params.seed.map_or_else(random_seed, |s| (s & 0xffff_ffff) as u32);
+    LlamaSampler::chain_simple([
+        LlamaSampler::top_k(DEFAULT_TOP_K),
+        LlamaSampler::top_p(params.top_p.unwrap_or(DEFAULT_TOP_P), 1),
+        LlamaSampler::min_p(DEFAULT_MIN_P, 1),
+        LlamaSampler::temp(temperature),
+        LlamaSampler::dist(seed),
+    ])
+}
+
+fn random_seed() -> u32 {
+    use std::hash::{BuildHasher as _, Hasher as _};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    (h.finish() & 0xffff_ffff) as u32
+}
+
+/// Send deltas in order; false when the reader has gone.
+fn send_all(out: &Out, deltas: Vec<Delta>) -> bool {
+    deltas.into_iter().all(|d| out.blocking_send(Ok(d)).is_ok())
+}
+
+fn position(index: usize) -> i32 {
+    i32::try_from(index).unwrap_or(i32::MAX)
+}
+
+fn failed(what: &str, e: &dyn std::fmt::Display) -> LlmError {
+    LlmError::Server {
+        status: None,
+        message: format!(
+            "the local model failed while {what} ({e}); try again, or free memory if this repeats"
+        ),
+        retry_after: None,
+    }
+}
+
+fn internal(e: impl std::fmt::Display) -> LlmError {
+    LlmError::Server { status: None, message: format!("local model: {e}"), retry_after: None }
+}

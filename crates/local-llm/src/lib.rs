@@ -1,0 +1,38 @@
+//! The embedded inference engine: a [`ChatModel`](vibe_llm::ChatModel) over llama.cpp (through
+//! the `llama-cpp-2` crate, wrapped here and nowhere else) for GGUF model files on this
+//! machine. One worker thread per loaded model owns the model and its context; requests queue
+//! to it and tokens stream back over a channel, so the async runtime never waits on inference.
+//! Which file to load (installed model ids, paths) is the caller's business (the core's
+//! assembly); downloading models is `vibe-models`'. No agent logic, no tool protocol (the
+//! structured-action adapter of `vibe-llm` wraps this model), no settings files.
+//!
+//! Everything that touches llama.cpp is behind the `engine` feature: without it only the
+//! plain text helpers below are compiled (and tested), so a plain `cargo check --workspace`
+//! does not compile llama.cpp.
+
+#[cfg(feature = "engine")]
+mod backend;
+#[cfg(feature = "engine")]
+mod config;
+#[cfg(feature = "engine")]
+mod generate;
+#[cfg(feature = "engine")]
+mod model;
+#[cfg(feature = "engine")]
+mod prompt;
+#[cfg(feature = "engine")]
+mod shared;
+#[cfg(feature = "engine")]
+mod worker;
+
+#[cfg_attr(not(feature = "engine"), allow(dead_code))]
+mod stop;
+#[cfg_attr(not(feature = "engine"), allow(dead_code))]
+mod utf8;
+
+#[cfg(feature = "engine")]
+pub use config::{LocalConfig, MAX_DEFAULT_THREADS};
+#[cfg(feature = "engine")]
+pub use model::{EngineStats, LoadedInfo, LocalModel, TemplateSource};
+#[cfg(feature = "engine")]
+pub use shared::shared_model;

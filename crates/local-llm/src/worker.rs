@@ -1,0 +1,149 @@
+//! The worker thread of one local model: loads the file (mmap by default), creates the one
+//! context (window = trained length capped by the config), then answers jobs in order until
+//! the `LocalModel` is dropped. llama.cpp objects never leave this thread. A failed load
+//! answers every job with the load error. Generation itself is `generate.rs`.
+
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc;
+
+use llama_cpp_2::context::LlamaContext;
+use llama_cpp_2::context::params::LlamaContextParams;
+use llama_cpp_2::model::LlamaModel;
+use llama_cpp_2::model::params::LlamaModelParams;
+use tokio::sync::{mpsc as async_mpsc, oneshot};
+use vibe_llm::{ChatRequest, Delta, LlmError};
+
+use crate::backend::backend;
+use crate::config::LocalConfig;
+use crate::generate::Session;
+use crate::model::{Counters, LoadedInfo};
+use crate::prompt::Template;
+
+/// Prompt tokens evaluated per `decode` call.
+pub(crate) const BATCH_TOKENS: u32 = 512;
+
+/// Work for the worker.
+pub(crate) enum Job {
+    Answer(ChatRequest, async_mpsc::Sender<Result<Delta, LlmError>>),
+    Info(oneshot::Sender<Result<LoadedInfo, LlmError>>),
+    Count(String, oneshot::Sender<Result<usize, LlmError>>),
+}
+
+/// Start the worker thread of `config`; it ends when the returned sender is dropped.
+pub(crate) fn spawn(
+    config: LocalConfig,
+    counters: Arc<Counters>,
+) -> Result<mpsc::Sender<Job>, LlmError> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::Builder::new()
+        .name(format!("llama:{}", config.name))
+        .spawn(move || run(&config, &counters, &rx))
+        .map_err(|e| LlmError::config(format!("cannot start the local model's thread: {e}")))?;
+    Ok(tx)
+}
+
+fn run(config: &LocalConfig, counters: &Counters, jobs: &mpsc::Receiver<Job>) {
+    let started = std::time::Instant::now();
+    let model = match load(config) {
+        Ok(model) => model,
+        Err(e) => return refuse_all(jobs, &e),
+    };
+    counters.loads.fetch_add(1, Ordering::Relaxed);
+    let threads = config.threads_in_force();
+    let trained = model.n_ctx_train();
+    let context_tokens = trained.min(config.context_cap.max(1));
+    let mut ctx = match new_context(config, &model, context_tokens, threads) {
+        Ok(ctx) => ctx,
+        Err(e) => return refuse_all(jobs, &e),
+    };
+    let template = match Template::for_model(&model) {
+        Ok(t) => t,
+        Err(e) => return refuse_all(jobs, &e),
+    };
+    let info = LoadedInfo {
+        // llama.cpp may round the window (it has a minimum): report the one in use.
+        context_tokens: ctx.n_ctx(),
+        trained_context_tokens: trained,
+        template: template.source,
+        threads,
+        parameters: model.n_params(),
+        size_bytes: model.size(),
+        vocab_size: u32::try_from(model.n_vocab()).unwrap_or(0),
+    };
+    tracing::info!(
+        model = %config.name,
+        load_ms = started.elapsed().as_millis() as u64,
+        context_tokens = info.context_tokens,
+        threads,
+        template = ?info.template,
+        "local model loaded"
+    );
+    let mut session = Session::new(config.temperature, config.max_tokens);
+    while let Ok(job) = jobs.recv() {
+        match job {
+            Job::Answer(request, out) => {
+                session.answer(&model, &mut ctx, &template, counters, &request, &out);
+                counters.answers.fetch_add(1, Ordering::Relaxed);
+            }
+            Job::Info(reply) => {
+                let _ = reply.send(Ok(info.clone()));
+            }
+            Job::Count(text, reply) => {
+                let _ = reply.send(Ok(model.vocab().tokenize(text.as_bytes(), false, true).len()));
+            }
+        }
+    }
+}
+
+fn load(config: &LocalConfig) -> Result<LlamaModel, LlmError> {
+    let backend = backend().map_err(LlmError::config)?;
+    let params = LlamaModelParams::default().with_use_mmap(config.mmap);
+    LlamaModel::load_from_file(backend, &config.path, &params).map_err(|e| {
+        LlmError::config(format!(
+            "cannot load the local model {} ({e}): it is not a GGUF model llama.cpp can run, or it is damaged; download it again (vibe models pull) or choose another (llm.model)",
+            config.path.display()
+        ))
+    })
+}
+
+fn new_context<'m>(
+    config: &LocalConfig,
+    model: &'m LlamaModel,
+    context_tokens: u32,
+    threads: u32,
+) -> Result<LlamaContext<'m>, LlmError> {
+    let backend = backend().map_err(LlmError::config)?;
+    let threads = i32::try_from(threads).unwrap_or(1);
+    let params = LlamaContextParams::default()
+        .with_n_ctx(NonZeroU32::new(context_tokens))
+        .with_n_batch(BATCH_TOKENS)
+        .with_n_ubatch(BATCH_TOKENS)
+        .with_n_threads(threads)
+        .with_n_threads_batch(threads);
+    model.new_context(backend, params).map_err(|e| {
+        LlmError::config(format!(
+            "cannot set up the local model {} with a {context_tokens}-token context ({e}); lower llm.local.context_tokens or free memory",
+            config.path.display()
+        ))
+    })
+}
+
+/// The model cannot run: every job gets `error`.
+fn refuse_all(jobs: &mpsc::Receiver<Job>, error: &LlmError) {
+    tracing::warn!("local model unusable: {error}");
+    while let Ok(job) = jobs.recv() {
+        match job {
+            Job::Answer(_, out) => {
+                let _ = out.blocking_send(Err(error.clone()));
+            }
+            Job::Info(reply) => {
+                let _ = reply.send(Err(error.clone()));
+            }
+            Job::Count(_, reply) => {
+                let _ = reply.send(Err(error.clone()));
+            }
+        }
+    }
+}
