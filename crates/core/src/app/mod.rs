@@ -249,13 +249,7 @@ impl App {
                     message: e.to_string(),
                 }
             })?;
-            // The `local` preset runs an installed model in-process: it has no endpoint to
-            // resolve until `vibe-llm` knows it (then `resolve` checks it like any other).
-            let local_unknown = settings.llm.preset.as_deref() == Some(models::LOCAL_PRESET)
-                && !vibe_llm::PRESETS.iter().any(|p| p.id == models::LOCAL_PRESET);
-            if let Err(e) = settings.llm.resolve()
-                && !local_unknown
-            {
+            if let Err(e) = settings.llm.resolve() {
                 return Err(AppError::Settings {
                     file: file.clone(),
                     key: Some("llm".into()),

@@ -198,12 +198,15 @@ impl App {
     }
 
     /// `use_model`: select the `local` preset with installed model `id` (settings
-    /// `llm.preset` and `llm.model`, validated and written like any settings change).
+    /// `llm.preset` and `llm.model`, validated and written like any settings change). The
+    /// server address of the endpoint used before (`llm.base_url`) is removed: the model runs
+    /// inside VibeLife and the `local` preset takes no base URL.
     pub fn use_model(&self, request: &LocalModelRequest) -> Result<ModelInUse, AppError> {
         let installed = self.models_dir().get(&request.id)?;
         let changes = vec![
             SettingChange { key: "llm.preset".into(), value: LOCAL_PRESET.into() },
             SettingChange { key: "llm.model".into(), value: request.id.clone().into() },
+            SettingChange { key: "llm.base_url".into(), value: serde_json::Value::Null },
         ];
         let view = self.update_settings(UpdateSettingsRequest { changes })?;
         Ok(ModelInUse {
