@@ -51,7 +51,7 @@ pub(crate) fn open(dir: &std::path::Path, overrides: Overrides) -> Arc<App> {
     )
 }
 
-fn set(app: &App, changes: &[(&str, Value)]) {
+pub(crate) fn set(app: &App, changes: &[(&str, Value)]) {
     let changes =
         changes.iter().map(|(k, v)| SettingChange { key: (*k).into(), value: v.clone() }).collect();
     app.update_settings(UpdateSettingsRequest { changes }).unwrap();
@@ -211,114 +211,6 @@ async fn an_approval_is_resolved_by_command_from_another_task() {
         let text = tool_result.to_string();
         assert_eq!(text.contains("hello from script"), approved, "{text}");
     }
-}
-
-#[tokio::test]
-async fn settings_are_checked_by_their_types_and_written_whole_or_not_at_all() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = open(dir.path(), Overrides::default());
-    let file = dir.path().join("settings.json");
-    set(&app, &[("llm.model", json!("qwen3:8b")), ("preferences.language", json!("zh-CN"))]);
-    let written: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    assert_eq!(
-        written,
-        json!({
-            "storage": {"encryption": "keychain"},
-            "llm": {"model": "qwen3:8b"},
-            "preferences": {"language": "zh-CN"}
-        })
-    );
-    let view = app.get_settings();
-    assert_eq!(view.settings["llm"]["model"], "qwen3:8b");
-    assert_eq!(
-        view.settings["chat"]["budgets"]["max_rounds"],
-        json!(app.settings().chat.budgets.max_rounds)
-    );
-    assert!(view.presets.iter().any(|p| p.id == "ollama"));
-
-    for (key, value, named) in [
-        ("llm.modle", json!("x"), "llm.modle"),
-        ("llm.api_key", json!("sk-secret"), "llm.api_key"),
-        ("chat.budgets.max_roundz", json!(3), "chat.budgets.max_roundz"),
-        ("llm.retries", json!("many"), "llm"),
-        ("preferences.language", json!("fr"), "preferences"),
-        ("preferences.reminders.notfy", json!(false), "preferences.reminders.notfy"),
-        (
-            "preferences.reminders.quiet_hours",
-            json!({"start": "22:00", "end": "7:00"}),
-            "\"7:00\" is not a time of day",
-        ),
-        (
-            "preferences.reminders.quiet_hours",
-            json!({"start": "08:00", "end": "08:00"}),
-            "preferences.reminders.quiet_hours",
-        ),
-        ("lmm.model", json!("x"), "lmm"),
-        ("llm", json!("x"), "llm"),
-    ] {
-        let before = std::fs::read_to_string(&file).unwrap();
-        let change = UpdateSettingsRequest {
-            changes: vec![
-                SettingChange { key: "llm.model".into(), value: json!("other") },
-                SettingChange { key: key.into(), value },
-            ],
-        };
-        let err = app.update_settings(change).unwrap_err();
-        let text = err.to_string();
-        assert!(text.contains("settings.json"), "{key}: {text}");
-        assert!(text.contains(named), "{key}: {text}");
-        assert!(!text.contains("sk-secret"), "{text}");
-        assert_eq!(err.kind().as_str(), "settings", "{key}");
-        assert_eq!(std::fs::read_to_string(&file).unwrap(), before, "{key}: nothing written");
-        assert_eq!(app.settings().llm.model.as_deref(), Some("qwen3:8b"));
-    }
-    set(
-        &app,
-        &[
-            ("preferences.reminders.notify", json!(false)),
-            ("preferences.reminders.quiet_hours", json!({"start": "22:00", "end": "07:30"})),
-        ],
-    );
-    let reminders = app.settings().preferences.reminders;
-    assert!(!reminders.notify);
-    assert_eq!(reminders.quiet_hours.unwrap().end.to_string(), "07:30");
-    assert_eq!(app.get_settings().settings["preferences"]["reminders"]["notify"], false);
-    // `null` removes a key: its default applies again.
-    set(
-        &app,
-        &[
-            ("llm.model", Value::Null),
-            ("preferences.language", Value::Null),
-            ("preferences.reminders", Value::Null),
-        ],
-    );
-    let left: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    assert_eq!(left, json!({"storage": {"encryption": "keychain"}}), "only the key mode is left");
-    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains("settings") && n != "settings.json")
-        .collect();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
-}
-
-#[test]
-fn a_settings_file_with_an_unknown_key_is_refused_at_open_with_the_file_and_key() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("settings.json"), r#"{"tools": {"timeout_secs": 3}}"#).unwrap();
-    let err = App::open(AppPaths::new(dir.path()), Overrides::default()).err().unwrap();
-    assert!(err.to_string().contains("tools.timeout_secs"), "{err}");
-    match err.hint() {
-        Some(Hint::Setting { key, file }) => {
-            assert_eq!(key, "tools.timeout_secs");
-            assert!(file.ends_with("settings.json"));
-        }
-        other => panic!("{other:?}"),
-    }
-    std::fs::write(dir.path().join("settings.json"), "{ not json").unwrap();
-    let err = App::open(AppPaths::new(dir.path()), Overrides::default()).err().unwrap();
-    assert!(matches!(err.hint(), Some(Hint::SettingsFile { .. })), "{err}");
-    assert!(!dir.path().join("vibe.db").exists(), "nothing opened");
 }
 
 #[tokio::test]

@@ -9,6 +9,7 @@ mod tools;
 
 mod app;
 mod app_commands;
+mod app_settings;
 mod backup;
 mod calibration;
 mod chat;
