@@ -1,7 +1,8 @@
 //! A file server for download tests: real HTTP/1.1 on 127.0.0.1 serving byte blobs by path,
 //! with what model hubs do (HTTP Range → 206 with `Content-Range`, a range past the end → 416,
 //! redirects to another path) and what goes wrong (a server that ignores Range and answers
-//! 200, a connection cut after some bytes). Every request is recorded. Like [`FakeServer`]
+//! 200, a connection cut after some bytes, a connection that stalls after some bytes and
+//! stays open). Every request is recorded. Like [`FakeServer`]
 //! it runs on its own thread and runtime, so sync (CLI) and async tests use it alike.
 //!
 //! [`FakeServer`]: crate::FakeServer
@@ -26,6 +27,8 @@ struct State {
     ignore_ranges: bool,
     /// Close the next file response after this many body bytes.
     cut_next: Option<u64>,
+    /// Stop sending the next file response after this many body bytes and keep it open.
+    stall_next: Option<u64>,
     requests: Vec<RecordedRequest>,
 }
 
@@ -94,6 +97,14 @@ impl FileServer {
         self
     }
 
+    /// Send only `bytes` bytes of the next file response's body, then keep the connection
+    /// open without sending more (until the server stops): a download stays in flight for as
+    /// long as a test needs, e.g. to cancel it.
+    pub fn stall_next_after(&self, bytes: u64) -> &Self {
+        self.lock().stall_next = Some(bytes);
+        self
+    }
+
     /// Every request received so far.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.lock().requests.clone()
@@ -125,18 +136,20 @@ async fn accept_loop(listener: TcpListener, state: Arc<Mutex<State>>) {
     }
 }
 
+/// How a file response ends.
+#[derive(Clone, Copy)]
+enum End {
+    Whole,
+    CutAfter(u64),
+    StallAfter(u64),
+}
+
 /// What to answer one request with.
 enum Answer {
     Redirect(String),
     NotFound,
     Unsatisfiable(u64),
-    Body {
-        status: u16,
-        headers: Vec<(String, String)>,
-        bytes: Arc<Vec<u8>>,
-        from: usize,
-        cut: Option<u64>,
-    },
+    Body { status: u16, headers: Vec<(String, String)>, bytes: Arc<Vec<u8>>, from: usize, end: End },
 }
 
 async fn serve(mut socket: TcpStream, state: Arc<Mutex<State>>) {
@@ -163,7 +176,11 @@ fn answer(s: &mut State, request: &RecordedRequest) -> Answer {
         .and_then(|r| r.strip_prefix("bytes="))
         .and_then(|r| r.strip_suffix('-'))
         .and_then(|n| n.parse::<u64>().ok());
-    let cut = s.cut_next.take();
+    let end = match (s.cut_next.take(), s.stall_next.take()) {
+        (Some(n), _) => End::CutAfter(n),
+        (None, Some(n)) => End::StallAfter(n),
+        (None, None) => End::Whole,
+    };
     match range_start {
         Some(start) if start >= len => Answer::Unsatisfiable(len),
         Some(start) => Answer::Body {
@@ -174,9 +191,9 @@ fn answer(s: &mut State, request: &RecordedRequest) -> Answer {
             ],
             bytes,
             from: start as usize,
-            cut,
+            end,
         },
-        None => Answer::Body { status: 200, headers: Vec::new(), bytes, from: 0, cut },
+        None => Answer::Body { status: 200, headers: Vec::new(), bytes, from: 0, end },
     }
 }
 
@@ -198,7 +215,7 @@ async fn write_answer(socket: &mut TcpStream, answer: Answer) -> std::io::Result
             );
             socket.write_all(head.as_bytes()).await
         }
-        Answer::Body { status, headers, bytes, from, cut } => {
+        Answer::Body { status, headers, bytes, from, end } => {
             let body = &bytes[from..];
             let reason = if status == 206 { "Partial Content" } else { "OK" };
             let mut head = format!(
@@ -210,10 +227,16 @@ async fn write_answer(socket: &mut TcpStream, answer: Answer) -> std::io::Result
             }
             head.push_str("\r\n");
             socket.write_all(head.as_bytes()).await?;
-            let send = cut.map_or(body.len(), |n| (n as usize).min(body.len()));
+            let send = match end {
+                End::Whole => body.len(),
+                End::CutAfter(n) | End::StallAfter(n) => (n as usize).min(body.len()),
+            };
             for chunk in body[..send].chunks(WRITE_CHUNK) {
                 socket.write_all(chunk).await?;
                 socket.flush().await?;
+            }
+            if let End::StallAfter(_) = end {
+                std::future::pending::<()>().await;
             }
             Ok(())
         }

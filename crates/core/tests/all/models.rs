@@ -102,16 +102,21 @@ async fn a_cancelled_pull_keeps_its_part_and_the_next_one_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let server = FileServer::start();
     let bytes = model_bytes(2_000_000);
-    server.serve("/tiny.gguf", bytes.clone());
+    server.serve("/tiny.gguf", bytes.clone()).stall_next_after(100_000);
     let app = app_with_catalog(dir.path(), catalog(dir.path(), &server, &bytes, &sha256(&bytes)));
 
-    // Cancel from another task as soon as the first bytes are in.
+    // Cancel from another task once the first bytes are in (the server then holds the
+    // download in flight, so the cancel always finds it running).
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Envelope>();
     let canceller = app.clone();
     let watcher = tokio::spawn(async move {
         let mut seen = Vec::new();
+        let mut asked = false;
         while let Some(env) = rx.recv().await {
-            if matches!(env.event, Event::ModelDownloadProgress { received, .. } if received > 0) {
+            let started =
+                matches!(env.event, Event::ModelDownloadProgress { received, .. } if received > 0);
+            if started && !asked {
+                asked = true;
                 let answer = canceller.cancel_model_download(&LocalModelRequest { id: ID.into() });
                 assert!(answer.cancelled);
             }
