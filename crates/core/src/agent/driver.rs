@@ -25,7 +25,7 @@ use crate::agent::persist::{Draft, tool_calls_json};
 use crate::agent::request::{self, RoundState};
 use crate::agent::round::{RoundEnd, stream_round};
 use crate::audit::RunAudit;
-use crate::context::{ContextBuilder, History, PromptRequest};
+use crate::context::{ContextBuilder, History, PromptRequest, RunParts};
 use crate::emit::Emitter;
 use crate::store_io::{blocking, off_worker};
 use crate::tools::{ToolRegistry, ToolSet};
@@ -100,6 +100,9 @@ pub(super) struct Loop {
     pub(super) final_text: String,
     /// The last answer, stored when the run is closed.
     pub(super) answer: Option<RunAnswer>,
+    /// The prompt parts this run's model calls share (the skill's static parts, the cases
+    /// matched to the person's message).
+    prompt_parts: RunParts,
 }
 
 /// Run the loop to its end. Errors are infrastructure failures (database, skills); model and
@@ -123,6 +126,7 @@ pub async fn run_agent(input: AgentInput) -> Result<AgentOutcome, CoreError> {
         done_tools: Vec::new(),
         final_text: String::new(),
         answer: None,
+        prompt_parts: RunParts::default(),
     };
     let mut action = lp.machine.start();
     loop {
@@ -208,6 +212,7 @@ impl Loop {
             protocol_prompt: inp.protocol_prompt.as_deref(),
             summary: conversation.summary.as_deref(),
             tools: &offer.defs,
+            run: Some(&self.prompt_parts),
         })?;
         let assembled = request::assemble(RoundState {
             round,

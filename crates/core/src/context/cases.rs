@@ -1,7 +1,7 @@
-//! Matched cases for a phase-2 prompt, rendered as `### title` + body. Matched afresh on every
-//! call: a cache of results (keyed by skill, message and the case files' identities) once sat
-//! here and was removed, because the turn benchmark showed no measurable cost without it
-//! (docs/performance.md, "Caches measured"). The case files themselves are the registry's.
+//! Matched cases for a phase-2 prompt, rendered as `### title` + body. Matched once per run (a
+//! run's later calls reuse them through `run_parts.rs`); a process-wide cache of results was
+//! removed earlier because it did not pay (docs/performance.md, "Caches measured"). The case
+//! files themselves are the registry's.
 
 use std::sync::Arc;
 

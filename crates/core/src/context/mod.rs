@@ -14,6 +14,7 @@ mod o200k;
 mod phase1;
 mod phase2;
 mod render;
+mod run_parts;
 mod sections;
 mod statics;
 mod texts;
@@ -45,10 +46,12 @@ pub use catalog::USE_SKILL;
 pub use compact::{Compaction, SUMMARIES_OFF};
 pub use history::{History, INTERRUPTED_NOTE};
 pub use limits::{ContextLimits, HistoryMode};
+pub use run_parts::RunParts;
 pub use tokenizer::{MESSAGE_OVERHEAD, TOOL_OVERHEAD, Tokenizer, TokenizerStats};
 
 /// What a system prompt is built from. The builder reads everything else (skill files, the
-/// declared profile fields, the skill's state) itself, fresh for every call.
+/// declared profile fields, the skill's state) itself, fresh for every call — except the parts
+/// a run's calls share ([`RunParts`]), read once per run.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PromptRequest<'a> {
     /// The user whose profile is read (`vibe_store::LOCAL_USER`).
@@ -70,6 +73,8 @@ pub struct PromptRequest<'a> {
     /// Phase-2 tool definitions (from the tools registry). Ignored in phase 1, where the
     /// builder offers `use_skill` itself.
     pub tools: &'a [ToolDef],
+    /// The parts this run's earlier calls built, reused by this one; `None` builds all.
+    pub run: Option<&'a RunParts>,
 }
 
 /// A system prompt ready to send.

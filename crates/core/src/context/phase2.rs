@@ -150,7 +150,11 @@ impl ContextBuilder {
         let meta = &entry.meta;
         let name = meta.name.as_str();
         let title = meta.expert_persona.as_deref().unwrap_or(name);
-        let statics = super::statics::build(&self.skills, self.tk, name, title, req.scenario)?;
+        let build = || super::statics::build(&self.skills, self.tk, name, title, req.scenario);
+        let statics = match req.run {
+            Some(run) => run.statics((name, title, req.scenario), build)?,
+            None => build()?,
+        };
         let mut notices = statics.notices.clone();
         let view = self.view(req.user, meta)?;
         let own_state = format!("skills.{name}");
@@ -167,7 +171,14 @@ impl ContextBuilder {
             .collect();
         let cases = match (self.limits.cases_top_k, req.user_message.trim()) {
             (0, _) | (_, "") => Arc::new(Vec::new()),
-            (k, message) => super::cases::matched(&self.skills, name, message, k as usize)?,
+            (k, message) => {
+                let k = k as usize;
+                let matched = || super::cases::matched(&self.skills, name, message, k);
+                match req.run {
+                    Some(run) => run.cases((name, message, k), matched)?,
+                    None => matched()?,
+                }
+            }
         };
         let ethics = (!meta.ethics.forbidden.is_empty()).then(|| {
             let lines: Vec<String> =

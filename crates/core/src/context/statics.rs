@@ -1,8 +1,9 @@
 //! The parts of a phase-2 prompt that depend only on a skill's files — the expert persona
 //! (SKILL.md's body under its title) and the guide (its rules, or the chosen scenario) —
-//! rendered and counted. Built on every call: a cache of them once sat here and was removed,
-//! because the turn benchmark showed no measurable cost without it (docs/performance.md,
-//! "Caches measured"); the token counts of the rendered texts stay cached by the tokenizer.
+//! rendered and counted. Built once per run (a run's later calls reuse them through
+//! `run_parts.rs`); a process-wide cache of them was removed earlier because it did not pay
+//! (docs/performance.md, "Caches measured"), and the token counts of the rendered texts stay
+//! cached by the tokenizer.
 
 use std::sync::Arc;
 
