@@ -17,6 +17,10 @@ mod webview;
 use anyhow::Context as _;
 use tauri::Manager as _;
 
+/// The core's allocator, as in the `vibe` CLI (docs/performance.md, "Session 8").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// When `main` began, for the launch time the log records (`commands::desktop::ui_ready`).
 pub struct Started(pub std::time::Instant);
 

@@ -13,6 +13,12 @@ use clap::Parser;
 use crate::cli::{Cli, Command};
 use crate::ctx::Ctx;
 
+/// mimalloc instead of glibc's malloc: a chat turn allocates and frees small strings and JSON
+/// values by the thousand, and glibc's allocator was a quarter of its instructions
+/// (docs/performance.md, "Session 8").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let cli = Cli::parse();
     init_tracing(cli.global.verbose);
