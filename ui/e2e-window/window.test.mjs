@@ -246,11 +246,13 @@ test("a passphrase chosen, first run, settings, a streamed reply stored encrypte
     await waitFor("quiet hours saved", async () => (await app.findAll('[data-testid="settings-quiet-start"]')).length > 0);
     const written = () => JSON.parse(readFileSync(join(dataDir, "data", "settings.json"), "utf8"));
     await waitFor("quiet hours in settings.json", async () => written().preferences?.reminders?.quiet_hours?.start === "22:00");
-    // The whole page in a window tall enough for it (nothing cut at the bottom edge).
+    // The top of the page (its heading, the endpoint) in a tall window, the Save bar on the
+    // window's bottom edge with nothing showing below it; the Models section has its own shot.
     await app.setWindowRect(1100, 1150);
-    await waitFor("the whole Settings page inside the window", async () =>
+    await app.execute("document.querySelector('form.settings').scrollTop = 0;");
+    await waitFor("Settings from its heading down to the Save bar", async () =>
       app.execute(
-        "const v = document.querySelector('[data-testid=app-version]').getBoundingClientRect(); const a = document.querySelector('.settings-actions').getBoundingClientRect(); return v.bottom <= a.top + 1 && a.bottom <= window.innerHeight;",
+        "const h = document.querySelector('.settings h1').getBoundingClientRect(); const a = document.querySelector('.settings-actions').getBoundingClientRect(); const f = document.querySelector('form.settings').getBoundingClientRect(); return h.top >= f.top && Math.abs(a.bottom - f.bottom) <= 1 && a.bottom <= window.innerHeight;",
       ),
     );
     await shot(app, "settings.png");
@@ -469,6 +471,10 @@ test("Settings → Models downloads a model through a redirect, verifies it and 
     await (await testId(app, "unlock-submit")).click();
     await (await testId(app, "nav-settings")).click();
     const row = `[data-testid="model-${MODEL_ID}"]`;
+    // Scrolled to the middle first, as a person would: WebDriver's own scroll stops with the
+    // row on the window's bottom edge, under the sticky Save bar.
+    await app.waitFind(`${row} [data-testid="model-download"]`);
+    await app.execute(`document.querySelector('${row}').scrollIntoView({ block: "center" });`);
     await (await app.waitFind(`${row} [data-testid="model-download"]`)).click();
     const status = await testId(app, "models-status");
     await waitFor("the download verified", async () => (await status.text()).includes(MODEL_ID), 60_000);
@@ -476,6 +482,7 @@ test("Settings → Models downloads a model through a redirect, verifies it and 
     const installed = join(dataDir, "data", "models", `${MODEL_ID}.gguf`);
     assert.ok(existsSync(installed), "the model is in place");
     assert.ok(!existsSync(`${installed}.part`), "no partial file is left");
+    await app.execute(`document.querySelector('${row}').scrollIntoView({ block: "center" });`);
     await (await app.waitFind(`${row} [data-testid="model-use"]`)).click();
     await waitFor("in use", async () => (await app.findAll('[data-testid="model-in-use"]')).length > 0, 20_000);
     const settings = JSON.parse(readFileSync(join(dataDir, "data", "settings.json"), "utf8"));
