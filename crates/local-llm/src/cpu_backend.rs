@@ -111,9 +111,10 @@ pub(crate) fn load() -> Result<CpuBackend, String> {
 
 /// The CPU backend registered with ggml, if any.
 fn loaded() -> Option<CpuBackend> {
-    list_llama_ggml_backend_devices()
-        .iter()
-        .find(|d| d.device_type == LlamaBackendDeviceType::Cpu)?;
+    let devices = list_llama_ggml_backend_devices();
+    if !devices.iter().any(|d| d.device_type == LlamaBackendDeviceType::Cpu) {
+        return None;
+    }
     // SAFETY: a CPU device is registered (checked above), so this returns a valid device whose
     // registry lives as long as the process (ggml never unloads backends it was not asked to).
     let reg = unsafe {
