@@ -82,20 +82,35 @@ fn missing(dirs: &[PathBuf], what: &str) -> String {
     )
 }
 
+/// Variants never used: those whose kernels use AMX tiles (llama.cpp's x86 list,
+/// ggml/src/CMakeLists.txt). Only Xeon server CPUs have AMX, and a CPU can report it where its
+/// kernels still die with SIGILL: on the project's build machine (a virtual machine that
+/// reports AMX and runs a plain AMX test program) llama.cpp's AMX kernels crash, in this
+/// engine and in llama.cpp's own `llama-bench`. The next variant (AVX-512 with VNNI and BF16)
+/// is used there instead.
+const UNUSED_VARIANTS: &[&str] = &["sapphirerapids"];
+
 /// Loads the best CPU backend module for this CPU from the first folder of [`search_dirs`]
-/// that has one; once per process (the caller keeps the result).
+/// that has one; once per process (the caller keeps the result). ggml's own choice (the
+/// highest `ggml_backend_score` of the folder's modules), except [`UNUSED_VARIANTS`].
 pub(crate) fn load() -> Result<CpuBackend, String> {
     if let Some(backend) = loaded() {
         return Ok(backend);
     }
     let dirs = search_dirs();
     for dir in module_dirs(&dirs)? {
-        let Some(path) = dir.to_str().and_then(|d| CString::new(d).ok()) else {
+        let Some(best) = best_module(&dir) else {
+            continue;
+        };
+        let Some(path) = best.to_str().and_then(|d| CString::new(d).ok()) else {
             continue;
         };
         // SAFETY: `path` is a valid NUL-terminated string that outlives the call; ggml copies
         // what it keeps. Loading happens once, before any model or context exists.
-        unsafe { llama_cpp_sys_2::ggml_backend_load_all_from_path(path.as_ptr()) };
+        let reg = unsafe { llama_cpp_sys_2::ggml_backend_load(path.as_ptr()) };
+        if reg.is_null() {
+            continue;
+        }
         if let Some(backend) = loaded() {
             tracing::info!(
                 variant = %backend.variant,
@@ -107,6 +122,74 @@ pub(crate) fn load() -> Result<CpuBackend, String> {
         }
     }
     Err(missing(&dirs, "no module in these folders loads on this CPU"))
+}
+
+/// The variant part of a module's file name (`haswell` of `libggml-cpu-haswell.so`).
+fn variant_of(module: &Path) -> &str {
+    module
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_prefix(&module_prefix()))
+        .and_then(|n| n.strip_suffix(std::env::consts::DLL_SUFFIX))
+        .unwrap_or("unknown")
+}
+
+/// The module of `dir` with the highest score for this CPU (0 = cannot run here).
+fn best_module(dir: &Path) -> Option<PathBuf> {
+    let mut modules: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| e.file_name().to_str().is_some_and(is_cpu_module))
+        .map(|e| e.path())
+        .collect();
+    modules.sort();
+    let mut best: Option<(i32, PathBuf)> = None;
+    for module in modules {
+        let Some(score) = score(&module) else {
+            continue;
+        };
+        let variant = variant_of(&module);
+        tracing::debug!(variant, score, "llama.cpp CPU backend module");
+        if score <= 0
+            || UNUSED_VARIANTS.contains(&variant)
+            || best.as_ref().is_some_and(|(b, _)| *b >= score)
+        {
+            continue;
+        }
+        best = Some((score, module));
+    }
+    best.map(|(_, module)| module)
+}
+
+/// The module's `ggml_backend_score()`: how well it fits this CPU, 0 when it cannot run here.
+/// `None` when it does not load or has no score.
+#[cfg(unix)]
+fn score(module: &Path) -> Option<i32> {
+    use std::os::unix::ffi::OsStrExt as _;
+    let path = CString::new(module.as_os_str().as_bytes()).ok()?;
+    // SAFETY: dlopen of one of the build's own CPU modules (as ggml's loader does): its
+    // constructors only set up static tables. The score function takes no argument and only
+    // reads CPUID (it is compiled without the variant's instruction sets, so it runs on any
+    // CPU); its type is ggml's `ggml_backend_score_t`. The handle is closed after the call.
+    unsafe {
+        let handle = libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL);
+        if handle.is_null() {
+            return None;
+        }
+        let symbol = libc::dlsym(handle, c"ggml_backend_score".as_ptr());
+        let score = (!symbol.is_null()).then(|| {
+            let score_fn =
+                std::mem::transmute::<*mut c_void, unsafe extern "C" fn() -> i32>(symbol);
+            score_fn()
+        });
+        libc::dlclose(handle);
+        score
+    }
+}
+
+#[cfg(not(unix))]
+fn score(_module: &Path) -> Option<i32> {
+    Some(1)
 }
 
 /// The CPU backend registered with ggml, if any.
@@ -138,13 +221,7 @@ fn loaded() -> Option<CpuBackend> {
     };
     let features = if get_features.is_null() { Vec::new() } else { features(reg, get_features) };
     let module = module_file(get_features).unwrap_or_default();
-    let variant = module
-        .file_name()
-        .and_then(|n| n.to_str())
-        .and_then(|n| n.strip_prefix(&module_prefix()))
-        .and_then(|n| n.strip_suffix(std::env::consts::DLL_SUFFIX))
-        .unwrap_or("unknown")
-        .to_string();
+    let variant = variant_of(&module).to_string();
     Some(CpuBackend { variant, features, module })
 }
 
