@@ -37,6 +37,9 @@ async fn local_model_runs_on_the_cpu_backend_module_best_for_this_cpu() {
     assert!(is_cpu_module(file) && cpu.module.is_file(), "{cpu:?}");
     assert!(file.contains(&cpu.variant) && cpu.variant != "unknown", "{cpu:?}");
     assert!(search_dirs().iter().any(|d| cpu.module.starts_with(d)), "{cpu:?}");
+    // Never llama.cpp's AMX kernels: they die with SIGILL where a CPU reports AMX that the
+    // system cannot run (docs/local-model.md#cpu-support).
+    assert!(cpu.variant != "sapphirerapids" && !cpu.features.iter().any(|f| f.starts_with("AMX")));
     #[cfg(target_arch = "x86_64")]
     {
         // Never an instruction set this CPU lacks (that would be SIGILL) ...
