@@ -4,10 +4,13 @@
 //! (docs/local-model.md#cpu-support). It only copies files llama-cpp-sys-2 built (its out dir,
 //! named through `DEP_LLAMA_BACKENDS_DIR`) into the profile folder; it builds nothing.
 //!
-//! llama-cpp-sys-2 links the unversioned names (`libllama.so`) into the profile folder, but on
-//! Linux those are symbolic links to the versioned files the binaries load (`libllama.so.0`,
-//! the SONAME), which it leaves behind; this copies the whole chain. Files are replaced on
-//! every run, so the folder never keeps a module of an older build.
+//! llama-cpp-sys-2 links the unversioned names (`libllama.so`) into the profile folder and its
+//! `deps/` and `examples/`, but on Linux those are symbolic links to the versioned files the
+//! binaries load (`libllama.so.0`, the SONAME), which it leaves behind; this copies the whole
+//! chain into the three. Besides running the binaries, that matters to llama-cpp-sys-2 itself:
+//! it skips names that exist and fails on a dangling link, i.e. its next build (another
+//! package set, e.g. the desktop app's) would stop there. Files are replaced on every run, so
+//! the folders never keep a library or module of an older build.
 
 use std::path::{Path, PathBuf};
 
@@ -33,11 +36,17 @@ fn main() {
 
     let libs = sys_out.join(if cfg!(windows) { "bin" } else { "lib" });
     println!("cargo:rerun-if-changed={}", libs.display());
+    let mut lib_dirs = vec![profile_dir.to_path_buf(), profile_dir.join("deps")];
+    if profile_dir.join("examples").is_dir() {
+        lib_dirs.push(profile_dir.join("examples"));
+    }
     for entry in entries(&libs) {
         let name = entry.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
         let shared = name.ends_with(".dylib") || name.ends_with(".dll") || name.contains(".so");
         if shared && !name.ends_with(".a") {
-            place(&entry, &profile_dir.join(&name));
+            for dir in &lib_dirs {
+                place(&entry, &dir.join(&name));
+            }
         }
     }
     for entry in entries(&backends) {
