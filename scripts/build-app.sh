@@ -24,4 +24,6 @@ echo "== building the UI (ui/dist)" >&2
 (cd "$ROOT/ui" && npm run --silent build) >&2
 echo "== building the desktop app ($profile)" >&2
 cargo build --locked "${cargo_profile[@]}" -p vibelife --features "$features" >&2
+# With local-llm, llama.cpp's shared libraries and CPU backend modules (lib*.so*,
+# libggml-cpu-*.so) sit beside the binary and must ship with it (docs/local-model.md#cpu-support).
 echo "$(cd "$CARGO_TARGET_DIR/$profile" && pwd)/vibelife"

@@ -37,3 +37,10 @@ for component in clippy rustfmt; do
     rustup component add "$component"
   fi
 done
+
+# The embedded llama.cpp engine's package set (scripts/test.sh, scripts/bench-local-model.sh):
+# built once, in release only. One set for every command that builds it: cargo unifies
+# build-dependency features per invocation, and another set would give llama-cpp-sys-2 another
+# fingerprint, i.e. a second llama.cpp compile (every CPU variant: docs/local-model.md#building).
+LOCAL_ENGINE=(--release --locked -p vibe-local-llm -p vibe-core -p vibe-cli
+  --features vibe-local-llm/engine,vibe-core/local-llm,vibe-cli/local-llm)

@@ -15,12 +15,9 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test"
 cargo test --workspace --locked --no-fail-fast
 
-# The embedded llama.cpp engine, built once and in release only: the engine's tests with the
-# tiny fixture models, then the app's `local` preset and an agent round with it. One package
-# set for both commands: cargo unifies build-dependency features per invocation, and another
-# set would give llama-cpp-sys-2 another fingerprint, i.e. a second llama.cpp compile.
-LOCAL_ENGINE=(--release --locked -p vibe-local-llm -p vibe-core
-  --features vibe-local-llm/engine,vibe-core/local-llm)
+# The embedded llama.cpp engine, built once and in release only (LOCAL_ENGINE, scripts/env.sh):
+# the engine's tests with the tiny fixture models and its CPU backend modules, the app's
+# `local` preset with an agent round, and `vibe --json chat` on it.
 echo "== embedded engine (llama.cpp, release)"
 cargo clippy "${LOCAL_ENGINE[@]}" --all-targets -- -D warnings
 cargo test "${LOCAL_ENGINE[@]}" --no-fail-fast --test all -- local_model

@@ -1,13 +1,26 @@
 //! Tauri's build step, pointed at the repository's top-level `tauri.conf.json` and
 //! `capabilities/`. A capabilities folder the build does not find yields an app with no
 //! capabilities and no warning, so the pattern is checked to match a file. The embedded UI
-//! (`ui/dist`) is declared as an input so a rebuilt UI rebuilds the app.
+//! (`ui/dist`) is declared as an input so a rebuilt UI rebuilds the app. With the embedded
+//! engine (feature `local-llm`), the app finds llama.cpp's shared libraries in its own folder
+//! (an rpath of `$ORIGIN`; docs/local-model.md#cpu-support).
 
 fn main() {
     // With the UI inside (feature `custom-protocol`), `generate_context!` embeds ui/dist at
     // compile time; cargo does not know that, so a rebuilt UI would leave a stale app behind.
     if std::env::var_os("CARGO_FEATURE_CUSTOM_PROTOCOL").is_some() {
         println!("cargo:rerun-if-changed=../ui/dist");
+    }
+    if std::env::var_os("CARGO_FEATURE_LOCAL_LLM").is_some() {
+        match std::env::var("CARGO_CFG_TARGET_OS").as_deref() {
+            // DT_RPATH (--disable-new-dtags): it also applies to the libraries' own
+            // dependencies (libllama → libggml → libggml-base).
+            Ok("linux") => {
+                println!("cargo:rustc-link-arg-bins=-Wl,--disable-new-dtags,-rpath,$ORIGIN")
+            }
+            Ok("macos") => println!("cargo:rustc-link-arg-bins=-Wl,-rpath,@executable_path"),
+            _ => {}
+        }
     }
     let caps = std::path::Path::new("../capabilities/default.json");
     if !caps.is_file() {

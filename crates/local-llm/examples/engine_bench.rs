@@ -2,8 +2,10 @@
 //! load time, first-token latency and prompt tokens/s of a ~1,000-token prompt, generation
 //! tokens/s, and the process's peak memory, for one GGUF file.
 //!
-//! cargo run --release -p vibe-local-llm --features engine --example engine_bench -- \
-//!     [MODEL.gguf] [THREADS] [RUNS]
+//! Run it through scripts/bench-local-model.sh, which builds it with the engine's package set
+//! (another set compiles llama.cpp again) and compares with llama.cpp's `llama-bench`; or,
+//! once built, `LD_LIBRARY_PATH=$CARGO_TARGET_DIR/release \
+//! $CARGO_TARGET_DIR/release/examples/engine_bench [MODEL.gguf] [THREADS] [RUNS]`.
 //!
 //! Without a model path it measures the tiny test model. Every run's prompt starts with its
 //! own number, so no run reuses another's prompt state.

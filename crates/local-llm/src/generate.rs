@@ -124,7 +124,10 @@ impl Session {
             if self.cached.len() + 1 >= window {
                 break End::Length;
             }
-            let token = sampler.sample(ctx, last_logits);
+            let token = match &mut sampler {
+                Sampling::Greedy => argmax(ctx.get_logits_ith(last_logits)),
+                Sampling::Chain(chain) => chain.sample(ctx, last_logits),
+            };
             if model.vocab().is_eog(token) {
                 break End::Stop;
             }
@@ -215,21 +218,40 @@ impl Session {
     }
 }
 
+/// How the next token is chosen.
+enum Sampling {
+    /// The most likely token, read straight from the logits: llama.cpp's greedy sampler first
+    /// copies every logit into a candidate array (262,144 of them for Gemma 3, per token).
+    Greedy,
+    Chain(LlamaSampler),
+}
+
+/// The first token with the highest logit (what llama.cpp's greedy sampler picks).
+fn argmax(logits: &[f32]) -> LlamaToken {
+    let mut best = 0;
+    for (i, &logit) in logits.iter().enumerate() {
+        if logit > logits[best] {
+            best = i;
+        }
+    }
+    LlamaToken::new(i32::try_from(best).unwrap_or(0))
+}
+
 /// Greedy at temperature 0 (reproducible), else llama.cpp's usual chain with the request's
 /// temperature, top-p and seed.
-fn sampler(params: &Params, temperature: Option<f32>) -> LlamaSampler {
+fn sampler(params: &Params, temperature: Option<f32>) -> Sampling {
     let temperature = temperature.unwrap_or(DEFAULT_TEMPERATURE);
     if temperature <= 0.0 {
-        return LlamaSampler::greedy();
+        return Sampling::Greedy;
     }
     let seed = params.seed.map_or_else(random_seed, |s| (s & 0xffff_ffff) as u32);
-    LlamaSampler::chain_simple([
+    Sampling::Chain(LlamaSampler::chain_simple([
         LlamaSampler::top_k(DEFAULT_TOP_K),
         LlamaSampler::top_p(params.top_p.unwrap_or(DEFAULT_TOP_P), 1),
         LlamaSampler::min_p(DEFAULT_MIN_P, 1),
         LlamaSampler::temp(temperature),
         LlamaSampler::dist(seed),
-    ])
+    ]))
 }
 
 fn random_seed() -> u32 {

@@ -15,6 +15,8 @@ mod backend;
 #[cfg(feature = "engine")]
 mod config;
 #[cfg(feature = "engine")]
+pub mod cpu_backend;
+#[cfg(feature = "engine")]
 mod generate;
 #[cfg(feature = "engine")]
 mod model;
@@ -32,6 +34,8 @@ mod utf8;
 
 #[cfg(feature = "engine")]
 pub use config::{LocalConfig, MAX_DEFAULT_THREADS};
+#[cfg(feature = "engine")]
+pub use cpu_backend::CpuBackend;
 #[cfg(feature = "engine")]
 pub use model::{EngineStats, LoadedInfo, LocalModel, TemplateSource};
 #[cfg(feature = "engine")]

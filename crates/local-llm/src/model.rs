@@ -12,6 +12,7 @@ use tokio::sync::{mpsc as async_mpsc, oneshot};
 use vibe_llm::{ChatModel, ChatRequest, Delta, DeltaStream, LlmError, ModelInfo};
 
 use crate::config::LocalConfig;
+use crate::cpu_backend::CpuBackend;
 use crate::worker::{self, Job};
 
 /// Deltas buffered between the worker and the reader. Small: the worker stops within one
@@ -39,6 +40,8 @@ pub struct LoadedInfo {
     pub parameters: u64,
     pub size_bytes: u64,
     pub vocab_size: u32,
+    /// ggml's CPU backend module this model runs on (the variant chosen for this CPU).
+    pub cpu_backend: CpuBackend,
 }
 
 /// Counters of the worker, for tests and benchmarks (cheap atomics).

@@ -17,6 +17,7 @@ use vibe_llm::{ChatRequest, Delta, LlmError};
 
 use crate::backend::backend;
 use crate::config::LocalConfig;
+use crate::cpu_backend::CpuBackend;
 use crate::generate::Session;
 use crate::model::{Counters, LoadedInfo};
 use crate::prompt::Template;
@@ -46,8 +47,8 @@ pub(crate) fn spawn(
 
 fn run(config: &LocalConfig, counters: &Counters, jobs: &mpsc::Receiver<Job>) {
     let started = std::time::Instant::now();
-    let model = match load(config) {
-        Ok(model) => model,
+    let (model, cpu_backend) = match load(config) {
+        Ok(loaded) => loaded,
         Err(e) => return refuse_all(jobs, &e),
     };
     counters.loads.fetch_add(1, Ordering::Relaxed);
@@ -71,6 +72,7 @@ fn run(config: &LocalConfig, counters: &Counters, jobs: &mpsc::Receiver<Job>) {
         parameters: model.n_params(),
         size_bytes: model.size(),
         vocab_size: u32::try_from(model.n_vocab()).unwrap_or(0),
+        cpu_backend,
     };
     tracing::info!(
         model = %config.name,
@@ -78,6 +80,7 @@ fn run(config: &LocalConfig, counters: &Counters, jobs: &mpsc::Receiver<Job>) {
         context_tokens = info.context_tokens,
         threads,
         template = ?info.template,
+        cpu_backend = %info.cpu_backend.variant,
         "local model loaded"
     );
     let mut session = Session::new(config.temperature, config.max_tokens);
@@ -97,15 +100,17 @@ fn run(config: &LocalConfig, counters: &Counters, jobs: &mpsc::Receiver<Job>) {
     }
 }
 
-fn load(config: &LocalConfig) -> Result<LlamaModel, LlmError> {
+/// The model, and the CPU backend it runs on.
+fn load(config: &LocalConfig) -> Result<(LlamaModel, CpuBackend), LlmError> {
     let backend = backend().map_err(LlmError::config)?;
     let params = LlamaModelParams::default().with_use_mmap(config.mmap);
-    LlamaModel::load_from_file(backend, &config.path, &params).map_err(|e| {
+    let model = LlamaModel::load_from_file(&backend.llama, &config.path, &params).map_err(|e| {
         LlmError::config(format!(
             "cannot load the local model {} ({e}): it is not a GGUF model llama.cpp can run, or it is damaged; download it again (vibe models pull) or choose another (llm.model)",
             config.path.display()
         ))
-    })
+    })?;
+    Ok((model, backend.cpu.clone()))
 }
 
 fn new_context<'m>(
@@ -122,7 +127,7 @@ fn new_context<'m>(
         .with_n_ubatch(BATCH_TOKENS)
         .with_n_threads(threads)
         .with_n_threads_batch(threads);
-    model.new_context(backend, params).map_err(|e| {
+    model.new_context(&backend.llama, params).map_err(|e| {
         LlmError::config(format!(
             "cannot set up the local model {} with a {context_tokens}-token context ({e}); lower llm.local.context_tokens or free memory",
             config.path.display()

@@ -18,6 +18,9 @@ mod hygiene;
 mod input_caps;
 mod integrity;
 mod llm;
+// Named `local_model` so scripts/test.sh's one filter runs it with the engine's tests.
+#[cfg(feature = "local-llm")]
+mod local_model;
 mod memory;
 mod models;
 mod protocol;

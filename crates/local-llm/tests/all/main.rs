@@ -12,4 +12,5 @@ mod support;
 // vibe-core's `local_model` tests in one cargo invocation (one build of llama.cpp).
 mod local_model_answers;
 mod local_model_cancel;
+mod local_model_cpu_backend;
 mod local_model_loading;
