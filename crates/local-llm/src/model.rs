@@ -83,7 +83,7 @@ impl LocalModel {
     pub fn open(config: LocalConfig) -> Result<Self, LlmError> {
         if !config.path.is_file() {
             return Err(LlmError::config(format!(
-                "the local model file {} does not exist; install a model (vibe models pull) or set llm.model to an installed model id or a .gguf path",
+                "the local model file {} does not exist: download the model again, or set llm.model to an installed model id or the path of a .gguf file",
                 config.path.display()
             )));
         }

@@ -106,7 +106,7 @@ fn load(config: &LocalConfig) -> Result<(LlamaModel, CpuBackend), LlmError> {
     let params = LlamaModelParams::default().with_use_mmap(config.mmap);
     let model = LlamaModel::load_from_file(&backend.llama, &config.path, &params).map_err(|e| {
         LlmError::config(format!(
-            "cannot load the local model {} ({e}): it is not a GGUF model llama.cpp can run, or it is damaged; download it again (vibe models pull) or choose another (llm.model)",
+            "cannot load the local model {} ({e}): it is not a GGUF model llama.cpp can run, or it is damaged; download it again, or choose another model (llm.model)",
             config.path.display()
         ))
     })?;

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use vibe_llm::{ChatModel, Endpoint, LlmError};
+use vibe_models::ModelsError;
 
 use crate::app::{App, AppError};
 
@@ -17,8 +18,10 @@ use crate::app::{App, AppError};
 pub const MODELS_DIR: &str = "models";
 
 /// The file `llm.model` names: an absolute path to an existing `.gguf` file as it is, else
-/// the installed model `<data_dir>/models/<id>.gguf`. An id must be a plain file name.
-pub fn local_model_file(data_dir: &Path, model: &str) -> Result<PathBuf, LlmError> {
+/// the installed model `<data_dir>/models/<id>.gguf`. An id must be a plain file name. A
+/// model that is not installed is [`ModelsError::NotInstalled`] (its hint names the model, and
+/// each front end says where models are installed).
+pub fn local_model_file(data_dir: &Path, model: &str) -> Result<PathBuf, AppError> {
     let model = model.trim();
     let as_path = Path::new(model);
     let is_gguf = as_path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gguf"));
@@ -31,15 +34,14 @@ pub fn local_model_file(data_dir: &Path, model: &str) -> Result<PathBuf, LlmErro
         && !as_path.is_absolute();
     if !plain {
         return Err(LlmError::config(format!(
-            "llm.model {model:?} is neither an installed model id nor the absolute path of an existing .gguf file; see vibe models list"
-        )));
+            "llm.model {model:?} is neither an installed model id nor the absolute path of an existing .gguf file"
+        ))
+        .into());
     }
-    let file = data_dir.join(MODELS_DIR).join(format!("{model}.gguf"));
+    let dir = data_dir.join(MODELS_DIR);
+    let file = dir.join(format!("{model}.gguf"));
     if !file.is_file() {
-        return Err(LlmError::config(format!(
-            "the local model {model:?} is not installed ({} is missing); install it with vibe models pull {model}, or pick an installed one with vibe models use",
-            file.display()
-        )));
+        return Err(ModelsError::NotInstalled { id: model.to_string(), dir }.into());
     }
     Ok(file)
 }
@@ -50,7 +52,7 @@ impl App {
         engine::available()?;
         let model = endpoint.model.as_deref().ok_or_else(|| {
             LlmError::config(
-                "llm.preset \"local\" needs llm.model: an installed model id (vibe models list) or the absolute path of a .gguf file",
+                "llm.preset \"local\" needs llm.model: an installed model id or the absolute path of a .gguf file",
             )
         })?;
         let file = local_model_file(&self.paths().data_dir, model)?;
@@ -128,14 +130,17 @@ mod tests {
     #[test]
     fn a_missing_model_or_a_path_like_id_says_how_to_fix_it() {
         let dir = tempfile::tempdir().unwrap();
-        let err = local_model_file(dir.path(), "llama-3.2-1b").unwrap_err().to_string();
-        assert!(
-            err.contains("not installed") && err.contains("vibe models pull llama-3.2-1b"),
-            "{err}"
+        let err = local_model_file(dir.path(), "llama-3.2-1b").unwrap_err();
+        assert_eq!(err.kind(), vibe_wire::ErrorKind::NotFound);
+        assert!(err.to_string().contains("no installed model \"llama-3.2-1b\""), "{err}");
+        assert_eq!(
+            err.hint(),
+            Some(vibe_wire::command::Hint::LocalModel { id: "llama-3.2-1b".into() })
         );
         for bad in ["../x", "a/b", "", "/nowhere/model.gguf"] {
             let err = local_model_file(dir.path(), bad).unwrap_err();
             assert_eq!(err.kind().as_str(), "config", "{bad}");
+            assert!(!err.to_string().contains("vibe "), "no CLI command in a library error: {err}");
         }
     }
 }

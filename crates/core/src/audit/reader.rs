@@ -238,7 +238,7 @@ pub fn read_run_file(data_dir: &Path, run_id: &str, name: &str) -> Result<Vec<u8
     let dir = run_dir(data_dir, run_id)?;
     if name.is_empty() || name.starts_with('.') || name.contains(['/', '\\']) {
         return Err(CoreError::InvalidRequest(format!(
-            "\"{name}\" is not a file of a run folder (see `vibe runs show {run_id}`)"
+            "\"{name}\" is not a file of run {run_id}'s folder (a plain file name, as the run lists its files)"
         )));
     }
     let path = dir.join(name);

@@ -80,8 +80,13 @@ async fn local_model_by_installed_id_is_found_in_the_models_folder_and_a_missing
     let dir = tempfile::tempdir().unwrap();
     let app = open(dir.path(), Overrides::default());
     local(&app, "tiny-test");
-    let err = app.model().err().unwrap().to_string();
-    assert!(err.contains("not installed") && err.contains("vibe models pull tiny-test"), "{err}");
+    let err = app.model().err().unwrap();
+    assert_eq!(err.kind(), vibe_wire::ErrorKind::NotFound);
+    assert!(err.to_string().contains("no installed model \"tiny-test\""), "{err}");
+    assert_eq!(
+        err.to_command_error().hint,
+        Some(vibe_wire::command::Hint::LocalModel { id: "tiny-test".into() })
+    );
 
     std::fs::create_dir_all(dir.path().join(MODELS_DIR)).unwrap();
     std::fs::copy(fixture(), dir.path().join(MODELS_DIR).join("tiny-test.gguf")).unwrap();
