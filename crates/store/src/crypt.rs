@@ -1,8 +1,9 @@
 //! The database key (docs/privacy.md#encryption-at-rest): what SQLCipher is keyed with
 //! ([`DbKey`]), applying it as the first statement on a connection, telling a wrong key from a
-//! right one, and the one-time move of a clear database to an encrypted one. It never chooses a
-//! key mode, reads a keychain, an environment variable or a terminal: the app (crates/core)
-//! decides and hands the key in as data.
+//! right one, the page format encrypted files are written in (and the one-time move of a file
+//! from the format before), and the one-time move of a clear database to an encrypted one. It
+//! never chooses a key mode, reads a keychain, an environment variable or a terminal: the app
+//! (crates/core) decides and hands the key in as data.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -80,15 +81,59 @@ impl fmt::Debug for DbKey {
     }
 }
 
+/// The page format of an encrypted file (docs/privacy.md#page-format). Files are written in
+/// [`Format::Current`]; [`Format::Legacy`] files (from before) are read as they are and moved
+/// to the current format at an open that has the file alone ([`reformat_in_place`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Format {
+    /// SQLCipher 4's defaults except the page HMAC: HMAC-SHA256 (with the CPU's SHA
+    /// instructions, less than half the cost of SHA-512 on every page written or read).
+    Current,
+    /// SQLCipher 4's defaults throughout: pages authenticated with HMAC-SHA512.
+    Legacy,
+}
+
+/// The page HMAC of [`Format::Current`], as SQLCipher's pragmas spell it.
+const CURRENT_HMAC: &str = "HMAC_SHA256";
+/// The page HMAC of [`Format::Legacy`].
+const LEGACY_HMAC: &str = "HMAC_SHA512";
+
+/// Make [`Format::Current`] SQLCipher's default for every connection and attached database
+/// keyed from now on in this process, including the copies `VACUUM INTO` and
+/// `sqlcipher_export` write. Set once, before the first key is applied.
+fn current_format_by_default() -> Result<()> {
+    static DONE: std::sync::OnceLock<std::result::Result<(), String>> = std::sync::OnceLock::new();
+    DONE.get_or_init(|| {
+        let conn = Connection::open_in_memory().map_err(|e| e.to_string())?;
+        conn.pragma_update(None, "cipher_default_hmac_algorithm", CURRENT_HMAC)
+            .map_err(|e| e.to_string())
+    })
+    .clone()
+    .map_err(|e| StoreError::invalid(format!("SQLCipher refused its page format settings: {e}")))
+}
+
 /// Key `conn` (the first statement after opening) and prove the key opens the file by reading
-/// its schema. A wrong key reads nothing and writes nothing.
-pub(crate) fn apply(conn: &Connection, key: &DbKey, path: &Path) -> Result<()> {
+/// its schema; says which page format the file has. A wrong key reads nothing and writes
+/// nothing.
+pub(crate) fn apply(conn: &Connection, key: &DbKey, path: &Path) -> Result<Format> {
     // SQLCipher logs a failed page check to stderr; a wrong key is reported as an error here.
     conn.pragma_update(None, "cipher_log_level", "NONE")?;
-    if let Some(text) = key.pragma_text() {
-        conn.pragma_update(None, "key", text.as_str())?;
+    let Some(text) = key.pragma_text() else {
+        return verify(conn, key, path).map(|()| Format::Current);
+    };
+    current_format_by_default()?;
+    conn.pragma_update(None, "key", text.as_str())?;
+    match verify(conn, key, path) {
+        Err(StoreError::WrongKey { .. }) => {
+            // The same key may open a file of the format before: its pages carry a SHA-512
+            // HMAC. Keying again resets the connection's unused codec; a wrong key fails
+            // this too.
+            conn.pragma_update(None, "key", text.as_str())?;
+            conn.pragma_update(None, "cipher_hmac_algorithm", LEGACY_HMAC)?;
+            verify(conn, key, path).map(|()| Format::Legacy)
+        }
+        other => other.map(|()| Format::Current),
     }
-    verify(conn, key, path)
 }
 
 fn verify(conn: &Connection, key: &DbKey, path: &Path) -> Result<()> {
@@ -113,10 +158,11 @@ pub(crate) fn is_clear_file(path: &Path) -> bool {
         && &header == b"SQLite format 3\0"
 }
 
-/// The steps of [`encrypt_in_place`], for the test that stops it after each one.
+/// The steps of [`encrypt_in_place`] and [`reformat_in_place`], for the test that stops them
+/// after each one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Step {
-    /// The clear file was checkpointed and left its write-ahead log.
+    /// The original file was checkpointed and left its write-ahead log.
     Checkpointed,
     /// The encrypted copy was written beside it.
     Exported,
@@ -124,7 +170,7 @@ pub(crate) enum Step {
     Verified,
     /// The copy is on disk (fsync).
     Synced,
-    /// The copy replaced the clear file (rename), the folder entry is on disk.
+    /// The copy replaced the original file (rename), the folder entry is on disk.
     Swapped,
 }
 
@@ -141,6 +187,29 @@ pub(crate) fn work_path(path: &Path) -> PathBuf {
 /// file in one step. Before the rename the clear file is untouched (a leftover copy is removed
 /// at the next try); after it, the encrypted one is in place. The caller holds the open lock.
 pub(crate) fn encrypt_in_place(path: &Path, key: &DbKey, stop_after: Option<Step>) -> Result<()> {
+    rewrite_in_place(path, key, Source::Clear, stop_after)
+}
+
+/// Move the encrypted database at `path` from [`Format::Legacy`] to [`Format::Current`], the
+/// same crash-safe way as [`encrypt_in_place`] (same key; a file already current is left
+/// alone). The caller holds the open lock and knows no other process has the file open.
+pub(crate) fn reformat_in_place(path: &Path, key: &DbKey, stop_after: Option<Step>) -> Result<()> {
+    rewrite_in_place(path, key, Source::Legacy, stop_after)
+}
+
+/// What [`rewrite_in_place`] copies from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Clear,
+    Legacy,
+}
+
+fn rewrite_in_place(
+    path: &Path,
+    key: &DbKey,
+    source: Source,
+    stop_after: Option<Step>,
+) -> Result<()> {
     let Some(text) = key.pragma_text() else { return Ok(()) };
     let stop = |step: Step| -> Result<()> {
         if stop_after == Some(step) {
@@ -159,33 +228,46 @@ pub(crate) fn encrypt_in_place(path: &Path, key: &DbKey, stop_after: Option<Step
         Err(e) => return Err(io("cannot remove the unfinished copy", &work)(e)),
     }
 
-    let clear = Connection::open(path)?;
-    clear.busy_timeout(std::time::Duration::from_secs(15))?;
+    let original = Connection::open(path)?;
+    if source == Source::Legacy && apply(&original, key, path)? == Format::Current {
+        return Ok(());
+    }
+    original.busy_timeout(std::time::Duration::from_secs(15))?;
     // Leave WAL mode: the log is folded into the file and removed, so the file alone is the
     // database (the encrypted copy gets WAL back when it is configured).
-    let _: String = clear.query_row("PRAGMA journal_mode = DELETE", [], |r| r.get(0))?;
+    let _: String = original.query_row("PRAGMA journal_mode = DELETE", [], |r| r.get(0))?;
     stop(Step::Checkpointed)?;
 
-    clear.execute(
+    // The attached copy is keyed with the current format (`current_format_by_default`).
+    current_format_by_default()?;
+    original.execute(
         "ATTACH DATABASE ?1 AS encrypted KEY ?2",
         [work.to_string_lossy().as_ref(), text.as_str()],
     )?;
-    clear.query_row("SELECT sqlcipher_export('encrypted')", [], |_| Ok(()))?;
-    let version: i64 = clear.query_row("PRAGMA main.user_version", [], |r| r.get(0))?;
-    clear.pragma_update(Some("encrypted"), "user_version", version)?;
-    clear.execute("DETACH DATABASE encrypted", [])?;
+    original.query_row("SELECT sqlcipher_export('encrypted')", [], |_| Ok(()))?;
+    let version: i64 = original.query_row("PRAGMA main.user_version", [], |r| r.get(0))?;
+    original.pragma_update(Some("encrypted"), "user_version", version)?;
+    original.execute("DETACH DATABASE encrypted", [])?;
     restrict(&work);
     stop(Step::Exported)?;
 
-    let counts = table_counts(&clear)?;
+    let kept = match source {
+        Source::Clear => "the clear database was kept as it is",
+        Source::Legacy => "the database was kept as it is, in its earlier format",
+    };
+    let counts = table_counts(&original)?;
     {
         let copy = Connection::open(&work)?;
-        apply(&copy, key, &work)?;
+        if apply(&copy, key, &work)? != Format::Current {
+            return Err(StoreError::invalid(format!(
+                "the encrypted copy {} was not written in the current page format; {kept}",
+                work.display()
+            )));
+        }
         let problems = crate::integrity::full_check(&copy)?;
         if !problems.is_empty() {
             return Err(StoreError::invalid(format!(
-                "the encrypted copy {} failed its integrity check ({}); the clear database \
-                 was kept as it is",
+                "the encrypted copy {} failed its integrity check ({}); {kept}",
                 work.display(),
                 problems.join("; ")
             )));
@@ -194,12 +276,12 @@ pub(crate) fn encrypt_in_place(path: &Path, key: &DbKey, stop_after: Option<Step
         if copied != counts {
             return Err(StoreError::invalid(format!(
                 "the encrypted copy {} does not hold every row ({copied:?} against \
-                 {counts:?}); the clear database was kept as it is",
+                 {counts:?}); {kept}",
                 work.display()
             )));
         }
     }
-    drop(clear);
+    drop(original);
     stop(Step::Verified)?;
 
     std::fs::File::open(&work).and_then(|f| f.sync_all()).map_err(io("cannot sync", &work))?;
@@ -208,7 +290,12 @@ pub(crate) fn encrypt_in_place(path: &Path, key: &DbKey, stop_after: Option<Step
     std::fs::rename(&work, path).map_err(io("cannot move the encrypted copy over", path))?;
     sync_dir(path);
     stop(Step::Swapped)?;
-    tracing::info!(file = %path.display(), "the clear database was encrypted");
+    match source {
+        Source::Clear => tracing::info!(file = %path.display(), "the clear database was encrypted"),
+        Source::Legacy => {
+            tracing::info!(file = %path.display(), "the database was moved to the current page format")
+        }
+    }
     Ok(())
 }
 
@@ -324,6 +411,39 @@ mod tests {
             assert_eq!(rows(&path, &key()), (6, expected.clone()), "{step:?}");
             let bytes = std::fs::read(&path).unwrap();
             assert!(!bytes.windows("秘密".len()).any(|w| w == "秘密".as_bytes()), "{step:?}");
+        }
+    }
+
+    #[test]
+    fn a_move_to_the_current_format_stopped_after_any_step_leaves_one_whole_database() {
+        let expected: Vec<String> = (0..300).map(|n| format!("秘密 {n}")).collect();
+        for step in
+            [Step::Checkpointed, Step::Exported, Step::Verified, Step::Synced, Step::Swapped]
+        {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("vibe.db");
+            // The format before: the clear rows exported into a SHA-512 file.
+            let clear = dir.path().join("clear.db");
+            clear_db(&clear);
+            {
+                let conn = Connection::open(&path).unwrap();
+                conn.pragma_update(None, "key", key().pragma_text().unwrap().as_str()).unwrap();
+                conn.pragma_update(None, "cipher_hmac_algorithm", LEGACY_HMAC).unwrap();
+                conn.execute("ATTACH DATABASE ?1 AS c KEY ''", [clear.to_str().unwrap()]).unwrap();
+                conn.query_row("SELECT sqlcipher_export('main', 'c')", [], |_| Ok(())).unwrap();
+                conn.pragma_update(None, "user_version", 6).unwrap();
+            }
+            let format = |p: &Path| apply(&Connection::open(p).unwrap(), &key(), p).unwrap();
+            assert_eq!(format(&path), Format::Legacy);
+            let err = reformat_in_place(&path, &key(), Some(step)).unwrap_err();
+            assert!(err.to_string().contains("stopped after"), "{err}");
+            let now = if step == Step::Swapped { Format::Current } else { Format::Legacy };
+            assert_eq!(format(&path), now, "{step:?}");
+            assert_eq!(rows(&path, &key()), (6, expected.clone()), "{step:?}");
+            reformat_in_place(&path, &key(), None).unwrap();
+            assert_eq!(format(&path), Format::Current, "{step:?}");
+            assert!(!work_path(&path).exists(), "{step:?}: no copy left behind");
+            assert_eq!(rows(&path, &key()), (6, expected.clone()), "{step:?}");
         }
     }
 

@@ -137,7 +137,7 @@ impl Store {
             Self::encrypt_clear_file(path, key)
                 .map_err(|e| error::storage(Some(path), integrity::on_open_error(path, e)))?;
         }
-        let (session, unclean) = session::begin(path);
+        let session::Begun { session, unclean, alone } = session::begin(path);
         let check = if unclean {
             Some(integrity::CheckAt::Unclean)
         } else if std::fs::metadata(path).is_ok_and(|m| m.len() > 0 && m.len() <= check_up_to) {
@@ -145,7 +145,7 @@ impl Store {
         } else {
             None
         };
-        match Self::open_checked(path, key, check) {
+        match Self::open_checked(path, key, check, alone) {
             Ok(mut store) => {
                 store.session = session;
                 Ok(store)
@@ -177,13 +177,29 @@ impl Store {
 
     /// `check`: SQLite's quick check runs before anything is written, because the file is
     /// small or the last session did not close it (docs/performance.md#integrity-at-open).
-    fn open_checked(path: &Path, key: &DbKey, check: Option<integrity::CheckAt>) -> Result<Self> {
+    /// `alone`: no other process has the file open, so a file in the page format from before
+    /// is moved to the current one (docs/privacy.md#page-format).
+    fn open_checked(
+        path: &Path,
+        key: &DbKey,
+        check: Option<integrity::CheckAt>,
+        alone: bool,
+    ) -> Result<Self> {
         let mut conn = Connection::open(path)?;
         crypt::restrict(path);
-        crypt::apply(&conn, key, path)?;
+        let format = crypt::apply(&conn, key, path)?;
         let found = migrations::check_not_newer(&conn, path)?;
         if let Some(at) = check {
             integrity::quick_check(&conn, path, at)?;
+        }
+        if format == crypt::Format::Legacy && alone {
+            drop(conn);
+            if let Err(e) = crypt::reformat_in_place(path, key, None) {
+                // Still readable as it is; the next open tries again.
+                tracing::warn!(file = %path.display(), "the database stays in its earlier page format: {e}");
+            }
+            conn = Connection::open(path)?;
+            crypt::apply(&conn, key, path)?;
         }
         configure(&conn)?;
         for suffix in ["-wal", "-shm"] {

@@ -24,9 +24,18 @@ fn sibling(db: &Path, suffix: &str) -> PathBuf {
     db.with_file_name(name)
 }
 
-/// Begin a session on `db` (call it holding the open lock). Returns the session (none where
-/// the lock file cannot be made) and whether the last session ended without closing.
-pub(crate) fn begin(db: &Path) -> (Option<Session>, bool) {
+/// What [`begin`] found.
+pub(crate) struct Begun {
+    /// The session (none where the lock file cannot be made).
+    pub session: Option<Session>,
+    /// The last session ended without closing.
+    pub unclean: bool,
+    /// No other process has the file open (false when it cannot be told).
+    pub alone: bool,
+}
+
+/// Begin a session on `db` (call it holding the open lock).
+pub(crate) fn begin(db: &Path) -> Begun {
     let inuse = match OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -36,7 +45,7 @@ pub(crate) fn begin(db: &Path) -> (Option<Session>, bool) {
         Ok(file) => file,
         Err(e) => {
             tracing::debug!(path = %db.display(), "no session marker (cannot make the lock file): {e}");
-            return (None, false);
+            return Begun { session: None, unclean: false, alone: false };
         }
     };
     let dirty = sibling(db, ".dirty");
@@ -51,7 +60,8 @@ pub(crate) fn begin(db: &Path) -> (Option<Session>, bool) {
     if let Err(e) = inuse.lock_shared() {
         tracing::debug!(path = %db.display(), "cannot hold the session lock: {e}");
     }
-    (Some(Session { inuse: Some(inuse), db: db.to_path_buf(), keep: false.into() }), unclean)
+    let session = Session { inuse: Some(inuse), db: db.to_path_buf(), keep: false.into() };
+    Begun { session: Some(session), unclean, alone }
 }
 
 impl Session {

@@ -185,3 +185,106 @@ fn the_database_its_log_lock_and_backups_are_private_to_the_owner() {
         assert_eq!(mode, 0o600, "{} is {mode:o}", file.display());
     }
 }
+
+/// Whether `path` opens with `key` when its pages are read with the HMAC `hmac` (SQLCipher's
+/// names): the page format a file was written in.
+fn opens_with_hmac(path: &Path, key: &str, hmac: &str) -> bool {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.pragma_update(None, "cipher_log_level", "NONE").unwrap();
+    conn.pragma_update(None, "key", key).unwrap();
+    conn.pragma_update(None, "cipher_hmac_algorithm", hmac).unwrap();
+    conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0)).is_ok()
+}
+
+const KEY_TEXT: &str = "x'5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e'";
+
+/// A database as the version before wrote it: the whole schema with one secret message, keyed
+/// with [`key`], pages authenticated with HMAC-SHA512 (SQLCipher 4's default).
+fn legacy_database(dir: &Path) -> (std::path::PathBuf, String) {
+    let clear = dir.join("clear.db");
+    let id = write_secret(&Store::open(&clear).unwrap());
+    let path = dir.join("vibe.db");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.pragma_update(None, "key", KEY_TEXT).unwrap();
+    conn.pragma_update(None, "cipher_hmac_algorithm", "HMAC_SHA512").unwrap();
+    conn.execute("ATTACH DATABASE ?1 AS clear KEY ''", [clear.to_str().unwrap()]).unwrap();
+    conn.query_row("SELECT sqlcipher_export('main', 'clear')", [], |_| Ok(())).unwrap();
+    conn.pragma_update(None, "user_version", latest_version()).unwrap();
+    drop(conn);
+    std::fs::remove_file(&clear).unwrap();
+    assert!(opens_with_hmac(&path, KEY_TEXT, "HMAC_SHA512"));
+    assert!(!opens_with_hmac(&path, KEY_TEXT, "HMAC_SHA256"));
+    (path, id)
+}
+
+#[test]
+fn new_files_and_their_copies_are_written_with_sha256_page_hmacs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("vibe.db");
+    let store = Store::open_with_key(&path, &key()).unwrap();
+    write_secret(&store);
+    let copy = dir.path().join("copy.db");
+    store.snapshot_into(&copy).unwrap();
+    drop(store);
+    for file in [&path, &copy] {
+        assert!(opens_with_hmac(file, KEY_TEXT, "HMAC_SHA256"), "{}", file.display());
+        assert!(!opens_with_hmac(file, KEY_TEXT, "HMAC_SHA512"), "{}", file.display());
+    }
+    // A clear database moved to encryption lands in the same format.
+    let clear = dir.path().join("clear.db");
+    write_secret(&Store::open(&clear).unwrap());
+    drop(Store::open_with_key(&clear, &key()).unwrap());
+    assert!(opens_with_hmac(&clear, KEY_TEXT, "HMAC_SHA256"));
+}
+
+#[test]
+fn a_database_in_the_earlier_page_format_opens_and_moves_to_the_current_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, id) = legacy_database(dir.path());
+
+    // A wrong key is still a wrong key, and changes nothing.
+    let before = std::fs::read(&path).unwrap();
+    let err = Store::open_with_key(&path, &DbKey::from_hex(&"77".repeat(32)).unwrap())
+        .err()
+        .expect("a wrong key opened the file");
+    assert!(err.to_string().contains("wrong"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+
+    // A copy of it (what an old backup is) is read as it is.
+    let backup = dir.path().join("backup.db");
+    std::fs::copy(&path, &backup).unwrap();
+    let inspected = vibe_store::inspect(&backup, &key()).unwrap();
+    assert!(inspected.problems.is_empty(), "{:?}", inspected.problems);
+    assert_eq!(inspected.counts["messages"], 1);
+    assert!(opens_with_hmac(&backup, KEY_TEXT, "HMAC_SHA512"), "inspect leaves a copy as it is");
+
+    // The first open that has the file alone moves it, with every row.
+    let store = Store::open_with_key(&path, &key()).unwrap();
+    assert_eq!(store.messages(&id).unwrap()[0].content, SECRET);
+    drop(store);
+    assert!(opens_with_hmac(&path, KEY_TEXT, "HMAC_SHA256"));
+    assert!(!dir.path().join("vibe.db.encrypting").exists(), "no copy left behind");
+    assert!(!contains(&disk_bytes(&path), SECRET.as_bytes()));
+    let store = Store::open_with_key(&path, &key()).unwrap();
+    assert_eq!(store.messages(&id).unwrap()[0].content, SECRET);
+}
+
+#[test]
+fn a_database_in_the_earlier_format_that_another_process_has_open_is_used_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, id) = legacy_database(dir.path());
+    // Another process's open store holds a shared lock on `<db>.inuse`: the file must not be
+    // swapped under it.
+    let inuse = std::fs::File::create(dir.path().join("vibe.db.inuse")).unwrap();
+    inuse.lock_shared().unwrap();
+    let store = Store::open_with_key(&path, &key()).unwrap();
+    store.append_message(&id, NewMessage::text(Role::Assistant, "还在")).unwrap();
+    drop(store);
+    assert!(opens_with_hmac(&path, KEY_TEXT, "HMAC_SHA512"), "moved while shared");
+    // Alone again: the next open moves it, with what was written meanwhile.
+    drop(inuse);
+    let store = Store::open_with_key(&path, &key()).unwrap();
+    assert_eq!(store.messages(&id).unwrap().len(), 2);
+    drop(store);
+    assert!(opens_with_hmac(&path, KEY_TEXT, "HMAC_SHA256"));
+}
