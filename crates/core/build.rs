@@ -5,7 +5,9 @@
 //!
 //! Layout (little-endian u32s): magic (8 bytes), token count N, bytes length B, then N + 1
 //! offsets into the token bytes (token r is `bytes[offsets[r]..offsets[r + 1]]`), then
-//! `TABLE_SLOTS` slots holding rank + 1 (0 = empty, linear probing), then the B token bytes.
+//! `TABLE_SLOTS` slots holding rank + 1 (0 = empty, linear probing), then `PAIR_SLOTS` entries
+//! holding the rank + 1 of each two-byte token at `a << 8 | b` (0 = not a token), then the B
+//! token bytes.
 
 // A build script has no one to return an error to: failing loudly is its way to report.
 #![allow(clippy::expect_used)]
@@ -40,11 +42,18 @@ fn main() {
         }
         slots[slot] = u32::try_from(rank).expect("fits") + 1;
     }
-    let mut out = Vec::with_capacity(16 + 4 * (offsets.len() + slots.len()) + bytes.len());
+    let mut pairs = vec![0u32; PAIR_SLOTS];
+    for (rank, t) in tokens.iter().enumerate() {
+        if let [a, b] = t.as_slice() {
+            pairs[usize::from(*a) << 8 | usize::from(*b)] = u32::try_from(rank).expect("fits") + 1;
+        }
+    }
+    let mut out =
+        Vec::with_capacity(16 + 4 * (offsets.len() + slots.len() + pairs.len()) + bytes.len());
     out.extend_from_slice(TABLE_MAGIC);
     out.extend_from_slice(&u32::try_from(tokens.len()).expect("fits").to_le_bytes());
     out.extend_from_slice(&u32::try_from(bytes.len()).expect("fits").to_le_bytes());
-    for o in offsets.iter().chain(&slots) {
+    for o in offsets.iter().chain(&slots).chain(&pairs) {
         out.extend_from_slice(&o.to_le_bytes());
     }
     out.extend_from_slice(&bytes);

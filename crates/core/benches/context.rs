@@ -112,6 +112,13 @@ fn tokenizer(c: &mut Criterion) {
         bench.iter(|| tk.count_uncached(&text))
     });
     c.bench_function("context/tokenize_2kb_cached", |bench| bench.iter(|| tk.count(&text)));
+    // A coach's answer: long runs of Chinese between punctuation (the merge loop's worst case).
+    let answer = "好的，我已经把今天的进展记下来了。你连续坚持了好几天，这很不容易。接下来我们可以一起看看：\
+这周最想守住的一个小习惯是什么？它为什么对你重要？如果明天状态不好，最小可以做到什么程度？\
+把答案写下来，我们下次聊的时候一起回顾。你也可以随时告诉我今天的感受，我会帮你整理成日志。";
+    c.bench_function("context/tokenize_answer_zh_uncached", |bench| {
+        bench.iter(|| tk.count_uncached(answer))
+    });
 }
 
 criterion_group!(benches, prompts, history, tokenizer);

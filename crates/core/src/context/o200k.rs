@@ -41,6 +41,7 @@ pub struct O200k {
     tokens: usize,
     offsets: &'static [u8],
     slots: &'static [u8],
+    pairs: &'static [u8],
     bytes: &'static [u8],
     regex: Regex,
 }
@@ -66,7 +67,8 @@ impl O200k {
         let byte_len = u32_at(TABLE, 3) as usize;
         let offsets_at = 16;
         let slots_at = offsets_at + 4 * (tokens + 1);
-        let bytes_at = slots_at + 4 * TABLE_SLOTS;
+        let pairs_at = slots_at + 4 * TABLE_SLOTS;
+        let bytes_at = pairs_at + 4 * PAIR_SLOTS;
         if TABLE.len() != bytes_at + byte_len {
             return Err(bad("size"));
         }
@@ -74,7 +76,8 @@ impl O200k {
         Ok(O200k {
             tokens,
             offsets: &TABLE[offsets_at..slots_at],
-            slots: &TABLE[slots_at..bytes_at],
+            slots: &TABLE[slots_at..pairs_at],
+            pairs: &TABLE[pairs_at..bytes_at],
             bytes: &TABLE[bytes_at..],
             regex,
         })
@@ -89,8 +92,17 @@ impl O200k {
         self.bytes.get(start..end).unwrap_or_default()
     }
 
+    /// The rank of the token `[a, b]`, or `u32::MAX` when the pair is not a token.
+    #[inline]
+    fn pair_rank(&self, a: u8, b: u8) -> u32 {
+        u32_at(self.pairs, usize::from(a) << 8 | usize::from(b)).wrapping_sub(1)
+    }
+
     /// The rank of the token with these bytes, if the vocabulary has one.
     fn rank(&self, bytes: &[u8]) -> Option<u32> {
+        if let [a, b] = bytes {
+            return Some(self.pair_rank(*a, *b)).filter(|&r| r != u32::MAX);
+        }
         let mut slot = table_slot(bytes);
         loop {
             let stored = u32_at(self.slots, slot);
@@ -155,40 +167,38 @@ impl O200k {
     /// bytes have the lowest rank (the leftmost on a tie) until no pair is a token. Pushes the
     /// byte length of each resulting token.
     fn merge(&self, piece: &[u8], out: &mut Vec<u32>) {
-        // (start, rank of the pair starting here), as tiktoken's `_byte_pair_merge`.
-        let mut parts: Vec<(usize, u32)> = Vec::with_capacity(piece.len() + 1);
-        let mut min = (u32::MAX, usize::MAX);
-        for i in 0..piece.len() - 1 {
-            let rank = self.rank(&piece[i..i + 2]).unwrap_or(u32::MAX);
-            if rank < min.0 {
-                min = (rank, i);
-            }
-            parts.push((i, rank));
-        }
-        parts.push((piece.len() - 1, u32::MAX));
-        parts.push((piece.len(), u32::MAX));
-        let rank_at = |parts: &[(usize, u32)], i: usize| {
-            if i + 3 < parts.len() {
-                self.rank(&piece[parts[i].0..parts[i + 3].0]).unwrap_or(u32::MAX)
+        // As tiktoken's `_byte_pair_merge`: part `i` starts at `starts[i]`, and `ranks[i]` is
+        // the rank of the part joined with the next one. Kept apart so the search for the
+        // lowest rank runs over a plain array of u32s.
+        let n = piece.len();
+        let mut starts: Vec<usize> = (0..=n).collect();
+        let mut ranks: Vec<u32> = Vec::with_capacity(n);
+        ranks.extend(piece.windows(2).map(|w| self.pair_rank(w[0], w[1])));
+        ranks.push(u32::MAX);
+        // The rank of parts j, j + 1 and j + 2 joined (j + 1 is being merged into j).
+        let joined = |starts: &[usize], j: usize| {
+            if j + 3 < starts.len() {
+                self.rank(&piece[starts[j]..starts[j + 3]]).unwrap_or(u32::MAX)
             } else {
                 u32::MAX
             }
         };
-        while min.0 != u32::MAX {
-            let i = min.1;
+        loop {
+            // The last entry stands for the end of the piece: nothing joins it.
+            let live = &ranks[..ranks.len() - 1];
+            let min = live.iter().copied().min().unwrap_or(u32::MAX);
+            if min == u32::MAX {
+                break;
+            }
+            let i = live.iter().position(|&r| r == min).unwrap_or(0);
             if i > 0 {
-                parts[i - 1].1 = rank_at(&parts, i - 1);
+                ranks[i - 1] = joined(&starts, i - 1);
             }
-            parts[i].1 = rank_at(&parts, i);
-            parts.remove(i + 1);
-            min = (u32::MAX, usize::MAX);
-            for (j, &(_, rank)) in parts[..parts.len() - 1].iter().enumerate() {
-                if rank < min.0 {
-                    min = (rank, j);
-                }
-            }
+            ranks[i] = joined(&starts, i);
+            starts.remove(i + 1);
+            ranks.remove(i + 1);
         }
-        out.extend(parts.windows(2).map(|w| (w[1].0 - w[0].0) as u32));
+        out.extend(starts.windows(2).map(|w| (w[1] - w[0]) as u32));
     }
 }
 
