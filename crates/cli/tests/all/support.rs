@@ -52,6 +52,8 @@ pub fn vibe_std() -> StdCommand {
 pub fn db(dir: &Path) -> rusqlite::Connection {
     let conn = rusqlite::Connection::open(dir.join("vibe.db")).unwrap();
     conn.pragma_update(None, "key", PASSPHRASE).unwrap();
+    // The page format vibe writes (docs/privacy.md#page-format).
+    conn.pragma_update(None, "cipher_hmac_algorithm", "HMAC_SHA256").unwrap();
     conn
 }
 

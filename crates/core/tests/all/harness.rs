@@ -27,6 +27,8 @@ pub fn raw_connection(dir: &std::path::Path) -> rusqlite::Connection {
     let hex = KEYS.get_db_key(&account).unwrap().expect("a harness opened this data dir");
     let conn = rusqlite::Connection::open(dir.join("vibe.db")).unwrap();
     conn.pragma_update(None, "key", format!("x'{}'", hex.as_str())).unwrap();
+    // The page format the store writes (docs/privacy.md#page-format).
+    conn.pragma_update(None, "cipher_hmac_algorithm", "HMAC_SHA256").unwrap();
     conn
 }
 
