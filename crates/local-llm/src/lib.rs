@@ -19,6 +19,8 @@ pub mod cpu_backend;
 #[cfg(feature = "engine")]
 mod generate;
 #[cfg(feature = "engine")]
+mod grammar;
+#[cfg(feature = "engine")]
 mod model;
 #[cfg(feature = "engine")]
 mod prompt;
