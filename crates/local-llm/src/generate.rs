@@ -15,7 +15,7 @@ use llama_cpp_2::token::LlamaToken;
 use tokio::sync::mpsc::Sender;
 use vibe_llm::{ChatRequest, Delta, LlmError, Params, ThinkSplitter, TokenUsage};
 
-use crate::grammar::{GrammarCache, greedy_pick};
+use crate::grammar::{self, greedy_pick};
 use crate::model::Counters;
 use crate::prompt::Template;
 use crate::stop::StopScan;
@@ -46,14 +46,12 @@ pub(crate) struct Session {
     cached: Vec<LlamaToken>,
     temperature: Option<f32>,
     max_tokens: Option<u32>,
-    /// The grammars of recent response schemas.
-    grammars: GrammarCache,
 }
 
 impl Session {
     /// A session whose requests default to `temperature` and `max_tokens` (the endpoint's).
     pub fn new(temperature: Option<f32>, max_tokens: Option<u32>) -> Self {
-        Self { cached: Vec::new(), temperature, max_tokens, grammars: GrammarCache::default() }
+        Self { cached: Vec::new(), temperature, max_tokens }
     }
 
     /// Answer `request` into `out`; errors go there too.
@@ -110,7 +108,7 @@ impl Session {
 
         let params = &request.params;
         let grammar =
-            params.response_schema.as_ref().and_then(|schema| self.grammars.sampler(model, schema));
+            params.response_schema.as_ref().and_then(|schema| grammar::sampler(model, schema));
         let mut sampler = sampler(params, params.temperature.or(self.temperature), grammar);
         let max_new = params.max_tokens.or(self.max_tokens).map_or(usize::MAX, |m| m as usize);
         let mut utf8 = Utf8Assembler::default();

@@ -1,9 +1,8 @@
 //! Constrained decoding: a request's `response_schema` (structured mode's action schema)
-//! turned into a llama.cpp grammar (JSON Schema → GBNF with llama.cpp's own converter, kept
-//! per schema text), and the greedy pick under it. A schema llama.cpp cannot convert, or a
-//! grammar it cannot load, is logged and the answer is generated unconstrained: the
-//! structured-action parser and its repair retry still judge it. Sampling itself stays in
-//! `generate.rs`.
+//! turned into a llama.cpp grammar (JSON Schema → GBNF with llama.cpp's own converter), and
+//! the greedy pick under it. A schema llama.cpp cannot convert, or a grammar it cannot load,
+//! is logged and the answer is generated unconstrained: the structured-action parser and its
+//! repair retry still judge it. Sampling itself stays in `generate.rs`.
 
 use llama_cpp_2::model::LlamaModel;
 use llama_cpp_2::sampling::LlamaSampler;
@@ -12,54 +11,29 @@ use llama_cpp_2::token::data::LlamaTokenData;
 use llama_cpp_2::token::data_array::LlamaTokenDataArray;
 use serde_json::Value;
 
-/// Schemas whose GBNF is kept (a conversation offers the same tools turn after turn).
-const KEPT_GRAMMARS: usize = 8;
-
-/// GBNF text per schema text, most recent last.
-#[derive(Default)]
-pub(crate) struct GrammarCache {
-    kept: Vec<(String, String)>,
-}
-
-impl GrammarCache {
-    /// A grammar sampler for `schema`, or `None` (logged) when llama.cpp cannot build one.
-    pub fn sampler(&mut self, model: &LlamaModel, schema: &Value) -> Option<LlamaSampler> {
-        let gbnf = self.gbnf(schema)?;
-        match LlamaSampler::grammar(model, &gbnf, "root") {
-            Ok(sampler) => Some(sampler),
-            Err(e) => {
-                tracing::warn!(
-                    "local model: llama.cpp cannot load the grammar of the response schema ({e}); \
-                     this answer is not constrained"
-                );
-                None
-            }
+/// A grammar sampler for `schema`, or `None` (logged) when llama.cpp cannot build one.
+/// Converting is cheap (an action schema with two tools: 0.3 ms, against seconds for the
+/// answer; docs/performance.md), so nothing is kept between answers.
+pub(crate) fn sampler(model: &LlamaModel, schema: &Value) -> Option<LlamaSampler> {
+    let gbnf = match llama_cpp_2::json_schema_to_grammar(&schema.to_string()) {
+        Ok(gbnf) => gbnf,
+        Err(e) => {
+            tracing::warn!(
+                "local model: llama.cpp cannot turn the response schema into a grammar ({e}); \
+                 this answer is not constrained"
+            );
+            return None;
         }
-    }
-
-    fn gbnf(&mut self, schema: &Value) -> Option<String> {
-        let key = schema.to_string();
-        if let Some(at) = self.kept.iter().position(|(k, _)| *k == key) {
-            let entry = self.kept.remove(at);
-            let gbnf = entry.1.clone();
-            self.kept.push(entry);
-            return Some(gbnf);
+    };
+    match LlamaSampler::grammar(model, &gbnf, "root") {
+        Ok(sampler) => Some(sampler),
+        Err(e) => {
+            tracing::warn!(
+                "local model: llama.cpp cannot load the grammar of the response schema ({e}); \
+                 this answer is not constrained"
+            );
+            None
         }
-        let gbnf = match llama_cpp_2::json_schema_to_grammar(&key) {
-            Ok(gbnf) => gbnf,
-            Err(e) => {
-                tracing::warn!(
-                    "local model: llama.cpp cannot turn the response schema into a grammar ({e}); \
-                     this answer is not constrained"
-                );
-                return None;
-            }
-        };
-        if self.kept.len() >= KEPT_GRAMMARS {
-            self.kept.remove(0);
-        }
-        self.kept.push((key, gbnf.clone()));
-        Some(gbnf)
     }
 }
 

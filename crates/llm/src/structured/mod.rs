@@ -12,6 +12,8 @@ mod answer;
 mod prompt;
 mod schema;
 
+pub use schema::action_schema;
+
 use std::collections::VecDeque;
 use std::sync::Arc;
 

@@ -14,8 +14,9 @@ use serde_json::{Value, json};
 use super::answer::{FINAL, PLAN_TOOL};
 use crate::types::ToolDef;
 
-/// The schema of one action object offering `tools`.
-pub(crate) fn action_schema(tools: &[ToolDef]) -> Value {
+/// The schema of one action object offering `tools` (what the adapter puts in
+/// `Params::response_schema`).
+pub fn action_schema(tools: &[ToolDef]) -> Value {
     let mut actions: Vec<Value> = tools
         .iter()
         .filter(|t| t.name != FINAL)
