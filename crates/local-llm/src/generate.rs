@@ -3,7 +3,8 @@
 //! turn's prompt is already evaluated), the rest evaluated in batches, then one token at a
 //! time sampled (under the grammar of the request's response schema, if any), turned into
 //! text, split into answer and reasoning, and sent. A closed channel (the reader dropped the
-//! stream) is checked before every evaluation: a cancel costs at most one more token. Token counts are the model's own tokenizer's.
+//! stream) is checked before every evaluation: a cancel costs at most one more token. Token
+//! counts are the model's own tokenizer's.
 
 use std::sync::atomic::Ordering;
 
