@@ -41,7 +41,7 @@ pub use redact::{REDACTED, Secrets, redact_url};
 pub use retry::{RetryClock, SystemClock};
 pub use scripted::{ReadRecording, ScriptedModel};
 pub use settings::{BASE_URL_ENV, Endpoint, LlmSettings, LocalSettings, MODEL_ENV};
-pub use structured::{StructuredModel, UNUSABLE_REPLY};
+pub use structured::{StructuredModel, UNUSABLE_REPLY, action_schema};
 pub use think::ThinkSplitter;
 pub use types::{
     ChatRequest, Delta, EMPTY_ARGUMENTS, Message, ModelInfo, Params, TokenUsage, ToolCall, ToolDef,

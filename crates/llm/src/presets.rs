@@ -29,6 +29,11 @@ pub struct Preset {
     pub tool_mode: ToolMode,
     /// Extra request headers (attribution and the like; never secrets).
     pub headers: &'static [(&'static str, &'static str)],
+    /// The server constrains its output to a JSON Schema given as
+    /// `response_format: {"type": "json_schema", ...}` (llama.cpp server, LM Studio,
+    /// Ollama 0.5 and later): structured mode's action schema is sent to it. Hosted and
+    /// generic endpoints never get it (some refuse the request, some accept only a subset).
+    pub json_schema_output: bool,
 }
 
 const fn preset(id: &'static str, label: &'static str, base_url: &'static str) -> Preset {
@@ -42,15 +47,20 @@ const fn preset(id: &'static str, label: &'static str, base_url: &'static str) -
         include_usage: true,
         tool_mode: ToolMode::Native,
         headers: &[],
+        json_schema_output: false,
     }
 }
 
 pub const PRESETS: &[Preset] = &[
-    preset("ollama", "Ollama", "http://127.0.0.1:11434/v1"),
-    preset("lmstudio", "LM Studio", "http://127.0.0.1:1234/v1"),
+    Preset { json_schema_output: true, ..preset("ollama", "Ollama", "http://127.0.0.1:11434/v1") },
+    Preset {
+        json_schema_output: true,
+        ..preset("lmstudio", "LM Studio", "http://127.0.0.1:1234/v1")
+    },
     Preset {
         // Native tool calls need `llama-server --jinja`; the JSON action protocol works always.
         model_optional: true,
+        json_schema_output: true,
         include_usage: false,
         tool_mode: ToolMode::Structured,
         ..preset("llamacpp", "llama.cpp server", "http://127.0.0.1:8080/v1")

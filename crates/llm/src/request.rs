@@ -1,4 +1,5 @@
-//! Encoding a [`ChatRequest`] as an OpenAI `POST /chat/completions` body (streaming).
+//! Encoding a [`ChatRequest`] as an OpenAI `POST /chat/completions` body (streaming); a
+//! response schema becomes `response_format` only for presets known to honour it.
 //! Sending it, timeouts and retries belong to `client.rs`.
 
 use serde_json::{Map, Value, json};
@@ -46,6 +47,13 @@ pub(crate) fn chat_body(endpoint: &Endpoint, request: &ChatRequest) -> Value {
     }
     if let Some(seed) = p.seed {
         body.insert("seed".into(), json!(seed));
+    }
+    if let Some(schema) = p.response_schema.as_ref().filter(|_| endpoint.preset.json_schema_output)
+    {
+        body.insert(
+            "response_format".into(),
+            json!({"type": "json_schema", "json_schema": {"name": "action", "schema": schema}}),
+        );
     }
     Value::Object(body)
 }
@@ -121,5 +129,34 @@ mod tests {
             .map(|i| body["messages"][0]["tool_calls"][i]["function"]["arguments"].clone())
             .collect();
         assert_eq!(sent, [json!("{}"), json!("{}"), json!("{\"ok\":true}")]);
+    }
+
+    #[test]
+    fn a_response_schema_is_sent_only_to_presets_that_honour_it() {
+        let schema = json!({"type": "object", "properties": {"action": {"type": "object"}}});
+        let mut req = ChatRequest::new(vec![Message::user("hi")]);
+        req.params.response_schema = Some(schema.clone());
+        let body_of = |preset: &str, req: &ChatRequest| {
+            let settings = LlmSettings {
+                preset: Some(preset.into()),
+                base_url: Some("http://127.0.0.1:9/v1".into()),
+                model: Some("m".into()),
+                ..LlmSettings::default()
+            };
+            chat_body(&settings.resolve().unwrap(), req)
+        };
+        let body = |preset: &str| body_of(preset, &req);
+        for preset in ["llamacpp", "lmstudio", "ollama"] {
+            assert_eq!(
+                body(preset)["response_format"],
+                json!({"type": "json_schema", "json_schema": {"name": "action", "schema": schema}}),
+                "{preset}"
+            );
+        }
+        for preset in ["custom", "openai", "vllm", "deepseek", "openrouter"] {
+            assert!(body(preset).get("response_format").is_none(), "{preset}");
+        }
+        let without = ChatRequest::new(vec![Message::user("hi")]);
+        assert!(body_of("llamacpp", &without).get("response_format").is_none());
     }
 }

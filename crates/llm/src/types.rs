@@ -119,6 +119,12 @@ pub struct Params {
     pub max_tokens: Option<u32>,
     pub stop: Vec<String>,
     pub seed: Option<u64>,
+    /// The JSON Schema every answer must match (structured-action mode sets it to the shape
+    /// of one action object). A model that can constrain its decoding to it does (the
+    /// embedded engine; servers known to accept `response_format`); others ignore it, and
+    /// the answer is validated when parsed either way.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_schema: Option<Value>,
 }
 
 /// One chat request.

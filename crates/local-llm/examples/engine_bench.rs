@@ -13,7 +13,8 @@
 use std::time::{Duration, Instant};
 
 use futures::StreamExt as _;
-use vibe_llm::{ChatModel, ChatRequest, Delta, Message, Params};
+use serde_json::json;
+use vibe_llm::{ChatModel, ChatRequest, Delta, Message, Params, ToolDef, action_schema};
 use vibe_local_llm::{LocalConfig, LocalModel};
 
 const PROMPT_WORDS: &str = "Last week I slept badly, worked late, skipped the gym twice and felt guilty about it; \
@@ -27,6 +28,25 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     });
     let threads: u32 = args.next().map_or(Ok(2), |t| t.parse())?;
     let runs: usize = args.next().map_or(Ok(3), |r| r.parse())?;
+    let schema = match args.next().as_deref() {
+        None => None,
+        Some("grammar") => Some(bench_schema()),
+        Some(other) => {
+            return Err(format!("unknown mode {other:?}; the only one is `grammar`").into());
+        }
+    };
+    if let Some(schema) = &schema {
+        let text = schema.to_string();
+        let t0 = Instant::now();
+        let gbnf = llama_cpp_2::json_schema_to_grammar(&text)?;
+        println!(
+            "action schema ({} bytes) to GBNF ({} bytes, {} rules) in {:.2} ms",
+            text.len(),
+            gbnf.len(),
+            gbnf.lines().count(),
+            ms(t0.elapsed())
+        );
+    }
 
     let started = Instant::now();
     let config = LocalConfig {
@@ -55,7 +75,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 Message::system(format!("Run {run}. You are a warm, practical life coach.")),
                 Message::user(PROMPT_WORDS.repeat(30)),
             ],
-            params: Params { temperature: Some(0.0), max_tokens: Some(128), ..Params::default() },
+            params: Params {
+                temperature: Some(0.0),
+                max_tokens: Some(128),
+                response_schema: schema.clone(),
+                ..Params::default()
+            },
             ..ChatRequest::default()
         };
         let t0 = Instant::now();
@@ -96,6 +121,31 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         peak_memory()
     );
     Ok(())
+}
+
+/// Structured mode's action schema for two tools like the app's.
+fn bench_schema() -> serde_json::Value {
+    let tool = |name: &str, parameters| ToolDef {
+        name: name.into(),
+        description: String::new(),
+        parameters,
+    };
+    action_schema(&[
+        tool(
+            "draw_tarot",
+            json!({"type": "object", "properties": {
+                "spread": {"type": "string", "enum": ["single", "three"]},
+                "question": {"type": "string", "maxLength": 500}
+            }, "required": ["spread"]}),
+        ),
+        tool(
+            "write_state",
+            json!({"type": "object", "properties": {
+                "section": {"type": "string"},
+                "data": {"type": "object"}
+            }, "required": ["section", "data"]}),
+        ),
+    ])
 }
 
 fn ms(d: Duration) -> f64 {

@@ -1,9 +1,10 @@
 //! One answer on the worker thread: the prompt rendered and tokenised, the part shared with
 //! the previous prompt kept in the KV cache (a conversation grows at the end, so most of a
 //! turn's prompt is already evaluated), the rest evaluated in batches, then one token at a
-//! time sampled, turned into text, split into answer and reasoning, and sent. A closed
-//! channel (the reader dropped the stream) is checked before every evaluation: a cancel
-//! costs at most one more token. Token counts are the model's own tokenizer's.
+//! time sampled (under the grammar of the request's response schema, if any), turned into
+//! text, split into answer and reasoning, and sent. A closed channel (the reader dropped the
+//! stream) is checked before every evaluation: a cancel costs at most one more token. Token
+//! counts are the model's own tokenizer's.
 
 use std::sync::atomic::Ordering;
 
@@ -15,6 +16,7 @@ use llama_cpp_2::token::LlamaToken;
 use tokio::sync::mpsc::Sender;
 use vibe_llm::{ChatRequest, Delta, LlmError, Params, ThinkSplitter, TokenUsage};
 
+use crate::grammar::{self, greedy_pick};
 use crate::model::Counters;
 use crate::prompt::Template;
 use crate::stop::StopScan;
@@ -106,7 +108,9 @@ impl Session {
         };
 
         let params = &request.params;
-        let mut sampler = sampler(params, params.temperature.or(self.temperature));
+        let grammar =
+            params.response_schema.as_ref().and_then(|schema| grammar::sampler(model, schema));
+        let mut sampler = sampler(params, params.temperature.or(self.temperature), grammar);
         let max_new = params.max_tokens.or(self.max_tokens).map_or(usize::MAX, |m| m as usize);
         let mut utf8 = Utf8Assembler::default();
         let mut stops = StopScan::new(&params.stop);
@@ -125,7 +129,14 @@ impl Session {
                 break End::Length;
             }
             let token = match &mut sampler {
-                Sampling::Greedy => argmax(ctx.get_logits_ith(last_logits)),
+                Sampling::Greedy(None) => argmax(ctx.get_logits_ith(last_logits)),
+                Sampling::Greedy(Some(grammar)) => {
+                    let logits = ctx.get_logits_ith(last_logits);
+                    match greedy_pick(grammar, logits, argmax(logits)) {
+                        Some(token) => token,
+                        None => break End::Stop, // the grammar allows nothing more
+                    }
+                }
                 Sampling::Chain(chain) => chain.sample(ctx, last_logits),
             };
             if model.vocab().is_eog(token) {
@@ -222,7 +233,10 @@ impl Session {
 enum Sampling {
     /// The most likely token, read straight from the logits: llama.cpp's greedy sampler first
     /// copies every logit into a candidate array (262,144 of them for Gemma 3, per token).
-    Greedy,
+    /// With a grammar: the most likely token it allows (`grammar::greedy_pick`).
+    Greedy(Option<LlamaSampler>),
+    /// llama.cpp's sampler chain, the grammar (when there is one) first, so that top-k and
+    /// the rest only ever see tokens it allows.
     Chain(LlamaSampler),
 }
 
@@ -238,20 +252,20 @@ fn argmax(logits: &[f32]) -> LlamaToken {
 }
 
 /// Greedy at temperature 0 (reproducible), else llama.cpp's usual chain with the request's
-/// temperature, top-p and seed.
-fn sampler(params: &Params, temperature: Option<f32>) -> Sampling {
+/// temperature, top-p and seed; constrained by `grammar` when there is one.
+fn sampler(params: &Params, temperature: Option<f32>, grammar: Option<LlamaSampler>) -> Sampling {
     let temperature = temperature.unwrap_or(DEFAULT_TEMPERATURE);
     if temperature <= 0.0 {
-        return Sampling::Greedy;
+        return Sampling::Greedy(grammar);
     }
     let seed = params.seed.map_or_else(random_seed, |s| (s & 0xffff_ffff) as u32);
-    Sampling::Chain(LlamaSampler::chain_simple([
+    Sampling::Chain(LlamaSampler::chain_simple(grammar.into_iter().chain([
         LlamaSampler::top_k(DEFAULT_TOP_K),
         LlamaSampler::top_p(params.top_p.unwrap_or(DEFAULT_TOP_P), 1),
         LlamaSampler::min_p(DEFAULT_MIN_P, 1),
         LlamaSampler::temp(temperature),
         LlamaSampler::dist(seed),
-    ]))
+    ])))
 }
 
 fn random_seed() -> u32 {

@@ -4,7 +4,8 @@
 //! to it and tokens stream back over a channel, so the async runtime never waits on inference.
 //! Which file to load (installed model ids, paths) is the caller's business (the core's
 //! assembly); downloading models is `vibe-models`'. No agent logic, no tool protocol (the
-//! structured-action adapter of `vibe-llm` wraps this model), no settings files.
+//! structured-action adapter of `vibe-llm` wraps this model; the engine only honours the
+//! JSON Schema a request's answer must match, as a grammar), no settings files.
 //!
 //! Everything that touches llama.cpp is behind the `engine` feature: without it only the
 //! plain text helpers below are compiled (and tested), so a plain `cargo check --workspace`
@@ -18,6 +19,8 @@ mod config;
 pub mod cpu_backend;
 #[cfg(feature = "engine")]
 mod generate;
+#[cfg(feature = "engine")]
+mod grammar;
 #[cfg(feature = "engine")]
 mod model;
 #[cfg(feature = "engine")]

@@ -1,9 +1,9 @@
 //! The `local` preset end to end (only with the `local-llm` feature; scripts/test.sh runs
 //! these in release): settings name the tiny fixture model of crates/local-llm by its
 //! absolute path or as an installed model id, and a turn runs through the agent with it in
-//! structured-action mode. The model writes gibberish, so the tests check the mechanics (the
-//! model was asked, its unusable replies became error observations, the run ended within its
-//! budgets), not words.
+//! structured-action mode. The model's weights are random, so the tests check the mechanics
+//! (the model was asked, its unusable replies became error observations, the run ended
+//! within its budgets), not words.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -63,8 +63,11 @@ async fn local_model_by_path_runs_an_agent_turn_in_structured_mode() {
             _ => None,
         })
         .collect();
-    // Gibberish is never a JSON action: each reply, after its repair retry, came back to the
-    // agent as an error observation, and the run stopped at its guard with a closing answer.
+    // Offered only `use_skill` (free text), greedy decoding answers: constrained decoding makes
+    // each reply the start of a JSON action, but random weights never close its string, so
+    // `max_tokens` cuts it. Each reply, after its repair retry, came back to the agent as an
+    // error observation, and the run stopped at its guard with a closing answer. (A real tool
+    // call with this model: crates/cli/tests/all/local_model.rs.)
     assert!(requests >= 2, "{requests} model requests");
     assert!(!unusable.is_empty() && unusable.iter().all(|e| *e), "{unusable:?}");
     assert_eq!(done.stop_reason, StopReason::RepeatedToolFailure);

@@ -11,7 +11,8 @@ use vibe_jsonstream::{Mode, Parser, Payload, SubscriptionId};
 use crate::errors::LlmError;
 use crate::types::Delta;
 
-const FINAL: &str = "final_answer";
+/// The action type of an answer to the user.
+pub(crate) const FINAL: &str = "final_answer";
 /// The tool a `plan_update` is a call of (the plan tool of native mode).
 pub(crate) const PLAN_TOOL: &str = "update_plan";
 

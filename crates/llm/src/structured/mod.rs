@@ -5,10 +5,14 @@
 //! retry is malformed too, the answer becomes one call of [`UNUSABLE_REPLY`] whose arguments
 //! say what was wrong: the agent answers it with an error observation and the run goes on
 //! within its budgets. A `plan_update` becomes an `update_plan` call. The caller sees the
-//! same deltas as in native mode.
+//! same deltas as in native mode. Every request it sends carries the JSON Schema of one
+//! action (`schema.rs`) in `Params::response_schema`, for models that constrain decoding.
 
 mod answer;
 mod prompt;
+mod schema;
+
+pub use schema::action_schema;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -55,7 +59,10 @@ impl ChatModel for StructuredModel {
             Ok(a) => a,
             Err(e) => return error_stream(e),
         };
-        let base = prompt::rewrite(&request);
+        let mut base = prompt::rewrite(&request);
+        // Models that can constrain their decoding write only well-formed actions (the
+        // repair request is built from `base`, so it carries the schema too).
+        base.params.response_schema = Some(schema::action_schema(&request.tools));
         let round = Round {
             current: self.inner.stream(base.clone()),
             inner: self.inner.clone(),

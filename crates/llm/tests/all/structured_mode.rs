@@ -183,3 +183,39 @@ async fn the_scripted_model_drives_structured_mode_too() {
     assert_eq!(err, None);
     assert_eq!(r2.text, "Snow in Oslo.");
 }
+
+#[tokio::test]
+async fn local_servers_get_the_action_schema_as_response_format_generic_endpoints_do_not() {
+    for (preset, sent) in
+        [("llamacpp", true), ("lmstudio", true), ("ollama", true), ("custom", false)]
+    {
+        let server = FakeServer::start();
+        server.push(Reply::sse(text_stream(
+            r#"{"action": {"type": "get_weather", "arguments": {"city": "Oslo"}}}"#,
+            9,
+        )));
+        let settings = LlmSettings::from_section(
+            &json!({"preset": preset, "base_url": server.url(), "model": "tiny",
+                    "tool_mode": "structured", "retry_base_ms": 1}),
+            "test",
+        )
+        .unwrap();
+        let model = build_model(&settings, None).unwrap().model;
+        let (response, err) = collect(model.stream(first_round())).await;
+        assert_eq!(err, None, "{preset}");
+        assert_eq!(response.tool_calls[0].name, "get_weather", "{preset}");
+        let body = server.requests()[0].json();
+        assert!(body.get("tools").is_none(), "{preset}: structured mode sends no native tools");
+        let format = &body["response_format"];
+        if !sent {
+            assert!(body.get("response_format").is_none(), "{preset}: {format}");
+            continue;
+        }
+        assert_eq!(format["type"], "json_schema", "{preset}");
+        assert_eq!(format["json_schema"]["name"], "action", "{preset}");
+        let branches = &format["json_schema"]["schema"]["properties"]["action"]["anyOf"];
+        assert_eq!(branches[0]["properties"]["type"]["const"], "get_weather", "{preset}");
+        assert_eq!(branches[0]["properties"]["arguments"], weather_tool().parameters, "{preset}");
+        assert_eq!(branches[1]["properties"]["type"]["const"], "final_answer", "{preset}");
+    }
+}

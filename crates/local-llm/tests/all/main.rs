@@ -13,4 +13,5 @@ mod support;
 mod local_model_answers;
 mod local_model_cancel;
 mod local_model_cpu_backend;
+mod local_model_grammar;
 mod local_model_loading;
