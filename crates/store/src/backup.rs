@@ -1,6 +1,6 @@
 //! What `vibe backup` needs from the database (the archive format is the core's,
 //! docs/privacy.md#backup-files): a consistent copy of the open file with the same key
-//! ([`Store::snapshot_into`], `VACUUM INTO`), a check of such a copy that never migrates or
+//! ([`Store::snapshot_into`], `crypt::copy_into`), a check of such a copy that never migrates or
 //! repairs it ([`inspect`]: schema version, SQLite's integrity check, rows per table), and
 //! the exclusive hold on a database file while a restore or an erase replaces or removes it
 //! ([`hold_exclusive`]).
@@ -28,7 +28,7 @@ pub struct Inspection {
 
 impl Store {
     /// Write a consistent copy of the open database to `target` (a new file), encrypted with
-    /// the same key as this one (SQLCipher's `VACUUM INTO` on a keyed connection), owner-only.
+    /// the same key as this one (`crypt::copy_into`: `VACUUM INTO` on a keyed connection), owner-only.
     /// Other processes may keep writing meanwhile: the copy is one snapshot of the database.
     pub fn snapshot_into(&self, target: &Path) -> Result<()> {
         if target.exists() {
@@ -38,9 +38,7 @@ impl Store {
             )));
         }
         let conn = self.conn();
-        conn.execute("VACUUM INTO ?1", [target.to_string_lossy().as_ref()])
-            .map_err(|e| crate::error::storage(Some(target), e.into()))?;
-        crypt::restrict(target);
+        crypt::copy_into(&conn, target).map_err(|e| crate::error::storage(Some(target), e))?;
         Ok(())
     }
 }

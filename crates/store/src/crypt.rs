@@ -86,17 +86,23 @@ impl fmt::Debug for DbKey {
 /// to the current format at an open that has the file alone ([`reformat_in_place`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Format {
-    /// SQLCipher 4's defaults except the page HMAC: HMAC-SHA256 (with the CPU's SHA
-    /// instructions, less than half the cost of SHA-512 on every page written or read).
+    /// SQLCipher 4's defaults except the page HMAC, HMAC-SHA256 (with the CPU's SHA
+    /// instructions, less than half the cost of SHA-512), and the page size, 2,048 bytes
+    /// (every page a turn touches is encrypted and authenticated whole: smaller pages, fewer
+    /// bytes).
     Current,
-    /// SQLCipher 4's defaults throughout: pages authenticated with HMAC-SHA512.
+    /// SQLCipher 4's defaults throughout: 4,096-byte pages authenticated with HMAC-SHA512.
     Legacy,
 }
 
 /// The page HMAC of [`Format::Current`], as SQLCipher's pragmas spell it.
 const CURRENT_HMAC: &str = "HMAC_SHA256";
+/// The page size of [`Format::Current`].
+const CURRENT_PAGE_SIZE: i64 = 2048;
 /// The page HMAC of [`Format::Legacy`].
 const LEGACY_HMAC: &str = "HMAC_SHA512";
+/// The page size of [`Format::Legacy`].
+const LEGACY_PAGE_SIZE: i64 = 4096;
 
 /// Make [`Format::Current`] SQLCipher's default for every connection and attached database
 /// keyed from now on in this process, including the copies `VACUUM INTO` and
@@ -106,6 +112,7 @@ fn current_format_by_default() -> Result<()> {
     DONE.get_or_init(|| {
         let conn = Connection::open_in_memory().map_err(|e| e.to_string())?;
         conn.pragma_update(None, "cipher_default_hmac_algorithm", CURRENT_HMAC)
+            .and_then(|()| conn.pragma_update(None, "cipher_default_page_size", CURRENT_PAGE_SIZE))
             .map_err(|e| e.to_string())
     })
     .clone()
@@ -125,11 +132,12 @@ pub(crate) fn apply(conn: &Connection, key: &DbKey, path: &Path) -> Result<Forma
     conn.pragma_update(None, "key", text.as_str())?;
     match verify(conn, key, path) {
         Err(StoreError::WrongKey { .. }) => {
-            // The same key may open a file of the format before: its pages carry a SHA-512
-            // HMAC. Keying again resets the connection's unused codec; a wrong key fails
+            // The same key may open a file of the format before (4 KiB pages with a SHA-512
+            // HMAC). Keying again resets the connection's unused codec; a wrong key fails
             // this too.
             conn.pragma_update(None, "key", text.as_str())?;
             conn.pragma_update(None, "cipher_hmac_algorithm", LEGACY_HMAC)?;
+            conn.pragma_update(None, "cipher_page_size", LEGACY_PAGE_SIZE)?;
             verify(conn, key, path).map(|()| Format::Legacy)
         }
         other => other.map(|()| Format::Current),
@@ -148,6 +156,51 @@ fn verify(conn: &Connection, key: &DbKey, path: &Path) -> Result<()> {
 
 fn is_not_a_database(e: &rusqlite::Error) -> bool {
     matches!(e.sqlite_error_code(), Some(rusqlite::ErrorCode::NotADatabase))
+}
+
+/// Write a consistent copy of `conn`'s main database to `target` (a new file), keyed like it
+/// (or clear like it), owner-only. A copy of an encrypted file is in [`Format::Current`]:
+/// `VACUUM INTO` keys the copy with the process's defaults but keeps the source's page size,
+/// so a file still in [`Format::Legacy`] is copied with `sqlcipher_export` instead, in one
+/// transaction (one snapshot of the source).
+pub(crate) fn copy_into(conn: &Connection, target: &Path) -> Result<()> {
+    let target_text = target.to_string_lossy();
+    if hmac_of(conn)?.as_deref() == Some(LEGACY_HMAC) {
+        current_format_by_default()?;
+        // Without a KEY clause the attached file is keyed with the main database's key.
+        conn.execute("ATTACH DATABASE ?1 AS snapshot", [target_text.as_ref()])?;
+        let copied = (|| -> Result<()> {
+            conn.execute_batch("BEGIN")?;
+            let exported = conn
+                .query_row("SELECT sqlcipher_export('snapshot')", [], |_| Ok(()))
+                .and_then(|()| {
+                    conn.query_row("PRAGMA main.user_version", [], |r| r.get::<_, i64>(0))
+                })
+                .and_then(|v| conn.pragma_update(Some("snapshot"), "user_version", v));
+            match exported {
+                Ok(()) => Ok(conn.execute_batch("COMMIT")?),
+                Err(e) => {
+                    let _ = conn.execute_batch("ROLLBACK");
+                    Err(e.into())
+                }
+            }
+        })();
+        conn.execute("DETACH DATABASE snapshot", [])?;
+        if let Err(e) = copied {
+            let _ = std::fs::remove_file(target);
+            return Err(e);
+        }
+    } else {
+        conn.execute("VACUUM INTO ?1", [target_text.as_ref()])?;
+    }
+    restrict(target);
+    Ok(())
+}
+
+/// The page HMAC `conn`'s main database is read with (`None`: a clear connection).
+fn hmac_of(conn: &Connection) -> Result<Option<String>> {
+    use rusqlite::OptionalExtension as _;
+    Ok(conn.query_row("PRAGMA cipher_hmac_algorithm", [], |r| r.get(0)).optional()?)
 }
 
 /// Whether the file at `path` starts with the clear SQLite header (an unencrypted database).
@@ -429,6 +482,7 @@ mod tests {
                 let conn = Connection::open(&path).unwrap();
                 conn.pragma_update(None, "key", key().pragma_text().unwrap().as_str()).unwrap();
                 conn.pragma_update(None, "cipher_hmac_algorithm", LEGACY_HMAC).unwrap();
+                conn.pragma_update(None, "cipher_page_size", LEGACY_PAGE_SIZE).unwrap();
                 conn.execute("ATTACH DATABASE ?1 AS c KEY ''", [clear.to_str().unwrap()]).unwrap();
                 conn.query_row("SELECT sqlcipher_export('main', 'c')", [], |_| Ok(())).unwrap();
                 conn.pragma_update(None, "user_version", 6).unwrap();

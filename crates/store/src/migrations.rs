@@ -157,9 +157,8 @@ fn holds_data(conn: &Connection, found: i64) -> Result<bool> {
 fn backup(conn: &Connection, path: &Path, version: i64) -> Result<PathBuf> {
     let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
     let target = path.with_file_name(format!("{}.backup-{stamp}-v{version}", file_name(path)));
-    // On an encrypted connection SQLCipher writes the copy with the same key.
-    conn.execute("VACUUM INTO ?1", [target.to_string_lossy().as_ref()])?;
-    crate::crypt::restrict(&target);
+    // On an encrypted connection the copy has the same key.
+    crate::crypt::copy_into(conn, &target)?;
     Ok(target)
 }
 

@@ -187,19 +187,21 @@ fn the_database_its_log_lock_and_backups_are_private_to_the_owner() {
 }
 
 /// Whether `path` opens with `key` when its pages are read with the HMAC `hmac` (SQLCipher's
-/// names): the page format a file was written in.
+/// names) and the page size that goes with it: the page format a file was written in.
 fn opens_with_hmac(path: &Path, key: &str, hmac: &str) -> bool {
     let conn = rusqlite::Connection::open(path).unwrap();
     conn.pragma_update(None, "cipher_log_level", "NONE").unwrap();
     conn.pragma_update(None, "key", key).unwrap();
     conn.pragma_update(None, "cipher_hmac_algorithm", hmac).unwrap();
+    let page_size = if hmac == "HMAC_SHA256" { 2048 } else { 4096 };
+    conn.pragma_update(None, "cipher_page_size", page_size).unwrap();
     conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0)).is_ok()
 }
 
 const KEY_TEXT: &str = "x'5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e'";
 
 /// A database as the version before wrote it: the whole schema with one secret message, keyed
-/// with [`key`], pages authenticated with HMAC-SHA512 (SQLCipher 4's default).
+/// with [`key`], 4 KiB pages authenticated with HMAC-SHA512 (SQLCipher 4's defaults).
 fn legacy_database(dir: &Path) -> (std::path::PathBuf, String) {
     let clear = dir.join("clear.db");
     let id = write_secret(&Store::open(&clear).unwrap());
@@ -207,6 +209,7 @@ fn legacy_database(dir: &Path) -> (std::path::PathBuf, String) {
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.pragma_update(None, "key", KEY_TEXT).unwrap();
     conn.pragma_update(None, "cipher_hmac_algorithm", "HMAC_SHA512").unwrap();
+    conn.pragma_update(None, "cipher_page_size", 4096).unwrap();
     conn.execute("ATTACH DATABASE ?1 AS clear KEY ''", [clear.to_str().unwrap()]).unwrap();
     conn.query_row("SELECT sqlcipher_export('main', 'clear')", [], |_| Ok(())).unwrap();
     conn.pragma_update(None, "user_version", latest_version()).unwrap();
@@ -218,7 +221,7 @@ fn legacy_database(dir: &Path) -> (std::path::PathBuf, String) {
 }
 
 #[test]
-fn new_files_and_their_copies_are_written_with_sha256_page_hmacs() {
+fn new_files_and_their_copies_are_written_in_the_current_page_format() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("vibe.db");
     let store = Store::open_with_key(&path, &key()).unwrap();
@@ -287,4 +290,23 @@ fn a_database_in_the_earlier_format_that_another_process_has_open_is_used_as_it_
     assert_eq!(store.messages(&id).unwrap().len(), 2);
     drop(store);
     assert!(opens_with_hmac(&path, KEY_TEXT, "HMAC_SHA256"));
+}
+
+#[test]
+fn a_snapshot_of_a_database_still_in_the_earlier_format_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, id) = legacy_database(dir.path());
+    let inuse = std::fs::File::create(dir.path().join("vibe.db.inuse")).unwrap();
+    inuse.lock_shared().unwrap();
+    let store = Store::open_with_key(&path, &key()).unwrap();
+    let copy = dir.path().join("copy.db");
+    store.snapshot_into(&copy).unwrap();
+    drop(store);
+    let inspected = vibe_store::inspect(&copy, &key()).unwrap();
+    assert!(inspected.problems.is_empty(), "{:?}", inspected.problems);
+    assert_eq!(inspected.counts["messages"], 1);
+    assert!(opens_with_hmac(&copy, KEY_TEXT, "HMAC_SHA256"), "the copy is in the current format");
+    assert!(opens_with_hmac(&path, KEY_TEXT, "HMAC_SHA512"), "the shared file stays as it is");
+    let copy_store = Store::open_with_key(&copy, &key()).unwrap();
+    assert_eq!(copy_store.messages(&id).unwrap()[0].content, SECRET);
 }

@@ -54,6 +54,7 @@ pub fn db(dir: &Path) -> rusqlite::Connection {
     conn.pragma_update(None, "key", PASSPHRASE).unwrap();
     // The page format vibe writes (docs/privacy.md#page-format).
     conn.pragma_update(None, "cipher_hmac_algorithm", "HMAC_SHA256").unwrap();
+    conn.pragma_update(None, "cipher_page_size", 2048).unwrap();
     conn
 }
 

@@ -29,6 +29,7 @@ pub fn raw_connection(dir: &std::path::Path) -> rusqlite::Connection {
     conn.pragma_update(None, "key", format!("x'{}'", hex.as_str())).unwrap();
     // The page format the store writes (docs/privacy.md#page-format).
     conn.pragma_update(None, "cipher_hmac_algorithm", "HMAC_SHA256").unwrap();
+    conn.pragma_update(None, "cipher_page_size", 2048).unwrap();
     conn
 }
 
