@@ -3,8 +3,10 @@
 //! replace, and the new messages numbered by id. Messages the safety screen marked — and the
 //! coach's replies in the same run — are left out before this is built.
 
+use serde_json::{Value, json};
 use vibe_llm::{ChatRequest, Message, Params};
 use vibe_store::{MemoryItem, PendingMessage, Role};
+use vibe_wire::command::MemoryKind;
 
 /// Longest message text put in the request (characters); the rest is cut.
 const MESSAGE_CHARS: usize = 1200;
@@ -53,6 +55,78 @@ pub fn extraction_request(items: &[MemoryItem], messages: &[PendingMessage]) -> 
     ChatRequest {
         messages: vec![Message::system(INSTRUCTIONS), Message::user(body)],
         tools: Vec::new(),
-        params: Params { temperature: Some(0.0), ..Params::default() },
+        params: Params {
+            temperature: Some(0.0),
+            response_schema: Some(answer_schema()),
+            ..Params::default()
+        },
+    }
+}
+
+/// The answer's shape as a JSON Schema (what the instructions ask for), so a model that can
+/// constrain its decoding to it (the embedded engine, local servers: docs/local-model.md)
+/// answers with nothing else; `answer.rs` still checks every answer.
+fn answer_schema() -> Value {
+    let kinds: Vec<&str> = MemoryKind::ALL.iter().map(|k| k.as_str()).collect();
+    json!({
+        "type": "object",
+        "properties": {
+            "items": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "kind": {"enum": kinds},
+                        "text": {"type": "string"},
+                        "confidence": {"type": "number"},
+                        "sources": {"type": "array", "items": {"type": "integer"}},
+                        "same_as": {"type": ["string", "null"]},
+                        "replaces": {"type": ["string", "null"]}
+                    },
+                    "required": ["kind", "text", "confidence", "sources", "same_as", "replaces"],
+                    "additionalProperties": false
+                }
+            }
+        },
+        "required": ["items"],
+        "additionalProperties": false
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    /// Every kind the schema lets a constrained model write is one the answer reader accepts,
+    /// and an answer of exactly the schema's shape (every field, ids as strings or null) reads.
+    #[test]
+    fn the_answer_schema_allows_only_what_the_reader_accepts() {
+        let request = extraction_request(&[], &[]);
+        let schema = request.params.response_schema.expect("a response schema");
+        let item = &schema["properties"]["items"]["items"];
+        let kinds: Vec<&str> = item["properties"]["kind"]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|k| k.as_str())
+            .collect();
+        assert_eq!(kinds, MemoryKind::ALL.map(MemoryKind::as_str));
+        let required: Vec<&str> =
+            item["required"].as_array().unwrap().iter().flat_map(|k| k.as_str()).collect();
+        let sources: HashSet<i64> = [7].into();
+        for kind in kinds {
+            let answer = json!({"items": [{
+                "kind": kind, "text": "在杭州工作", "confidence": 0.8, "sources": [7],
+                "same_as": null, "replaces": null
+            }]});
+            let fields: Vec<&str> =
+                answer["items"][0].as_object().unwrap().keys().map(String::as_str).collect();
+            assert_eq!(fields.len(), required.len(), "{fields:?} vs {required:?}");
+            let changes = super::super::parse_answer(&answer.to_string(), &sources, &[])
+                .unwrap_or_else(|e| panic!("{kind}: {e}"));
+            assert_eq!(changes.len(), 1, "{kind}");
+        }
     }
 }

@@ -38,8 +38,28 @@ pub fn classification_request(message: &str) -> ChatRequest {
     ChatRequest {
         messages: vec![Message::system(INSTRUCTIONS), Message::user(message.to_string())],
         tools: Vec::new(),
-        params: Params { temperature: Some(0.0), max_tokens: Some(60), ..Params::default() },
+        params: Params {
+            temperature: Some(0.0),
+            max_tokens: Some(60),
+            response_schema: Some(answer_schema()),
+            ..Params::default()
+        },
     }
+}
+
+/// The answer's shape as a JSON Schema, for models that constrain their decoding to it (the
+/// embedded engine, local servers); [`parse_classification`] still checks every answer.
+fn answer_schema() -> serde_json::Value {
+    let risks: Vec<&str> = Risk::ALL.iter().map(|r| r.as_str()).collect();
+    let mut categories: Vec<serde_json::Value> =
+        Category::ALL.iter().map(|c| c.as_str().into()).collect();
+    categories.push(serde_json::Value::Null);
+    serde_json::json!({
+        "type": "object",
+        "properties": {"risk": {"enum": risks}, "category": {"enum": categories}},
+        "required": ["risk", "category"],
+        "additionalProperties": false
+    })
 }
 
 /// Read the model's answer: `(risk, category)`; a risk other than `none` needs a category.
@@ -120,6 +140,26 @@ fn counted(messages: &[Message]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A model constrained to the request's schema can only write answers the parser reads
+    /// (a risk other than none with a null category is the one combination it refuses, as
+    /// the instructions say), and every risk and category is reachable.
+    #[test]
+    fn the_answer_schema_allows_what_the_parser_reads() {
+        let schema = classification_request("x").params.response_schema.expect("a schema");
+        let risks = schema["properties"]["risk"]["enum"].as_array().unwrap().clone();
+        let categories = schema["properties"]["category"]["enum"].as_array().unwrap().clone();
+        assert_eq!(risks.len(), Risk::ALL.len());
+        assert_eq!(categories.len(), Category::ALL.len() + 1, "every category and null");
+        for risk in &risks {
+            for category in &categories {
+                let answer = serde_json::json!({"risk": risk, "category": category}).to_string();
+                let parsed = parse_classification(&answer);
+                let refused = risk != "none" && category.is_null();
+                assert_eq!(parsed.is_err(), refused, "{answer}: {parsed:?}");
+            }
+        }
+    }
 
     #[test]
     fn answers_are_read_strictly() {

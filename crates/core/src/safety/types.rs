@@ -52,6 +52,9 @@ impl Screening {
 }
 
 impl Risk {
+    /// Every level, from none to acute.
+    pub const ALL: [Risk; 3] = [Risk::None, Risk::Concern, Risk::Acute];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Risk::None => "none",
