@@ -16,7 +16,7 @@ pub(crate) fn protocol(tools: &[ToolDef]) -> String {
          You cannot call tools directly. Every reply must be exactly one JSON object and nothing else \
          (no Markdown fences, no text before or after it), in one of these two shapes:\n\
          1. To use a tool: {\"action\": {\"type\": \"<tool name>\", \"arguments\": {<arguments matching the tool's schema>}}}\n\
-         2. To answer the user: {\"action\": {\"type\": \"final_answer\", \"content\": \"<your answer, Markdown allowed>\"}}\n\
+         2. To answer the user: {\"action\": {\"type\": \"final_answer\", \"content\": \"...\"}}, where \"content\" is your whole reply to the user (Markdown allowed), never a placeholder.\n\
          Use at most one tool per reply; its result comes back in the next message as an observation.\n",
     );
     if tools.iter().any(|t| t.name == PLAN_TOOL) {
