@@ -10,16 +10,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use vibe_llm::{ChatModel, Endpoint, LlmError};
-use vibe_models::ModelsError;
 
 use crate::app::{App, AppError};
 
-/// The folder of installed models inside the data dir.
-pub const MODELS_DIR: &str = "models";
+/// The folder of installed models inside the data dir (the models crate's layout).
+pub use vibe_models::MODELS_DIR;
 
 /// The file `llm.model` names: an absolute path to an existing `.gguf` file as it is, else
 /// the installed model `<data_dir>/models/<id>.gguf`. An id must be a plain file name. A
-/// model that is not installed is [`ModelsError::NotInstalled`] (its hint names the model, and
+/// model that is not installed is [`vibe_models::ModelsError::NotInstalled`] (its hint names the model, and
 /// each front end says where models are installed).
 pub fn local_model_file(data_dir: &Path, model: &str) -> Result<PathBuf, AppError> {
     let model = model.trim();
@@ -38,12 +37,7 @@ pub fn local_model_file(data_dir: &Path, model: &str) -> Result<PathBuf, AppErro
         ))
         .into());
     }
-    let dir = data_dir.join(MODELS_DIR);
-    let file = dir.join(format!("{model}.gguf"));
-    if !file.is_file() {
-        return Err(ModelsError::NotInstalled { id: model.to_string(), dir }.into());
-    }
-    Ok(file)
+    Ok(vibe_models::ModelsDir::new(data_dir).get(model)?.path)
 }
 
 impl App {
