@@ -19,6 +19,7 @@ mod calibration;
 mod clock;
 mod conversations;
 mod crypt;
+mod crypt_move;
 mod error;
 mod history;
 mod integrity;
@@ -166,9 +167,9 @@ impl Store {
             let conn = Connection::open(path)?;
             migrations::check_not_newer(&conn, path)?;
         }
-        crypt::encrypt_in_place(path, key, None)?;
+        crypt_move::encrypt_in_place(path, key, None)?;
         for backup in list_backups(path).into_iter().filter(|b| crypt::is_clear_file(b)) {
-            if let Err(e) = crypt::encrypt_in_place(&backup, key, None) {
+            if let Err(e) = crypt_move::encrypt_in_place(&backup, key, None) {
                 tracing::warn!(file = %backup.display(), "cannot encrypt a clear backup: {e}");
             }
         }
@@ -194,7 +195,7 @@ impl Store {
         }
         if format == crypt::Format::Legacy && alone {
             drop(conn);
-            if let Err(e) = crypt::reformat_in_place(path, key, None) {
+            if let Err(e) = crypt_move::reformat_in_place(path, key, None) {
                 // Still readable as it is; the next open tries again.
                 tracing::warn!(file = %path.display(), "the database stays in its earlier page format: {e}");
             }
