@@ -5,9 +5,9 @@
 //!
 //! Layout (little-endian u32s): magic (8 bytes), token count N, bytes length B, then N + 1
 //! offsets into the token bytes (token r is `bytes[offsets[r]..offsets[r + 1]]`), then
-//! `TABLE_SLOTS` slots holding rank + 1 (0 = empty, linear probing), then `PAIR_SLOTS` entries
-//! holding the rank + 1 of each two-byte token at `a << 8 | b` (0 = not a token), then the B
-//! token bytes.
+//! `TABLE_SLOTS` slots holding a fingerprint of the token's bytes above rank + 1 (0 = empty,
+//! linear probing), then `PAIR_SLOTS` entries holding the rank + 1 of each two-byte token at
+//! `a << 8 | b` (0 = not a token), then the B token bytes.
 
 // A build script has no one to return an error to: failing loudly is its way to report.
 #![allow(clippy::expect_used)]
@@ -36,11 +36,13 @@ fn main() {
     offsets.push(u32::try_from(bytes.len()).expect("fits"));
     let mut slots = vec![0u32; TABLE_SLOTS];
     for (rank, t) in tokens.iter().enumerate() {
-        let mut slot = table_slot(t);
+        let (mut slot, fingerprint) = table_slot(t);
         while slots[slot] != 0 {
             slot = (slot + 1) & (TABLE_SLOTS - 1);
         }
-        slots[slot] = u32::try_from(rank).expect("fits") + 1;
+        let stored = u32::try_from(rank).expect("fits") + 1;
+        assert!(stored <= RANK_MASK, "ranks fit below the fingerprint");
+        slots[slot] = fingerprint | stored;
     }
     let mut pairs = vec![0u32; PAIR_SLOTS];
     for (rank, t) in tokens.iter().enumerate() {

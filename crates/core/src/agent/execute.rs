@@ -94,15 +94,24 @@ pub async fn execute_calls(
     }
     let mut runs = runs.into_iter().peekable();
     let approved_ctx = ToolContext { approved: true, ..ctx.clone() };
-    let ctx_of = |approved: bool| if approved { &approved_ctx } else { ctx };
+    // Until a state-changing call has run, what `prepare` checked is still what is stored.
+    let checked_ctx = ToolContext { approval_checked: true, ..ctx.clone() };
+    let mut changed = false;
+    let ctx_of = |approved: bool, changed: bool| match (approved, changed) {
+        (true, _) => &approved_ctx,
+        (false, false) => &checked_ctx,
+        (false, true) => ctx,
+    };
     while let Some((index, tool, args, approved)) = runs.next() {
         let mut batch = FuturesUnordered::new();
-        batch.push(run_one(index, tool.clone(), args, ctx_of(approved)));
-        if !tool.changes_state() {
+        batch.push(run_one(index, tool.clone(), args, ctx_of(approved, changed)));
+        if tool.changes_state() {
+            changed = true;
+        } else {
             while let Some((index, tool, args, approved)) =
                 runs.next_if(|(_, t, _, _)| !t.changes_state())
             {
-                batch.push(run_one(index, tool, args, ctx_of(approved)));
+                batch.push(run_one(index, tool, args, ctx_of(approved, changed)));
             }
         }
         loop {

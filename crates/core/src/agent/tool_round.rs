@@ -61,6 +61,7 @@ impl Loop {
             emitter: inp.emitter.clone(),
             seed: inp.seed,
             approved: false,
+            approval_checked: false,
         };
         let approver = inp.approver.clone();
         let emitter = inp.emitter.clone();

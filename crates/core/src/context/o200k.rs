@@ -103,14 +103,19 @@ impl O200k {
         if let [a, b] = bytes {
             return Some(self.pair_rank(*a, *b)).filter(|&r| r != u32::MAX);
         }
-        let mut slot = table_slot(bytes);
+        let (mut slot, fingerprint) = table_slot(bytes);
         loop {
             let stored = u32_at(self.slots, slot);
             if stored == 0 {
                 return None;
             }
-            if self.token(stored - 1) == bytes {
-                return Some(stored - 1);
+            // Only a slot with this fingerprint can hold these bytes: others are skipped
+            // without reading their token.
+            if stored & !RANK_MASK == fingerprint {
+                let rank = (stored & RANK_MASK) - 1;
+                if self.token(rank) == bytes {
+                    return Some(rank);
+                }
             }
             slot = (slot + 1) & (TABLE_SLOTS - 1);
         }

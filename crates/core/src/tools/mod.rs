@@ -86,6 +86,10 @@ pub struct ToolContext {
     /// the round, so a tool whose need for approval depends on what is stored (a state write
     /// that would remove data) checks again when it runs, and refuses without it.
     pub approved: bool,
+    /// The loop asked [`Tool::approval_in`] for this call and nothing of this round changed
+    /// state since (no state-changing call ran before it), so asking again when it runs
+    /// would read what was just read.
+    pub approval_checked: bool,
 }
 
 /// What a tool call returns to the loop.

@@ -158,6 +158,7 @@ impl Tool for WriteState {
                 Err(e) => return e.into(),
             };
             if !ctx.approved
+                && !ctx.approval_checked
                 && let Some(reason) = self.approval_in(ctx, &args)
             {
                 return unapproved(reason);
@@ -248,6 +249,7 @@ impl Tool for AppendToList {
             };
             let max = max.map_or(DEFAULT_MAX_ITEMS, |m| m as usize);
             if !ctx.approved
+                && !ctx.approval_checked
                 && let Some(reason) = self.approval_in(ctx, &args)
             {
                 return unapproved(reason);

@@ -364,3 +364,38 @@ async fn a_long_lived_service_takes_over_run_folders_made_ahead() {
     eventually("the unused folder is removed with the service", || count(&spares) == 0);
     drop(dir);
 }
+
+/// Approvals are asked before a round runs. A second write of the same round that would
+/// remove what the first just wrote was not asked about, so it is refused when it runs
+/// (nothing the person did not approve is removed), and the first write stands.
+#[tokio::test]
+async fn a_removal_that_appears_within_a_round_is_refused_not_done_unasked() {
+    let script = r#"
+mode: matched
+responses:
+  - when: {tool_result: "not written"}
+    text: "那条我先不删。"
+  - tool_calls:
+      - {name: write_state, arguments: {section: goals, data: {steps: ["改简历", "投三家公司"]}}}
+      - {name: write_state, arguments: {section: goals, data: {steps: null}}}
+"#;
+    let h = Harness::scripted(script);
+    let mut request = say("记下今年的目标，然后清掉");
+    request.skill = Some("career".into());
+    let turn = h.turn_with(request, Arc::new(ApprovalPolicy::DenyAll)).await;
+    assert!(!turn.types().iter().any(|t| t == "approval_required"), "{:?}", turn.types());
+    let results: Vec<(bool, String)> = turn
+        .events
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::ToolResult { is_error, result, .. } => Some((*is_error, result.to_string())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results.len(), 2, "{results:?}");
+    assert!(!results[0].0, "the first write is done: {results:?}");
+    assert!(results[1].0 && results[1].1.contains("not written"), "{results:?}");
+    assert_eq!(turn.reply(), "那条我先不删。");
+    let state = h.store.read_state("local", "career", None).unwrap();
+    assert_eq!(state.data["goals"]["steps"], serde_json::json!(["改简历", "投三家公司"]));
+}

@@ -88,6 +88,7 @@ impl Fixture {
             // Handlers called directly: approval is the caller's business (the loop's gate
             // is tested through turns).
             approved: true,
+            approval_checked: false,
         }
     }
 
