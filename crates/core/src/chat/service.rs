@@ -158,7 +158,6 @@ impl ChatService {
         let run_dir = self.run_dir(&run_id);
         let (user_message, user_message_id) =
             self.start_run(&conversation.id, &request, &run_id).await?;
-        let conversation = self.store.conversation(&conversation.id)?;
 
         let mut all_sinks = sinks;
         if let Some(audit) = &audit {
@@ -289,6 +288,8 @@ impl ChatService {
         })
     }
 
+    /// The conversation the turn belongs to (made for a first message), as stored once the
+    /// request's skill and voice mode are set.
     async fn open_conversation(
         &self,
         request: &TurnRequest,
@@ -332,6 +333,10 @@ impl ChatService {
         if let Some(mode) = request.voice_mode {
             let id = conversation.id.clone();
             blocking(&self.store, move |s| s.set_conversation_voice_mode(&id, Some(mode))).await?;
+        }
+        if request.skill.is_some() || request.voice_mode.is_some() {
+            // Read back what was just set (a skill's default scenario, the mode).
+            return Ok(self.store.conversation(&conversation.id)?);
         }
         Ok(conversation)
     }
