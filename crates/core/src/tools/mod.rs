@@ -202,6 +202,16 @@ pub(crate) fn active_skill<'a>(ctx: &'a ToolContext, tool: &str) -> Result<&'a s
     })
 }
 
+/// A built-in tool's definition, built once per process: its text and schema are constants,
+/// and a run builds its offered set's definitions anew (building the JSON schemas cost a
+/// measurable share of a turn; a copy costs a fraction of that).
+pub(crate) fn builtin_def(
+    cell: &'static std::sync::OnceLock<ToolDef>,
+    build: impl FnOnce() -> ToolDef,
+) -> ToolDef {
+    cell.get_or_init(build).clone()
+}
+
 /// A tool definition from its parts.
 pub(crate) fn tool_def(name: &str, description: &str, parameters: Value) -> ToolDef {
     ToolDef { name: name.to_string(), description: description.to_string(), parameters }

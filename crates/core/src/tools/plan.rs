@@ -2,13 +2,15 @@
 //! status), validated and handed to the loop as [`Effect::PlanUpdated`], which shows it to the
 //! person (`plan_updated`). Keeping the plan in the run state is the loop's job.
 
+use std::sync::OnceLock;
+
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use vibe_llm::ToolDef;
 use vibe_wire::{Plan, PlanStep, PlanStepStatus};
 
 use super::args::{ArgError, Args, kind_of};
-use super::{Effect, Tool, ToolContext, ToolKind, ToolOutput, tool_def};
+use super::{Effect, Tool, ToolContext, ToolKind, ToolOutput, builtin_def, tool_def};
 
 /// Statuses a step may have, by name.
 fn statuses() -> Vec<&'static str> {
@@ -29,32 +31,35 @@ impl Tool for UpdatePlan {
     }
 
     fn definition(&self) -> ToolDef {
-        tool_def(
-            self.name(),
-            "给出或更新本次任务的计划（整体替换），用户能看到。多步任务开始时调用一次，\
-             每完成一步更新状态。status：pending / in_progress / done / skipped。\
-             例：{\"goal\": \"梳理转行方向\", \"steps\": [{\"title\": \"了解现状\", \"status\": \"done\"}, \
-             {\"title\": \"列出选项\", \"status\": \"in_progress\"}]}。一两句话能答完的问题不需要计划；最多 20 步。",
-            json!({
-                "type": "object",
-                "properties": {
-                    "goal": {"type": "string", "description": "这次要达成什么"},
-                    "steps": {
-                        "type": "array",
-                        "maxItems": MAX_STEPS,
-                        "items": {
-                            "type": "object",
-                            "properties": {
-                                "title": {"type": "string"},
-                                "status": {"type": "string", "enum": statuses()}
-                            },
-                            "required": ["title", "status"]
+        static DEF: OnceLock<ToolDef> = OnceLock::new();
+        builtin_def(&DEF, || {
+            tool_def(
+                self.name(),
+                "给出或更新本次任务的计划（整体替换），用户能看到。多步任务开始时调用一次，\
+                 每完成一步更新状态。status：pending / in_progress / done / skipped。\
+                 例：{\"goal\": \"梳理转行方向\", \"steps\": [{\"title\": \"了解现状\", \"status\": \"done\"}, \
+                 {\"title\": \"列出选项\", \"status\": \"in_progress\"}]}。一两句话能答完的问题不需要计划；最多 20 步。",
+                json!({
+                    "type": "object",
+                    "properties": {
+                        "goal": {"type": "string", "description": "这次要达成什么"},
+                        "steps": {
+                            "type": "array",
+                            "maxItems": MAX_STEPS,
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "title": {"type": "string"},
+                                    "status": {"type": "string", "enum": statuses()}
+                                },
+                                "required": ["title", "status"]
+                            }
                         }
-                    }
-                },
-                "required": ["goal", "steps"]
-            }),
-        )
+                    },
+                    "required": ["goal", "steps"]
+                }),
+            )
+        })
     }
 
     fn call<'a>(&'a self, _ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {

@@ -2,12 +2,14 @@
 //! which refuses paths leaving the folder and truncates big files with a marker
 //! (docs/design.md#tools). Listing or caching resources is the registry's business.
 
+use std::sync::OnceLock;
+
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use vibe_llm::ToolDef;
 
 use super::args::Args;
-use super::{Tool, ToolContext, ToolOutput, active_skill, tool_def};
+use super::{Tool, ToolContext, ToolOutput, active_skill, builtin_def, tool_def};
 
 pub(crate) struct LoadResource;
 
@@ -21,19 +23,22 @@ impl Tool for LoadResource {
     }
 
     fn definition(&self) -> ToolDef {
-        tool_def(
-            self.name(),
-            "读取当前技能文件夹里的参考文件（路径相对技能文件夹）。\
-             例：{\"path\": \"rules/ethics.md\"}。只在需要细节时读；大文件会被截断并标明 [truncated]。\
-             不能读技能文件夹以外的文件（含 .. 或绝对路径会被拒绝）。",
-            json!({
-                "type": "object",
-                "properties": {
-                    "path": {"type": "string", "description": "相对技能文件夹的路径"}
-                },
-                "required": ["path"]
-            }),
-        )
+        static DEF: OnceLock<ToolDef> = OnceLock::new();
+        builtin_def(&DEF, || {
+            tool_def(
+                self.name(),
+                "读取当前技能文件夹里的参考文件（路径相对技能文件夹）。\
+                 例：{\"path\": \"rules/ethics.md\"}。只在需要细节时读；大文件会被截断并标明 [truncated]。\
+                 不能读技能文件夹以外的文件（含 .. 或绝对路径会被拒绝）。",
+                json!({
+                    "type": "object",
+                    "properties": {
+                        "path": {"type": "string", "description": "相对技能文件夹的路径"}
+                    },
+                    "required": ["path"]
+                }),
+            )
+        })
     }
 
     fn call<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {

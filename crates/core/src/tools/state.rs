@@ -6,13 +6,15 @@
 //! the undo history as the model's, with the run id, from the blocking pool (`store_io`): a
 //! write may wait for another process's lock.
 
+use std::sync::OnceLock;
+
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use vibe_llm::ToolDef;
 use vibe_store::{ChangeBy, DEFAULT_MAX_ITEMS, StateStatus};
 
 use super::args::Args;
-use super::{Tool, ToolContext, ToolOutput, active_skill, state_changed, tool_def};
+use super::{Tool, ToolContext, ToolOutput, active_skill, builtin_def, state_changed, tool_def};
 use crate::store_io::blocking;
 
 /// Longest list `append_to_list` may keep.
@@ -32,21 +34,24 @@ impl Tool for ReadState {
     }
 
     fn definition(&self) -> ToolDef {
-        tool_def(
-            self.name(),
-            "读取当前技能保存的用户数据（无需传技能名）。sections 只读其中几部分，不传则读全部。\
-             例：{\"sections\": [\"goals\"]}。没有数据时返回 status=empty，这不是错误，照常继续对话。",
-            json!({
-                "type": "object",
-                "properties": {
-                    "sections": {
-                        "type": "array",
-                        "items": {"type": "string"},
-                        "description": "要读取的部分，如 [\"goals\", \"journal\"]；不传读全部"
+        static DEF: OnceLock<ToolDef> = OnceLock::new();
+        builtin_def(&DEF, || {
+            tool_def(
+                self.name(),
+                "读取当前技能保存的用户数据（无需传技能名）。sections 只读其中几部分，不传则读全部。\
+                 例：{\"sections\": [\"goals\"]}。没有数据时返回 status=empty，这不是错误，照常继续对话。",
+                json!({
+                    "type": "object",
+                    "properties": {
+                        "sections": {
+                            "type": "array",
+                            "items": {"type": "string"},
+                            "description": "要读取的部分，如 [\"goals\", \"journal\"]；不传读全部"
+                        }
                     }
-                }
-            }),
-        )
+                }),
+            )
+        })
     }
 
     fn call<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
@@ -125,21 +130,24 @@ impl Tool for WriteState {
     }
 
     fn definition(&self) -> ToolDef {
-        tool_def(
-            self.name(),
-            "把 data 深度合并进当前技能数据的 section（如 goals、resume），未提到的字段保持不变；\
-             某字段设为 null 即删除。只保存用户说过或确认过的信息。\
-             例：{\"section\": \"goals\", \"data\": {\"this_year\": \"转行做产品经理\"}}。\
-             data 必须是对象；section 不含点号、不以 _ 开头。一条条的记录（日记、洞察）用 append_to_list。",
-            json!({
-                "type": "object",
-                "properties": {
-                    "section": {"type": "string", "description": "顶层部分名，如 goals"},
-                    "data": {"type": "object", "description": "要合并的数据"}
-                },
-                "required": ["section", "data"]
-            }),
-        )
+        static DEF: OnceLock<ToolDef> = OnceLock::new();
+        builtin_def(&DEF, || {
+            tool_def(
+                self.name(),
+                "把 data 深度合并进当前技能数据的 section（如 goals、resume），未提到的字段保持不变；\
+                 某字段设为 null 即删除。只保存用户说过或确认过的信息。\
+                 例：{\"section\": \"goals\", \"data\": {\"this_year\": \"转行做产品经理\"}}。\
+                 data 必须是对象；section 不含点号、不以 _ 开头。一条条的记录（日记、洞察）用 append_to_list。",
+                json!({
+                    "type": "object",
+                    "properties": {
+                        "section": {"type": "string", "description": "顶层部分名，如 goals"},
+                        "data": {"type": "object", "description": "要合并的数据"}
+                    },
+                    "required": ["section", "data"]
+                }),
+            )
+        })
     }
 
     fn call<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
@@ -210,25 +218,28 @@ impl Tool for AppendToList {
     }
 
     fn definition(&self) -> ToolDef {
-        tool_def(
-            self.name(),
-            "向当前技能数据里的列表追加一条记录（最新的在最前，自动加 _created_at），用于日记、洞察、\
-             面试记录等。path 可用点号：\"journal\" 或 \"progress.milestones\"。\
-             例：{\"path\": \"insights\", \"entry\": {\"topic\": \"事业\", \"insight\": \"...\"}}。\
-             entry 必须是对象；max_items 默认 100，超出时删除最旧的。",
-            json!({
-                "type": "object",
-                "properties": {
-                    "path": {"type": "string", "description": "列表路径，如 journal"},
-                    "entry": {"type": "object", "description": "要追加的条目"},
-                    "max_items": {
-                        "type": "integer", "minimum": 1, "maximum": MAX_ITEMS_LIMIT,
-                        "default": DEFAULT_MAX_ITEMS, "description": "列表最多保留几条"
-                    }
-                },
-                "required": ["path", "entry"]
-            }),
-        )
+        static DEF: OnceLock<ToolDef> = OnceLock::new();
+        builtin_def(&DEF, || {
+            tool_def(
+                self.name(),
+                "向当前技能数据里的列表追加一条记录（最新的在最前，自动加 _created_at），用于日记、洞察、\
+                 面试记录等。path 可用点号：\"journal\" 或 \"progress.milestones\"。\
+                 例：{\"path\": \"insights\", \"entry\": {\"topic\": \"事业\", \"insight\": \"...\"}}。\
+                 entry 必须是对象；max_items 默认 100，超出时删除最旧的。",
+                json!({
+                    "type": "object",
+                    "properties": {
+                        "path": {"type": "string", "description": "列表路径，如 journal"},
+                        "entry": {"type": "object", "description": "要追加的条目"},
+                        "max_items": {
+                            "type": "integer", "minimum": 1, "maximum": MAX_ITEMS_LIMIT,
+                            "default": DEFAULT_MAX_ITEMS, "description": "列表最多保留几条"
+                        }
+                    },
+                    "required": ["path", "entry"]
+                }),
+            )
+        })
     }
 
     fn call<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {

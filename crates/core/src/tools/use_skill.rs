@@ -4,13 +4,17 @@
 //! `needs_input` observation, not an error. Rebuilding the prompt and emitting `skill_activated`
 //! are the loop's; the phase-1 catalog description is the context builder's.
 
+use std::sync::OnceLock;
+
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use vibe_llm::ToolDef;
 use vibe_skills::{SkillEntry, SkillMeta};
 
 use super::args::Args;
-use super::{Effect, Tool, ToolContext, ToolKind, ToolOutput, birth, state_changed, tool_def};
+use super::{
+    Effect, Tool, ToolContext, ToolKind, ToolOutput, birth, builtin_def, state_changed, tool_def,
+};
 use crate::CoreError;
 use crate::compute::ensure_chart;
 
@@ -26,23 +30,26 @@ impl Tool for UseSkill {
     }
 
     fn definition(&self) -> ToolDef {
-        tool_def(
-            self.name(),
-            "激活一个专业技能（本轮立即生效，之后的对话沿用）。用户需要专业视角时调用。\
-             例：{\"skill\": \"bazi\"}；可选 scenario 指定场景。返回 needs_input 时按 ask_user 向用户询问，\
-             得到回答后带上 birth_info 再调用一次，如 {\"skill\": \"bazi\", \"birth_info\": \
-             {\"date\": \"1990-05-17\", \"time\": \"08:30\", \"place\": \"成都\", \"timezone\": \"Asia/Shanghai\"}}。\
-             只是闲聊时不要调用。",
-            json!({
-                "type": "object",
-                "properties": {
-                    "skill": {"type": "string", "description": "技能名"},
-                    "scenario": {"type": "string", "description": "场景名，不传用技能默认场景"},
-                    "birth_info": birth::schema()
-                },
-                "required": ["skill"]
-            }),
-        )
+        static DEF: OnceLock<ToolDef> = OnceLock::new();
+        builtin_def(&DEF, || {
+            tool_def(
+                self.name(),
+                "激活一个专业技能（本轮立即生效，之后的对话沿用）。用户需要专业视角时调用。\
+                 例：{\"skill\": \"bazi\"}；可选 scenario 指定场景。返回 needs_input 时按 ask_user 向用户询问，\
+                 得到回答后带上 birth_info 再调用一次，如 {\"skill\": \"bazi\", \"birth_info\": \
+                 {\"date\": \"1990-05-17\", \"time\": \"08:30\", \"place\": \"成都\", \"timezone\": \"Asia/Shanghai\"}}。\
+                 只是闲聊时不要调用。",
+                json!({
+                    "type": "object",
+                    "properties": {
+                        "skill": {"type": "string", "description": "技能名"},
+                        "scenario": {"type": "string", "description": "场景名，不传用技能默认场景"},
+                        "birth_info": birth::schema()
+                    },
+                    "required": ["skill"]
+                }),
+            )
+        })
     }
 
     fn call<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
