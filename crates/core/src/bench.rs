@@ -38,6 +38,9 @@ fn script(turns: usize) -> String {
     yaml
 }
 
+/// The skill whose phase-2 prompt and `write_state` tool every turn uses.
+const BENCH_SKILL: &str = "lifecoach";
+
 /// Turns run before measuring, to warm caches (tokenizer, prepared statements, skill parts).
 const WARM_UP: usize = 3;
 
@@ -77,9 +80,17 @@ pub async fn bench_agent(
         App::open_with_keys(AppPaths::new(work), overrides, Arc::new(EphemeralKeys::default()))?;
     let store = app.store().clone();
     app.prepare_chat()?;
+    // Without the skill every turn would be a cheaper phase-1 turn whose tool call fails:
+    // another workload than the one the figures describe.
+    app.skills().skill(BENCH_SKILL).map_err(|e| {
+        CoreError::InvalidRequest(format!(
+            "the agent benchmark needs the built-in `{BENCH_SKILL}` skill ({e}); \
+             this build has no built-in skills"
+        ))
+    })?;
 
     let conversation = store.create_conversation(LOCAL_USER, Some("bench"))?;
-    store.set_conversation_skill(&conversation.id, Some("lifecoach"), None)?;
+    store.set_conversation_skill(&conversation.id, Some(BENCH_SKILL), None)?;
     for i in 0..history {
         let role = if i % 2 == 0 { Role::User } else { Role::Assistant };
         let text = if role == Role::User {
@@ -102,6 +113,16 @@ pub async fn bench_agent(
     for n in 0..WARM_UP {
         app.send_message_with(turn(n), Vec::new(), approver.clone(), CancellationToken::new())
             .await?;
+    }
+    // Every turn writes the state through the skill's `write_state` tool: check that it did.
+    let written = store.read_state(LOCAL_USER, BENCH_SKILL, None)?;
+    if written.data["progress"]["streak"] != WARM_UP - 1 {
+        return Err(CoreError::InvalidRequest(format!(
+            "the agent benchmark's warm-up turns did not write the `{BENCH_SKILL}` state \
+             (found {}); the measured turns would not be the described workload",
+            written.data
+        ))
+        .into());
     }
     let size_before = store.checkpointed_size()?;
     let cpu_before = cpu_ms();

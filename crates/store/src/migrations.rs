@@ -23,8 +23,8 @@ pub(crate) const FILES: &[(&str, &str)] = &[
     ("0009_reminder_notices.sql", include_str!("../../../migrations/0009_reminder_notices.sql")),
     ("0010_run_file_key.sql", include_str!("../../../migrations/0010_run_file_key.sql")),
     (
-        "0011_fewer_pages_per_turn.sql",
-        include_str!("../../../migrations/0011_fewer_pages_per_turn.sql"),
+        "0011_drop_conversations_by_user.sql",
+        include_str!("../../../migrations/0011_drop_conversations_by_user.sql"),
     ),
 ];
 
@@ -305,80 +305,31 @@ mod tests {
     }
 
     #[test]
-    fn runs_keep_their_rows_and_messages_their_run_links_when_runs_lose_their_rowid() {
+    fn conversations_list_in_the_same_order_once_their_index_is_gone() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("vibe.db");
         let mut conn = Connection::open(&path).unwrap();
-        conn.pragma_update(None, "foreign_keys", true).unwrap();
         let before_0011: Vec<M> = FILES[..10].iter().map(|(_, sql)| M::up(sql)).collect();
         Migrations::new(before_0011).to_latest(&mut conn).unwrap();
         conn.execute_batch(
-            "INSERT INTO conversations (id, user_id, created_at, updated_at) VALUES ('c', 'local', 't', 't');
-             INSERT INTO runs (id, conversation_id, status, stop_reason, usage, started_at, finished_at)
-                 VALUES ('r1', 'c', 'completed', 'completed', '{\"total_tokens\":5}', 't1', 't2');
-             INSERT INTO runs (id, conversation_id, status, started_at) VALUES ('r2', 'c', 'running', 't3');
-             INSERT INTO messages (id, conversation_id, role, content, run_id, created_at) VALUES (1, 'c', 'user', '你好', 'r1', 't');
-             INSERT INTO messages (id, conversation_id, role, content, run_id, created_at) VALUES (2, 'c', 'assistant', '嗯', 'r1', 't');
-             INSERT INTO messages (id, conversation_id, role, content, created_at) VALUES (3, 'c', 'user', '导入的', 't');
-             INSERT INTO messages (id, conversation_id, role, content, run_id, created_at) VALUES (4, 'c', 'user', '再来', 'r2', 't');",
+            "INSERT INTO conversations (id, user_id, created_at, updated_at) VALUES ('old', 'local', 't', '2026-01-01');
+             INSERT INTO conversations (id, user_id, created_at, updated_at) VALUES ('new', 'local', 't', '2026-03-01');
+             INSERT INTO conversations (id, user_id, created_at, updated_at) VALUES ('mid', 'local', 't', '2026-02-01');",
         )
         .unwrap();
         upgrade_with(&mut conn, Some(&path), 10, &migrations(), latest_version()).unwrap();
-
-        let links: Vec<(i64, Option<String>)> = conn
-            .prepare("SELECT id, run_id FROM messages ORDER BY id")
-            .unwrap()
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .unwrap()
-            .collect::<rusqlite::Result<_>>()
-            .unwrap();
-        assert_eq!(
-            links,
-            vec![(1, Some("r1".into())), (2, Some("r1".into())), (3, None), (4, Some("r2".into()))]
-        );
-        let run: (String, Option<String>, Option<String>, Option<String>) = conn
+        let store = crate::Store::open(&path).unwrap();
+        let ids: Vec<String> =
+            store.list_conversations("local").unwrap().into_iter().map(|c| c.id).collect();
+        assert_eq!(ids, ["new", "mid", "old"]);
+        let index: i64 = conn
             .query_row(
-                "SELECT status, stop_reason, usage, finished_at FROM runs WHERE id = 'r1'",
+                "SELECT count(*) FROM sqlite_schema WHERE name = 'conversations_by_user'",
                 [],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                |r| r.get(0),
             )
             .unwrap();
-        assert_eq!(
-            run,
-            (
-                "completed".into(),
-                Some("completed".into()),
-                Some("{\"total_tokens\":5}".into()),
-                Some("t2".into())
-            )
-        );
-        let sql: String = conn
-            .query_row("SELECT sql FROM sqlite_schema WHERE name = 'runs'", [], |r| r.get(0))
-            .unwrap();
-        assert!(sql.contains("WITHOUT ROWID"), "{sql}");
-        let indexes: Vec<String> = conn
-            .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-            .unwrap()
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .collect::<rusqlite::Result<_>>()
-            .unwrap();
-        assert!(indexes.contains(&"runs_by_conversation".to_string()), "{indexes:?}");
-        assert!(!indexes.contains(&"conversations_by_user".to_string()), "{indexes:?}");
-        let err = conn
-            .execute(
-                "INSERT INTO messages (conversation_id, role, run_id, created_at) VALUES ('c', 'user', 'no-such-run', 't')",
-                [],
-            )
-            .unwrap_err();
-        assert!(err.to_string().contains("FOREIGN KEY"), "{err}");
-        conn.execute("DELETE FROM runs WHERE id = 'r2'", []).unwrap();
-        let unlinked: Option<String> =
-            conn.query_row("SELECT run_id FROM messages WHERE id = 4", [], |r| r.get(0)).unwrap();
-        assert_eq!(unlinked, None, "deleting a run still unlinks its messages");
-        conn.execute("DELETE FROM conversations WHERE id = 'c'", []).unwrap();
-        let left: i64 = conn.query_row("SELECT count(*) FROM runs", [], |r| r.get(0)).unwrap();
-        assert_eq!(left, 0, "deleting a conversation still deletes its runs");
+        assert_eq!(index, 0);
     }
 
     #[test]
