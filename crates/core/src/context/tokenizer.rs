@@ -344,7 +344,7 @@ mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
         /// Random mixes of what the split pattern treats differently (spaces, tabs, line
         /// breaks, Unicode spaces, letters of both cases, digits, CJK, punctuation, marks,
-        /// emoji): the counts are tiktoken's.
+        /// emoji; its look-ahead branch among them): the counts are tiktoken's.
         #[test]
         fn random_texts_count_as_tiktoken_does(
             parts in proptest::collection::vec(proptest::sample::select(vec![
