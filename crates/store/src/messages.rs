@@ -2,7 +2,7 @@
 //! count, run id, status. Each message is written in its own transaction as soon as it is
 //! complete, so a crash never loses what was said before it.
 
-use rusqlite::{Row, params};
+use rusqlite::{OptionalExtension, Row, params};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -268,6 +268,17 @@ impl Store {
         ))?;
         let rows = stmt.query_map([conversation_id], from_row)?.collect::<rusqlite::Result<_>>()?;
         Ok(rows)
+    }
+
+    /// The conversation's newest message from the person (what a retry answers again), read
+    /// from the end of the conversation, not the whole of it.
+    pub fn last_user_message(&self, conversation_id: &str) -> Result<Option<Message>> {
+        self.conversation(conversation_id)?;
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM messages WHERE conversation_id = ?1 AND role = 'user' ORDER BY id DESC LIMIT 1"
+        ))?;
+        Ok(stmt.query_row([conversation_id], from_row).optional()?)
     }
 
     /// The newest `limit` messages, oldest first (for history selection without a full scan).

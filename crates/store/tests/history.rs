@@ -146,3 +146,19 @@ fn deleting_a_conversation_deletes_its_messages() {
     assert!(store.messages(&conv).is_err());
     assert_eq!(store.counts().unwrap().iter().find(|(t, _)| *t == "messages").unwrap().1, 0);
 }
+
+#[test]
+fn the_last_user_message_is_the_newest_one_from_the_person() {
+    let store = Store::open_in_memory().unwrap();
+    let conv = store.create_conversation("local", None).unwrap().id;
+    assert_eq!(store.last_user_message(&conv).unwrap(), None, "an empty conversation");
+    store.append_message(&conv, msg(Role::User, "第一句", 3)).unwrap();
+    store.append_message(&conv, msg(Role::Assistant, "回答", 2)).unwrap();
+    let second = store.append_message(&conv, msg(Role::User, "第二句", 3)).unwrap();
+    store.append_message(&conv, call(&["c1"], 5)).unwrap();
+    store.append_message(&conv, result("c1", 1)).unwrap();
+    store.append_message(&conv, msg(Role::Assistant, "又一个回答", 2)).unwrap();
+    let last = store.last_user_message(&conv).unwrap().unwrap();
+    assert_eq!((last.id, last.content.as_str()), (second.id, "第二句"));
+    assert!(store.last_user_message("no-such-conversation").is_err());
+}

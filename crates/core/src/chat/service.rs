@@ -351,15 +351,9 @@ impl ChatService {
         run_id: &str,
     ) -> Result<(String, i64), CoreError> {
         if request.retry {
-            let last = self
-                .store
-                .messages(conversation_id)?
-                .into_iter()
-                .rev()
-                .find(|m| m.role == Role::User)
-                .ok_or_else(|| {
-                    CoreError::InvalidRequest("this conversation has no message to retry".into())
-                })?;
+            let last = self.store.last_user_message(conversation_id)?.ok_or_else(|| {
+                CoreError::InvalidRequest("this conversation has no message to retry".into())
+            })?;
             let (run, conversation) = (run_id.to_string(), conversation_id.to_string());
             blocking(&self.store, move |s| s.start_run(&run, &conversation, None)).await?;
             return Ok((last.content, last.id));
