@@ -58,8 +58,10 @@ pub trait OutcomeSink: Send {
 
 /// A call after its arguments, its tool and its approval were checked.
 enum Prepared {
-    /// Finished without running (refused, unknown, bad arguments, denied).
+    /// Finished without running (refused, unknown, bad arguments).
     Done(ToolOutput, bool),
+    /// The person was asked and said no.
+    Denied(ToolOutput),
     /// To run; `true` when the person approved it.
     Run(Arc<dyn Tool>, Value, bool),
 }
@@ -81,6 +83,8 @@ pub async fn execute_calls(
     done: &mut dyn OutcomeSink,
 ) -> Result<bool, CoreError> {
     let mut runs = Vec::with_capacity(calls.len());
+    // Whether the round waited for the person: state may have changed meanwhile.
+    let mut asked = false;
     for (index, (call, plan)) in calls.iter().zip(planned).enumerate() {
         let Some(item) = prepare(call, plan, lookup, ctx, approver, emitter, cancel).await else {
             return Ok(false);
@@ -89,14 +93,23 @@ pub async fn execute_calls(
             Prepared::Done(output, executed) => {
                 done.done(CallOutcome { index, call: call.clone(), output, executed }).await?;
             }
-            Prepared::Run(tool, args, approved) => runs.push((index, tool, args, approved)),
+            Prepared::Denied(output) => {
+                asked = true;
+                done.done(CallOutcome { index, call: call.clone(), output, executed: false })
+                    .await?;
+            }
+            Prepared::Run(tool, args, approved) => {
+                asked |= approved;
+                runs.push((index, tool, args, approved));
+            }
         }
     }
     let mut runs = runs.into_iter().peekable();
     let approved_ctx = ToolContext { approved: true, ..ctx.clone() };
-    // Until a state-changing call has run, what `prepare` checked is still what is stored.
+    // Until a state-changing call has run, what `prepare` checked is still what is stored,
+    // unless the round waited for the person (who may have edited it meanwhile).
     let checked_ctx = ToolContext { approval_checked: true, ..ctx.clone() };
-    let mut changed = false;
+    let mut changed = asked;
     let ctx_of = |approved: bool, changed: bool| match (approved, changed) {
         (true, _) => &approved_ctx,
         (false, false) => &checked_ctx,
@@ -209,7 +222,7 @@ async fn prepare(
         "status": "denied",
         "message": format!("the person did not approve {}; do not retry it, continue without it or ask them", call.name),
     }));
-    Some(Prepared::Done(denied, false))
+    Some(Prepared::Denied(denied))
 }
 
 #[cfg(test)]

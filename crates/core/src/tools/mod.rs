@@ -86,9 +86,10 @@ pub struct ToolContext {
     /// the round, so a tool whose need for approval depends on what is stored (a state write
     /// that would remove data) checks again when it runs, and refuses without it.
     pub approved: bool,
-    /// The loop asked [`Tool::approval_in`] for this call and nothing of this round changed
-    /// state since (no state-changing call ran before it), so asking again when it runs
-    /// would read what was just read.
+    /// The loop asked [`Tool::approval_in`] for this call and nothing can have changed state
+    /// since (no state-changing call of the round ran before it, and the round did not wait
+    /// for the person to approve anything), so asking again when it runs would read what was
+    /// just read.
     pub approval_checked: bool,
 }
 

@@ -399,3 +399,61 @@ responses:
     let state = h.store.read_state("local", "career", None).unwrap();
     assert_eq!(state.data["goals"]["steps"], serde_json::json!(["改简历", "投三家公司"]));
 }
+
+/// Edits the skill's state while it decides, as a person could in another window while the
+/// approval waits, then approves.
+struct EditsWhileAsked(Arc<vibe_store::Store>);
+
+impl vibe_core::agent::Approver for EditsWhileAsked {
+    fn decide<'a>(
+        &'a self,
+        _request: &'a vibe_core::agent::ApprovalRequest,
+    ) -> futures::future::BoxFuture<'a, vibe_core::agent::ApprovalDecision> {
+        Box::pin(async move {
+            let tags = serde_json::json!({"tags": ["晨跑", "阅读"]});
+            self.0.write_state("local", "career", "journal_meta", tags).unwrap();
+            vibe_core::agent::ApprovalDecision {
+                approved: true,
+                by: vibe_wire::ApprovalSource::User,
+            }
+        })
+    }
+}
+
+/// A write checked before the round asked the person something is checked again when it
+/// runs: what the person saved while deciding is not removed unasked.
+#[tokio::test]
+async fn a_write_checked_before_an_approval_wait_is_checked_again_when_it_runs() {
+    let script = r#"
+mode: matched
+responses:
+  - when: {tool_result: "已保存 goals"}
+    text: "你刚加的标签我先不动。"
+  - tool_calls:
+      - {name: write_state, arguments: {section: journal_meta, data: {tags: null}}}
+      - {name: write_state, arguments: {section: goals, data: {steps: null}}}
+"#;
+    let h = Harness::scripted(script);
+    let steps = serde_json::json!({"steps": ["改简历", "投三家公司"]});
+    h.store.write_state("local", "career", "goals", steps).unwrap();
+    let mut request = say("清掉标签和步骤");
+    request.skill = Some("career".into());
+    let turn = h.turn_with(request, Arc::new(EditsWhileAsked(h.store.clone()))).await;
+    let results: Vec<(String, bool, String)> = turn
+        .events
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::ToolResult { id, is_error, result, .. } => {
+                Some((id.clone(), *is_error, result.to_string()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results.len(), 2, "{results:?}");
+    assert!(results[0].1 && results[0].2.contains("not written"), "{results:?}");
+    assert!(!results[1].1, "the approved removal is done: {results:?}");
+    let state = h.store.read_state("local", "career", None).unwrap();
+    assert_eq!(state.data["journal_meta"]["tags"], serde_json::json!(["晨跑", "阅读"]));
+    assert!(state.data["goals"].get("steps").is_none(), "{}", state.data);
+    assert_eq!(turn.reply(), "你刚加的标签我先不动。");
+}
