@@ -226,3 +226,48 @@ responses:
         h.store.read_state(LOCAL_USER, "lifecoach", None).unwrap().data["journal"].clone();
     assert_eq!(journal.as_array().unwrap().len(), 2);
 }
+
+/// Edits the skill's state while it decides, as a person could in another window while the
+/// approval waits, then approves.
+struct EditsWhileAsked(Arc<vibe_store::Store>);
+
+impl Approver for EditsWhileAsked {
+    fn decide<'a>(&'a self, _request: &'a ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
+        Box::pin(async move {
+            let tags = json!({"tags": ["晨跑", "阅读"]});
+            self.0.write_state(LOCAL_USER, "career", "journal_meta", tags).unwrap();
+            ApprovalDecision { approved: true, by: ApprovalSource::User }
+        })
+    }
+}
+
+/// A write checked before the round asked the person something is checked again when it
+/// runs: what the person saved while deciding is not removed unasked.
+#[tokio::test]
+async fn a_write_checked_before_an_approval_wait_is_checked_again_when_it_runs() {
+    let script = r#"
+mode: matched
+responses:
+  - when: {tool_result: "已保存 goals"}
+    text: "你刚加的标签我先不动。"
+  - tool_calls:
+      - {name: write_state, arguments: {section: journal_meta, data: {tags: null}}}
+      - {name: write_state, arguments: {section: goals, data: {steps: null}}}
+"#;
+    let h = Harness::scripted(script);
+    h.store
+        .write_state(LOCAL_USER, "career", "goals", json!({"steps": ["改简历", "投三家公司"]}))
+        .unwrap();
+    let mut request = say("清掉标签和步骤");
+    request.skill = Some("career".into());
+    let turn = h.turn_with(request, Arc::new(EditsWhileAsked(h.store.clone()))).await;
+    let results = turn.tool_results();
+    assert_eq!(results.len(), 2, "{results:?}");
+    let (_, refused, is_error) = &results[0];
+    assert!(*is_error && refused["message"].as_str().unwrap().contains("not written"), "{refused}");
+    assert!(!results[1].2, "the approved removal is done: {results:?}");
+    let state = h.store.read_state(LOCAL_USER, "career", None).unwrap();
+    assert_eq!(state.data["journal_meta"]["tags"], json!(["晨跑", "阅读"]));
+    assert!(state.data["goals"].get("steps").is_none(), "{}", state.data);
+    assert_eq!(turn.reply(), "你刚加的标签我先不动。");
+}
