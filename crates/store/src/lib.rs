@@ -71,7 +71,9 @@ pub use protocol_runs::{
 };
 pub use runs::{Recovery, RunAnswer, RunEnd, RunRow};
 pub use skill_view::SkillView;
-pub use state::{AppendOutcome, DEFAULT_MAX_ITEMS, StateRead, StateStatus, validate_skill_id};
+pub use state::{
+    AppendOutcome, DEFAULT_MAX_ITEMS, StateRead, StateStatus, StateWrite, validate_skill_id,
+};
 pub use strict_json::parse_strict;
 pub use undo::{
     ChangeBy, HISTORY_DAYS, HISTORY_ROWS, HistoryTarget, StateChange, Undone, describe,

@@ -235,6 +235,23 @@ impl Store {
         Ok(stored(id, conversation_id, msg, now))
     }
 
+    /// Apply `write` and store `msg`, the tool result that reports it, in one transaction: both
+    /// are stored or neither is. An error from either leaves the file as it was.
+    pub fn append_message_after(
+        &self,
+        write: &crate::StateWrite,
+        conversation_id: &str,
+        msg: NewMessage,
+    ) -> Result<Message> {
+        validate(&msg)?;
+        let now = clock::now_rfc3339();
+        let id = self.write_tx(|tx| {
+            write.apply(tx)?;
+            insert_message(tx, conversation_id, &msg, &now)
+        })?;
+        Ok(stored(id, conversation_id, msg, now))
+    }
+
     /// Rewrite a stored message in place: the streaming draft of an assistant answer is stored
     /// early as `interrupted` and completed here, so a crash keeps the partial text.
     pub fn update_message(

@@ -50,6 +50,79 @@ pub struct AppendOutcome {
     pub entry: Value,
 }
 
+/// A `write_state` whose arguments were checked, ready to apply in a transaction: alone
+/// ([`Store::apply_state_write`]), or with the tool result that reports it
+/// ([`Store::append_message_after`]), so the change and its report are stored together or
+/// not at all.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateWrite {
+    user: String,
+    skill: String,
+    section: String,
+    /// `{section: data}`.
+    patch: Value,
+    by: ChangeBy,
+}
+
+impl StateWrite {
+    /// Check a deep merge of `data` (a JSON object) into `skills.<skill>.<section>`, to be
+    /// recorded in the undo history as made `by`. Nothing is read or written yet.
+    pub fn new(user: &str, skill: &str, section: &str, data: Value, by: ChangeBy) -> Result<Self> {
+        validate_skill_id(skill)?;
+        validate_section(section)?;
+        if !data.is_object() {
+            return Err(StoreError::invalid(format!(
+                "write_state data must be a JSON object (it is merged into section \"{section}\"), got {}; \
+                 wrap it, e.g. {{\"value\": ...}}",
+                type_name(&data)
+            )));
+        }
+        crate::bounds::check_value(&data, 3, &format!("skills.{skill}.{section}"))?;
+        let patch = Value::Object(Map::from_iter([(section.to_string(), data)]));
+        Ok(Self { user: user.into(), skill: skill.into(), section: section.into(), patch, by })
+    }
+
+    /// The skill whose state this changes.
+    pub fn skill(&self) -> &str {
+        &self.skill
+    }
+
+    /// The top-level section this changes.
+    pub fn section(&self) -> &str {
+        &self.section
+    }
+
+    /// Merge the patch and record the undo step, inside the caller's transaction.
+    pub(crate) fn apply(&self, tx: &Connection) -> Result<()> {
+        let (user, skill, section, patch) = (&self.user, &self.skill, &self.section, &self.patch);
+        let lists = skill_rows::lists(tx, user, skill)?;
+        let stored = skill_rows::load_stored(tx, user, skill)?;
+        let keys = [section.as_str(), "_meta"];
+        let (before, partial) = undo::keys_before_in(tx, skill, stored.as_ref(), &lists, &keys)?;
+        let old = undo::at_path(partial.as_ref(), &[section]);
+        let mut new = old.cloned().unwrap_or_else(|| Value::Object(Map::new()));
+        deep_merge(&mut new, patch[section].clone());
+        let text = undo::summary(section, old, Some(&new));
+        let target = HistoryTarget::Skill(skill.clone());
+        undo::record(tx, user, &target, section, &self.by, &before, &text)?;
+        for list in lists {
+            if patch_touches(patch, &list.segments()) {
+                skill_rows::drop_list(tx, &list)?;
+            }
+        }
+        let mut doc = stored.unwrap_or_else(|| Value::Object(Map::new()));
+        let Value::Object(patch) = patch else { return Ok(()) };
+        for (key, data) in patch {
+            let slot = ensure_object_path(&mut doc, &[], "skills")?
+                .entry(key.clone())
+                .or_insert_with(|| Value::Object(Map::new()));
+            deep_merge(slot, data.clone());
+        }
+        profile::touch(&mut doc)?;
+        skill_rows::save_doc(tx, user, skill, &doc)
+    }
+}
+
 /// A skill id is 1–64 characters of `a-z`, `0-9` and `-`.
 pub fn validate_skill_id(id: &str) -> Result<()> {
     let ok = !id.is_empty()
@@ -185,46 +258,12 @@ impl Store {
         data: Value,
         by: &ChangeBy,
     ) -> Result<()> {
-        validate_skill_id(skill)?;
-        validate_section(section)?;
-        if !data.is_object() {
-            return Err(StoreError::invalid(format!(
-                "write_state data must be a JSON object (it is merged into section \"{section}\"), got {}; \
-                 wrap it, e.g. {{\"value\": ...}}",
-                type_name(&data)
-            )));
-        }
-        crate::bounds::check_value(&data, 3, &format!("skills.{skill}.{section}"))?;
-        let patch = Value::Object(Map::from_iter([(section.to_string(), data)]));
-        self.write_tx(|tx| {
-            let lists = skill_rows::lists(tx, user, skill)?;
-            let stored = skill_rows::load_stored(tx, user, skill)?;
-            let keys = [section, "_meta"];
-            let (before, partial) =
-                undo::keys_before_in(tx, skill, stored.as_ref(), &lists, &keys)?;
-            let old = undo::at_path(partial.as_ref(), &[section]);
-            let mut new = old.cloned().unwrap_or_else(|| Value::Object(Map::new()));
-            deep_merge(&mut new, patch[section].clone());
-            let text = undo::summary(section, old, Some(&new));
-            let target = HistoryTarget::Skill(skill.into());
-            undo::record(tx, user, &target, section, by, &before, &text)?;
-            for list in lists {
-                if patch_touches(&patch, &list.segments()) {
-                    skill_rows::drop_list(tx, &list)?;
-                }
-            }
-            let mut doc = stored.unwrap_or_else(|| Value::Object(Map::new()));
-            let Value::Object(patch) = patch else { return Ok(()) };
-            for (key, data) in patch {
-                let slot = ensure_object_path(&mut doc, &[], "skills")?
-                    .entry(key)
-                    .or_insert_with(|| Value::Object(Map::new()));
-                deep_merge(slot, data);
-            }
-            profile::touch(&mut doc)?;
-            skill_rows::save_doc(tx, user, skill, &doc)
-        })?;
-        Ok(())
+        self.apply_state_write(&StateWrite::new(user, skill, section, data, by.clone())?)
+    }
+
+    /// Apply a checked [`StateWrite`] in its own transaction.
+    pub fn apply_state_write(&self, write: &StateWrite) -> Result<()> {
+        self.write_tx(|tx| write.apply(tx))
     }
 
     /// Put `entry` (a JSON object) first in the list at `path` under `skills.<skill>`, stamped

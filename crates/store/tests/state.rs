@@ -197,3 +197,31 @@ fn writes_past_the_bounds_are_refused_and_the_state_stays_readable() {
     assert_eq!(read.data["journal"][0]["text"], "kept");
     assert!(read.data.get("notes").is_none() && read.data.get("money").is_none());
 }
+
+/// A model's write and the tool result reporting it go in one transaction: when the result
+/// cannot be stored (its conversation is gone), the write is not applied either, and its
+/// undo step is not recorded.
+#[test]
+fn a_state_write_and_its_result_message_are_stored_together_or_not_at_all() {
+    use vibe_store::{ChangeBy, HistoryTarget, NewMessage, Role, StateWrite};
+    let (_d, store) = temp_store();
+    let conversation = store.create_conversation(U, None).unwrap().id;
+    let by = ChangeBy::Model { run_id: "run-1".into() };
+    let result = |call: &str| NewMessage {
+        tool_call_id: Some(call.into()),
+        ..NewMessage::text(Role::Tool, r#"{"status":"success"}"#)
+    };
+    let write = StateWrite::new(U, "lifecoach", "goals", json!({"run": "5k"}), by.clone()).unwrap();
+    assert_eq!((write.skill(), write.section()), ("lifecoach", "goals"));
+    let stored = store.append_message_after(&write, &conversation, result("call_1")).unwrap();
+    assert_eq!(store.messages(&conversation).unwrap().last().unwrap().id, stored.id);
+    assert_eq!(lifecoach(&store)["goals"], json!({"run": "5k"}));
+
+    let later = StateWrite::new(U, "lifecoach", "goals", json!({"run": "10k"}), by).unwrap();
+    let err = store.append_message_after(&later, "no-such-conversation", result("call_2"));
+    assert!(err.is_err(), "a result for a missing conversation must be refused");
+    assert_eq!(lifecoach(&store)["goals"], json!({"run": "5k"}), "the write must not be applied");
+    let target = HistoryTarget::Skill("lifecoach".into());
+    assert_eq!(store.state_history(U, &target, 10).unwrap().len(), 1);
+    assert_eq!(store.messages(&conversation).unwrap().len(), 1);
+}

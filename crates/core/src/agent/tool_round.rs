@@ -5,6 +5,7 @@
 
 use futures::future::BoxFuture;
 use vibe_llm::Message;
+use vibe_store::{NewMessage, Role};
 use vibe_wire::Event;
 
 use crate::CoreError;
@@ -12,7 +13,8 @@ use crate::agent::driver::Loop;
 use crate::agent::execute::{CallOutcome, OutcomeSink, execute_calls};
 use crate::agent::fsm::{Action, PlannedCall, ToolReport};
 use crate::agent::persist::tool_message;
-use crate::tools::{Effect, ToolContext};
+use crate::store_io::blocking;
+use crate::tools::{Effect, ToolContext, ToolOutput};
 
 /// Stores and applies each outcome of a round as it completes.
 struct Recorder<'a> {
@@ -21,9 +23,9 @@ struct Recorder<'a> {
 }
 
 impl OutcomeSink for Recorder<'_> {
-    fn done(&mut self, outcome: CallOutcome) -> BoxFuture<'_, Result<(), CoreError>> {
+    fn done(&mut self, mut outcome: CallOutcome) -> BoxFuture<'_, Result<(), CoreError>> {
         Box::pin(async move {
-            let message = self.lp.record_result(&outcome).await?;
+            let message = self.lp.record_result(&mut outcome).await?;
             let report = outcome.executed.then(|| ToolReport {
                 name: outcome.call.name.clone(),
                 is_error: outcome.output.is_error,
@@ -129,22 +131,59 @@ impl Loop {
         }
     }
 
-    /// Store and show one result; returns its message for the run's next model call.
-    async fn record_result(&mut self, outcome: &CallOutcome) -> Result<Message, CoreError> {
+    /// Store and show one result; returns its message for the run's next model call. A
+    /// staged state write (`ToolOutput::write`) is applied in the transaction that stores the
+    /// result; when the store refuses it, the result becomes that error, stored alone.
+    async fn record_result(&mut self, outcome: &mut CallOutcome) -> Result<Message, CoreError> {
         let inp = &self.input;
-        let content = outcome.output.result.to_string();
-        let message = Message::tool(outcome.call.id.clone(), content.clone());
-        let tokens = inp.context.tokenizer().count_message(&message);
-        tool_message(
-            &inp.store,
-            &inp.conversation.id,
-            &inp.run_id,
-            &outcome.call.id,
-            &content,
-            tokens,
-            false,
-        )
-        .await?;
+        let stored = |output: &ToolOutput| {
+            let content = output.result.to_string();
+            let message = Message::tool(outcome.call.id.clone(), content.clone());
+            let tokens = inp.context.tokenizer().count_message(&message);
+            let row = NewMessage {
+                role: Role::Tool,
+                content,
+                tool_calls: None,
+                tool_call_id: Some(outcome.call.id.clone()),
+                token_count: tokens,
+                run_id: Some(inp.run_id.clone()),
+                interrupted: false,
+            };
+            (message, tokens, row)
+        };
+        let (mut message, mut tokens, row) = stored(&outcome.output);
+        let conversation_id = inp.conversation.id.clone();
+        let written = match outcome.output.write.take() {
+            Some(write) => {
+                let (skill, section) = (write.skill().to_string(), write.section().to_string());
+                let conversation_id = conversation_id.clone();
+                let applied = blocking(&inp.store, move |s| {
+                    s.append_message_after(&write, &conversation_id, row)
+                })
+                .await;
+                match applied {
+                    Ok(_) => {
+                        inp.emitter
+                            .emit(Event::StateChanged { skill: Some(skill), paths: vec![section] });
+                        true
+                    }
+                    Err(e) => {
+                        outcome.output = ToolOutput::error(e.to_string());
+                        false
+                    }
+                }
+            }
+            None => {
+                blocking(&inp.store, move |s| s.append_message(&conversation_id, row)).await?;
+                true
+            }
+        };
+        if !written {
+            let row;
+            (message, tokens, row) = stored(&outcome.output);
+            let conversation_id = inp.conversation.id.clone();
+            blocking(&inp.store, move |s| s.append_message(&conversation_id, row)).await?;
+        }
         let (shown, file) = match &inp.audit {
             Some(audit) => audit.externalize(&outcome.call.name, &outcome.output.result),
             None => (outcome.output.result.clone(), None),

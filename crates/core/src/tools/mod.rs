@@ -43,10 +43,11 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 use vibe_llm::ToolDef;
 use vibe_skills::Registry;
-use vibe_store::Store;
+use vibe_store::{StateWrite, Store};
 use vibe_wire::Plan;
 
 use crate::emit::Emitter;
+use crate::store_io::blocking;
 
 /// What kind of work a tool does (budgets count `Script` calls separately; `Display` tools only
 /// emit events).
@@ -102,16 +103,40 @@ pub struct ToolOutput {
     pub is_error: bool,
     /// A change the loop must apply (activating a skill, a new plan).
     pub effect: Option<Effect>,
+    /// A state write the call checked but did not apply ([`ToolOutput::staged`]). The loop
+    /// applies it in the transaction that stores this result, so the change and the result
+    /// reporting it are stored together or not at all; a caller that stores no result applies
+    /// it with [`ToolOutput::settle`].
+    pub write: Option<StateWrite>,
 }
 
 impl ToolOutput {
     pub fn ok(result: Value) -> Self {
-        Self { result, is_error: false, effect: None }
+        Self { result, is_error: false, effect: None, write: None }
     }
 
     /// A successful result that also asks the loop to apply `effect`.
     pub fn with_effect(result: Value, effect: Effect) -> Self {
-        Self { result, is_error: false, effect: Some(effect) }
+        Self { result, is_error: false, effect: Some(effect), write: None }
+    }
+
+    /// A successful result that holds only once `write` is applied (see [`ToolOutput::write`]).
+    pub fn staged(result: Value, write: StateWrite) -> Self {
+        Self { result, is_error: false, effect: None, write: Some(write) }
+    }
+
+    /// Apply the staged write on its own (off the async worker) and say which paths changed;
+    /// a write the store refuses becomes the error observation. Without one, `self` unchanged.
+    pub async fn settle(mut self, ctx: &ToolContext) -> ToolOutput {
+        let Some(write) = self.write.take() else { return self };
+        let (skill, section) = (write.skill().to_string(), write.section().to_string());
+        match blocking(&ctx.store, move |s| s.apply_state_write(&write)).await {
+            Ok(()) => {
+                state_changed(ctx, Some(&skill), [section]);
+                self
+            }
+            Err(e) => ToolOutput::error(e.to_string()),
+        }
     }
 
     /// An error observation: `{"status": "error", "message": ...}`.
@@ -120,6 +145,7 @@ impl ToolOutput {
             result: serde_json::json!({"status": "error", "message": message.into()}),
             is_error: true,
             effect: None,
+            write: None,
         }
     }
 
@@ -134,6 +160,7 @@ impl ToolOutput {
             }),
             is_error: true,
             effect: None,
+            write: None,
         }
     }
 }

@@ -263,6 +263,7 @@ impl Tool for AdvanceProtocolStep {
                     }),
                     is_error: true,
                     effect: None,
+                    write: None,
                 },
                 Ok(Advance::Advanced { run, events }) => {
                     emit_all(ctx, events);

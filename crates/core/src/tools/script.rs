@@ -98,7 +98,7 @@ fn observation(script: &str, run: ScriptRun) -> ToolOutput {
         "timed_out": run.timed_out,
         "truncated": run.truncated,
     });
-    ToolOutput { result, is_error: status != "success", effect: None }
+    ToolOutput { result, is_error: status != "success", effect: None, write: None }
 }
 
 async fn execute(

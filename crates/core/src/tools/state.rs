@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use vibe_llm::ToolDef;
-use vibe_store::{ChangeBy, DEFAULT_MAX_ITEMS, StateStatus};
+use vibe_store::{ChangeBy, DEFAULT_MAX_ITEMS, StateStatus, StateWrite};
 
 use super::args::Args;
 use super::{Tool, ToolContext, ToolOutput, active_skill, builtin_def, state_changed, tool_def};
@@ -172,21 +172,16 @@ impl Tool for WriteState {
                 return unapproved(reason);
             }
             let data = Value::Object(data.clone());
-            let (user, owned_skill, owned_section, by) =
-                (ctx.user.clone(), skill.to_string(), section.to_string(), by_model(ctx));
-            let written = blocking(&ctx.store, move |s| {
-                s.write_state_by(&user, &owned_skill, &owned_section, data, &by)
-            })
-            .await;
-            match written {
-                Ok(()) => {
-                    state_changed(ctx, Some(skill), [section.to_string()]);
-                    ToolOutput::ok(json!({
-                    "status": "success",
-                    "message": format!("已保存 {section}"),
-                    "skill_id": skill,
-                    }))
-                }
+            // Applied by the loop with the result message (`ToolOutput::write`).
+            match StateWrite::new(&ctx.user, skill, section, data, by_model(ctx)) {
+                Ok(write) => ToolOutput::staged(
+                    json!({
+                        "status": "success",
+                        "message": format!("已保存 {section}"),
+                        "skill_id": skill,
+                    }),
+                    write,
+                ),
                 Err(e) => ToolOutput::error(e.to_string()),
             }
         })

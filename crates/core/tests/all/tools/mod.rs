@@ -92,18 +92,22 @@ impl Fixture {
         }
     }
 
-    /// Calls the built-in handler `tool` with `args` as `active_skill`.
+    /// Calls the built-in handler `tool` with `args` as `active_skill`, and applies a staged
+    /// state write on its own (the loop would with the result message).
     pub async fn call(&self, active_skill: Option<&str>, tool: &str, args: Value) -> ToolOutput {
         let handler = self.tools.get(tool).unwrap_or_else(|| panic!("no handler {tool}"));
-        handler.call(&self.ctx(active_skill), args).await
+        let ctx = self.ctx(active_skill);
+        handler.call(&ctx, args).await.settle(&ctx).await
     }
 
-    /// Calls `tool` as the skill's tool set offers it (declared definitions, script tools).
+    /// Calls `tool` as the skill's tool set offers it (declared definitions, script tools),
+    /// applying a staged write as [`Self::call`] does.
     pub async fn call_offered(&self, skill: &str, tool: &str, args: Value) -> ToolOutput {
         let set = self.tools.tools_for(&self.skills, Some(skill));
         let handler = set
             .get(tool)
             .unwrap_or_else(|| panic!("{skill} does not offer {tool}: {:?}", set.names()));
-        handler.call(&self.ctx(Some(skill)), args).await
+        let ctx = self.ctx(Some(skill));
+        handler.call(&ctx, args).await.settle(&ctx).await
     }
 }
