@@ -235,18 +235,30 @@ impl Store {
         Ok(stored(id, conversation_id, msg, now))
     }
 
-    /// Apply `write` and store `msg`, the tool result that reports it, in one transaction: both
-    /// are stored or neither is. An error from either leaves the file as it was.
-    pub fn append_message_after(
+    /// Store a tool result with what belongs in its transaction: the answer that made the
+    /// call when it is not stored yet (stored first, in place of its draft row if it has one,
+    /// so the call comes before its result), and the state write the call made ready (applied
+    /// before the result that reports it). All of it is stored or none of it; an error leaves
+    /// the file as it was.
+    pub fn append_tool_result(
         &self,
-        write: &crate::StateWrite,
         conversation_id: &str,
+        answer: Option<&crate::RunAnswer>,
+        write: Option<&crate::StateWrite>,
         msg: NewMessage,
     ) -> Result<Message> {
         validate(&msg)?;
+        if let Some(answer) = answer {
+            validate(&answer.message)?;
+        }
         let now = clock::now_rfc3339();
         let id = self.write_tx(|tx| {
-            write.apply(tx)?;
+            if let Some(answer) = answer {
+                crate::runs::store_answer(tx, conversation_id, answer, &now)?;
+            }
+            if let Some(write) = write {
+                write.apply(tx)?;
+            }
             insert_message(tx, conversation_id, &msg, &now)
         })?;
         Ok(stored(id, conversation_id, msg, now))

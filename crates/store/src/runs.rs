@@ -22,6 +22,25 @@ pub struct RunAnswer {
     pub message: NewMessage,
 }
 
+/// Store a run's answer in `tx`: in place of its draft row when one was written while it
+/// streamed, else as a new message of `conversation_id`. Returns its id.
+pub(crate) fn store_answer(
+    tx: &rusqlite::Connection,
+    conversation_id: &str,
+    answer: &RunAnswer,
+    now: &str,
+) -> Result<i64> {
+    match answer.draft_id {
+        Some(draft) => {
+            if messages::rewrite_message(tx, draft, &answer.message)? == 0 {
+                return Err(StoreError::invalid(format!("no message with id {draft}")));
+            }
+            Ok(draft)
+        }
+        None => messages::insert_message(tx, conversation_id, &answer.message, now),
+    }
+}
+
 /// The conversation a run belongs to.
 fn conversation_of(tx: &rusqlite::Connection, run: &str) -> Result<String> {
     tx.prepare_cached("SELECT conversation_id FROM runs WHERE id = ?1")?
@@ -169,17 +188,10 @@ impl Store {
         }
         let now = clock::now_rfc3339();
         self.write_tx(|tx| {
-            let stored = match answer {
+            let stored = match &answer {
                 None => None,
-                Some(RunAnswer { draft_id: Some(draft), message }) => {
-                    if messages::rewrite_message(tx, draft, &message)? == 0 {
-                        return Err(StoreError::invalid(format!("no message with id {draft}")));
-                    }
-                    Some(draft)
-                }
-                Some(RunAnswer { draft_id: None, message }) => {
-                    Some(messages::insert_message(tx, conversation_of(tx, id)?.as_str(), &message, &now)?)
-                }
+                Some(a @ RunAnswer { draft_id: Some(_), .. }) => Some(store_answer(tx, "", a, &now)?),
+                Some(a) => Some(store_answer(tx, &conversation_of(tx, id)?, a, &now)?),
             };
             let n = tx
                 .prepare_cached(

@@ -52,7 +52,7 @@ pub struct AppendOutcome {
 
 /// A `write_state` whose arguments were checked, ready to apply in a transaction: alone
 /// ([`Store::apply_state_write`]), or with the tool result that reports it
-/// ([`Store::append_message_after`]), so the change and its report are stored together or
+/// ([`Store::append_tool_result`]), so the change and its report are stored together or
 /// not at all.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StateWrite {

@@ -213,12 +213,14 @@ fn a_state_write_and_its_result_message_are_stored_together_or_not_at_all() {
     };
     let write = StateWrite::new(U, "lifecoach", "goals", json!({"run": "5k"}), by.clone()).unwrap();
     assert_eq!((write.skill(), write.section()), ("lifecoach", "goals"));
-    let stored = store.append_message_after(&write, &conversation, result("call_1")).unwrap();
+    let stored =
+        store.append_tool_result(&conversation, None, Some(&write), result("call_1")).unwrap();
     assert_eq!(store.messages(&conversation).unwrap().last().unwrap().id, stored.id);
     assert_eq!(lifecoach(&store)["goals"], json!({"run": "5k"}));
 
     let later = StateWrite::new(U, "lifecoach", "goals", json!({"run": "10k"}), by).unwrap();
-    let err = store.append_message_after(&later, "no-such-conversation", result("call_2"));
+    let err =
+        store.append_tool_result("no-such-conversation", None, Some(&later), result("call_2"));
     assert!(err.is_err(), "a result for a missing conversation must be refused");
     assert_eq!(lifecoach(&store)["goals"], json!({"run": "5k"}), "the write must not be applied");
     let target = HistoryTarget::Skill("lifecoach".into());

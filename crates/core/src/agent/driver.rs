@@ -100,6 +100,9 @@ pub(super) struct Loop {
     pub(super) final_text: String,
     /// The last answer, stored when the run is closed.
     pub(super) answer: Option<RunAnswer>,
+    /// The answer whose calls the tool round runs, until it is stored with the first of
+    /// their results ([`StoreAnswer::WithResults`]).
+    pub(super) calls_answer: Option<RunAnswer>,
     /// The prompt parts this run's model calls share (the skill's static parts, the cases
     /// matched to the person's message).
     prompt_parts: RunParts,
@@ -126,6 +129,7 @@ pub async fn run_agent(input: AgentInput) -> Result<AgentOutcome, CoreError> {
         done_tools: Vec::new(),
         final_text: String::new(),
         answer: None,
+        calls_answer: None,
         prompt_parts: RunParts::default(),
     };
     let mut action = lp.machine.start();
@@ -272,7 +276,7 @@ impl Loop {
         closing: bool,
         prompt_tokens: u32,
         toolset: &ToolSet,
-        mut draft: Draft,
+        draft: Draft,
     ) -> Result<Action, CoreError> {
         let inp = &self.input;
         if let Some(usage) = response.usage {
@@ -308,8 +312,16 @@ impl Loop {
                     },
                 });
             }
-            StoreAnswer::Now => {
-                draft.write(&inp.store, &response.text, calls.as_ref(), tokens, false).await?;
+            StoreAnswer::WithResults => {
+                self.calls_answer = Some(RunAnswer {
+                    draft_id: draft.id(),
+                    message: NewMessage {
+                        tool_calls: calls,
+                        token_count: tokens,
+                        run_id: Some(inp.run_id.clone()),
+                        ..NewMessage::text(Role::Assistant, response.text.clone())
+                    },
+                });
             }
         }
         self.run_tokens += tokens;

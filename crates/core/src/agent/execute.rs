@@ -54,6 +54,9 @@ pub fn shown_arguments(raw: &str) -> Value {
 /// the next one is taken.
 pub trait OutcomeSink: Send {
     fn done(&mut self, outcome: CallOutcome) -> BoxFuture<'_, Result<(), CoreError>>;
+    /// Called before the round waits for the person to approve a call, so what is held for
+    /// the next commit can be stored first.
+    fn before_wait(&mut self) -> BoxFuture<'_, Result<(), CoreError>>;
 }
 
 /// A call after its arguments, its tool and its approval were checked.
@@ -64,6 +67,12 @@ enum Prepared {
     Denied(ToolOutput),
     /// To run; `true` when the person approved it.
     Run(Arc<dyn Tool>, Value, bool),
+}
+
+/// A checked call: ready, or to run only if the person approves it (for this reason).
+enum Checked {
+    Ready(Prepared),
+    Ask(Arc<dyn Tool>, Value, String),
 }
 
 /// Run one round's calls. Approvals are asked first, one at a time in call order; then
@@ -86,8 +95,15 @@ pub async fn execute_calls(
     // Whether the round waited for the person: state may have changed meanwhile.
     let mut asked = false;
     for (index, (call, plan)) in calls.iter().zip(planned).enumerate() {
-        let Some(item) = prepare(call, plan, lookup, ctx, approver, emitter, cancel).await else {
-            return Ok(false);
+        let item = match prepare(call, plan, lookup, ctx) {
+            Checked::Ready(item) => item,
+            Checked::Ask(tool, args, reason) => {
+                done.before_wait().await?;
+                match ask(call, tool, args, reason, ctx, approver, emitter, cancel).await {
+                    Some(item) => item,
+                    None => return Ok(false),
+                }
+            }
         };
         match item {
             Prepared::Done(output, executed) => {
@@ -160,39 +176,50 @@ fn unusable_reply(call: &ToolCall) -> String {
     }
 }
 
-/// Check one call and ask for its approval; `None` when the run was cancelled meanwhile.
-async fn prepare(
+/// Check one call: its verdict, its tool, its arguments and whether it needs approval.
+fn prepare(
     call: &ToolCall,
     plan: &PlannedCall,
     lookup: &(dyn Fn(&str) -> Option<Arc<dyn Tool>> + Sync),
     ctx: &ToolContext,
-    approver: &dyn Approver,
-    emitter: &Emitter,
-    cancel: &CancellationToken,
-) -> Option<Prepared> {
+) -> Checked {
+    let done = |output, executed| Checked::Ready(Prepared::Done(output, executed));
     let tool = match &plan.verdict {
-        CallVerdict::Refuse(why) => {
-            return Some(Prepared::Done(ToolOutput::error(why.clone()), false));
-        }
+        CallVerdict::Refuse(why) => return done(ToolOutput::error(why.clone()), false),
         CallVerdict::Run if call.name == UNUSABLE_REPLY => {
-            return Some(Prepared::Done(ToolOutput::error(unusable_reply(call)), true));
+            return done(ToolOutput::error(unusable_reply(call)), true);
         }
         CallVerdict::Run => match lookup(&call.name) {
             Some(tool) => tool,
             None => {
                 let why =
                     format!("unknown tool \"{}\"; call one of the tools you were given", call.name);
-                return Some(Prepared::Done(ToolOutput::error(why), true));
+                return done(ToolOutput::error(why), true);
             }
         },
     };
     let args = match parse_arguments(&call.arguments) {
         Ok(args) => args,
-        Err(why) => return Some(Prepared::Done(ToolOutput::error(why), true)),
+        Err(why) => return done(ToolOutput::error(why), true),
     };
-    let Some(reason) = tool.approval_in(ctx, &args) else {
-        return Some(Prepared::Run(tool, args, false));
-    };
+    match tool.approval_in(ctx, &args) {
+        Some(reason) => Checked::Ask(tool, args, reason),
+        None => Checked::Ready(Prepared::Run(tool, args, false)),
+    }
+}
+
+/// Ask the person to approve one call; `None` when the run was cancelled meanwhile.
+#[allow(clippy::too_many_arguments)]
+async fn ask(
+    call: &ToolCall,
+    tool: Arc<dyn Tool>,
+    args: Value,
+    reason: String,
+    ctx: &ToolContext,
+    approver: &dyn Approver,
+    emitter: &Emitter,
+    cancel: &CancellationToken,
+) -> Option<Prepared> {
     let request = ApprovalRequest {
         request_id: format!("{}-{}", ctx.run_id, call.id),
         tool: call.name.clone(),

@@ -31,9 +31,11 @@ pub enum Action {
 /// the rule is tested with the other decisions (docs/design.md#history).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StoreAnswer {
-    /// The run goes on: the answer is stored now, so the tool results that follow it (stored
-    /// the moment each completes) always come after the calls they answer.
-    Now,
+    /// The run goes on with the answer's calls: the answer is stored in the commit of the
+    /// first of their results (before it, so a result never comes before its call), or
+    /// alone before the round waits for the person or is cancelled. Every later result is
+    /// stored the moment it completes.
+    WithResults,
     /// The run ends with this answer: it is stored with the run's close, in the same commit,
     /// so no reader ever sees a finished answer beside a run still `running`.
     WithClose,
@@ -50,7 +52,7 @@ impl Answered {
     fn new(next: Action) -> Self {
         let store = match next {
             Action::Finish { .. } | Action::SayFallback { .. } => StoreAnswer::WithClose,
-            _ => StoreAnswer::Now,
+            _ => StoreAnswer::WithResults,
         };
         Self { store, next }
     }

@@ -203,10 +203,10 @@ fn a_cancel_during_tools_answers_only_the_calls_that_had_not_finished() {
 
 #[test]
 fn an_answer_that_ends_the_run_is_stored_with_the_close_any_other_at_once() {
-    // Tool calls follow: stored now, before their results.
+    // Tool calls follow: stored with the first of their results, before it.
     let mut m = Machine::new(budgets());
     m.start();
-    assert_eq!(m.on_model_answer(&[Some(ToolKind::Data)]).store, StoreAnswer::Now);
+    assert_eq!(m.on_model_answer(&[Some(ToolKind::Data)]).store, StoreAnswer::WithResults);
     m.on_tools_done(&[ok("read_state")]);
     // The plain last answer: with the run's close.
     m.on_text();
@@ -223,7 +223,7 @@ fn an_answer_that_ends_the_run_is_stored_with_the_close_any_other_at_once() {
     let mut m = Machine::new(Budgets { max_tool_calls: 0, ..budgets() });
     m.start();
     let refused = m.on_model_answer(&[Some(ToolKind::Data)]);
-    assert_eq!(refused.store, StoreAnswer::Now);
+    assert_eq!(refused.store, StoreAnswer::WithResults);
     assert_eq!(runs(&refused.next), 0);
 
     // A closing answer, even an empty one the fixed text replaces, goes with the close.

@@ -1,7 +1,11 @@
 //! A round of tool calls: run the calls the model made against the tools it was offered
 //! (approvals, order, concurrency and failures are `execute`'s), store and emit each result
 //! the moment it completes and apply its effect (`skill_activated`, `plan_updated`), and
-//! when the person cancels, close the calls that had not finished.
+//! when the person cancels, close the calls that had not finished. The answer that made the
+//! calls is stored in the commit of the first result, with any state write a call made ready
+//! (`ToolOutput::write`); alone only before the round waits for the person, or at a cancel.
+
+use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use vibe_llm::Message;
@@ -37,6 +41,10 @@ impl OutcomeSink for Recorder<'_> {
             self.finished.push((outcome.index, message, report));
             Ok(())
         })
+    }
+
+    fn before_wait(&mut self) -> BoxFuture<'_, Result<(), CoreError>> {
+        Box::pin(self.lp.store_calls_answer())
     }
 }
 
@@ -88,6 +96,7 @@ impl Loop {
             // the history stays valid.
             let done: Vec<usize> = finished.iter().map(|(i, ..)| *i).collect();
             let (unanswered, action) = self.machine.on_tools_cancelled(calls.len(), &done);
+            self.store_calls_answer().await?;
             let inp = &self.input;
             for call in unanswered.iter().filter_map(|&i| calls.get(i)) {
                 let content = serde_json::json!({"status": "error", "error": "cancelled", "message": "the person stopped the reply before this tool finished"});
@@ -131,59 +140,58 @@ impl Loop {
         }
     }
 
-    /// Store and show one result; returns its message for the run's next model call. A
-    /// staged state write (`ToolOutput::write`) is applied in the transaction that stores the
-    /// result; when the store refuses it, the result becomes that error, stored alone.
+    /// Store the answer that made the round's calls on its own, if it is not stored yet.
+    async fn store_calls_answer(&mut self) -> Result<(), CoreError> {
+        let Some(answer) = self.calls_answer.take() else { return Ok(()) };
+        let conversation_id = self.input.conversation.id.clone();
+        blocking(&self.input.store, move |s| match answer.draft_id {
+            Some(id) => {
+                let m = &answer.message;
+                s.update_message(id, &m.content, m.tool_calls.as_ref(), m.token_count, false)
+            }
+            None => s.append_message(&conversation_id, answer.message).map(|_| ()),
+        })
+        .await
+    }
+
+    /// Store and show one result; returns its message for the run's next model call. The
+    /// answer that made the call goes in the same commit when it is not stored yet, and so does
+    /// a staged state write (`ToolOutput::write`); when the store refuses the write, the result
+    /// becomes that error and is stored without it.
     async fn record_result(&mut self, outcome: &mut CallOutcome) -> Result<Message, CoreError> {
+        let answer = self.calls_answer.take().map(Arc::new);
+        let mut write = outcome.output.write.take().map(Arc::new);
         let inp = &self.input;
-        let stored = |output: &ToolOutput| {
-            let content = output.result.to_string();
+        let (message, tokens) = loop {
+            let content = outcome.output.result.to_string();
             let message = Message::tool(outcome.call.id.clone(), content.clone());
             let tokens = inp.context.tokenizer().count_message(&message);
             let row = NewMessage {
-                role: Role::Tool,
-                content,
-                tool_calls: None,
                 tool_call_id: Some(outcome.call.id.clone()),
                 token_count: tokens,
                 run_id: Some(inp.run_id.clone()),
-                interrupted: false,
+                ..NewMessage::text(Role::Tool, content)
             };
-            (message, tokens, row)
-        };
-        let (mut message, mut tokens, row) = stored(&outcome.output);
-        let conversation_id = inp.conversation.id.clone();
-        let written = match outcome.output.write.take() {
-            Some(write) => {
-                let (skill, section) = (write.skill().to_string(), write.section().to_string());
-                let conversation_id = conversation_id.clone();
-                let applied = blocking(&inp.store, move |s| {
-                    s.append_message_after(&write, &conversation_id, row)
-                })
-                .await;
-                match applied {
-                    Ok(_) => {
-                        inp.emitter
-                            .emit(Event::StateChanged { skill: Some(skill), paths: vec![section] });
-                        true
-                    }
-                    Err(e) => {
-                        outcome.output = ToolOutput::error(e.to_string());
-                        false
-                    }
-                }
-            }
-            None => {
-                blocking(&inp.store, move |s| s.append_message(&conversation_id, row)).await?;
-                true
-            }
-        };
-        if !written {
-            let row;
-            (message, tokens, row) = stored(&outcome.output);
             let conversation_id = inp.conversation.id.clone();
-            blocking(&inp.store, move |s| s.append_message(&conversation_id, row)).await?;
-        }
+            let (answer, staged) = (answer.clone(), write.clone());
+            let stored = blocking(&inp.store, move |s| {
+                s.append_tool_result(&conversation_id, answer.as_deref(), staged.as_deref(), row)
+            })
+            .await;
+            match (stored, write.take()) {
+                (Ok(_), Some(staged)) => {
+                    inp.emitter.emit(Event::StateChanged {
+                        skill: Some(staged.skill().to_string()),
+                        paths: vec![staged.section().to_string()],
+                    });
+                    break (message, tokens);
+                }
+                (Ok(_), None) => break (message, tokens),
+                // The store refused the write (or the result with it): the call failed.
+                (Err(e), Some(_)) => outcome.output = ToolOutput::error(e.to_string()),
+                (Err(e), None) => return Err(e),
+            }
+        };
         let (shown, file) = match &inp.audit {
             Some(audit) => audit.externalize(&outcome.call.name, &outcome.output.result),
             None => (outcome.output.result.clone(), None),

@@ -11,7 +11,8 @@ use vibe_wire::Event;
 use super::args::Args;
 use super::use_skill::chart_error;
 use super::{
-    Tool, ToolContext, ToolKind, ToolOutput, active_skill, birth, state_changed, tool_def,
+    Tool, ToolContext, ToolKind, ToolOutput, active_skill, birth, state_changed, sync_call,
+    tool_def,
 };
 use crate::compute::ensure_chart;
 
@@ -42,7 +43,7 @@ impl Tool for ComputeChart {
     }
 
     fn call<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
-        Box::pin(async move { compute(ctx, &args).unwrap_or_else(|out| out) })
+        Box::pin(sync_call(ctx, args, compute))
     }
 }
 
@@ -107,7 +108,7 @@ impl Tool for ShowChart {
     }
 
     fn call<'a>(&'a self, ctx: &'a ToolContext, _args: Value) -> BoxFuture<'a, ToolOutput> {
-        Box::pin(async move { show(ctx).unwrap_or_else(|out| out) })
+        Box::pin(sync_call(ctx, Value::Null, |ctx, _| show(ctx)))
     }
 }
 

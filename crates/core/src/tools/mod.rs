@@ -230,6 +230,21 @@ pub(crate) fn active_skill<'a>(ctx: &'a ToolContext, tool: &str) -> Result<&'a s
     })
 }
 
+/// Run a tool's synchronous body, which reads or writes the store, off the async worker
+/// (`store_io::off_worker`): a write may wait for another process's lock, up to the store's
+/// busy timeout, and the other tasks of the runtime must go on meanwhile.
+pub(crate) async fn sync_call(
+    ctx: &ToolContext,
+    args: Value,
+    body: fn(&ToolContext, &Value) -> Result<ToolOutput, ToolOutput>,
+) -> ToolOutput {
+    let ctx = ctx.clone();
+    match crate::store_io::off_worker(move || body(&ctx, &args)).await {
+        Ok(Ok(out) | Err(out)) => out,
+        Err(e) => ToolOutput::error(e.to_string()),
+    }
+}
+
 /// A built-in tool's definition, built once per process: its text and schema are constants,
 /// and a run builds its offered set's definitions anew (building the JSON schemas cost a
 /// measurable share of a turn; a copy costs a fraction of that).

@@ -13,7 +13,8 @@ use vibe_skills::{SkillEntry, SkillMeta};
 
 use super::args::Args;
 use super::{
-    Effect, Tool, ToolContext, ToolKind, ToolOutput, birth, builtin_def, state_changed, tool_def,
+    Effect, Tool, ToolContext, ToolKind, ToolOutput, birth, builtin_def, state_changed, sync_call,
+    tool_def,
 };
 use crate::CoreError;
 use crate::compute::ensure_chart;
@@ -53,7 +54,7 @@ impl Tool for UseSkill {
     }
 
     fn call<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
-        Box::pin(async move { activate(ctx, &args).unwrap_or_else(|out| out) })
+        Box::pin(sync_call(ctx, args, activate))
     }
 }
 

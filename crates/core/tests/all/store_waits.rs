@@ -90,8 +90,9 @@ impl ChatModel for Gated {
 }
 
 /// The lock is taken the moment the model's answer (a tool call) is complete, so the loop's
-/// write of that answer waits for it; the other task of the one-thread runtime must still run
-/// (it lets the lock go), and the answer, its tool result and the reply are all stored.
+/// next write waits for it (the `use_skill` call's, then the answer with its result); the other
+/// task of the one-thread runtime must still run (it lets the lock go), and the answer, its
+/// tool result and the reply are all stored, the call done once.
 #[test]
 fn the_loop_waiting_to_store_an_answer_lets_another_task_run() {
     let (take_tx, take_rx) = mpsc::channel::<()>();

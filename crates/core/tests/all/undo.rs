@@ -271,3 +271,39 @@ responses:
     assert!(state.data["goals"].get("steps").is_none(), "{}", state.data);
     assert_eq!(turn.reply(), "你刚加的标签我先不动。");
 }
+
+/// Reads the conversation while it decides (as the app's window would show it), then denies.
+struct ReadsWhileAsked(Arc<vibe_store::Store>, Mutex<Vec<vibe_store::Message>>);
+
+impl Approver for ReadsWhileAsked {
+    fn decide<'a>(&'a self, _request: &'a ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
+        Box::pin(async move {
+            let conversation = &self.0.list_conversations(LOCAL_USER).unwrap()[0];
+            *self.1.lock().unwrap() = self.0.messages(&conversation.id).unwrap();
+            ApprovalDecision { approved: false, by: ApprovalSource::User }
+        })
+    }
+}
+
+/// The answer whose calls wait for the person's approval is stored before the wait, whole:
+/// it is otherwise stored with its first result, and a wait may last as long as the person
+/// takes (or outlive the process).
+#[tokio::test]
+async fn the_answer_asking_for_approval_is_stored_before_the_wait() {
+    let h = Harness::scripted(WIPE);
+    with_journal(&h);
+    let approver = Arc::new(ReadsWhileAsked(h.store.clone(), Mutex::default()));
+    let mut request = say("把日记清空吧");
+    request.skill = Some("lifecoach".into());
+    let turn = h.turn_with(request, approver.clone()).await;
+    assert_eq!(turn.reply(), "好的，日记保留。");
+    let seen = approver.1.lock().unwrap().clone();
+    let roles: Vec<_> = seen.iter().map(|m| m.role).collect();
+    assert_eq!(roles, [vibe_store::Role::User, vibe_store::Role::Assistant], "{seen:?}");
+    let calls = seen[1].tool_calls.as_ref().expect("the asking answer carries its call");
+    assert_eq!(calls[0]["name"], "write_state");
+    assert!(!seen[1].interrupted);
+    let after = h.store.messages(&seen[0].conversation_id).unwrap();
+    assert_eq!(after.len(), 4, "user, the asking answer (once), the denial, the reply");
+    assert_eq!(after[1].id, seen[1].id);
+}
