@@ -1,10 +1,11 @@
 //! Writing one run's audit folder while the run happens. Each event becomes one line of
 //! `events.jsonl`, written with a single `write_all` on a file opened for appending (no
-//! user-space buffer for anything but streamed text), so a process killed at any moment leaves
-//! every earlier line whole. Streamed text deltas that follow each other within
-//! [`DELTA_FLUSH`] are written together with the next line (one write instead of one per
-//! delta); a kill loses at most that much of the streamed text in the log (the database keeps
-//! the draft). Failures after creation never stop the run: they are logged and the first one
+//! user-space buffer but for events that wait for the next line), so a process killed at any
+//! moment leaves every earlier line whole. Streamed text deltas, and the events that the run's
+//! own next step follows at once (`may_wait`), are written with the next line when they follow
+//! the last write within [`DELTA_FLUSH`] (one write and one sealed record instead of one per
+//! event); a kill loses at most that much of the log (the database keeps the draft and the
+//! results). Failures after creation never stop the run: they are logged and the first one
 //! is kept. In a data folder that seals its run files (`keys`), each write is one sealed
 //! record (`seal`) holding the lines written together, and the header goes out with the first.
 
@@ -36,8 +37,26 @@ pub struct RunAudit {
     key: Option<Arc<RunKey>>,
 }
 
-/// How long streamed text deltas may wait to be written with the next line.
+/// How long after the last write an event that may wait ([`may_wait`]) is kept for the next
+/// line.
 pub const DELTA_FLUSH: Duration = Duration::from_millis(50);
+
+/// Whether `event` may wait for the next line: streamed text, or an event the run's own next
+/// step follows at once (the prompt after `round_started`, the tool result after the changes
+/// it reports, the calls or the end after `usage`). An event after which the run may wait (for
+/// the model, a tool, the person, its end) is written at once, with what waited for it.
+fn may_wait(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::AssistantDelta { .. }
+            | Event::ReasoningDelta { .. }
+            | Event::RoundStarted { .. }
+            | Event::StateChanged { .. }
+            | Event::SkillActivated { .. }
+            | Event::PlanUpdated { .. }
+            | Event::Usage { .. }
+    )
+}
 
 struct LogFile {
     file: File,
@@ -193,11 +212,9 @@ impl RunAudit {
             }
         };
         line.push(b'\n');
-        let streamed =
-            matches!(envelope.event, Event::AssistantDelta { .. } | Event::ReasoningDelta { .. });
         let mut log = self.log.lock().unwrap_or_else(|p| p.into_inner());
         log.pending.extend_from_slice(&line);
-        if streamed && log.last_write.elapsed() < DELTA_FLUSH {
+        if may_wait(&envelope.event) && log.last_write.elapsed() < DELTA_FLUSH {
             return;
         }
         if let Err(e) = log.flush() {
@@ -320,7 +337,11 @@ mod tests {
             run_id: "r".into(),
             seq,
             ts: "2026-01-01T00:00:00Z".into(),
-            event: Event::RoundStarted { round: 1 },
+            event: Event::ToolCall {
+                id: format!("call_{seq}"),
+                name: "read_state".into(),
+                arguments: serde_json::json!({}),
+            },
         }
     }
 
@@ -372,6 +393,25 @@ mod tests {
         let seqs: Vec<u64> =
             text.lines().map(|l| serde_json::from_str::<Envelope>(l).unwrap().seq).collect();
         assert_eq!(seqs, [0, 1, 2, 3, 4, 5], "closing the log writes what waited, in order");
+    }
+
+    /// The events between two waits of a run go out as one write: `round_started` with the
+    /// prompt after it, the changes a call made with its result.
+    #[test]
+    fn events_the_run_follows_at_once_go_out_with_the_next_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let audit = RunAudit::create(dir.path(), "r").unwrap();
+        audit.write(&envelope(0));
+        let event = |seq, event| Envelope { event, ..envelope(seq) };
+        audit.write(&event(1, Event::RoundStarted { round: 1 }));
+        let changed = Event::StateChanged { skill: Some("lifecoach".into()), paths: vec![] };
+        audit.write(&event(2, changed));
+        assert_eq!(lines_on_disk(&audit), 1, "they wait for the next line");
+        audit.write(&envelope(3));
+        assert_eq!(lines_on_disk(&audit), 4);
+        std::thread::sleep(DELTA_FLUSH + Duration::from_millis(10));
+        audit.write(&event(4, Event::RoundStarted { round: 2 }));
+        assert_eq!(lines_on_disk(&audit), 5, "after a pause (a long tool, the model) at once");
     }
 
     #[test]
