@@ -1,8 +1,9 @@
 //! Writing the run's messages as they complete (docs/design.md#history): the assistant answer is
 //! stored as a draft flagged `interrupted` while it streams (at most every [`DRAFT_EVERY`]) and
-//! completed in place, so a killed process leaves the partial text; tool results are stored one by
-//! one. Every write waits for the database on a blocking thread (`store_io`), never on an async
-//! worker.
+//! completed in place, so a killed process leaves the partial text (an answer with tool calls is
+//! completed in the commit of its first result, `agent/tool_round.rs`); the "cancelled" results
+//! of a cancel are stored one by one. Every write waits for the database on a blocking thread
+//! (`store_io`), never on an async worker.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
