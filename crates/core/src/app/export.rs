@@ -8,7 +8,9 @@
 //! - `memory.json`: what the coach remembers (every item, its sources and history);
 //! - `conversations/<id>.json` and `<id>.md`: each conversation with its messages;
 //! - `protocol-runs/<id>.json` and `<id>.md`: each protocol run and its report (the report
-//!   only while its skill is installed).
+//!   only while its skill is installed);
+//! - `runs/<id>/events.jsonl` and the run's large tool outputs beside it: each recorded run's
+//!   audit log, in clear (sealed on disk in an encrypted data folder).
 
 use std::path::{Path, PathBuf};
 
@@ -18,7 +20,9 @@ use vibe_wire::command::{
     ListMemoryRequest, MessageRole,
 };
 
+use crate::CoreError;
 use crate::app::{App, AppError, dto};
+use crate::audit;
 use crate::backup::{BackupError, private_dir};
 use crate::protocol::{ReportFormat, render_report};
 
@@ -65,8 +69,40 @@ impl App {
                     .map_err(|e| AppError::Report(e.to_string()))?;
             out.bytes(&format!("protocol-runs/{name}.md"), &report)?;
         }
+        for run in self.store.list_runs(None, usize::MAX)? {
+            self.export_run_log(&mut out, &run.id)?;
+        }
         out.files.sort();
         Ok(ExportAllResponse { dir: dir.display().to_string(), files: out.files })
+    }
+}
+
+impl App {
+    /// A run's audit log and large tool outputs, opened with the data folder's key, into
+    /// `runs/<id>/`. A run that recorded nothing (its folder is gone) has nothing to export.
+    fn export_run_log(&self, out: &mut Export, run_id: &str) -> Result<(), AppError> {
+        let data_dir = &self.paths.data_dir;
+        let log = match audit::read_events(data_dir, run_id) {
+            Ok(log) => log,
+            Err(CoreError::RunNotFound { .. }) => return Ok(()),
+            Err(e) => return Err(e.into()),
+        };
+        let name = file_name(run_id);
+        // The events as recorded (a cut last line or an unreadable one is left out, as
+        // `vibe runs replay` leaves it out).
+        let mut text = String::new();
+        for line in &log.lines {
+            text.push_str(line);
+            text.push('\n');
+        }
+        out.text(&format!("runs/{name}/{}", audit::EVENTS_FILE), &text)?;
+        for file in audit::run_files(data_dir, run_id)? {
+            if file.name != audit::EVENTS_FILE {
+                let bytes = audit::read_run_file(data_dir, run_id, &file.name)?;
+                out.bytes(&format!("runs/{name}/{}", file_name(&file.name)), &bytes)?;
+            }
+        }
+        Ok(())
     }
 }
 

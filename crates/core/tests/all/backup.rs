@@ -138,6 +138,8 @@ async fn backup_verify_restore_round_trips_a_byte_identical_export() {
     assert!(before.contains_key("protocol-runs/pr1.json"), "{:?}", before.keys());
     assert!(before.contains_key("skill-states/lifecoach.json"), "{:?}", before.keys());
     assert!(before.contains_key("profile.json") && before.contains_key("memory.json"));
+    let log = &before[&format!("runs/{first_run}/events.jsonl")];
+    assert!(holds(log, SECRET) && holds(log, "run_finished"), "the run log, opened, in clear");
 
     let file = work.path().join("b.tar");
     let created =
