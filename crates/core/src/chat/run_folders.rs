@@ -75,12 +75,15 @@ impl ChatService {
         let Some(dir) = &self.data_dir else { return Ok((uuid::Uuid::now_v7().to_string(), None)) };
         if let Some(spares) = &self.spares {
             let spare = spares.slot.lock().unwrap_or_else(PoisonError::into_inner).take();
+            // The next spare is asked for once this one is moved: making it holds the spare
+            // folder's directory lock (for hundreds of microseconds on a busy ext4), which the
+            // move needs too.
+            let taken = spare.map(|spare| spare.activate(dir));
             let _ = spares.wake.send(());
-            if let Some(spare) = spare {
-                match spare.activate(dir) {
-                    Ok((id, audit)) => return Ok((id, Some(audit))),
-                    Err(e) => tracing::warn!(error = %e, "cannot take over the spare run folder"),
-                }
+            match taken {
+                Some(Ok((id, audit))) => return Ok((id, Some(audit))),
+                Some(Err(e)) => tracing::warn!(error = %e, "cannot take over the spare run folder"),
+                None => {}
             }
         }
         let id = uuid::Uuid::now_v7().to_string();
