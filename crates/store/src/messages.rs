@@ -254,7 +254,7 @@ impl Store {
         let now = clock::now_rfc3339();
         let id = self.write_tx(|tx| {
             if let Some(answer) = answer {
-                crate::runs::store_answer(tx, conversation_id, answer, &now)?;
+                crate::runs::store_answer(tx, answer, &now, || Ok(conversation_id.to_string()))?;
             }
             if let Some(write) = write {
                 write.apply(tx)?;

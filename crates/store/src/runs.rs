@@ -23,12 +23,12 @@ pub struct RunAnswer {
 }
 
 /// Store a run's answer in `tx`: in place of its draft row when one was written while it
-/// streamed, else as a new message of `conversation_id`. Returns its id.
+/// streamed, else as a new message of the conversation `conversation` names. Returns its id.
 pub(crate) fn store_answer(
     tx: &rusqlite::Connection,
-    conversation_id: &str,
     answer: &RunAnswer,
     now: &str,
+    conversation: impl FnOnce() -> Result<String>,
 ) -> Result<i64> {
     match answer.draft_id {
         Some(draft) => {
@@ -37,7 +37,7 @@ pub(crate) fn store_answer(
             }
             Ok(draft)
         }
-        None => messages::insert_message(tx, conversation_id, &answer.message, now),
+        None => messages::insert_message(tx, &conversation()?, &answer.message, now),
     }
 }
 
@@ -188,11 +188,10 @@ impl Store {
         }
         let now = clock::now_rfc3339();
         self.write_tx(|tx| {
-            let stored = match &answer {
-                None => None,
-                Some(a @ RunAnswer { draft_id: Some(_), .. }) => Some(store_answer(tx, "", a, &now)?),
-                Some(a) => Some(store_answer(tx, &conversation_of(tx, id)?, a, &now)?),
-            };
+            let stored = answer
+                .as_ref()
+                .map(|a| store_answer(tx, a, &now, || conversation_of(tx, id)))
+                .transpose()?;
             let n = tx
                 .prepare_cached(
                     "UPDATE runs SET status = ?2, stop_reason = ?3, usage = ?4, finished_at = ?5 WHERE id = ?1",
