@@ -299,30 +299,18 @@ impl Loop {
             self.machine.on_text();
         }
         let answered = self.machine.on_model_answer(&kinds);
-        let calls = tool_calls_json(&response.tool_calls);
+        let pending = RunAnswer {
+            draft_id: draft.id(),
+            message: NewMessage {
+                tool_calls: tool_calls_json(&response.tool_calls),
+                token_count: tokens,
+                run_id: Some(inp.run_id.clone()),
+                ..NewMessage::text(Role::Assistant, response.text.clone())
+            },
+        };
         match answered.store {
-            StoreAnswer::WithClose => {
-                self.answer = Some(RunAnswer {
-                    draft_id: draft.id(),
-                    message: NewMessage {
-                        tool_calls: calls,
-                        token_count: tokens,
-                        run_id: Some(inp.run_id.clone()),
-                        ..NewMessage::text(Role::Assistant, response.text.clone())
-                    },
-                });
-            }
-            StoreAnswer::WithResults => {
-                self.calls_answer = Some(RunAnswer {
-                    draft_id: draft.id(),
-                    message: NewMessage {
-                        tool_calls: calls,
-                        token_count: tokens,
-                        run_id: Some(inp.run_id.clone()),
-                        ..NewMessage::text(Role::Assistant, response.text.clone())
-                    },
-                });
-            }
+            StoreAnswer::WithClose => self.answer = Some(pending),
+            StoreAnswer::WithResults => self.calls_answer = Some(pending),
         }
         self.run_tokens += tokens;
         self.run_messages.push(message);
