@@ -204,6 +204,14 @@ impl Store {
         })
     }
 
+    /// Store a run's answer on its own (in place of its draft row when it has one), before
+    /// the run goes on. Returns the answer's message id.
+    pub fn store_run_answer(&self, conversation_id: &str, answer: &RunAnswer) -> Result<i64> {
+        messages::validate(&answer.message)?;
+        let now = clock::now_rfc3339();
+        self.write_tx(|tx| store_answer(tx, answer, &now, || Ok(conversation_id.to_string())))
+    }
+
     /// One run.
     pub fn run(&self, id: &str) -> Result<Option<RunRow>> {
         Ok(self
@@ -219,7 +227,10 @@ impl Store {
             "SELECT {COLUMNS} FROM runs WHERE ?1 IS NULL OR conversation_id = ?1 ORDER BY started_at DESC, id DESC LIMIT ?2"
         ))?;
         let rows = stmt
-            .query_map(params![conversation_id, limit as i64], from_row)?
+            .query_map(
+                params![conversation_id, i64::try_from(limit).unwrap_or(i64::MAX)],
+                from_row,
+            )?
             .collect::<rusqlite::Result<_>>()?;
         Ok(rows)
     }

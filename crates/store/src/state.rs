@@ -111,13 +111,10 @@ impl StateWrite {
             }
         }
         let mut doc = stored.unwrap_or_else(|| Value::Object(Map::new()));
-        let Value::Object(patch) = patch else { return Ok(()) };
-        for (key, data) in patch {
-            let slot = ensure_object_path(&mut doc, &[], "skills")?
-                .entry(key.clone())
-                .or_insert_with(|| Value::Object(Map::new()));
-            deep_merge(slot, data.clone());
-        }
+        let slot = ensure_object_path(&mut doc, &[], "skills")?
+            .entry(section.clone())
+            .or_insert_with(|| Value::Object(Map::new()));
+        deep_merge(slot, patch[section].clone());
         profile::touch(&mut doc)?;
         skill_rows::save_doc(tx, user, skill, &doc)
     }

@@ -329,6 +329,14 @@ impl Loop {
         Ok(answered.next)
     }
 
+    /// Store an answer of this run on its own, before the run goes on (off the async worker).
+    pub(super) async fn store_answer_alone(&self, answer: RunAnswer) -> Result<(), CoreError> {
+        let conversation_id = self.input.conversation.id.clone();
+        blocking(&self.input.store, move |s| s.store_run_answer(&conversation_id, &answer))
+            .await
+            .map(|_| ())
+    }
+
     /// Say the fixed closing text (streamed as one delta and stored).
     async fn say_fallback(&mut self, reason: StopReason) -> Result<(), CoreError> {
         let inp = &self.input;
@@ -342,23 +350,10 @@ impl Loop {
             if m.content.trim().is_empty() && m.tool_calls.is_none() {
                 draft_id = pending.draft_id;
             } else {
-                let conversation_id = inp.conversation.id.clone();
-                blocking(&inp.store, move |s| match pending.draft_id {
-                    Some(id) => {
-                        let m = &pending.message;
-                        s.update_message(
-                            id,
-                            &m.content,
-                            m.tool_calls.as_ref(),
-                            m.token_count,
-                            false,
-                        )
-                    }
-                    None => s.append_message(&conversation_id, pending.message).map(|_| ()),
-                })
-                .await?;
+                self.store_answer_alone(pending).await?;
             }
         }
+        let inp = &self.input;
         self.answer = Some(RunAnswer {
             draft_id,
             message: NewMessage {

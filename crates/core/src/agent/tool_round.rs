@@ -142,16 +142,10 @@ impl Loop {
 
     /// Store the answer that made the round's calls on its own, if it is not stored yet.
     async fn store_calls_answer(&mut self) -> Result<(), CoreError> {
-        let Some(answer) = self.calls_answer.take() else { return Ok(()) };
-        let conversation_id = self.input.conversation.id.clone();
-        blocking(&self.input.store, move |s| match answer.draft_id {
-            Some(id) => {
-                let m = &answer.message;
-                s.update_message(id, &m.content, m.tool_calls.as_ref(), m.token_count, false)
-            }
-            None => s.append_message(&conversation_id, answer.message).map(|_| ()),
-        })
-        .await
+        match self.calls_answer.take() {
+            Some(answer) => self.store_answer_alone(answer).await,
+            None => Ok(()),
+        }
     }
 
     /// Store and show one result; returns its message for the run's next model call. The
