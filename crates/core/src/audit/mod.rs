@@ -10,6 +10,7 @@
 
 mod blob;
 mod keys;
+mod late;
 mod migrate;
 mod reader;
 mod recording;

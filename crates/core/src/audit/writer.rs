@@ -1,24 +1,25 @@
 //! Writing one run's audit folder while the run happens. Each event becomes one line of
-//! `events.jsonl`, written with a single `write_all` on a file opened for appending (no
-//! user-space buffer but for events that wait for the next line), so a process killed at any
-//! moment leaves every earlier line whole. Streamed text deltas, and the events that the run's
-//! own next step follows at once (`may_wait`), are written with the next line when they follow
-//! the last write within [`DELTA_FLUSH`] (one write and one sealed record instead of one per
-//! event); a kill loses at most that much of the log (the database keeps the draft and the
-//! results). Failures after creation never stop the run: they are logged and the first one
-//! is kept. In a data folder that seals its run files (`keys`), each write is one sealed
-//! record (`seal`) holding the lines written together, and the header goes out with the first.
+//! `events.jsonl`, on a file opened for appending. Lines wait in memory for at most
+//! [`DELTA_FLUSH`] and go out together in one `write_all` (one sealed record in a sealed log):
+//! with the line that finds the oldest waiting for that long, else from the late writer's
+//! thread (`late`), else when the log is closed. A fast turn is one write instead of one per
+//! event; a process killed at any moment leaves every earlier line whole and loses at most
+//! the last [`DELTA_FLUSH`] of events (the database keeps the draft and the results).
+//! Failures after creation never stop the run: they are logged and the first one is kept. In a
+//! data folder that seals its run files (`keys`), each write is one sealed record (`seal`)
+//! holding the lines written together, and the header goes out with the first.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU32;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use vibe_wire::{Envelope, Event};
+use vibe_wire::Envelope;
 
+use super::late::{self, Waiting};
 use super::seal::{self, Form, RunKey, Sealer};
 use super::{EVENTS_FILE, blob, io_error, run_dir};
 use crate::CoreError;
@@ -30,41 +31,29 @@ pub struct RunAudit {
     run_id: String,
     dir: PathBuf,
     events_path: PathBuf,
-    log: Mutex<LogFile>,
+    /// Shared with the late writer (weakly), which writes lines nothing followed.
+    log: Arc<Mutex<LogFile>>,
     first_error: Mutex<Option<String>>,
     next_blob: AtomicU32,
     /// The key sealing this run's files; `None` in a clear data folder.
     key: Option<Arc<RunKey>>,
 }
 
-/// How long after the last write an event that may wait ([`may_wait`]) is kept for the next
-/// line.
+/// The longest a line waits in memory before it is written.
 pub const DELTA_FLUSH: Duration = Duration::from_millis(50);
-
-/// Whether `event` may wait for the next line: streamed text, or an event the run's own next
-/// step follows at once (the prompt after `round_started`, the tool result after the changes
-/// it reports, the calls or the end after `usage`). An event after which the run may wait (for
-/// the model, a tool, the person, its end) is written at once, with what waited for it.
-fn may_wait(event: &Event) -> bool {
-    matches!(
-        event,
-        Event::AssistantDelta { .. }
-            | Event::ReasoningDelta { .. }
-            | Event::RoundStarted { .. }
-            | Event::StateChanged { .. }
-            | Event::SkillActivated { .. }
-            | Event::PlanUpdated { .. }
-            | Event::Usage { .. }
-    )
-}
 
 struct LogFile {
     file: File,
     /// The last write may have stopped mid-line: start the next one on a fresh line.
     broken_line: bool,
-    /// Whole lines not written yet (deltas within [`DELTA_FLUSH`]).
+    /// Whole lines not written yet.
     pending: Vec<u8>,
-    last_write: Instant,
+    /// When the oldest line in `pending` was added (`None`: nothing waits).
+    waiting_since: Option<Instant>,
+    /// The late writer will look at this log (at most one visit is booked at a time).
+    booked: bool,
+    /// A write the late writer could not make, for the run's next write or flush to report.
+    late_error: Option<std::io::Error>,
     /// Seals each write as one record (a data folder with encryption on).
     sealer: Option<Sealer>,
     /// The file is empty: the sealed header goes out with the first write.
@@ -77,7 +66,9 @@ impl LogFile {
             file,
             broken_line,
             pending: Vec::new(),
-            last_write: Instant::now(),
+            waiting_since: None,
+            booked: false,
+            late_error: None,
             sealer: None,
             needs_header: false,
         }
@@ -85,6 +76,7 @@ impl LogFile {
 
     /// Write what is pending in one call.
     fn flush(&mut self) -> std::io::Result<()> {
+        self.waiting_since = None;
         if self.pending.is_empty() {
             return Ok(());
         }
@@ -101,9 +93,27 @@ impl LogFile {
         }
         let result = self.file.write_all(&self.pending);
         self.pending.clear();
-        self.last_write = Instant::now();
         self.broken_line = result.is_err();
         result
+    }
+}
+
+impl Waiting for Mutex<LogFile> {
+    fn write_due(&self, now: Instant) -> Option<Instant> {
+        let mut log = self.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(since) = log.waiting_since else {
+            log.booked = false;
+            return None;
+        };
+        let due = since + DELTA_FLUSH;
+        if now < due {
+            return Some(due);
+        }
+        log.booked = false;
+        if let Err(e) = log.flush() {
+            log.late_error.get_or_insert(e);
+        }
+        None
     }
 }
 
@@ -173,7 +183,7 @@ impl RunAudit {
             run_id: run_id.to_string(),
             dir,
             events_path,
-            log: Mutex::new(log),
+            log: Arc::new(Mutex::new(log)),
             first_error: Mutex::new(None),
             next_blob: AtomicU32::new(1),
             key: None,
@@ -197,10 +207,11 @@ impl RunAudit {
     /// The first failure since creation (events or large outputs that could not be written),
     /// as one line naming the file; `None` while everything was written.
     pub fn error(&self) -> Option<String> {
+        drop(self.lock_log());
         self.first_error.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    /// Append one event as one JSON line.
+    /// Append one event as one JSON line (written within [`DELTA_FLUSH`]).
     pub fn write(&self, envelope: &Envelope) {
         let mut line = match serde_json::to_vec(envelope) {
             Ok(line) => line,
@@ -212,10 +223,19 @@ impl RunAudit {
             }
         };
         line.push(b'\n');
-        let mut log = self.log.lock().unwrap_or_else(|p| p.into_inner());
+        let mut log = self.lock_log();
         log.pending.extend_from_slice(&line);
-        if may_wait(&envelope.event) && log.last_write.elapsed() < DELTA_FLUSH {
-            return;
+        let now = Instant::now();
+        let since = *log.waiting_since.get_or_insert(now);
+        if now.duration_since(since) < DELTA_FLUSH {
+            if log.booked {
+                return;
+            }
+            let this: Weak<dyn Waiting> = Arc::downgrade(&self.log) as Weak<dyn Waiting>;
+            if late::schedule(this, since + DELTA_FLUSH) {
+                log.booked = true;
+                return;
+            }
         }
         if let Err(e) = log.flush() {
             drop(log);
@@ -223,13 +243,24 @@ impl RunAudit {
         }
     }
 
-    /// Write any buffered deltas now.
+    /// Write what waits now.
     pub fn flush(&self) {
-        let mut log = self.log.lock().unwrap_or_else(|p| p.into_inner());
+        let mut log = self.lock_log();
         if let Err(e) = log.flush() {
             drop(log);
             self.fail(io_error("write", &self.events_path, e).to_string());
         }
+    }
+
+    /// The log, after reporting a write the late writer could not make.
+    fn lock_log(&self) -> std::sync::MutexGuard<'_, LogFile> {
+        let mut log = self.log.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(e) = log.late_error.take() {
+            drop(log);
+            self.fail(io_error("write", &self.events_path, e).to_string());
+            log = self.log.lock().unwrap_or_else(|p| p.into_inner());
+        }
+        log
     }
 
     /// Keep a large tool output out of the event log: when `value` serialises to more than
@@ -298,7 +329,8 @@ fn check_form(mut file: File, key: Option<&RunKey>) -> std::io::Result<Result<Lo
         (Form::Clear, None) => None,
         (Form::Sealed { key_id }, Some(key)) if key_id == key.id() => None,
         (Form::Clear, Some(_)) => Some(
-            "it is a clear-text log in a data folder that encrypts its run folders; reopen              the data folder so that VibeLife encrypts it first"
+            "it is a clear-text log in a data folder that encrypts its run folders; reopen \
+             the data folder so that VibeLife encrypts it first"
                 .to_string(),
         ),
         (Form::Sealed { key_id }, None) => {
