@@ -100,7 +100,7 @@ mod tests {
         req.tools.push(ToolDef {
             name: "f".into(),
             description: "d".into(),
-            parameters: json!({"type": "object"}),
+            parameters: json!({"type": "object"}).into(),
         });
         let body = chat_body(&endpoint, &req);
         assert_eq!(body["model"], "m");

@@ -2,6 +2,8 @@
 //! provider encodes them on the wire belongs to `request.rs`, how deltas are gathered into a
 //! whole answer to `collect.rs`.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -77,13 +79,14 @@ pub struct ToolDef {
     pub name: String,
     #[serde(default)]
     pub description: String,
-    /// JSON schema of the arguments object.
+    /// JSON schema of the arguments object (shared: a definition is copied into every prompt
+    /// and request, and copying a schema cost a measurable share of a turn).
     #[serde(default = "empty_object_schema")]
-    pub parameters: Value,
+    pub parameters: Arc<Value>,
 }
 
-fn empty_object_schema() -> Value {
-    serde_json::json!({"type": "object", "properties": {}})
+fn empty_object_schema() -> Arc<Value> {
+    Arc::new(serde_json::json!({"type": "object", "properties": {}}))
 }
 
 impl ToolDef {

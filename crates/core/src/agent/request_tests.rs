@@ -11,7 +11,7 @@ fn prompt() -> BuiltPrompt {
         tools: vec![ToolDef {
             name: "read_state".into(),
             description: "read".into(),
-            parameters: json!({"type": "object"}),
+            parameters: json!({"type": "object"}).into(),
         }],
         sections: vec![SectionTokens { name: "persona".into(), tokens: 100 }],
         prompt_tokens: 100,

@@ -303,7 +303,7 @@ fn detect_tool() -> ToolDef {
     ToolDef {
         name: "echo".into(),
         description: "Repeat the given text back. Call it when asked to.".into(),
-        parameters: json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}),
+        parameters: json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}).into(),
     }
 }
 

@@ -50,7 +50,9 @@ pub(super) fn schedule(log: Weak<dyn Waiting>, at: Instant) -> bool {
         std::thread::Builder::new()
             .name("audit-writer".into())
             .spawn(move || run(&rx))
-            .map_err(|e| tracing::warn!("audit: cannot start the late writer ({e}); writing at once"))
+            .map_err(|e| {
+                tracing::warn!("audit: cannot start the late writer ({e}); writing at once")
+            })
             .ok()
             .map(|_| Mutex::new(tx))
     });

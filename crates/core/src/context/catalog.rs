@@ -124,7 +124,8 @@ fn definition(
     ToolDef {
         name: USE_SKILL.to_string(),
         description,
-        parameters: json!({"type": "object", "properties": properties, "required": ["skill"]}),
+        parameters: json!({"type": "object", "properties": properties, "required": ["skill"]})
+            .into(),
     }
 }
 

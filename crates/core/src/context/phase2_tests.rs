@@ -186,7 +186,7 @@ fn tools_count_against_the_budget() {
     let tools = vec![vibe_llm::ToolDef {
         name: "read_state".into(),
         description: "读取本技能记录的数据。".into(),
-        parameters: json!({"type": "object", "properties": {}}),
+        parameters: json!({"type": "object", "properties": {}}).into(),
     }];
     let p =
         b.system_prompt(&PromptRequest { tools: &tools, ..request("career", "改简历") }).unwrap();

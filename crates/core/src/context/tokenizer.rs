@@ -395,7 +395,7 @@ mod tests {
         let def = |params: serde_json::Value| ToolDef {
             name: "pick".into(),
             description: "Pick one of the options.".into(),
-            parameters: params,
+            parameters: params.into(),
         };
         let a =
             def(serde_json::json!({"type": "object", "properties": {"x": {"enum": ["a", "b"]}}}));

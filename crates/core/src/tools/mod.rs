@@ -257,5 +257,9 @@ pub(crate) fn builtin_def(
 
 /// A tool definition from its parts.
 pub(crate) fn tool_def(name: &str, description: &str, parameters: Value) -> ToolDef {
-    ToolDef { name: name.to_string(), description: description.to_string(), parameters }
+    ToolDef {
+        name: name.to_string(),
+        description: description.to_string(),
+        parameters: parameters.into(),
+    }
 }

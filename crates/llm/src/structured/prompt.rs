@@ -132,7 +132,7 @@ mod tests {
         req.tools.push(ToolDef {
             name: "get_weather".into(),
             description: "Weather now".into(),
-            parameters: json!({"type": "object"}),
+            parameters: json!({"type": "object"}).into(),
         });
         let out = rewrite(&req);
         assert!(out.tools.is_empty());

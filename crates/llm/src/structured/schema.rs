@@ -61,7 +61,7 @@ pub fn action_schema(tools: &[ToolDef]) -> Value {
 /// A tool's parameters schema when a grammar can express it, else any JSON object.
 fn arguments_schema(tool: &ToolDef) -> Value {
     match expressible(&tool.parameters, "") {
-        Ok(()) if is_object_schema(&tool.parameters) => tool.parameters.clone(),
+        Ok(()) if is_object_schema(&tool.parameters) => (*tool.parameters).clone(),
         Ok(()) => any_object(tool, "its parameters schema does not describe an object"),
         Err(problem) => any_object(tool, &problem),
     }

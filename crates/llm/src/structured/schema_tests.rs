@@ -14,7 +14,11 @@ use crate::types::{ChatRequest, Delta, Message, ModelInfo};
 use crate::{LlmError, collect};
 
 fn tool(name: &str, parameters: Value) -> ToolDef {
-    ToolDef { name: name.into(), description: format!("{name} tool"), parameters }
+    ToolDef {
+        name: name.into(),
+        description: format!("{name} tool"),
+        parameters: parameters.into(),
+    }
 }
 
 fn weather() -> ToolDef {
@@ -93,7 +97,7 @@ fn an_offered_plan_tool_allows_a_plan_update_before_the_action() {
     };
     let keys: Vec<_> = with_plan["properties"].as_object().unwrap().keys().cloned().collect();
     assert_eq!(keys, ["plan_update", "action"]);
-    assert_eq!(with_plan["properties"]["plan_update"], plan().parameters);
+    assert_eq!(with_plan["properties"]["plan_update"], *plan().parameters);
     assert_eq!(with_plan["required"], json!(["plan_update", "action"]));
     assert_eq!(action_only["required"], json!(["action"]));
     // update_plan stays a tool of its own too.
@@ -125,7 +129,7 @@ fn a_tool_whose_schema_a_grammar_cannot_express_gets_any_object_and_the_others_k
         assert_eq!(branch["properties"]["type"]["const"], t.name.as_str());
         assert_eq!(branch["properties"]["arguments"], json!({"type": "object"}), "{}", t.name);
     }
-    assert_eq!(branches[odd.len()]["properties"]["arguments"], weather().parameters);
+    assert_eq!(branches[odd.len()]["properties"]["arguments"], *weather().parameters);
 }
 
 #[test]

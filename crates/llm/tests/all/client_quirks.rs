@@ -160,7 +160,7 @@ async fn request_body_and_headers_follow_the_openai_format() {
     request.tools.push(ToolDef {
         name: "f".into(),
         description: "does f".into(),
-        parameters: json!({"type": "object"}),
+        parameters: json!({"type": "object"}).into(),
     });
     let _ = collect(client(&server).stream(request)).await;
     let req = &server.requests()[0];

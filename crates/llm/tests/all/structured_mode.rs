@@ -11,7 +11,7 @@ fn weather_tool() -> ToolDef {
     ToolDef {
         name: "get_weather".into(),
         description: "Current weather for a city".into(),
-        parameters: json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}),
+        parameters: json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}).into(),
     }
 }
 
@@ -215,7 +215,7 @@ async fn local_servers_get_the_action_schema_as_response_format_generic_endpoint
         assert_eq!(format["json_schema"]["name"], "action", "{preset}");
         let branches = &format["json_schema"]["schema"]["properties"]["action"]["anyOf"];
         assert_eq!(branches[0]["properties"]["type"]["const"], "get_weather", "{preset}");
-        assert_eq!(branches[0]["properties"]["arguments"], weather_tool().parameters, "{preset}");
+        assert_eq!(branches[0]["properties"]["arguments"], *weather_tool().parameters, "{preset}");
         assert_eq!(branches[1]["properties"]["type"]["const"], "final_answer", "{preset}");
     }
 }
