@@ -11,6 +11,31 @@ use fancy_regex::Regex;
 
 include!("o200k_table.in");
 
+/// Entries of each thread's memo of short lookups (`1 << MEMO_BITS`, 64 KiB).
+const MEMO_BITS: u32 = 12;
+
+thread_local! {
+    /// The ranks of short byte runs this thread looked up lately (`u32::MAX`: not a token),
+    /// by their bytes packed with their length ([`memo_key`]); direct-mapped. The merge loop
+    /// looks up the same runs again and again (a language's common characters and words), and
+    /// each lookup in the table is several cache misses; an entry here is one cache line.
+    static RANKS: std::cell::RefCell<Box<[(u64, u32)]>> =
+        std::cell::RefCell::new(vec![(u64::MAX, 0); 1 << MEMO_BITS].into_boxed_slice());
+}
+
+/// A run of up to 7 bytes packed with its length into one word (the length byte keeps runs of
+/// different lengths apart; no key has the memo's empty entry, `u64::MAX`); `None` for longer
+/// runs.
+fn memo_key(bytes: &[u8]) -> Option<u64> {
+    if bytes.len() > 7 {
+        return None;
+    }
+    let mut word = [0u8; 8];
+    word[..bytes.len()].copy_from_slice(bytes);
+    word[7] = bytes.len() as u8;
+    Some(u64::from_le_bytes(word))
+}
+
 /// The table `build.rs` wrote.
 static TABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k.bin"));
 
@@ -103,6 +128,22 @@ impl O200k {
         if let [a, b] = bytes {
             return Some(self.pair_rank(*a, *b)).filter(|&r| r != u32::MAX);
         }
+        let Some(key) = memo_key(bytes) else { return self.rank_in_table(bytes) };
+        let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - MEMO_BITS)) as usize;
+        RANKS.with(|memo| {
+            let mut memo = memo.borrow_mut();
+            let (stored, rank) = memo[slot];
+            if stored == key {
+                return Some(rank).filter(|&r| r != u32::MAX);
+            }
+            let found = self.rank_in_table(bytes);
+            memo[slot] = (key, found.unwrap_or(u32::MAX));
+            found
+        })
+    }
+
+    /// [`O200k::rank`] from the table itself.
+    fn rank_in_table(&self, bytes: &[u8]) -> Option<u32> {
         let (mut slot, fingerprint) = table_slot(bytes);
         loop {
             let stored = u32_at(self.slots, slot);

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, Hasher};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use vibe_llm::{Message, ToolDef};
 
@@ -35,9 +35,16 @@ pub struct TokenizerStats {
     pub entries: usize,
 }
 
+/// Tool schemas whose hash is kept (by allocation) before the map is emptied.
+const SCHEMA_CAP: usize = 256;
+
 #[derive(Default)]
 struct Cache {
     counts: HashMap<(u64, usize), u32>,
+    /// The hash of each tool schema seen, by its allocation: definitions share their schema
+    /// (`ToolDef.parameters` is an `Arc`), so a schema is walked once, not on every prompt.
+    /// The entry holds the `Arc`, so no other schema can take its address while it lives.
+    schemas: HashMap<usize, (Arc<serde_json::Value>, u64)>,
     hits: u64,
     misses: u64,
 }
@@ -235,12 +242,30 @@ impl Tokenizer {
         let mut h = HASH.build_hasher();
         tool.name.hash(&mut h);
         tool.description.hash(&mut h);
-        hash_value(&tool.parameters, &mut h);
-        // A length no text has keeps these keys apart from the texts'.
-        let k = (h.finish(), usize::MAX);
-        if let Some(&n) = self.cache().counts.get(&k) {
-            return n;
-        }
+        let k = {
+            let mut cache = self.cache();
+            let at = Arc::as_ptr(&tool.parameters) as usize;
+            let schema = match cache.schemas.get(&at) {
+                Some((_, schema)) => *schema,
+                None => {
+                    let mut s = HASH.build_hasher();
+                    hash_value(&tool.parameters, &mut s);
+                    let schema = s.finish();
+                    if cache.schemas.len() >= SCHEMA_CAP {
+                        cache.schemas.clear();
+                    }
+                    cache.schemas.insert(at, (tool.parameters.clone(), schema));
+                    schema
+                }
+            };
+            h.write_u64(schema);
+            // A length no text has keeps these keys apart from the texts'.
+            let k = (h.finish(), usize::MAX);
+            if let Some(&n) = cache.counts.get(&k) {
+                return n;
+            }
+            k
+        };
         let json = serde_json::to_string(tool).unwrap_or_default();
         let n = self.count(&json) + TOOL_OVERHEAD;
         self.remember(k, n);
