@@ -103,6 +103,14 @@ fn main() -> anyhow::Result<()> {
             commands::desktop::open_skills_dir,
             commands::desktop::ui_ready,
         ])
-        .run(context)
-        .context("the desktop app stopped with an error")
+        .build(context)
+        .context("the desktop app could not start")?
+        .run(|_, event| {
+            if let tauri::RunEvent::Exit = event {
+                // The process ends without closing a run that may still be going: write what
+                // waits in its log first.
+                vibe_core::audit::write_waiting(std::time::Duration::from_secs(1));
+            }
+        });
+    Ok(())
 }

@@ -36,6 +36,8 @@ pub fn out_line(text: &str) {
     let mut stdout = std::io::stdout().lock();
     if let Err(e) = writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
+            // A run may be printing: write what waits in its log before ending.
+            vibe_core::audit::write_waiting(std::time::Duration::from_secs(1));
             std::process::exit(0);
         }
         eprintln!("error: cannot write to stdout: {e}");

@@ -125,10 +125,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// Structured mode's action schema for two tools like the app's.
 fn bench_schema() -> serde_json::Value {
-    let tool = |name: &str, parameters| ToolDef {
+    let tool = |name: &str, parameters: serde_json::Value| ToolDef {
         name: name.into(),
         description: String::new(),
-        parameters,
+        parameters: parameters.into(),
     };
     action_schema(&[
         tool(

@@ -207,6 +207,8 @@ async fn turn(
                 if cancel.is_cancelled() {
                     printer.finish();
                     eprintln!("stopped");
+                    // The run's log is not closed: write what waits in it first.
+                    vibe_core::audit::write_waiting(std::time::Duration::from_secs(1));
                     std::process::exit(130);
                 }
                 cancel.cancel();

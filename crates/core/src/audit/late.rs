@@ -9,19 +9,28 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Mutex, OnceLock, Weak};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A log with lines waiting in memory.
 pub(super) trait Waiting: Send + Sync {
     /// Write the lines that have waited long enough; when lines are still waiting, the time
     /// to come back.
     fn write_due(&self, now: Instant) -> Option<Instant>;
+    /// Write every waiting line now.
+    fn write_now(&self);
 }
 
 /// A log to look at `at`.
 struct Due {
     at: Instant,
     log: Weak<dyn Waiting>,
+}
+
+/// What the thread is asked.
+enum Ask {
+    Visit(Due),
+    /// Write every waiting line of every booked log now, then answer.
+    WriteAll(mpsc::Sender<()>),
 }
 
 impl PartialEq for Due {
@@ -44,9 +53,23 @@ impl Ord for Due {
 /// Ask the late writer to look at `log` at `at`. `false` when its thread could not be started
 /// (the caller then writes at once).
 pub(super) fn schedule(log: Weak<dyn Waiting>, at: Instant) -> bool {
-    static QUEUE: OnceLock<Option<Mutex<Sender<Due>>>> = OnceLock::new();
+    send(Ask::Visit(Due { at, log }))
+}
+
+/// Write every line still waiting in this process's open logs, before the process ends without
+/// closing them (`std::process::exit`). Waits for the late writer for at most `limit`.
+pub fn write_waiting(limit: Duration) {
+    let (tx, rx) = mpsc::channel();
+    if send(Ask::WriteAll(tx)) {
+        let _ = rx.recv_timeout(limit);
+    }
+}
+
+/// Hand `ask` to the thread, starting it on first use; `false` when it cannot be started.
+fn send(ask: Ask) -> bool {
+    static QUEUE: OnceLock<Option<Mutex<Sender<Ask>>>> = OnceLock::new();
     let queue = QUEUE.get_or_init(|| {
-        let (tx, rx) = mpsc::channel::<Due>();
+        let (tx, rx) = mpsc::channel::<Ask>();
         std::thread::Builder::new()
             .name("audit-writer".into())
             .spawn(move || run(&rx))
@@ -57,11 +80,11 @@ pub(super) fn schedule(log: Weak<dyn Waiting>, at: Instant) -> bool {
             .map(|_| Mutex::new(tx))
     });
     let Some(queue) = queue else { return false };
-    queue.lock().unwrap_or_else(|p| p.into_inner()).send(Due { at, log }).is_ok()
+    queue.lock().unwrap_or_else(|p| p.into_inner()).send(ask).is_ok()
 }
 
 /// The thread: wait for the earliest due log (or a new one), write what is due, repeat.
-fn run(rx: &mpsc::Receiver<Due>) {
+fn run(rx: &mpsc::Receiver<Ask>) {
     let mut due: BinaryHeap<Reverse<Due>> = BinaryHeap::new();
     loop {
         let received = match due.peek() {
@@ -71,7 +94,15 @@ fn run(rx: &mpsc::Receiver<Due>) {
             }
         };
         match received {
-            Ok(entry) => due.push(Reverse(entry)),
+            Ok(Ask::Visit(entry)) => due.push(Reverse(entry)),
+            Ok(Ask::WriteAll(done)) => {
+                for Reverse(entry) in due.iter() {
+                    if let Some(log) = entry.log.upgrade() {
+                        log.write_now();
+                    }
+                }
+                let _ = done.send(());
+            }
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => return,
         }

@@ -24,6 +24,7 @@ use crate::CoreError;
 
 pub use blob::{EXTERNALIZE_THRESHOLD, PREVIEW_CHARS};
 pub use keys::{SEALED_MARKER, key_for, register};
+pub use late::write_waiting;
 pub use migrate::{SealReport, seal_clear_runs};
 pub use reader::{
     RunFile, RunLog, RunSummary, SkippedLine, list_runs_on_disk, read_events, read_run_file,

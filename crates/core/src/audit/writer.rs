@@ -115,6 +115,13 @@ impl Waiting for Mutex<LogFile> {
         }
         None
     }
+
+    fn write_now(&self) {
+        let mut log = self.lock().unwrap_or_else(|p| p.into_inner());
+        if let Err(e) = log.flush() {
+            log.late_error.get_or_insert(e);
+        }
+    }
 }
 
 impl RunAudit {

@@ -123,3 +123,15 @@ fn reopening_after_a_cut_line_starts_the_next_event_on_a_fresh_line() {
     assert!(audit.error().is_none());
     assert_eq!(audit.blob_counter(), 1);
 }
+
+/// A front end that ends the process without closing its runs (`std::process::exit`) first
+/// has every waiting line written.
+#[test]
+fn waiting_lines_are_written_on_request_before_the_process_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = RunAudit::create(dir.path(), "r").unwrap();
+    audit.write(&envelope(0));
+    audit.write(&delta(1));
+    super::super::write_waiting(Duration::from_secs(10));
+    assert_eq!(lines_on_disk(&audit), 2);
+}

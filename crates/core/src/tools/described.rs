@@ -98,7 +98,7 @@ mod tests {
             name: "draw_tarot".into(),
             builtin: true,
             description: "抽牌。".into(),
-            parameters: json!({"type": "object", "properties": {}}).into(),
+            parameters: json!({"type": "object", "properties": {}}),
             examples: vec![json!({"description": "今日指引", "arguments": {"spread": "single"}})],
             edge_cases: vec!["不要反复抽".into()],
         };
