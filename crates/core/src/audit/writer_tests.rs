@@ -68,8 +68,13 @@ fn lines_on_disk(audit: &RunAudit) -> usize {
     std::fs::read_to_string(audit.events_path()).unwrap().lines().count()
 }
 
+/// Held by tests that look at what has not been written yet, and by the one that asks the
+/// process's late writer to write everything (test threads share one late writer).
+static LATE_WRITER: Mutex<()> = Mutex::new(());
+
 #[test]
 fn lines_wait_in_memory_and_go_out_together_in_order() {
+    let _alone = LATE_WRITER.lock().unwrap_or_else(|p| p.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let audit = RunAudit::create(dir.path(), "r").unwrap();
     let start = Instant::now();
@@ -128,6 +133,7 @@ fn reopening_after_a_cut_line_starts_the_next_event_on_a_fresh_line() {
 /// has every waiting line written.
 #[test]
 fn waiting_lines_are_written_on_request_before_the_process_ends() {
+    let _alone = LATE_WRITER.lock().unwrap_or_else(|p| p.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let audit = RunAudit::create(dir.path(), "r").unwrap();
     audit.write(&envelope(0));
