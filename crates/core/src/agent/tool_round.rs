@@ -174,10 +174,11 @@ impl Loop {
             .await;
             match (stored, write.take()) {
                 (Ok(_), Some(staged)) => {
-                    inp.emitter.emit(Event::StateChanged {
-                        skill: Some(staged.skill().to_string()),
-                        paths: vec![staged.section().to_string()],
-                    });
+                    crate::tools::state_changed(
+                        &inp.emitter,
+                        Some(staged.skill()),
+                        [staged.section().to_string()],
+                    );
                     break (message, tokens);
                 }
                 (Ok(_), None) => break (message, tokens),

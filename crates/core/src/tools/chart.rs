@@ -63,7 +63,7 @@ fn compute(ctx: &ToolContext, args: &Value) -> Result<ToolOutput, ToolOutput> {
                 .into());
         };
         birth::save(&ctx.store, &ctx.user, patch, compute_type)?;
-        state_changed(ctx, None, ["birth_info".to_string()]);
+        state_changed(&ctx.emitter, None, ["birth_info".to_string()]);
     }
     let profile = ctx.store.profile(&ctx.user).map_err(|e| ToolOutput::error(e.to_string()))?;
     let info = profile.get("birth_info").cloned().unwrap_or(Value::Null);
@@ -75,7 +75,7 @@ fn compute(ctx: &ToolContext, args: &Value) -> Result<ToolOutput, ToolOutput> {
     let outcome =
         ensure_chart(&ctx.store, &ctx.user, skill, compute_type, false).map_err(chart_error)?;
     if outcome.recomputed {
-        state_changed(ctx, Some(skill), ["chart".to_string()]);
+        state_changed(&ctx.emitter, Some(skill), ["chart".to_string()]);
     }
     Ok(ToolOutput::ok(json!({
         "status": "success",

@@ -132,7 +132,7 @@ impl ToolOutput {
         let (skill, section) = (write.skill().to_string(), write.section().to_string());
         match blocking(&ctx.store, move |s| s.apply_state_write(&write)).await {
             Ok(()) => {
-                state_changed(ctx, Some(&skill), [section]);
+                state_changed(&ctx.emitter, Some(&skill), [section]);
                 self
             }
             Err(e) => ToolOutput::error(e.to_string()),
@@ -166,16 +166,16 @@ impl ToolOutput {
 }
 
 /// Tells front ends which stored paths a call changed (`state_changed`), after the write
-/// committed: `skill` names the skill whose state changed, `None` the person's profile.
+/// committed: `skill` names the skill whose state changed, `None` the person's profile. The
+/// one way the event is made, by tools and by the loop that commits a tool's write.
 pub(crate) fn state_changed(
-    ctx: &ToolContext,
+    emitter: &Emitter,
     skill: Option<&str>,
     paths: impl IntoIterator<Item = String>,
 ) {
     let paths: Vec<String> = paths.into_iter().collect();
     if !paths.is_empty() {
-        ctx.emitter
-            .emit(vibe_wire::Event::StateChanged { skill: skill.map(str::to_string), paths });
+        emitter.emit(vibe_wire::Event::StateChanged { skill: skill.map(str::to_string), paths });
     }
 }
 

@@ -71,7 +71,11 @@ fn emit_all(ctx: &ToolContext, events: Vec<vibe_wire::Event>) {
 fn protocol_state_changed(ctx: &ToolContext, skill: &str, written: &[String]) {
     let prefix = format!("skills.{skill}.");
     let written = written.iter().map(|p| p.strip_prefix(&prefix).unwrap_or(p).to_string());
-    state_changed(ctx, Some(skill), std::iter::once("protocol".to_string()).chain(written));
+    state_changed(
+        &ctx.emitter,
+        Some(skill),
+        std::iter::once("protocol".to_string()).chain(written),
+    );
 }
 
 impl Tool for ShowProtocolInvitation {
@@ -160,7 +164,7 @@ impl Tool for ShowProtocolInvitation {
             match invited {
                 Ok(event) => {
                     ctx.emitter.emit(event);
-                    state_changed(ctx, Some(skill), ["protocol_invitation".to_string()]);
+                    state_changed(&ctx.emitter, Some(skill), ["protocol_invitation".to_string()]);
                     ToolOutput::ok(json!({
                         "status": "shown",
                         "message": "邀请已展示。等用户选择“开始”或“稍后”；用户说好就会开始，不要重复邀请。"

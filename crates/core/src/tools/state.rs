@@ -269,7 +269,7 @@ impl Tool for AppendToList {
             .await;
             match appended {
                 Ok(outcome) => {
-                    state_changed(ctx, Some(skill), [path.to_string()]);
+                    state_changed(&ctx.emitter, Some(skill), [path.to_string()]);
                     ToolOutput::ok(json!({
                         "status": "success",
                         "message": format!("已添加到 {path}"),

@@ -88,7 +88,7 @@ fn activate(ctx: &ToolContext, args: &Value) -> Result<ToolOutput, ToolOutput> {
                 .into());
         };
         birth::save(&ctx.store, &ctx.user, patch, compute_type.unwrap_or("zodiac"))?;
-        state_changed(ctx, None, ["birth_info".to_string()]);
+        state_changed(&ctx.emitter, None, ["birth_info".to_string()]);
     }
     let mut notes = Vec::new();
     if meta.requires_birth_info || meta.requires_compute {
@@ -113,7 +113,7 @@ fn activate(ctx: &ToolContext, args: &Value) -> Result<ToolOutput, ToolOutput> {
             ensure_chart(&ctx.store, &ctx.user, name, compute_type, false).map_err(chart_error)?;
         chart_recomputed = Some(outcome.recomputed);
         if outcome.recomputed {
-            state_changed(ctx, Some(name), ["chart".to_string()]);
+            state_changed(&ctx.emitter, Some(name), ["chart".to_string()]);
         }
     }
     ctx.store
