@@ -67,11 +67,13 @@ impl ContextBuilder {
         };
         let limit = self.history_limit(phase, skill_history.as_ref());
         let through = conv.summary_through_id.unwrap_or(0);
-        let (_, more_before) = self.window(&conv.id, limit, through)?;
+        let (window, more_before) = self.window(&conv.id, limit, through)?;
         if !more_before {
             return Ok(None);
         }
-        let (kept, _) = self.window(&conv.id, half(limit), through)?;
+        // Half a window is the newest part of the window just read: selected from it, not read
+        // again.
+        let (kept, _) = vibe_store::select_history(&window, half(limit));
         let Some(first_kept) = kept.first().map(|m| m.id) else { return Ok(None) };
         let folded = self.store.messages_between(&conv.id, through, first_kept)?;
         let Some(new_through) = folded.last().map(|m| m.id) else { return Ok(None) };
