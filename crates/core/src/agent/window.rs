@@ -8,7 +8,7 @@ use vibe_wire::{Event, Phase, SummaryBy};
 
 use crate::CoreError;
 use crate::agent::driver::Loop;
-use crate::context::History;
+use crate::context::{History, Window};
 use crate::store_io::off_worker;
 
 impl Loop {
@@ -19,11 +19,14 @@ impl Loop {
         if let Some((_, h)) = self.histories.iter().find(|(p, _)| *p == phase) {
             return Ok(h.clone());
         }
-        let mut history = self.read_history(phase).await?;
+        let (mut history, window) = self.read_history(phase).await?;
         if history.more_before {
             let summarizer = self.input.summarize_with_model.then(|| self.input.model.as_ref());
-            let compaction =
-                self.input.context.compact(&self.conversation_now(), phase, summarizer).await?;
+            let compaction = self
+                .input
+                .context
+                .compact_window(&self.conversation_now(), phase, Some(window), summarizer)
+                .await?;
             if let Some(c) = compaction {
                 let usage = c.usage;
                 // The summarising call is part of the run: its tokens count in the run's usage.
@@ -52,16 +55,19 @@ impl Loop {
         Ok(history)
     }
 
-    pub(super) async fn read_history(&self, phase: Phase) -> Result<History, CoreError> {
+    /// The history of `phase` and the window it came from (for a compaction not to read it
+    /// again).
+    pub(super) async fn read_history(&self, phase: Phase) -> Result<(History, Window), CoreError> {
         let skill_limits = match &self.active_skill {
             Some(skill) => self.input.skills.skill(skill).ok().map(|e| e.meta.history),
             None => None,
         };
         let (context, conversation) = (self.input.context.clone(), self.conversation_now());
-        let mut history =
-            off_worker(move || context.history(&conversation, phase, skill_limits.as_ref()))
-                .await??;
+        let (mut history, window) = off_worker(move || {
+            context.history_and_window(&conversation, phase, skill_limits.as_ref())
+        })
+        .await??;
         history.keep_through(self.input.user_message_id);
-        Ok(history)
+        Ok((history, window))
     }
 }

@@ -4,8 +4,9 @@
 //! summary and bounded, earliest and latest facts kept); with a summariser model, one model call
 //! whose answer replaces the digest. The latest user message is never folded (the store keeps the
 //! newest user turn in every window); the active skill and the protocol step do not live in
-//! messages at all. The summary is written from the blocking pool (`store_io::blocking`): the
-//! write may wait for another process's lock.
+//! messages at all. After a history read the window it returned is used, not read again (unless
+//! the summary or the limit changed since). The summary is written from the blocking pool
+//! (`store_io::blocking`): the write may wait for another process's lock.
 
 use vibe_llm::{ChatModel, TokenUsage, collect};
 use vibe_store::HistoryLimit;
@@ -13,6 +14,7 @@ use vibe_wire::Phase;
 
 use super::ContextBuilder;
 use super::digest::{bound, digest, merge, summary_request};
+use super::history::Window;
 use crate::CoreError;
 use crate::store_io::blocking;
 
@@ -60,6 +62,19 @@ impl ContextBuilder {
         phase: Phase,
         summarizer: Option<&dyn ChatModel>,
     ) -> Result<Option<Compaction>, CoreError> {
+        self.compact_window(conversation, phase, None, summarizer).await
+    }
+
+    /// [`ContextBuilder::compact`] after a history read whose window (`read`, with older
+    /// messages outside it) is still the window: it is not read again. A window read under
+    /// another summary or limit is read again.
+    pub(crate) async fn compact_window(
+        &self,
+        conversation: &vibe_store::Conversation,
+        phase: Phase,
+        read: Option<Window>,
+        summarizer: Option<&dyn ChatModel>,
+    ) -> Result<Option<Compaction>, CoreError> {
         let conv = self.store.conversation(&conversation.id)?;
         let skill_history = match (phase, conv.skill.as_deref()) {
             (Phase::Phase2, Some(name)) => self.skills.skill(name).ok().map(|e| e.meta.history),
@@ -67,10 +82,13 @@ impl ContextBuilder {
         };
         let limit = self.history_limit(phase, skill_history.as_ref());
         let through = conv.summary_through_id.unwrap_or(0);
-        let (window, more_before) = self.window(&conv.id, limit, through)?;
-        if !more_before {
-            return Ok(None);
-        }
+        let window = match read.filter(|w| w.limit == limit && w.through == through) {
+            Some(read) => read.rows,
+            None => match self.window(&conv.id, limit, through)? {
+                (rows, true) => rows,
+                (_, false) => return Ok(None),
+            },
+        };
         // Half a window is the newest part of the window just read: selected from it, not read
         // again.
         let (kept, _) = vibe_store::select_history(&window, half(limit));

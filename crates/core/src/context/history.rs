@@ -16,6 +16,14 @@ use crate::CoreError;
 /// Appended to a reply that was cut short (a killed run), so the model knows.
 pub const INTERRUPTED_NOTE: &str = "[此回复在生成中被中断]";
 
+/// The stored rows of a history window: those after `through` (the summary's last message)
+/// within `limit`.
+pub(crate) struct Window {
+    pub rows: Vec<vibe_store::Message>,
+    pub limit: HistoryLimit,
+    pub through: i64,
+}
+
 /// The history to send after the system prompt.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct History {
@@ -181,6 +189,17 @@ impl ContextBuilder {
         phase: Phase,
         skill_history: Option<&HistoryLimits>,
     ) -> Result<History, CoreError> {
+        Ok(self.history_and_window(conversation, phase, skill_history)?.0)
+    }
+
+    /// [`ContextBuilder::history`] and the stored rows it came from, for a compaction that
+    /// follows ([`ContextBuilder::compact_window`]) not to read them again.
+    pub(crate) fn history_and_window(
+        &self,
+        conversation: &Conversation,
+        phase: Phase,
+        skill_history: Option<&HistoryLimits>,
+    ) -> Result<(History, Window), CoreError> {
         let limit = self.history_limit(phase, skill_history);
         let through = conversation.summary_through_id.unwrap_or(0);
         let (rows, more_before) = self.window(&conversation.id, limit, through)?;
@@ -204,7 +223,7 @@ impl ContextBuilder {
                 "history: {interrupted} interrupted reply(ies) included with their partial text"
             ));
         }
-        Ok(out)
+        Ok((out, Window { rows, limit, through }))
     }
 }
 

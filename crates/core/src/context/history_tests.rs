@@ -164,3 +164,32 @@ fn summarised_messages_leave_the_window() {
     assert_eq!(texts(&h.messages), ["u8", "a9", "u10", "a11"]);
     assert!(!h.more_before);
 }
+
+/// A compaction after a history read folds from the window that read returned; when the
+/// summary moved meanwhile (another process compacted), it reads the window again instead of
+/// folding messages the summary already holds.
+#[tokio::test]
+async fn compaction_reuses_the_window_just_read_unless_the_summary_moved() {
+    let (b, store) = builtin();
+    let conv = conversation(&store);
+    chat(&store, &conv.id, 30);
+    let (history, window) = b.history_and_window(&conv, Phase::Phase1, None).unwrap();
+    assert!(history.more_before);
+    let same = b.compact_window(&conv, Phase::Phase1, Some(window), None).await.unwrap();
+    let reread = {
+        let fresh = conversation(&store);
+        chat(&store, &fresh.id, 30);
+        b.compact(&fresh, Phase::Phase1, None).await.unwrap()
+    };
+    let (same, reread) = (same.expect("folded"), reread.expect("folded"));
+    assert_eq!(same.folded_messages, reread.folded_messages, "as if the window were read again");
+
+    // Another process folds everything before the window meanwhile: nothing is left to fold,
+    // and the messages the window still shows stay out of the summary.
+    let conv = conversation(&store);
+    chat(&store, &conv.id, 30);
+    let (_, stale) = b.history_and_window(&conv, Phase::Phase1, None).unwrap();
+    let ids: Vec<i64> = store.messages(&conv.id).unwrap().iter().map(|m| m.id).collect();
+    store.set_conversation_summary(&conv.id, "- 用户：早先的事", ids[24]).unwrap();
+    assert_eq!(b.compact_window(&conv, Phase::Phase1, Some(stale), None).await.unwrap(), None);
+}

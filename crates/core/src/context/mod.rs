@@ -44,6 +44,7 @@ use crate::CoreError;
 pub use calibration::{corrected, next_calibration, scaled_budget};
 pub use catalog::USE_SKILL;
 pub use compact::{Compaction, SUMMARIES_OFF};
+pub(crate) use history::Window;
 pub use history::{History, INTERRUPTED_NOTE};
 pub use limits::{ContextLimits, HistoryMode};
 pub use run_parts::RunParts;
