@@ -53,10 +53,8 @@ where
 
 #[cfg(test)]
 mod tests {
-    use std::sync::mpsc;
-    use std::time::Duration;
-
     use vibe_store::{LOCAL_USER, NewMessage, Role};
+    use vibe_test_support::WriteLock;
 
     use super::*;
 
@@ -69,18 +67,8 @@ mod tests {
         let path = dir.path().join("vibe.db");
         let store = Arc::new(Store::open(&path).unwrap());
         let conversation = store.create_conversation(LOCAL_USER, None).unwrap().id;
-        let (locked_tx, locked_rx) = mpsc::channel::<()>();
-        let (ran_tx, ran_rx) = mpsc::channel::<()>();
-        let holder = std::thread::spawn(move || {
-            let conn = rusqlite::Connection::open(&path).unwrap();
-            conn.execute_batch("BEGIN IMMEDIATE").unwrap();
-            locked_tx.send(()).unwrap();
-            let other_ran = ran_rx.recv_timeout(Duration::from_secs(40)).is_ok();
-            conn.execute_batch("COMMIT").unwrap();
-            other_ran
-        });
-        locked_rx.recv().unwrap();
-        let written = runtime.block_on(async {
+        let lock = WriteLock::take(move || rusqlite::Connection::open(&path).unwrap());
+        let (released, written) = runtime.block_on(async {
             let (waiting_tx, waiting_rx) = tokio::sync::oneshot::channel::<()>();
             let (store, conversation) = (store.clone(), conversation.clone());
             let write = tokio::spawn(async move {
@@ -91,10 +79,11 @@ mod tests {
                 .await
             });
             waiting_rx.await.unwrap();
-            tokio::spawn(async move { ran_tx.send(()).unwrap() }).await.unwrap();
-            write.await.unwrap()
+            // Another task lets the lock go: it runs only if the waiting write left it room.
+            let released = tokio::spawn(async move { lock.release() }).await.unwrap();
+            (released, write.await.unwrap())
         });
-        assert!(holder.join().unwrap(), "the other task never ran while the write waited");
+        assert!(released, "the other task never ran while the write waited");
         written.unwrap_or_else(|e| panic!("the write failed: {e}"));
         assert_eq!(store.messages(&conversation).unwrap().len(), 1);
     }

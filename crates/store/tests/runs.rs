@@ -235,20 +235,11 @@ fn recovery_with_nothing_running_does_not_wait_for_another_writer() {
     let conv = store.create_conversation("local", Some("t")).unwrap().id;
     store.create_run("done", Some(&conv)).unwrap();
     store.finish_run("done", RunStatus::Completed, StopReason::Completed, &json!({})).unwrap();
-    let (locked_tx, locked_rx) = std::sync::mpsc::channel::<()>();
-    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
-    let holder = std::thread::spawn(move || {
-        let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch("BEGIN IMMEDIATE").unwrap();
-        locked_tx.send(()).unwrap();
-        // Held until recovery returned (or well past the store's 15 s busy timeout).
-        let _ = release_rx.recv_timeout(std::time::Duration::from_secs(40));
-        conn.execute_batch("COMMIT").unwrap();
-    });
-    locked_rx.recv().unwrap();
+    // Held until recovery returned (or well past the store's 15 s busy timeout).
+    let lock =
+        vibe_test_support::WriteLock::take(move || rusqlite::Connection::open(&path).unwrap());
     let recovery = store.close_interrupted_runs(&|_| true);
-    release_tx.send(()).unwrap();
-    holder.join().unwrap();
+    lock.release();
     assert!(recovery.unwrap().runs_closed.is_empty());
     assert_eq!(store.run("done").unwrap().unwrap().status, RunStatus::Completed);
 }

@@ -2,7 +2,8 @@
 //! server on 127.0.0.1 that replays scripted bytes (exact chunk boundaries, delays, status
 //! codes, headers), records requests, and notices clients that hang up; builders for SSE
 //! chunk events; the check that every tool result has its tool call; a sample run's events;
-//! and a file server for download tests (Range, 416, redirects, cut connections). Dev-only:
+//! a file server for download tests (Range, 416, redirects, cut connections); and another
+//! connection holding a database's write lock. Dev-only:
 //! nothing here may be used by production code.
 
 mod check;
@@ -11,6 +12,7 @@ mod file_server;
 mod reply;
 mod sample;
 mod server;
+mod write_lock;
 
 pub use check::check_tool_pairs;
 pub use events::{
@@ -22,3 +24,4 @@ pub use file_server::FileServer;
 pub use reply::Reply;
 pub use sample::sample_run;
 pub use server::{FakeServer, RecordedRequest};
+pub use write_lock::WriteLock;

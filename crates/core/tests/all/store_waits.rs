@@ -3,14 +3,16 @@
 //! (the desktop shell's event loop shares the runtime with the turns) — at the run's start and
 //! in the loop's own writes.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, mpsc};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use futures::StreamExt as _;
 use futures::future::BoxFuture;
 use vibe_llm::{ChatModel, ChatRequest, Delta, DeltaStream, LlmError, ScriptedModel};
 use vibe_store::Role;
+use vibe_test_support::WriteLock;
 
 use super::harness::{Harness, Options, say};
 
@@ -24,19 +26,8 @@ responses:
 fn a_turn_waiting_for_the_write_lock_lets_another_task_run() {
     let h = Arc::new(Harness::scripted(REPLY));
     let dir = h.dir.path().to_path_buf();
-    let (locked_tx, locked_rx) = mpsc::channel::<()>();
-    let (ran_tx, ran_rx) = mpsc::channel::<()>();
-    // Another connection takes the write lock and keeps it until the other task has run
-    // (giving up, well after the store's 15 s busy timeout, if it never does).
-    let holder = std::thread::spawn(move || {
-        let conn = super::harness::raw_connection(&dir);
-        conn.execute_batch("BEGIN IMMEDIATE").unwrap();
-        locked_tx.send(()).unwrap();
-        let other_ran = ran_rx.recv_timeout(Duration::from_secs(40)).is_ok();
-        conn.execute_batch("COMMIT").unwrap();
-        other_ran
-    });
-    locked_rx.recv().unwrap();
+    // Another connection takes the write lock and keeps it until the other task has run.
+    let lock = WriteLock::take(move || super::harness::raw_connection(&dir));
 
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let local = tokio::task::LocalSet::new();
@@ -46,11 +37,12 @@ fn a_turn_waiting_for_the_write_lock_lets_another_task_run() {
         let turn = tokio::task::spawn_local(async move { turn_harness.turn(say("你好")).await });
         tokio::task::yield_now().await;
         // This only runs if the turn's wait left the one worker thread free.
-        ran_tx.send(()).unwrap();
-        turn.await
+        let released = lock.release();
+        (released, turn.await)
     });
+    let (released, result) = result;
     let turn = result.unwrap_or_else(|e| panic!("the turn failed while the lock was held: {e}"));
-    assert!(holder.join().unwrap(), "the other task never ran while the turn waited");
+    assert!(released, "the other task never ran while the turn waited");
     assert_eq!(turn.result.text, "你好，我在。");
 }
 
@@ -95,19 +87,16 @@ impl ChatModel for Gated {
 /// tool result and the reply are all stored, the call done once.
 #[test]
 fn the_loop_waiting_to_store_an_answer_lets_another_task_run() {
-    let (take_tx, take_rx) = mpsc::channel::<()>();
-    let (locked_tx, locked_rx) = mpsc::channel::<()>();
-    let (ran_tx, ran_rx) = mpsc::channel::<()>();
-    let locked = Arc::new(AtomicBool::new(false));
+    // The data dir is known once the harness exists, after the model it holds.
+    let dir: Arc<OnceLock<PathBuf>> = Arc::new(OnceLock::new());
+    let held: Arc<Mutex<Option<WriteLock>>> = Arc::new(Mutex::new(None));
     let at_end: Arc<dyn Fn() + Send + Sync> = {
-        let (take_tx, locked) = (std::sync::Mutex::new(take_tx), Arc::clone(&locked));
-        let locked_rx = std::sync::Mutex::new(locked_rx);
+        let (dir, held) = (Arc::clone(&dir), Arc::clone(&held));
         Arc::new(move || {
-            take_tx.lock().unwrap().send(()).unwrap();
-            // The holder is another OS thread: this wait needs nothing from the runtime.
-            // (Bounded: a holder that failed must fail the test, not hang it.)
-            locked_rx.lock().unwrap().recv_timeout(Duration::from_secs(60)).unwrap();
-            locked.store(true, Ordering::SeqCst);
+            // The holder is another OS thread: waiting for it needs nothing from the runtime.
+            let dir = dir.get().expect("the harness's data dir").clone();
+            let lock = WriteLock::take(move || super::harness::raw_connection(&dir));
+            *held.lock().unwrap() = Some(lock);
         })
     };
     let model = Gated {
@@ -116,16 +105,7 @@ fn the_loop_waiting_to_store_an_answer_lets_another_task_run() {
         at_end,
     };
     let h = Arc::new(Harness::new(Arc::new(model), Options::default()));
-    let dir = h.dir.path().to_path_buf();
-    let holder = std::thread::spawn(move || {
-        take_rx.recv().unwrap();
-        let conn = super::harness::raw_connection(&dir);
-        conn.execute_batch("BEGIN IMMEDIATE").unwrap();
-        locked_tx.send(()).unwrap();
-        let other_ran = ran_rx.recv_timeout(Duration::from_secs(40)).is_ok();
-        conn.execute_batch("COMMIT").unwrap();
-        other_ran
-    });
+    dir.set(h.dir.path().to_path_buf()).unwrap();
 
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let local = tokio::task::LocalSet::new();
@@ -133,14 +113,18 @@ fn the_loop_waiting_to_store_an_answer_lets_another_task_run() {
         let turn_harness = Arc::clone(&h);
         let turn = tokio::task::spawn_local(async move { turn_harness.turn(say("开始吧")).await });
         // Runs only when the turn's wait for the lock leaves the one worker thread free.
-        while !locked.load(Ordering::SeqCst) {
+        let lock = loop {
+            if let Some(lock) = held.lock().unwrap().take() {
+                break lock;
+            }
             tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-        ran_tx.send(()).unwrap();
-        turn.await
+        };
+        let released = lock.release();
+        (released, turn.await)
     });
+    let (released, result) = result;
     let turn = result.unwrap_or_else(|e| panic!("the turn failed while the lock was held: {e}"));
-    assert!(holder.join().unwrap(), "the other task never ran while the loop waited");
+    assert!(released, "the other task never ran while the loop waited");
     assert_eq!(turn.result.text, "好，我们开始。");
     let stored = h.store.messages(&turn.result.conversation_id).unwrap();
     let roles: Vec<_> = stored.iter().map(|m| m.role).collect();

@@ -251,24 +251,11 @@ async fn read_state_skips_a_damaged_entry_and_says_so() {
 /// event loop shares the runtime), and the write lands once the lock is let go.
 #[test]
 fn a_state_write_waiting_for_the_write_lock_lets_another_task_run() {
-    use std::sync::{Arc, mpsc};
-    use std::time::Duration;
+    use std::sync::Arc;
 
     let f = Arc::new(Fixture::new());
     let db = f.dir.path().join("vibe.db");
-    let (locked_tx, locked_rx) = mpsc::channel::<()>();
-    let (ran_tx, ran_rx) = mpsc::channel::<()>();
-    let holder = std::thread::spawn(move || {
-        let conn = rusqlite::Connection::open(&db).unwrap();
-        conn.execute_batch("BEGIN IMMEDIATE").unwrap();
-        locked_tx.send(()).unwrap();
-        // Bounded well past the store's 15 s busy timeout: a write that blocked the worker
-        // fails the assertion below instead of hanging the suite.
-        let other_ran = ran_rx.recv_timeout(Duration::from_secs(40)).is_ok();
-        conn.execute_batch("COMMIT").unwrap();
-        other_ran
-    });
-    locked_rx.recv().unwrap();
+    let lock = vibe_test_support::WriteLock::take(move || rusqlite::Connection::open(&db).unwrap());
 
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let local = tokio::task::LocalSet::new();
@@ -280,10 +267,11 @@ fn a_state_write_waiting_for_the_write_lock_lets_another_task_run() {
         });
         tokio::task::yield_now().await;
         // This only runs if the write's wait left the one worker thread free.
-        ran_tx.send(()).unwrap();
-        write.await.unwrap()
+        let released = lock.release();
+        (released, write.await.unwrap())
     });
-    assert!(holder.join().unwrap(), "the other task never ran while the write waited");
+    let (released, out) = out;
+    assert!(released, "the other task never ran while the write waited");
     assert!(!out.is_error, "{}", out.result);
     let read = f.store.read_state(LOCAL_USER, "career", None).unwrap();
     assert_eq!(read.data["goals"]["salary"], "30k");
