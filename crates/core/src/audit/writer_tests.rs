@@ -14,17 +14,23 @@ fn envelope(seq: u64) -> Envelope {
     }
 }
 
+/// A run's log whose every write fails as on a full disk (`/dev/full`).
+#[cfg(target_os = "linux")]
+fn on_a_full_disk(dir: &Path) -> RunAudit {
+    let file = OpenOptions::new().write(true).open("/dev/full").unwrap();
+    RunAudit::from_parts(
+        "r",
+        dir.to_path_buf(),
+        PathBuf::from("/dev/full"),
+        LogFile::new(file, false),
+    )
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn a_full_disk_is_remembered_not_panicked_and_the_first_error_is_kept() {
     let dir = tempfile::tempdir().unwrap();
-    let file = OpenOptions::new().write(true).open("/dev/full").unwrap();
-    let audit = RunAudit::from_parts(
-        "r",
-        dir.path().to_path_buf(),
-        PathBuf::from("/dev/full"),
-        LogFile::new(file, false),
-    );
+    let audit = on_a_full_disk(dir.path());
     audit.write(&envelope(0));
     audit.flush();
     let first = audit.error().unwrap();
@@ -39,13 +45,7 @@ fn a_full_disk_is_remembered_not_panicked_and_the_first_error_is_kept() {
 #[test]
 fn a_write_the_late_writer_could_not_make_is_reported_by_the_run() {
     let dir = tempfile::tempdir().unwrap();
-    let file = OpenOptions::new().write(true).open("/dev/full").unwrap();
-    let audit = RunAudit::from_parts(
-        "r",
-        dir.path().to_path_buf(),
-        PathBuf::from("/dev/full"),
-        LogFile::new(file, false),
-    );
+    let audit = on_a_full_disk(dir.path());
     audit.write(&envelope(0));
     eventually("the late writer's failure reaches the run", || audit.error().is_some());
     assert!(audit.error().unwrap().starts_with("cannot write /dev/full: "));
