@@ -43,11 +43,7 @@ pub(crate) fn declared_def(tool: &DeclaredTool) -> ToolDef {
             tool.edge_cases.iter().take(MAX_EDGE_CASES).map(|c| c.trim()).collect();
         text.push_str(&cases.join("\n- "));
     }
-    ToolDef {
-        name: tool.name.clone(),
-        description: text,
-        parameters: tool.parameters.clone().into(),
-    }
+    ToolDef { name: tool.name.clone(), description: text, parameters: tool.parameters.clone() }
 }
 
 /// A built-in handler presented with a skill's definition.
@@ -98,7 +94,7 @@ mod tests {
             name: "draw_tarot".into(),
             builtin: true,
             description: "抽牌。".into(),
-            parameters: json!({"type": "object", "properties": {}}),
+            parameters: json!({"type": "object", "properties": {}}).into(),
             examples: vec![json!({"description": "今日指引", "arguments": {"spread": "single"}})],
             edge_cases: vec!["不要反复抽".into()],
         };
@@ -107,6 +103,6 @@ mod tests {
             def.description,
             "抽牌。\n例：\n- 今日指引：{\"spread\":\"single\"}\n注意：\n- 不要反复抽"
         );
-        assert_eq!(*def.parameters, tool.parameters);
+        assert_eq!(def.parameters, tool.parameters);
     }
 }

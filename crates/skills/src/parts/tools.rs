@@ -7,6 +7,7 @@
 //! Executing tools is the agent's job; JSON-schema checks are in `tools_schema`.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::Value as Json;
@@ -81,7 +82,8 @@ pub struct DeclaredTool {
     pub builtin: bool,
     pub description: String,
     /// A JSON schema with `type: object`; `{type: object, properties: {}}` when omitted.
-    pub parameters: Json,
+    /// Shared: every run's definition of the tool holds this schema, not a copy.
+    pub parameters: Arc<Json>,
     /// Example calls; a mapping with `arguments` is checked against `parameters`.
     pub examples: Vec<Json>,
     /// Situations to handle with care, in words.
@@ -194,7 +196,7 @@ fn tool_item(r: &mut Reader<'_>, item: &Node) -> Option<ToolRef> {
         builtin: BUILTIN_TOOLS.contains(&name.as_str()),
         name,
         description: description?,
-        parameters: parameters?,
+        parameters: Arc::new(parameters?),
         examples,
         edge_cases,
     }))
