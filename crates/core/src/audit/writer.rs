@@ -52,8 +52,9 @@ struct LogFile {
     waiting_since: Option<Instant>,
     /// The late writer will look at this log (at most one visit is booked at a time).
     booked: bool,
-    /// A write the late writer could not make, for the run's next write or flush to report.
-    late_error: Option<std::io::Error>,
+    /// A write that failed, for the run to report (the late writer cannot: the run's error
+    /// belongs to the run).
+    unwritten: Option<std::io::Error>,
     /// Seals each write as one record (a data folder with encryption on).
     sealer: Option<Sealer>,
     /// The file is empty: the sealed header goes out with the first write.
@@ -68,7 +69,7 @@ impl LogFile {
             pending: Vec::new(),
             waiting_since: None,
             booked: false,
-            late_error: None,
+            unwritten: None,
             sealer: None,
             needs_header: false,
         }
@@ -96,6 +97,13 @@ impl LogFile {
         self.broken_line = result.is_err();
         result
     }
+
+    /// [`LogFile::flush`], keeping a failure for the run to report.
+    fn write_out(&mut self) {
+        if let Err(e) = self.flush() {
+            self.unwritten.get_or_insert(e);
+        }
+    }
 }
 
 impl Waiting for Mutex<LogFile> {
@@ -110,17 +118,12 @@ impl Waiting for Mutex<LogFile> {
             return Some(due);
         }
         log.booked = false;
-        if let Err(e) = log.flush() {
-            log.late_error.get_or_insert(e);
-        }
+        log.write_out();
         None
     }
 
     fn write_now(&self) {
-        let mut log = self.lock().unwrap_or_else(|p| p.into_inner());
-        if let Err(e) = log.flush() {
-            log.late_error.get_or_insert(e);
-        }
+        self.lock().unwrap_or_else(|p| p.into_inner()).write_out();
     }
 }
 
@@ -214,7 +217,7 @@ impl RunAudit {
     /// The first failure since creation (events or large outputs that could not be written),
     /// as one line naming the file; `None` while everything was written.
     pub fn error(&self) -> Option<String> {
-        drop(self.lock_log());
+        self.report_unwritten();
         self.first_error.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
@@ -244,30 +247,27 @@ impl RunAudit {
                 return;
             }
         }
-        if let Err(e) = log.flush() {
-            drop(log);
-            self.fail(io_error("write", &self.events_path, e).to_string());
-        }
+        log.write_out();
+        drop(log);
+        self.report_unwritten();
     }
 
     /// Write what waits now.
     pub fn flush(&self) {
-        let mut log = self.lock_log();
-        if let Err(e) = log.flush() {
-            drop(log);
-            self.fail(io_error("write", &self.events_path, e).to_string());
-        }
+        self.lock_log().write_out();
+        self.report_unwritten();
     }
 
-    /// The log, after reporting a write the late writer could not make.
     fn lock_log(&self) -> std::sync::MutexGuard<'_, LogFile> {
-        let mut log = self.log.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(e) = log.late_error.take() {
-            drop(log);
+        self.log.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Report a write that failed (this run's own or the late writer's) as the run's error.
+    fn report_unwritten(&self) {
+        let unwritten = self.lock_log().unwritten.take();
+        if let Some(e) = unwritten {
             self.fail(io_error("write", &self.events_path, e).to_string());
-            log = self.log.lock().unwrap_or_else(|p| p.into_inner());
         }
-        log
     }
 
     /// Keep a large tool output out of the event log: when `value` serialises to more than
