@@ -106,11 +106,17 @@ pub(crate) const LEGACY_PAGE_SIZE: i64 = 4096;
 
 /// Make [`Format::Current`] SQLCipher's default for every connection and attached database
 /// keyed from now on in this process, including the copies `VACUUM INTO` and
-/// `sqlcipher_export` write. Set once, before the first key is applied.
+/// `sqlcipher_export` write, and install the page crypto (`page_crypto`). Set once, before the
+/// first key is applied.
 pub(crate) fn current_format_by_default() -> Result<()> {
     static DONE: std::sync::OnceLock<std::result::Result<(), String>> = std::sync::OnceLock::new();
     DONE.get_or_init(|| {
         let conn = Connection::open_in_memory().map_err(|e| e.to_string())?;
+        // SQLite is initialised now: the page crypto can replace the stock provider for
+        // every codec made from here on.
+        if let crate::page_crypto::Installed::Stock(why) = crate::page_crypto::install() {
+            tracing::warn!("page crypto: SQLCipher's own provider stays: {why}");
+        }
         conn.pragma_update(None, "cipher_default_hmac_algorithm", CURRENT_HMAC)
             .and_then(|()| conn.pragma_update(None, "cipher_default_page_size", CURRENT_PAGE_SIZE))
             .map_err(|e| e.to_string())

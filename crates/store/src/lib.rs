@@ -33,6 +33,7 @@ mod memory_extraction;
 mod message_safety;
 mod messages;
 mod migrations;
+mod page_crypto;
 mod profile;
 mod protocol_runs;
 mod reminder_notices;
