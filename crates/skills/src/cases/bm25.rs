@@ -36,8 +36,6 @@ pub struct CaseMatch {
 
 struct Doc {
     case: Arc<Case>,
-    /// Weighted term frequency by stemmed term.
-    tf: HashMap<String, f64>,
     /// Length in terms (unweighted, as FTS5 counts it).
     len: f64,
     /// The case's terms as written (for `matched`).
@@ -46,8 +44,10 @@ struct Doc {
 
 pub(crate) struct CaseIndex {
     docs: Vec<Doc>,
-    /// Documents containing each stemmed term.
-    df: HashMap<String, usize>,
+    /// For each stemmed term, the documents holding it (in document order) and its weighted
+    /// frequency there; the term's document frequency is the list's length. A query looks up
+    /// each of its terms once, whatever the number of cases.
+    postings: HashMap<String, Vec<(usize, f64)>>,
     avg_len: f64,
 }
 
@@ -59,8 +59,8 @@ impl CaseIndex {
     pub fn build(cases: Vec<Arc<Case>>) -> Result<Self, SkillsError> {
         let stemmer = Stemmer::create(Algorithm::English);
         let mut docs = Vec::with_capacity(cases.len());
-        let mut df: HashMap<String, usize> = HashMap::new();
-        for case in cases {
+        let mut postings: HashMap<String, Vec<(usize, f64)>> = HashMap::new();
+        for (i, case) in cases.into_iter().enumerate() {
             let title = terms(&case.title);
             let keywords: Vec<String> = case.keywords.iter().flat_map(|k| terms(k)).collect();
             let body = terms(&case.body);
@@ -73,28 +73,31 @@ impl CaseIndex {
                     len += 1.0;
                 }
             }
-            for term in tf.keys() {
-                *df.entry(term.clone()).or_default() += 1;
+            for (term, weight) in tf {
+                postings.entry(term).or_default().push((i, weight));
             }
             let written = title.into_iter().chain(keywords).chain(body).collect();
-            docs.push(Doc { case, tf, len, written });
+            docs.push(Doc { case, len, written });
         }
         let avg_len = if docs.is_empty() {
             1.0
         } else {
             docs.iter().map(|d| d.len).sum::<f64>() / docs.len() as f64
         };
-        Ok(Self { docs, df, avg_len: avg_len.max(1.0) })
+        Ok(Self { docs, postings, avg_len: avg_len.max(1.0) })
     }
 
-    /// The best `k` cases for `message`, best first. No shared term, no match.
     pub fn search(&self, message: &str, k: usize) -> Result<Vec<CaseMatch>, SkillsError> {
-        let mut seen = HashSet::new();
-        let query_terms: Vec<String> = terms(message)
-            .into_iter()
-            .filter(|t| seen.insert(t.clone()))
-            .take(MAX_QUERY_TERMS)
-            .collect();
+        // Distinct terms in order of appearance (a message has few: a list beats hashing).
+        let mut query_terms: Vec<String> = Vec::new();
+        for term in terms(message) {
+            if query_terms.len() == MAX_QUERY_TERMS {
+                break;
+            }
+            if !query_terms.contains(&term) {
+                query_terms.push(term);
+            }
+        }
         if query_terms.is_empty() || k == 0 || self.docs.is_empty() {
             return Ok(Vec::new());
         }
@@ -103,19 +106,20 @@ impl CaseIndex {
         stems.sort();
         stems.dedup();
         let n = self.docs.len() as f64;
-        let mut scored: Vec<(usize, f64)> = Vec::new();
-        for (i, doc) in self.docs.iter().enumerate() {
-            let mut score = 0.0;
-            for term in &stems {
-                let Some(&tf) = doc.tf.get(term) else { continue };
-                let df = self.df.get(term).copied().unwrap_or(0) as f64;
-                let idf = ((n - df + 0.5) / (df + 0.5)).ln().max(1e-6);
-                score += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * doc.len / self.avg_len));
-            }
-            if score > 0.0 {
-                scored.push((i, score));
+        // Each document's score sums its terms in the stems' sorted order, as scoring one
+        // document at a time would.
+        let mut scores = vec![0.0f64; self.docs.len()];
+        for term in &stems {
+            let Some(docs) = self.postings.get(term) else { continue };
+            let df = docs.len() as f64;
+            let idf = ((n - df + 0.5) / (df + 0.5)).ln().max(1e-6);
+            for &(i, tf) in docs {
+                let len = self.docs[i].len;
+                scores[i] += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / self.avg_len));
             }
         }
+        let mut scored: Vec<(usize, f64)> =
+            scores.into_iter().enumerate().filter(|&(_, score)| score > 0.0).collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         Ok(scored
             .into_iter()
