@@ -3,15 +3,16 @@
 //! IV), AES-256-CBC over the page, and the page HMAC (SHA-256 or SHA-512) — is RustCrypto's,
 //! called directly. The stock provider (OpenSSL 3 on Linux) looks each algorithm up by name,
 //! makes and frees a MAC context and a cipher context, and takes a process-wide lock around its
-//! DRBG for every page: about half of the codec's time in a chat turn. Key derivation,
+//! DRBG for every page: two thirds of the page crypto's time in a chat turn. Key derivation,
 //! HMAC-SHA1 and the descriptive getters stay the stock provider's (called through).
 //!
 //! What it must not do: change a byte of the file format (every output equals the stock
 //! provider's for the same key, IV and input; the tests compare them), or keep key material:
-//! keys arrive for one call, unshielded by SQLCipher for its duration, and every keyed state
-//! made from them (AES round keys, HMAC pads) is wiped when the call returns. Installed once per
-//! process before the first key ([`install`]); codec contexts made before keep the stock
-//! provider.
+//! keys arrive for one call, unshielded by SQLCipher for its duration, and the keyed state made
+//! from them (AES round keys, HMAC pads) is dropped with the call and wiped on drop (the
+//! crates' `zeroize` features; a copy a move leaves in the call's stack frame is not, and is
+//! overwritten by the next call). Installed once per process before the first key
+//! ([`install`]); codec contexts made before keep the stock provider.
 #![allow(unsafe_code)]
 
 use std::ffi::{c_char, c_int, c_void};
@@ -150,7 +151,7 @@ pub(crate) fn install() -> &'static Installed {
         if let Err(why) = check_shape(&stock) {
             return Installed::Stock(why);
         }
-        let stock = *STOCK.get_or_init(|| Stock(stock));
+        STOCK.get_or_init(|| Stock(stock));
         let ours = Provider {
             init: None,
             shutdown: None,
@@ -158,13 +159,13 @@ pub(crate) fn install() -> &'static Installed {
             add_random: Some(add_random),
             random: Some(random),
             hmac: Some(hmac),
-            kdf: stock.0.kdf,
+            kdf: Some(kdf),
             cipher: Some(cipher),
-            get_cipher: stock.0.get_cipher,
-            get_key_sz: stock.0.get_key_sz,
-            get_iv_sz: stock.0.get_iv_sz,
-            get_block_sz: stock.0.get_block_sz,
-            get_hmac_sz: stock.0.get_hmac_sz,
+            get_cipher: Some(get_cipher),
+            get_key_sz: Some(get_key_sz),
+            get_iv_sz: Some(get_iv_sz),
+            get_block_sz: Some(get_block_sz),
+            get_hmac_sz: Some(get_hmac_sz),
             ctx_init: Some(ctx_init),
             ctx_free: Some(ctx_free),
             fips_status: Some(fips_status),
@@ -442,6 +443,64 @@ unsafe fn bytes<'a>(ptr: *const u8, len: c_int) -> Option<&'a [u8]> {
     }
     // SAFETY: per the function's contract.
     Some(unsafe { std::slice::from_raw_parts(ptr, len) })
+}
+
+// Called through to the system provider, with its own context (SQLCipher hands these ours).
+
+unsafe extern "C" fn kdf(
+    ctx: Ctx,
+    algorithm: c_int,
+    pass: *const u8,
+    pass_sz: c_int,
+    salt: *const u8,
+    salt_sz: c_int,
+    workfactor: c_int,
+    key_sz: c_int,
+    key: *mut u8,
+) -> c_int {
+    let Some(f) = stock().and_then(|s| s.kdf) else { return SQLITE_ERROR };
+    // SAFETY: SQLCipher's own arguments, and the stock context this codec's `ctx_init` made.
+    unsafe { f(stock_ctx(ctx), algorithm, pass, pass_sz, salt, salt_sz, workfactor, key_sz, key) }
+}
+
+unsafe extern "C" fn get_cipher(ctx: Ctx) -> *const c_char {
+    match stock().and_then(|s| s.get_cipher) {
+        // SAFETY: the stock getter with the stock context.
+        Some(f) => unsafe { f(stock_ctx(ctx)) },
+        None => c"aes-256-cbc".as_ptr(),
+    }
+}
+
+/// A size getter of the stock provider (checked at install to describe AES-256-CBC).
+fn stock_size(
+    ctx: Ctx,
+    pick: fn(&Provider) -> Option<unsafe extern "C" fn(Ctx) -> c_int>,
+) -> c_int {
+    match stock().and_then(pick) {
+        // SAFETY: the stock getter with the stock context.
+        Some(f) => unsafe { f(stock_ctx(ctx)) },
+        None => 0,
+    }
+}
+
+unsafe extern "C" fn get_key_sz(ctx: Ctx) -> c_int {
+    stock_size(ctx, |p| p.get_key_sz)
+}
+
+unsafe extern "C" fn get_iv_sz(ctx: Ctx) -> c_int {
+    stock_size(ctx, |p| p.get_iv_sz)
+}
+
+unsafe extern "C" fn get_block_sz(ctx: Ctx) -> c_int {
+    stock_size(ctx, |p| p.get_block_sz)
+}
+
+unsafe extern "C" fn get_hmac_sz(ctx: Ctx, algorithm: c_int) -> c_int {
+    match stock().and_then(|s| s.get_hmac_sz) {
+        // SAFETY: the stock getter with the stock context.
+        Some(f) => unsafe { f(stock_ctx(ctx), algorithm) },
+        None => 0,
+    }
 }
 
 unsafe extern "C" fn provider_name(_: Ctx) -> *const c_char {
