@@ -42,6 +42,7 @@ mod runs;
 mod session;
 mod skill_rows;
 mod skill_view;
+mod sqlcipher_ffi;
 mod state;
 mod strict_json;
 mod undo;

@@ -27,84 +27,10 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use sha2::{Sha256, Sha512};
 use zeroize::Zeroizing;
 
-const SQLITE_OK: c_int = 0;
-const SQLITE_ERROR: c_int = 1;
-/// SQLCipher's `mode` argument of `cipher`.
-const ENCRYPT: c_int = 1;
-const DECRYPT: c_int = 0;
-/// SQLCipher's algorithm numbers (the same for HMAC and PBKDF2).
-const HMAC_SHA256: c_int = 1;
-const HMAC_SHA512: c_int = 2;
-/// AES-256: what SQLCipher keys every page with.
-const KEY_LEN: usize = 32;
-const BLOCK_LEN: usize = 16;
-
-type Ctx = *mut c_void;
-
-/// SQLCipher's `sqlcipher_provider` (sqlcipher/src/sqlcipher.h), field for field: the bundled
-/// SQLCipher (libsqlite3-sys's `bundled-sqlcipher`, 4.x) reads it by this layout.
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct Provider {
-    init: Option<unsafe extern "C" fn() -> c_int>,
-    shutdown: Option<unsafe extern "C" fn()>,
-    get_provider_name: Option<unsafe extern "C" fn(Ctx) -> *const c_char>,
-    add_random: Option<unsafe extern "C" fn(Ctx, *const c_void, c_int) -> c_int>,
-    random: Option<unsafe extern "C" fn(Ctx, *mut c_void, c_int) -> c_int>,
-    hmac: Option<HmacFn>,
-    kdf: Option<KdfFn>,
-    cipher: Option<CipherFn>,
-    get_cipher: Option<unsafe extern "C" fn(Ctx) -> *const c_char>,
-    get_key_sz: Option<unsafe extern "C" fn(Ctx) -> c_int>,
-    get_iv_sz: Option<unsafe extern "C" fn(Ctx) -> c_int>,
-    get_block_sz: Option<unsafe extern "C" fn(Ctx) -> c_int>,
-    get_hmac_sz: Option<unsafe extern "C" fn(Ctx, c_int) -> c_int>,
-    ctx_init: Option<unsafe extern "C" fn(*mut Ctx) -> c_int>,
-    ctx_free: Option<unsafe extern "C" fn(*mut Ctx) -> c_int>,
-    fips_status: Option<unsafe extern "C" fn(Ctx) -> c_int>,
-    get_provider_version: Option<unsafe extern "C" fn(Ctx) -> *const c_char>,
-    next: *mut Provider,
-}
-
-type HmacFn = unsafe extern "C" fn(
-    Ctx,
-    c_int,
-    *const u8,
-    c_int,
-    *const u8,
-    c_int,
-    *const u8,
-    c_int,
-    *mut u8,
-) -> c_int;
-type KdfFn = unsafe extern "C" fn(
-    Ctx,
-    c_int,
-    *const u8,
-    c_int,
-    *const u8,
-    c_int,
-    c_int,
-    c_int,
-    *mut u8,
-) -> c_int;
-type CipherFn = unsafe extern "C" fn(
-    Ctx,
-    c_int,
-    *const u8,
-    c_int,
-    *const u8,
-    *const u8,
-    c_int,
-    *mut u8,
-) -> c_int;
-
-unsafe extern "C" {
-    // Defined (extern) in the bundled SQLCipher amalgamation that libsqlite3-sys links.
-    fn sqlcipher_register_provider(p: *mut Provider) -> c_int;
-    fn sqlcipher_get_provider() -> *mut Provider;
-    fn sqlcipher_malloc(size: u64) -> *mut c_void;
-}
+use crate::sqlcipher_ffi::{
+    BLOCK_LEN, Ctx, DECRYPT, ENCRYPT, HMAC_SHA256, HMAC_SHA512, KEY_LEN, Provider, SQLITE_ERROR,
+    SQLITE_OK, sqlcipher_get_provider, sqlcipher_malloc, sqlcipher_register_provider,
+};
 
 /// The stock provider, kept for what is called through. SQLCipher keeps it on its provider
 /// list (it is only freed at `sqlite3_shutdown`, which this program never calls).
