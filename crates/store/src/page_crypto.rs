@@ -52,7 +52,7 @@ unsafe impl Sync for Registered {}
 unsafe impl Send for Stock {}
 unsafe impl Sync for Stock {}
 
-/// What the provider was installed as, for `vibe db info` and the tests.
+/// Whether this provider was installed (a warning is logged when not; the tests check it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Installed {
     /// This provider does the per-page work.
@@ -328,8 +328,10 @@ unsafe extern "C" fn cipher(
     if len % BLOCK_LEN != 0 || out.is_null() || input.is_null() {
         return SQLITE_ERROR;
     }
-    // SAFETY: SQLCipher passes a 32-byte key and a 16-byte IV.
-    let (Some(key), Some(iv)) = (unsafe { bytes(key, key_sz) }, unsafe { bytes(iv, 16) }) else {
+    // SAFETY: SQLCipher passes a 32-byte key and an IV of one block.
+    let (Some(key), Some(iv)) =
+        (unsafe { bytes(key, key_sz) }, unsafe { bytes(iv, BLOCK_LEN as c_int) })
+    else {
         return SQLITE_ERROR;
     };
     // Copy first and work in place, so an `input` that is `out` is never borrowed twice.

@@ -87,6 +87,7 @@ impl CaseIndex {
         Ok(Self { docs, postings, avg_len: avg_len.max(1.0) })
     }
 
+    /// The best `k` cases for `message`, best first. No shared term, no match.
     pub fn search(&self, message: &str, k: usize) -> Result<Vec<CaseMatch>, SkillsError> {
         // Distinct terms in order of appearance (a message has few: a list beats hashing).
         let mut query_terms: Vec<String> = Vec::new();
