@@ -44,3 +44,21 @@ done
 # fingerprint, i.e. a second llama.cpp compile (every CPU variant: docs/local-model.md#building).
 LOCAL_ENGINE=(--release --locked -p vibe-local-llm -p vibe-core -p vibe-cli
   --features vibe-local-llm/engine,vibe-core/local-llm,vibe-cli/local-llm)
+
+# A stock SQLCipher 4 build, for the test that opens the app's database with `PRAGMA key` alone
+# (crates/store/tests/standard_sqlcipher.rs, docs/privacy.md#opening-your-data-with-standard-tools):
+# the `sqlcipher3-binary` wheel from PyPI, in a venv under $HOME/.cache/vibelife.
+SQLCIPHER_VENV="$HOME/.cache/vibelife/sqlcipher-venv"
+if ! "$SQLCIPHER_VENV/bin/python" -c 'import sqlcipher3' 2>/dev/null; then
+  echo "installing the sqlcipher3-binary wheel into $SQLCIPHER_VENV"
+  if ! python3 -m venv "$SQLCIPHER_VENV" 2>/dev/null; then
+    # Debian's python3 makes venvs only with python3-venv.
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-venv
+    python3 -m venv --clear "$SQLCIPHER_VENV"
+  fi
+  "$SQLCIPHER_VENV/bin/pip" install -q sqlcipher3-binary
+fi
+export VIBE_SQLCIPHER_PYTHON="$SQLCIPHER_VENV/bin/python"

@@ -1,7 +1,8 @@
 //! The database key (docs/privacy.md#encryption-at-rest): what SQLCipher is keyed with
 //! ([`DbKey`]), applying it as the first statement on a connection, telling a wrong key from a
-//! right one, the page format encrypted files are written in, and copies keyed like their
-//! source. Moving a file to encryption or to the current format is `crypt_move`'s. It never
+//! right one, the page formats (SQLCipher 4's defaults, and the earlier ones still read), and
+//! copies keyed like their source. Moving a file to encryption or to the standard format is
+//! `crypt_move`'s. Nothing here changes SQLCipher's settings or its crypto provider. It never
 //! chooses a key mode, reads a keychain, an environment variable or a terminal: the app
 //! (crates/core) decides and hands the key in as data.
 
@@ -82,72 +83,75 @@ impl fmt::Debug for DbKey {
 }
 
 /// The page format of an encrypted file (docs/privacy.md#page-format). Files are written in
-/// [`Format::Current`]; [`Format::Legacy`] files (from before) are read as they are and moved
-/// to the current format at an open that has the file alone ([`reformat_in_place`]).
+/// [`Format::Standard`]; files in an earlier format are read as they are and moved to the
+/// standard one at an open that has the file alone (`crypt_move::reformat_in_place`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Format {
-    /// SQLCipher 4's defaults except the page HMAC, HMAC-SHA256 (with the CPU's SHA
-    /// instructions, less than half the cost of SHA-512), and the page size, 2,048 bytes
-    /// (every page a turn touches is encrypted and authenticated whole: smaller pages, fewer
-    /// bytes).
-    Current,
-    /// SQLCipher 4's defaults throughout: 4,096-byte pages authenticated with HMAC-SHA512.
-    Legacy,
+    /// SQLCipher 4's defaults, untouched: 4,096-byte pages, AES-256-CBC, HMAC-SHA512 page
+    /// tags, PBKDF2-HMAC-SHA512 with 256,000 iterations for a passphrase. What the bundled
+    /// SQLCipher writes with no setting changed, and what any stock SQLCipher 4 build opens
+    /// with `PRAGMA key` alone.
+    Standard,
+    /// Earlier: SQLCipher 4's defaults but 2,048-byte pages tagged with HMAC-SHA256 (what
+    /// versions before issue 28 wrote).
+    Sha256Pages2k,
+    /// Earlier: SQLCipher 4's defaults but pages tagged with HMAC-SHA256 (briefly written
+    /// before the 2,048-byte pages came).
+    Sha256Pages4k,
 }
 
-/// The page HMAC of [`Format::Current`], as SQLCipher's pragmas spell it.
-const CURRENT_HMAC: &str = "HMAC_SHA256";
-/// The page size of [`Format::Current`].
-const CURRENT_PAGE_SIZE: i64 = 2048;
-/// The page HMAC of [`Format::Legacy`].
-pub(crate) const LEGACY_HMAC: &str = "HMAC_SHA512";
-/// The page size of [`Format::Legacy`].
-pub(crate) const LEGACY_PAGE_SIZE: i64 = 4096;
+impl Format {
+    /// The earlier formats, in the order a key is tried on them after [`Format::Standard`]
+    /// (the most common first).
+    pub(crate) const EARLIER: [Format; 2] = [Format::Sha256Pages2k, Format::Sha256Pages4k];
 
-/// Make [`Format::Current`] SQLCipher's default for every connection and attached database
-/// keyed from now on in this process, including the copies `VACUUM INTO` and
-/// `sqlcipher_export` write, and install the page crypto (`page_crypto`). Set once, before the
-/// first key is applied.
-pub(crate) fn current_format_by_default() -> Result<()> {
-    static DONE: std::sync::OnceLock<std::result::Result<(), String>> = std::sync::OnceLock::new();
-    DONE.get_or_init(|| {
-        let conn = Connection::open_in_memory().map_err(|e| e.to_string())?;
-        // SQLite is initialised now: the page crypto can replace the stock provider for
-        // every codec made from here on.
-        if let crate::page_crypto::Installed::Stock(why) = crate::page_crypto::install() {
-            tracing::warn!("page crypto: SQLCipher's own provider stays: {why}");
+    /// The page HMAC, as SQLCipher's pragmas spell it.
+    pub(crate) fn hmac(self) -> &'static str {
+        match self {
+            Self::Standard => "HMAC_SHA512",
+            Self::Sha256Pages2k | Self::Sha256Pages4k => "HMAC_SHA256",
         }
-        conn.pragma_update(None, "cipher_default_hmac_algorithm", CURRENT_HMAC)
-            .and_then(|()| conn.pragma_update(None, "cipher_default_page_size", CURRENT_PAGE_SIZE))
-            .map_err(|e| e.to_string())
-    })
-    .clone()
-    .map_err(|e| StoreError::invalid(format!("SQLCipher refused its page format settings: {e}")))
+    }
+
+    /// The page size in bytes.
+    pub(crate) fn page_size(self) -> i64 {
+        match self {
+            Self::Sha256Pages2k => 2048,
+            Self::Standard | Self::Sha256Pages4k => 4096,
+        }
+    }
+
+    /// Set this format's page settings on a keyed connection that has read nothing yet
+    /// (tests write earlier formats with it).
+    pub(crate) fn set_on(self, conn: &Connection) -> rusqlite::Result<()> {
+        conn.pragma_update(None, "cipher_hmac_algorithm", self.hmac())?;
+        conn.pragma_update(None, "cipher_page_size", self.page_size())
+    }
 }
 
 /// Key `conn` (the first statement after opening) and prove the key opens the file by reading
-/// its schema; says which page format the file has. A wrong key reads nothing and writes
-/// nothing.
+/// its schema; says which page format the file has. The key is SQLCipher's `PRAGMA key` with
+/// nothing else set: a raw key as `x'<64 hex digits>'` (no key derivation), a passphrase as
+/// itself (SQLCipher's PBKDF2). A wrong key reads nothing and writes nothing.
 pub(crate) fn apply(conn: &Connection, key: &DbKey, path: &Path) -> Result<Format> {
     // SQLCipher logs a failed page check to stderr; a wrong key is reported as an error here.
     conn.pragma_update(None, "cipher_log_level", "NONE")?;
     let Some(text) = key.pragma_text() else {
-        return verify(conn, key, path).map(|()| Format::Current);
+        return verify(conn, key, path).map(|()| Format::Standard);
     };
-    current_format_by_default()?;
     conn.pragma_update(None, "key", text.as_str())?;
-    match verify(conn, key, path) {
-        Err(StoreError::WrongKey { .. }) => {
-            // The same key may open a file of the format before (4 KiB pages with a SHA-512
-            // HMAC). Keying again resets the connection's unused codec; a wrong key fails
-            // this too.
-            conn.pragma_update(None, "key", text.as_str())?;
-            conn.pragma_update(None, "cipher_hmac_algorithm", LEGACY_HMAC)?;
-            conn.pragma_update(None, "cipher_page_size", LEGACY_PAGE_SIZE)?;
-            verify(conn, key, path).map(|()| Format::Legacy)
+    let mut opened = verify(conn, key, path).map(|()| Format::Standard);
+    for earlier in Format::EARLIER {
+        if !matches!(opened, Err(StoreError::WrongKey { .. })) {
+            break;
         }
-        other => other.map(|()| Format::Current),
+        // The same key may open a file in an earlier format. Keying again resets the
+        // connection's unused codec; a wrong key fails these too.
+        conn.pragma_update(None, "key", text.as_str())?;
+        earlier.set_on(conn)?;
+        opened = verify(conn, key, path).map(|()| earlier);
     }
+    opened
 }
 
 fn verify(conn: &Connection, key: &DbKey, path: &Path) -> Result<()> {
@@ -165,15 +169,15 @@ fn is_not_a_database(e: &rusqlite::Error) -> bool {
 }
 
 /// Write a consistent copy of `conn`'s main database to `target` (a new file), keyed like it
-/// (or clear like it), owner-only. A copy of an encrypted file is in [`Format::Current`]:
-/// `VACUUM INTO` keys the copy with the process's defaults but keeps the source's page size,
-/// so a file still in [`Format::Legacy`] is copied with `sqlcipher_export` instead, in one
+/// (or clear like it), owner-only. A copy of an encrypted file is in [`Format::Standard`]:
+/// `VACUUM INTO` keys the copy with SQLCipher's defaults but keeps the source's page size, so
+/// a file still in an earlier format is copied with `sqlcipher_export` instead, in one
 /// transaction (one snapshot of the source).
 pub(crate) fn copy_into(conn: &Connection, target: &Path) -> Result<()> {
     let target_text = target.to_string_lossy();
-    if hmac_of(conn)?.as_deref() == Some(LEGACY_HMAC) {
-        current_format_by_default()?;
-        // Without a KEY clause the attached file is keyed with the main database's key.
+    if hmac_of(conn)?.is_some_and(|hmac| hmac != Format::Standard.hmac()) {
+        // Without a KEY clause the attached file is keyed with the main database's key, and
+        // SQLCipher's defaults.
         conn.execute("ATTACH DATABASE ?1 AS snapshot", [target_text.as_ref()])?;
         let copied = (|| -> Result<()> {
             conn.execute_batch("BEGIN")?;

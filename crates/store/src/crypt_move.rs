@@ -1,6 +1,6 @@
 //! Moving a database file, crash-safe (docs/privacy.md#moving-to-encryption): a clear file to
-//! an encrypted one, and an encrypted file from the page format before to the current one
-//! (docs/privacy.md#page-format). A copy is written beside the file, checked, synced and
+//! an encrypted one, and an encrypted file from an earlier page format to SQLCipher 4's
+//! standard one (docs/privacy.md#page-format). A copy is written beside the file, checked, synced and
 //! renamed over it in one step, so a crash at any point leaves one complete database. Keying,
 //! and what the formats are, are `crypt`'s.
 
@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
 
-use crate::crypt::{DbKey, Format, apply, current_format_by_default, restrict, table_counts};
+use crate::crypt::{DbKey, Format, apply, restrict, table_counts};
 use crate::error::{Result, StoreError};
 
 /// The steps of [`encrypt_in_place`] and [`reformat_in_place`], for the test that stops them
@@ -43,18 +43,18 @@ pub(crate) fn encrypt_in_place(path: &Path, key: &DbKey, stop_after: Option<Step
     rewrite_in_place(path, key, Source::Clear, stop_after)
 }
 
-/// Move the encrypted database at `path` from [`Format::Legacy`] to [`Format::Current`], the
-/// same crash-safe way as [`encrypt_in_place`] (same key; a file already current is left
+/// Move the encrypted database at `path` from an earlier page format to [`Format::Standard`],
+/// the same crash-safe way as [`encrypt_in_place`] (same key; a file already standard is left
 /// alone). The caller holds the open lock and knows no other process has the file open.
 pub(crate) fn reformat_in_place(path: &Path, key: &DbKey, stop_after: Option<Step>) -> Result<()> {
-    rewrite_in_place(path, key, Source::Legacy, stop_after)
+    rewrite_in_place(path, key, Source::Earlier, stop_after)
 }
 
 /// What [`rewrite_in_place`] copies from.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Source {
     Clear,
-    Legacy,
+    Earlier,
 }
 
 fn rewrite_in_place(
@@ -82,7 +82,7 @@ fn rewrite_in_place(
     }
 
     let original = Connection::open(path)?;
-    if source == Source::Legacy && apply(&original, key, path)? == Format::Current {
+    if source == Source::Earlier && apply(&original, key, path)? == Format::Standard {
         return Ok(());
     }
     original.busy_timeout(std::time::Duration::from_secs(15))?;
@@ -91,8 +91,7 @@ fn rewrite_in_place(
     let _: String = original.query_row("PRAGMA journal_mode = DELETE", [], |r| r.get(0))?;
     stop(Step::Checkpointed)?;
 
-    // The attached copy is keyed with the current format (`current_format_by_default`).
-    current_format_by_default()?;
+    // The attached copy is keyed with SQLCipher's defaults: the standard format.
     original.execute(
         "ATTACH DATABASE ?1 AS encrypted KEY ?2",
         [work.to_string_lossy().as_ref(), text.as_str()],
@@ -106,14 +105,14 @@ fn rewrite_in_place(
 
     let kept = match source {
         Source::Clear => "the clear database was kept as it is",
-        Source::Legacy => "the database was kept as it is, in its earlier format",
+        Source::Earlier => "the database was kept as it is, in its earlier format",
     };
     let counts = table_counts(&original)?;
     {
         let copy = Connection::open(&work)?;
-        if apply(&copy, key, &work)? != Format::Current {
+        if apply(&copy, key, &work)? != Format::Standard {
             return Err(StoreError::invalid(format!(
-                "the encrypted copy {} was not written in the current page format; {kept}",
+                "the encrypted copy {} was not written in SQLCipher's standard page format; {kept}",
                 work.display()
             )));
         }
@@ -145,8 +144,8 @@ fn rewrite_in_place(
     stop(Step::Swapped)?;
     match source {
         Source::Clear => tracing::info!(file = %path.display(), "the clear database was encrypted"),
-        Source::Legacy => {
-            tracing::info!(file = %path.display(), "the database was moved to the current page format")
+        Source::Earlier => {
+            tracing::info!(file = %path.display(), "the database was moved to the standard page format")
         }
     }
     Ok(())
@@ -164,7 +163,7 @@ fn sync_dir(path: &Path) {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::crypt::{LEGACY_HMAC, LEGACY_PAGE_SIZE, is_clear_file};
+    use crate::crypt::is_clear_file;
 
     pub(crate) fn clear_db(path: &Path) {
         let conn = Connection::open(path).unwrap();
@@ -228,36 +227,41 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn a_move_to_the_current_format_stopped_after_any_step_leaves_one_whole_database() {
+    fn a_move_from_either_earlier_format_stopped_after_any_step_leaves_one_whole_database() {
         let expected: Vec<String> = (0..300).map(|n| format!("秘密 {n}")).collect();
-        for step in
-            [Step::Checkpointed, Step::Exported, Step::Verified, Step::Synced, Step::Swapped]
-        {
-            let dir = tempfile::tempdir().unwrap();
-            let path = dir.path().join("vibe.db");
-            // The format before: the clear rows exported into a SHA-512 file.
-            let clear = dir.path().join("clear.db");
-            clear_db(&clear);
-            {
-                let conn = Connection::open(&path).unwrap();
-                conn.pragma_update(None, "key", key().pragma_text().unwrap().as_str()).unwrap();
-                conn.pragma_update(None, "cipher_hmac_algorithm", LEGACY_HMAC).unwrap();
-                conn.pragma_update(None, "cipher_page_size", LEGACY_PAGE_SIZE).unwrap();
-                conn.execute("ATTACH DATABASE ?1 AS c KEY ''", [clear.to_str().unwrap()]).unwrap();
-                conn.query_row("SELECT sqlcipher_export('main', 'c')", [], |_| Ok(())).unwrap();
-                conn.pragma_update(None, "user_version", 6).unwrap();
+        let steps = [Step::Checkpointed, Step::Exported, Step::Verified, Step::Synced, Step::Swapped];
+        for earlier in Format::EARLIER {
+            for step in steps {
+                let dir = tempfile::tempdir().unwrap();
+                let path = dir.path().join("vibe.db");
+                // A file in the earlier format: the clear rows exported into it.
+                let clear = dir.path().join("clear.db");
+                clear_db(&clear);
+                {
+                    let conn = Connection::open(&path).unwrap();
+                    conn.pragma_update(None, "key", key().pragma_text().unwrap().as_str())
+                        .unwrap();
+                    earlier.set_on(&conn).unwrap();
+                    conn.execute("ATTACH DATABASE ?1 AS c KEY ''", [clear.to_str().unwrap()])
+                        .unwrap();
+                    conn.query_row("SELECT sqlcipher_export('main', 'c')", [], |_| Ok(()))
+                        .unwrap();
+                    conn.pragma_update(None, "user_version", 6).unwrap();
+                }
+                let format = |p: &Path| apply(&Connection::open(p).unwrap(), &key(), p).unwrap();
+                assert_eq!(format(&path), earlier);
+                let err = reformat_in_place(&path, &key(), Some(step)).unwrap_err();
+                assert!(err.to_string().contains("stopped after"), "{err}");
+                // What a crash leaves: one database with every row, in one format or the other.
+                let now = if step == Step::Swapped { Format::Standard } else { earlier };
+                assert_eq!(format(&path), now, "{earlier:?} {step:?}");
+                assert_eq!(rows(&path, &key()), (6, expected.clone()), "{earlier:?} {step:?}");
+                // The next open finishes the job.
+                reformat_in_place(&path, &key(), None).unwrap();
+                assert_eq!(format(&path), Format::Standard, "{earlier:?} {step:?}");
+                assert!(!work_path(&path).exists(), "{earlier:?} {step:?}: a copy left behind");
+                assert_eq!(rows(&path, &key()), (6, expected.clone()), "{earlier:?} {step:?}");
             }
-            let format = |p: &Path| apply(&Connection::open(p).unwrap(), &key(), p).unwrap();
-            assert_eq!(format(&path), Format::Legacy);
-            let err = reformat_in_place(&path, &key(), Some(step)).unwrap_err();
-            assert!(err.to_string().contains("stopped after"), "{err}");
-            let now = if step == Step::Swapped { Format::Current } else { Format::Legacy };
-            assert_eq!(format(&path), now, "{step:?}");
-            assert_eq!(rows(&path, &key()), (6, expected.clone()), "{step:?}");
-            reformat_in_place(&path, &key(), None).unwrap();
-            assert_eq!(format(&path), Format::Current, "{step:?}");
-            assert!(!work_path(&path).exists(), "{step:?}: no copy left behind");
-            assert_eq!(rows(&path, &key()), (6, expected.clone()), "{step:?}");
         }
     }
 }

@@ -33,7 +33,6 @@ mod memory_extraction;
 mod message_safety;
 mod messages;
 mod migrations;
-mod page_crypto;
 mod profile;
 mod protocol_runs;
 mod reminder_notices;
@@ -42,7 +41,6 @@ mod runs;
 mod session;
 mod skill_rows;
 mod skill_view;
-mod sqlcipher_ffi;
 mod state;
 mod strict_json;
 mod undo;
@@ -182,8 +180,8 @@ impl Store {
 
     /// `check`: SQLite's quick check runs before anything is written, because the file is
     /// small or the last session did not close it (docs/performance.md#integrity-at-open).
-    /// `alone`: no other process has the file open, so a file in the page format from before
-    /// is moved to the current one (docs/privacy.md#page-format).
+    /// `alone`: no other process has the file open, so a file in an earlier page format is
+    /// moved to SQLCipher 4's standard one (docs/privacy.md#page-format).
     fn open_checked(
         path: &Path,
         key: &DbKey,
@@ -197,7 +195,7 @@ impl Store {
         if let Some(at) = check {
             integrity::quick_check(&conn, path, at)?;
         }
-        if format == crypt::Format::Legacy && alone {
+        if format != crypt::Format::Standard && alone {
             drop(conn);
             if let Err(e) = crypt_move::reformat_in_place(path, key, None) {
                 // Still readable as it is; the next open tries again.

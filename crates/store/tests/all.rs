@@ -8,6 +8,7 @@ mod open;
 mod profile;
 mod runs;
 mod skill_view;
+mod standard_sqlcipher;
 mod state;
 mod state_model;
 

@@ -186,42 +186,65 @@ fn the_database_its_log_lock_and_backups_are_private_to_the_owner() {
     }
 }
 
-/// Whether `path` opens with `key` when its pages are read with the HMAC `hmac` (SQLCipher's
-/// names) and the page size that goes with it: the page format a file was written in.
-fn opens_with_hmac(path: &Path, key: &str, hmac: &str) -> bool {
+/// The page formats a file can be in: SQLCipher 4's defaults, and the two earlier ones
+/// (HMAC-SHA256 tags, with 2,048- or 4,096-byte pages).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Format {
+    Standard,
+    Sha256Pages2k,
+    Sha256Pages4k,
+}
+
+/// Whether `path` opens with `key` read in `format`: SQLCipher's `PRAGMA key` alone for the
+/// standard format, with the earlier format's settings after it otherwise.
+fn opens_in(path: &Path, key: &str, format: Format) -> bool {
     let conn = rusqlite::Connection::open(path).unwrap();
     conn.pragma_update(None, "cipher_log_level", "NONE").unwrap();
     conn.pragma_update(None, "key", key).unwrap();
-    conn.pragma_update(None, "cipher_hmac_algorithm", hmac).unwrap();
-    let page_size = if hmac == "HMAC_SHA256" { 2048 } else { 4096 };
-    conn.pragma_update(None, "cipher_page_size", page_size).unwrap();
+    set_earlier(&conn, format);
     conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0)).is_ok()
+}
+
+fn set_earlier(conn: &rusqlite::Connection, format: Format) {
+    let page_size = match format {
+        Format::Standard => return,
+        Format::Sha256Pages2k => 2048,
+        Format::Sha256Pages4k => 4096,
+    };
+    conn.pragma_update(None, "cipher_hmac_algorithm", "HMAC_SHA256").unwrap();
+    conn.pragma_update(None, "cipher_page_size", page_size).unwrap();
+}
+
+/// The one format of the three `path` opens in with `key`.
+fn format_of(path: &Path, key: &str) -> Format {
+    let formats = [Format::Standard, Format::Sha256Pages2k, Format::Sha256Pages4k];
+    let opening: Vec<Format> = formats.into_iter().filter(|f| opens_in(path, key, *f)).collect();
+    assert_eq!(opening.len(), 1, "{}: {opening:?}", path.display());
+    opening[0]
 }
 
 const KEY_TEXT: &str = "x'5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e'";
 
-/// A database as the version before wrote it: the whole schema with one secret message, keyed
-/// with [`key`], 4 KiB pages authenticated with HMAC-SHA512 (SQLCipher 4's defaults).
-fn legacy_database(dir: &Path) -> (std::path::PathBuf, String) {
+/// A database as an earlier version wrote it: the whole schema with one secret message, keyed
+/// with [`key`], in the earlier page format `format`.
+fn earlier_database(dir: &Path, format: Format) -> (std::path::PathBuf, String) {
     let clear = dir.join("clear.db");
     let id = write_secret(&Store::open(&clear).unwrap());
     let path = dir.join("vibe.db");
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.pragma_update(None, "key", KEY_TEXT).unwrap();
-    conn.pragma_update(None, "cipher_hmac_algorithm", "HMAC_SHA512").unwrap();
-    conn.pragma_update(None, "cipher_page_size", 4096).unwrap();
+    set_earlier(&conn, format);
     conn.execute("ATTACH DATABASE ?1 AS clear KEY ''", [clear.to_str().unwrap()]).unwrap();
     conn.query_row("SELECT sqlcipher_export('main', 'clear')", [], |_| Ok(())).unwrap();
     conn.pragma_update(None, "user_version", latest_version()).unwrap();
     drop(conn);
     std::fs::remove_file(&clear).unwrap();
-    assert!(opens_with_hmac(&path, KEY_TEXT, "HMAC_SHA512"));
-    assert!(!opens_with_hmac(&path, KEY_TEXT, "HMAC_SHA256"));
+    assert_eq!(format_of(&path, KEY_TEXT), format);
     (path, id)
 }
 
 #[test]
-fn new_files_and_their_copies_are_written_in_the_current_page_format() {
+fn new_files_and_their_copies_are_in_sqlcipher_4s_default_format() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("vibe.db");
     let store = Store::open_with_key(&path, &key()).unwrap();
@@ -230,52 +253,57 @@ fn new_files_and_their_copies_are_written_in_the_current_page_format() {
     store.snapshot_into(&copy).unwrap();
     drop(store);
     for file in [&path, &copy] {
-        assert!(opens_with_hmac(file, KEY_TEXT, "HMAC_SHA256"), "{}", file.display());
-        assert!(!opens_with_hmac(file, KEY_TEXT, "HMAC_SHA512"), "{}", file.display());
+        assert_eq!(format_of(file, KEY_TEXT), Format::Standard, "{}", file.display());
     }
-    // A clear database moved to encryption lands in the same format.
+    // A clear database moved to encryption lands in the same format, and so does a
+    // passphrase database.
     let clear = dir.path().join("clear.db");
     write_secret(&Store::open(&clear).unwrap());
     drop(Store::open_with_key(&clear, &key()).unwrap());
-    assert!(opens_with_hmac(&clear, KEY_TEXT, "HMAC_SHA256"));
+    assert_eq!(format_of(&clear, KEY_TEXT), Format::Standard);
+    let phrase = dir.path().join("phrase.db");
+    write_secret(&Store::open_with_key(&phrase, &DbKey::passphrase("a passphrase")).unwrap());
+    assert_eq!(format_of(&phrase, "a passphrase"), Format::Standard);
 }
 
 #[test]
-fn a_database_in_the_earlier_page_format_opens_and_moves_to_the_current_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let (path, id) = legacy_database(dir.path());
+fn a_database_in_either_earlier_page_format_opens_and_moves_to_the_standard_one() {
+    for format in [Format::Sha256Pages2k, Format::Sha256Pages4k] {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, id) = earlier_database(dir.path(), format);
 
-    // A wrong key is still a wrong key, and changes nothing.
-    let before = std::fs::read(&path).unwrap();
-    let err = Store::open_with_key(&path, &DbKey::from_hex(&"77".repeat(32)).unwrap())
-        .err()
-        .expect("a wrong key opened the file");
-    assert!(err.to_string().contains("wrong"), "{err}");
-    assert_eq!(std::fs::read(&path).unwrap(), before);
+        // A wrong key is still a wrong key, and changes nothing.
+        let before = std::fs::read(&path).unwrap();
+        let err = Store::open_with_key(&path, &DbKey::from_hex(&"77".repeat(32)).unwrap())
+            .err()
+            .expect("a wrong key opened the file");
+        assert!(err.to_string().contains("wrong"), "{format:?}: {err}");
+        assert_eq!(std::fs::read(&path).unwrap(), before, "{format:?}");
 
-    // A copy of it (what an old backup is) is read as it is.
-    let backup = dir.path().join("backup.db");
-    std::fs::copy(&path, &backup).unwrap();
-    let inspected = vibe_store::inspect(&backup, &key()).unwrap();
-    assert!(inspected.problems.is_empty(), "{:?}", inspected.problems);
-    assert_eq!(inspected.counts["messages"], 1);
-    assert!(opens_with_hmac(&backup, KEY_TEXT, "HMAC_SHA512"), "inspect leaves a copy as it is");
+        // A copy of it (what an old backup is) is read as it is.
+        let backup = dir.path().join("backup.db");
+        std::fs::copy(&path, &backup).unwrap();
+        let inspected = vibe_store::inspect(&backup, &key()).unwrap();
+        assert!(inspected.problems.is_empty(), "{format:?}: {:?}", inspected.problems);
+        assert_eq!(inspected.counts["messages"], 1, "{format:?}");
+        assert_eq!(format_of(&backup, KEY_TEXT), format, "inspect leaves a copy as it is");
 
-    // The first open that has the file alone moves it, with every row.
-    let store = Store::open_with_key(&path, &key()).unwrap();
-    assert_eq!(store.messages(&id).unwrap()[0].content, SECRET);
-    drop(store);
-    assert!(opens_with_hmac(&path, KEY_TEXT, "HMAC_SHA256"));
-    assert!(!dir.path().join("vibe.db.encrypting").exists(), "no copy left behind");
-    assert!(!contains(&disk_bytes(&path), SECRET.as_bytes()));
-    let store = Store::open_with_key(&path, &key()).unwrap();
-    assert_eq!(store.messages(&id).unwrap()[0].content, SECRET);
+        // The first open that has the file alone moves it, with every row.
+        let store = Store::open_with_key(&path, &key()).unwrap();
+        assert_eq!(store.messages(&id).unwrap()[0].content, SECRET, "{format:?}");
+        drop(store);
+        assert_eq!(format_of(&path, KEY_TEXT), Format::Standard, "{format:?}");
+        assert!(!dir.path().join("vibe.db.encrypting").exists(), "{format:?}: a copy left");
+        assert!(!contains(&disk_bytes(&path), SECRET.as_bytes()), "{format:?}");
+        let store = Store::open_with_key(&path, &key()).unwrap();
+        assert_eq!(store.messages(&id).unwrap()[0].content, SECRET, "{format:?}");
+    }
 }
 
 #[test]
 fn a_database_in_the_earlier_format_that_another_process_has_open_is_used_as_it_is() {
     let dir = tempfile::tempdir().unwrap();
-    let (path, id) = legacy_database(dir.path());
+    let (path, id) = earlier_database(dir.path(), Format::Sha256Pages2k);
     // Another process's open store holds a shared lock on `<db>.inuse`: the file must not be
     // swapped under it.
     let inuse = std::fs::File::create(dir.path().join("vibe.db.inuse")).unwrap();
@@ -283,19 +311,19 @@ fn a_database_in_the_earlier_format_that_another_process_has_open_is_used_as_it_
     let store = Store::open_with_key(&path, &key()).unwrap();
     store.append_message(&id, NewMessage::text(Role::Assistant, "还在")).unwrap();
     drop(store);
-    assert!(opens_with_hmac(&path, KEY_TEXT, "HMAC_SHA512"), "moved while shared");
+    assert_eq!(format_of(&path, KEY_TEXT), Format::Sha256Pages2k, "moved while shared");
     // Alone again: the next open moves it, with what was written meanwhile.
     drop(inuse);
     let store = Store::open_with_key(&path, &key()).unwrap();
     assert_eq!(store.messages(&id).unwrap().len(), 2);
     drop(store);
-    assert!(opens_with_hmac(&path, KEY_TEXT, "HMAC_SHA256"));
+    assert_eq!(format_of(&path, KEY_TEXT), Format::Standard);
 }
 
 #[test]
-fn a_snapshot_of_a_database_still_in_the_earlier_format_opens() {
+fn a_snapshot_of_a_database_still_in_the_earlier_format_is_in_the_standard_one() {
     let dir = tempfile::tempdir().unwrap();
-    let (path, id) = legacy_database(dir.path());
+    let (path, id) = earlier_database(dir.path(), Format::Sha256Pages2k);
     let inuse = std::fs::File::create(dir.path().join("vibe.db.inuse")).unwrap();
     inuse.lock_shared().unwrap();
     let store = Store::open_with_key(&path, &key()).unwrap();
@@ -305,8 +333,8 @@ fn a_snapshot_of_a_database_still_in_the_earlier_format_opens() {
     let inspected = vibe_store::inspect(&copy, &key()).unwrap();
     assert!(inspected.problems.is_empty(), "{:?}", inspected.problems);
     assert_eq!(inspected.counts["messages"], 1);
-    assert!(opens_with_hmac(&copy, KEY_TEXT, "HMAC_SHA256"), "the copy is in the current format");
-    assert!(opens_with_hmac(&path, KEY_TEXT, "HMAC_SHA512"), "the shared file stays as it is");
+    assert_eq!(format_of(&copy, KEY_TEXT), Format::Standard, "the copy is in the standard format");
+    assert_eq!(format_of(&path, KEY_TEXT), Format::Sha256Pages2k, "the shared file stays as it is");
     let copy_store = Store::open_with_key(&copy, &key()).unwrap();
     assert_eq!(copy_store.messages(&id).unwrap()[0].content, SECRET);
 }

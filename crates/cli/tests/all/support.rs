@@ -51,10 +51,8 @@ pub fn vibe_std() -> StdCommand {
 /// The data dir's database, opened directly with the test passphrase.
 pub fn db(dir: &Path) -> rusqlite::Connection {
     let conn = rusqlite::Connection::open(dir.join("vibe.db")).unwrap();
+    // SQLCipher 4's defaults: the key alone (docs/privacy.md#page-format).
     conn.pragma_update(None, "key", PASSPHRASE).unwrap();
-    // The page format vibe writes (docs/privacy.md#page-format).
-    conn.pragma_update(None, "cipher_hmac_algorithm", "HMAC_SHA256").unwrap();
-    conn.pragma_update(None, "cipher_page_size", 2048).unwrap();
     conn
 }
 

@@ -299,8 +299,6 @@ async fn a_backup_of_a_newer_schema_is_refused_and_changes_nothing() {
     {
         let conn = rusqlite::Connection::open(&copy).unwrap();
         conn.pragma_update(None, "key", PASSPHRASE).unwrap();
-        conn.pragma_update(None, "cipher_hmac_algorithm", "HMAC_SHA256").unwrap();
-        conn.pragma_update(None, "cipher_page_size", 2048).unwrap();
         conn.pragma_update(None, "journal_mode", "DELETE").unwrap();
         conn.pragma_update(None, "user_version", newer).unwrap();
     }

@@ -26,10 +26,8 @@ pub fn raw_connection(dir: &std::path::Path) -> rusqlite::Connection {
     let account = vibe_core::app::db_key_account(dir);
     let hex = KEYS.get_db_key(&account).unwrap().expect("a harness opened this data dir");
     let conn = rusqlite::Connection::open(dir.join("vibe.db")).unwrap();
+    // SQLCipher 4's defaults: the raw key alone (docs/privacy.md#page-format).
     conn.pragma_update(None, "key", format!("x'{}'", hex.as_str())).unwrap();
-    // The page format the store writes (docs/privacy.md#page-format).
-    conn.pragma_update(None, "cipher_hmac_algorithm", "HMAC_SHA256").unwrap();
-    conn.pragma_update(None, "cipher_page_size", 2048).unwrap();
     conn
 }
 
