@@ -229,7 +229,8 @@ pub(crate) mod tests {
     #[test]
     fn a_move_from_either_earlier_format_stopped_after_any_step_leaves_one_whole_database() {
         let expected: Vec<String> = (0..300).map(|n| format!("秘密 {n}")).collect();
-        let steps = [Step::Checkpointed, Step::Exported, Step::Verified, Step::Synced, Step::Swapped];
+        let steps =
+            [Step::Checkpointed, Step::Exported, Step::Verified, Step::Synced, Step::Swapped];
         for earlier in Format::EARLIER {
             for step in steps {
                 let dir = tempfile::tempdir().unwrap();
@@ -239,13 +240,11 @@ pub(crate) mod tests {
                 clear_db(&clear);
                 {
                     let conn = Connection::open(&path).unwrap();
-                    conn.pragma_update(None, "key", key().pragma_text().unwrap().as_str())
-                        .unwrap();
+                    conn.pragma_update(None, "key", key().pragma_text().unwrap().as_str()).unwrap();
                     earlier.set_on(&conn).unwrap();
                     conn.execute("ATTACH DATABASE ?1 AS c KEY ''", [clear.to_str().unwrap()])
                         .unwrap();
-                    conn.query_row("SELECT sqlcipher_export('main', 'c')", [], |_| Ok(()))
-                        .unwrap();
+                    conn.query_row("SELECT sqlcipher_export('main', 'c')", [], |_| Ok(())).unwrap();
                     conn.pragma_update(None, "user_version", 6).unwrap();
                 }
                 let format = |p: &Path| apply(&Connection::open(p).unwrap(), &key(), p).unwrap();
