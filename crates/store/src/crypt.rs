@@ -121,8 +121,8 @@ impl Format {
         }
     }
 
-    /// Set this format's page settings on a keyed connection that has read nothing yet
-    /// (tests write earlier formats with it).
+    /// Set this format's page settings on a keyed connection that has read nothing yet (to
+    /// read a file in an earlier format; tests write such files with it).
     pub(crate) fn set_on(self, conn: &Connection) -> rusqlite::Result<()> {
         conn.pragma_update(None, "cipher_hmac_algorithm", self.hmac())?;
         conn.pragma_update(None, "cipher_page_size", self.page_size())
