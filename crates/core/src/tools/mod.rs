@@ -24,10 +24,10 @@ mod sandbox_cgroup;
 mod sandbox_filter;
 #[cfg(target_os = "linux")]
 mod sandbox_linux;
-#[cfg(target_os = "linux")]
-mod sandbox_mounts;
 #[cfg(target_os = "macos")]
 mod sandbox_macos;
+#[cfg(target_os = "linux")]
+mod sandbox_mounts;
 mod script;
 mod state;
 mod tarot;

@@ -99,8 +99,7 @@ impl MountPlan {
         let tmp_dir = CString::new(tmp_dir.as_os_str().as_bytes())
             .map_err(|_| format!("the temporary folder {} has a NUL byte", tmp_dir.display()))?;
         let options = format!("size={max_bytes},nr_inodes={TEMP_FILES},mode=0700");
-        let tmpfs_options =
-            CString::new(options).map_err(|_| "bad tmpfs options".to_string())?;
+        let tmpfs_options = CString::new(options).map_err(|_| "bad tmpfs options".to_string())?;
         let tmp_rights = AccessFs::from_all(landlock::ABI::V3).bits();
         Ok(MountPlan { tmp_dir, tmpfs_options, ruleset, tmp_rights })
     }
@@ -148,10 +147,8 @@ pub(crate) unsafe fn enter(plan: &MountPlan) -> io::Result<()> {
             libc::MS_NOSUID | libc::MS_NODEV,
             plan.tmpfs_options.as_ptr().cast(),
         )))?;
-        let dir = libc::open(
-            plan.tmp_dir.as_ptr(),
-            libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
-        );
+        let dir =
+            libc::open(plan.tmp_dir.as_ptr(), libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC);
         if dir < 0 {
             return Err(io::Error::last_os_error());
         }

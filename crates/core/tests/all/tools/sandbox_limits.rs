@@ -89,6 +89,7 @@ async fn the_memory_limit_holds_for_the_whole_process_tree() {
     let f = fixture(limits);
     let out = run(&f, "tree.py", &["100"]).await;
     let text = out["stdout"].as_str().unwrap_or_default();
+    eprintln!("{out}");
     let held: u64 = text
         .strip_prefix("held ")
         .and_then(|t| t.split_whitespace().next())

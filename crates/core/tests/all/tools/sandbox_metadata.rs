@@ -152,8 +152,15 @@ fn set_xattr(path: &Path, name: &str, value: &[u8]) {
     let c = CString::new(path.as_os_str().as_bytes()).unwrap();
     let n = CString::new(name).unwrap();
     // SAFETY: NUL-terminated strings and a live buffer with its length.
-    let r = unsafe { libc::setxattr(c.as_ptr(), n.as_ptr(), value.as_ptr().cast(), value.len(), 0) };
-    assert_eq!(r, 0, "cannot set {name} on {}: {}", path.display(), std::io::Error::last_os_error());
+    let r =
+        unsafe { libc::setxattr(c.as_ptr(), n.as_ptr(), value.as_ptr().cast(), value.len(), 0) };
+    assert_eq!(
+        r,
+        0,
+        "cannot set {name} on {}: {}",
+        path.display(),
+        std::io::Error::last_os_error()
+    );
 }
 
 /// Runs the metadata script on canaries outside its folder, as the current user, and checks
@@ -165,8 +172,7 @@ async fn metadata_stays_unchanged() {
     let data = f.dir.path().to_path_buf();
     let secret = data.join("secret.txt");
     std::fs::write(&secret, "the person's data\n").unwrap();
-    std::fs::set_permissions(&secret, std::os::unix::fs::PermissionsExt::from_mode(0o600))
-        .unwrap();
+    std::fs::set_permissions(&secret, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
     let db = data.join("vibe.db");
     for canary in [&data, &secret, &db] {
         set_xattr(canary, "user.keep", b"kept");
@@ -179,7 +185,7 @@ async fn metadata_stays_unchanged() {
     let text = out.result["stdout"].as_str().unwrap_or_default().to_string();
     // SAFETY: getuid cannot fail.
     let uid = unsafe { libc::getuid() };
-    eprintln!("metadata canaries checked as uid {uid}");
+    eprintln!("metadata canaries checked as uid {uid}:\n{text}");
     assert!(text.starts_with(&format!("uid {uid}\n")), "{}", out.result);
     let outside: Vec<&str> = text.lines().filter(|l| l.starts_with("outside ")).collect();
     assert!(outside.len() >= 3 * 15, "too few calls were tried: {}", out.result);
