@@ -114,6 +114,10 @@ fn find_bases() -> Bases {
     bases
 }
 
+/// A file of a run's cgroup, the value written to it, and whether failing to write it is an
+/// error (swap limits are missing where swap is not accounted).
+type Limit = (&'static str, String, bool);
+
 /// The cgroup folders of one run; dropped when the run is over.
 pub(crate) struct RunCgroups {
     dirs: Vec<PathBuf>,
@@ -127,7 +131,7 @@ impl RunCgroups {
         let bases = bases();
         let name = format!("vibe-script-{}", uuid::Uuid::now_v7());
         let mut run = RunCgroups { dirs: Vec::new(), memory: None };
-        let mut limits: Vec<(&Base, Vec<(&str, String, bool)>)> = Vec::new();
+        let mut limits: Vec<(&Base, Vec<Limit>)> = Vec::new();
         let swap_off = |v2: bool| {
             if v2 {
                 ("memory.swap.max", "0".to_string(), false)
