@@ -19,9 +19,15 @@ mod registry;
 mod resource;
 pub mod sandbox;
 #[cfg(target_os = "linux")]
+mod sandbox_cgroup;
+#[cfg(target_os = "linux")]
+mod sandbox_filter;
+#[cfg(target_os = "linux")]
 mod sandbox_linux;
 #[cfg(target_os = "macos")]
 mod sandbox_macos;
+#[cfg(target_os = "linux")]
+mod sandbox_mounts;
 mod script;
 mod state;
 mod tarot;
@@ -30,7 +36,7 @@ mod use_skill;
 
 pub use process::{
     DEFAULT_SCRIPT_FILE_BYTES, DEFAULT_SCRIPT_MEMORY_BYTES, DEFAULT_SCRIPT_OUTPUT_BYTES,
-    DEFAULT_SCRIPT_PROCESSES, DEFAULT_SCRIPT_TIMEOUT, ScriptLimits,
+    DEFAULT_SCRIPT_PROCESSES, DEFAULT_SCRIPT_TEMP_BYTES, DEFAULT_SCRIPT_TIMEOUT, ScriptLimits,
 };
 pub use registry::{ToolRegistry, ToolsSettings};
 pub use sandbox::Policy as SandboxPolicy;

@@ -33,6 +33,8 @@ pub const DEFAULT_SCRIPT_PROCESSES: u32 = 64;
 pub const DEFAULT_SCRIPT_MEMORY_BYTES: u64 = 1 << 30;
 /// Largest file a sandboxed run may write unless configured otherwise.
 pub const DEFAULT_SCRIPT_FILE_BYTES: u64 = 64 << 20;
+/// Total size of a sandboxed run's temporary folder unless configured otherwise.
+pub const DEFAULT_SCRIPT_TEMP_BYTES: u64 = 256 << 20;
 
 /// Limits for one script run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,10 +45,15 @@ pub struct ScriptLimits {
     pub max_output_bytes: usize,
     /// Processes the run may have at once (sandboxed runs).
     pub max_processes: u32,
-    /// Address space of each process, in bytes (sandboxed runs on Linux).
+    /// Memory of the whole run, in bytes (sandboxed runs on Linux): its process tree and its
+    /// temporary files together where a memory cgroup can be made, else split over the
+    /// processes as address space (`sandbox_linux::effective`). Also each process's address
+    /// space.
     pub max_memory_bytes: u64,
     /// Largest file the run may write, in bytes (sandboxed runs).
     pub max_file_bytes: u64,
+    /// Everything the run's temporary folder may hold, in bytes (sandboxed runs on Linux).
+    pub max_temp_bytes: u64,
 }
 
 impl Default for ScriptLimits {
@@ -57,6 +64,7 @@ impl Default for ScriptLimits {
             max_processes: DEFAULT_SCRIPT_PROCESSES,
             max_memory_bytes: DEFAULT_SCRIPT_MEMORY_BYTES,
             max_file_bytes: DEFAULT_SCRIPT_FILE_BYTES,
+            max_temp_bytes: DEFAULT_SCRIPT_TEMP_BYTES,
         }
     }
 }
@@ -139,7 +147,7 @@ pub(crate) async fn run(
         .env("HOME", home.path())
         .env("TMPDIR", home.path())
         .env("PYTHONDONTWRITEBYTECODE", "1");
-    let (mut cmd, _sandbox) = match mode {
+    let (mut cmd, sandbox_guard) = match mode {
         Mode::Confined => {
             let places = Places { skill_dir: &inv.cwd, tmp_dir: home.path() };
             sandbox::confine(cmd, &places, policy, &limits)
@@ -178,7 +186,11 @@ pub(crate) async fn run(
     group.kill();
     group.0 = None;
     let (stdout, out_cut) = drain(out, cap).await;
-    let (stderr, err_cut) = drain(err, cap).await;
+    let (mut stderr, err_cut) = drain(err, cap).await;
+    if let Some(note) = sandbox_guard.note() {
+        stderr.push_str(if stderr.is_empty() || stderr.ends_with('\n') { "" } else { "\n" });
+        stderr.push_str(&note);
+    }
     Ok(ScriptRun {
         exit_code: status.and_then(|s| s.code()),
         stdout,

@@ -29,7 +29,8 @@ pub struct ToolsSettings {
     pub script_output_bytes: Option<usize>,
     /// Processes a sandboxed script run may have at once (default 64).
     pub script_max_processes: Option<u32>,
-    /// Memory (address space) of each process of a sandboxed run, in MiB (default 1024).
+    /// Memory of a sandboxed run, in MiB (default 1024): its whole process tree and temporary
+    /// files where a memory cgroup can be made, else split over its processes.
     pub script_memory_mib: Option<u64>,
     /// Skills whose scripts may run unconfined where this computer cannot sandbox them (the
     /// approval then says so). Empty by default.

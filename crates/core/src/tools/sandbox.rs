@@ -2,7 +2,8 @@
 //! computer can confine scripts ([`support`]), the sentence an approval shows
 //! ([`Policy::describe`]) and the hook that confines a command before it starts
 //! ([`confine`]). The confinement itself is per platform: `sandbox_linux` (Landlock,
-//! namespaces, rlimits, a supervisor) and `sandbox_macos` (a Seatbelt profile). Spawning,
+//! namespaces, a read-only mount view, cgroups, rlimits, a system-call filter, a supervisor)
+//! and `sandbox_macos` (a Seatbelt profile). Spawning,
 //! timeouts and output capture are `process`'s; which scripts may run is `script`'s.
 
 use std::path::{Path, PathBuf};
@@ -76,17 +77,13 @@ impl Policy {
         match self.mode() {
             Mode::Confined => format!(
                 "sandboxed: it may read only the skill folder and the system's programs and \
-                 libraries, write only a temporary folder removed afterwards, {}; at most {} \
-                 processes, {} MiB of memory, {} MiB per file, {} s",
+                 libraries, write only a temporary folder removed afterwards, {}; {}",
                 if self.network {
                     "and use the network (the skill asks for it in tools.yaml)"
                 } else {
                     "no network"
                 },
-                limits.max_processes,
-                limits.max_memory_bytes >> 20,
-                limits.max_file_bytes >> 20,
-                limits.timeout.as_secs(),
+                limits_sentence(limits),
             ),
             Mode::Unconfined(why) => format!(
                 "UNCONFINED: this computer cannot sandbox scripts ({why}) and the skill is marked \
@@ -100,6 +97,45 @@ impl Policy {
             ),
         }
     }
+}
+
+/// The limits of a confined run as this computer applies them, for the approval reason.
+#[cfg(target_os = "linux")]
+fn limits_sentence(limits: &ScriptLimits) -> String {
+    let e = super::sandbox_linux::effective(limits);
+    let memory = if e.memory_cgroup {
+        format!(
+            "at most {} processes and {} MiB of memory for the whole run (temporary files \
+             included)",
+            e.processes,
+            limits.max_memory_bytes >> 20
+        )
+    } else {
+        format!(
+            "at most {} processes of {} MiB each ({} MiB in all; this computer gives the app \
+             no memory cgroup)",
+            e.processes,
+            e.address_space >> 20,
+            limits.max_memory_bytes >> 20
+        )
+    };
+    format!(
+        "{memory}, {} MiB of temporary files, {} MiB per file, {} s; it cannot change the \
+         mode, owner, times or attributes of anything outside its temporary folder",
+        limits.max_temp_bytes >> 20,
+        limits.max_file_bytes >> 20,
+        limits.timeout.as_secs()
+    )
+}
+
+#[cfg(not(target_os = "linux"))]
+fn limits_sentence(limits: &ScriptLimits) -> String {
+    format!(
+        "{} MiB per file, {} s (no per-run limit on processes, memory or temporary files \
+         here)",
+        limits.max_file_bytes >> 20,
+        limits.timeout.as_secs()
+    )
 }
 
 /// Where a confined run lives.
@@ -155,6 +191,17 @@ impl Guard {
     /// Nothing to clean up (an unconfined run).
     pub(crate) fn none() -> Guard {
         Guard(None)
+    }
+
+    /// A line for the script's stderr when the run was stopped at a limit (e.g. memory).
+    #[cfg(target_os = "linux")]
+    pub(crate) fn note(&self) -> Option<String> {
+        self.0.as_ref().and_then(super::sandbox_linux::Cleanup::note)
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub(crate) fn note(&self) -> Option<String> {
+        None
     }
 }
 

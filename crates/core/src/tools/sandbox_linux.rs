@@ -1,33 +1,34 @@
 //! The Linux sandbox for one script run. Before the script's program starts, its process
 //! (a `pre_exec` hook, in the forked child):
-//! 1. joins a fresh pids cgroup when the app runs as root (root is exempt from
-//!    `RLIMIT_NPROC`; for everyone else the limit below, counted in the run's own user
-//!    namespace, bounds the run's processes);
-//! 2. enters new user, PID and IPC namespaces, and a new network namespace (no interfaces but
-//!    a loopback that is down) unless the policy allows the network;
-//! 3. sets rlimits: processes, address space, CPU seconds, file size, no core files;
-//! 4. forks: the parent stays behind as a tiny supervisor that closes every descriptor
+//! 1. joins the run's fresh cgroups (`sandbox_cgroup`) where this process may make them:
+//!    `pids` bounds the run's processes (required as root, which `RLIMIT_NPROC` does not
+//!    bind), `memory` the memory of the whole process tree and its temporary files;
+//! 2. enters new user, mount, PID and IPC namespaces, and a new network namespace (no
+//!    interfaces but a loopback that is down) unless the policy allows the network;
+//! 3. sets up its view of the file system (`sandbox_mounts`): every mount read-only, the
+//!    temporary folder a size-limited tmpfs, standard streams reopened inside;
+//! 4. sets rlimits: processes, address space, CPU seconds, file size, no core files (without
+//!    a memory cgroup, the process count and address space are chosen so that together they
+//!    stay under the run's memory limit: [`effective`]), and drops every capability;
+//! 5. forks: the parent stays behind as a tiny supervisor that closes every descriptor
 //!    (so it holds no pipe open) and exits as the script does; the child is PID 1 of the new
 //!    namespace, dies with the supervisor (`PR_SET_PDEATHSIG`), restricts itself with
 //!    Landlock (read-only: the skill folder and system paths; read-write: the run's temporary
-//!    folder; no TCP when the network is off; no signals or abstract sockets outside), installs
-//!    a seccomp filter ([`syscall_filter`]: no unix-domain sockets, so no `connect()` to a
-//!    pathname socket such as /run/dbus or /var/run/docker.sock, which Landlock cannot see;
-//!    no io_uring, which could open sockets past the filter) and execs the script.
+//!    folder; no TCP when the network is off; no signals or abstract sockets outside), marks
+//!    every other descriptor close-on-exec, installs the system-call filter
+//!    (`sandbox_filter`) and execs the script.
 //!
 //! When PID 1 of a namespace ends, the kernel kills every process in it, so nothing the script
 //! started (`setsid`, double forks) outlives the run. Only async-signal-safe calls run after
-//! the fork; everything else (the Landlock ruleset, paths, maps) is prepared before.
-//! Choosing what may run is `script`'s; spawning and output are `process`'s.
+//! the fork; everything else (the Landlock ruleset, the filter, paths, maps) is prepared
+//! before. Choosing what may run is `script`'s; spawning and output are `process`'s.
 
 // The fork/exec hooks and system calls below need `unsafe`; each block says why it holds.
 #![allow(unsafe_code)]
 
-use std::collections::BTreeMap;
 use std::ffi::{CStr, CString};
 use std::io;
-use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use landlock::{
@@ -35,60 +36,53 @@ use landlock::{
     RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope,
 };
 
-use seccompiler::{
-    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
-    SeccompRule, TargetArch,
-};
+use seccompiler::BpfProgram;
 
 use super::process::ScriptLimits;
 use super::sandbox::{Places, Policy, system_read_paths};
+use super::sandbox_cgroup::{self, RunCgroups};
+use super::sandbox_filter::syscall_filter;
+use super::sandbox_mounts::{self, MountPlan};
 
 /// Landlock ABI 3 (Linux 6.2) is the first that also stops truncating files outside.
 const MIN_LANDLOCK_ABI: i64 = 3;
 /// The rights asked for; the kernel grants what it knows (best effort above the minimum).
 const WANTED_ABI: ABI = ABI::V7;
 
-/// The system-call filter of a run, compiled before the fork: `socket(AF_UNIX, ...)` and the
-/// io_uring calls fail with `EACCES`; everything else passes (Landlock, namespaces and rlimits
-/// do the rest). `socketpair` stays allowed: a pair connects only to itself. Calls of another
-/// architecture (x86 32-bit) kill the process; x32 calls are filtered like native ones.
-fn syscall_filter() -> Result<BpfProgram, String> {
-    let error = |e: seccompiler::Error| format!("cannot build the system-call filter: {e}");
-    let backend = |e: seccompiler::BackendError| error(e.into());
-    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(backend)?;
-    let unix_domain = || -> Result<Vec<SeccompRule>, seccompiler::BackendError> {
-        let domain = SeccompCondition::new(
-            0,
-            SeccompCmpArgLen::Dword,
-            SeccompCmpOp::Eq,
-            libc::AF_UNIX as u64,
-        )?;
-        Ok(vec![SeccompRule::new(vec![domain])?])
-    };
-    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
-    let mut native = vec![(libc::SYS_socket, true)];
-    for call in [libc::SYS_io_uring_setup, libc::SYS_io_uring_enter, libc::SYS_io_uring_register] {
-        native.push((call, false));
-    }
-    for (call, only_unix) in native {
-        let numbers: &[i64] =
-            if cfg!(target_arch = "x86_64") { &[call, call | X32_SYSCALL_BIT] } else { &[call] };
-        for &nr in numbers {
-            rules.insert(nr, if only_unix { unix_domain().map_err(backend)? } else { Vec::new() });
-        }
-    }
-    let filter = SeccompFilter::new(
-        rules,
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::EACCES as u32),
-        arch,
-    )
-    .map_err(backend)?;
-    filter.try_into().map_err(backend)
+/// Without a memory cgroup, the least address space worth giving each process (a Python
+/// interpreter with a few threads fits).
+const MIN_PROCESS_MEMORY: u64 = 128 << 20;
+
+/// The limits a run really gets here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Effective {
+    /// Processes the run may have at once.
+    pub processes: u32,
+    /// Address space of each process.
+    pub address_space: u64,
+    /// `true`: a memory cgroup bounds the whole run (processes and temporary files) to
+    /// `ScriptLimits::max_memory_bytes`. `false`: no memory cgroup can be made here, so
+    /// `processes` × `address_space` stays within it instead (temporary files apart).
+    pub memory_cgroup: bool,
 }
 
-/// x32 system calls arrive as x86-64 ones with this bit set in the number.
-const X32_SYSCALL_BIT: i64 = 0x4000_0000;
+/// The limits a run gets on this computer for `limits`.
+pub(crate) fn effective(limits: &ScriptLimits) -> Effective {
+    if sandbox_cgroup::bases().memory() {
+        return Effective {
+            processes: limits.max_processes,
+            address_space: limits.max_memory_bytes,
+            memory_cgroup: true,
+        };
+    }
+    let fit = (limits.max_memory_bytes / MIN_PROCESS_MEMORY).max(1);
+    let processes = u32::try_from(fit).unwrap_or(u32::MAX).min(limits.max_processes).max(1);
+    Effective {
+        processes,
+        address_space: limits.max_memory_bytes / u64::from(processes),
+        memory_cgroup: false,
+    }
+}
 
 /// Whether the sandbox works here: Landlock new enough, namespaces allowed, and (as root) a
 /// pids cgroup to bound processes. Runs `true` in the sandbox once to be sure.
@@ -106,7 +100,7 @@ pub(crate) fn support() -> Result<(), String> {
             "the kernel's Landlock is version {abi}; version {MIN_LANDLOCK_ABI} (Linux 6.2) or later is needed"
         ));
     }
-    if is_root() && pids_cgroup_base().is_none() {
+    if is_root() && !sandbox_cgroup::bases().pids() {
         return Err("the app runs as root, which process limits do not bind, and no pids cgroup \
                     is writable to bound a script's processes"
             .to_string());
@@ -145,78 +139,23 @@ fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
-/// Cleans up after a run: kills whatever is left in its cgroup and removes the cgroup.
+/// Kept for the run: when dropped, kills whatever is left in its cgroups and removes them.
 pub(crate) struct Cleanup {
-    cgroup: Option<PathBuf>,
+    cgroups: Option<RunCgroups>,
+    max_memory: u64,
 }
 
-impl Drop for Cleanup {
-    fn drop(&mut self) {
-        let Some(dir) = self.cgroup.take() else { return };
-        for _ in 0..100 {
-            if let Ok(pids) = std::fs::read_to_string(dir.join("cgroup.procs")) {
-                for pid in pids.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
-                    // SAFETY: kill has no memory effects; a pid that is gone gives ESRCH.
-                    unsafe { libc::kill(pid, libc::SIGKILL) };
-                }
-            }
-            if std::fs::remove_dir(&dir).is_ok() || !dir.exists() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        tracing::warn!(cgroup = %dir.display(), "a script's cgroup could not be removed");
-    }
-}
-
-/// The pids cgroup folder this process may create children in: cgroup v1's `pids`
-/// hierarchy, or a cgroup v2 folder whose children get the pids controller.
-fn pids_cgroup_base() -> Option<PathBuf> {
-    let text = std::fs::read_to_string("/proc/self/cgroup").ok()?;
-    let writable = |p: &Path| {
-        CString::new(p.as_os_str().as_bytes()).is_ok_and(|c| {
-            // SAFETY: access() only reads the given NUL-terminated path.
-            unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
+impl Cleanup {
+    /// A line for the script's stderr when the kernel stopped the run at a limit.
+    pub(crate) fn note(&self) -> Option<String> {
+        self.cgroups.as_ref().filter(|c| c.memory_exceeded()).map(|_| {
+            format!(
+                "[the run went over its memory limit of {} MiB (processes and temporary files \
+                 together) and the kernel stopped a process]",
+                self.max_memory >> 20
+            )
         })
-    };
-    for line in text.lines() {
-        let mut parts = line.splitn(3, ':');
-        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next())
-        else {
-            continue;
-        };
-        let rel = path.trim_start_matches('/');
-        let base = if controllers.split(',').any(|c| c == "pids") {
-            Path::new("/sys/fs/cgroup/pids").join(rel)
-        } else if controllers.is_empty() {
-            let base = Path::new("/sys/fs/cgroup").join(rel);
-            let enabled = std::fs::read_to_string(base.join("cgroup.subtree_control"))
-                .is_ok_and(|s| s.split_whitespace().any(|c| c == "pids"));
-            if !enabled {
-                continue;
-            }
-            base
-        } else {
-            continue;
-        };
-        if base.is_dir() && writable(&base) {
-            return Some(base);
-        }
     }
-    None
-}
-
-/// A fresh pids cgroup for one run, limited to `max` processes.
-fn make_cgroup(max: u32) -> Result<PathBuf, String> {
-    let base = pids_cgroup_base().ok_or("no writable pids cgroup")?;
-    let dir = base.join(format!("vibe-script-{}", uuid::Uuid::now_v7()));
-    std::fs::create_dir(&dir)
-        .map_err(|e| format!("cannot create the cgroup {}: {e}", dir.display()))?;
-    if let Err(e) = std::fs::write(dir.join("pids.max"), max.to_string()) {
-        let _ = std::fs::remove_dir(&dir);
-        return Err(format!("cannot limit the cgroup {}: {e}", dir.display()));
-    }
-    Ok(dir)
 }
 
 fn landlock_error(e: impl std::fmt::Display) -> String {
@@ -261,7 +200,8 @@ fn ruleset(places: &Places<'_>, policy: &Policy) -> Result<RulesetCreated, Strin
 struct Setup {
     ruleset: Option<RulesetCreated>,
     filter: BpfProgram,
-    cgroup_procs: Option<CString>,
+    cgroup_procs: Vec<CString>,
+    mounts: MountPlan,
     clone_flags: libc::c_int,
     uid_map: Vec<u8>,
     gid_map: Vec<u8>,
@@ -279,27 +219,33 @@ pub(crate) fn confine(
     limits: &ScriptLimits,
 ) -> Result<(tokio::process::Command, Cleanup), String> {
     let ruleset = ruleset(places, policy)?;
-    let cgroup = if is_root() { Some(make_cgroup(limits.max_processes)?) } else { None };
-    let cleanup = Cleanup { cgroup: cgroup.clone() };
-    let cgroup_procs = cgroup
-        .map(|dir| CString::new(dir.join("cgroup.procs").as_os_str().as_bytes()))
-        .transpose()
-        .map_err(|_| "the cgroup path contains a NUL byte".to_string())?;
+    let effective = effective(limits);
+    let bases = sandbox_cgroup::bases();
+    let cgroups = if bases.pids() || bases.memory() {
+        Some(RunCgroups::create(effective.processes, limits.max_memory_bytes)?)
+    } else {
+        None
+    };
+    let cgroup_procs = cgroups.as_ref().map_or(Ok(Vec::new()), RunCgroups::procs_files)?;
+    let cleanup = Cleanup { cgroups, max_memory: limits.max_memory_bytes };
     // SAFETY: getuid/getgid cannot fail.
     let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-    let mut clone_flags = libc::CLONE_NEWUSER | libc::CLONE_NEWPID | libc::CLONE_NEWIPC;
+    let mut clone_flags =
+        libc::CLONE_NEWUSER | libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::CLONE_NEWIPC;
     if !policy.network {
         clone_flags |= libc::CLONE_NEWNET;
     }
+    let mounts = MountPlan::new(places.tmp_dir, limits.max_temp_bytes, &ruleset)?;
     let mut setup = Setup {
         ruleset: Some(ruleset),
         filter: syscall_filter()?,
         cgroup_procs,
+        mounts,
         clone_flags,
         uid_map: format!("{uid} {uid} 1\n").into_bytes(),
         gid_map: format!("{gid} {gid} 1\n").into_bytes(),
-        max_processes: u64::from(limits.max_processes),
-        max_memory: limits.max_memory_bytes,
+        max_processes: u64::from(effective.processes),
+        max_memory: effective.address_space,
         cpu_secs: limits.timeout.as_secs().saturating_add(1),
         max_file: limits.max_file_bytes,
     };
@@ -341,19 +287,22 @@ unsafe fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> io::Resu
 fn enter(setup: &mut Setup) -> io::Result<()> {
     // SAFETY: async-signal-safe system calls only; see the module header for the order.
     unsafe {
-        if let Some(procs) = &setup.cgroup_procs {
+        for procs in &setup.cgroup_procs {
             write_file(procs, b"0")?;
         }
         check(libc::unshare(setup.clone_flags))?;
         write_file(c"/proc/self/setgroups", b"deny")?;
         write_file(c"/proc/self/uid_map", &setup.uid_map)?;
         write_file(c"/proc/self/gid_map", &setup.gid_map)?;
+        sandbox_mounts::enter(&setup.mounts)?;
+        sandbox_mounts::reopen_std_streams()?;
         // After unshare: the count is per namespace, so it bounds this run alone.
         set_limit(libc::RLIMIT_NPROC, setup.max_processes)?;
         set_limit(libc::RLIMIT_AS, setup.max_memory)?;
         set_limit(libc::RLIMIT_CPU, setup.cpu_secs)?;
         set_limit(libc::RLIMIT_FSIZE, setup.max_file)?;
         set_limit(libc::RLIMIT_CORE, 0)?;
+        sandbox_mounts::drop_capabilities()?;
         let pid = libc::fork();
         if pid < 0 {
             return Err(io::Error::last_os_error());
@@ -371,6 +320,7 @@ fn enter(setup: &mut Setup) -> io::Result<()> {
             }
             Ok(_) => {}
         }
+        sandbox_mounts::close_others_at_exec()?;
         // Last: the filter must not stop the calls above. `apply_filter` only calls prctl
         // and seccomp on the program built before the fork.
         seccompiler::apply_filter(&setup.filter)

@@ -5,6 +5,8 @@
 
 mod charts;
 mod sandbox;
+mod sandbox_limits;
+mod sandbox_metadata;
 mod sandbox_off;
 mod scripts;
 mod state;

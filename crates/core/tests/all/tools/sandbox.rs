@@ -1,7 +1,7 @@
 //! The script sandbox with real scripts: reading and writing outside the allowed folders,
 //! the network (off unless the skill's tools.yaml asks for it), a `setsid` child that would
 //! outlive the run, a fork storm bounded by the process limit, memory and file-size limits.
-//! Skipped, with a notice, only where the kernel lacks Landlock.
+//! Never skipped: a computer where the sandbox does not work fails these tests.
 
 #![cfg(target_os = "linux")]
 
@@ -17,16 +17,11 @@ use vibe_core::tools::{ScriptLimits, ToolRegistry, ToolsSettings, sandbox};
 use super::Fixture;
 use super::scripts::{find_sleep, marker};
 
-/// `false` (with a notice) where the kernel has no usable Landlock; any other reason the
-/// sandbox does not work is a failure.
-fn sandbox_here() -> bool {
-    match sandbox::support() {
-        Ok(()) => true,
-        Err(why) if why.contains("Landlock") => {
-            eprintln!("NOTICE: sandbox tests skipped: {why}");
-            false
-        }
-        Err(why) => panic!("the script sandbox does not work here: {why}"),
+/// Fails the test where scripts cannot be sandboxed: these tests never skip (the kernels this
+/// project builds on have Landlock, user and network namespaces).
+pub(crate) fn require_sandbox() {
+    if let Err(why) = sandbox::support() {
+        panic!("the script sandbox does not work here: {why}");
     }
 }
 
@@ -82,9 +77,7 @@ fn stdout(result: &serde_json::Value) -> &str {
 
 #[tokio::test]
 async fn a_script_reads_its_skill_folder_but_nothing_else() {
-    if !sandbox_here() {
-        return;
-    }
+    require_sandbox();
     let (f, dir) = fixture(ScriptLimits::default());
     let inside = run(&f, "cat.sh", &[dir.join("data.txt").to_str().unwrap()]).await;
     assert_eq!(stdout(&inside), "inside the skill\n", "{inside}");
@@ -101,9 +94,7 @@ async fn a_script_reads_its_skill_folder_but_nothing_else() {
 
 #[tokio::test]
 async fn a_script_writes_only_its_temporary_folder() {
-    if !sandbox_here() {
-        return;
-    }
+    require_sandbox();
     let (f, dir) = fixture(ScriptLimits::default());
     let scratch = run(&f, "tmp.sh", &[]).await;
     assert_eq!(stdout(&scratch), "scratch\n", "{scratch}");
@@ -140,9 +131,7 @@ fn listener() -> (u16, std::thread::JoinHandle<bool>) {
 
 #[tokio::test]
 async fn the_network_is_off_unless_the_skill_asks_for_it() {
-    if !sandbox_here() {
-        return;
-    }
+    require_sandbox();
     let (f, _dir) = fixture(ScriptLimits::default());
     let (port, reached) = listener();
     let out = run(&f, "connect.py", &[&port.to_string()]).await;
@@ -194,9 +183,7 @@ fn unix_listener(addr: &str) -> std::thread::JoinHandle<bool> {
 
 #[tokio::test]
 async fn a_script_cannot_connect_to_a_unix_socket_outside_its_folder() {
-    if !sandbox_here() {
-        return;
-    }
+    require_sandbox();
     let (f, _dir) = fixture(ScriptLimits::default());
     let online = "network: true\ntools:\n  - run_script\n";
     let unix_py = SCRIPTS.iter().find(|(p, _)| *p == "scripts/unix.py").unwrap();
@@ -222,9 +209,7 @@ async fn a_script_cannot_connect_to_a_unix_socket_outside_its_folder() {
 
 #[tokio::test]
 async fn a_setsid_child_dies_with_the_run_and_the_output_arrives() {
-    if !sandbox_here() {
-        return;
-    }
+    require_sandbox();
     let (f, _dir) = fixture(ScriptLimits::default());
     let marker = marker();
     let out = run(&f, "escape.sh", &[&marker]).await;
@@ -236,9 +221,7 @@ async fn a_setsid_child_dies_with_the_run_and_the_output_arrives() {
 
 #[tokio::test]
 async fn a_double_forked_descendant_dies_with_the_run() {
-    if !sandbox_here() {
-        return;
-    }
+    require_sandbox();
     let (f, _dir) = fixture(ScriptLimits::default());
     let marker = marker();
     let out = run(&f, "double.sh", &[&marker]).await;
@@ -249,9 +232,7 @@ async fn a_double_forked_descendant_dies_with_the_run() {
 
 #[tokio::test]
 async fn a_fork_storm_is_bounded_and_cleaned_up() {
-    if !sandbox_here() {
-        return;
-    }
+    require_sandbox();
     let (f, _dir) = fixture(ScriptLimits { max_processes: 16, ..ScriptLimits::default() });
     let out = run(&f, "storm.py", &[]).await;
     let text = stdout(&out);
@@ -271,9 +252,7 @@ async fn a_fork_storm_is_bounded_and_cleaned_up() {
 
 #[tokio::test]
 async fn memory_and_file_size_are_limited() {
-    if !sandbox_here() {
-        return;
-    }
+    require_sandbox();
     let limits = ScriptLimits {
         max_memory_bytes: 256 << 20,
         max_file_bytes: 1 << 20,
@@ -288,9 +267,7 @@ async fn memory_and_file_size_are_limited() {
 
 #[test]
 fn the_approval_says_what_the_script_may_touch() {
-    if !sandbox_here() {
-        return;
-    }
+    require_sandbox();
     let settings = ToolsSettings { script_max_processes: Some(8), ..ToolsSettings::default() };
     let tools = ToolRegistry::from_settings(&settings);
     let reason =
