@@ -47,11 +47,11 @@ fn an_ambiguous_place_lists_the_candidates_and_how_to_pick() {
     assert!(e.starts_with("birth_info.place: \"Suzhou\" matches 3 places; say which one by adding its province or country after a comma (e.g. \"place\": \"Suzhou, Jiangsu\") or by giving its \"place_id\":"), "{e}");
     assert!(
         e.contains(
-            "\n  - 苏州市 Suzhou (江苏省 Jiangsu, CN), Asia/Shanghai, \"place_id\": \"cn320500\""
+            "\n  - 苏州市 Suzhou (江苏省 Jiangsu, China), Asia/Shanghai, \"place_id\": \"cn320500\""
         ),
         "{e}"
     );
-    assert!(e.contains("宿州市 Suzhou (安徽省 Anhui, CN)"), "{e}");
+    assert!(e.contains("宿州市 Suzhou (安徽省 Anhui, China)"), "{e}");
     let picked = prepare_birth_info(&json!({"place": "Suzhou, Jiangsu"})).unwrap();
     assert_eq!(picked["place_id"], "cn320500");
 }
@@ -62,7 +62,7 @@ fn an_unknown_place_says_how_to_give_a_longitude() {
     assert!(e.starts_with("birth_info.place: no place named \"Qwertzville\""), "{e}");
     assert!(e.contains("\"longitude\": degrees east"), "{e}");
     let e = err(json!({"place": "Hangzhou, Jiangsu"}));
-    assert!(e.contains("杭州市 Hangzhou (浙江省 Zhejiang, CN)"), "{e}");
+    assert!(e.contains("杭州市 Hangzhou (浙江省 Zhejiang, China)"), "{e}");
 }
 
 #[test]

@@ -15,6 +15,13 @@ use fold::{is_han, key};
 /// half a degree, two minutes of solar time.
 const SAME_PLACE_KM: f64 = 60.0;
 
+/// A place of a name is meant without asking only when it has at least this many times the
+/// people of the next place of that name (Paris over Paris, Texas; Lagos, Nigeria over Lagos,
+/// Portugal). Closer than that (Auckland and Oakland for 奥克兰, Portland in Oregon and in
+/// Maine, Vancouver in Canada and in Washington) the person chooses; so too when the next
+/// one's population is unknown.
+const DOMINANT_RATIO: u64 = 10;
+
 /// One place of the gazetteer.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Place {
@@ -27,6 +34,9 @@ pub struct Place {
     pub other_names: Vec<String>,
     /// ISO 3166 country code.
     pub country: String,
+    /// The country's name in English and in Chinese (CLDR), empty when unknown.
+    pub country_en: String,
+    pub country_zh: String,
     /// First-level division (province, state), then the prefecture for Chinese counties.
     pub admin_en: Vec<String>,
     /// The same in Chinese, for Chinese places (江苏省, 苏州市).
@@ -49,7 +59,7 @@ impl Place {
             .filter(|n| !n.is_empty())
     }
 
-    /// `苏州市 Suzhou (江苏省 Jiangsu, CN)`: enough to tell places of one name apart.
+    /// `苏州市 Suzhou (江苏省 Jiangsu, China)`: enough to tell places of one name apart.
     pub fn label(&self) -> String {
         let name = if self.name_zh.is_empty() {
             self.name_en.clone()
@@ -63,8 +73,39 @@ impl Place {
                 None => within.push(en.clone()),
             }
         }
-        within.push(self.country.clone());
+        within.push(if self.country_en.is_empty() {
+            self.country.clone()
+        } else {
+            self.country_en.clone()
+        });
         format!("{name} ({})", within.join(", "))
+    }
+}
+
+impl Place {
+    /// What a person is told back in English: `Auckland, New Zealand`,
+    /// `Portland, Oregon, United States`, `Suzhou, Jiangsu, China`.
+    pub fn confirmation_en(&self) -> String {
+        let mut parts = vec![self.name_en.as_str()];
+        if let Some(region) = self.admin_en.first().filter(|r| !r.is_empty() && **r != self.name_en)
+        {
+            parts.push(region);
+        }
+        parts.push(if self.country_en.is_empty() { &self.country } else { &self.country_en });
+        parts.join(", ")
+    }
+
+    /// The same in Chinese: `奥克兰，新西兰`, `苏州市，江苏省，中国`; English names where no
+    /// Chinese one is known.
+    pub fn confirmation_zh(&self) -> String {
+        let name = if self.name_zh.is_empty() { &self.name_en } else { &self.name_zh };
+        let mut parts = vec![name.as_str()];
+        let region = self.admin_zh.first().or(self.admin_en.first());
+        if let Some(region) = region.filter(|r| !r.is_empty() && key(r) != key(name)) {
+            parts.push(region);
+        }
+        parts.push(if self.country_zh.is_empty() { &self.country } else { &self.country_zh });
+        parts.join("，")
     }
 }
 
@@ -114,8 +155,17 @@ pub fn lookup_in(query: &str, zone: Option<&str>) -> Lookup {
     match kept.first() {
         None => Lookup::NotFound { ignoring_qualifiers: found },
         Some(top) if kept.iter().all(|p| same_place(top, p)) => Lookup::Found(kept.swap_remove(0)),
+        Some(top) if dominates(top, &kept) => Lookup::Found(kept.swap_remove(0)),
         Some(_) => Lookup::Ambiguous(kept),
     }
+}
+
+/// Whether `top` (the most populous) has far more people than every other place of the name
+/// that is not the same place: [`DOMINANT_RATIO`] times the next, whose population is known.
+fn dominates(top: &Place, kept: &[Place]) -> bool {
+    kept.iter()
+        .filter(|p| !same_place(top, p))
+        .all(|p| p.population > 0 && top.population >= p.population.saturating_mul(DOMINANT_RATIO))
 }
 
 /// The place with this id (as `Place::id`).

@@ -92,10 +92,10 @@ fn unknown_names_and_wrong_qualifiers_are_not_found() {
 #[test]
 fn places_are_found_by_id_and_labelled_for_people() {
     let p = place_by_id("cn320500").unwrap();
-    assert_eq!(p.label(), "苏州市 Suzhou (江苏省 Jiangsu, CN)");
+    assert_eq!(p.label(), "苏州市 Suzhou (江苏省 Jiangsu, China)");
     assert_eq!(
         place_by_id("cn320106").unwrap().label(),
-        "鼓楼区 Gulou (江苏省 Jiangsu, 南京市 Nanjing, CN)"
+        "鼓楼区 Gulou (江苏省 Jiangsu, 南京市 Nanjing, China)"
     );
     assert!(place_by_id("nope").is_none());
 }

@@ -71,11 +71,11 @@ fn an_ambiguous_place_lists_candidates_and_changes_nothing() {
     assert!(err.contains("\"place\": \"Suzhou, Jiangsu\""), "{err}");
     assert!(
         err.contains(
-            "苏州市 Suzhou (江苏省 Jiangsu, CN), Asia/Shanghai, \"place_id\": \"cn320500\""
+            "苏州市 Suzhou (江苏省 Jiangsu, China), Asia/Shanghai, \"place_id\": \"cn320500\""
         ),
         "{err}"
     );
-    assert!(err.contains("宿州市 Suzhou (安徽省 Anhui, CN)"), "{err}");
+    assert!(err.contains("宿州市 Suzhou (安徽省 Anhui, China)"), "{err}");
     assert_eq!(ok_json_in(d, &["profile", "show"]), before);
 
     let picked = ok_json_in(d, &["profile", "set", "birth_info.place_id", "\"cn341300\""]);
