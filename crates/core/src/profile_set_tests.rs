@@ -13,8 +13,11 @@ fn birth_info(store: &Store) -> Value {
 fn a_birth_place_is_resolved_and_stored_with_its_longitude_and_zone() {
     let store = Store::open_in_memory().unwrap();
     let set = json!({"date": "1990-05-17", "time": "08:30", "place": "Hangzhou"});
-    let stored = set_profile_path(&store, USER, "birth_info", set).unwrap().unwrap();
+    let ready = set_profile_path(&store, USER, "birth_info", set).unwrap().unwrap();
+    let stored = ready.birth_info;
     assert_eq!(stored, birth_info(&store));
+    assert_eq!(ready.place.unwrap().confirmation_en(), "Hangzhou, Zhejiang, China");
+    assert_eq!(ready.zone_mismatch, None);
     assert_eq!(stored["timezone"], "Asia/Shanghai");
     assert_eq!(stored["place_id"], "cn330100");
     assert!((stored["longitude"].as_f64().unwrap() - 120.16).abs() < 0.05);

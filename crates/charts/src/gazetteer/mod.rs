@@ -202,7 +202,7 @@ fn split_chinese_prefix(g: &Gazetteer, name: &str) -> Vec<Place> {
 
 fn qualifies(g: &Gazetteer, place: &Place, qualifier: &str) -> bool {
     let country = g.country_name(&place.country).unwrap_or_default();
-    [place.country.as_str(), country]
+    [place.country.as_str(), country, place.country_zh.as_str()]
         .into_iter()
         .chain(place.admin_en.iter().map(String::as_str))
         .chain(place.admin_zh.iter().map(String::as_str))

@@ -99,3 +99,6 @@ fn places_are_found_by_id_and_labelled_for_people() {
     );
     assert!(place_by_id("nope").is_none());
 }
+
+#[path = "places_tests.rs"]
+mod places;
