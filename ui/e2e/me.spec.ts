@@ -154,6 +154,7 @@ test("a place name shared by two cities asks which one; the choice is confirmed 
   const picker = page.getByTestId("place-picker");
   await expect(picker).toContainText("你指的是哪个「奥克兰」？");
   await expect(picker.getByRole("button")).toHaveCount(2);
+  await page.getByTestId("place-picker").screenshot({ path: `${SHOTS}/birth-place-picker.png` });
   // Nothing is stored before the person chooses.
   const sets = () =>
     page.evaluate(() => window.__vibeMock.fromWebview.filter((c) => c.cmd === "set_profile_path").map((c) => JSON.parse(c.args).request));
@@ -177,6 +178,7 @@ test("a zone that is not the place's is warned about and the place's zone offere
   await expect(page.getByTestId("birth-place-confirmed")).toHaveText("Birth place: Auckland, New Zealand");
   const warning = page.getByTestId("birth-zone-warning");
   await expect(warning).toContainText("Asia/Tokyo is not the time zone of Auckland, New Zealand (Pacific/Auckland)");
+  await page.locator("section.birth").screenshot({ path: `${SHOTS}/birth-zone-warning.png` });
   await warning.getByRole("button", { name: "Use Pacific/Auckland" }).click();
   await expect(warning).toHaveCount(0);
   await expect(page.locator(".facts")).toContainText("Pacific/Auckland");

@@ -136,15 +136,17 @@ fn fill(out: &mut Map<String, Value>, place: &Place) {
 fn ambiguous(name: &str, places: &[Place]) -> ChartError {
     let bare = name.split([',', '，']).next().unwrap_or(name).trim();
     let top = &places[0];
-    let within = if bare.chars().any(|c| ('\u{3400}'..='\u{9fff}').contains(&c)) {
-        top.admin_zh.first()
+    let (region, country) = if bare.chars().any(|c| ('\u{3400}'..='\u{9fff}').contains(&c)) {
+        (top.admin_zh.first(), &top.country_zh)
     } else {
-        top.admin_en.first()
+        (top.admin_en.first(), &top.country_en)
     };
+    let within = region.filter(|r| !r.is_empty()).or(Some(country).filter(|c| !c.is_empty()));
     let mut lines = vec![format!(
-        "\"{name}\" matches {} places; say which one by adding its province or country after a comma (e.g. \"place\": \"{bare}, {}\") or by giving its \"place_id\":",
+        "\"{name}\" matches {} places; say which one by adding its province or country after a comma (e.g. \"place\": \"{bare}, {}\") or by giving its \"place_id\" (e.g. \"place_id\": \"{}\"):",
         places.len(),
         within.unwrap_or(&top.country),
+        top.id,
     )];
     lines.extend(places.iter().take(LIST_AT_MOST).map(candidate));
     if places.len() > LIST_AT_MOST {

@@ -79,3 +79,19 @@ fn other_paths_are_stored_as_given() {
         (Some("zh"), Some("24:00"))
     );
 }
+
+#[test]
+fn a_zone_that_is_not_the_places_is_stored_with_a_warning() {
+    let store = Store::open_in_memory().unwrap();
+    let set = json!({"date": "1990-05-17", "place": "Auckland", "timezone": "Asia/Shanghai"});
+    let ready = set_profile_path(&store, USER, "birth_info", set).unwrap().unwrap();
+    assert_eq!(birth_info(&store)["timezone"], "Asia/Shanghai", "a record may keep another clock");
+    let warning = ready.zone_mismatch.expect("Auckland is not on Beijing time");
+    assert_eq!(warning.place_zone, "Pacific/Auckland");
+    // Switching to the place's zone clears the warning; the place is not looked up again.
+    let ready =
+        set_profile_path(&store, USER, "birth_info.timezone", json!("Pacific/Auckland")).unwrap();
+    let ready = ready.unwrap();
+    assert_eq!(ready.zone_mismatch, None);
+    assert_eq!(birth_info(&store)["place_id"], "g2193733");
+}

@@ -84,28 +84,35 @@ impl Place {
 
 impl Place {
     /// What a person is told back in English: `Auckland, New Zealand`,
-    /// `Portland, Oregon, United States`, `Suzhou, Jiangsu, China`.
+    /// `Portland, Oregon, United States`, `Suzhou, Jiangsu, China` (the region left out when
+    /// the place is named after it: `Tokyo, Japan`, `New York City, United States`).
     pub fn confirmation_en(&self) -> String {
         let mut parts = vec![self.name_en.as_str()];
-        if let Some(region) = self.admin_en.first().filter(|r| !r.is_empty() && **r != self.name_en)
-        {
+        if let Some(region) = self.region(self.admin_en.first()) {
             parts.push(region);
         }
         parts.push(if self.country_en.is_empty() { &self.country } else { &self.country_en });
         parts.join(", ")
     }
 
-    /// The same in Chinese: `奥克兰，新西兰`, `苏州市，江苏省，中国`; English names where no
-    /// Chinese one is known.
+    /// The same in Chinese: `奥克兰，新西兰`, `苏州市，江苏省，中国`, `波特兰，Oregon，美国`;
+    /// English names where no Chinese one is known.
     pub fn confirmation_zh(&self) -> String {
         let name = if self.name_zh.is_empty() { &self.name_en } else { &self.name_zh };
         let mut parts = vec![name.as_str()];
-        let region = self.admin_zh.first().or(self.admin_en.first());
-        if let Some(region) = region.filter(|r| !r.is_empty() && key(r) != key(name)) {
+        if let Some(region) = self.region(self.admin_zh.first().or(self.admin_en.first())) {
             parts.push(region);
         }
         parts.push(if self.country_zh.is_empty() { &self.country } else { &self.country_zh });
         parts.join("，")
+    }
+
+    /// `region`, unless the place is named after it (Tokyo in Tokyo, 北京市 in 北京市).
+    fn region<'a>(&self, region: Option<&'a String>) -> Option<&'a str> {
+        let region = region.filter(|r| !r.is_empty())?;
+        let k = key(region);
+        let named_after = key(&self.name_en).starts_with(&k) || key(&self.name_zh) == k;
+        (!named_after).then_some(region.as_str())
     }
 }
 

@@ -1,0 +1,1 @@
+export type LookupPlaceRequest = { query: string, timezone: string | null, date: string | null, };

@@ -1,0 +1,1 @@
+export type PlaceLookupStatus = "found" | "ambiguous" | "not_found";

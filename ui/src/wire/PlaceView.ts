@@ -1,0 +1,1 @@
+export type PlaceView = { id: string, name_en: string, name_zh: string, region_en: string, region_zh: string, country: string, country_en: string, country_zh: string, timezone: string, longitude: number, latitude: number, label_en: string, label_zh: string, };

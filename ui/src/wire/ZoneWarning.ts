@@ -1,0 +1,1 @@
+export type ZoneWarning = { given: string, place_zone: string, message: string, };
