@@ -49,13 +49,22 @@ const ZH_SUFFIXES: [&str; 19] = [
 
 /// The key under which `name` is found.
 pub(crate) fn key(name: &str) -> String {
-    let folded: String = name
+    strip_zh_suffix(&folded(name)).to_string()
+}
+
+/// `name` folded like [`key`] but keeping a Chinese suffix (沙湾市 stays 沙湾市, not 沙湾), to
+/// tell a full Chinese name typed out from the places sharing its short name.
+pub(crate) fn full_key(name: &str) -> String {
+    folded(name)
+}
+
+fn folded(name: &str) -> String {
+    name
         .chars()
         .filter(|c| !matches!(c, ' ' | '-' | '\'' | '’' | '‘' | '`' | '.' | '·' | '\u{3000}'))
         .flat_map(char::to_lowercase)
         .map(|c| if c < '\u{3400}' { c } else { t2s().get(&c).copied().unwrap_or(c) })
-        .collect();
-    strip_zh_suffix(&folded).to_string()
+        .collect()
 }
 
 /// Whether `text` is written in Chinese characters only (a Chinese name, maybe with its

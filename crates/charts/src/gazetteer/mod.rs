@@ -7,7 +7,7 @@ mod data;
 mod fold;
 
 use data::{Gazetteer, gazetteer};
-use fold::{is_han, key};
+use fold::{full_key, is_han, key};
 
 /// Places sharing a name closer than this to the most populous of them, in one time zone,
 /// are one place for a chart: a prefecture and its seat city (喀什地区 and 喀什市), a city and
@@ -111,7 +111,8 @@ impl Place {
     fn region<'a>(&self, region: Option<&'a String>) -> Option<&'a str> {
         let region = region.filter(|r| !r.is_empty())?;
         let k = key(region);
-        let named_after = key(&self.name_en).starts_with(&k) || key(&self.name_zh) == k;
+        let named_after = key(&self.name_en).starts_with(&k)
+            || [&self.name_zh, &self.country_en, &self.country_zh].iter().any(|n| key(n) == k);
         (!named_after).then_some(region.as_str())
     }
 }
@@ -153,6 +154,12 @@ pub fn lookup_in(query: &str, zone: Option<&str>) -> Lookup {
     // the township 喀什乡 in Ili that GeoNames also calls 喀什).
     if kept.iter().any(is_division) {
         kept.retain(|p| p.country != "CN" || is_division(p));
+    }
+    // A full Chinese name typed out (沙湾市) is meant over places sharing only its short name
+    // (沙湾区 in Sichuan).
+    let typed = full_key(name);
+    if is_han(&typed) && typed != key(name) && kept.iter().any(|p| has_full_name(p, &typed)) {
+        kept.retain(|p| has_full_name(p, &typed));
     }
     if let Some(zone) = zone
         && kept.iter().any(|p| p.timezone == zone)
@@ -214,6 +221,10 @@ fn qualifies(g: &Gazetteer, place: &Place, qualifier: &str) -> bool {
         .chain(place.admin_en.iter().map(String::as_str))
         .chain(place.admin_zh.iter().map(String::as_str))
         .any(|name| !name.is_empty() && key(name) == qualifier)
+}
+
+fn has_full_name(p: &Place, typed: &str) -> bool {
+    p.names().any(|n| full_key(n) == typed)
 }
 
 /// A Chinese prefecture- or county-level division (not a GeoNames town).
