@@ -76,7 +76,7 @@ pub fn prepare_birth(birth_info: &Value) -> Result<PreparedBirthInfo, ChartError
         match lookup_in(&name, text(obj, "timezone").as_deref()) {
             Lookup::Found(place) => {
                 fill(&mut out, &place);
-                found = Some(place);
+                found = Some(*place);
             }
             Lookup::Ambiguous(places) => return Err(ambiguous(&name, &places)),
             Lookup::NotFound { ignoring_qualifiers } => {

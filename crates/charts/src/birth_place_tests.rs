@@ -44,7 +44,7 @@ fn a_place_id_picks_one_of_an_ambiguous_name() {
 #[test]
 fn an_ambiguous_place_lists_the_candidates_and_how_to_pick() {
     let e = err(json!({"date": "1990-05-17", "place": "Suzhou"}));
-    assert!(e.starts_with("birth_info.place: \"Suzhou\" matches 3 places; say which one by adding its province or country after a comma (e.g. \"place\": \"Suzhou, Jiangsu\") or by giving its \"place_id\":"), "{e}");
+    assert!(e.starts_with("birth_info.place: \"Suzhou\" matches 3 places; say which one by adding its province or country after a comma (e.g. \"place\": \"Suzhou, Jiangsu\") or by giving its \"place_id\" (e.g. \"place_id\": \"cn320500\"):"), "{e}");
     assert!(
         e.contains(
             "\n  - 苏州市 Suzhou (江苏省 Jiangsu, China), Asia/Shanghai, \"place_id\": \"cn320500\""

@@ -121,7 +121,7 @@ impl Place {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lookup {
     /// One place (or several that are the same place for a chart; the most populous).
-    Found(Place),
+    Found(Box<Place>),
     /// Several places of that name, most populous first.
     Ambiguous(Vec<Place>),
     /// Nothing of that name; `ignoring_qualifiers` lists the places the name alone matches
@@ -168,8 +168,8 @@ pub fn lookup_in(query: &str, zone: Option<&str>) -> Lookup {
     }
     match kept.first() {
         None => Lookup::NotFound { ignoring_qualifiers: found },
-        Some(top) if kept.iter().all(|p| same_place(top, p)) => Lookup::Found(kept.swap_remove(0)),
-        Some(top) if dominates(top, &kept) => Lookup::Found(kept.swap_remove(0)),
+        Some(top) if kept.iter().all(|p| same_place(top, p)) => Lookup::Found(Box::new(kept.swap_remove(0))),
+        Some(top) if dominates(top, &kept) => Lookup::Found(Box::new(kept.swap_remove(0))),
         Some(_) => Lookup::Ambiguous(kept),
     }
 }

@@ -4,7 +4,7 @@ use super::*;
 
 fn found(query: &str) -> Place {
     match lookup(query) {
-        Lookup::Found(p) => p,
+        Lookup::Found(p) => *p,
         other => panic!("{query}: expected one place, got {other:?}"),
     }
 }
