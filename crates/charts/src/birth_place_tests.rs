@@ -103,18 +103,23 @@ fn a_zone_given_with_the_place_settles_a_name_shared_across_zones() {
 
 #[test]
 fn a_zone_keeping_another_clock_than_the_place_is_flagged() {
-    let p = prepare_birth(&json!({"date": "1990-05-17", "place": "Auckland", "timezone": "Asia/Shanghai"}))
-        .unwrap();
+    let p = prepare_birth(
+        &json!({"date": "1990-05-17", "place": "Auckland", "timezone": "Asia/Shanghai"}),
+    )
+    .unwrap();
     assert_eq!(p.place.as_ref().unwrap().confirmation_en(), "Auckland, New Zealand");
     let m = p.zone_mismatch.expect("a mismatch");
     assert_eq!((m.given.as_str(), m.place_zone.as_str()), ("Asia/Shanghai", "Pacific/Auckland"));
     assert!(m.message.contains("set \"timezone\": \"Pacific/Auckland\""), "{}", m.message);
     // Another name for the same clock is no mismatch (Detroit keeps New York's time).
-    let p = prepare_birth(&json!({"date": "1990-05-17", "place": "New York", "timezone": "America/Detroit"}))
-        .unwrap();
+    let p = prepare_birth(
+        &json!({"date": "1990-05-17", "place": "New York", "timezone": "America/Detroit"}),
+    )
+    .unwrap();
     assert_eq!(p.zone_mismatch, None);
     // Xinjiang time given for Kashgar is flagged: Beijing time is the official one.
-    let p = prepare_birth(&json!({"date": "1990-05-17", "place": "喀什", "timezone": "Asia/Urumqi"}))
-        .unwrap();
+    let p =
+        prepare_birth(&json!({"date": "1990-05-17", "place": "喀什", "timezone": "Asia/Urumqi"}))
+            .unwrap();
     assert_eq!(p.zone_mismatch.unwrap().place_zone, "Asia/Shanghai");
 }

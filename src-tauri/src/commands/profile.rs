@@ -4,8 +4,8 @@
 use tauri::State;
 use vibe_wire::command::{
     ChartView, CommandError, ComputeChartRequest, EditStateEntryRequest, LookupPlaceRequest,
-    PlaceLookup, ProfileSet, ProfileView, SetProfilePathRequest, SkillStateRequest,
-    SkillStateView, StateEntryEdited, StateWritten, WriteStateRequest,
+    PlaceLookup, ProfileSet, ProfileView, SetProfilePathRequest, SkillStateRequest, SkillStateView,
+    StateEntryEdited, StateWritten, WriteStateRequest,
 };
 
 use super::blocking;

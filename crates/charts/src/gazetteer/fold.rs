@@ -59,8 +59,7 @@ pub(crate) fn full_key(name: &str) -> String {
 }
 
 fn folded(name: &str) -> String {
-    name
-        .chars()
+    name.chars()
         .filter(|c| !matches!(c, ' ' | '-' | '\'' | '’' | '‘' | '`' | '.' | '·' | '\u{3000}'))
         .flat_map(char::to_lowercase)
         .map(|c| if c < '\u{3400}' { c } else { t2s().get(&c).copied().unwrap_or(c) })

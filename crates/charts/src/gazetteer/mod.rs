@@ -168,7 +168,9 @@ pub fn lookup_in(query: &str, zone: Option<&str>) -> Lookup {
     }
     match kept.first() {
         None => Lookup::NotFound { ignoring_qualifiers: found },
-        Some(top) if kept.iter().all(|p| same_place(top, p)) => Lookup::Found(Box::new(kept.swap_remove(0))),
+        Some(top) if kept.iter().all(|p| same_place(top, p)) => {
+            Lookup::Found(Box::new(kept.swap_remove(0)))
+        }
         Some(top) if dominates(top, &kept) => Lookup::Found(Box::new(kept.swap_remove(0))),
         Some(_) => Lookup::Ambiguous(kept),
     }

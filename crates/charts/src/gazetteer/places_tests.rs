@@ -43,7 +43,12 @@ fn every_listed_place_resolves_as_expected() {
         }
     }
     assert!(cases >= 100, "the list holds {cases} places, at least 100 are wanted");
-    assert!(wrong.is_empty(), "{} of {cases} places resolve otherwise:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} of {cases} places resolve otherwise:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }
 
 #[test]

@@ -119,12 +119,17 @@ fn the_zi_hour_preference_moves_the_late_zi_hour_to_its_own_day() {
 fn a_chinese_name_shared_by_two_cities_lists_both_with_their_countries() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let err = refused(d, &["profile", "set", "birth_info", r#"{"date": "2000-05-17", "place": "奥克兰"}"#]);
+    let err = refused(
+        d,
+        &["profile", "set", "birth_info", r#"{"date": "2000-05-17", "place": "奥克兰"}"#],
+    );
     assert!(err.starts_with("error: birth_info.place: \"奥克兰\" matches 2 places"), "{err}");
     assert!(err.contains("(e.g. \"place\": \"奥克兰, 新西兰\")"), "{err}");
     assert!(err.contains("\"place_id\": \"g2193733\""), "{err}");
     assert!(
-        err.contains("奥克兰 Auckland (Auckland, New Zealand), Pacific/Auckland, \"place_id\": \"g2193733\""),
+        err.contains(
+            "奥克兰 Auckland (Auckland, New Zealand), Pacific/Auckland, \"place_id\": \"g2193733\""
+        ),
         "{err}"
     );
     assert!(
@@ -142,7 +147,8 @@ fn a_chinese_name_shared_by_two_cities_lists_both_with_their_countries() {
 fn a_unique_place_is_confirmed_back_with_its_country() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let text = run(d, &["profile", "set", "birth_info", r#"{"date": "2000-05-17", "place": "Auckland"}"#]);
+    let text =
+        run(d, &["profile", "set", "birth_info", r#"{"date": "2000-05-17", "place": "Auckland"}"#]);
     let text = String::from_utf8_lossy(&text.stdout).to_string();
     assert!(text.contains("place: Auckland, New Zealand (奥克兰，新西兰)"), "{text}");
     let out = set_birth(d, json!({"date": "2000-05-17", "place": "纽约"}));

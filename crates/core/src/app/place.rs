@@ -6,7 +6,9 @@
 use serde_json::{Map, Value, json};
 use vibe_charts::gazetteer::{Lookup, Place, lookup_in};
 use vibe_charts::{PreparedBirthInfo, ZoneMismatch};
-use vibe_wire::command::{LookupPlaceRequest, PlaceLookup, PlaceLookupStatus, PlaceView, ZoneWarning};
+use vibe_wire::command::{
+    LookupPlaceRequest, PlaceLookup, PlaceLookupStatus, PlaceView, ZoneWarning,
+};
 
 use crate::app::{App, AppError};
 
@@ -79,7 +81,9 @@ pub(crate) fn zone_warning(m: ZoneMismatch) -> ZoneWarning {
 }
 
 /// The place and zone warning of a `birth_info` write, for `ProfileSet`.
-pub(crate) fn birth_notes(ready: Option<PreparedBirthInfo>) -> (Option<PlaceView>, Option<ZoneWarning>) {
+pub(crate) fn birth_notes(
+    ready: Option<PreparedBirthInfo>,
+) -> (Option<PlaceView>, Option<ZoneWarning>) {
     match ready {
         Some(r) => (r.place.as_ref().map(place_view), r.zone_mismatch.map(zone_warning)),
         None => (None, None),

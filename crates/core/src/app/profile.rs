@@ -18,7 +18,10 @@ impl App {
     /// `set_profile_path`: one dotted path; a `birth_info` change is checked (place looked
     /// up, fields validated) before anything is stored. Answers the whole profile, and for a
     /// place looked up, the place (to confirm back) and whether the given zone is not its own.
-    pub fn set_profile_path(&self, request: &SetProfilePathRequest) -> Result<ProfileSet, AppError> {
+    pub fn set_profile_path(
+        &self,
+        request: &SetProfilePathRequest,
+    ) -> Result<ProfileSet, AppError> {
         let ready = crate::profile_set::set_profile_path(
             &self.store,
             LOCAL_USER,

@@ -199,7 +199,13 @@ mod tests {
         let ready = save(&store, user, patch.as_object().unwrap(), "bazi").unwrap();
         let mut notes = json!({});
         place_notes(&ready, &mut notes);
-        assert!(notes["birth_place"].as_str().unwrap().starts_with("乌鲁木齐市，新疆维吾尔自治区，中国（Urumqi, Xinjiang, China）"), "{notes}");
+        assert!(
+            notes["birth_place"]
+                .as_str()
+                .unwrap()
+                .starts_with("乌鲁木齐市，新疆维吾尔自治区，中国（Ürümqi, Xinjiang, China）"),
+            "{notes}"
+        );
         let saved = ready.birth_info;
         assert_eq!(saved["timezone"], "Asia/Shanghai");
         assert!((saved["longitude"].as_f64().unwrap() - 87.6).abs() < 0.05, "{saved}");
