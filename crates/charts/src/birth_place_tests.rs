@@ -44,14 +44,14 @@ fn a_place_id_picks_one_of_an_ambiguous_name() {
 #[test]
 fn an_ambiguous_place_lists_the_candidates_and_how_to_pick() {
     let e = err(json!({"date": "1990-05-17", "place": "Suzhou"}));
-    assert!(e.starts_with("birth_info.place: \"Suzhou\" matches 3 places; say which one by adding its province or country after a comma (e.g. \"place\": \"Suzhou, Jiangsu\") or by giving its \"place_id\":"), "{e}");
+    assert!(e.starts_with("birth_info.place: \"Suzhou\" matches 3 places; say which one by adding its province or country after a comma (e.g. \"place\": \"Suzhou, Jiangsu\") or by giving its \"place_id\" (e.g. \"place_id\": \"cn320500\"):"), "{e}");
     assert!(
         e.contains(
-            "\n  - 苏州市 Suzhou (江苏省 Jiangsu, CN), Asia/Shanghai, \"place_id\": \"cn320500\""
+            "\n  - 苏州市 Suzhou (江苏省 Jiangsu, China), Asia/Shanghai, \"place_id\": \"cn320500\""
         ),
         "{e}"
     );
-    assert!(e.contains("宿州市 Suzhou (安徽省 Anhui, CN)"), "{e}");
+    assert!(e.contains("宿州市 Suzhou (安徽省 Anhui, China)"), "{e}");
     let picked = prepare_birth_info(&json!({"place": "Suzhou, Jiangsu"})).unwrap();
     assert_eq!(picked["place_id"], "cn320500");
 }
@@ -62,7 +62,7 @@ fn an_unknown_place_says_how_to_give_a_longitude() {
     assert!(e.starts_with("birth_info.place: no place named \"Qwertzville\""), "{e}");
     assert!(e.contains("\"longitude\": degrees east"), "{e}");
     let e = err(json!({"place": "Hangzhou, Jiangsu"}));
-    assert!(e.contains("杭州市 Hangzhou (浙江省 Zhejiang, CN)"), "{e}");
+    assert!(e.contains("杭州市 Hangzhou (浙江省 Zhejiang, China)"), "{e}");
 }
 
 #[test]
@@ -97,5 +97,29 @@ fn a_zone_given_with_the_place_settles_a_name_shared_across_zones() {
     let out =
         prepare_birth_info(&json!({"place": "London", "timezone": "America/Toronto"})).unwrap();
     assert!((out["longitude"].as_f64().unwrap() + 81.23).abs() < 0.05, "{out}");
-    assert!(prepare_birth_info(&json!({"place": "London"})).is_err());
+    let out = prepare_birth_info(&json!({"place": "London"})).unwrap();
+    assert_eq!(out["timezone"], "Europe/London", "the far larger London is meant");
+}
+
+#[test]
+fn a_zone_keeping_another_clock_than_the_place_is_flagged() {
+    let p = prepare_birth(
+        &json!({"date": "1990-05-17", "place": "Auckland", "timezone": "Asia/Shanghai"}),
+    )
+    .unwrap();
+    assert_eq!(p.place.as_ref().unwrap().confirmation_en(), "Auckland, New Zealand");
+    let m = p.zone_mismatch.expect("a mismatch");
+    assert_eq!((m.given.as_str(), m.place_zone.as_str()), ("Asia/Shanghai", "Pacific/Auckland"));
+    assert!(m.message.contains("set \"timezone\": \"Pacific/Auckland\""), "{}", m.message);
+    // Another name for the same clock is no mismatch (Detroit keeps New York's time).
+    let p = prepare_birth(
+        &json!({"date": "1990-05-17", "place": "New York", "timezone": "America/Detroit"}),
+    )
+    .unwrap();
+    assert_eq!(p.zone_mismatch, None);
+    // Xinjiang time given for Kashgar is flagged: Beijing time is the official one.
+    let p =
+        prepare_birth(&json!({"date": "1990-05-17", "place": "喀什", "timezone": "Asia/Urumqi"}))
+            .unwrap();
+    assert_eq!(p.zone_mismatch.unwrap().place_zone, "Asia/Shanghai");
 }

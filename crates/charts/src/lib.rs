@@ -15,7 +15,7 @@ mod zodiac;
 
 use serde_json::Value;
 
-pub use birth_place::prepare_birth_info;
+pub use birth_place::{PreparedBirthInfo, ZoneMismatch, prepare_birth, prepare_birth_info};
 pub use error::ChartError;
 pub use options::{ChartOptions, ZiHourDayChange};
 

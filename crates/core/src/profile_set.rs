@@ -5,7 +5,7 @@
 //! the store's; the place and field rules are the charts'.
 
 use serde_json::{Map, Value, json};
-use vibe_charts::{ChartError, ChartOptions};
+use vibe_charts::{ChartError, ChartOptions, PreparedBirthInfo};
 use vibe_store::Store;
 
 use crate::CoreError;
@@ -14,7 +14,9 @@ use crate::CoreError;
 const FROM_PLACE: [&str; 4] = ["longitude", "latitude", "place_id", "timezone"];
 
 /// Sets `path` to `value` for `user`. For `birth_info` and its fields, returns the
-/// `birth_info` as stored (with the resolved place), else `None`.
+/// `birth_info` as stored (with the resolved place), the place this write looked up (to
+/// confirm back with its country) and whether a zone given by hand is not the place's;
+/// else `None`.
 ///
 /// Errors: a place that is unknown or ambiguous (the message lists the candidates and how
 /// to pick one), an impossible date, time or time zone, an unknown chart preference value
@@ -24,7 +26,7 @@ pub fn set_profile_path(
     user: &str,
     path: &str,
     value: Value,
-) -> Result<Option<Value>, CoreError> {
+) -> Result<Option<PreparedBirthInfo>, CoreError> {
     let segments: Vec<&str> = path.split('.').collect();
     if segments.iter().any(|s| s.is_empty()) {
         // A malformed path: the store says what is wrong with it.
@@ -33,16 +35,16 @@ pub fn set_profile_path(
     }
     match segments.as_slice() {
         ["birth_info"] if value.is_object() => {
-            let ready = vibe_charts::prepare_birth_info(&value)?;
-            store.set_path(user, "birth_info", ready.clone())?;
+            let ready = vibe_charts::prepare_birth(&value)?;
+            store.set_path(user, "birth_info", ready.birth_info.clone())?;
             Ok(Some(ready))
         }
         ["birth_info", field] => {
             let stored = store.profile(user)?.get("birth_info").cloned().unwrap_or(Value::Null);
             let mut patch = Map::new();
             patch.insert((*field).to_string(), value);
-            let ready = vibe_charts::prepare_birth_info(&merge_birth_info(&stored, &patch))?;
-            store.set_path(user, "birth_info", ready.clone())?;
+            let ready = vibe_charts::prepare_birth(&merge_birth_info(&stored, &patch))?;
+            store.set_path(user, "birth_info", ready.birth_info.clone())?;
             Ok(Some(ready))
         }
         ["birth_info", _, _, ..] => Err(ChartError::InvalidField {

@@ -13,8 +13,11 @@ fn birth_info(store: &Store) -> Value {
 fn a_birth_place_is_resolved_and_stored_with_its_longitude_and_zone() {
     let store = Store::open_in_memory().unwrap();
     let set = json!({"date": "1990-05-17", "time": "08:30", "place": "Hangzhou"});
-    let stored = set_profile_path(&store, USER, "birth_info", set).unwrap().unwrap();
+    let ready = set_profile_path(&store, USER, "birth_info", set).unwrap().unwrap();
+    let stored = ready.birth_info;
     assert_eq!(stored, birth_info(&store));
+    assert_eq!(ready.place.unwrap().confirmation_en(), "Hangzhou, Zhejiang, China");
+    assert_eq!(ready.zone_mismatch, None);
     assert_eq!(stored["timezone"], "Asia/Shanghai");
     assert_eq!(stored["place_id"], "cn330100");
     assert!((stored["longitude"].as_f64().unwrap() - 120.16).abs() < 0.05);
@@ -75,4 +78,20 @@ fn other_paths_are_stored_as_given() {
         (prefs["language"].as_str(), prefs["zi_hour_day_change"].as_str()),
         (Some("zh"), Some("24:00"))
     );
+}
+
+#[test]
+fn a_zone_that_is_not_the_places_is_stored_with_a_warning() {
+    let store = Store::open_in_memory().unwrap();
+    let set = json!({"date": "1990-05-17", "place": "Auckland", "timezone": "Asia/Shanghai"});
+    let ready = set_profile_path(&store, USER, "birth_info", set).unwrap().unwrap();
+    assert_eq!(birth_info(&store)["timezone"], "Asia/Shanghai", "a record may keep another clock");
+    let warning = ready.zone_mismatch.expect("Auckland is not on Beijing time");
+    assert_eq!(warning.place_zone, "Pacific/Auckland");
+    // Switching to the place's zone clears the warning; the place is not looked up again.
+    let ready =
+        set_profile_path(&store, USER, "birth_info.timezone", json!("Pacific/Auckland")).unwrap();
+    let ready = ready.unwrap();
+    assert_eq!(ready.zone_mismatch, None);
+    assert_eq!(birth_info(&store)["place_id"], "g2193733");
 }

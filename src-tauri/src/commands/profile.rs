@@ -3,9 +3,9 @@
 
 use tauri::State;
 use vibe_wire::command::{
-    ChartView, CommandError, ComputeChartRequest, EditStateEntryRequest, ProfileView,
-    SetProfilePathRequest, SkillStateRequest, SkillStateView, StateEntryEdited, StateWritten,
-    WriteStateRequest,
+    ChartView, CommandError, ComputeChartRequest, EditStateEntryRequest, LookupPlaceRequest,
+    PlaceLookup, ProfileSet, ProfileView, SetProfilePathRequest, SkillStateRequest, SkillStateView,
+    StateEntryEdited, StateWritten, WriteStateRequest,
 };
 
 use super::blocking;
@@ -20,8 +20,16 @@ pub async fn get_profile(shell: State<'_, Shell>) -> Result<ProfileView, Command
 pub async fn set_profile_path(
     shell: State<'_, Shell>,
     request: SetProfilePathRequest,
-) -> Result<ProfileView, CommandError> {
+) -> Result<ProfileSet, CommandError> {
     blocking(&shell, move |app| app.set_profile_path(&request)).await
+}
+
+#[tauri::command]
+pub async fn lookup_place(
+    shell: State<'_, Shell>,
+    request: LookupPlaceRequest,
+) -> Result<PlaceLookup, CommandError> {
+    blocking(&shell, move |app| app.lookup_place(&request)).await
 }
 
 #[tauri::command]

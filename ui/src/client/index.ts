@@ -32,6 +32,8 @@ import type {
   ModelPulled,
   ModelRemoved,
   NewSkillResponse,
+  PlaceLookup,
+  ProfileSet,
   ProfileView,
   ProtocolLater,
   ProtocolList,
@@ -206,7 +208,12 @@ export const reminders = {
 export const profile = {
   get: () => call<ProfileView>("get_profile").then((p) => p.profile),
   /** One dotted path; a `birth_info` change is checked (place looked up) before it is stored. */
-  set: (path: string, value: unknown) => call<ProfileView>("set_profile_path", { request: { path, value } }).then((p) => p.profile),
+  set: (path: string, value: unknown) => call<ProfileSet>("set_profile_path", { request: { path, value } }).then((p) => p.profile),
+  /** Like `set`, answering also the place a `birth_info` write looked up and a zone warning. */
+  setChecked: (path: string, value: unknown) => call<ProfileSet>("set_profile_path", { request: { path, value } }),
+  /** What a typed birth place resolves to: one place (confirm it), several (let the person pick) or none. */
+  lookupPlace: (query: string, timezone: string | null, date: string | null) =>
+    call<PlaceLookup>("lookup_place", { request: { query, timezone, date } }),
   chart: (skill: string, force = false) => call<ChartView>("compute_chart", { request: { skill, force } }),
   state: (skill: string) => call<SkillStateView>("skill_state", { request: { skill, section: null } }).then((v) => v.state),
   /** Deep-merges `data` into one section of a skill's state (null removes a key). */

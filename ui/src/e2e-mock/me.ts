@@ -1,7 +1,7 @@
 // The mock shell's "Me" data: the profile's birth info and its charts, the lifecoach skill's
 // state (deep-merged by `write_state` as the core does), and the memory items with the switch.
 
-import type { MemoryItemView } from "../wire";
+import type { MemoryItemView, PlaceView } from "../wire";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
@@ -28,6 +28,26 @@ const item = (id: string, kind: MemoryItemView["kind"], text: string, day: numbe
   updated_at: `2026-11-${day + 2}T10:00:00Z`,
 });
 
+const place = (id: string, en: [string, string, string], zh: [string, string, string], cc: string, timezone: string, lon: number): PlaceView => ({
+  id,
+  name_en: en[0],
+  name_zh: zh[0],
+  region_en: en[1],
+  region_zh: zh[1],
+  country: cc,
+  country_en: en[2],
+  country_zh: zh[2],
+  timezone,
+  longitude: lon,
+  latitude: 0,
+  label_en: en[1] ? en.join(", ") : `${en[0]}, ${en[2]}`,
+  label_zh: zh[1] ? zh.join("，") : `${zh[0]}，${zh[2]}`,
+});
+/** The mock gazetteer: 奥克兰 is Auckland or Oakland (comparable size), Auckland alone is one place. */
+const AUCKLAND = place("g2193733", ["Auckland", "", "New Zealand"], ["奥克兰", "", "新西兰"], "NZ", "Pacific/Auckland", 174.76);
+const OAKLAND = place("g5378538", ["Oakland", "California", "United States"], ["奥克兰", "California", "美国"], "US", "America/Los_Angeles", -122.27);
+const PLACES: Record<string, PlaceView[]> = { 奥克兰: [OAKLAND, AUCKLAND], Auckland: [AUCKLAND], Oakland: [OAKLAND] };
+
 export function createMe() {
   const profile: Obj = { birth_info: { date: "1990-05-17", time: "08:30", place: "杭州", timezone: "Asia/Shanghai", longitude: 120.16, latitude: 30.29 } };
   const lifecoach: Obj = {
@@ -53,8 +73,25 @@ export function createMe() {
     switch (cmd) {
       case "get_profile":
         return { profile };
+      case "lookup_place": {
+        const found = PLACES[String(request.query)] ?? [];
+        const status = found.length === 0 ? "not_found" : found.length === 1 ? "found" : "ambiguous";
+        return { status, candidates: found, zone_warning: null };
+      }
       case "set_profile_path": {
         const value = request.value as Obj;
+        const byId = isObj(value) ? [AUCKLAND, OAKLAND].find((p) => p.id === value.place_id) : undefined;
+        const named = isObj(value) && typeof value.place === "string" ? PLACES[value.place] : undefined;
+        const chosen = byId ?? (named?.length === 1 ? named[0] : undefined);
+        if (request.path === "birth_info" && chosen) {
+          const given = typeof value.timezone === "string" ? value.timezone : null;
+          profile.birth_info = { ...value, place_id: chosen.id, timezone: given ?? chosen.timezone, longitude: chosen.longitude };
+          const zone_warning =
+            given && given !== chosen.timezone
+              ? { given, place_zone: chosen.timezone, message: `birth_info.timezone: ${given} is not the zone of ${chosen.label_en}` }
+              : null;
+          return { profile, place: chosen, zone_warning };
+        }
         if (request.path === "birth_info" && isObj(value) && value.place === "Qwertzville")
           throw { error: { kind: "invalid_input", message: "birth_info.place: no place called Qwertzville is known" }, hint: null };
         const path = String(request.path);
@@ -71,7 +108,7 @@ export function createMe() {
         for (const k of keys) at = isObj(at[k]) ? (at[k] as Obj) : (at[k] = {});
         if (value === null) delete at[last];
         else at[last] = value;
-        return { profile };
+        return { profile, place: null, zone_warning: null };
       }
       case "compute_chart": {
         const skill = String(request.skill);

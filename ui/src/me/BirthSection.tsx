@@ -1,12 +1,15 @@
 // Birth info (date, time or "unknown", place, timezone) and the charts it produces: bazi's four
 // pillars and the sun and moon signs (`compute_chart` of the bazi and zodiac skills). The core
-// looks the place up and checks every field before storing (`set_profile_path`).
+// looks the place up and checks every field before storing (`set_profile_path`); a place name
+// shared by several places of comparable size is offered as a choice first (`lookup_place`),
+// the place stored is confirmed back with its country, and a zone that is not the place's is
+// warned about with the place's own zone offered.
 
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
-import type { CommandError } from "../wire";
+import type { CommandError, PlaceView, ZoneWarning } from "../wire";
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
@@ -23,11 +26,18 @@ interface Form {
 const SLOTS = ["year", "month", "day", "hour"] as const;
 
 export function BirthSection() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [birth, setBirth] = useState<Obj | null>(null);
   const [form, setForm] = useState<Form | null>(null);
   const [charts, setCharts] = useState<{ bazi: Obj | null; zodiac: Obj | null }>({ bazi: null, zodiac: null });
   const [error, setError] = useState<CommandError | null>(null);
+  /** Places of the typed name to choose among, before saving. */
+  const [choices, setChoices] = useState<PlaceView[] | null>(null);
+  /** The place stored by the last save, told back with its country. */
+  const [placed, setPlaced] = useState<PlaceView | null>(null);
+  const [zoneWarning, setZoneWarning] = useState<ZoneWarning | null>(null);
+  const zh = i18n.language.startsWith("zh");
+  const label = (p: PlaceView) => (zh ? p.label_zh : p.label_en);
   const loadCharts = useCallback((force: boolean) => {
     for (const skill of ["bazi", "zodiac"] as const)
       client.profile.chart(skill, force).then(
@@ -54,15 +64,48 @@ export function BirthSection() {
       place: text(birth?.place),
       timezone: text(birth?.timezone),
     });
-  const save = async () => {
+  const store = async (value: Obj) => {
+    try {
+      const set = await client.profile.setChecked("birth_info", value);
+      setBirth(obj(obj(set.profile).birth_info));
+      setPlaced(set.place);
+      setZoneWarning(set.zone_warning);
+      setForm(null);
+      setChoices(null);
+      loadCharts(true);
+    } catch (e) {
+      setError(client.toCommandError(e));
+    }
+  };
+  const save = async (picked?: PlaceView) => {
     if (!form) return;
     setError(null);
     const value: Obj = { date: form.date || null, time: form.timeUnknown ? null : form.time || null, place: form.place || null };
-    if (form.timezone) value.timezone = form.timezone;
+    const samePlace = form.place === text(birth?.place);
+    // A new place decides its own zone unless the person typed another one.
+    if (form.timezone && (samePlace || form.timezone !== text(birth?.timezone))) value.timezone = form.timezone;
+    if (picked) value.place_id = picked.id;
+    else if (samePlace && text(birth?.place_id)) value.place_id = text(birth?.place_id);
+    else if (form.place) {
+      try {
+        const found = await client.profile.lookupPlace(form.place, (value.timezone as string) ?? null, form.date || null);
+        if (found.status === "ambiguous") {
+          setChoices(found.candidates);
+          return;
+        }
+      } catch (e) {
+        setError(client.toCommandError(e));
+        return;
+      }
+    }
+    await store(value);
+  };
+  const useZone = async (zone: string) => {
+    setError(null);
     try {
-      const p = await client.profile.set("birth_info", value);
-      setBirth(obj(obj(p).birth_info));
-      setForm(null);
+      const set = await client.profile.setChecked("birth_info.timezone", zone);
+      setBirth(obj(obj(set.profile).birth_info));
+      setZoneWarning(set.zone_warning);
       loadCharts(true);
     } catch (e) {
       setError(client.toCommandError(e));
@@ -87,6 +130,19 @@ export function BirthSection() {
         <p className="bad" role="alert">
           <FailureText failure={error} />
         </p>
+      )}
+      {!form && placed && (
+        <p className="small" data-testid="birth-place-confirmed">
+          {t("me.birth.placeConfirmed", { place: label(placed) })}
+        </p>
+      )}
+      {!form && zoneWarning && (
+        <div className="birth-warning small" role="status" data-testid="birth-zone-warning">
+          <p>{t("me.birth.zoneWarning", { given: zoneWarning.given, zone: zoneWarning.place_zone, place: placed ? label(placed) : text(birth?.place) })}</p>
+          <button type="button" onClick={() => void useZone(zoneWarning.place_zone)}>
+            {t("me.birth.useZone", { zone: zoneWarning.place_zone })}
+          </button>
+        </div>
       )}
       {!form && birth && (
         <dl className="facts">
@@ -116,17 +172,28 @@ export function BirthSection() {
           </label>
           <label>
             {t("me.birth.place")}
-            <input value={form.place} placeholder={t("me.birth.placeHint")} onChange={(e) => setForm({ ...form, place: e.target.value })} />
+            <input value={form.place} placeholder={t("me.birth.placeHint")} onChange={(e) => (setForm({ ...form, place: e.target.value }), setChoices(null))} />
           </label>
           <label>
             {t("me.birth.timezone")}
             <input value={form.timezone} placeholder="Asia/Shanghai" onChange={(e) => setForm({ ...form, timezone: e.target.value })} />
           </label>
+          {choices && (
+            <fieldset className="place-picker" data-testid="place-picker">
+              <legend>{t("me.birth.pickPlace", { place: form.place })}</legend>
+              <p className="muted small">{t("me.birth.pickHint")}</p>
+              {choices.map((c) => (
+                <button type="button" key={c.id} className="place-choice" onClick={() => void save(c)}>
+                  {label(c)} <span className="muted small">{c.timezone}</span>
+                </button>
+              ))}
+            </fieldset>
+          )}
           <div className="actions start">
             <button type="submit" className="primary">
               {t("me.save")}
             </button>
-            <button type="button" onClick={() => setForm(null)}>
+            <button type="button" onClick={() => (setForm(null), setChoices(null))}>
               {t("me.cancel")}
             </button>
           </div>

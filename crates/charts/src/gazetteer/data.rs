@@ -20,8 +20,11 @@ pub(crate) struct Gazetteer {
     lines: Vec<(u32, u32)>,
     /// (hash of a search key, place number), sorted.
     index: Vec<(u64, u32)>,
-    /// Country code → English country name (byte ranges in `text`).
-    countries: HashMap<String, String>,
+    /// Country code → (English, Chinese) country name.
+    countries: HashMap<String, (String, String)>,
+    /// Old id of a Chinese division that changed code → its id now (`#moved` lines), so a
+    /// `place_id` stored before still resolves.
+    moved: HashMap<String, String>,
 }
 
 /// The gazetteer, loaded on first use. `None` only if the embedded file is damaged, which a
@@ -46,14 +49,21 @@ fn parse(text: String) -> Option<Gazetteer> {
     let mut lines = Vec::with_capacity(40_000);
     let mut index = Vec::with_capacity(120_000);
     let mut countries = HashMap::new();
+    let mut moved = HashMap::new();
     let mut start = 0usize;
     for line in text.split_inclusive('\n') {
         let at = start;
         start += line.len();
         let line = line.trim_end_matches('\n');
         if let Some(country) = line.strip_prefix("#country\t") {
-            let (cc, name) = country.split_once('\t')?;
-            countries.insert(cc.to_string(), name.to_string());
+            let (cc, names) = country.split_once('\t')?;
+            let (en, zh) = names.split_once('\t').unwrap_or((names, ""));
+            countries.insert(cc.to_string(), (en.to_string(), zh.to_string()));
+            continue;
+        }
+        if let Some(ids) = line.strip_prefix("#moved\t") {
+            let (old, new) = ids.split_once('\t')?;
+            moved.insert(old.to_string(), new.to_string());
             continue;
         }
         if line.starts_with('#') || line.is_empty() {
@@ -68,7 +78,7 @@ fn parse(text: String) -> Option<Gazetteer> {
         lines.push((u32::try_from(at).ok()?, u32::try_from(at + line.len()).ok()?));
     }
     index.sort_unstable();
-    Some(Gazetteer { text, lines, index, countries })
+    Some(Gazetteer { text, lines, index, countries, moved })
 }
 
 impl Gazetteer {
@@ -85,6 +95,7 @@ impl Gazetteer {
     }
 
     pub fn by_id(&self, id: &str) -> Option<Place> {
+        let id = self.moved.get(id).map_or(id, String::as_str);
         let wanted = format!("{id}\t");
         (0..self.lines.len())
             .find(|&n| self.line(n).starts_with(&wanted))
@@ -92,7 +103,7 @@ impl Gazetteer {
     }
 
     pub fn country_name(&self, cc: &str) -> Option<&str> {
-        self.countries.get(cc).map(String::as_str)
+        self.countries.get(cc).map(|(en, _)| en.as_str())
     }
 
     #[cfg(test)]
@@ -101,7 +112,12 @@ impl Gazetteer {
     }
 
     pub fn place(&self, n: usize) -> Option<Place> {
-        parse_line(self.line(n))
+        let mut place = parse_line(self.line(n))?;
+        if let Some((en, zh)) = self.countries.get(&place.country) {
+            place.country_en.clone_from(en);
+            place.country_zh.clone_from(zh);
+        }
+        Some(place)
     }
 
     fn line(&self, n: usize) -> &str {
@@ -124,6 +140,8 @@ fn parse_line(line: &str) -> Option<Place> {
         name_zh: (*zh).to_string(),
         other_names: list(keys),
         country: (*cc).to_string(),
+        country_en: String::new(),
+        country_zh: String::new(),
         admin_en: list(admin_en),
         admin_zh: list(admin_zh),
         latitude: lat.parse().ok()?,
@@ -142,6 +160,7 @@ mod tests {
         let g = gazetteer().expect("the embedded gazetteer parses");
         assert!(g.len() > 36_000, "{}", g.len());
         assert_eq!(g.country_name("CN"), Some("China"));
+        assert_eq!(g.by_id("cn652923").unwrap().name_zh, "库车市", "库车县 became a city");
         for n in 0..g.len() {
             let p = g.place(n).unwrap();
             assert!(p.timezone.parse::<chrono_tz::Tz>().is_ok(), "{} {}", p.id, p.timezone);

@@ -7,13 +7,20 @@ mod data;
 mod fold;
 
 use data::{Gazetteer, gazetteer};
-use fold::{is_han, key};
+use fold::{full_key, is_han, key};
 
 /// Places sharing a name closer than this to the most populous of them, in one time zone,
 /// are one place for a chart: a prefecture and its seat city (喀什地区 and 喀什市), a city and
 /// the county named after it (乌鲁木齐市, 乌鲁木齐县). Their longitudes differ by at most about
 /// half a degree, two minutes of solar time.
 const SAME_PLACE_KM: f64 = 60.0;
+
+/// A place of a name is meant without asking only when it has at least this many times the
+/// people of the next place of that name (Paris over Paris, Texas; Lagos, Nigeria over Lagos,
+/// Portugal). Closer than that (Auckland and Oakland for 奥克兰, Portland in Oregon and in
+/// Maine, Vancouver in Canada and in Washington) the person chooses; so too when the next
+/// one's population is unknown.
+const DOMINANT_RATIO: u64 = 10;
 
 /// One place of the gazetteer.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +34,9 @@ pub struct Place {
     pub other_names: Vec<String>,
     /// ISO 3166 country code.
     pub country: String,
+    /// The country's name in English and in Chinese (CLDR), empty when unknown.
+    pub country_en: String,
+    pub country_zh: String,
     /// First-level division (province, state), then the prefecture for Chinese counties.
     pub admin_en: Vec<String>,
     /// The same in Chinese, for Chinese places (江苏省, 苏州市).
@@ -49,7 +59,7 @@ impl Place {
             .filter(|n| !n.is_empty())
     }
 
-    /// `苏州市 Suzhou (江苏省 Jiangsu, CN)`: enough to tell places of one name apart.
+    /// `苏州市 Suzhou (江苏省 Jiangsu, China)`: enough to tell places of one name apart.
     pub fn label(&self) -> String {
         let name = if self.name_zh.is_empty() {
             self.name_en.clone()
@@ -63,8 +73,47 @@ impl Place {
                 None => within.push(en.clone()),
             }
         }
-        within.push(self.country.clone());
+        within.push(if self.country_en.is_empty() {
+            self.country.clone()
+        } else {
+            self.country_en.clone()
+        });
         format!("{name} ({})", within.join(", "))
+    }
+}
+
+impl Place {
+    /// What a person is told back in English: `Auckland, New Zealand`,
+    /// `Portland, Oregon, United States`, `Suzhou, Jiangsu, China` (the region left out when
+    /// the place is named after it: `Tokyo, Japan`, `New York City, United States`).
+    pub fn confirmation_en(&self) -> String {
+        let mut parts = vec![self.name_en.as_str()];
+        if let Some(region) = self.region(self.admin_en.first()) {
+            parts.push(region);
+        }
+        parts.push(if self.country_en.is_empty() { &self.country } else { &self.country_en });
+        parts.join(", ")
+    }
+
+    /// The same in Chinese: `奥克兰，新西兰`, `苏州市，江苏省，中国`, `波特兰，Oregon，美国`;
+    /// English names where no Chinese one is known.
+    pub fn confirmation_zh(&self) -> String {
+        let name = if self.name_zh.is_empty() { &self.name_en } else { &self.name_zh };
+        let mut parts = vec![name.as_str()];
+        if let Some(region) = self.region(self.admin_zh.first().or(self.admin_en.first())) {
+            parts.push(region);
+        }
+        parts.push(if self.country_zh.is_empty() { &self.country } else { &self.country_zh });
+        parts.join("，")
+    }
+
+    /// `region`, unless the place is named after it (Tokyo in Tokyo, 北京市 in 北京市).
+    fn region<'a>(&self, region: Option<&'a String>) -> Option<&'a str> {
+        let region = region.filter(|r| !r.is_empty())?;
+        let k = key(region);
+        let named_after = key(&self.name_en).starts_with(&k)
+            || [&self.name_zh, &self.country_en, &self.country_zh].iter().any(|n| key(n) == k);
+        (!named_after).then_some(region.as_str())
     }
 }
 
@@ -72,7 +121,7 @@ impl Place {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lookup {
     /// One place (or several that are the same place for a chart; the most populous).
-    Found(Place),
+    Found(Box<Place>),
     /// Several places of that name, most populous first.
     Ambiguous(Vec<Place>),
     /// Nothing of that name; `ignoring_qualifiers` lists the places the name alone matches
@@ -106,6 +155,12 @@ pub fn lookup_in(query: &str, zone: Option<&str>) -> Lookup {
     if kept.iter().any(is_division) {
         kept.retain(|p| p.country != "CN" || is_division(p));
     }
+    // A full Chinese name typed out (沙湾市) is meant over places sharing only its short name
+    // (沙湾区 in Sichuan).
+    let typed = full_key(name);
+    if is_han(&typed) && typed != key(name) && kept.iter().any(|p| has_full_name(p, &typed)) {
+        kept.retain(|p| has_full_name(p, &typed));
+    }
     if let Some(zone) = zone
         && kept.iter().any(|p| p.timezone == zone)
     {
@@ -113,9 +168,20 @@ pub fn lookup_in(query: &str, zone: Option<&str>) -> Lookup {
     }
     match kept.first() {
         None => Lookup::NotFound { ignoring_qualifiers: found },
-        Some(top) if kept.iter().all(|p| same_place(top, p)) => Lookup::Found(kept.swap_remove(0)),
+        Some(top) if kept.iter().all(|p| same_place(top, p)) => {
+            Lookup::Found(Box::new(kept.swap_remove(0)))
+        }
+        Some(top) if dominates(top, &kept) => Lookup::Found(Box::new(kept.swap_remove(0))),
         Some(_) => Lookup::Ambiguous(kept),
     }
+}
+
+/// Whether `top` (the most populous) has far more people than every other place of the name
+/// that is not the same place: [`DOMINANT_RATIO`] times the next, whose population is known.
+fn dominates(top: &Place, kept: &[Place]) -> bool {
+    kept.iter()
+        .filter(|p| !same_place(top, p))
+        .all(|p| p.population > 0 && top.population >= p.population.saturating_mul(DOMINANT_RATIO))
 }
 
 /// The place with this id (as `Place::id`).
@@ -152,11 +218,15 @@ fn split_chinese_prefix(g: &Gazetteer, name: &str) -> Vec<Place> {
 
 fn qualifies(g: &Gazetteer, place: &Place, qualifier: &str) -> bool {
     let country = g.country_name(&place.country).unwrap_or_default();
-    [place.country.as_str(), country]
+    [place.country.as_str(), country, place.country_zh.as_str()]
         .into_iter()
         .chain(place.admin_en.iter().map(String::as_str))
         .chain(place.admin_zh.iter().map(String::as_str))
         .any(|name| !name.is_empty() && key(name) == qualifier)
+}
+
+fn has_full_name(p: &Place, typed: &str) -> bool {
+    p.names().any(|n| full_key(n) == typed)
 }
 
 /// A Chinese prefecture- or county-level division (not a GeoNames town).

@@ -48,18 +48,35 @@ pub fn run(ctx: &Ctx, args: ProfileArgs) -> anyhow::Result<()> {
         ProfileCommand::Set { path, value } => {
             let value = parse_json_arg("VALUE", &value)?;
             let request = SetProfilePathRequest { path: path.clone(), value };
-            let profile = ctx.app()?.set_profile_path(&request)?.profile;
-            // A birth_info change answers the birth_info as stored (with the resolved place).
+            let set = ctx.app()?.set_profile_path(&request)?;
+            // A birth_info change answers the birth_info as stored (with the resolved place),
+            // the place confirmed back with its country, and a zone that is not the place's.
             let birth_info = (path == "birth_info" || path.starts_with("birth_info."))
-                .then(|| profile.get("birth_info").cloned())
+                .then(|| set.profile.get("birth_info").cloned())
                 .flatten();
             let mut out = json!({"status": "success", "path": path});
             if let Some(info) = &birth_info {
                 out["birth_info"] = info.clone();
             }
-            print(ctx, &out, || match birth_info.as_ref().and_then(place_line) {
-                Some(line) => format!("set {path}\n{line}"),
-                None => format!("set {path}"),
+            if let Some(place) = &set.place {
+                out["place"] = json!(place);
+            }
+            if let Some(warning) = &set.zone_warning {
+                out["zone_warning"] = json!(warning);
+            }
+            print(ctx, &out, || {
+                let mut lines = vec![format!("set {path}")];
+                if let Some(place) = &set.place {
+                    lines.push(confirmation(place));
+                }
+                lines.extend(birth_info.as_ref().and_then(place_line));
+                if let Some(w) = &set.zone_warning {
+                    lines.push(format!(
+                        "warning: {}\n  to use it: vibe profile set birth_info.timezone '\"{}\"'",
+                        w.message, w.place_zone
+                    ));
+                }
+                lines.join("\n")
             });
         }
         ProfileCommand::Import { file } => {
@@ -78,6 +95,15 @@ pub fn run(ctx: &Ctx, args: ProfileArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `place: Auckland, New Zealand (奥克兰，新西兰)`: the place found, to check it is the one meant.
+fn confirmation(place: &vibe_wire::command::PlaceView) -> String {
+    if place.name_zh.is_empty() {
+        format!("place: {}", place.label_en)
+    } else {
+        format!("place: {} ({})", place.label_en, place.label_zh)
+    }
 }
 
 /// `birth place 杭州市 (place_id cn330100): longitude 120.161, latitude 30.294, Asia/Shanghai`.

@@ -71,11 +71,11 @@ fn an_ambiguous_place_lists_candidates_and_changes_nothing() {
     assert!(err.contains("\"place\": \"Suzhou, Jiangsu\""), "{err}");
     assert!(
         err.contains(
-            "苏州市 Suzhou (江苏省 Jiangsu, CN), Asia/Shanghai, \"place_id\": \"cn320500\""
+            "苏州市 Suzhou (江苏省 Jiangsu, China), Asia/Shanghai, \"place_id\": \"cn320500\""
         ),
         "{err}"
     );
-    assert!(err.contains("宿州市 Suzhou (安徽省 Anhui, CN)"), "{err}");
+    assert!(err.contains("宿州市 Suzhou (安徽省 Anhui, China)"), "{err}");
     assert_eq!(ok_json_in(d, &["profile", "show"]), before);
 
     let picked = ok_json_in(d, &["profile", "set", "birth_info.place_id", "\"cn341300\""]);
@@ -113,4 +113,66 @@ fn the_zi_hour_preference_moves_the_late_zi_hour_to_its_own_day() {
     assert!(err.starts_with("error: preferences.zi_hour_day_change:"), "{err}");
     ok_json_in(d, &["profile", "set", "preferences.zi_hour_day_change", "\"23:00\""]);
     assert_eq!(day(d), "辛丑");
+}
+
+#[test]
+fn a_chinese_name_shared_by_two_cities_lists_both_with_their_countries() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let err = refused(
+        d,
+        &["profile", "set", "birth_info", r#"{"date": "2000-05-17", "place": "奥克兰"}"#],
+    );
+    assert!(err.starts_with("error: birth_info.place: \"奥克兰\" matches 2 places"), "{err}");
+    assert!(err.contains("(e.g. \"place\": \"奥克兰, 新西兰\")"), "{err}");
+    assert!(err.contains("\"place_id\": \"g2193733\""), "{err}");
+    assert!(
+        err.contains(
+            "奥克兰 Auckland (Auckland, New Zealand), Pacific/Auckland, \"place_id\": \"g2193733\""
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("奥克兰 Oakland (California, United States), America/Los_Angeles, \"place_id\": \"g5378538\""),
+        "{err}"
+    );
+    // Either way of picking stores the place chosen.
+    let by_country = set_birth(d, json!({"date": "2000-05-17", "place": "奥克兰, 新西兰"}));
+    assert_eq!(by_country["birth_info"]["place_id"], "g2193733");
+    let by_id = ok_json_in(d, &["profile", "set", "birth_info.place_id", "\"g5378538\""]);
+    assert_eq!(by_id["birth_info"]["timezone"], "America/Los_Angeles");
+}
+
+#[test]
+fn a_unique_place_is_confirmed_back_with_its_country() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text =
+        run(d, &["profile", "set", "birth_info", r#"{"date": "2000-05-17", "place": "Auckland"}"#]);
+    let text = String::from_utf8_lossy(&text.stdout).to_string();
+    assert!(text.contains("place: Auckland, New Zealand (奥克兰，新西兰)"), "{text}");
+    let out = set_birth(d, json!({"date": "2000-05-17", "place": "纽约"}));
+    assert_eq!(out["place"]["label_en"], "New York City, United States");
+    assert_eq!(out["place"]["label_zh"], "纽约，美国");
+    assert_eq!(out["birth_info"]["timezone"], "America/New_York");
+    assert!(out.get("zone_warning").is_none(), "{out}");
+}
+
+#[test]
+fn a_zone_that_is_not_the_places_is_warned_about_with_the_command_to_switch() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let birth = r#"{"date": "2000-05-17", "place": "Auckland", "timezone": "Asia/Shanghai"}"#;
+    let out = run(d, &["profile", "set", "birth_info", birth]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        text.contains("warning: birth_info.timezone: Asia/Shanghai is not the zone of Auckland, New Zealand (Pacific/Auckland)"),
+        "{text}"
+    );
+    assert!(text.contains("vibe profile set birth_info.timezone '\"Pacific/Auckland\"'"), "{text}");
+    // Stored as given: a record may be in another clock.
+    assert_eq!(ok_json_in(d, &["profile", "show"])["birth_info"]["timezone"], "Asia/Shanghai");
+    let json = ok_json_in(d, &["profile", "set", "birth_info.timezone", "\"Pacific/Auckland\""]);
+    assert!(json.get("zone_warning").is_none(), "{json}");
 }

@@ -23,6 +23,7 @@ mod local_model;
 mod memory;
 mod models;
 mod paths;
+mod place;
 mod profile;
 mod protocol;
 mod run_key;

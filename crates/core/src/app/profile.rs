@@ -3,7 +3,8 @@
 
 use vibe_store::LOCAL_USER;
 use vibe_wire::command::{
-    ImportProfileRequest, ProfileView, SetProfilePathRequest, SkillStateRequest, SkillStateView,
+    ImportProfileRequest, ProfileSet, ProfileView, SetProfilePathRequest, SkillStateRequest,
+    SkillStateView,
 };
 
 use crate::app::{App, AppError};
@@ -15,18 +16,20 @@ impl App {
     }
 
     /// `set_profile_path`: one dotted path; a `birth_info` change is checked (place looked
-    /// up, fields validated) before anything is stored. Answers the whole profile.
+    /// up, fields validated) before anything is stored. Answers the whole profile, and for a
+    /// place looked up, the place (to confirm back) and whether the given zone is not its own.
     pub fn set_profile_path(
         &self,
         request: &SetProfilePathRequest,
-    ) -> Result<ProfileView, AppError> {
-        crate::profile_set::set_profile_path(
+    ) -> Result<ProfileSet, AppError> {
+        let ready = crate::profile_set::set_profile_path(
             &self.store,
             LOCAL_USER,
             &request.path,
             request.value.clone(),
         )?;
-        self.get_profile()
+        let (place, zone_warning) = super::place::birth_notes(ready);
+        Ok(ProfileSet { profile: self.get_profile()?.profile, place, zone_warning })
     }
 
     /// `import_profile`: replace the whole profile with a document (legacy shapes are

@@ -93,14 +93,15 @@ pub(crate) fn needs_input(
 }
 
 /// Merges `patch` into the stored `birth_info`, checks the result as the `check_type` chart
-/// reads it, and saves it at `birth_info`. Returns the saved value, or an error observation
-/// naming the field at fault (nothing is saved then).
+/// reads it, and saves it at `birth_info`. Returns the saved value with the place it looked
+/// up and any zone mismatch, or an error observation naming the field at fault (nothing is
+/// saved then).
 pub(crate) fn save(
     store: &Store,
     user: &str,
     patch: &Map<String, Value>,
     check_type: &str,
-) -> Result<Value, ToolOutput> {
+) -> Result<vibe_charts::PreparedBirthInfo, ToolOutput> {
     if let Some(key) = patch.keys().find(|k| !FIELDS.contains(&k.as_str())) {
         return Err(ToolOutput::field_error(
             format!("birth_info.{key}"),
@@ -115,9 +116,10 @@ pub(crate) fn save(
         .filter(Value::is_object)
         .unwrap_or_else(|| json!({}));
     let merged = crate::profile_set::merge_birth_info(&stored, patch);
-    let merged = vibe_charts::prepare_birth_info(&merged).map_err(|e| {
+    let ready = vibe_charts::prepare_birth(&merged).map_err(|e| {
         ToolOutput::field_error(e.field().unwrap_or("birth_info").to_string(), e.to_string())
     })?;
+    let merged = ready.birth_info.clone();
     let fields = missing(&merged);
     if fields.is_empty() {
         // Any chart type reads birth_info the same way; computing one is the public check.
@@ -126,10 +128,23 @@ pub(crate) fn save(
             return Err(ToolOutput::field_error(field, e.to_string()));
         }
     }
-    store
-        .set_path(user, "birth_info", merged.clone())
-        .map_err(|e| ToolOutput::error(e.to_string()))?;
-    Ok(merged)
+    store.set_path(user, "birth_info", merged).map_err(|e| ToolOutput::error(e.to_string()))?;
+    Ok(ready)
+}
+
+/// What the person should hear about a place just saved: `birth_place` (confirmed back with
+/// its country, to say to them) and `timezone_warning` when the zone given is not the place's.
+pub(crate) fn place_notes(ready: &vibe_charts::PreparedBirthInfo, out: &mut Value) {
+    if let Some(place) = &ready.place {
+        out["birth_place"] = json!(format!(
+            "{}（{}）; tell the person which place this is so they can correct it",
+            place.confirmation_zh(),
+            place.confirmation_en()
+        ));
+    }
+    if let Some(m) = &ready.zone_mismatch {
+        out["timezone_warning"] = json!(m.message);
+    }
 }
 
 #[cfg(test)]
@@ -162,7 +177,7 @@ mod tests {
         let patch = json!({"date": "1990-05-17", "timezone": "Asia/Shanghai"});
         save(&store, user, patch.as_object().unwrap(), "bazi").unwrap();
         let more = json!({"time": "08:30"});
-        let saved = save(&store, user, more.as_object().unwrap(), "bazi").unwrap();
+        let saved = save(&store, user, more.as_object().unwrap(), "bazi").unwrap().birth_info;
         assert_eq!(saved["date"], "1990-05-17");
         assert_eq!(store.profile(user).unwrap()["birth_info"]["time"], "08:30");
 
@@ -181,7 +196,17 @@ mod tests {
         let store = Store::open_in_memory().unwrap();
         let user = vibe_store::LOCAL_USER;
         let patch = json!({"date": "1990-05-17", "place": "乌鲁木齐"});
-        let saved = save(&store, user, patch.as_object().unwrap(), "bazi").unwrap();
+        let ready = save(&store, user, patch.as_object().unwrap(), "bazi").unwrap();
+        let mut notes = json!({});
+        place_notes(&ready, &mut notes);
+        assert!(
+            notes["birth_place"]
+                .as_str()
+                .unwrap()
+                .starts_with("乌鲁木齐市，新疆维吾尔自治区，中国（Ürümqi, Xinjiang, China）"),
+            "{notes}"
+        );
+        let saved = ready.birth_info;
         assert_eq!(saved["timezone"], "Asia/Shanghai");
         assert!((saved["longitude"].as_f64().unwrap() - 87.6).abs() < 0.05, "{saved}");
         assert!(missing(&saved).is_empty());

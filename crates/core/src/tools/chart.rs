@@ -56,13 +56,14 @@ fn compute(ctx: &ToolContext, args: &Value) -> Result<ToolOutput, ToolOutput> {
         )));
     };
     let a = Args::new("compute_chart", args)?;
+    let mut saved = None;
     if let Some(patch) = a.get("birth_info") {
         let Value::Object(patch) = patch else {
             return Err(a
                 .error("birth_info", "expected an object such as {\"time\": \"08:30\"}")
                 .into());
         };
-        birth::save(&ctx.store, &ctx.user, patch, compute_type)?;
+        saved = Some(birth::save(&ctx.store, &ctx.user, patch, compute_type)?);
         state_changed(&ctx.emitter, None, ["birth_info".to_string()]);
     }
     let profile = ctx.store.profile(&ctx.user).map_err(|e| ToolOutput::error(e.to_string()))?;
@@ -77,12 +78,16 @@ fn compute(ctx: &ToolContext, args: &Value) -> Result<ToolOutput, ToolOutput> {
     if outcome.recomputed {
         state_changed(&ctx.emitter, Some(skill), ["chart".to_string()]);
     }
-    Ok(ToolOutput::ok(json!({
+    let mut out = json!({
         "status": "success",
         "skill_id": skill,
         "recomputed": outcome.recomputed,
         "chart": outcome.chart,
-    })))
+    });
+    if let Some(ready) = &saved {
+        birth::place_notes(ready, &mut out);
+    }
+    Ok(ToolOutput::ok(out))
 }
 
 impl Tool for ShowChart {

@@ -81,13 +81,14 @@ fn activate(ctx: &ToolContext, args: &Value) -> Result<ToolOutput, ToolOutput> {
         None => meta.default_scenario.clone(),
     };
     let compute_type = meta.compute_type.map(|c| c.as_str());
+    let mut saved = None;
     if let Some(patch) = a.get("birth_info") {
         let Value::Object(patch) = patch else {
             return Err(a
                 .error("birth_info", "expected an object such as {\"date\": \"1990-05-17\"}")
                 .into());
         };
-        birth::save(&ctx.store, &ctx.user, patch, compute_type.unwrap_or("zodiac"))?;
+        saved = Some(birth::save(&ctx.store, &ctx.user, patch, compute_type.unwrap_or("zodiac"))?);
         state_changed(&ctx.emitter, None, ["birth_info".to_string()]);
     }
     let mut notes = Vec::new();
@@ -125,6 +126,9 @@ fn activate(ctx: &ToolContext, args: &Value) -> Result<ToolOutput, ToolOutput> {
     }
     if !notes.is_empty() {
         result["notes"] = json!(notes);
+    }
+    if let Some(ready) = &saved {
+        birth::place_notes(ready, &mut result);
     }
     let effect = Effect::SkillActivated { skill: name.to_string(), scenario };
     Ok(ToolOutput::with_effect(result, effect))

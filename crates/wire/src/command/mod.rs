@@ -16,6 +16,7 @@ mod eval;
 mod history;
 mod memory;
 mod models;
+mod place;
 mod profile;
 mod protocol;
 mod runs;
@@ -65,6 +66,9 @@ pub use memory::{
 pub use models::{
     AddModelRequest, CatalogModelView, InstalledModelView, LocalModelRequest, LocalModels,
     ModelDownloadCancelled, ModelInUse, ModelOrigin, ModelPulled, ModelRemoved,
+};
+pub use place::{
+    LookupPlaceRequest, PlaceLookup, PlaceLookupStatus, PlaceView, ProfileSet, ZoneWarning,
 };
 pub use profile::{
     ImportProfileRequest, ProfileView, SetProfilePathRequest, SkillStateRequest, SkillStateView,
