@@ -4,7 +4,10 @@
 //! write touches, or for an append only the entries it trimmed (so an append stays O(1)). The
 //! changes are listed newest first; an undo inverts them newest first back to the one named
 //! and puts the result in place in one transaction, itself recorded (so an undo can be undone).
-//! Bounded: rows older than [`HISTORY_DAYS`] and beyond [`HISTORY_ROWS`] per target are pruned.
+//! Bounded: rows older than [`HISTORY_DAYS`] and beyond [`HISTORY_ROWS`] per target are pruned,
+//! except that a destructive change (one that removed the person's data, see
+//! [`Removal`]) and every later change of its target are kept for [`DESTRUCTIVE_HISTORY_DAYS`]
+//! whatever the row cap, so the loss stays undoable (an undo inverts the changes after it too).
 //! It must not decide what a change means (the write paths in `state` and `profile` do) nor
 //! who may undo (the front ends do).
 
@@ -17,6 +20,9 @@ use crate::{Store, clock, profile, skill_rows, state};
 
 /// Changes older than this many days are pruned.
 pub const HISTORY_DAYS: i64 = 30;
+/// A destructive change (and every later change of its target) is kept this many days,
+/// however many changes follow it.
+pub const DESTRUCTIVE_HISTORY_DAYS: i64 = 90;
 /// At most this many changes are kept per skill (and for the profile).
 pub const HISTORY_ROWS: i64 = 200;
 /// Old rows are pruned on every this-many-th recorded change.
@@ -298,7 +304,25 @@ pub(crate) fn skill_snapshot(tx: &Connection, user: &str, skill: &str) -> Result
     Ok(Some(skill_rows::assemble(tx, user, skill, None)?))
 }
 
-/// Keep `before` (what the change replaces) as one change; prune old rows now and then.
+/// Whether a recorded change removed the person's data (entries dropped from a list, a
+/// non-empty list or object replaced or deleted, an undo): such a change is kept for
+/// [`DESTRUCTIVE_HISTORY_DAYS`] whatever the row cap. An append that dropped entries is
+/// destructive whatever is passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Removal {
+    Ordinary,
+    Destructive,
+}
+
+impl Removal {
+    /// Destructive when `removed` is true.
+    pub(crate) fn when(removed: bool) -> Self {
+        if removed { Self::Destructive } else { Self::Ordinary }
+    }
+}
+
+/// Keep `before` (what the change replaces) as one ordinary change (an append that dropped
+/// entries is destructive all the same); prune old rows now and then.
 pub(crate) fn record(
     tx: &Connection,
     user: &str,
@@ -308,9 +332,25 @@ pub(crate) fn record(
     before: &Before,
     summary: &str,
 ) -> Result<i64> {
+    record_as(tx, Removal::Ordinary, (user, target), path, by, before, summary)
+}
+
+/// [`record`], saying whether the change removed the person's data.
+pub(crate) fn record_as(
+    tx: &Connection,
+    removal: Removal,
+    (user, target): (&str, &HistoryTarget),
+    path: &str,
+    by: &ChangeBy,
+    before: &Before,
+    summary: &str,
+) -> Result<i64> {
+    let dropped = matches!(before, Before::Append { dropped, .. } if !dropped.is_empty());
+    let destructive = dropped || removal == Removal::Destructive;
     tx.prepare_cached(
-        "INSERT INTO state_history (user_id, target, at, path, by, run_id, summary, kind, before)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO state_history
+           (user_id, target, at, path, by, run_id, summary, kind, before, destructive)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?
     .execute(params![
         user,
@@ -321,22 +361,33 @@ pub(crate) fn record(
         by.run_id(),
         summary,
         before.kind(),
-        before.to_text()
+        before.to_text(),
+        destructive
     ])?;
     let id = tx.last_insert_rowid();
     // Pruning every write would scan a target's rows on every append; every 16th is enough
     // (the cap is exceeded by at most 15 rows).
-    if id % PRUNE_EVERY != 0 {
-        return Ok(id);
+    if id % PRUNE_EVERY == 0 {
+        prune(tx, user, target)?;
     }
-    let cutoff = (chrono::Utc::now() - chrono::Duration::days(HISTORY_DAYS))
-        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    Ok(id)
+}
+
+/// Drop the target's rows older than [`HISTORY_DAYS`] or beyond its newest [`HISTORY_ROWS`] —
+/// but none from the oldest destructive change younger than [`DESTRUCTIVE_HISTORY_DAYS`] on.
+fn prune(tx: &Connection, user: &str, target: &HistoryTarget) -> Result<()> {
+    let now = clock::now();
+    let ordinary = clock::stamp(now - chrono::Duration::days(HISTORY_DAYS));
+    let destructive = clock::stamp(now - chrono::Duration::days(DESTRUCTIVE_HISTORY_DAYS));
     tx.prepare_cached(
         "DELETE FROM state_history WHERE user_id = ?1 AND target = ?2
-           AND (at < ?3 OR id <= ?4 - ?5)",
+           AND id < coalesce((SELECT min(id) FROM state_history WHERE user_id = ?1
+                                AND target = ?2 AND destructive = 1 AND at >= ?4), ?6)
+           AND (at < ?3 OR id <= coalesce((SELECT id FROM state_history WHERE user_id = ?1
+                                AND target = ?2 ORDER BY id DESC LIMIT 1 OFFSET ?5), -1))",
     )?
-    .execute(params![user, target.key(), cutoff, id, HISTORY_ROWS])?;
-    Ok(id)
+    .execute(params![user, target.key(), ordinary, destructive, HISTORY_ROWS, i64::MAX])?;
+    Ok(())
 }
 
 /// The target's whole current value.
@@ -434,7 +485,8 @@ impl Store {
             if known.is_none() {
                 return Err(StoreError::NoHistory(format!(
                     "{} has no recorded change #{to} (the history keeps {HISTORY_DAYS} days and \
-                     {HISTORY_ROWS} changes; list the ids that exist with the history command)",
+                     {HISTORY_ROWS} changes, {DESTRUCTIVE_HISTORY_DAYS} days from a change that \
+                     removed data; list the ids that exist with the history command)",
                     target.shown()
                 )));
             }
@@ -463,7 +515,10 @@ impl Store {
                 describe(current.as_ref()),
                 describe(before.as_ref())
             );
-            let recorded_as = record(tx, user, target, "*", by, &Before::Whole(current), &text)?;
+            // An undo throws away what came after: it stays undoable (redo) as a removal.
+            let whole = Before::Whole(current);
+            let recorded_as =
+                record_as(tx, Removal::Destructive, (user, target), "*", by, &whole, &text)?;
             restore(tx, user, target, before.clone())?;
             Ok(Undone {
                 reverted_to: to,
