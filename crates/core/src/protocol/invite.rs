@@ -65,6 +65,18 @@ impl ProtocolEngine {
         Ok(Event::ProtocolInvitationLapsed { skill: skill.to_string(), protocol_id: id.to_string() })
     }
 
+    /// Let the skill's pending invitation lapse, in whatever conversation it was shown.
+    pub(crate) fn lapse_pending(&self, skill: &str) -> Result<(), ProtocolError> {
+        let state = self.store.read_state(&self.user, skill, None)?.data;
+        let inv = &state["protocol_invitation"];
+        if inv["status"].as_str() == Some("pending")
+            && let Some(id) = inv["id"].as_str()
+        {
+            self.close_invitation(skill, id, "lapsed")?;
+        }
+        Ok(())
+    }
+
     /// The person chose "later": the invitation is closed, nothing starts.
     pub fn later(&self, skill: Option<&str>, id: &str) -> Result<String, ProtocolError> {
         let (skill, _) = self.find(skill, id)?;

@@ -91,3 +91,16 @@ fn the_start_button_and_the_start_command_still_start_after_a_lapse() {
     assert_eq!(run.status, ProtocolStatus::Active);
     assert_eq!(invitation_status(&fx), "started");
 }
+
+/// A message the safety screen pauses protocols for (acute) agrees to nothing either: the
+/// invitation lapses, so a "好" after it does not start the protocol.
+#[test]
+fn a_pause_for_safety_lets_a_pending_invitation_lapse() {
+    let fx = Fx::new();
+    invite(&fx, "dankoe");
+    assert!(fx.engine.pause("lifecoach").unwrap().is_none(), "no run to pause");
+    assert_eq!(invitation_status(&fx), "lapsed");
+    let plan = fx.engine.before_turn(Some("lifecoach"), &fx.c, "好", "m").unwrap();
+    assert!(plan.prompt.is_none());
+    assert!(fx.engine.runs(None).unwrap().is_empty());
+}
