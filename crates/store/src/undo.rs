@@ -16,7 +16,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::{Result, StoreError};
-use crate::{Store, clock, profile, skill_rows, state};
+use crate::{Store, profile, skill_rows, state};
 
 /// Changes older than this many days are pruned.
 pub const HISTORY_DAYS: i64 = 30;
