@@ -4,8 +4,8 @@ use serde_json::json;
 
 use super::*;
 use crate::LOCAL_USER as U;
-use crate::{AppendCap, StateStatus};
 use crate::losses::losses_of_merge;
+use crate::{AppendCap, StateStatus};
 
 fn journal(store: &Store, n: usize) {
     for i in 0..n {
@@ -197,7 +197,9 @@ fn every_kind_of_change_inverts_exactly_back_to_any_point() {
 }
 
 /// A store whose writes are stamped with a clock the test moves on.
-fn store_at(start: chrono::DateTime<chrono::Utc>) -> (Store, Arc<Mutex<chrono::DateTime<chrono::Utc>>>) {
+fn store_at(
+    start: chrono::DateTime<chrono::Utc>,
+) -> (Store, Arc<Mutex<chrono::DateTime<chrono::Utc>>>) {
     let store = Store::open_in_memory().unwrap();
     let now = Arc::new(Mutex::new(start));
     let at = now.clone();

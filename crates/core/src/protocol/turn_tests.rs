@@ -43,7 +43,11 @@ fn everyday_messages_let_the_invitation_lapse_and_start_nothing() {
         assert_eq!(invitation_status(&fx), "lapsed", "{message:?}");
         let runs = fx.engine.runs(None).unwrap();
         assert!(runs.iter().all(|r| r.protocol_id != "dankoe"), "{message:?} started dankoe");
-        assert_eq!(fx.engine.run(&review.id).unwrap().status, ProtocolStatus::Active, "{message:?}");
+        assert_eq!(
+            fx.engine.run(&review.id).unwrap().status,
+            ProtocolStatus::Active,
+            "{message:?}"
+        );
     }
 }
 

@@ -280,7 +280,8 @@ impl Tool for AppendToList {
             }
             // Dropping entries only with the person's approval; the store refuses otherwise
             // (also when an earlier call of this round filled the list up meanwhile).
-            let cap = AppendCap { max_items: cap_of(ctx, skill, path, max), may_drop: ctx.approved };
+            let cap =
+                AppendCap { max_items: cap_of(ctx, skill, path, max), may_drop: ctx.approved };
             if !ctx.approved
                 && !ctx.approval_checked
                 && let Some(reason) = self.approval_in(ctx, &args)
