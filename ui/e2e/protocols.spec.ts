@@ -109,6 +109,19 @@ test("later declines the invitation with a command, not a message", async ({ pag
   expect(cmds).toContain("later_protocol");
 });
 
+test("a next message that does not agree lets the invitation lapse; nothing starts", async ({ page }) => {
+  await page.goto("./?lang=zh-CN&delay=0");
+  await invite(page);
+  await send(page, "你好");
+  const lapsed = page.getByTestId("protocol-invitation-lapsed");
+  await expect(lapsed).toContainText("邀请已失效");
+  await expect(lapsed).toContainText("一日人生重置");
+  await expect(page.getByTestId("protocol-invitation")).toHaveCount(0);
+  await expect(page.getByTestId("protocol-start")).toHaveCount(0);
+  await expect(page.getByTestId("protocol-progress")).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/protocol-lapsed.png` });
+});
+
 test("the Protocols screen lists runs by status: resume a paused one, export a completed one", async ({ page }) => {
   await page.goto("./?lang=en&delay=0");
   await page.getByTestId("nav-protocols").click();

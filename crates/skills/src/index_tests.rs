@@ -27,6 +27,7 @@ fn meta(name: &str, description: &str) -> Arc<SkillMeta> {
         ethics: Ethics::default(),
         default_scenario: None,
         history: HistoryLimits::default(),
+        lists: Default::default(),
     })
 }
 

@@ -38,7 +38,7 @@ pub use check::{CheckReport, CheckedSkill, check_path};
 pub use discover::SKILL_FILE;
 pub use error::{Result, SkillsError};
 pub use index::{BrokenSkill, Shadowed, SkillEntry};
-pub use meta::{ComputeType, Ethics, HistoryLimits, Persona, SkillMeta, VoiceMode};
+pub use meta::{ComputeType, Ethics, HistoryLimits, ListDecl, Persona, SkillMeta, VoiceMode};
 pub use meta_parse::{MAX_COMPATIBILITY, MAX_DESCRIPTION, PROFILE_ROOTS};
 pub use name::{MAX_NAME_LEN, check_name};
 pub use parts::PartKind;

@@ -47,6 +47,17 @@ pub struct SkillMeta {
     /// Scenario (file stem under `scenarios/`) used when none is chosen.
     pub default_scenario: Option<String>,
     pub history: HistoryLimits,
+    /// The skill's declared lists in its state (dotted path → declaration), e.g. a cap on
+    /// `moods`. A list not declared here has no cap (issue 28).
+    pub lists: BTreeMap<String, ListDecl>,
+}
+
+/// What a skill declares about one list of its state.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct ListDecl {
+    /// Keep at most this many entries. An append at the cap still asks the person before it
+    /// drops the oldest.
+    pub max_items: Option<u32>,
 }
 
 /// A chart the app can compute from `birth_info`.

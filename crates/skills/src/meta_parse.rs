@@ -3,9 +3,10 @@
 //! malformed profile paths, wrong shapes. Unknown fields and over-long texts are warnings: a
 //! public skill with a 1,068-character description still loads, its text shortened.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::meta::{ComputeType, Ethics, HistoryLimits, Persona, SkillMeta, VoiceMode};
+use crate::meta::{ComputeType, Ethics, HistoryLimits, ListDecl, Persona, SkillMeta, VoiceMode};
 use crate::name::check_name;
 use crate::problem::ProblemCode;
 use crate::problem::{Pos, Problem, has_errors};
@@ -40,6 +41,7 @@ const FIELDS: &[&str] = &[
     "ethics",
     "default_scenario",
     "history",
+    "lists",
 ];
 
 /// The result of reading a frontmatter.
@@ -130,6 +132,7 @@ pub(crate) fn parse_meta(yaml: &str, yaml_line: usize, path: &Path, folder: &str
             .get("default_scenario")
             .and_then(|n| r.optional_text(n, "default_scenario")),
         history: node.get("history").map(|n| history(&mut r, n)).unwrap_or_default(),
+        lists: node.get("lists").map(|n| lists(&mut r, n)).unwrap_or_default(),
     };
     if meta.requires_compute && meta.compute_type.is_none() && node.get("compute_type").is_none() {
         let pos = node.get("requires_compute").map_or(fence, |n| n.pos);
@@ -349,6 +352,31 @@ fn history(r: &mut Reader<'_>, node: &Node) -> HistoryLimits {
             .and_then(|n| r.positive_int(n, "history.max_messages")),
         max_tokens: node.get("max_tokens").and_then(|n| r.positive_int(n, "history.max_tokens")),
     }
+}
+
+/// `lists: {journal: {max_items: 365}}`: a dotted list path of the skill's state (segments
+/// not starting with `_`) → its declaration.
+fn lists(r: &mut Reader<'_>, node: &Node) -> BTreeMap<String, ListDecl> {
+    let Some(entries) = r.mapping(node, "lists") else { return BTreeMap::new() };
+    let mut out = BTreeMap::new();
+    for (k, v) in entries {
+        let bad = k.text.split('.').any(|s| s.is_empty() || s.starts_with('_'));
+        if bad {
+            let message = format!(
+                "list path `{}` must be dotted names not starting with `_` (e.g. `journal` or `progress.milestones`)",
+                k.text
+            );
+            r.error(k.pos, message);
+            continue;
+        }
+        let field = format!("lists.{}", k.text);
+        let Some(fields) = r.mapping(v, &field) else { continue };
+        r.unknown_keys(fields, &["max_items"], "list field");
+        let max_items =
+            v.get("max_items").and_then(|n| r.positive_int(n, &format!("{field}.max_items")));
+        out.insert(k.text.clone(), ListDecl { max_items });
+    }
+    out
 }
 
 #[cfg(test)]

@@ -251,3 +251,17 @@ fn findings_name_their_kind_and_parameters_for_a_front_end_to_word() {
     let yaml = codes("name: bazi\ndescription: \"unclosed\n", "bazi");
     assert!(matches!(yaml.as_slice(), [C::InvalidYaml { .. }]), "{yaml:?}");
 }
+
+#[test]
+fn declared_lists_carry_their_caps_and_bad_paths_are_named() {
+    let yaml = "name: coach\ndescription: d\nlists:\n  journal: {}\n  moods: {max_items: 30}\n";
+    let (meta, problems) = parse(yaml, "coach");
+    assert!(problems.is_empty(), "{problems:?}");
+    let lists = meta.unwrap().lists;
+    assert_eq!(lists["journal"].max_items, None);
+    assert_eq!(lists["moods"].max_items, Some(30));
+    let bad = "name: coach\ndescription: d\nlists:\n  _meta: {max_items: 3}\n  m: {max_items: 0}\n";
+    let (_, problems) = parse(bad, "coach");
+    assert!(problems.iter().any(|p| p.contains("list path `_meta`")), "{problems:?}");
+    assert!(problems.iter().any(|p| p.contains("lists.m.max_items")), "{problems:?}");
+}

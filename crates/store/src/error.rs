@@ -77,6 +77,15 @@ pub enum StoreError {
     )]
     NoSuchListEntry { skill: String, path: String, created_at: String },
 
+    /// An append would drop existing entries of a list (its cap is at or below its length)
+    /// and the caller did not allow it (the person was not asked); nothing was written.
+    #[error(
+        "not written: appending to \"{path}\" of skill {skill} would drop its {dropped} oldest \
+         of {length} entries (cap {max_items}); dropping entries needs the person's approval, \
+         or append without max_items to keep them all"
+    )]
+    ListWouldShrink { skill: String, path: String, length: usize, max_items: usize, dropped: usize },
+
     /// A protocol run id that does not exist.
     #[error("no protocol run with id {0}")]
     NoSuchProtocolRun(String),
@@ -198,7 +207,7 @@ impl StoreError {
     /// The kind, for `vibe_wire::ErrorInfo`.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Self::InvalidInput(_) => ErrorKind::InvalidInput,
+            Self::InvalidInput(_) | Self::ListWouldShrink { .. } => ErrorKind::InvalidInput,
             Self::NewerSchema { .. } => ErrorKind::NewerSchema,
             Self::Backup { .. } => ErrorKind::BackupFailed,
             Self::Damaged { .. } => ErrorKind::DamagedDatabase,

@@ -53,7 +53,7 @@ use rusqlite::Connection;
 
 pub use backup::{Exclusive, Inspection, hold_exclusive, inspect, inspect_run_file_key};
 pub use calibration::{CALIBRATION_BOUNDS, TokenCalibration};
-pub use clock::now_rfc3339;
+pub use clock::{StoreClock, now_rfc3339};
 pub use conversations::Conversation;
 pub use crypt::{DbKey, RAW_KEY_LEN};
 pub use error::{Result, StorageCause, StoreError};
@@ -71,12 +71,11 @@ pub use protocol_runs::{
 };
 pub use runs::{Recovery, RunAnswer, RunEnd, RunRow};
 pub use skill_view::SkillView;
-pub use state::{
-    AppendOutcome, DEFAULT_MAX_ITEMS, StateRead, StateStatus, StateWrite, validate_skill_id,
-};
+pub use state::{AppendCap, AppendOutcome, StateRead, StateStatus, StateWrite, validate_skill_id};
 pub use strict_json::parse_strict;
 pub use undo::{
-    ChangeBy, HISTORY_DAYS, HISTORY_ROWS, HistoryTarget, StateChange, Undone, describe,
+    ChangeBy, DESTRUCTIVE_HISTORY_DAYS, HISTORY_DAYS, HISTORY_ROWS, HistoryTarget, StateChange,
+    Undone, describe,
 };
 
 /// The user id of the person using this machine (one profile per local user).
@@ -101,6 +100,8 @@ pub struct Store {
     /// Who this process's writes are recorded as in the undo history, unless a write names
     /// its author ([`Store::set_front_end`]).
     front_end: Mutex<ChangeBy>,
+    /// The time writes are stamped with (undo history, its pruning); `None`: the system's.
+    clock: Mutex<Option<StoreClock>>,
     /// What damage a write found (SQLite said the file is malformed): from then on every write
     /// is refused with [`StoreError::Damaged`], so nothing keeps writing into a broken file.
     damage: Mutex<Option<String>>,
@@ -231,6 +232,7 @@ impl Store {
             path,
             upgraded: None,
             front_end: Mutex::new(ChangeBy::App),
+            clock: Mutex::new(None),
             damage: Mutex::new(None),
             encrypted: false,
             session: None,
@@ -243,6 +245,12 @@ impl Store {
     /// [`ChangeBy::Cli`]; the default is [`ChangeBy::App`]).
     pub fn set_front_end(&self, by: ChangeBy) {
         *self.front_end.lock().unwrap_or_else(|p| p.into_inner()) = by;
+    }
+
+    /// Stamp this store's writes with `clock` instead of the system's (tests move time on
+    /// with it, e.g. to see the undo history pruned, without sleeping).
+    pub fn set_clock(&self, clock: StoreClock) {
+        *self.clock.lock().unwrap_or_else(|p| p.into_inner()) = Some(clock);
     }
 
     /// Who this process's writes are recorded as.
@@ -348,6 +356,8 @@ impl Store {
         if let Some(what) = self.damage() {
             return Err(integrity::damaged(self.shown_path(), what));
         }
+        let clock = self.clock.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let _clock = clock::enter(clock);
         let conn = self.conn();
         let run = || {
             let tx = Tx::begin(&conn, true)?;

@@ -26,6 +26,10 @@ pub(crate) const FILES: &[(&str, &str)] = &[
         "0011_drop_conversations_by_user.sql",
         include_str!("../../../migrations/0011_drop_conversations_by_user.sql"),
     ),
+    (
+        "0012_protocols_destructive_history.sql",
+        include_str!("../../../migrations/0012_protocols_destructive_history.sql"),
+    ),
 ];
 
 /// A schema upgrade done while opening a file, for the front end to tell the person (the CLI

@@ -1,7 +1,8 @@
 //! The generic skill-state operations, with their exact semantics (docs/design.md#state-semantics):
 //! `read_state` (optional sections; status `empty` when nothing is stored), `write_state` (deep
-//! merge into `skills.<skill>.<section>`), `append_to_list` (dotted path, newest first, `max_items`
-//! trimming the oldest, `_created_at` stamped). Each write is one IMMEDIATE transaction and stamps
+//! merge into `skills.<skill>.<section>`), `append_to_list` (dotted path, newest first, no cap
+//! unless one is given; a cap that would drop existing entries only when the caller allows it,
+//! `_created_at` stamped). Each write is one IMMEDIATE transaction and stamps
 //! `skills.<skill>._meta.updated_at`. Lists grown by `append_to_list` are stored one row per entry
 //! (see `skill_rows`); a write that replaces one drops its rows. Every write keeps the skill's
 //! previous state in the undo history (`undo`) in its own transaction.
@@ -12,11 +13,26 @@ use serde_json::{Map, Value};
 
 use crate::error::{Result, StoreError};
 use crate::json_path::{deep_merge, ensure_object_path, parse_dotted, type_name};
+use crate::losses::losses_of_merge;
 use crate::undo::{self, ChangeBy, HistoryTarget};
 use crate::{Store, clock, profile, skill_rows};
 
-/// The default `max_items` of `append_to_list`.
-pub const DEFAULT_MAX_ITEMS: usize = 100;
+/// How long a list an append may leave, and whether it may drop existing entries to stay
+/// within that (issue 28: the person's lists are never trimmed without asking).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AppendCap {
+    /// Keep at most this many entries (`None`: no cap, nothing is ever dropped).
+    pub max_items: Option<usize>,
+    /// Whether dropping the oldest entries to honour `max_items` is allowed (the person
+    /// approved it, or a front end asked for it). When not, an append that would drop any is
+    /// refused with [`StoreError::ListWouldShrink`] and nothing is written.
+    pub may_drop: bool,
+}
+
+impl AppendCap {
+    /// No cap: the list keeps every entry.
+    pub const NONE: Self = Self { max_items: None, may_drop: false };
+}
 
 /// Whether `read_state` found anything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -104,7 +120,10 @@ impl StateWrite {
         deep_merge(&mut new, patch[section].clone());
         let text = undo::summary(section, old, Some(&new));
         let target = HistoryTarget::Skill(skill.clone());
-        undo::record(tx, user, &target, section, &self.by, &before, &text)?;
+        let empty = Value::Object(Map::new());
+        let removed = !losses_of_merge(partial.as_ref().unwrap_or(&empty), patch).is_empty();
+        let (removal, by) = (undo::Removal::when(removed), &self.by);
+        undo::record_as(tx, removal, (user, &target), section, by, &before, &text)?;
         for list in lists {
             if patch_touches(patch, &list.segments()) {
                 skill_rows::drop_list(tx, &list)?;
@@ -264,8 +283,8 @@ impl Store {
     }
 
     /// Put `entry` (a JSON object) first in the list at `path` under `skills.<skill>`, stamped
-    /// with `_created_at`; keep at most `max_items`, dropping the oldest. Recorded as made by
-    /// this process's front end.
+    /// with `_created_at`; keep at most `max_items`, dropping the oldest (the caller asks for
+    /// that cap explicitly). Recorded as made by this process's front end.
     pub fn append_to_list(
         &self,
         user: &str,
@@ -274,17 +293,19 @@ impl Store {
         entry: Value,
         max_items: usize,
     ) -> Result<AppendOutcome> {
-        self.append_to_list_by(user, skill, path, entry, max_items, &self.front_end())
+        let cap = AppendCap { max_items: Some(max_items), may_drop: true };
+        self.append_to_list_by(user, skill, path, entry, cap, &self.front_end())
     }
 
-    /// [`Store::append_to_list`], recorded in the undo history as made `by`.
+    /// [`Store::append_to_list`] under `cap`, recorded in the undo history as made `by`. An
+    /// append that drops entries is recorded as a destructive change.
     pub fn append_to_list_by(
         &self,
         user: &str,
         skill: &str,
         path: &str,
         entry: Value,
-        max_items: usize,
+        cap: AppendCap,
         by: &ChangeBy,
     ) -> Result<AppendOutcome> {
         validate_skill_id(skill)?;
@@ -294,9 +315,23 @@ impl Store {
                 "list path \"{path}\" is reserved (names starting with '_' are managed by VibeLife)"
             )));
         }
-        if max_items == 0 {
+        if cap.max_items == Some(0) {
             return Err(StoreError::invalid("max_items must be at least 1"));
         }
+        let max_items = cap.max_items.unwrap_or(usize::MAX);
+        // Refused inside the transaction, so nothing of it is written.
+        let check = |length: usize, dropped: usize| {
+            if dropped == 0 || cap.may_drop {
+                return Ok(());
+            }
+            Err(StoreError::ListWouldShrink {
+                skill: skill.to_string(),
+                path: path.to_string(),
+                length: length + dropped - 1,
+                max_items,
+                dropped,
+            })
+        };
         let Value::Object(mut entry) = entry else {
             return Err(StoreError::invalid(format!(
                 "append_to_list entry must be a JSON object, got {}; wrap it, e.g. {{\"text\": ...}}",
@@ -329,6 +364,7 @@ impl Store {
                 Some(list_id) => {
                     let meta = skill_rows::meta(tx, user, skill)?;
                     let (length, dropped) = skill_rows::push_item(tx, list_id, &entry, max_items)?;
+                    check(length, dropped.len())?;
                     skill_rows::touch_doc(tx, user, skill)?;
                     let n = dropped.len();
                     let before = undo::Before::Append { path: path.to_string(), dropped, meta };
@@ -344,7 +380,9 @@ impl Store {
                     skill_rows::save_doc(tx, user, skill, &doc)?;
                     let (length, dropped) = skill_rows::push_item(tx, list_id, &entry, max_items)?;
                     let n = dropped.len();
-                    undo::record(tx, user, &target, path, by, &before, &summary(length, n))?;
+                    check(length, n)?;
+                    let (removal, text) = (undo::Removal::when(n > 0), summary(length, n));
+                    undo::record_as(tx, removal, (user, &target), path, by, &before, &text)?;
                     (length, n)
                 }
             };

@@ -4,7 +4,10 @@
 //! write touches, or for an append only the entries it trimmed (so an append stays O(1)). The
 //! changes are listed newest first; an undo inverts them newest first back to the one named
 //! and puts the result in place in one transaction, itself recorded (so an undo can be undone).
-//! Bounded: rows older than [`HISTORY_DAYS`] and beyond [`HISTORY_ROWS`] per target are pruned.
+//! Bounded: rows older than [`HISTORY_DAYS`] and beyond [`HISTORY_ROWS`] per target are pruned,
+//! except that a destructive change (one that removed the person's data, see
+//! [`Removal`]) and every later change of its target are kept for [`DESTRUCTIVE_HISTORY_DAYS`]
+//! whatever the row cap, so the loss stays undoable (an undo inverts the changes after it too).
 //! It must not decide what a change means (the write paths in `state` and `profile` do) nor
 //! who may undo (the front ends do).
 
@@ -13,10 +16,13 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::{Result, StoreError};
-use crate::{Store, clock, profile, skill_rows, state};
+use crate::{Store, profile, skill_rows, state};
 
 /// Changes older than this many days are pruned.
 pub const HISTORY_DAYS: i64 = 30;
+/// A destructive change (and every later change of its target) is kept this many days,
+/// however many changes follow it.
+pub const DESTRUCTIVE_HISTORY_DAYS: i64 = 90;
 /// At most this many changes are kept per skill (and for the profile).
 pub const HISTORY_ROWS: i64 = 200;
 /// Old rows are pruned on every this-many-th recorded change.
@@ -298,46 +304,9 @@ pub(crate) fn skill_snapshot(tx: &Connection, user: &str, skill: &str) -> Result
     Ok(Some(skill_rows::assemble(tx, user, skill, None)?))
 }
 
-/// Keep `before` (what the change replaces) as one change; prune old rows now and then.
-pub(crate) fn record(
-    tx: &Connection,
-    user: &str,
-    target: &HistoryTarget,
-    path: &str,
-    by: &ChangeBy,
-    before: &Before,
-    summary: &str,
-) -> Result<i64> {
-    tx.prepare_cached(
-        "INSERT INTO state_history (user_id, target, at, path, by, run_id, summary, kind, before)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-    )?
-    .execute(params![
-        user,
-        target.key(),
-        clock::now_rfc3339(),
-        path,
-        by.as_str(),
-        by.run_id(),
-        summary,
-        before.kind(),
-        before.to_text()
-    ])?;
-    let id = tx.last_insert_rowid();
-    // Pruning every write would scan a target's rows on every append; every 16th is enough
-    // (the cap is exceeded by at most 15 rows).
-    if id % PRUNE_EVERY != 0 {
-        return Ok(id);
-    }
-    let cutoff = (chrono::Utc::now() - chrono::Duration::days(HISTORY_DAYS))
-        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-    tx.prepare_cached(
-        "DELETE FROM state_history WHERE user_id = ?1 AND target = ?2
-           AND (at < ?3 OR id <= ?4 - ?5)",
-    )?
-    .execute(params![user, target.key(), cutoff, id, HISTORY_ROWS])?;
-    Ok(id)
-}
+#[path = "undo_record.rs"]
+mod record;
+pub(crate) use record::{Removal, record, record_as};
 
 /// The target's whole current value.
 fn snapshot(tx: &Connection, user: &str, target: &HistoryTarget) -> Result<Option<Value>> {
@@ -434,7 +403,8 @@ impl Store {
             if known.is_none() {
                 return Err(StoreError::NoHistory(format!(
                     "{} has no recorded change #{to} (the history keeps {HISTORY_DAYS} days and \
-                     {HISTORY_ROWS} changes; list the ids that exist with the history command)",
+                     {HISTORY_ROWS} changes, {DESTRUCTIVE_HISTORY_DAYS} days from a change that \
+                     removed data; list the ids that exist with the history command)",
                     target.shown()
                 )));
             }
@@ -463,7 +433,10 @@ impl Store {
                 describe(current.as_ref()),
                 describe(before.as_ref())
             );
-            let recorded_as = record(tx, user, target, "*", by, &Before::Whole(current), &text)?;
+            // An undo throws away what came after: it stays undoable (redo) as a removal.
+            let whole = Before::Whole(current);
+            let recorded_as =
+                record_as(tx, Removal::Destructive, (user, target), "*", by, &whole, &text)?;
             restore(tx, user, target, before.clone())?;
             Ok(Undone {
                 reverted_to: to,

@@ -1,9 +1,11 @@
+use std::sync::{Arc, Mutex};
+
 use serde_json::json;
 
 use super::*;
 use crate::LOCAL_USER as U;
-use crate::StateStatus;
 use crate::losses::losses_of_merge;
+use crate::{AppendCap, StateStatus};
 
 fn journal(store: &Store, n: usize) {
     for i in 0..n {
@@ -192,4 +194,82 @@ fn every_kind_of_change_inverts_exactly_back_to_any_point() {
         store.undo(U, &skill(), Some(undone.recorded_as), &ChangeBy::Cli).unwrap();
         assert_eq!(state_text(&store), snapshot_at(points.len() - 1), "redo of step {i}");
     }
+}
+
+/// A store whose writes are stamped with a clock the test moves on.
+fn store_at(
+    start: chrono::DateTime<chrono::Utc>,
+) -> (Store, Arc<Mutex<chrono::DateTime<chrono::Utc>>>) {
+    let store = Store::open_in_memory().unwrap();
+    let now = Arc::new(Mutex::new(start));
+    let at = now.clone();
+    store.set_clock(Arc::new(move || *at.lock().unwrap()));
+    (store, now)
+}
+
+fn ids(store: &Store) -> Vec<i64> {
+    store.state_history(U, &skill(), 10_000).unwrap().iter().map(|c| c.id).collect()
+}
+
+/// Issue 28: the history kept 200 changes, so an entry an append dropped was lost for good a
+/// few turns later. A destructive change now outlives any number of ordinary ones.
+#[test]
+fn a_destructive_change_survives_300_ordinary_changes_and_stays_undoable() {
+    let (store, _) = store_at(chrono::Utc::now());
+    journal(&store, 10);
+    let before = state_text(&store);
+    let by = ChangeBy::Model { run_id: "r".into() };
+    let cap = AppendCap { max_items: Some(10), may_drop: true };
+    store.append_to_list_by(U, "coach", "journal", json!({"text": "x"}), cap, &by).unwrap();
+    let trim = store.state_history(U, &skill(), 1).unwrap()[0].id;
+    for i in 0..300 {
+        store.write_state(U, "coach", "counter", json!({"n": i})).unwrap();
+    }
+    assert!(ids(&store).contains(&trim), "the trim is still in the history");
+    store.undo(U, &skill(), Some(trim), &ChangeBy::Cli).unwrap();
+    assert_eq!(state_text(&store), before, "the dropped entry is back");
+}
+
+#[test]
+fn a_destructive_change_is_pruned_only_after_90_days() {
+    let start = chrono::Utc::now();
+    let (store, now) = store_at(start);
+    journal(&store, 3);
+    store.write_state_by(U, "coach", "journal", json!({}), &ChangeBy::Cli).unwrap();
+    let wipe = store.state_history(U, &skill(), 1).unwrap()[0].id;
+    let ordinary = |store: &Store| {
+        for i in 0..40 {
+            store.write_state(U, "coach", "counter", json!({"n": i})).unwrap();
+        }
+    };
+    *now.lock().unwrap() = start + chrono::Duration::days(89);
+    ordinary(&store);
+    let left = ids(&store);
+    assert!(left.contains(&wipe), "kept at 89 days");
+    assert_eq!(left.iter().filter(|&&id| id >= wipe).count(), 41, "with everything after it");
+    *now.lock().unwrap() = start + chrono::Duration::days(91);
+    ordinary(&store);
+    let left = ids(&store);
+    assert!(left.iter().all(|&id| id > wipe), "pruned after 90 days: {left:?}");
+}
+
+#[test]
+fn an_append_that_would_drop_entries_unasked_is_refused_and_writes_nothing() {
+    let store = Store::open_in_memory().unwrap();
+    journal(&store, 5);
+    let before = (state_text(&store), ids(&store));
+    let by = ChangeBy::Model { run_id: "r".into() };
+    for max in [5, 3] {
+        let cap = AppendCap { max_items: Some(max), may_drop: false };
+        let err = store
+            .append_to_list_by(U, "coach", "journal", json!({"text": "x"}), cap, &by)
+            .unwrap_err();
+        assert!(matches!(err, StoreError::ListWouldShrink { length: 5, .. }), "{err}");
+        assert!(err.to_string().contains("needs the person's approval"), "{err}");
+        assert_eq!((state_text(&store), ids(&store)), before);
+    }
+    let out = store
+        .append_to_list_by(U, "coach", "journal", json!({"text": "x"}), AppendCap::NONE, &by)
+        .unwrap();
+    assert_eq!((out.length, out.dropped), (6, 0));
 }

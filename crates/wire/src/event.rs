@@ -180,6 +180,10 @@ pub enum Event {
         estimated_time: Option<String>,
         actions: Vec<ProtocolAction>,
     },
+    /// The person's next message after an invitation was not an agreement (nor a button), so
+    /// the invitation lapsed: nothing started, the card shows it as lapsed, and the coach may
+    /// offer it again later.
+    ProtocolInvitationLapsed { skill: String, protocol_id: String },
     /// A protocol run started, resumed or moved to another step.
     ProtocolProgress {
         protocol_id: String,

@@ -38,6 +38,7 @@ const ALL_TYPES: Record<Event["type"], true> = {
   error: true,
   run_finished: true,
   protocol_invitation: true,
+  protocol_invitation_lapsed: true,
   protocol_progress: true,
   protocol_completed: true,
   protocol_cancelled: true,
@@ -214,6 +215,18 @@ describe("reduce over cases the recordings do not hold", () => {
     expect(s.protocol).toMatchObject({ status: "completed", progress: 1, summary: "完成" });
     s = feed([at({ type: "protocol_cancelled", protocol_id: "weekly_review", protocol_run_id: "p2", reason: "太累" })], s);
     expect(s.protocol).toMatchObject({ protocolId: "weekly_review", runId: "p2", status: "cancelled", summary: "太累" });
+  });
+
+  it("shows an invitation the next message did not accept as lapsed, and a new one as invited", () => {
+    const invitation = at({ type: "protocol_invitation", skill: "lifecoach", protocol_id: "dankoe", title: "一天重置", description: "d", actions: [] });
+    let s = feed([invitation, at({ type: "protocol_invitation_lapsed", skill: "lifecoach", protocol_id: "dankoe" })]);
+    expect(s.protocol).toMatchObject({ protocolId: "dankoe", status: "lapsed", runId: null });
+    expect(s.protocol?.invitation?.title).toBe("一天重置");
+    // A lapse of another protocol's invitation changes nothing on screen.
+    const other = feed([at({ type: "protocol_invitation_lapsed", skill: "lifecoach", protocol_id: "weekly_review" })], s);
+    expect(other).toBe(s);
+    s = feed([invitation], s);
+    expect(s.protocol?.status).toBe("invited");
   });
 
   it("keeps the invitation's skill and the names of the steps seen, by step", () => {

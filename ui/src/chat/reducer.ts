@@ -221,6 +221,12 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
           },
         },
       };
+    case "protocol_invitation_lapsed": {
+      // Only the invitation on screen lapses; a run that started meanwhile stays as it is.
+      const current = state.protocol;
+      if (!current || current.protocolId !== env.protocol_id || current.status !== "invited") return state;
+      return { ...state, protocol: { ...current, status: "lapsed" } };
+    }
     case "protocol_progress": {
       const before = protocolOf(state, env.protocol_id, env.protocol_run_id);
       // Every step's name when the event carries them; else the names seen so far.

@@ -75,7 +75,8 @@ export interface ProtocolView {
   skill: string | null;
   /** The protocol run's id; null while it is only an invitation. */
   runId: string | null;
-  status: "invited" | "active" | "paused" | "completed" | "cancelled";
+  /** `lapsed`: the next message after the invitation was not an agreement, so nothing started. */
+  status: "invited" | "lapsed" | "active" | "paused" | "completed" | "cancelled";
   invitation: { title: string; description: string; estimatedTime: string | null; actions: ProtocolAction[] } | null;
   step: number;
   totalSteps: number;

@@ -190,8 +190,13 @@ export function installMockBackend() {
     const runId = `run-${++counter}`;
     if (conv && !retry) conv.messages.push(message("user", text, runId));
     conv?.messages.push(message("assistant", "", runId));
+    const lapsed = retry ? null : protocols.lapse(text, chosen !== null);
     const answer = chosen ? protocols.choose(chosen, text) : retry ? null : protocols.answer(text);
-    const script: Script = answer ? { events: answer, after: null } : pickScript(text);
+    const picked: Script = answer ? { events: answer, after: null } : pickScript(text);
+    protocols.note(picked.events);
+    // A lapsed invitation is told right after the run starts, as the core's protocol hook does.
+    const at = picked.events.findIndex((e) => e.type === "run_started") + 1;
+    const script: Script = lapsed ? { ...picked, events: [...picked.events.slice(0, at), lapsed, ...picked.events.slice(at)] } : picked;
     // The conversation takes the skill its run activated, as the core keeps it.
     const skill = script.events.find((e) => e.type === "run_started")?.skill;
     if (conv && skill) conv.skill = skill;

@@ -1,7 +1,8 @@
 // The mock shell's coaching protocols: a few stored runs (completed, paused, cancelled) for the
 // Protocols screen, `start_protocol` and friends, the invitation's Start button (a turn that
 // starts the run and asks the first question, as the core's chat service does), the report
-// export (recorded, not written), and — while a run the webview started is active — each
+// export (recorded, not written), an invitation lapsing when the next message does not agree,
+// and — while a run the webview started is active — each
 // message answers the current step
 // the way the real engine's `advance_protocol_step` does (progress, then completion).
 
@@ -38,6 +39,9 @@ const run = (id: string, protocol_id: string, status: ProtocolRunView["status"],
   last_activity_at: `2026-11-${String(day).padStart(2, "0")}T09:30:00Z`,
   completed_at: status === "completed" ? `2026-11-${String(day).padStart(2, "0")}T21:00:00Z` : null,
 });
+
+/** A few whole replies the mock takes as agreeing (the core's list is longer). */
+const AGREEMENTS = ["好", "好的", "好，开始吧", "开始", "ok", "yes"];
 
 const ev = (e: Event): Envelope => ({ run_id: "", seq: 0, ts: new Date().toISOString(), ...e }) as Envelope;
 
@@ -143,6 +147,7 @@ export function createProtocols() {
       case "start_protocol":
         return begin(request.id);
       case "later_protocol":
+        invited = null;
         return { protocol_id: String(request.id), skill: String(request.skill ?? "lifecoach") };
       case "resume_protocol": {
         const r = find(request.run_id);
@@ -168,5 +173,23 @@ export function createProtocols() {
     }
   }
 
-  return { handle, answer, choose };
+  /** The invitation shown last and not yet answered, as the core keeps it pending. */
+  let invited: string | null = null;
+
+  /** Notes an invitation among a turn's events (it waits for the next message). */
+  function note(events: Envelope[]) {
+    const inv = events.find((e) => e.type === "protocol_invitation");
+    if (inv && inv.type === "protocol_invitation") invited = inv.protocol_id;
+  }
+
+  /** The next message after an invitation, when it is not an agreement, lets it lapse (as the
+   * core's engine does); a button's turn answers it instead. The event, or null. */
+  function lapse(text: string, chosen: boolean): Envelope | null {
+    const id = invited;
+    invited = null;
+    if (!id || chosen || AGREEMENTS.includes(text.trim().toLowerCase())) return null;
+    return ev({ type: "protocol_invitation_lapsed", skill: "lifecoach", protocol_id: id });
+  }
+
+  return { handle, answer, choose, note, lapse };
 }

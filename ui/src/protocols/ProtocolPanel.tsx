@@ -1,6 +1,7 @@
 // A conversation's coaching protocol above the thread: the invitation card with its actions
 // as buttons (Start is a turn with the structured choice, so the coach asks the first
-// question at once; Later is `later_protocol`; never typed text),
+// question at once; Later is `later_protocol`; never typed text), the lapsed card when the
+// next message was not an agreement (nothing started; the coach may offer it again),
 // the progress bar with the step names while it runs, and the completion card with the
 // summary and the report's export buttons. Drawn from the chat state's `ProtocolView` only.
 
@@ -41,6 +42,17 @@ export function ProtocolPanel({ protocol: p, busy, onStart, onLater }: Props) {
             </button>
           ))}
         </div>
+      </section>
+    );
+  }
+  if (p.status === "lapsed") {
+    return (
+      <section className="protocol-card protocol-lapsed" data-testid="protocol-invitation-lapsed" aria-label={t("protocol.invitation")}>
+        <span className="protocol-kicker muted">{t("protocol.lapsedKicker")}</span>
+        {p.invitation && <h3>{p.invitation.title}</h3>}
+        <p className="protocol-desc muted" role="status">
+          {t("protocol.lapsed")}
+        </p>
       </section>
     );
   }

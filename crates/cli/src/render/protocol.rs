@@ -1,4 +1,4 @@
-//! Status lines for protocol events (invitation, progress with a text bar, paused, completed,
+//! Status lines for protocol events (invitation, a lapsed invitation, progress with a text bar, paused, completed,
 //! cancelled): shown the same way live in `vibe chat` and in `vibe runs replay`.
 
 use vibe_wire::{Event, ProtocolAction};
@@ -16,6 +16,9 @@ pub(crate) fn protocol_lines(event: &Event) -> Option<Vec<String>> {
                 format!("  {}", choices(protocol_id, actions)),
             ]
         }
+        Event::ProtocolInvitationLapsed { protocol_id, .. } => vec![format!(
+            "◇ protocol invitation {protocol_id} lapsed: nothing started (ask the coach, or vibe protocol start {protocol_id})"
+        )],
         Event::ProtocolProgress { protocol_id, step, total_steps, step_name, progress, .. } => {
             vec![format!(
                 "{} {:>3}% {protocol_id} step {step}/{total_steps}: {step_name}",

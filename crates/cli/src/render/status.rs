@@ -91,6 +91,7 @@ pub(crate) fn status_lines(event: &Event) -> Vec<String> {
             vec![format!("error [{}]: download of {id}: {}", error.kind, error.message)]
         }
         Event::ProtocolInvitation { .. }
+        | Event::ProtocolInvitationLapsed { .. }
         | Event::ProtocolProgress { .. }
         | Event::ProtocolCompleted { .. }
         | Event::ProtocolCancelled { .. }

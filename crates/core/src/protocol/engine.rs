@@ -243,8 +243,10 @@ impl ProtocolEngine {
 
     /// Pause the active run of `skill` (the safety screen found acute risk, docs/safety.md):
     /// it keeps its step and data and waits for `resume`. `None` when the skill has no active
-    /// run.
+    /// run. A pending invitation of the skill lapses too: the message that caused the pause
+    /// was its next message and agreed to nothing.
     pub fn pause(&self, skill: &str) -> Result<Option<(ProtocolRun, Vec<Event>)>, ProtocolError> {
+        self.lapse_pending(skill)?;
         let Some(active) = self.store.active_protocol_run(&self.user, skill)? else {
             return Ok(None);
         };

@@ -225,6 +225,8 @@ fn a_typed_yes_starts_the_pending_invitation_and_later_closes_it() {
     );
     let plan = fx.engine.before_turn(Some("lifecoach"), &fx.c, "今天天气不错", "m").unwrap();
     assert!(plan.prompt.is_none(), "not an acceptance");
+    assert_eq!(fx.state()["protocol_invitation"]["status"], "lapsed");
+    fx.engine.invite(&inv).unwrap();
     let plan = fx.engine.before_turn(Some("lifecoach"), &fx.c, "好，开始吧", "m").unwrap();
     assert!(plan.prompt.unwrap().contains("协议刚刚开始"));
     assert_eq!(fx.state()["protocol_invitation"]["status"], "started");

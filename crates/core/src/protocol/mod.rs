@@ -39,6 +39,17 @@ pub use turn::{TurnInputs, TurnPlan};
 
 use serde::{Deserialize, Serialize};
 
+/// Top-level keys of a skill's state the engine owns: the active run's mirror (`protocol`) and
+/// the invitation (`protocol_invitation`). The state tools refuse to write them (issue 28: a
+/// model could otherwise forge an invitation the person never saw, or mark a run completed).
+pub const ENGINE_OWNED_KEYS: [&str; 2] = ["protocol", "protocol_invitation"];
+
+/// Whether the state path `path` (dotted, relative to the skill) is in engine-owned state.
+pub fn engine_owned(path: &str) -> bool {
+    let first = path.split('.').next().unwrap_or_default();
+    ENGINE_OWNED_KEYS.contains(&first)
+}
+
 /// The `protocol` section of the chat settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

@@ -1,6 +1,6 @@
 //! What the chat service asks the engine before each turn: whether the person accepted a
-//! pending invitation (its Start button, or a typed "好，开始吧") or put it off (its Later
-//! button), whether the active run of
+//! pending invitation (its Start button, or a typed agreement as the very next message) or put
+//! it off (its Later button) — any other next message lets it lapse —, whether the active run of
 //! the conversation's skill resumes after a gap (recap) or after the idle timeout (ask to
 //! continue or restart first), whether the message answers a due reminder (saved into the
 //! step's data), and the protocol section for the prompt.
@@ -59,13 +59,20 @@ impl ProtocolEngine {
             self.later(Some(skill), id)?;
         }
         let active = self.store.active_protocol_run(&self.user, skill)?;
-        // An accepted invitation starts its protocol (pausing another active one).
+        // An accepted invitation starts its protocol (pausing another active one). A typed
+        // reply counts only as the next message after the invitation and only when the whole
+        // reply agrees; anything else lets the invitation lapse.
         let accepted = match choice {
             Some((id, ProtocolChoice::Start)) => Some(id.clone()),
             Some((_, ProtocolChoice::Later)) => None,
-            None => {
-                self.pending_invitation(skill, conversation_id).filter(|_| is_acceptance(message))
-            }
+            None => match self.pending_invitation(skill, conversation_id) {
+                Some(id) if is_acceptance(message) => Some(id),
+                Some(id) => {
+                    plan.events.push(self.lapse(skill, &id)?);
+                    None
+                }
+                None => None,
+            },
         }
         .filter(|id| active.as_ref().is_none_or(|r| &r.protocol_id != id));
         let mut run = match (accepted, active) {
@@ -127,3 +134,7 @@ impl ProtocolEngine {
         Ok(Some((latest.at, latest.question)))
     }
 }
+
+#[cfg(test)]
+#[path = "turn_tests.rs"]
+mod tests;

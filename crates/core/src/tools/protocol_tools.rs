@@ -167,7 +167,7 @@ impl Tool for ShowProtocolInvitation {
                     state_changed(&ctx.emitter, Some(skill), ["protocol_invitation".to_string()]);
                     ToolOutput::ok(json!({
                         "status": "shown",
-                        "message": "邀请已展示。等用户选择“开始”或“稍后”；用户说好就会开始，不要重复邀请。"
+                        "message": "邀请已展示。等用户点“开始”或“稍后”，或在下一条消息里明确同意；下一条消息不是同意，这次邀请就失效（之后合适时可以再邀请）。不要重复邀请。"
                     }))
                 }
                 Err(e) => {

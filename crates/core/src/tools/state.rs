@@ -1,8 +1,10 @@
 //! The generic skill-state tools (docs/design.md#state-semantics): `read_state`, `write_state` and
 //! `append_to_list`, always bound to the active skill (the model never names a skill). The
 //! semantics (deep merge, newest-first lists, trimming, cache invalidation) are the store's;
-//! this file only reads arguments, asks for approval when a write would remove stored data
-//! (docs/tools.md#writes-that-remove-data), and shapes the observations. Writes are recorded in
+//! this file only reads arguments, refuses writes to the state the protocol engine owns,
+//! asks for approval when a write would remove stored data (docs/tools.md#writes-that-remove-data:
+//! an append that would drop entries included; a list has no cap unless the model gives one or
+//! the skill declares one), and shapes the observations. Writes are recorded in
 //! the undo history as the model's, with the run id, from the blocking pool (`store_io`): a
 //! write may wait for another process's lock.
 
@@ -11,10 +13,11 @@ use std::sync::OnceLock;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use vibe_llm::ToolDef;
-use vibe_store::{ChangeBy, DEFAULT_MAX_ITEMS, StateStatus, StateWrite};
+use vibe_store::{AppendCap, ChangeBy, StateStatus, StateWrite};
 
 use super::args::Args;
 use super::{Tool, ToolContext, ToolOutput, active_skill, builtin_def, state_changed, tool_def};
+use crate::protocol::engine_owned;
 use crate::store_io::blocking;
 
 /// Longest list `append_to_list` may keep.
@@ -107,6 +110,19 @@ fn unapproved(reason: String) -> ToolOutput {
     ))
 }
 
+/// The error observation of a write to state the protocol engine owns (nothing is written).
+fn engine_owned_refusal(field: &str, path: &str, skill: &str) -> ToolOutput {
+    let first = path.split('.').next().unwrap_or(path);
+    ToolOutput::field_error(
+        field,
+        format!(
+            "not written: `{first}` of skill {skill} is kept by the protocol engine, not written by \
+             tools. To invite the person call show_protocol_invitation; a protocol starts only \
+             when they choose to; advance_protocol_step saves a step, cancel_protocol stops it"
+        ),
+    )
+}
+
 /// The model's name in the undo history.
 fn by_model(ctx: &ToolContext) -> ChangeBy {
     ChangeBy::Model { run_id: ctx.run_id.clone() }
@@ -119,7 +135,7 @@ impl Tool for WriteState {
 
     fn approval_in(&self, ctx: &ToolContext, args: &Value) -> Option<String> {
         let skill = ctx.active_skill.as_deref()?;
-        let section = args.get("section")?.as_str()?;
+        let section = args.get("section")?.as_str().filter(|s| !engine_owned(s))?;
         let data = args.get("data").filter(|d| d.is_object())?;
         let sections = [section.to_string()];
         // An unreadable state fails the call itself with a clear error; nothing to ask then.
@@ -165,6 +181,9 @@ impl Tool for WriteState {
                 Ok(p) => p,
                 Err(e) => return e.into(),
             };
+            if engine_owned(section) {
+                return engine_owned_refusal("section", section, skill);
+            }
             if !ctx.approved
                 && !ctx.approval_checked
                 && let Some(reason) = self.approval_in(ctx, &args)
@@ -193,22 +212,24 @@ impl Tool for AppendToList {
         "append_to_list"
     }
 
-    /// Trimming below the list's current length drops more than the one oldest entry an
-    /// append at the limit drops; that needs approval.
+    /// An append whose cap (the model's `max_items`, else the skill's declared one) is at or
+    /// below the list's current length drops existing entries; that needs approval.
     fn approval_in(&self, ctx: &ToolContext, args: &Value) -> Option<String> {
         let skill = ctx.active_skill.as_deref()?;
-        let path = args.get("path")?.as_str()?;
-        let max = usize::try_from(args.get("max_items")?.as_u64()?).ok()?;
+        let path = args.get("path")?.as_str().filter(|p| !engine_owned(p))?;
+        let max = cap_of(ctx, skill, path, args.get("max_items").and_then(Value::as_u64))?;
         let first = path.split('.').next()?.to_string();
         let current = ctx.store.read_state(&ctx.user, skill, Some(&[first])).ok()?;
         let len = path.split('.').try_fold(&current.data, |v, s| v.get(s))?.as_array()?.len();
-        if max >= len {
+        if max > len {
             return None;
         }
         let dropped = len + 1 - max;
         removal_reason(
             skill,
-            vec![format!("trims {path} from {len} to {max} entries (drops the {dropped} oldest)")],
+            vec![format!(
+                "trims {path} from {len} to {max} entries (drops the {dropped} oldest) to add one"
+            )],
         )
     }
 
@@ -220,7 +241,8 @@ impl Tool for AppendToList {
                 "向当前技能数据里的列表追加一条记录（最新的在最前，自动加 _created_at），用于日记、洞察、\
                  面试记录等。path 可用点号：\"journal\" 或 \"progress.milestones\"。\
                  例：{\"path\": \"insights\", \"entry\": {\"topic\": \"事业\", \"insight\": \"...\"}}。\
-                 entry 必须是对象；max_items 默认 100，超出时删除最旧的。",
+                 entry 必须是对象。列表默认不限条数；max_items 只在确需上限时传，\
+                 会删掉已有条目的上限要先经用户同意。",
                 json!({
                     "type": "object",
                     "properties": {
@@ -228,7 +250,7 @@ impl Tool for AppendToList {
                         "entry": {"type": "object", "description": "要追加的条目"},
                         "max_items": {
                             "type": "integer", "minimum": 1, "maximum": MAX_ITEMS_LIMIT,
-                            "default": DEFAULT_MAX_ITEMS, "description": "列表最多保留几条"
+                            "description": "列表最多保留几条（不传：不限，或按技能声明的上限）"
                         }
                     },
                     "required": ["path", "entry"]
@@ -253,7 +275,13 @@ impl Tool for AppendToList {
                 Ok(p) => p,
                 Err(e) => return e.into(),
             };
-            let max = max.map_or(DEFAULT_MAX_ITEMS, |m| m as usize);
+            if engine_owned(path) {
+                return engine_owned_refusal("path", path, skill);
+            }
+            // Dropping entries only with the person's approval; the store refuses otherwise
+            // (also when an earlier call of this round filled the list up meanwhile).
+            let cap =
+                AppendCap { max_items: cap_of(ctx, skill, path, max), may_drop: ctx.approved };
             if !ctx.approved
                 && !ctx.approval_checked
                 && let Some(reason) = self.approval_in(ctx, &args)
@@ -264,7 +292,7 @@ impl Tool for AppendToList {
             let (user, owned_skill, owned_path, by) =
                 (ctx.user.clone(), skill.to_string(), path.to_string(), by_model(ctx));
             let appended = blocking(&ctx.store, move |s| {
-                s.append_to_list_by(&user, &owned_skill, &owned_path, entry, max, &by)
+                s.append_to_list_by(&user, &owned_skill, &owned_path, entry, cap, &by)
             })
             .await;
             match appended {
@@ -282,4 +310,14 @@ impl Tool for AppendToList {
             }
         })
     }
+}
+
+/// The cap of an append to `path`: the model's `max_items`, else the one the skill declares
+/// for that list (`lists:` in its SKILL.md), else none.
+fn cap_of(ctx: &ToolContext, skill: &str, path: &str, given: Option<u64>) -> Option<usize> {
+    if let Some(m) = given {
+        return usize::try_from(m).ok();
+    }
+    let entry = ctx.skills.skill(skill).ok()?;
+    entry.meta.lists.get(path)?.max_items.map(|m| m as usize)
 }

@@ -307,3 +307,87 @@ async fn the_answer_asking_for_approval_is_stored_before_the_wait() {
     assert_eq!(after.len(), 4, "user, the asking answer (once), the denial, the reply");
     assert_eq!(after[1].id, seen[1].id);
 }
+
+/// A journal of `n` entries, written by the person (the app), no cap.
+fn with_long_journal(h: &Harness, n: usize) -> String {
+    for i in 0..n {
+        let entry = json!({"text": format!("第 {i} 天")});
+        h.store.append_to_list(LOCAL_USER, "lifecoach", "journal", entry, 1000).unwrap();
+    }
+    state_text(h)
+}
+
+fn journal_len(h: &Harness) -> usize {
+    let read = h.store.read_state(LOCAL_USER, "lifecoach", None).unwrap();
+    read.data["journal"].as_array().unwrap().len()
+}
+
+/// Issue 28: `append_to_list` without `max_items` used to cap the list at 100 unasked (a
+/// 150-entry journal lost 51 entries in one call).
+#[tokio::test]
+async fn an_append_without_max_items_keeps_every_entry_of_a_long_list() {
+    let script = r#"
+mode: matched
+responses:
+  - when: {tool_result: "已添加"}
+    text: "记下了。"
+  - tool_calls: [{name: append_to_list, arguments: {path: journal, entry: {text: "今天"}}}]
+"#;
+    let h = Harness::scripted(script);
+    with_long_journal(&h, 150);
+    let approver = Arc::new(Recording { approve: false, seen: Mutex::default() });
+    let mut request = say("记一下");
+    request.skill = Some("lifecoach".into());
+    let turn = h.turn_with(request, approver.clone()).await;
+    assert_eq!(turn.reply(), "记下了。");
+    assert!(approver.seen.lock().unwrap().is_empty(), "nothing is dropped, nothing asked");
+    assert_eq!(turn.tool_results()[0].1["dropped"], 0);
+    assert_eq!(journal_len(&h), 151);
+}
+
+const AT_LENGTH: &str = r#"
+mode: matched
+responses:
+  - when: {tool_result: "denied"}
+    text: "不删。"
+  - when: {tool_result: "已添加"}
+    text: "记下了，最旧的一条删了。"
+  - tool_calls: [{name: append_to_list, arguments: {path: journal, entry: {text: "x"}, max_items: 150}}]
+"#;
+
+/// Issue 28: a cap the model chose equal to the length dropped one real entry per call,
+/// unasked.
+#[tokio::test]
+async fn a_model_cap_at_the_length_asks_first_and_denied_changes_nothing() {
+    let h = Harness::scripted(AT_LENGTH);
+    let before = with_long_journal(&h, 150);
+    let approver = Arc::new(Recording { approve: false, seen: Mutex::default() });
+    let mut request = say("记一下");
+    request.skill = Some("lifecoach".into());
+    let turn = h.turn_with(request, approver.clone()).await;
+    assert_eq!(turn.reply(), "不删。");
+    let seen = approver.seen.lock().unwrap().clone();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert!(
+        seen[0].reason.contains("trims journal from 150 to 150 entries (drops the 1 oldest)"),
+        "{}",
+        seen[0].reason
+    );
+    assert_eq!(state_text(&h), before);
+}
+
+#[tokio::test]
+async fn an_approved_cap_at_the_length_drops_the_oldest_and_is_undoable() {
+    let h = Harness::scripted(AT_LENGTH);
+    let before = with_long_journal(&h, 150);
+    let approver = Arc::new(Recording { approve: true, seen: Mutex::default() });
+    let mut request = say("记一下");
+    request.skill = Some("lifecoach".into());
+    let turn = h.turn_with(request, approver.clone()).await;
+    assert_eq!(turn.reply(), "记下了，最旧的一条删了。");
+    assert_eq!(approver.seen.lock().unwrap().len(), 1);
+    assert_eq!(turn.tool_results()[0].1["dropped"], 1);
+    assert_eq!(journal_len(&h), 150);
+    h.app.undo_state(&UndoStateRequest { target: lifecoach(), to: None }).unwrap();
+    assert_eq!(state_text(&h), before, "the dropped entry is back, byte for byte");
+}

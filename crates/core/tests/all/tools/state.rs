@@ -276,3 +276,35 @@ fn a_state_write_waiting_for_the_write_lock_lets_another_task_run() {
     let read = f.store.read_state(LOCAL_USER, "career", None).unwrap();
     assert_eq!(read.data["goals"]["salary"], "30k");
 }
+
+/// Issue 28: the protocol engine's state is not the model's to write. A forged invitation
+/// would start a protocol the person never saw offered; a forged mirror would say a run is
+/// completed while the engine says step 1.
+#[tokio::test]
+async fn writes_to_engine_owned_state_are_refused_and_change_nothing() {
+    let f = Fixture::new();
+    let forged = [
+        (
+            "write_state",
+            json!({"section": "protocol_invitation", "data": {"id": "dankoe", "status": "pending"}}),
+            "section",
+        ),
+        (
+            "write_state",
+            json!({"section": "protocol", "data": {"status": "completed", "completed": true}}),
+            "section",
+        ),
+        ("append_to_list", json!({"path": "protocol.data", "entry": {"x": 1}}), "path"),
+        ("append_to_list", json!({"path": "protocol_invitation", "entry": {"x": 1}}), "path"),
+    ];
+    for (tool, args, field) in forged {
+        let out = f.call(Some("lifecoach"), tool, args.clone()).await;
+        assert!(out.is_error, "{tool} {args}");
+        assert_eq!(out.result["field"], field, "{}", out.result);
+        let message = out.result["message"].as_str().unwrap();
+        assert!(message.contains("kept by the protocol engine"), "{message}");
+        assert!(message.contains("show_protocol_invitation"), "{message}");
+    }
+    let read = f.call(Some("lifecoach"), "read_state", json!({})).await;
+    assert_eq!(read.result["status"], "empty", "{}", read.result);
+}
