@@ -28,6 +28,7 @@ mod protocol;
 mod run_key;
 mod runs;
 mod safety;
+mod safety_model;
 mod secrets;
 mod settings;
 mod skills;
