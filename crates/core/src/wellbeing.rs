@@ -122,7 +122,9 @@ async fn pause_protocol(engine: ProtocolEngine, skill: String, emitter: &Emitter
             }
         }
         Ok(None) => {}
-        Err(e) => emitter.emit(Event::Error { error: ErrorInfo::new(e.kind(), e.to_string()) }),
+        Err(e) => {
+            emitter.emit(Event::Error { error: ErrorInfo::new(e.kind(), e.to_string()) });
+        }
     }
 }
 
