@@ -139,8 +139,7 @@ fn eval_model(ctx: &Ctx, file: &std::path::Path, base_url: Option<String>) -> an
     }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let app = ctx.open_app(overrides)?;
-    let figures =
-        runtime.block_on(app.eval_safety_model(&text, &file.display().to_string()))?;
+    let figures = runtime.block_on(app.eval_safety_model(&text, &file.display().to_string()))?;
     for o in &figures.outcomes {
         if let Some(why) = &o.got.model_unusable {
             eprintln!("notice: line {}: {why}", o.message.line);

@@ -198,7 +198,10 @@ fn check_with_a_model_file_measures_the_coaches_own_flags() {
     assert_eq!(figures["recall_explicit_indirect"], 1.0, "{figures}");
     assert_eq!(figures["false_alarm_lookalike"], 0.0, "{figures}");
     let first = &figures["outcomes"][0]["got"];
-    assert_eq!((first["risk"].as_str(), first["rule"].as_str()), (Some("concern"), Some("flag_wellbeing_concern")));
+    assert_eq!(
+        (first["risk"].as_str(), first["rule"].as_str()),
+        (Some("concern"), Some("flag_wellbeing_concern"))
+    );
 
     // A coach that misses the indirect message and flags a lookalike: the figures say so.
     let (set, base) = layer_two(dir.path(), &["kill myself", "joke killed"]);

@@ -80,7 +80,11 @@ fn judged(
     match read_flag(&args) {
         Ok((risk, category)) => (
             Screening {
-                risk: if risk == vibe_wire::SafetyRisk::Acute { Risk::Acute } else { Risk::Concern },
+                risk: if risk == vibe_wire::SafetyRisk::Acute {
+                    Risk::Acute
+                } else {
+                    Risk::Concern
+                },
                 category: Some(category),
                 rule: Some(FLAG_WELLBEING_CONCERN.to_string()),
                 unsure: false,

@@ -66,7 +66,11 @@ impl Tool for FlagWellbeingConcern {
             .await;
             let (message_id, marked) = match last {
                 Ok(Some(last)) => last,
-                Ok(None) => return ToolOutput::error("this conversation has no message of the person to flag"),
+                Ok(None) => {
+                    return ToolOutput::error(
+                        "this conversation has no message of the person to flag",
+                    );
+                }
                 Err(e) => return ToolOutput::error(e.to_string()),
             };
             if marked.is_some_and(|m| rank(m) >= rank(risk)) {

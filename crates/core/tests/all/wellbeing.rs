@@ -112,9 +112,8 @@ async fn the_coach_flagging_what_the_rules_miss_takes_the_screens_path() {
     assert_eq!((screened.risk, screened.unsure), (Risk::None, false), "the rules miss it");
     let (h, _) = harness(FLAGGING);
     let (conversation, run) = with_running_protocol(&h).await;
-    let turn = h
-        .turn(TurnRequest { conversation_id: Some(conversation.clone()), ..say(INDIRECT) })
-        .await;
+    let turn =
+        h.turn(TurnRequest { conversation_id: Some(conversation.clone()), ..say(INDIRECT) }).await;
     let shown = notices(&turn);
     assert_eq!(shown.len(), 1, "{:?}", turn.types());
     let (risk, category, numbers) = &shown[0];
@@ -167,9 +166,8 @@ async fn a_concern_from_the_screen_pauses_a_running_protocol() {
     assert_eq!(screened.risk, Risk::Concern, "a concern, not acute: {screened:?}");
     let (h, model) = harness("mode: matched\nresponses:\n  - text: \"我在这里。\"\n");
     let (conversation, run) = with_running_protocol(&h).await;
-    let turn = h
-        .turn(TurnRequest { conversation_id: Some(conversation.clone()), ..say(message) })
-        .await;
+    let turn =
+        h.turn(TurnRequest { conversation_id: Some(conversation.clone()), ..say(message) }).await;
     assert_eq!(notices(&turn)[0].0, "concern");
     assert!(turn.types().iter().any(|t| t == "protocol_paused"), "{:?}", turn.types());
     let after = h.service.protocols().run(&run).unwrap();
@@ -232,6 +230,7 @@ async fn a_broken_override_is_named_with_path_and_line_and_the_built_in_resource
     let numbers = &notices(&turn)[0].2;
     assert!(numbers.iter().any(|n| n == "12356"), "built-in resources: {numbers:?}");
     let errors = errors(&turn);
-    let expected = format!("{}:2: region \"cn\" has no hotline", dir.join("resources.yaml").display());
+    let expected =
+        format!("{}:2: region \"cn\" has no hotline", dir.join("resources.yaml").display());
     assert!(errors.iter().any(|e| e.contains(&expected)), "{errors:?}");
 }

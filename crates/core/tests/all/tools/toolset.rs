@@ -43,7 +43,10 @@ fn bazi_gets_exactly_its_tools_yaml_plus_use_skill() {
 fn tarot_draw_uses_the_skills_own_definition_over_the_builtin_handler() {
     let f = Fixture::new();
     let set = f.tools.tools_for(&f.skills, Some("tarot"));
-    assert_eq!(set.names(), ["use_skill", "flag_wellbeing_concern", "draw_tarot", "read_state", "append_to_list"]);
+    assert_eq!(
+        set.names(),
+        ["use_skill", "flag_wellbeing_concern", "draw_tarot", "read_state", "append_to_list"]
+    );
     let draw = set.get("draw_tarot").unwrap();
     assert_eq!(draw.kind(), ToolKind::Compute);
     let def = draw.definition();
