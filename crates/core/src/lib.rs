@@ -21,5 +21,6 @@ pub mod protocol;
 pub mod safety;
 mod store_io;
 pub mod tools;
+mod wellbeing;
 
 pub use error::CoreError;

@@ -1,7 +1,9 @@
-//! `vibe safety check|eval`: the deterministic risk screen of issue #11 from the command
-//! line. `check` screens a message (argument) or one message per stdin line; `eval` measures
-//! the rules on a labelled set (tests/safety/*.tsv). `check` is `App::check_safety`; the
-//! rules live in vibe-core.
+//! `vibe safety check|eval`: the wellbeing safety layers from the command line. `check`
+//! screens a message (argument) or one message per stdin line with the rules (layer 1);
+//! `check --model FILE` measures the coach model's own flags (layer 2) on a labelled set;
+//! `eval` measures the rules on a labelled set (tests/safety/*.tsv). `check` is
+//! `App::check_safety`, `check --model FILE` `App::eval_safety_model`; the rules live in
+//! vibe-core.
 
 use std::path::PathBuf;
 
@@ -24,14 +26,18 @@ pub struct SafetyArgs {
 #[derive(Debug, Subcommand)]
 enum SafetyCommand {
     /// Screen a message, or one message per line on stdin; prints one result per message.
+    /// With `--model FILE`: the coach model's own flags on a labelled set, as figures.
     Check {
         /// The message. Without it, stdin is read (one message per line).
         message: Option<String>,
-        /// Ask the configured model when the rules are unsure (only then; one small call).
-        #[arg(long = "model")]
-        use_model: bool,
+        /// Without FILE: ask the configured model when the rules are unsure (only then; one
+        /// small call). With FILE (a labelled set, like tests/safety/fresh/en.tsv): send each
+        /// message to the configured model as a first message of a conversation and measure
+        /// how often it calls flag_wellbeing_concern (recall and false alarms per group).
+        #[arg(long = "model", value_name = "FILE", num_args = 0..=1)]
+        model: Option<Option<PathBuf>>,
         /// Endpoint base URL for --model (else settings / VIBE_LLM_BASE_URL).
-        #[arg(long, value_name = "URL", requires = "use_model")]
+        #[arg(long, value_name = "URL", requires = "model")]
         base_url: Option<String>,
     },
     /// Measure the rules on a labelled set: recall and false alarms per group.
@@ -43,7 +49,16 @@ enum SafetyCommand {
 
 pub fn run(ctx: &Ctx, args: SafetyArgs) -> anyhow::Result<()> {
     match args.command {
-        SafetyCommand::Check { message, use_model, base_url } => {
+        SafetyCommand::Check { message, model: Some(Some(file)), base_url } => {
+            if let Some(message) = message {
+                anyhow::bail!(
+                    "--model FILE measures a labelled set and takes no message (got {message:?}); to check one message with the model, write `vibe safety check \"…\" --model`"
+                );
+            }
+            eval_model(ctx, &file, base_url)
+        }
+        SafetyCommand::Check { message, model, base_url } => {
+            let use_model = model.is_some();
             // The rules alone need no app (no data dir is opened); the model needs one.
             let with_model = if use_model {
                 let mut overrides = Overrides::from_env();
@@ -107,6 +122,29 @@ fn text_line(got: &SafetyCheckView, message: &str) -> String {
 fn eval(ctx: &Ctx, file: &std::path::Path) -> anyhow::Result<()> {
     let text = read_text(file, "labelled set", FILE_CAP)?;
     let figures = App::eval_safety(&text, &file.display().to_string())?;
+    if ctx.json {
+        out_line(&serde_json::to_string(&figures)?);
+        return Ok(());
+    }
+    print(ctx, &json!(null), || figures_text(&figures));
+    Ok(())
+}
+
+/// `check --model FILE`: layer 2 on a labelled set with the configured model.
+fn eval_model(ctx: &Ctx, file: &std::path::Path, base_url: Option<String>) -> anyhow::Result<()> {
+    let text = read_text(file, "labelled set", FILE_CAP)?;
+    let mut overrides = Overrides::from_env();
+    if base_url.is_some() {
+        overrides.base_url = base_url;
+    }
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let app = ctx.open_app(overrides)?;
+    let figures = runtime.block_on(app.eval_safety_model(&text, &file.display().to_string()))?;
+    for o in &figures.outcomes {
+        if let Some(why) = &o.got.model_unusable {
+            eprintln!("notice: line {}: {why}", o.message.line);
+        }
+    }
     if ctx.json {
         out_line(&serde_json::to_string(&figures)?);
         return Ok(());

@@ -29,6 +29,7 @@ mod protocol;
 mod run_key;
 mod runs;
 mod safety;
+mod safety_model;
 mod secrets;
 mod settings;
 mod skills;

@@ -1,6 +1,6 @@
 //! `check_safety`: one message through the risk screen (`crate::safety`), and through the
 //! configured model when asked and the rules are unsure; `eval_safety`: the rules on a labelled
-//! set. Answers wire DTOs.
+//! set (the model's own flags on one: `safety_model.rs`). Answers wire DTOs.
 
 use vibe_wire::command::{
     SafetyCheckRequest, SafetyCheckView, SafetyDiscount, SafetyEvalReport, SafetyGroupFigures,
@@ -23,39 +23,7 @@ impl App {
         let set = safety::parse_labelled(text, source)
             .map_err(|e| AppError::InvalidInput(e.to_string()))?;
         let figures = safety::evaluate(safety::builtin_rules()?, &set);
-        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        Ok(SafetyEvalReport {
-            groups: figures
-                .groups
-                .into_iter()
-                .map(|g| SafetyGroupFigures {
-                    group: g.group,
-                    total: count(g.total),
-                    risky: count(g.risky),
-                    detected: count(g.detected),
-                    category_right: count(g.category_right),
-                    safe: count(g.safe),
-                    false_alarms: count(g.false_alarms),
-                })
-                .collect(),
-            recall_explicit_indirect: figures.recall_explicit_indirect,
-            false_alarm_lookalike: figures.false_alarm_lookalike,
-            outcomes: figures
-                .outcomes
-                .into_iter()
-                .map(|o| SafetyOutcome {
-                    message: SafetyLabelled {
-                        line: count(o.message.line),
-                        group: o.message.group,
-                        risk: risk(o.message.risk),
-                        category: o.message.category,
-                        text: o.message.text,
-                    },
-                    got: view(o.got, None, None),
-                    correct: o.correct,
-                })
-                .collect(),
-        })
+        Ok(report(figures, |_| (None, None)))
     }
 
     /// `check_safety`. Without `use_model`, the rules alone (no model is set up). With it, a
@@ -72,6 +40,51 @@ impl App {
         let asked = rules.unsure;
         let check = safety::check_with_model(model.as_ref(), &request.message, rules).await;
         Ok(view(check.screening, Some(asked), check.unusable))
+    }
+}
+
+/// A labelled set's figures as the wire report; `notes(i)` gives outcome `i`'s `model_asked`
+/// and `model_unusable`.
+pub(super) fn report(
+    figures: safety::Figures,
+    notes: impl Fn(usize) -> (Option<bool>, Option<String>),
+) -> SafetyEvalReport {
+    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    SafetyEvalReport {
+        groups: figures
+            .groups
+            .into_iter()
+            .map(|g| SafetyGroupFigures {
+                group: g.group,
+                total: count(g.total),
+                risky: count(g.risky),
+                detected: count(g.detected),
+                category_right: count(g.category_right),
+                safe: count(g.safe),
+                false_alarms: count(g.false_alarms),
+            })
+            .collect(),
+        recall_explicit_indirect: figures.recall_explicit_indirect,
+        false_alarm_lookalike: figures.false_alarm_lookalike,
+        outcomes: figures
+            .outcomes
+            .into_iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let (asked, unusable) = notes(i);
+                SafetyOutcome {
+                    message: SafetyLabelled {
+                        line: count(o.message.line),
+                        group: o.message.group,
+                        risk: risk(o.message.risk),
+                        category: o.message.category,
+                        text: o.message.text,
+                    },
+                    got: view(o.got, asked, unusable),
+                    correct: o.correct,
+                }
+            })
+            .collect(),
     }
 }
 

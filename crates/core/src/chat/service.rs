@@ -171,25 +171,13 @@ impl ChatService {
             user_message: user_message.clone(),
             model: self.model.model_name().to_string(),
         });
-        // Safety first: a risky message pauses the protocol (acute) and gets the supportive
-        // section instead of the protocol's for this turn (a retry is screened again).
+        // Safety first: a risky message (concern or acute) pauses the protocol and gets the
+        // supportive section instead of the protocol's for this turn (a retry is screened
+        // again).
         let (safety, check_usage) =
             self.safety_turn(&conversation, &user_message, user_message_id, &emitter).await;
         let protocol_prompt = match safety {
-            Some(turn) => {
-                if !turn.pause_protocol {
-                    // A concern keeps the protocol's events but not its section.
-                    let _ = self
-                        .protocol_turn(
-                            &conversation,
-                            &user_message,
-                            request.choice.as_ref(),
-                            &emitter,
-                        )
-                        .await;
-                }
-                Some(turn.prompt)
-            }
+            Some(turn) => Some(turn.prompt),
             None => {
                 self.protocol_turn(&conversation, &user_message, request.choice.as_ref(), &emitter)
                     .await

@@ -24,7 +24,8 @@ pub enum HistoryMode {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ContextLimits {
-    /// System prompt + tool definitions in phase 1 (no active skill). Default 2000.
+    /// System prompt + tool definitions in phase 1 (no active skill). Default 2400 (the
+    /// wellbeing instruction and tool of docs/safety.md take about 300 of it).
     pub phase1_prompt_tokens: u32,
     /// System prompt + tool definitions in phase 2 (an active skill). Default 6000.
     pub phase2_prompt_tokens: u32,
@@ -60,7 +61,7 @@ pub struct ContextLimits {
 impl Default for ContextLimits {
     fn default() -> Self {
         Self {
-            phase1_prompt_tokens: 2000,
+            phase1_prompt_tokens: 2400,
             phase2_prompt_tokens: 6000,
             phase1_history_messages: 5,
             phase2_history_messages: 10,
@@ -117,7 +118,7 @@ mod tests {
     #[test]
     fn defaults_are_the_documented_ones_and_valid() {
         let l = ContextLimits::default();
-        assert_eq!((l.phase1_prompt_tokens, l.phase2_prompt_tokens), (2000, 6000));
+        assert_eq!((l.phase1_prompt_tokens, l.phase2_prompt_tokens), (2400, 6000));
         assert_eq!((l.phase1_history_messages, l.phase2_history_messages), (5, 10));
         assert_eq!(l.cases_top_k, 2);
         assert_eq!(l.history_mode, HistoryMode::FixedCount);

@@ -1,17 +1,20 @@
 //! The phase-1 prompt (docs/design.md#phase-1): no active skill, so the light core persona, a
 //! short note on `use_skill`, the compaction summary and protocol prompt when there are any,
-//! the language rule, and the `use_skill` tool carrying the skill catalog — all within the
-//! phase-1 budget. No profile, cases or SOP.
+//! the wellbeing instruction, the language rule, the `use_skill` tool carrying the skill
+//! catalog and the `flag_wellbeing_concern` tool — all within the phase-1 budget. No profile,
+//! cases or SOP.
 
+use vibe_llm::ToolDef;
 use vibe_skills::SkillsError;
-use vibe_wire::Phase;
+use vibe_wire::{Phase, SectionTokens};
 
 use super::catalog;
 use super::render::head_and_tail;
-use super::sections::{Section, join, measure, seam_slack, section_tokens};
+use super::sections::{Section, join, measure, seam_slack, section_tokens, tools_tokens};
 use super::texts;
 use super::{BuiltPrompt, ContextBuilder, PromptRequest};
 use crate::CoreError;
+use crate::tools::FLAG_WELLBEING_CONCERN;
 
 /// Share of the phase-1 budget the core persona may take before it is cut.
 const PERSONA_SHARE: u32 = 60;
@@ -65,19 +68,30 @@ impl ContextBuilder {
             }
             sections.push(Section::new("summary", format!("{}\n{shown}", texts::SUMMARY_HEADING)));
         }
+        sections.push(Section::new("wellbeing", texts::WELLBEING));
         sections.push(Section::new("language", texts::LANGUAGE));
+        // The wellbeing tool is offered in every phase (the tools registry puts it in the set).
+        let wellbeing: Vec<ToolDef> =
+            req.tools.iter().filter(|t| t.name == FLAG_WELLBEING_CONCERN).cloned().collect();
+        let wellbeing_tokens = tools_tokens(tk, &wellbeing);
         let fixed: u32 =
             sections.iter().enumerate().map(|(i, s)| section_tokens(tk, s, i)).sum::<u32>()
-                + seam_slack(sections.len());
+                + seam_slack(sections.len())
+                + wellbeing_tokens;
         let skills = self.skills.skills();
         let entries = catalog::entries(&skills, req.user_message);
         let base = req.tools.iter().find(|t| t.name == catalog::USE_SKILL);
         let fitted = catalog::fit(tk, &entries, budget.saturating_sub(fixed), budget, base);
         notices.extend(fitted.notices);
-        let tools = vec![fitted.tool];
-        let (mut counts, total) = measure(tk, &sections, &tools);
+        let mut tools = vec![fitted.tool];
+        let (mut counts, mut total) = measure(tk, &sections, &tools);
         if let Some(last) = counts.last_mut() {
             last.name = "catalog".to_string();
+        }
+        if !wellbeing.is_empty() {
+            counts.push(SectionTokens { name: "tools".to_string(), tokens: wellbeing_tokens });
+            total += wellbeing_tokens;
+            tools.extend(wellbeing);
         }
         if total + seam_slack(sections.len()) > budget {
             notices.push(format!(

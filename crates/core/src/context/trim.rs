@@ -1,6 +1,6 @@
 //! Fitting the phase-2 prompt to its budget. Sections come in a fixed order:
-//! persona, persona_mode, voice, rules | scenario, ethics, boundaries, cases, profile, state,
-//! protocol, summary, language (then the tool definitions). When the total is over budget,
+//! persona, persona_mode, voice, rules | scenario, ethics, boundaries, wellbeing, cases,
+//! profile, state, protocol, summary, language (then the tool definitions). When the total is over budget,
 //! trims are applied one step at a time in this fixed priority order until it fits:
 //!
 //! 1. cases — the lowest-ranked matched case is dropped, one at a time;
@@ -11,8 +11,8 @@
 //! 6. rules / scenario — whole files dropped, the last first;
 //! 7. state — left out, with a pointer to `read_state`.
 //!
-//! The persona, persona mode, voice, ethics, boundaries, protocol prompt, language rule and
-//! tool definitions are never trimmed. Every trim leaves a notice.
+//! The persona, persona mode, voice, ethics, boundaries, wellbeing instruction, protocol
+//! prompt, language rule and tool definitions are never trimmed. Every trim leaves a notice.
 
 use std::sync::Arc;
 
@@ -81,6 +81,7 @@ enum Slot {
     Guide,
     Ethics,
     Boundaries,
+    Wellbeing,
     Cases,
     Profile,
     State,
@@ -89,13 +90,14 @@ enum Slot {
     Language,
 }
 
-const SLOTS: [Slot; 12] = [
+const SLOTS: [Slot; 13] = [
     Slot::Persona,
     Slot::PersonaMode,
     Slot::Voice,
     Slot::Guide,
     Slot::Ethics,
     Slot::Boundaries,
+    Slot::Wellbeing,
     Slot::Cases,
     Slot::Profile,
     Slot::State,
@@ -258,6 +260,7 @@ impl ContextBuilder {
             }
             Slot::Ethics => p.ethics.clone(),
             Slot::Boundaries => Some(texts::BOUNDARIES.to_string()),
+            Slot::Wellbeing => Some(texts::WELLBEING.to_string()),
             Slot::Cases | Slot::Profile | Slot::State | Slot::Summary => None,
             Slot::Protocol => p.protocol.clone(),
             Slot::Language => Some(texts::LANGUAGE.to_string()),
@@ -339,6 +342,7 @@ fn slot_name(slot: Slot, parts: &Parts) -> &'static str {
         Slot::Guide => parts.statics.guide.as_ref().map_or("rules", |g| g.kind),
         Slot::Ethics => "ethics",
         Slot::Boundaries => "boundaries",
+        Slot::Wellbeing => "wellbeing",
         Slot::Cases => "cases",
         Slot::Profile => "profile",
         Slot::State => "state",

@@ -12,6 +12,10 @@ pub enum SafetyError {
         "{file}: rule \"{rule}\": invalid pattern {pattern:?}: {message} (Rust regex syntax, see docs/safety.md)"
     )]
     Pattern { file: String, rule: String, pattern: String, message: String },
+    /// The person's crisis resources override (`<data folder>/safety/resources.yaml`) cannot
+    /// be used; the built-in resources are shown instead.
+    #[error("{path}:{line}: {message} (see docs/safety.md, \"Crisis resources\")")]
+    Resources { path: String, line: usize, message: String },
     /// A line of a labelled test set is malformed.
     #[error("{file}:{line}: {message} (expected: group<TAB>risk<TAB>category<TAB>text)")]
     Labelled { file: String, line: usize, message: String },

@@ -101,15 +101,20 @@ pub fn parse_labelled(text: &str, file: &str) -> Result<Vec<LabelledMessage>, Sa
     Ok(out)
 }
 
-/// Screen every labelled message and count per group.
+/// Screen every labelled message with `rules` and count per group.
 pub fn evaluate(rules: &RuleSet, set: &[LabelledMessage]) -> Figures {
+    tally(set, set.iter().map(|m| rules.screen(&m.text)).collect())
+}
+
+/// Count per group what some judge (the rules, a model) gave each labelled message: `got[i]`
+/// is the screening of `set[i]`.
+pub fn tally(set: &[LabelledMessage], got: Vec<Screening>) -> Figures {
     let mut groups: Vec<GroupFigures> = GROUPS
         .iter()
         .map(|g| GroupFigures { group: (*g).to_string(), ..GroupFigures::default() })
         .collect();
     let mut outcomes = Vec::with_capacity(set.len());
-    for message in set {
-        let got = rules.screen(&message.text);
+    for (message, got) in set.iter().zip(got) {
         let flagged = got.risk != Risk::None;
         let expected = message.risk != Risk::None;
         if let Some(g) = groups.iter_mut().find(|g| g.group == message.group) {

@@ -59,3 +59,39 @@ fn a_malformed_labelled_line_names_file_and_line() {
         "x.tsv:3: unknown risk \"maybe\" (use none, concern or acute) (expected: group<TAB>risk<TAB>category<TAB>text)"
     );
 }
+
+/// The fresh sets (`tests/safety/fresh/`): written from the category names alone before the
+/// rules were read, never tuned on. Issue #28's goals for layer 1: explicit wording recall
+/// ≥ 0.95 and false alarms on safe lookalikes ≤ 0.10, per language.
+fn assert_fresh_goals(lang: &str) {
+    let path = format!("{}/../../tests/safety/fresh/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let set = parse_labelled(&text, &path).unwrap();
+    let figures = evaluate(builtin_rules().unwrap(), &set);
+    let group = |name: &str| figures.groups.iter().find(|g| g.group == name).unwrap().clone();
+    let (explicit, lookalike) = (group("explicit"), group("lookalike"));
+    assert!(explicit.risky >= 100 && lookalike.safe >= 80, "{lang}: the set is too small");
+    let recall = explicit.detected as f64 / explicit.risky as f64;
+    let false_alarms = lookalike.false_alarms as f64 / lookalike.safe as f64;
+    let misses: Vec<String> = figures
+        .outcomes
+        .iter()
+        .filter(|o| !o.correct)
+        .map(|o| format!("line {} [{}] {}", o.message.line, o.message.group, o.message.text))
+        .collect();
+    assert!(
+        recall >= 0.95 && false_alarms <= 0.10,
+        "{lang}: explicit recall {recall:.3}, lookalike false alarms {false_alarms:.3}; wrong:\n{}",
+        misses.join("\n")
+    );
+}
+
+#[test]
+fn fresh_chinese_set_meets_the_layer_one_goals() {
+    assert_fresh_goals("zh");
+}
+
+#[test]
+fn fresh_english_set_meets_the_layer_one_goals() {
+    assert_fresh_goals("en");
+}

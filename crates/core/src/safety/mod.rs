@@ -13,6 +13,7 @@ mod error;
 mod eval;
 mod normalize;
 mod resources;
+mod resources_override;
 mod rules;
 mod screen;
 mod types;
@@ -26,8 +27,9 @@ mod screen_tests;
 
 pub use classify::{ModelCheck, check_with_model, classification_request, parse_classification};
 pub use error::SafetyError;
-pub use eval::{Figures, GroupFigures, LabelledMessage, Outcome, evaluate, parse_labelled};
+pub use eval::{Figures, GroupFigures, LabelledMessage, Outcome, evaluate, parse_labelled, tally};
 pub use resources::{Contact, CrisisResources, GENERIC as GENERIC_LOCALE, Region};
+pub use resources_override::{OVERRIDE_FILE as RESOURCES_OVERRIDE_FILE, override_path};
 pub use rules::RuleSet;
 pub use types::{Category, Discount, Risk, Screening};
 
@@ -72,6 +74,15 @@ pub fn builtin_resources() -> Result<&'static CrisisResources, SafetyError> {
         .get_or_init(|| CrisisResources::parse(BUILTIN_RESOURCES, "data/safety/resources.yaml"))
         .as_ref()
         .map_err(Clone::clone)
+}
+
+/// The crisis resources in effect for `data_dir`: the built-in ones with the person's
+/// override (`<data folder>/safety/resources.yaml`) applied. An override that cannot be used
+/// is reported beside the built-in resources; only a broken build fails.
+pub fn resources_for(
+    data_dir: Option<&std::path::Path>,
+) -> Result<(CrisisResources, Option<SafetyError>), SafetyError> {
+    Ok(CrisisResources::for_data_dir(builtin_resources()?, data_dir))
 }
 
 /// Screen one message with the built-in rules.

@@ -53,20 +53,7 @@ impl CrisisResources {
             if !ids.insert(region.id.as_str()) {
                 return Err(format(format!("region \"{}\" is listed twice", region.id)));
             }
-            if !region.emergency.iter().any(|c| !c.number.trim().is_empty()) {
-                return Err(format(format!("region \"{}\" has no emergency number", region.id)));
-            }
-            if region.hotlines.is_empty() {
-                return Err(format(format!("region \"{}\" has no hotline", region.id)));
-            }
-            for contact in region.emergency.iter().chain(&region.hotlines) {
-                if contact.number.trim().is_empty() && contact.url.is_none() {
-                    return Err(format(format!(
-                        "region \"{}\": \"{}\" has neither a number nor a url",
-                        region.id, contact.name
-                    )));
-                }
-            }
+            super::resources_override::check_region(region).map_err(format)?;
         }
         if !ids.contains(GENERIC) {
             return Err(format(format!(

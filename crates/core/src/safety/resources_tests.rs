@@ -40,3 +40,77 @@ fn a_resources_file_without_generic_or_numbers_is_refused() {
     let err = CrisisResources::parse(no_number, "r.yaml").unwrap_err().to_string();
     assert!(err.contains("no emergency number"), "{err}");
 }
+
+const OVERRIDE: &str = "\
+# My own numbers
+regions:
+  - id: cn
+    name: 我的城市
+    emergency: [{name: 急救, number: \"120\"}]
+    hotlines: [{name: 本地心理热线, number: \"96525\"}]
+  - id: de
+    name: Deutschland
+    locales: [de-de, de]
+    emergency: [{name: Notruf, number: \"112\"}]
+    hotlines: [{name: TelefonSeelsorge, number: \"0800 111 0 111\", hours: \"24/7\"}]
+";
+
+#[test]
+fn an_override_replaces_a_region_and_adds_locales() {
+    let merged = builtin_resources().unwrap().with_override(OVERRIDE, "o.yaml").unwrap();
+    let numbers = |locale: &str| -> Vec<String> {
+        let region = merged.for_locale(locale);
+        region.emergency.iter().chain(&region.hotlines).map(|c| c.number.clone()).collect()
+    };
+    assert_eq!(numbers("zh-CN"), ["120", "96525"], "cn replaced, its locales kept");
+    assert_eq!(numbers("de_DE.UTF-8"), ["112", "0800 111 0 111"]);
+    assert!(numbers("en-US").contains(&"988".to_string()), "other regions untouched");
+    assert_eq!(merged.for_locale("fr-FR").id, "generic");
+}
+
+#[test]
+fn an_override_problem_names_the_file_and_line() {
+    let builtin = builtin_resources().unwrap();
+    let cases = [
+        // A contact without a number or url: the region's line.
+        (
+            "regions:\n  - id: cn\n    name: X\n    emergency: [{name: E, number: \"1\"}]\n    hotlines: [{name: L}]\n",
+            "o.yaml:2: region \"cn\": \"L\" has neither a number nor a url",
+        ),
+        // A new region nobody's locale reaches.
+        (
+            "regions:\n  - {id: cn, name: X, emergency: [{name: E, number: \"1\"}], hotlines: [{name: L, number: \"2\"}]}\n  - id: fr\n    name: France\n    emergency: [{name: E, number: \"112\"}]\n    hotlines: [{name: L, number: \"3114\"}]\n",
+            "o.yaml:3: region \"fr\" lists no locales and replaces no built-in region",
+        ),
+        (
+            "regions:\n  - id: de\n    name: D\n    locales: [de_DE]\n    emergency: [{name: E, number: \"112\"}]\n    hotlines: [{name: L, number: \"1\"}]\n",
+            "o.yaml:2: region \"de\": locale \"de_DE\" is not a lower-case tag",
+        ),
+        ("regions: []\n", "o.yaml:1: no regions"),
+    ];
+    for (text, expected) in cases {
+        let err = builtin.with_override(text, "o.yaml").unwrap_err().to_string();
+        assert!(err.starts_with(expected), "{err}\nexpected: {expected}");
+        assert!(err.contains("docs/safety.md"), "{err}");
+    }
+    // A key the format does not have: the line the YAML parser points at.
+    let err = builtin
+        .with_override("regions:\n  - id: cn\n    name: X\n    phone: \"1\"\n", "o.yaml")
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("o.yaml:4: ") && err.contains("phone"), "{err}");
+}
+
+#[test]
+fn an_unusable_override_file_leaves_the_built_in_resources() {
+    let dir = tempfile::tempdir().unwrap();
+    let builtin = builtin_resources().unwrap();
+    let (same, problem) = CrisisResources::for_data_dir(builtin, Some(dir.path()));
+    assert_eq!((&same, problem.is_none()), (builtin, true), "no file: the built-in ones");
+    std::fs::create_dir_all(dir.path().join("safety")).unwrap();
+    std::fs::write(dir.path().join("safety/resources.yaml"), "regions: [").unwrap();
+    let (kept, problem) = CrisisResources::for_data_dir(builtin, Some(dir.path()));
+    assert_eq!(&kept, builtin);
+    let problem = problem.unwrap().to_string();
+    assert!(problem.contains("safety/resources.yaml:"), "{problem}");
+}

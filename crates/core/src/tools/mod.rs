@@ -33,6 +33,7 @@ mod state;
 mod tarot;
 mod toolset;
 mod use_skill;
+mod wellbeing;
 
 pub use process::{
     DEFAULT_SCRIPT_FILE_BYTES, DEFAULT_SCRIPT_MEMORY_BYTES, DEFAULT_SCRIPT_OUTPUT_BYTES,
@@ -41,6 +42,8 @@ pub use process::{
 pub use registry::{ToolRegistry, ToolsSettings};
 pub use sandbox::Policy as SandboxPolicy;
 pub use toolset::ToolSet;
+pub use wellbeing::FLAG_WELLBEING_CONCERN;
+pub(crate) use wellbeing::read_flag;
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -18,6 +18,7 @@ use super::script::RunScript;
 use super::state::{AppendToList, ReadState, WriteState};
 use super::tarot::DrawTarot;
 use super::use_skill::UseSkill;
+use super::wellbeing::FlagWellbeingConcern;
 
 /// The `tools` section of `settings.json`. Defaults live in [`ScriptLimits::default`].
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,6 +94,7 @@ impl ToolRegistry {
             Arc::new(ComputeChart),
             Arc::new(ShowChart),
             Arc::new(DrawTarot),
+            Arc::new(FlagWellbeingConcern),
         ];
         tools.extend(super::protocol_tools::default_protocol_tools());
         let handlers = tools.into_iter().map(|t| (t.name().to_string(), t)).collect();

@@ -1,6 +1,7 @@
 //! Which tools the model is offered: [`ToolRegistry::tools_for`] applies the rules of
-//! docs/tools.md (phase 1: `use_skill` only; phase 2: the skill's `tools.yaml`, or a default
-//! set) and says in `notices` what it left out and why. Running the tools is the handlers'.
+//! docs/tools.md (phase 1: `use_skill` and `flag_wellbeing_concern`; phase 2: those two, then
+//! the skill's `tools.yaml` or a default set) and says in `notices` what it left out and why.
+//! Running the tools is the handlers'.
 
 use std::sync::Arc;
 
@@ -19,7 +20,7 @@ pub(crate) const DEFAULT_TOOLS: [&str; 5] =
 /// The tools offered for one model call, and what was left out.
 #[derive(Clone, Default)]
 pub struct ToolSet {
-    /// In the order they are offered; `use_skill` first.
+    /// In the order they are offered; `use_skill` first, `flag_wellbeing_concern` second.
     pub tools: Vec<Arc<dyn Tool>>,
     /// One line per tool left out (or per problem with `tools.yaml`), for the `model_request`
     /// event and the audit.
@@ -52,8 +53,11 @@ impl ToolRegistry {
     /// The tools for a model call with `active_skill` active (`None`: phase 1).
     pub fn tools_for(&self, skills: &Registry, active_skill: Option<&str>) -> ToolSet {
         let mut set = ToolSet::default();
-        if let Some(use_skill) = self.get("use_skill") {
-            set.push(use_skill);
+        // Always offered: the skill catalog and the coach's own wellbeing judgement.
+        for name in ["use_skill", super::FLAG_WELLBEING_CONCERN] {
+            if let Some(tool) = self.get(name) {
+                set.push(tool);
+            }
         }
         let Some(skill) = active_skill else { return set };
         let entry = match skills.skill(skill) {
@@ -91,8 +95,8 @@ impl ToolRegistry {
     fn add(&self, set: &mut ToolSet, entry: &SkillEntry, tool: &ToolRef, network: bool) {
         let name = tool.name();
         let skill = &entry.name;
-        if name == "use_skill" {
-            return; // always offered first, as the app defines it
+        if name == "use_skill" || name == super::FLAG_WELLBEING_CONCERN {
+            return; // always offered first, as the app defines them
         }
         let policy = self.script_policy(skill, network);
         let handler = if name == "run_script" {

@@ -40,20 +40,20 @@ fn write_skills(root: &Path, count: usize) {
 }
 
 #[test]
-fn phase_one_fits_two_thousand_tokens_with_builtin_and_fifty_skills() {
+fn phase_one_fits_its_budget_with_builtin_and_fifty_skills() {
     let (b, _) = builder(None);
     let req =
         PromptRequest { user: LOCAL_USER, user_message: "你好", ..PromptRequest::default() };
     let p = b.system_prompt(&req).unwrap();
     assert_eq!(p.phase, Phase::Phase1);
-    assert!(real_tokens(&b, &p.system, &p.tools) <= 2000);
+    assert!(real_tokens(&b, &p.system, &p.tools) <= 2400);
     assert!(p.notices.is_empty(), "{:?}", p.notices);
 
     let root = tempfile::tempdir().unwrap();
     write_skills(root.path(), 50);
     let (b, _) = builder(Some(root.path()));
     let p = b.system_prompt(&PromptRequest { user_message: "想做主题7的练习", ..req }).unwrap();
-    assert!(p.prompt_tokens <= 2000 && real_tokens(&b, &p.system, &p.tools) <= 2000);
+    assert!(p.prompt_tokens <= 2400 && real_tokens(&b, &p.system, &p.tools) <= 2400);
     assert_eq!(p.notices.len(), 1, "{:?}", p.notices);
     assert!(p.notices[0].contains("of 55 skills"), "{:?}", p.notices);
     assert!(p.tools[0].description.contains("- extra-07："), "the matched skill is described");

@@ -46,7 +46,11 @@ async fn the_second_request_of_the_turn_carries_the_phase_two_prompt() {
     }
     let (p1, p2, p3) = (system_of(&requests[0]), system_of(&requests[1]), system_of(&requests[2]));
     assert_ne!(p1, p2, "messages[0] was rebuilt after use_skill");
-    assert_eq!(tool_names(&requests[0]), vec!["use_skill"], "phase 1 offers only use_skill");
+    assert_eq!(
+        tool_names(&requests[0]),
+        vec!["use_skill", "flag_wellbeing_concern"],
+        "phase 1 offers use_skill and the wellbeing flag"
+    );
     assert!(
         tool_names(&requests[1]).contains(&"write_state".to_string()),
         "{:?}",

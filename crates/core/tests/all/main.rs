@@ -31,3 +31,4 @@ mod store_waits;
 mod structured;
 mod tool_order;
 mod undo;
+mod wellbeing;

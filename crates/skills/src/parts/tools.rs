@@ -35,6 +35,7 @@ pub const BUILTIN_TOOLS: &[&str] = &[
     "show_protocol_invitation",
     "advance_protocol_step",
     "cancel_protocol",
+    "flag_wellbeing_concern",
 ];
 
 /// The parsed `tools.yaml`.

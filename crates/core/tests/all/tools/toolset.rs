@@ -1,4 +1,4 @@
-//! tools_for: phase 1 offers only use_skill; in phase 2 the skill's tools.yaml decides
+//! tools_for: phase 1 offers use_skill and flag_wellbeing_concern; in phase 2 the skill's tools.yaml decides
 //! (built-ins, declared definitions over built-in handlers, script-backed tools), with a
 //! default set when there is none, and notices for everything left out.
 
@@ -12,10 +12,10 @@ fn names(f: &Fixture, skill: Option<&str>) -> (Vec<String>, Vec<String>) {
 }
 
 #[test]
-fn phase_one_offers_only_use_skill() {
+fn phase_one_offers_use_skill_and_the_wellbeing_flag() {
     let f = Fixture::new();
     let (tools, notices) = names(&f, None);
-    assert_eq!(tools, ["use_skill"]);
+    assert_eq!(tools, ["use_skill", "flag_wellbeing_concern"]);
     assert!(notices.is_empty());
 }
 
@@ -27,6 +27,7 @@ fn bazi_gets_exactly_its_tools_yaml_plus_use_skill() {
         tools,
         [
             "use_skill",
+            "flag_wellbeing_concern",
             "compute_chart",
             "show_chart",
             "read_state",
@@ -42,7 +43,10 @@ fn bazi_gets_exactly_its_tools_yaml_plus_use_skill() {
 fn tarot_draw_uses_the_skills_own_definition_over_the_builtin_handler() {
     let f = Fixture::new();
     let set = f.tools.tools_for(&f.skills, Some("tarot"));
-    assert_eq!(set.names(), ["use_skill", "draw_tarot", "read_state", "append_to_list"]);
+    assert_eq!(
+        set.names(),
+        ["use_skill", "flag_wellbeing_concern", "draw_tarot", "read_state", "append_to_list"]
+    );
     let draw = set.get("draw_tarot").unwrap();
     assert_eq!(draw.kind(), ToolKind::Compute);
     let def = draw.definition();
@@ -63,6 +67,7 @@ fn protocol_tools_are_offered_to_skills_that_list_them() {
         tools,
         [
             "use_skill",
+            "flag_wellbeing_concern",
             "read_state",
             "write_state",
             "append_to_list",
@@ -85,6 +90,7 @@ fn a_skill_without_tools_yaml_gets_the_default_set() {
         tools,
         [
             "use_skill",
+            "flag_wellbeing_concern",
             "read_state",
             "write_state",
             "append_to_list",
@@ -115,7 +121,7 @@ fn declared_tools_run_their_script_or_are_left_out_with_a_notice() {
     let f = Fixture::new();
     f.add_skill("habits", "", &[("tools.yaml", DECLARED), ("scripts/tally.py", "print('ok')\n")]);
     let set = f.tools.tools_for(&f.skills, Some("habits"));
-    assert_eq!(set.names(), ["use_skill", "read_state", "tally"]);
+    assert_eq!(set.names(), ["use_skill", "flag_wellbeing_concern", "read_state", "tally"]);
     let tally = set.get("tally").unwrap();
     assert_eq!(tally.kind(), ToolKind::Script);
     let reason = tally.needs_approval(&serde_json::json!({"week": 3})).unwrap();
@@ -138,6 +144,7 @@ fn a_broken_tools_yaml_falls_back_to_the_defaults_with_a_notice() {
         tools,
         [
             "use_skill",
+            "flag_wellbeing_concern",
             "read_state",
             "write_state",
             "append_to_list",
@@ -153,10 +160,10 @@ fn a_broken_tools_yaml_falls_back_to_the_defaults_with_a_notice() {
 }
 
 #[test]
-fn an_unknown_active_skill_leaves_only_use_skill() {
+fn an_unknown_active_skill_leaves_only_use_skill_and_the_wellbeing_flag() {
     let f = Fixture::new();
     let (tools, notices) = names(&f, Some("gone"));
-    assert_eq!(tools, ["use_skill"]);
+    assert_eq!(tools, ["use_skill", "flag_wellbeing_concern"]);
     assert!(notices[0].contains("`gone`"), "{notices:?}");
 }
 
