@@ -49,6 +49,7 @@ fn bazi_prompt_has_every_section_in_order_within_budget() {
             "rules",
             "ethics",
             "boundaries",
+            "wellbeing",
             "cases",
             "profile",
             "state",

@@ -1,6 +1,7 @@
 //! The person's own crisis resources: `<data folder>/safety/resources.yaml`, in the format of
 //! the built-in file, overrides regions per locale. A region with the id of a built-in one
-//! replaces it; a new id adds a region for the locales it lists (and wins a tie with a
+//! replaces it (serving the built-in one's locales unless it lists its own); a new id adds a
+//! region for the locales it lists (and wins a tie with a
 //! built-in region listing the same tag). The file is validated whole, each problem named as
 //! `path:line`; a file that cannot be used changes nothing (the built-in resources stand).
 //! Showing the resources is the chat's job, not this file's.
@@ -65,7 +66,17 @@ impl CrisisResources {
             }
             check_region(region).map_err(|message| error(line, message))?;
         }
-        let mut regions: Vec<Region> = parsed.regions.clone();
+        // A replacing region without locales of its own serves the built-in one's.
+        let mut regions: Vec<Region> = parsed
+            .regions
+            .iter()
+            .map(|region| match self.regions.iter().find(|r| r.id == region.id) {
+                Some(builtin) if region.locales.is_empty() => {
+                    Region { locales: builtin.locales.clone(), ..region.clone() }
+                }
+                _ => region.clone(),
+            })
+            .collect();
         regions.extend(self.regions.iter().filter(|r| !ids.contains(r.id.as_str())).cloned());
         Ok(CrisisResources { regions })
     }

@@ -18,7 +18,7 @@ use crate::harness::{Harness, Options, Turn, say};
 use crate::recording::Recording;
 
 /// Indirect wording the rules do not touch (checked in each test that relies on it).
-const INDIRECT: &str = "我把猫托付给邻居了，以后就不用再麻烦任何人了";
+const INDIRECT: &str = "反正明天的太阳跟我也没关系了";
 
 /// The coach flags [`INDIRECT`] as a concern, then answers; anything else gets a plain answer.
 const FLAGGING: &str = r#"mode: matched
@@ -27,7 +27,7 @@ responses:
     text: "我在这里陪着你。你现在安全吗？"
   - when: {tool_result: already_shown}
     text: "我在这里陪着你。"
-  - when: {user: 托付给邻居}
+  - when: {user: 明天的太阳}
     tool_calls:
       - name: flag_wellbeing_concern
         arguments: {level: concern, category: suicide, reason: "像是在交代后事"}

@@ -181,15 +181,22 @@ fn the_registry_serves_each_builtin_by_name() {
     assert_eq!(tools.get("show_chart").unwrap().kind(), ToolKind::Display);
 }
 
-/// The phase-2 prompt budget (6,000 tokens) includes the tool definitions; keep them to a
-/// quarter of it for every built-in skill.
+/// The phase-2 prompt budget (6,000 tokens) includes the tool definitions; keep a skill's to
+/// a quarter of it for every built-in skill, and the wellbeing tool every skill also gets
+/// (docs/safety.md, layer 2) small beside them.
 #[test]
 fn built_in_skills_tool_definitions_fit_a_quarter_of_the_phase_two_budget() {
     let f = Fixture::new();
     let tokenizer = vibe_core::context::Tokenizer::shared().unwrap();
     for skill in f.skills.skills() {
         let set = f.tools.tools_for(&f.skills, Some(&skill.name));
-        let tokens: u32 = set.definitions().iter().map(|d| tokenizer.count_tool(d)).sum();
+        let (flag, own): (Vec<_>, Vec<_>) = set
+            .definitions()
+            .into_iter()
+            .partition(|d| d.name == vibe_core::tools::FLAG_WELLBEING_CONCERN);
+        let tokens: u32 = own.iter().map(|d| tokenizer.count_tool(d)).sum();
         assert!(tokens <= 1500, "{}: tool definitions take {tokens} tokens", skill.name);
+        let flag: u32 = flag.iter().map(|d| tokenizer.count_tool(d)).sum();
+        assert!(flag > 0 && flag <= 200, "{}: the wellbeing tool takes {flag} tokens", skill.name);
     }
 }
