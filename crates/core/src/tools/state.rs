@@ -241,8 +241,7 @@ impl Tool for AppendToList {
                 "向当前技能数据里的列表追加一条记录（最新的在最前，自动加 _created_at），用于日记、洞察、\
                  面试记录等。path 可用点号：\"journal\" 或 \"progress.milestones\"。\
                  例：{\"path\": \"insights\", \"entry\": {\"topic\": \"事业\", \"insight\": \"...\"}}。\
-                 entry 必须是对象。列表默认不限条数；max_items 只在确需上限时传，\
-                 会删掉已有条目的上限要先经用户同意。",
+                 entry 必须是对象；不传 max_items 则全部保留。",
                 json!({
                     "type": "object",
                     "properties": {
@@ -250,7 +249,7 @@ impl Tool for AppendToList {
                         "entry": {"type": "object", "description": "要追加的条目"},
                         "max_items": {
                             "type": "integer", "minimum": 1, "maximum": MAX_ITEMS_LIMIT,
-                            "description": "列表最多保留几条（不传：不限，或按技能声明的上限）"
+                            "description": "最多保留几条（删旧条目需用户同意）"
                         }
                     },
                     "required": ["path", "entry"]
