@@ -10,7 +10,7 @@
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 
@@ -219,7 +219,14 @@ async fn metadata_stays_unchanged_for_an_unprivileged_user() {
         return;
     }
     let name = "tools::sandbox_metadata::metadata_outside_the_temporary_folder_stays_unchanged";
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
+    // The test binary usually lies under root's home (the cargo target folder), which `nobody`
+    // cannot enter: run a copy from a world-readable folder instead.
+    let copy_dir = tempfile::Builder::new().prefix("vibe-nobody-").tempdir_in("/tmp").unwrap();
+    std::fs::set_permissions(copy_dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let exe = copy_dir.path().join("tests");
+    std::fs::copy(std::env::current_exe().unwrap(), &exe).unwrap();
+    std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = std::process::Command::new(&exe)
         .args(["--exact", name, "--nocapture", "--test-threads=1"])
         .uid(65534)
         .gid(65534)
