@@ -8,4 +8,10 @@ export type BackupVerified = { file: string, manifest: BackupManifest,
 /**
  * This VibeLife can restore it (its schema is not newer than this build's).
  */
-restorable: boolean, };
+restorable: boolean, 
+/**
+ * Run logs in it that are damaged or end without their closing record, one line each
+ * naming the run and the line (docs/audit.md#what-a-read-proves); the backup itself is
+ * sound.
+ */
+notices: Array<string>, };

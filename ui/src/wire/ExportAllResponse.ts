@@ -4,4 +4,10 @@ export type ExportAllResponse = { dir: string,
 /**
  * The files written, relative to `dir`, sorted.
  */
-files: Array<string>, };
+files: Array<string>, 
+/**
+ * Run logs exported only in part (damaged: the events before the damage) or that end
+ * without their closing record, one line each naming the run and the line
+ * (docs/audit.md#what-a-read-proves).
+ */
+notices: Array<string>, };

@@ -79,6 +79,7 @@ pub fn run(ctx: &Ctx, args: BackupArgs) -> anyhow::Result<()> {
                 };
                 format!("{}: ok\n{}{newer}", checked.file, summary(&checked.manifest))
             });
+            warn(&checked.notices);
         }
         BackupCommand::Restore { file } => {
             let request = BackupFileRequest { file: file.display().to_string() };
@@ -103,7 +104,16 @@ pub fn export(ctx: &Ctx, args: ExportArgs) -> anyhow::Result<()> {
     print(ctx, &serde_json::to_value(&done)?, || {
         format!("exported {} files into {}", done.files.len(), done.dir)
     });
+    warn(&done.notices);
     Ok(())
+}
+
+/// Run logs found damaged or unclosed, one `warning:` line each on stderr (also with --json,
+/// where the answer's `notices` holds them too).
+fn warn(notices: &[String]) {
+    for notice in notices {
+        crate::output::err_line(&format!("warning: {notice}"));
+    }
 }
 
 pub fn erase(ctx: &Ctx, args: EraseArgs) -> anyhow::Result<()> {

@@ -20,8 +20,15 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()
 }
 
-/// A finished run in conversation `conv` with one large tool output; returns the conversation id.
+/// A finished run in conversation `conv` with one large tool output, its log sealed as `vibe`
+/// seals it; returns the conversation id.
 fn fabricate(dir: &Path, run_id: &str) -> String {
+    crate::support::seal_runs_here(dir);
+    fabricate_clear(dir, run_id)
+}
+
+/// [`fabricate`], its log written clear (as before run folders were sealed).
+fn fabricate_clear(dir: &Path, run_id: &str) -> String {
     let store = crate::support::store(dir);
     let conv = store.create_conversation(LOCAL_USER, Some("test")).unwrap().id;
     store.create_run(run_id, Some(&conv)).unwrap();
@@ -77,9 +84,9 @@ fn replay_prints_the_run_as_the_live_printer_did() {
 #[test]
 fn replay_json_prints_the_stored_lines_and_nothing_else() {
     let dir = tempfile::tempdir().unwrap();
-    fabricate(dir.path(), "run-1");
+    fabricate_clear(dir.path(), "run-1");
     // Written clear (as before run folders were sealed); `vibe` seals it when it opens the
-    // folder, and replays the same lines.
+    // folder (unchained: its order was never protected), and replays the same lines.
     let path = dir.path().join("runs/run-1/events.jsonl");
     let stored = std::fs::read(&path).unwrap();
     let out = run(dir.path(), &["--json", "runs", "replay", "run-1"]);
@@ -88,7 +95,11 @@ fn replay_json_prints_the_stored_lines_and_nothing_else() {
     assert!(sealed.starts_with(b"#vibelife-sealed v1 key="), "sealed at open");
     assert!(!sealed.windows("甲木".len()).any(|w| w == "甲木".as_bytes()));
     assert_eq!(text(&out.stdout), text(&stored));
-    assert_eq!(text(&out.stderr), "");
+    assert_eq!(
+        text(&out.stderr),
+        "note: run run-1: its log was written before chaining (unverified order): a record \
+         lost, moved or cut off at its end cannot be detected in it\n"
+    );
     let first: Value = serde_json::from_str(text(&out.stdout).lines().next().unwrap()).unwrap();
     assert_eq!((first["type"].as_str(), first["seq"].as_u64()), (Some("run_started"), Some(0)));
 }
@@ -96,7 +107,7 @@ fn replay_json_prints_the_stored_lines_and_nothing_else() {
 #[test]
 fn replay_of_a_killed_run_shows_what_was_written_and_a_note() {
     let dir = tempfile::tempdir().unwrap();
-    fabricate(dir.path(), "run-1");
+    fabricate_clear(dir.path(), "run-1");
     let path = dir.path().join("runs/run-1/events.jsonl");
     let mut stored = std::fs::read(&path).unwrap();
     stored.extend_from_slice(
@@ -159,8 +170,8 @@ fn list_and_show_report_the_row_the_counts_and_the_files() {
 
     let human = text(&run(dir.path(), &["runs", "show", "run-1"]).stdout);
     assert!(human.contains("status        completed (stop reason: max_rounds)"), "{human}");
-    // The size on disk: sealed (base64 of the ciphertext) when `vibe` opened the folder.
-    assert!(human.contains("tool-1-run_script.json  21.4 KiB"), "{human}");
+    // The size on disk: sealed (base64 of the ciphertext, and the closing record).
+    assert!(human.contains("tool-1-run_script.json  21.6 KiB"), "{human}");
 }
 
 #[test]

@@ -29,7 +29,8 @@ impl App {
 
     /// `verify_backup`: read the backup into a private working folder in the data folder (in
     /// the system's temporary folder when the data folder does not exist) and check
-    /// everything (`backup::read_into`), with this data folder's key. Nothing else is touched
+    /// everything (`backup::read_into`), with this data folder's key, and name the run logs in
+    /// it that are damaged or unclosed (`backup::check_run_logs`). Nothing else is touched
     /// or created (no data folder, no keychain key) and the working folder is removed.
     pub fn verify_backup(
         paths: &AppPaths,
@@ -46,7 +47,8 @@ impl App {
         };
         let manifest = backup::read_into(&file, &key, &work.path().join("backup"))?;
         let restorable = manifest.schema_version <= vibe_store::latest_version();
-        Ok(BackupVerified { file: request.file.clone(), manifest, restorable })
+        let notices = backup::check_run_logs(&work.path().join("backup"), &key)?;
+        Ok(BackupVerified { file: request.file.clone(), manifest, restorable, notices })
     }
 
     /// `restore_backup`: check the backup completely (as `verify_backup`) and refuse one of a

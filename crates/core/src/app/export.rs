@@ -10,7 +10,8 @@
 //! - `protocol-runs/<id>.json` and `<id>.md`: each protocol run and its report (the report
 //!   only while its skill is installed);
 //! - `runs/<id>/events.jsonl` and the run's large tool outputs beside it: each recorded run's
-//!   audit log, in clear (sealed on disk in an encrypted data folder).
+//!   audit log, in clear (sealed on disk in an encrypted data folder). A damaged log is
+//!   exported up to its damage, and the answer's notices name it (docs/audit.md).
 
 use std::path::{Path, PathBuf};
 
@@ -43,7 +44,7 @@ impl App {
             }
         }
         private_dir(&dir)?;
-        let mut out = Export { dir: dir.clone(), files: Vec::new() };
+        let mut out = Export { dir: dir.clone(), files: Vec::new(), notices: Vec::new() };
 
         let profile = self.store.profile(LOCAL_USER)?;
         out.json("profile.json", &profile)?;
@@ -69,27 +70,47 @@ impl App {
                     .map_err(|e| AppError::Report(e.to_string()))?;
             out.bytes(&format!("protocol-runs/{name}.md"), &report)?;
         }
+        let mut unchained = 0;
         for run in self.store.list_runs(None, usize::MAX)? {
-            self.export_run_log(&mut out, &run.id)?;
+            if self.export_run_log(&mut out, &run.id)? == Some(audit::Integrity::Unchained) {
+                unchained += 1;
+            }
+        }
+        if unchained > 0 {
+            out.notices.push(format!(
+                "{unchained} run log(s) were written before chaining (unverified order): a record \
+                 lost, moved or cut off at its end cannot be detected in them"
+            ));
         }
         out.files.sort();
-        Ok(ExportAllResponse { dir: dir.display().to_string(), files: out.files })
+        Ok(ExportAllResponse {
+            dir: dir.display().to_string(),
+            files: out.files,
+            notices: out.notices,
+        })
     }
 }
 
 impl App {
     /// A run's audit log and large tool outputs, opened with the data folder's key, into
-    /// `runs/<id>/`. A run that recorded nothing (its folder is gone) has nothing to export.
-    fn export_run_log(&self, out: &mut Export, run_id: &str) -> Result<(), AppError> {
+    /// `runs/<id>/`; a damaged log (or one without its closing record) is named in the
+    /// notices. A run that recorded nothing (its folder is gone) has nothing to export.
+    /// Answers what the log's form proved.
+    fn export_run_log(
+        &self,
+        out: &mut Export,
+        run_id: &str,
+    ) -> Result<Option<audit::Integrity>, AppError> {
         let data_dir = &self.paths.data_dir;
         let log = match audit::read_events(data_dir, run_id) {
             Ok(log) => log,
-            Err(CoreError::RunNotFound { .. }) => return Ok(()),
+            Err(CoreError::RunNotFound { .. }) => return Ok(None),
             Err(e) => return Err(e.into()),
         };
+        out.notices.extend(log.problem());
         let name = file_name(run_id);
-        // The events as recorded (a cut last line or an unreadable one is left out, as
-        // `vibe runs replay` leaves it out).
+        // The events as recorded (a cut last line or an unreadable one is left out, and a
+        // damaged log stops at its damage, as `vibe runs replay` shows it).
         let mut text = String::new();
         for line in &log.lines {
             text.push_str(line);
@@ -102,13 +123,14 @@ impl App {
                 out.bytes(&format!("runs/{name}/{}", file_name(&file.name)), &bytes)?;
             }
         }
-        Ok(())
+        Ok(Some(log.integrity))
     }
 }
 
 struct Export {
     dir: PathBuf,
     files: Vec<String>,
+    notices: Vec<String>,
 }
 
 impl Export {

@@ -116,7 +116,9 @@ fn seal_file(dir: &Path, name: &str, run_id: &str, key: &Arc<RunKey>) -> std::io
         return Ok(false);
     }
     let clear = std::fs::read(&path)?;
-    let mut sealer = Sealer::new(key.clone(), run_id, name)?;
+    // Sealed unchained (v1): the clear file's order was never protected, and its sealed form
+    // must not claim it was (docs/audit.md#sealed-logs).
+    let mut sealer = Sealer::unchained(key.clone(), run_id, name)?;
     let sealed = seal::seal_whole(&mut sealer, &clear);
     let temp = dir.join(format!(".{name}{SEALING_SUFFIX}"));
     let mut file = super::private_file(OpenOptions::new())

@@ -2,13 +2,16 @@
 //! `<data dir>/runs/<run_id>/` holding `events.jsonl` (every event of the run, one JSON line
 //! each, the source of truth for replay and evals) and large tool outputs as files beside it.
 //! [`RunAudit`] writes a run as it happens (it is an [`EventSink`](crate::emit::EventSink));
-//! [`read_events`] reads one back, tolerating a last line cut short by a killed process.
+//! [`read_events`] reads one back, tolerating a last line cut short by a killed process and
+//! naming any damage (`integrity`).
 //! In an encrypted data folder the files are sealed (`seal`) with the key the app registers
 //! for the folder (`keys`); clear run folders left from before are sealed at open (`migrate`).
 //! The `runs` table row (status, stop reason, usage) belongs to the store; printing events
 //! belongs to the front ends.
 
 mod blob;
+mod chain;
+mod integrity;
 mod keys;
 mod late;
 mod migrate;
@@ -23,9 +26,11 @@ use std::path::{Path, PathBuf};
 use crate::CoreError;
 
 pub use blob::{EXTERNALIZE_THRESHOLD, PREVIEW_CHARS};
+pub use integrity::Integrity;
 pub use keys::{SEALED_MARKER, key_for, register};
 pub use late::write_waiting;
 pub use migrate::{SealReport, seal_clear_runs};
+pub(crate) use reader::read_events_at;
 pub use reader::{
     RunFile, RunLog, RunSummary, SkippedLine, list_runs_on_disk, read_events, read_run_file,
     run_files,
@@ -46,7 +51,7 @@ const MAX_RUN_ID_LEN: usize = 128;
 /// file's first bytes: for checking a backup's run folders against its database's key.
 pub(crate) fn sealed_key_id(head: &[u8]) -> Option<String> {
     match seal::form(head) {
-        seal::Form::Sealed { key_id } => Some(key_id.to_string()),
+        seal::Form::Sealed { key_id, .. } => Some(key_id.to_string()),
         _ => None,
     }
 }

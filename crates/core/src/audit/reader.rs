@@ -2,8 +2,10 @@
 //! (for replay and evals), the files of a run folder, and the runs present on disk. A last
 //! line cut short by a killed process is reported as a notice, never an error; unreadable
 //! lines elsewhere are skipped with a notice naming `path:line`. Sealed files (`seal`) are
-//! opened with the data folder's key first; clear ones (a clear data folder, or runs from
-//! before sealing) are read as they are.
+//! opened with the data folder's key first, and a chained one is checked record by record
+//! (`chain`): the events before the first damage are read and the damage is named
+//! (`integrity`). Clear ones (a clear data folder, or runs from before sealing) are read as
+//! they are.
 
 use std::collections::BTreeMap;
 use std::io::ErrorKind;
@@ -12,7 +14,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use vibe_wire::{Envelope, Event, StopReason};
 
-use super::{EVENTS_FILE, RUNS_DIR, io_error, run_dir, seal};
+use super::integrity::Integrity;
+use super::{EVENTS_FILE, RUNS_DIR, RunKey, io_error, run_dir, seal};
 use crate::CoreError;
 
 /// One run's event log as read from disk.
@@ -32,6 +35,8 @@ pub struct RunLog {
     /// The file is sealed: line numbers count the lines of its clear text, except for
     /// records that could not be decrypted, which count the file's lines.
     pub sealed: bool,
+    /// What the file's form proves about its order and completeness.
+    pub integrity: Integrity,
 }
 
 /// A line of `events.jsonl` that could not be read as an event.
@@ -68,25 +73,36 @@ impl RunLog {
         matches!(self.events.last(), Some(e) if matches!(e.event, Event::RunFinished { .. }))
     }
 
-    /// Whether every line was read (no cut last line, nothing skipped).
+    /// Whether every line was read (no cut last line, nothing skipped, no damage).
     pub fn is_intact(&self) -> bool {
-        self.truncated_line.is_none() && self.skipped.is_empty()
+        self.truncated_line.is_none()
+            && self.skipped.is_empty()
+            && !matches!(self.integrity, Integrity::Damaged { .. })
     }
 
-    /// What a person should know about how the log was read, one line each.
+    /// The line about the log's damage, or its end without a closing record (`None`: whole,
+    /// or of a form that proves nothing: see [`RunLog::notices`]).
+    pub fn problem(&self) -> Option<String> {
+        self.integrity
+            .is_problem()
+            .then(|| self.integrity.notice(&self.run_id, &self.path, self.events.len()))
+            .flatten()
+    }
+
+    /// What a person should know about how the log was read, one line each: first what its
+    /// form proves (damage, no closing record, written before chaining), then lines skipped.
     pub fn notices(&self) -> Vec<String> {
         let path = self.path.display();
         let mut out: Vec<String> = self
-            .skipped
-            .iter()
-            .map(|s| {
-                format!(
-                    "{path}:{}: skipped a line that is not a readable event: {}",
-                    s.line, s.reason
-                )
-            })
+            .integrity
+            .notice(&self.run_id, &self.path, self.events.len())
+            .into_iter()
             .collect();
-        if let Some(line) = self.truncated_line {
+        out.extend(self.skipped.iter().map(|s| {
+            format!("{path}:{}: skipped a line that is not a readable event: {}", s.line, s.reason)
+        }));
+        let said_cut = matches!(self.integrity, Integrity::Unclosed { cut_line: Some(_), .. });
+        if let Some(line) = self.truncated_line.filter(|_| !said_cut) {
             out.push(format!(
                 "{path}:{line}: the last line is cut short (the run was stopped while writing it); the {} events before it are intact",
                 self.events.len()
@@ -119,18 +135,50 @@ impl RunLog {
 /// a sealed one without the data folder's key (or sealed with another) is
 /// [`CoreError::RunSealed`].
 pub fn read_events(data_dir: &Path, run_id: &str) -> Result<RunLog, CoreError> {
-    let path = run_dir(data_dir, run_id)?.join(EVENTS_FILE);
-    let bytes = match std::fs::read(&path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == ErrorKind::NotFound => {
-            return Err(CoreError::RunNotFound { run_id: run_id.to_string(), path });
-        }
-        Err(e) => return Err(io_error("read", &path, e)),
+    let dir = run_dir(data_dir, run_id)?;
+    let path = dir.join(EVENTS_FILE);
+    let bytes = read_log_bytes(&path, run_id)?;
+    let key = match seal::form(&bytes) {
+        seal::Form::Sealed { .. } => super::keys::key_for(data_dir)?,
+        _ => None,
     };
-    let sealed = matches!(seal::form(&bytes), seal::Form::Sealed { .. });
+    let live = || !crate::chat::liveness::is_dead(&dir);
+    parse_log(run_id, path, &bytes, key.as_deref(), live)
+}
+
+/// Read the event log at `path` of run `run_id` with `key` (a backup's run folder, checked
+/// with its database's key); the run is taken as not going on.
+pub(crate) fn read_events_at(
+    path: &Path,
+    run_id: &str,
+    key: Option<&RunKey>,
+) -> Result<RunLog, CoreError> {
+    let bytes = read_log_bytes(path, run_id)?;
+    parse_log(run_id, path.to_path_buf(), &bytes, key, || false)
+}
+
+fn read_log_bytes(path: &Path, run_id: &str) -> Result<Vec<u8>, CoreError> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(bytes),
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            Err(CoreError::RunNotFound { run_id: run_id.to_string(), path: path.to_path_buf() })
+        }
+        Err(e) => Err(io_error("read", path, e)),
+    }
+}
+
+/// The log in `bytes`, opened with `key` when sealed; `live` tells whether a process still
+/// writes it (asked only of a chained log without its closing record).
+fn parse_log(
+    run_id: &str,
+    path: PathBuf,
+    bytes: &[u8],
+    key: Option<&RunKey>,
+    live: impl FnOnce() -> bool,
+) -> Result<RunLog, CoreError> {
+    let sealed = matches!(seal::form(bytes), seal::Form::Sealed { .. });
     let opened = if sealed {
-        let key = super::keys::key_for(data_dir)?;
-        match seal::open(&bytes, key.as_deref(), &seal::aad(run_id, EVENTS_FILE)) {
+        match seal::open(bytes, key, run_id, EVENTS_FILE) {
             Ok(opened) => Some(opened),
             Err(refused) => return Err(CoreError::RunSealed { path, reason: refused.to_string() }),
         }
@@ -145,10 +193,18 @@ pub fn read_events(data_dir: &Path, run_id: &str) -> Result<RunLog, CoreError> {
         truncated_line: None,
         skipped: Vec::new(),
         sealed,
+        integrity: Integrity::Clear,
     };
-    let bytes = match opened {
-        None => bytes,
+    let text = match opened {
+        None => bytes.to_vec(),
         Some(opened) => {
+            log.integrity = match opened.chain {
+                Some(end) => {
+                    let unclosed = matches!(end, super::chain::End::Open { .. });
+                    Integrity::from_chain(end, unclosed && live())
+                }
+                None => Integrity::Unchained,
+            };
             for line in opened.damaged {
                 log.skipped.push(SkippedLine {
                     line,
@@ -163,8 +219,8 @@ pub fn read_events(data_dir: &Path, run_id: &str) -> Result<RunLog, CoreError> {
             opened.text
         }
     };
-    let ends_with_newline = bytes.last() == Some(&b'\n');
-    let segments: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
+    let ends_with_newline = text.last() == Some(&b'\n');
+    let segments: Vec<&[u8]> = text.split(|b| *b == b'\n').collect();
     let count = if ends_with_newline { segments.len() - 1 } else { segments.len() };
     for (i, raw) in segments.into_iter().take(count).enumerate() {
         let last_unfinished = !ends_with_newline && i + 1 == count;
@@ -253,11 +309,12 @@ pub fn read_run_file(data_dir: &Path, run_id: &str, name: &str) -> Result<Vec<u8
         return Ok(bytes);
     }
     let key = super::keys::key_for(data_dir)?;
-    let opened =
-        seal::open(&bytes, key.as_deref(), &seal::aad(run_id, name)).map_err(|refused| {
-            CoreError::RunSealed { path: path.clone(), reason: refused.to_string() }
-        })?;
-    if !opened.damaged.is_empty() || opened.cut_last {
+    let opened = seal::open(&bytes, key.as_deref(), run_id, name).map_err(|refused| {
+        CoreError::RunSealed { path: path.clone(), reason: refused.to_string() }
+    })?;
+    let whole =
+        opened.chain.as_ref().is_none_or(|end| matches!(end, super::chain::End::Closed { .. }));
+    if !opened.damaged.is_empty() || opened.cut_last || !whole {
         return Err(CoreError::RunSealed {
             path,
             reason: "part of it cannot be decrypted (the file is damaged)".into(),

@@ -29,7 +29,7 @@ pub fn read_recording(path: &Path, key: Option<&RunKey>) -> Result<String, Strin
     }
     let text = match seal::form(&bytes) {
         Form::Empty | Form::Clear => bytes,
-        Form::Sealed { key_id } => {
+        Form::Sealed { key_id, .. } => {
             let run_dir = path.parent();
             let run_id = run_dir.and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
             let file = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
@@ -41,9 +41,13 @@ pub fn read_recording(path: &Path, key: Option<&RunKey>) -> Result<String, Strin
                     .and_then(|data_dir| super::keys::key_for(data_dir).ok().flatten()),
             };
             let key = registered.as_deref().or(key);
-            let opened = seal::open(&bytes, key, &seal::aad(run_id, file))
+            let opened = seal::open(&bytes, key, run_id, file)
                 .map_err(|refused| format!("cannot read the recorded run {shown}: {refused}"))?;
-            if let Some(line) = opened.damaged.first() {
+            let broken = match &opened.chain {
+                Some(super::chain::End::Broken { line, .. }) => Some(line),
+                _ => None,
+            };
+            if let Some(line) = opened.damaged.first().or(broken) {
                 return Err(format!(
                     "cannot read the recorded run {shown}: line {line} cannot be decrypted (the \
                      file is damaged, or it was renamed or moved out of its run folder)"

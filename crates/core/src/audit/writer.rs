@@ -7,7 +7,9 @@
 //! the last [`DELTA_FLUSH`] of events (the database keeps the draft and the results).
 //! Failures after creation never stop the run: they are logged and the first one is kept. In a
 //! data folder that seals its run files (`keys`), each write is one sealed record (`seal`)
-//! holding the lines written together, and the header goes out with the first.
+//! holding the lines written together, and the header goes out with the first. The records
+//! are chained (`chain`) in the order they are written, whichever thread writes them (the
+//! log's lock orders them), and closing the log writes the closing record.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -19,6 +21,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use vibe_wire::Envelope;
 
+use super::chain::{self, Link};
 use super::late::{self, Waiting};
 use super::seal::{self, Form, RunKey, Sealer};
 use super::{EVENTS_FILE, blob, io_error, run_dir};
@@ -75,19 +78,26 @@ impl LogFile {
         }
     }
 
-    /// Write what is pending in one call.
-    fn flush(&mut self) -> std::io::Result<()> {
+    /// Write what is pending in one call; with `close`, a sealed log's closing record too
+    /// (not in a file nothing was written to, which stays empty).
+    fn flush(&mut self, close: bool) -> std::io::Result<()> {
         self.waiting_since = None;
-        if self.pending.is_empty() {
+        let closing = close && !(self.needs_header && self.pending.is_empty());
+        if self.pending.is_empty() && !(closing && self.sealer.is_some()) {
             return Ok(());
         }
         if let Some(sealer) = &mut self.sealer {
-            let record = sealer.seal(&self.pending);
-            self.pending.clear();
+            let mut out = Vec::with_capacity(self.pending.len() * 2);
             if std::mem::take(&mut self.needs_header) {
-                self.pending.extend_from_slice(sealer.key().header().as_bytes());
+                out.extend_from_slice(sealer.header().as_bytes());
             }
-            self.pending.extend_from_slice(&record);
+            if !self.pending.is_empty() {
+                out.extend_from_slice(&sealer.seal(&self.pending));
+            }
+            if closing && let Some(end) = sealer.close() {
+                out.extend_from_slice(&end);
+            }
+            self.pending = out;
         }
         if self.broken_line {
             self.pending.insert(0, b'\n');
@@ -100,7 +110,7 @@ impl LogFile {
 
     /// [`LogFile::flush`], keeping a failure for the run to report.
     fn write_out(&mut self) {
-        if let Err(e) = self.flush() {
+        if let Err(e) = self.flush(false) {
             self.unwritten.get_or_insert(e);
         }
     }
@@ -164,17 +174,18 @@ impl RunAudit {
             )),
             std::fs::TryLockError::Error(e) => io_error("lock", &events_path, e),
         })?;
-        let mut log = match check_form(file, key.as_deref())
+        let (mut log, resume) = match check_form(file, key.as_deref(), run_id)
             .map_err(|e| io_error("read", &events_path, e))?
         {
-            Ok(log) => log,
+            Ok(found) => found,
             Err(reason) => return Err(CoreError::RunSealed { path: events_path, reason }),
         };
         if let Some(key) = &key {
-            log.sealer = Some(
-                Sealer::new(key.clone(), run_id, EVENTS_FILE)
-                    .map_err(|e| io_error("seal", &events_path, e))?,
-            );
+            let sealer = match resume {
+                Some(link) => Sealer::resume(key.clone(), run_id, EVENTS_FILE, link),
+                None => Sealer::unchained(key.clone(), run_id, EVENTS_FILE),
+            };
+            log.sealer = Some(sealer.map_err(|e| io_error("seal", &events_path, e))?);
         }
         let mut audit = Self::from_parts(run_id, dir, events_path, log);
         audit.key = key;
@@ -306,8 +317,13 @@ impl RunAudit {
 }
 
 impl Drop for RunAudit {
+    /// Closing the log: what waits is written, with a sealed log's closing record.
     fn drop(&mut self) {
-        self.flush();
+        let written = self.lock_log().flush(true);
+        if let Err(e) = written {
+            self.fail(io_error("write", &self.events_path, e).to_string());
+        }
+        self.report_unwritten();
     }
 }
 
@@ -317,10 +333,19 @@ impl EventSink for RunAudit {
     }
 }
 
-/// The log `file` (just opened and locked) made ready for appending with `key`: a header cut
-/// short by a kill is dropped (the file is empty again), a sealed file must be sealed with
-/// `key`, and a clear one stays clear only without a key. `Err(reason)` refuses the file.
-fn check_form(mut file: File, key: Option<&RunKey>) -> std::io::Result<Result<LogFile, String>> {
+/// What [`check_form`] found: the log, and where a sealed log's chain continues (`None`: a
+/// v1 file written before chaining, appended to unchained).
+type Found = (LogFile, Option<Link>);
+
+/// The log `file` of run `run_id` (just opened and locked) made ready for appending with
+/// `key`: a header cut short by a kill is dropped (the file is empty again), a sealed file
+/// must be sealed with `key` (a chained one continues its chain after its last record that
+/// opens), and a clear one stays clear only without a key. `Err(reason)` refuses the file.
+fn check_form(
+    mut file: File,
+    key: Option<&RunKey>,
+    run_id: &str,
+) -> std::io::Result<Result<Found, String>> {
     let mut head = Vec::with_capacity(seal::HEADER_LEN);
     file.seek(SeekFrom::Start(0))?;
     (&mut file).take(seal::HEADER_LEN as u64).read_to_end(&mut head)?;
@@ -331,19 +356,31 @@ fn check_form(mut file: File, key: Option<&RunKey>) -> std::io::Result<Result<Lo
             }
             let mut log = LogFile::new(file, false);
             log.needs_header = key.is_some();
-            return Ok(Ok(log));
+            return Ok(Ok((log, Some(Link::START))));
         }
         (Form::Clear, None) => None,
-        (Form::Sealed { key_id }, Some(key)) if key_id == key.id() => None,
+        (Form::Sealed { key_id, chained }, Some(key)) if key_id == key.id() => {
+            let resume = if chained {
+                let mut bytes = Vec::new();
+                file.seek(SeekFrom::Start(0))?;
+                file.read_to_end(&mut bytes)?;
+                let context = chain::context(run_id, EVENTS_FILE);
+                Some(chain::walk(key, &context, &bytes[seal::HEADER_LEN..]).resume)
+            } else {
+                None
+            };
+            let broken_line = ends_mid_line(&mut file)?;
+            return Ok(Ok((LogFile::new(file, broken_line), resume)));
+        }
         (Form::Clear, Some(_)) => Some(
             "it is a clear-text log in a data folder that encrypts its run folders; reopen \
              the data folder so that VibeLife encrypts it first"
                 .to_string(),
         ),
-        (Form::Sealed { key_id }, None) => {
+        (Form::Sealed { key_id, .. }, None) => {
             Some(seal::Refused::NoKey { key_id: key_id.to_string() }.to_string())
         }
-        (Form::Sealed { key_id }, Some(key)) => Some(
+        (Form::Sealed { key_id, .. }, Some(key)) => Some(
             seal::Refused::OtherKey { key_id: key_id.to_string(), ours: key.id().to_string() }
                 .to_string(),
         ),
@@ -352,7 +389,7 @@ fn check_form(mut file: File, key: Option<&RunKey>) -> std::io::Result<Result<Lo
         return Ok(Err(reason));
     }
     let broken_line = ends_mid_line(&mut file)?;
-    Ok(Ok(LogFile::new(file, broken_line)))
+    Ok(Ok((LogFile::new(file, broken_line), None)))
 }
 
 /// Whether a non-empty file's last byte is not a newline (a line left unfinished).

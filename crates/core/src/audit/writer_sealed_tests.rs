@@ -1,5 +1,9 @@
+//! Tests of sealed logs as the writer leaves them: no clear text, chained records read back
+//! whole and closed (also when the late writer wrote some batches), an interrupted log told
+//! apart, and a reopened one.
+
 use super::*;
-use crate::audit::{read_events, read_run_file, register};
+use crate::audit::{Integrity, read_events, read_run_file, register};
 use vibe_wire::Event;
 
 fn said(seq: u64, text: &str) -> Envelope {
@@ -33,16 +37,86 @@ fn a_sealed_log_and_its_large_outputs_hold_no_clear_text_and_reopen_for_appendin
         serde_json::from_slice(&read_run_file(dir.path(), "r", &file).unwrap()).unwrap();
     assert_eq!(whole, big);
 
-    // Reopened after a kill cut its last record: the next event still reads.
-    let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-    f.write_all(b"AAAAbbbbCCCC").unwrap();
+    let log = read_events(dir.path(), "r").unwrap();
+    assert_eq!(log.integrity, Integrity::Closed { records: 1 });
+    assert!(log.notices().is_empty(), "{:?}", log.notices());
+
+    // Reopened, it continues the chain after its closing record.
     let audit = RunAudit::create(dir.path(), "r").unwrap();
     audit.write(&said(1, "然后呢"));
     drop(audit);
     let log = read_events(dir.path(), "r").unwrap();
     let seqs: Vec<u64> = log.events.iter().map(|e| e.seq).collect();
     assert_eq!(seqs, [0, 1]);
-    assert_eq!(log.skipped.len(), 1, "the cut record, now inside, is named");
+    assert_eq!(log.integrity, Integrity::Closed { records: 3 });
+
+    // Reopened after a kill cut its last record: the cut record, now inside, is named as the
+    // damage (its events are lost) and the events before it are read.
+    let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+    f.write_all(b"AAAAbbbbCCCC").unwrap();
+    let audit = RunAudit::create(dir.path(), "r").unwrap();
+    audit.write(&said(2, "再说"));
+    drop(audit);
+    let log = read_events(dir.path(), "r").unwrap();
+    assert_eq!(log.events.len(), 2);
+    assert!(
+        matches!(log.integrity, Integrity::Damaged { line: 6, lines_after: 2, .. }),
+        "{:?}",
+        log.integrity
+    );
+}
+
+#[test]
+fn batches_written_by_the_late_writer_chain_in_order_and_closing_counts_them() {
+    let dir = tempfile::tempdir().unwrap();
+    register(dir.path(), Some(RunKey::new(&[6; 32])));
+    let audit = RunAudit::create(dir.path(), "r").unwrap();
+    for seq in 0..6 {
+        audit.write(&said(seq, "字"));
+        if seq % 2 == 1 {
+            // Longer than DELTA_FLUSH: the late writer writes this batch.
+            std::thread::sleep(DELTA_FLUSH * 3);
+        }
+    }
+    let path = audit.events_path().to_path_buf();
+    drop(audit);
+    let records = std::fs::read(&path).unwrap().split(|b| *b == b'\n').count() - 3;
+    assert!(records >= 3, "written in batches: {records}");
+    let log = read_events(dir.path(), "r").unwrap();
+    assert_eq!(log.events.iter().map(|e| e.seq).collect::<Vec<_>>(), [0, 1, 2, 3, 4, 5]);
+    assert_eq!(log.integrity, Integrity::Closed { records: records as u64 });
+    assert!(log.notices().is_empty() && log.is_intact());
+}
+
+#[test]
+fn a_log_whose_process_was_killed_ends_without_its_closing_record() {
+    let key = RunKey::new(&[6; 32]);
+    let dir = tempfile::tempdir().unwrap();
+    register(dir.path(), Some(key.clone()));
+    let audit = RunAudit::create(dir.path(), "r").unwrap();
+    audit.write(&said(0, "a"));
+    audit.flush();
+    let live = read_events(dir.path(), "r").unwrap();
+    assert!(
+        matches!(live.integrity, Integrity::Unclosed { live: true, .. }),
+        "{:?}",
+        live.integrity
+    );
+    assert!(live.notices()[0].contains("still going on"), "{:?}", live.notices());
+    // What a kill leaves: the bytes written so far, no process holding them.
+    let bytes = std::fs::read(audit.events_path()).unwrap();
+    let other = tempfile::tempdir().unwrap();
+    register(other.path(), Some(key));
+    std::fs::create_dir_all(other.path().join("runs/r")).unwrap();
+    std::fs::write(other.path().join("runs/r").join(EVENTS_FILE), bytes).unwrap();
+    let log = read_events(other.path(), "r").unwrap();
+    assert_eq!(log.integrity, Integrity::Unclosed { records: 1, cut_line: None, live: false });
+    assert_eq!(log.events.len(), 1);
+    let notice = log.problem().unwrap();
+    assert!(
+        notice.contains("run r: its log ends without its closing record (the run was interrupted or the file was cut)"),
+        "{notice}"
+    );
 }
 
 #[test]

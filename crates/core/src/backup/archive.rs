@@ -27,7 +27,15 @@ pub fn create(
     if out.exists() {
         return Err(BackupError::Exists { path: out.to_path_buf() });
     }
-    let staging = super::WorkDir::new(data_dir, ".backup-")?;
+    let staging = match super::WorkDir::new(data_dir, ".backup-") {
+        Ok(staging) => staging,
+        // A read-only data folder is backed up elsewhere (the rescue path): the work is done
+        // in the system's temporary folder, as a backup's check does without a data folder.
+        Err(e) => {
+            tracing::info!("working in the temporary folder: {e}");
+            super::WorkDir::new(&std::env::temp_dir(), ".vibelife-backup-work-")?
+        }
+    };
     let db = staging.path().join(DB_ENTRY);
     store.snapshot_into(&db)?;
     let found = vibe_store::inspect(&db, key)?;
@@ -62,11 +70,14 @@ pub fn create(
     };
 
     let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    // A partial file a killed backup left here goes; this one is locked while it is written.
+    super::sweep_partial_backups(parent);
     let partial = tempfile::Builder::new()
-        .prefix(".vibelife-backup-")
-        .suffix(".partial")
+        .prefix(super::PARTIAL_PREFIX)
+        .suffix(super::PARTIAL_SUFFIX)
         .tempfile_in(parent)
         .map_err(BackupError::io("write a backup in", parent))?;
+    partial.as_file().lock().map_err(BackupError::io("lock", partial.path()))?;
     let mut tar = tar::Builder::new(partial.as_file());
     let manifest_json = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
     append(&mut tar, MANIFEST, manifest_json.len() as u64, manifest_json.as_slice(), out)?;

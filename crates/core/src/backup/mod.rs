@@ -3,9 +3,11 @@
 //! `runs/<id>/...` (the run folders). The manifest names the schema version, the rows per table
 //! and every other entry's size and SHA-256. `archive` writes and reads such files; `restore`
 //! swaps one into a data folder so that a crash at any point leaves either the old data or the
-//! restored data, never a mix. The commands over them are `crate::app`'s.
+//! restored data, never a mix; `logs` says which run logs in a backup are damaged. The
+//! commands over them are `crate::app`'s.
 
 mod archive;
+mod logs;
 mod restore;
 mod work;
 
@@ -15,8 +17,11 @@ use vibe_store::StoreError;
 use vibe_wire::ErrorKind;
 
 pub use archive::{create, keep_as_is, read_into};
+pub use logs::check_run_logs;
 pub use restore::{STAGING_DIR, finish_restore, lock as restore_lock, staging_dir, swap_in};
-pub use work::{WORK_PREFIXES, WorkDir, sweep_work_dirs};
+pub use work::{
+    PARTIAL_PREFIX, PARTIAL_SUFFIX, WORK_PREFIXES, WorkDir, sweep_partial_backups, sweep_work_dirs,
+};
 
 /// `manifest.format` of every backup file.
 pub const FORMAT: &str = "vibelife-backup";

@@ -1,7 +1,8 @@
 //! Private working folders in the data folder (`.backup-*` while a backup is written,
-//! `.verify-*` while one is checked). They hold copies of the run folders in clear text, so one
-//! a crash left behind must not stay: each holds a locked `.lock` file while in use, and
-//! [`sweep_work_dirs`] (at every open) removes those whose lock nobody holds.
+//! `.verify-*` while one is checked) and a backup file being written (`.vibelife-backup-*.partial`
+//! beside its target). A crash or a kill must not leave them: each is locked while in use, and
+//! [`sweep_work_dirs`] (at every open) and [`sweep_partial_backups`] (at every open for
+//! `backups/`, and before each backup for its folder) remove those whose lock nobody holds.
 
 use std::fs::File;
 use std::path::Path;
@@ -36,6 +37,34 @@ impl WorkDir {
 
     pub fn path(&self) -> &Path {
         self.dir.path()
+    }
+}
+
+/// How a backup file being written is named beside its target until it is complete.
+pub const PARTIAL_PREFIX: &str = ".vibelife-backup-";
+pub const PARTIAL_SUFFIX: &str = ".partial";
+
+/// Remove the backup files being written in `dir` that nobody writes any more (a killed
+/// `backup create` left them): the writer holds its partial file's lock until it is done.
+pub fn sweep_partial_backups(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with(PARTIAL_PREFIX) || !name.ends_with(PARTIAL_SUFFIX) {
+            continue;
+        }
+        let file = entry.path();
+        let abandoned = File::open(&file).is_ok_and(|f| f.try_lock().is_ok());
+        if abandoned {
+            match std::fs::remove_file(&file) {
+                Ok(()) => {
+                    tracing::info!(file = %file.display(), "removed a backup a kill cut short")
+                }
+                Err(e) => {
+                    tracing::warn!(file = %file.display(), "cannot remove a cut-short backup: {e}")
+                }
+            }
+        }
     }
 }
 
@@ -88,5 +117,21 @@ mod tests {
         assert!(live.path().exists(), "in use");
         assert!(!crashed.exists(), "abandoned");
         assert!(fresh.exists(), "being made: no lock file yet");
+    }
+
+    #[test]
+    fn a_partial_backup_being_written_stays_and_one_a_kill_left_goes() {
+        let dir = tempfile::tempdir().unwrap();
+        let written = dir.path().join(".vibelife-backup-live.partial");
+        let writer = File::create(&written).unwrap();
+        writer.lock().unwrap();
+        let killed = dir.path().join(".vibelife-backup-Xy12.partial");
+        std::fs::write(&killed, "half a backup").unwrap();
+        let other = dir.path().join("vibelife-20260101T000000.000Z.tar");
+        std::fs::write(&other, "a backup").unwrap();
+        sweep_partial_backups(dir.path());
+        assert!(written.exists(), "in use");
+        assert!(!killed.exists(), "abandoned");
+        assert!(other.exists(), "finished backups are kept");
     }
 }

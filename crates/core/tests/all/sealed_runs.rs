@@ -1,6 +1,7 @@
 //! Run folders sealed in an encrypted data folder (docs/privacy.md#run-folders), through the app
 //! as a front end opens it: the bytes on disk hold no message text, `replay_run` / `show_run`
-//! read them back, a record cut short by a kill is left out with a notice, a run folder copied
+//! read them back (a finished run's log whole, with no notice), a record cut short by a kill is
+//! left out with a notice, a run folder copied
 //! from another data folder is refused with a clear error, the scripted model replays a sealed
 //! recording, and a folder with encryption off keeps clear files.
 
@@ -49,7 +50,7 @@ async fn an_encrypted_folder_seals_its_run_logs_and_reads_them_back() {
     let run_id = turn.result.run_id.clone();
     let path = events_path(h.dir.path(), &run_id);
     assert!(!holds(&path, USER_TEXT) && !holds(&path, REPLY), "no clear text on disk");
-    assert!(holds(&path, "#vibelife-sealed v1"));
+    assert!(holds(&path, "#vibelife-sealed v2"), "chained");
 
     assert_eq!(replayed_reply(&h.app, &run_id), REPLY);
     let shown = h.app.show_run(&ShowRunRequest { id: run_id.clone() }).unwrap();
@@ -66,7 +67,11 @@ async fn an_encrypted_folder_seals_its_run_logs_and_reads_them_back() {
     std::fs::write(&path, &bytes).unwrap();
     let replay = h.app.replay_run(&ReplayRunRequest { id: run_id.clone() }).unwrap();
     assert_eq!(replay.events.len(), events);
-    assert!(replay.notices[0].contains("the last line is cut short"), "{:?}", replay.notices);
+    let notice = &replay.notices[0];
+    assert!(
+        notice.contains("ends without its closing record") && notice.contains("is cut short"),
+        "{notice}"
+    );
 }
 
 #[tokio::test]

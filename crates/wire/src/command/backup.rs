@@ -72,6 +72,11 @@ pub struct BackupVerified {
     pub manifest: BackupManifest,
     /// This VibeLife can restore it (its schema is not newer than this build's).
     pub restorable: bool,
+    /// Run logs in it that are damaged or end without their closing record, one line each
+    /// naming the run and the line (docs/audit.md#what-a-read-proves); the backup itself is
+    /// sound.
+    #[serde(default)]
+    pub notices: Vec<String>,
 }
 
 /// `restore_backup`.
@@ -97,6 +102,11 @@ pub struct ExportAllResponse {
     pub dir: String,
     /// The files written, relative to `dir`, sorted.
     pub files: Vec<String>,
+    /// Run logs exported only in part (damaged: the events before the damage) or that end
+    /// without their closing record, one line each naming the run and the line
+    /// (docs/audit.md#what-a-read-proves).
+    #[serde(default)]
+    pub notices: Vec<String>,
 }
 
 /// `erase_data`: without `confirm`, nothing is removed and the answer lists what would be.
