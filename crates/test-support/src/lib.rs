@@ -3,7 +3,8 @@
 //! codes, headers), records requests, and notices clients that hang up; builders for SSE
 //! chunk events; the check that every tool result has its tool call; a sample run's events;
 //! a file server for download tests (Range, 416, redirects, cut connections); and another
-//! connection holding a database's write lock. Dev-only:
+//! connection holding a database's write lock; the one way a test skips itself (`skip`, failing
+//! under `CI=true` unless allow-listed). Dev-only:
 //! nothing here may be used by production code.
 
 mod check;
@@ -12,6 +13,7 @@ mod file_server;
 mod reply;
 mod sample;
 mod server;
+mod skip;
 mod write_lock;
 
 pub use check::check_tool_pairs;
@@ -24,4 +26,5 @@ pub use file_server::FileServer;
 pub use reply::Reply;
 pub use sample::sample_run;
 pub use server::{FakeServer, RecordedRequest};
+pub use skip::{current_test, skip};
 pub use write_lock::WriteLock;
