@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job. With no arguments: builds the desktop app (scripts/build-app.sh, release) and
-# opens it; on a machine without a display (no DISPLAY / WAYLAND_DISPLAY) it says so, shows
-# where the data lives and the installed skills with the `vibe` command line, and points to
-# `scripts/run.sh chat`. With arguments: builds `vibe` and runs it with them, e.g.
+# opens it; on a machine without a display (no DISPLAY / WAYLAND_DISPLAY) it says so and shows
+# where the data lives, the skills and protocols (scripts/headless.sh: also without a keychain
+# or passphrase, then how to choose one), and points to `scripts/run.sh chat`. With arguments:
+# builds `vibe` and runs it with them, e.g.
 #   scripts/run.sh state read --skill lifecoach
 source "$(dirname "$0")/env.sh"
 
@@ -15,17 +16,8 @@ fi
 cargo build --locked --release -p vibe-cli
 VIBE="$CARGO_TARGET_DIR/release/vibe"
 if [ "$#" -eq 0 ]; then
-  echo "No display here (DISPLAY and WAYLAND_DISPLAY are unset), so the desktop app is not opened."
-  echo "Chat in the terminal instead: scripts/run.sh chat    (or run under Xvfb: xvfb-run scripts/run.sh)"
-  echo
-  # The first command on a machine without a keychain needs a database passphrase (asked on a
-  # terminal, or VIBE_DB_PASSPHRASE) or --no-encryption; vibe says so itself.
-  if "$VIBE" db info; then
-    "$VIBE" skills list
-  else
-    echo
-    echo "vibe could not open its data folder yet (above: why, and what to do)."
-  fi
+  # What needs no key first (skills, protocols, where the data lives), then how to get one.
+  exec bash "$ROOT/scripts/headless.sh" "$VIBE"
 else
   exec "$VIBE" "$@"
 fi

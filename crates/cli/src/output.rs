@@ -84,7 +84,16 @@ pub fn report_error(ctx: &Ctx, err: &anyhow::Error) {
     let message = message(err);
     eprintln!("error: {}", terminal_safe(&message));
     if ctx.json && err.downcast_ref::<AlreadyReported>().is_none() {
-        out_line(&json!({ "error": { "message": message } }).to_string());
+        // With `--json`, the same fields the desktop app gets: the kind when the app knows it,
+        // and the hint's data (which folder, which setting) for a script to act on.
+        let mut error = json!({ "message": message });
+        if let Some(app) = err.chain().find_map(|e| e.downcast_ref::<vibe_core::app::AppError>()) {
+            error["kind"] = json!(app.kind());
+        }
+        if let Some(hint) = err.chain().find_map(hint_of) {
+            error["hint"] = json!(hint);
+        }
+        out_line(&json!({ "error": error }).to_string());
     }
 }
 

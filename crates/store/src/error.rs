@@ -123,7 +123,10 @@ impl From<rusqlite::Error> for StoreError {
 /// Why the database file cannot be written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum StorageCause {
-    #[error("the disk is full (free some space, then try again)")]
+    #[error(
+        "disk full: the disk is full; free some space on it (the data folder's backups/ keeps \
+         old backups, its models/ downloaded models: `vibe models rm <id>`), then try again"
+    )]
     DiskFull,
     #[error(
         "the database file or its folder is read-only (make it writable, or use another data folder)"

@@ -4,7 +4,7 @@
 //! Opening and migrating are `lib`'s and `migrations`'s.
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
 
@@ -14,8 +14,36 @@ use crate::migrations::list_backups;
 
 const HEADER: &[u8; 16] = b"SQLite format 3\0";
 
-/// How to get back to a good state, naming the newest backup when there is one.
+/// Where the data folder's backup files are (`vibe backup create`, automatic and pre-restore
+/// backups: `backups/*.tar` beside the database; their format is vibe-core's).
+const BACKUP_FILES_DIR: &str = "backups";
+
+/// The newest backup file (`*.tar`, by modification time) in the `backups` folder beside the
+/// database at `path`.
+fn newest_backup_file(path: &Path) -> Option<PathBuf> {
+    let dir = path.parent()?.join(BACKUP_FILES_DIR);
+    std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "tar"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max()
+        .map(|(_, file)| file)
+}
+
+/// How to get back to a good state, naming the newest backup when there is one: a backup
+/// file with the command that restores it, else the copy an upgrade kept beside the file.
 pub(crate) fn restore_advice(path: &Path) -> String {
+    if let Some(file) = newest_backup_file(path) {
+        let data_dir = path.parent().unwrap_or(Path::new("."));
+        return format!(
+            "The newest backup is {}: quit VibeLife and restore it with `vibe --data-dir {} \
+             backup restore {}` (the damaged data is kept aside first)",
+            file.display(),
+            data_dir.display(),
+            file.display()
+        );
+    }
     match list_backups(path).last() {
         Some(backup) => format!(
             "To restore the last backup, quit VibeLife and copy {} over {} (delete its -wal and \

@@ -35,6 +35,7 @@ mod messages;
 mod migrations;
 mod profile;
 mod protocol_runs;
+mod read_only;
 mod reminder_notices;
 mod run_key;
 mod runs;
@@ -108,6 +109,9 @@ pub struct Store {
     /// Whether the file is encrypted (opened with a key): only then may it keep the key of
     /// the run folders ([`Store::run_file_key`]).
     encrypted: bool,
+    /// Opened read-only because the file or its folder cannot be written (a rescue path:
+    /// reads, exports and backups elsewhere work; writes are refused).
+    read_only: bool,
     /// This process's session on the file (last, so the connection closes first).
     session: Option<session::Session>,
 }
@@ -137,6 +141,10 @@ impl Store {
         // it, two processes opening a new file both run the migrations and one fails.
         let _lock = open_lock(path);
         integrity::precheck(path, key)?;
+        if read_only::place_is_read_only(path) {
+            return Self::open_read_only(path, key)
+                .map_err(|e| error::storage(Some(path), integrity::on_open_error(path, e)));
+        }
         if !key.is_clear() && crypt::is_clear_file(path) {
             Self::encrypt_clear_file(path, key)
                 .map_err(|e| error::storage(Some(path), integrity::on_open_error(path, e)))?;
@@ -218,6 +226,35 @@ impl Store {
         Ok(store)
     }
 
+    /// The database at `path`, which cannot be written in place, opened read-only: nothing
+    /// beside it is made or changed (no session marker, no upgrade, no format move). A file
+    /// that needs an upgrade first cannot be opened this way.
+    fn open_read_only(path: &Path, key: &DbKey) -> Result<Self> {
+        let conn = read_only::connect(path)?;
+        crypt::apply(&conn, key, path)?;
+        let found = migrations::check_not_newer(&conn, path)?;
+        if found < migrations::latest_version() {
+            return Err(StoreError::Storage {
+                path: path.to_path_buf(),
+                cause: StorageCause::ReadOnly,
+            });
+        }
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+        conn.pragma_update(None, "foreign_keys", true)?;
+        tracing::info!(file = %path.display(), "the database cannot be written here: opened read-only");
+        let mut store = Self::new(conn, Some(path.to_path_buf()));
+        store.encrypted = !key.is_clear();
+        store.read_only = true;
+        Ok(store)
+    }
+
+    /// Whether this store was opened read-only (its file or folder cannot be written): every
+    /// write fails with [`StorageCause::ReadOnly`].
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
     /// A private in-memory database (tests, benchmarks, evals).
     pub fn open_in_memory() -> Result<Self> {
         let mut conn = Connection::open_in_memory()?;
@@ -227,7 +264,13 @@ impl Store {
     }
 
     fn finish_open(conn: Connection, path: Option<PathBuf>) -> Result<Self> {
-        let store = Self {
+        let store = Self::new(conn, path);
+        store.migrate_legacy_profiles()?;
+        Ok(store)
+    }
+
+    fn new(conn: Connection, path: Option<PathBuf>) -> Self {
+        Self {
             conn: Mutex::new(conn),
             path,
             upgraded: None,
@@ -235,10 +278,9 @@ impl Store {
             clock: Mutex::new(None),
             damage: Mutex::new(None),
             encrypted: false,
+            read_only: false,
             session: None,
-        };
-        store.migrate_legacy_profiles()?;
-        Ok(store)
+        }
     }
 
     /// Record this process's writes that name no author as made by `by` (the CLI says

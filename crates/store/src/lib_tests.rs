@@ -52,9 +52,12 @@ fn a_full_disk_or_a_read_only_file_is_one_clear_error_and_changes_nothing() {
     let msg = err.to_string();
     assert!(msg.contains(&path.display().to_string()), "{msg}");
     assert!(
-        msg.contains("the disk is full") && msg.contains("Nothing of this change was saved"),
+        msg.contains("disk full: the disk is full")
+            && msg.contains("Nothing of this change was saved"),
         "{msg}"
     );
+    // What to free.
+    assert!(msg.contains("backups/") && msg.contains("vibe models rm"), "{msg}");
     assert_eq!(store.read_state(LOCAL_USER, "coach", None).unwrap(), before);
     assert_eq!(
         store.state_history(LOCAL_USER, &HistoryTarget::Skill("coach".into()), 10).unwrap(),
@@ -82,6 +85,37 @@ fn break_table(path: &Path, table: &str) {
     let at = ((root - 1) * page_size) as usize;
     bytes[at] ^= 0xff;
     std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn a_damaged_database_names_the_newest_backup_file_and_the_command_restoring_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("vibe.db");
+    let store = Store::open(&path).unwrap();
+    store.write_state(LOCAL_USER, "coach", "goals", serde_json::json!({"q1": "run"})).unwrap();
+    drop(store);
+    let backups = dir.path().join("backups");
+    std::fs::create_dir(&backups).unwrap();
+    let older = backups.join("vibelife-20260301T080000.000Z.tar");
+    let newer = backups.join("auto-20260101T080000.000Z.tar");
+    let day = std::time::Duration::from_secs(86_400);
+    for (file, age) in [(&older, 2 * day), (&newer, day)] {
+        let f = std::fs::File::create(file).unwrap();
+        f.set_modified(std::time::SystemTime::now() - age).unwrap();
+    }
+    std::fs::write(backups.join("notes.txt"), "not a backup").unwrap();
+    break_table(&path, "skill_states");
+
+    let store = Store::open_checking(&path, &DbKey::Clear, 0).unwrap();
+    let err = store
+        .write_state(LOCAL_USER, "coach", "goals", serde_json::json!({"q2": "swim"}))
+        .unwrap_err();
+    let msg = err.to_string();
+    assert!(!msg.contains("no backup beside it"), "{msg}");
+    assert!(msg.contains(&format!("The newest backup is {}", newer.display())), "{msg}");
+    let command =
+        format!("vibe --data-dir {} backup restore {}", dir.path().display(), newer.display());
+    assert!(msg.contains(&command), "{msg}");
 }
 
 #[test]

@@ -16,6 +16,20 @@ pub(crate) struct Session {
     db: PathBuf,
     /// Damage was found: leave the marker at close, so the next open runs the quick check.
     keep: std::sync::atomic::AtomicBool,
+    /// The marker was there before this session began (an unclean end, or another session).
+    marked_before: bool,
+}
+
+/// Make (or keep) `path`, owner-only (0600): the marker and lock files beside the database.
+fn private_file(path: &Path) -> std::io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.create(true).truncate(false).write(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let file = options.open(path)?;
+    // One made by an earlier version may be 0644.
+    crate::crypt::restrict(path);
+    Ok(file)
 }
 
 fn sibling(db: &Path, suffix: &str) -> PathBuf {
@@ -36,12 +50,7 @@ pub(crate) struct Begun {
 
 /// Begin a session on `db` (call it holding the open lock).
 pub(crate) fn begin(db: &Path) -> Begun {
-    let inuse = match OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(sibling(db, ".inuse"))
-    {
+    let inuse = match private_file(&sibling(db, ".inuse")) {
         Ok(file) => file,
         Err(e) => {
             tracing::debug!(path = %db.display(), "no session marker (cannot make the lock file): {e}");
@@ -50,8 +59,9 @@ pub(crate) fn begin(db: &Path) -> Begun {
     };
     let dirty = sibling(db, ".dirty");
     let alone = inuse.try_lock().is_ok();
-    let unclean = alone && dirty.exists();
-    if let Err(e) = File::create(&dirty) {
+    let marked_before = dirty.exists();
+    let unclean = alone && marked_before;
+    if let Err(e) = private_file(&dirty) {
         tracing::debug!(path = %dirty.display(), "cannot write the session marker: {e}");
     }
     if alone {
@@ -60,7 +70,8 @@ pub(crate) fn begin(db: &Path) -> Begun {
     if let Err(e) = inuse.lock_shared() {
         tracing::debug!(path = %db.display(), "cannot hold the session lock: {e}");
     }
-    let session = Session { inuse: Some(inuse), db: db.to_path_buf(), keep: false.into() };
+    let session =
+        Session { inuse: Some(inuse), db: db.to_path_buf(), keep: false.into(), marked_before };
     Begun { session: Some(session), unclean, alone }
 }
 
@@ -70,11 +81,16 @@ impl Session {
         self.keep.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
-    /// Give up the session without marking a clean close (the open failed: the next open looks
-    /// again).
+    /// Give up the session after a failed open (a wrong key, a refused file): a marker that was
+    /// there before stays (the next open looks again); one this session made goes, as nothing
+    /// was opened. Called holding the open lock.
     pub(crate) fn abandon(mut self) {
+        let Some(inuse) = self.inuse.take() else { return };
+        let _ = inuse.unlock();
+        if !self.marked_before && inuse.try_lock().is_ok() {
+            remove_marker(&self.db);
+        }
         // Closing the file releases its lock.
-        self.inuse = None;
     }
 }
 
@@ -86,13 +102,17 @@ impl Drop for Session {
         // The last session out says the file was closed cleanly.
         let keep = self.keep.load(std::sync::atomic::Ordering::Relaxed);
         if !keep && inuse.try_lock().is_ok() {
-            let dirty = sibling(&self.db, ".dirty");
-            if let Err(e) = std::fs::remove_file(&dirty)
-                && e.kind() != std::io::ErrorKind::NotFound
-            {
-                tracing::warn!(path = %dirty.display(), "cannot remove the session marker: {e}");
-            }
+            remove_marker(&self.db);
             let _ = inuse.unlock();
         }
+    }
+}
+
+fn remove_marker(db: &Path) {
+    let dirty = sibling(db, ".dirty");
+    if let Err(e) = std::fs::remove_file(&dirty)
+        && e.kind() != std::io::ErrorKind::NotFound
+    {
+        tracing::warn!(path = %dirty.display(), "cannot remove the session marker: {e}");
     }
 }

@@ -194,3 +194,30 @@ fn a_session_that_did_not_close_gets_a_quick_check_at_the_next_open() {
     drop(Store::open(&sound).unwrap());
     assert!(!other.path().join("vibe.db.dirty").exists());
 }
+
+#[test]
+fn a_wrong_passphrase_leaves_no_marker_and_the_files_beside_the_database_are_owner_only() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("vibe.db");
+    let key = vibe_store::DbKey::passphrase("the right one");
+    drop(Store::open_with_key(&path, &key).unwrap());
+    let dirty = dir.path().join("vibe.db.dirty");
+    assert!(!dirty.exists(), "a clean close");
+
+    let err = Store::open_with_key(&path, &vibe_store::DbKey::passphrase("a guess")).err();
+    assert_eq!(err.map(|e| e.kind().as_str()), Some("wrong_key"));
+    assert!(!dirty.exists(), "a refused open leaves no session marker behind");
+
+    // A crash's marker stays through a refused open: the next real open still checks.
+    std::fs::write(&dirty, b"").unwrap();
+    assert!(Store::open_with_key(&path, &vibe_store::DbKey::passphrase("a guess")).is_err());
+    assert!(dirty.exists());
+
+    let store = Store::open_with_key(&path, &key).unwrap();
+    for name in ["vibe.db.dirty", "vibe.db.inuse", "vibe.db.lock"] {
+        let mode = std::fs::metadata(dir.path().join(name)).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{name} is {:o}", mode & 0o777);
+    }
+    drop(store);
+}

@@ -108,8 +108,8 @@ fn a_copy_with_flipped_bytes_is_refused_naming_the_file_and_the_backup_to_restor
 }
 
 /// Runs `vibe --data-dir DIR ARGS` with DIR read-only: by its mode for a normal user, by a
-/// read-only bind mount for root (whom modes do not bind), then `true`. `None` (with a
-/// notice) where neither can be had.
+/// read-only bind mount for root (whom modes do not bind), then `true`. `None` (a skip, which
+/// fails under `CI=true`) where neither can be had.
 fn run_read_only(dir: &Path, args: &[&str]) -> Option<(std::process::Output, bool)> {
     use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
     let probe = dir.join(".owner-probe");
@@ -141,7 +141,10 @@ fn run_read_only(dir: &Path, args: &[&str]) -> Option<(std::process::Output, boo
     let out = wrapped.output().ok()?;
     let err = stderr(&out);
     if err.contains("mount:") || err.contains("unshare:") {
-        eprintln!("NOTICE: read-only data dir test skipped: running as root and {err}");
+        vibe_test_support::skip(
+            &format!("vibe-cli {}", vibe_test_support::current_test("integrity")),
+            &format!("a read-only data dir cannot be made: running as root and {err}"),
+        );
         return None;
     }
     Some((out, true))
@@ -169,4 +172,36 @@ fn a_read_only_data_dir_is_one_clear_message_naming_the_file_and_the_cause() {
     assert!(err.contains("Nothing of this change was saved"), "{err}");
     let read = ok_json_in(dir.path(), &["state", "read", "--skill", "coach"]);
     assert_eq!(read["data"]["goals"]["q1"], "跑步", "{read}");
+}
+
+#[test]
+fn a_read_only_data_dir_still_reads_exports_and_backs_up_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    ok_json_in(dir.path(), GOALS);
+    let rescue = tempfile::tempdir().unwrap();
+    let export = rescue.path().join("export");
+    let backup = rescue.path().join("rescue.tar");
+    let cases: [Vec<&str>; 4] = [
+        vec!["--json", "state", "read", "--skill", "coach"],
+        vec!["--json", "conversations", "list"],
+        vec!["--json", "export", "all", "--out", export.to_str().unwrap()],
+        vec!["--json", "backup", "create", "--out", backup.to_str().unwrap()],
+    ];
+    for args in &cases {
+        let Some((out, _)) = run_read_only(dir.path(), args) else {
+            return;
+        };
+        assert!(out.status.success(), "{args:?} on a read-only data dir: {}", stderr(&out));
+    }
+    assert!(export.join("profile.json").is_file(), "the export was written");
+    // The backup is whole: it checks, and restores into a new folder.
+    let checked = ok_json_in(dir.path(), &["backup", "verify", backup.to_str().unwrap()]);
+    assert_eq!(checked["restorable"], true, "{checked}");
+    // Nothing was left in the read-only folder by the rescue (no working folders).
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".backup-") || n.starts_with(".verify-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }
