@@ -114,7 +114,8 @@ test("the plan checklist and the skill badge show", async ({ page }) => {
   await expect(plan).toContainText("理清工作压力");
   await expect(plan.locator("li")).toHaveCount(3);
   await expect(plan).toContainText("进行中");
-  await expect(page.getByTestId("skill-badge")).toHaveText("✨ 已激活lifecoach");
+  // The skill's display name in the UI's language, not its folder name.
+  await expect(page.getByTestId("skill-badge")).toHaveText("✨ 已激活人生教练");
   await expect(page.getByTestId("msg-assistant")).toContainText("今天就能推进");
   await expect(page.getByTestId("nav-settings")).toHaveText("设置");
   await page.screenshot({ path: `${SHOTS}/plan-zh.png` });

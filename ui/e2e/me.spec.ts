@@ -1,6 +1,6 @@
 // The "Me" screen over the mocked shell: birth info with its charts and the reflection note,
-// a goal edited in place (written back with write_state), the journal search, and a memory
-// item edited and forgotten.
+// a goal edited in place (written back with write_state), the journal search, the journal
+// refreshed when the coach writes it during a turn, and a memory item edited and forgotten.
 import { expect, test } from "@playwright/test";
 
 const SHOTS = "test-results/screenshots";
@@ -48,6 +48,21 @@ test("a goal is edited in place and written back to the coach's state", async ({
 
   await page.getByRole("searchbox", { name: "Search the journal" }).fill("作品集");
   await expect(page.getByTestId("journal-entry")).toHaveCount(1);
+});
+
+test("the dashboard's journal refreshes when the coach writes it during a turn", async ({ page }) => {
+  await page.goto("./?lang=en");
+  // A turn that stays open (the benchmark's run): the coach's tool call arrives while Me is shown.
+  await page.getByTestId("composer").fill("bench");
+  await page.getByTestId("composer").press("Enter");
+  await expect(page.getByTestId("stop")).toBeVisible();
+  await page.getByTestId("nav-me").click();
+  await expect(page.getByTestId("journal-entry")).toHaveCount(3);
+  await page.evaluate(() =>
+    window.__vibeMock.coachAppends("journal", { date: "2026-11-27", mood: 8, highlights: ["和教练聊完决定先做作品集"] }),
+  );
+  await expect(page.getByTestId("journal-entry")).toHaveCount(4);
+  await expect(page.getByTestId("journal-entry").first()).toContainText("和教练聊完决定先做作品集");
 });
 
 test("a memory item is edited, then forgotten; the switch and export reach the shell", async ({ page }) => {

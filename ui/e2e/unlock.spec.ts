@@ -23,18 +23,32 @@ test("a passphrase-locked folder opens with its passphrase, not another", async 
   expect(sent).not.toContain("open sesame");
 });
 
-test("without a keychain a new folder chooses a passphrase, typed twice", async ({ page }) => {
-  await page.goto("./?lang=zh-CN&locked=nokey");
-  await expect(page.getByTestId("unlock")).toContainText("保护你的对话");
-  await page.getByTestId("unlock-passphrase").fill("我的口令 2026");
-  await page.getByTestId("unlock-passphrase-again").fill("我的口令 2025");
-  await expect(page.getByText("两次输入的口令不一致。")).toBeVisible();
-  await expect(page.getByTestId("unlock-submit")).toBeDisabled();
-  await page.screenshot({ path: `${SHOTS}/unlock-choose.png` });
-  await page.getByTestId("unlock-passphrase-again").fill("我的口令 2026");
+test("the saved language applies once a passphrase-locked folder is open", async ({ page }) => {
+  // The system's language is English; the folder's settings say 简体中文, readable only once open.
+  await page.goto("./?lang=zh-CN&locked=passphrase");
+  await expect(page.getByTestId("unlock")).toContainText("VibeLife is locked");
+  await page.getByTestId("unlock-passphrase").fill("open sesame");
   await page.getByTestId("unlock-submit").click();
   await expect(page.getByTestId("composer")).toBeVisible();
-  expect(await page.evaluate(() => window.__vibeMock.encryption)).toBe("passphrase");
+  await expect(page.getByTestId("nav-chat")).toHaveText("对话");
+  await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
+});
+
+test.describe("on a Chinese system", () => {
+  test.use({ locale: "zh-CN" });
+  test("without a keychain a new folder chooses a passphrase, typed twice", async ({ page }) => {
+    await page.goto("./?lang=zh-CN&locked=nokey");
+    await expect(page.getByTestId("unlock")).toContainText("保护你的对话");
+    await page.getByTestId("unlock-passphrase").fill("我的口令 2026");
+    await page.getByTestId("unlock-passphrase-again").fill("我的口令 2025");
+    await expect(page.getByText("两次输入的口令不一致。")).toBeVisible();
+    await expect(page.getByTestId("unlock-submit")).toBeDisabled();
+    await page.screenshot({ path: `${SHOTS}/unlock-choose.png` });
+    await page.getByTestId("unlock-passphrase-again").fill("我的口令 2026");
+    await page.getByTestId("unlock-submit").click();
+    await expect(page.getByTestId("composer")).toBeVisible();
+    expect(await page.evaluate(() => window.__vibeMock.encryption)).toBe("passphrase");
+  });
 });
 
 test("no encryption is only chosen after its warning", async ({ page }) => {

@@ -5,6 +5,8 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "./client";
 import { ChatScreen } from "./chat/ChatScreen";
+import { setLanguage } from "./i18n";
+import { formFromView } from "./settings/form";
 import { FirstRun } from "./firstrun/FirstRun";
 import { MeScreen } from "./me/MeScreen";
 import { ProtocolsScreen } from "./protocols/ProtocolsScreen";
@@ -47,6 +49,11 @@ export function App() {
     );
   };
   useEffect(start, []);
+  /** Unlocked: the saved language could not be read while the folder was locked; apply it now. */
+  const opened = () => {
+    client.settings.get().then((v) => setLanguage(formFromView(v).language), () => undefined);
+    start();
+  };
   const inApp = (PAGES as readonly string[]).includes(screen);
   return (
     <div className="app">
@@ -66,7 +73,7 @@ export function App() {
       {screen === "starting" && <p className="starting muted">{t("app.starting")}</p>}
       {screen === "unlock" && (
         <div className="screen">
-          <UnlockScreen kind={lock} onOpened={start} />
+          <UnlockScreen kind={lock} onOpened={opened} />
         </div>
       )}
       {screen === "first-run" && (

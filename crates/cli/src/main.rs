@@ -20,6 +20,7 @@ use crate::ctx::Ctx;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     init_tracing(cli.global.verbose);
     let ctx = Ctx::new(&cli.global);
@@ -46,6 +47,27 @@ fn main() {
         output::report_error(&ctx, &err);
         std::process::exit(1);
     }
+}
+
+/// `vibe … | head` (stdout) or `vibe … 2>&1 | head` (stderr too): once the reader is gone, the
+/// next `print!`/`eprint!` panics ("failed printing to stdout: Broken pipe"). That is no
+/// error of vibe's: end quietly, as `output::out_line` does, after writing what a run's log
+/// still holds. Any other panic is reported as before.
+fn quiet_on_closed_pipe() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if message.starts_with("failed printing to std") && message.contains("Broken pipe") {
+            vibe_core::audit::write_waiting(std::time::Duration::from_secs(1));
+            std::process::exit(0);
+        }
+        report(info);
+    }));
 }
 
 fn init_tracing(verbose: u8) {

@@ -69,6 +69,19 @@ pub async fn pull(
     cancel: &CancellationToken,
     progress: &(dyn Fn(Progress) + Send + Sync),
 ) -> Result<Pulled, ModelsError> {
+    pull_within(dir, entry, client, cancel, progress, None).await
+}
+
+/// [`pull`] on a disk with room for `room` bytes of the partial file (`None`: whatever the
+/// disk has): a write past it fails as on a full disk. Tests fill the disk mid-download so.
+pub(crate) async fn pull_within(
+    dir: &ModelsDir,
+    entry: &CatalogEntry,
+    client: &reqwest::Client,
+    cancel: &CancellationToken,
+    progress: &(dyn Fn(Progress) + Send + Sync),
+    room: Option<u64>,
+) -> Result<Pulled, ModelsError> {
     let id = entry.id.as_str();
     crate::id::check_id(id)?;
     if let Ok(installed) = dir.get(id) {
@@ -164,8 +177,8 @@ pub async fn pull(
     };
 
     if let Some(response) = response {
-        let append = file.try_clone().map_err(|e| ModelsError::io("cannot open", &part, e))?;
-        let mut out = tokio::fs::File::from_std(append);
+        let handle = file.try_clone().map_err(|e| ModelsError::io("cannot open", &part, e))?;
+        let mut out = tokio::fs::File::from_std(handle);
         out.seek(SeekFrom::Start(have))
             .await
             .map_err(|e| ModelsError::io("cannot write", &part, e))?;
@@ -199,7 +212,7 @@ pub async fn pull(
                     actual: have + chunk.len() as u64,
                 });
             }
-            if let Err(e) = out.write_all(&chunk).await {
+            if let Err(e) = append(&mut out, &chunk, have, room).await {
                 close(out).await;
                 return Err(write_error(e, &part, have));
             }
@@ -250,6 +263,23 @@ pub async fn pull(
     };
     sidecar.write(&dir.sidecar_file(id))?;
     Ok(Pulled { installed: dir.get(id)?, resumed_from, restarted, already_installed: false })
+}
+
+/// Append `chunk` to the partial file holding `have` bytes; past `room` (see [`pull_within`])
+/// what fits is written and the rest fails as on a full disk.
+async fn append(
+    out: &mut tokio::fs::File,
+    chunk: &[u8],
+    have: u64,
+    room: Option<u64>,
+) -> std::io::Result<()> {
+    let left = room.map_or(u64::MAX, |room| room.saturating_sub(have));
+    let fits = usize::try_from(left).unwrap_or(usize::MAX).min(chunk.len());
+    out.write_all(&chunk[..fits]).await?;
+    if fits < chunk.len() {
+        return Err(std::io::Error::from(std::io::ErrorKind::StorageFull));
+    }
+    Ok(())
 }
 
 /// Where a 206 answer's range starts (`Content-Range: bytes START-END/TOTAL`).
@@ -323,3 +353,7 @@ fn error_chain(err: &reqwest::Error) -> String {
     }
     message
 }
+
+#[cfg(test)]
+#[path = "download_tests.rs"]
+mod tests;

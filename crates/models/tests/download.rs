@@ -1,8 +1,8 @@
 //! The downloader against a real HTTP server on 127.0.0.1 (`vibe_test_support::FileServer`):
 //! a fresh download, resume after a cut, a redirect before a resume, a server that ignores
-//! Range, 416 for a whole file, a wrong checksum, no room up front, a disk that fills up
-//! mid-download (a small tmpfs where mounting is allowed), cancel, and a second download of
-//! the same model. Then adding a GGUF file by path and removing models.
+//! Range, 416 for a whole file, a wrong checksum, no room up front, cancel, and a second
+//! download of the same model (a disk that fills up mid-download: src/download_tests.rs).
+//! Then adding a GGUF file by path and removing models.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -199,68 +199,6 @@ async fn a_download_that_cannot_fit_is_refused_before_anything_is_written() {
     assert!(err.to_string().contains("free some space"), "{err}");
     assert_eq!(s.dir.partial_bytes("tiny-q8_0"), None);
     assert!(s.server.requests().is_empty(), "nothing was requested");
-}
-
-/// A tmpfs of `size` mounted on a fresh folder, unmounted when dropped; `None` where mounting
-/// is not allowed (not root, a container without the capability).
-struct Tmpfs(tempfile::TempDir);
-
-impl Tmpfs {
-    fn mount(size: &str) -> Option<Tmpfs> {
-        let dir = tempfile::tempdir().ok()?;
-        let ok = std::process::Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(dir.path())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        ok.then_some(Tmpfs(dir))
-    }
-}
-
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("umount").arg(self.0.path()).status();
-    }
-}
-
-#[tokio::test]
-async fn a_disk_that_fills_up_mid_download_keeps_the_partial_file_to_resume() {
-    let Some(tmpfs) = Tmpfs::mount("1m") else {
-        eprintln!(
-            "skipped: mounting a tmpfs is not allowed here (the up-front check is tested above)"
-        );
-        return;
-    };
-    let s = setup();
-    let dir = ModelsDir::new(tmpfs.0.path());
-    let entry = entry(s.server.url("/files/tiny.gguf"), &s.bytes);
-    let filler = tmpfs.0.path().join("filler");
-    let filled = std::sync::atomic::AtomicBool::new(false);
-    // Another program fills the disk once the download has started.
-    let fill = |_: Progress| {
-        if !filled.swap(true, std::sync::atomic::Ordering::SeqCst) {
-            let chunk = vec![0u8; 64 * 1024];
-            if let Ok(mut f) = std::fs::File::create(&filler) {
-                while std::io::Write::write_all(&mut f, &chunk).is_ok() {}
-            }
-        }
-    };
-    let err = vibe_models::pull(&dir, &entry, &s.client, &CancellationToken::new(), &fill)
-        .await
-        .err()
-        .unwrap_or_else(|| panic!("a full disk went unnoticed"));
-    assert!(matches!(err, ModelsError::DiskFull { .. }), "{err}");
-    assert!(err.to_string().contains("free some space and pull again"), "{err}");
-    assert!(dir.partial_bytes("tiny-q8_0").is_some(), "the partial file is kept");
-    assert!(!dir.model_file("tiny-q8_0").exists());
-
-    std::fs::remove_file(&filler).unwrap_or_else(|e| panic!("{e}"));
-    let pulled = vibe_models::pull(&dir, &entry, &s.client, &CancellationToken::new(), &|_| {})
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(read(&pulled.installed.path), s.bytes);
-    drop(dir);
 }
 
 #[tokio::test]

@@ -174,3 +174,17 @@ fn every_file_that_cannot_be_read_is_reported_with_its_path() {
         "{found:#?}"
     );
 }
+
+#[test]
+fn a_yaml_alias_in_skill_md_is_an_error_at_the_alias() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    write(r, "s/SKILL.md", "---\nname: s\nx: &d 人生教练\ndescription: *d\n---\nbody\n");
+    let report = check_path(&r.join("s"));
+    assert!(report.has_errors() && !report.skills[0].valid, "{:?}", report.problems);
+    let got = lines(&report, r);
+    assert!(
+        got.iter().any(|l| l.starts_with("s/SKILL.md:4:14: ") && l.contains("aliases")),
+        "{got:#?}"
+    );
+}

@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use saphyr::{MarkedYaml, Scalar as SaphyrScalar, YamlData, YamlLoader};
-use saphyr_parser::{Parser, ScanError};
+use saphyr_parser::{Event, Parser, ScanError, Span, SpannedEventReceiver};
 use serde_json::Value as Json;
 
 use crate::problem::Pos;
@@ -126,7 +126,14 @@ pub(crate) fn parse(text: &str, first_line: usize) -> Result<Node, SyntaxError> 
     let mut loader: YamlLoader<'_, MarkedYaml<'_>> = YamlLoader::default();
     loader.early_parse(false);
     let mut parser = Parser::new_from_str(text);
-    parser.load(&mut loader, false).map_err(|e| scan_error(&e))?;
+    let mut receiver = NoAliases { loader: &mut loader, alias: None };
+    parser.load(&mut receiver, false).map_err(|e| scan_error(&e))?;
+    if let Some(span) = receiver.alias {
+        return Err(SyntaxError {
+            pos: at(span.start.line(), span.start.col()),
+            message: "YAML aliases (`*name`) are not supported: write the value out".into(),
+        });
+    }
     if let Some(e) = loader.error() {
         return Err(scan_error(e));
     }
@@ -136,6 +143,22 @@ pub(crate) fn parse(text: &str, first_line: usize) -> Result<Node, SyntaxError> 
             pos: Pos::new(first_line, 1),
             value: Value::Scalar(Scalar { text: String::new(), kind: ScalarKind::Null }),
         }),
+    }
+}
+
+/// The loader, noting the first alias: saphyr resolves an alias into a copy of its anchor's
+/// node, so the tree cannot tell one was used.
+struct NoAliases<'a, 'input> {
+    loader: &'a mut YamlLoader<'input, MarkedYaml<'input>>,
+    alias: Option<Span>,
+}
+
+impl<'input> SpannedEventReceiver<'input> for NoAliases<'_, 'input> {
+    fn on_event(&mut self, ev: Event<'input>, span: Span) {
+        if matches!(ev, Event::Alias(_)) && self.alias.is_none() {
+            self.alias = Some(span);
+        }
+        self.loader.on_event(ev, span);
     }
 }
 
@@ -246,6 +269,15 @@ mod tests {
         let dup = parse("a: 1\na: 2\n", 1).unwrap_err();
         assert_eq!(dup.pos.line, 2, "{dup:?}");
         assert!(dup.message.contains("duplicate"), "{dup:?}");
+    }
+
+    #[test]
+    fn an_alias_is_refused_where_it_is_used() {
+        let err = parse("name: bazi\nbase: &b text\ndescription: *b\n", 1).unwrap_err();
+        assert_eq!(err.pos, Pos::new(3, 14), "{err:?}");
+        assert!(err.message.contains("aliases"), "{err:?}");
+        let merged = parse("a: &x {k: v}\nb:\n  <<: *x\n", 4).unwrap_err();
+        assert_eq!(merged.pos.line, 6, "{merged:?}");
     }
 
     #[test]

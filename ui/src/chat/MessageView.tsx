@@ -3,6 +3,7 @@
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { StreamingMarkdown } from "./Markdown";
+import { useSkillName } from "./skillName";
 import type { Message } from "./state";
 import { ToolActivity } from "./ToolActivity";
 
@@ -18,11 +19,7 @@ export const MessageView = memo(function MessageView({ message: m }: { message: 
   const status = t(`chat.status.${m.status}`);
   return (
     <div className={`msg msg-assistant status-${m.status}`} data-testid="msg-assistant">
-      {m.skill && (
-        <div className="skill-badge" data-testid="skill-badge">
-          {t("chat.skillActivated", { skill: m.skill })}
-        </div>
-      )}
+      {m.skill && <SkillBadge skill={m.skill} />}
       {m.reasoning && (
         <details className="reasoning">
           <summary>{m.status === "streaming" && !m.text ? t("chat.thinking") : t("chat.reasoning")}</summary>
@@ -42,3 +39,14 @@ export const MessageView = memo(function MessageView({ message: m }: { message: 
     </div>
   );
 });
+
+/** The skill this reply activated, by its display name in the UI's language. */
+function SkillBadge({ skill }: { skill: string }) {
+  const { t, i18n } = useTranslation();
+  const name = useSkillName(skill, i18n.language);
+  return (
+    <div className="skill-badge" data-testid="skill-badge">
+      {t("chat.skillActivated", { skill: name })}
+    </div>
+  );
+}

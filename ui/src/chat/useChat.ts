@@ -2,7 +2,7 @@
 // actions a person takes (send, stop, retry, approve, open a conversation, answer a protocol
 // invitation).
 
-import { useCallback, useReducer, useRef } from "react";
+import { useCallback, useEffect, useReducer, useRef } from "react";
 import * as client from "../client";
 import type { CommandError, Envelope, Event } from "../wire";
 import { reopenedProtocol } from "../protocols/resume";
@@ -34,6 +34,10 @@ export function useChat(onListChanged: () => void) {
   const [state, dispatch] = useReducer(chatReducer, initialChatState);
   const live = useRef(state);
   live.current = state;
+  // A coach's tool changed stored data: screens showing it (Me's dashboard) load it again.
+  useEffect(() => {
+    if (state.stateChange) client.stateChanges.announce(state.stateChange);
+  }, [state.stateChange]);
 
   const onEvent = useCallback(
     (env: Envelope) => {

@@ -59,6 +59,8 @@ import type {
   UnlockDatabaseResponse,
 } from "../wire";
 export type * from "./types";
+/** Stored data changed by a coach's tool during a turn: announced by the chat, read by screens. */
+export * as stateChanges from "./stateChanges";
 
 function isErrorInfo(v: unknown): v is ErrorInfo {
   return !!v && typeof v === "object" && "kind" in v && "message" in v;

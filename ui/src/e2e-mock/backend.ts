@@ -47,6 +47,8 @@ interface MockState {
   emit: (e: Envelope) => void;
   /** Stands in for editing a skill on disk; `notify`: the registry's watcher reports it. */
   editSkill: (name: string, fixed: boolean, notify: boolean) => void;
+  /** Stands in for the coach's `append_to_list` in the live run: stored, then `state_changed`. */
+  coachAppends: (list: string, entry: Record<string, unknown>) => void;
 }
 
 declare global {
@@ -88,6 +90,11 @@ export function installMockBackend() {
     configured: false,
     emit: (e) => live && send(live, e),
     editSkill: (name, fixed, notify) => skills.editSkill(name, fixed, notify),
+    coachAppends: (list, entry) => {
+      const stored = me.lifecoach[list];
+      me.lifecoach[list] = [{ ...entry, _created_at: new Date().toISOString() }, ...(Array.isArray(stored) ? stored : [])];
+      if (live) send(live, { type: "state_changed", skill: "lifecoach", paths: [list] } as Envelope);
+    },
   };
   window.__vibeMock = mock;
   const conversations = new Map<string, ConversationSummary & { messages: ChatMessage[] }>();
@@ -291,6 +298,9 @@ export function installMockBackend() {
         conversations.delete(String(request.id));
         return out({ deleted: String(request.id), runs_removed: [] });
       case "get_settings":
+        // As the shell: no app, so no settings, until the folder is unlocked.
+        if (locked)
+          throw out({ error: { kind: "passphrase_needed", message: `the database in ${DATA_DIR} is locked` }, hint: { type: "db_passphrase", data_dir: DATA_DIR } });
         return out(settingsView());
       case "update_settings": {
         for (const { key, value } of request.changes as SettingChange[]) {

@@ -34,6 +34,12 @@ const skill = (name: string, root: SkillSummary["root"], description: string | n
   findings,
 });
 
+/** Display names as the shipped SKILL.md files have them (`metadata`). */
+const DISPLAY_NAMES: Record<string, Record<string, string>> = {
+  lifecoach: { display_name_zh: "人生教练", display_name_en: "Life Coach" },
+  bazi: { display_name_zh: "八字命理", display_name_en: "Bazi Four Pillars" },
+};
+
 export function createSkills(send: (channel: number, index: number, env: Envelope) => void) {
   /** What is on disk. */
   const disk: SkillSummary[] = [
@@ -85,7 +91,7 @@ export function createSkills(send: (channel: number, index: number, env: Envelop
           dir: s.dir,
           valid: s.valid,
           shadows: s.shadows,
-          meta: { name: s.name, description: s.description },
+          meta: { name: s.name, description: s.description, metadata: DISPLAY_NAMES[s.name] ?? {} },
           parts: s.name === "lifecoach" ? { rules: ["goal_tracking", "journaling"], scenarios: ["weekly_review"], cases: ["stuck"], tools: true, protocols: ["dankoe", "weekly_review"] } : { rules: [], scenarios: [], cases: [], tools: false, protocols: [] },
           resources: [
             { path: "SKILL.md", bytes: 2048, kind: "part" },

@@ -39,6 +39,14 @@ export function Dashboard() {
     client.profile.state(COACH_SKILL).then((s) => setState(obj(s)), (e) => setError(client.toCommandError(e)));
   }, []);
   useEffect(load, [load]);
+  // The coach changed this skill's state during a turn (a journal entry, a goal): load it again.
+  useEffect(
+    () =>
+      client.stateChanges.subscribe((c) => {
+        if (c.skill === COACH_SKILL) load();
+      }),
+    [load],
+  );
 
   const write = async (section: string, key: string, value: string | string[]) => {
     setError(null);

@@ -161,7 +161,13 @@ async fn session(ctx: &Ctx, app: &App, args: &ChatArgs) -> anyhow::Result<()> {
                 break;
             }
         };
-        let Some(line) = line else { break };
+        let Some(line) = line else {
+            // A line over the cap (or a read error) ended the input: a failure, not an end.
+            if let Some(why) = terminal.input_error() {
+                return Err(anyhow::anyhow!(why));
+            }
+            break;
+        };
         if line.trim().is_empty() {
             continue;
         }

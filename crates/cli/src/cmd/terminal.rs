@@ -18,6 +18,9 @@ pub struct Terminal {
     /// (a background `vibe chat "…" &` is not stopped by the terminal for reading it).
     lines: Mutex<Option<mpsc::UnboundedReceiver<String>>>,
     interrupts: Mutex<mpsc::UnboundedReceiver<()>>,
+    /// Why the input ended early (a line over the cap, a read error): the REPL then ends
+    /// with this error, not as if the input had simply ended.
+    failed: Arc<std::sync::Mutex<Option<String>>>,
 }
 
 impl Terminal {
@@ -32,14 +35,23 @@ impl Terminal {
                 }
             }
         });
-        Arc::new(Self { lines: Mutex::new(None), interrupts: Mutex::new(rx) })
+        Arc::new(Self {
+            lines: Mutex::new(None),
+            interrupts: Mutex::new(rx),
+            failed: Arc::default(),
+        })
     }
 
     /// The next line of stdin (without its line end); `None` at end of input.
     pub async fn next_line(&self) -> Option<String> {
         let mut lines = self.lines.lock().await;
-        let rx = lines.get_or_insert_with(spawn_reader);
+        let rx = lines.get_or_insert_with(|| spawn_reader(self.failed.clone()));
         rx.recv().await
+    }
+
+    /// Why the input ended early, when it did not simply end (see [`Terminal::next_line`]).
+    pub fn input_error(&self) -> Option<String> {
+        self.failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 
     /// Wait for the next Ctrl-C press (presses made while nobody waited are kept in order).
@@ -51,8 +63,9 @@ impl Terminal {
     }
 }
 
-/// A thread that reads stdin line by line until its end and sends each line.
-fn spawn_reader() -> mpsc::UnboundedReceiver<String> {
+/// A thread that reads stdin line by line until its end and sends each line; an error ends
+/// the input and is kept in `failed`.
+fn spawn_reader(failed: Arc<std::sync::Mutex<Option<String>>>) -> mpsc::UnboundedReceiver<String> {
     let (tx, rx) = mpsc::unbounded_channel();
     let started = std::thread::Builder::new().name("stdin".into()).spawn(move || {
         let stdin = std::io::stdin().lock();
@@ -60,7 +73,8 @@ fn spawn_reader() -> mpsc::UnboundedReceiver<String> {
             let line = match line {
                 Ok(line) => line,
                 Err(e) => {
-                    crate::output::err_line(&format!("error: {e}; input ends here"));
+                    let why = format!("{e}; input ends here");
+                    *failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(why);
                     break;
                 }
             };

@@ -53,3 +53,22 @@ fn a_stdin_line_longer_than_the_cap_is_refused_without_reading_it_all() {
     assert!(stderr.contains("line 1 of stdin") && stderr.contains("256 KiB"), "{stderr}");
     assert!(out.stdout.is_empty(), "nothing screened: {}", String::from_utf8_lossy(&out.stdout));
 }
+
+#[test]
+fn a_chat_line_longer_than_the_cap_ends_the_repl_with_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("s.yaml");
+    std::fs::write(&script, "responses:\n  - text: \"hi\"\n").unwrap();
+    let mut input = vec![b'x'; 300 * 1024];
+    input.extend_from_slice(b"\n");
+    let out = in_dir(&dir.path().join("data"))
+        .args(["chat"])
+        .env("VIBE_LLM_BASE_URL", format!("scripted:{}", script.display()))
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(!out.status.success(), "an over-size line is a failure, not an end: {stderr}");
+    assert!(stderr.contains("line 1 of stdin") && stderr.contains("256 KiB"), "{stderr}");
+    assert!(stderr.contains("input ends here"), "{stderr}");
+}

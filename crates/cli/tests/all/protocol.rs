@@ -66,9 +66,10 @@ fn protocols_are_listed_started_paused_cancelled_and_exported() {
             let text = String::from_utf8(text.stdout).unwrap();
             assert!(text.contains("我的人生地图") && text.contains("cancelled"), "{text}");
         }
-        Err(_) => {
-            println!("NOTICE: pdftotext (poppler-utils) is not installed; PDF text not checked")
-        }
+        Err(_) => vibe_test_support::skip(
+            &format!("vibe-cli {}", vibe_test_support::current_test("protocol")),
+            "pdftotext (poppler-utils) is not installed; the PDF's text is not checked",
+        ),
     }
     let json = run(dir, &["protocol", "export", &dankoe, "--format", "json"]);
     let json: Value = serde_json::from_slice(&json.stdout).unwrap();

@@ -65,6 +65,13 @@ pub fn store(dir: &Path) -> vibe_store::Store {
     .unwrap()
 }
 
+/// Seal the run logs this test process writes in `dir` as `vibe` seals them: the data
+/// folder's run-folder key (stored now when its database has none) registered for the process.
+pub fn seal_runs_here(dir: &Path) {
+    let raw = store(dir).run_file_key(&[7; 32]).unwrap();
+    vibe_core::audit::register(dir, Some(vibe_core::audit::RunKey::new(&raw)));
+}
+
 /// [`vibe_std`] as an `assert_cmd` command (timeouts, piped stdin).
 pub fn vibe() -> Command {
     Command::from_std(vibe_std())

@@ -127,6 +127,7 @@ impl App {
         }
         crate::backup::finish_restore(&paths);
         crate::backup::sweep_work_dirs(&paths.data_dir);
+        crate::backup::sweep_partial_backups(&paths.data_dir.join(crate::backup::BACKUPS_DIR));
         let store = Arc::new(Store::open_with_key(&paths.db(), &key)?);
         let encrypted = !key.is_clear();
         drop((key, key_lock));

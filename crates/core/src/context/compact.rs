@@ -92,6 +92,10 @@ impl ContextBuilder {
         // Half a window is the newest part of the window just read: selected from it, not read
         // again.
         let (kept, _) = vibe_store::select_history(&window, half(limit));
+        // What stays must fit the context window too: a huge message is folded, not kept, or
+        // every later call would overflow (the history leaves it out as well).
+        let (kept, _) =
+            vibe_store::select_history(&kept, HistoryLimit::Tokens(self.history_room(phase)));
         let Some(first_kept) = kept.first().map(|m| m.id) else { return Ok(None) };
         let folded = self.store.messages_between(&conv.id, through, first_kept)?;
         let Some(new_through) = folded.last().map(|m| m.id) else { return Ok(None) };

@@ -147,18 +147,36 @@ impl ContextBuilder {
                 HistoryLimit::Messages(n.max(1) as usize)
             }
             HistoryMode::TokenBudget => {
-                let (wanted, prompt) = match phase {
-                    Phase::Phase1 => (l.phase1_history_tokens, l.phase1_prompt_tokens),
-                    Phase::Phase2 => (
-                        skill.and_then(|h| h.max_tokens).unwrap_or(l.phase2_history_tokens),
-                        l.phase2_prompt_tokens,
-                    ),
+                let wanted = match phase {
+                    Phase::Phase1 => l.phase1_history_tokens,
+                    Phase::Phase2 => {
+                        skill.and_then(|h| h.max_tokens).unwrap_or(l.phase2_history_tokens)
+                    }
                 };
-                let room = l.max_context_tokens.saturating_sub(prompt + l.reply_reserve_tokens);
+                let room = l.max_context_tokens.saturating_sub(self.prompt_and_reply(phase));
                 // In model tokens; the window is counted in estimated ones.
                 HistoryLimit::Tokens(self.budget(wanted.min(room)).max(1))
             }
         }
+    }
+
+    /// The prompt budget of `phase` and the reply reserve: what the context window holds
+    /// besides the history.
+    fn prompt_and_reply(&self, phase: Phase) -> u32 {
+        let l = &self.limits;
+        let prompt = match phase {
+            Phase::Phase1 => l.phase1_prompt_tokens,
+            Phase::Phase2 => l.phase2_prompt_tokens,
+        };
+        prompt + l.reply_reserve_tokens
+    }
+
+    /// The most history tokens a call of `phase` can carry in any mode: the context window
+    /// less the prompt and the reply (in estimated tokens). A window by message count is cut
+    /// to it too, so one huge message cannot make every later call overflow the window.
+    pub(crate) fn history_room(&self, phase: Phase) -> u32 {
+        let room = self.limits.max_context_tokens.saturating_sub(self.prompt_and_reply(phase));
+        self.budget(room).max(1)
     }
 
     /// The stored rows of the window (oldest first, after `through`), and whether older
@@ -213,9 +231,12 @@ impl ContextBuilder {
             out.messages.push(message);
             out.message_ids.push(row.id);
         }
-        if let HistoryLimit::Tokens(budget) = limit {
-            fit_tokens(&mut out, &mut sizes, budget);
-        }
+        let budget = match limit {
+            HistoryLimit::Tokens(budget) => budget,
+            // Within the count, the window still has to fit the context window.
+            HistoryLimit::Messages(_) => self.history_room(phase),
+        };
+        fit_tokens(&mut out, &mut sizes, budget);
         out.tokens = sizes.iter().sum();
         out.message_tokens = sizes;
         if interrupted > 0 {

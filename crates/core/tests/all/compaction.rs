@@ -114,3 +114,38 @@ async fn without_model_summaries_the_digest_is_named_and_costs_nothing() {
     assert_eq!(reason.as_deref(), Some(vibe_core::context::SUMMARIES_OFF));
     assert_eq!(usage, None);
 }
+
+/// A conversation whose last reply alone is larger than the context window (a model that
+/// wrote a whole book in one answer).
+fn conversation_with_a_huge_reply(h: &Harness) -> String {
+    let conv = h.store.create_conversation(LOCAL_USER, None).unwrap();
+    let huge = format!("这是一本书的开头。{}", "很长很长的内容，".repeat(12_000));
+    for (role, text, tokens) in
+        [(Role::User, "帮我写一本书".to_string(), 10), (Role::Assistant, huge, 40_000)]
+    {
+        h.store
+            .append_message(
+                &conv.id,
+                NewMessage { token_count: tokens, ..NewMessage::text(role, text) },
+            )
+            .unwrap();
+    }
+    conv.id
+}
+
+#[tokio::test]
+async fn a_reply_larger_than_the_context_window_is_folded_so_continue_works() {
+    let script = "responses:\n  - text: \"好的，我们接着写。\"\n  - text: \"第二章开始了。\"\n";
+    let h = Harness::scripted(script);
+    let conv = conversation_with_a_huge_reply(&h);
+    let turn = h.turn(say_in(&conv, "继续")).await;
+    assert_eq!(turn.result.stop_reason, vibe_wire::StopReason::Completed, "{:?}", turn.types());
+    assert_eq!(turn.reply(), "好的，我们接着写。");
+    compacted(&turn);
+    let summary = h.store.conversation(&conv).unwrap().summary.unwrap();
+    assert!(summary.contains("这是一本书的开头"), "the huge reply is in the summary: {summary}");
+    // And the next "continue" too: the huge reply stays folded.
+    let again = h.turn(say_in(&conv, "继续")).await;
+    assert_eq!(again.result.stop_reason, vibe_wire::StopReason::Completed, "{:?}", again.types());
+    assert_eq!(again.reply(), "第二章开始了。");
+}
