@@ -75,8 +75,8 @@ pub use skill_view::SkillView;
 pub use state::{AppendCap, AppendOutcome, StateRead, StateStatus, StateWrite, validate_skill_id};
 pub use strict_json::parse_strict;
 pub use undo::{
-    ChangeBy, DESTRUCTIVE_HISTORY_DAYS, HISTORY_DAYS, HISTORY_ROWS, HistoryTarget, StateChange,
-    Undone, describe,
+    ChangeBy, ClearedHistory, DESTRUCTIVE_HISTORY_DAYS, HISTORY_DAYS, HISTORY_ROWS, HistoryTarget,
+    StateChange, Undone, describe,
 };
 
 /// The user id of the person using this machine (one profile per local user).

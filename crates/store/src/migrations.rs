@@ -30,6 +30,7 @@ pub(crate) const FILES: &[(&str, &str)] = &[
         "0012_protocols_destructive_history.sql",
         include_str!("../../../migrations/0012_protocols_destructive_history.sql"),
     ),
+    ("0013_history_cleared.sql", include_str!("../../../migrations/0013_history_cleared.sql")),
 ];
 
 /// A schema upgrade done while opening a file, for the front end to tell the person (the CLI

@@ -306,6 +306,7 @@ pub(crate) fn skill_snapshot(tx: &Connection, user: &str, skill: &str) -> Result
 
 #[path = "undo_record.rs"]
 mod record;
+pub use record::ClearedHistory;
 pub(crate) use record::{Removal, record, record_as};
 
 /// The target's whole current value.
@@ -369,6 +370,14 @@ impl Store {
             })?
             .collect::<rusqlite::Result<_>>()?;
         Ok(rows)
+    }
+
+    /// Clear `target`'s history on the person's request, in one transaction: a destructive
+    /// change younger than [`DESTRUCTIVE_HISTORY_DAYS`] and the changes after it stay until
+    /// those days pass; everything else goes.
+    pub fn clear_history(&self, user: &str, target: &HistoryTarget) -> Result<ClearedHistory> {
+        validate(target)?;
+        self.write_tx(|tx| record::clear(tx, user, target))
     }
 
     /// Revert `target` to its value before change `to` (default: its newest change), in one

@@ -1,10 +1,11 @@
 //! Recording one change in the undo history (`state_history`) and pruning the history as it
 //! grows: ordinary changes go after [`HISTORY_DAYS`] or beyond [`HISTORY_ROWS`] per target; a
 //! destructive one (it removed the person's data) and every later change of its target stay
-//! [`DESTRUCTIVE_HISTORY_DAYS`] (issue 28). What a change means is the write paths'; inverting
-//! changes is `undo`'s.
+//! until the person clears them or [`DESTRUCTIVE_HISTORY_DAYS`] pass, whichever is later
+//! (issue 28); clearing the history on the person's request. What a change means is the write
+//! paths'; inverting changes is `undo`'s.
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{
     Before, ChangeBy, DESTRUCTIVE_HISTORY_DAYS, HISTORY_DAYS, HISTORY_ROWS, HistoryTarget,
@@ -83,7 +84,8 @@ pub(crate) fn record_as(
 }
 
 /// Drop the target's rows older than [`HISTORY_DAYS`] or beyond its newest [`HISTORY_ROWS`] —
-/// but none from the oldest destructive change younger than [`DESTRUCTIVE_HISTORY_DAYS`] on.
+/// but none from the oldest destructive change still kept on: one the person has not cleared,
+/// or one younger than [`DESTRUCTIVE_HISTORY_DAYS`] (kept until both hold: cleared and old).
 fn prune(tx: &Connection, user: &str, target: &HistoryTarget) -> Result<()> {
     let now = clock::now();
     let ordinary = clock::stamp(now - chrono::Duration::days(HISTORY_DAYS));
@@ -91,10 +93,58 @@ fn prune(tx: &Connection, user: &str, target: &HistoryTarget) -> Result<()> {
     tx.prepare_cached(
         "DELETE FROM state_history WHERE user_id = ?1 AND target = ?2
            AND id < coalesce((SELECT min(id) FROM state_history WHERE user_id = ?1
-                                AND target = ?2 AND destructive = 1 AND at >= ?4), ?6)
+                                AND target = ?2 AND destructive = 1
+                                AND (cleared = 0 OR at >= ?4)), ?6)
            AND (at < ?3 OR id <= coalesce((SELECT id FROM state_history WHERE user_id = ?1
                                 AND target = ?2 ORDER BY id DESC LIMIT 1 OFFSET ?5), -1))",
     )?
     .execute(params![user, target.key(), ordinary, destructive, HISTORY_ROWS, i64::MAX])?;
     Ok(())
+}
+
+/// What [`clear`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClearedHistory {
+    /// Changes removed from the history.
+    pub removed: usize,
+    /// Changes kept: from the oldest destructive change younger than
+    /// [`DESTRUCTIVE_HISTORY_DAYS`] on, so that loss stays undoable until then.
+    pub kept: usize,
+    /// When the kept changes go (RFC 3339), if any were kept.
+    pub kept_until: Option<String>,
+}
+
+/// Clear `target`'s history on the person's request: every change goes, except a destructive
+/// change younger than [`DESTRUCTIVE_HISTORY_DAYS`] and the changes after it, which stay
+/// (marked cleared) until those days pass.
+pub(crate) fn clear(tx: &Connection, user: &str, target: &HistoryTarget) -> Result<ClearedHistory> {
+    let now = clock::now();
+    let young = clock::stamp(now - chrono::Duration::days(DESTRUCTIVE_HISTORY_DAYS));
+    let oldest_young: Option<(i64, String)> = tx
+        .query_row(
+            "SELECT id, at FROM state_history WHERE user_id = ?1 AND target = ?2
+               AND destructive = 1 AND at >= ?3 ORDER BY id LIMIT 1",
+            params![user, target.key(), young],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    let keep_from = oldest_young.as_ref().map_or(i64::MAX, |(id, _)| *id);
+    let removed = tx.execute(
+        "DELETE FROM state_history WHERE user_id = ?1 AND target = ?2 AND id < ?3",
+        params![user, target.key(), keep_from],
+    )?;
+    tx.execute(
+        "UPDATE state_history SET cleared = 1 WHERE user_id = ?1 AND target = ?2 AND destructive = 1",
+        params![user, target.key()],
+    )?;
+    let kept: i64 = tx.query_row(
+        "SELECT count(*) FROM state_history WHERE user_id = ?1 AND target = ?2",
+        params![user, target.key()],
+        |r| r.get(0),
+    )?;
+    let kept_until = oldest_young.and_then(|(_, at)| {
+        let at = chrono::DateTime::parse_from_rfc3339(&at).ok()?;
+        Some(clock::stamp(at.to_utc() + chrono::Duration::days(DESTRUCTIVE_HISTORY_DAYS)))
+    });
+    Ok(ClearedHistory { removed, kept: usize::try_from(kept).unwrap_or(0), kept_until })
 }

@@ -249,8 +249,37 @@ fn a_destructive_change_is_pruned_only_after_90_days() {
     assert_eq!(left.iter().filter(|&&id| id >= wipe).count(), 41, "with everything after it");
     *now.lock().unwrap() = start + chrono::Duration::days(91);
     ordinary(&store);
-    let left = ids(&store);
-    assert!(left.iter().all(|&id| id > wipe), "pruned after 90 days: {left:?}");
+    assert!(ids(&store).contains(&wipe), "not cleared by the person: kept after 90 days too");
+    let cleared = store.clear_history(U, &skill()).unwrap();
+    assert_eq!((cleared.kept, cleared.kept_until), (0, None), "cleared and old: it goes");
+    assert!(ids(&store).is_empty(), "{:?}", ids(&store));
+}
+
+/// "Until the person clears it or 90 days pass, whichever is later": clearing a young
+/// destructive change keeps it (and what followed) until its 90 days are up, then it goes.
+#[test]
+fn a_cleared_destructive_change_stays_until_its_90_days_pass() {
+    let start = chrono::Utc::now();
+    let (store, now) = store_at(start);
+    journal(&store, 3);
+    let (before_wipe, full) = (ids(&store).len(), state_text(&store));
+    store.write_state_by(U, "coach", "journal", json!({}), &ChangeBy::Cli).unwrap();
+    let wipe = store.state_history(U, &skill(), 1).unwrap()[0].id;
+    *now.lock().unwrap() = start + chrono::Duration::days(10);
+    store.write_state(U, "coach", "counter", json!({"n": 1})).unwrap();
+    let cleared = store.clear_history(U, &skill()).unwrap();
+    assert_eq!(cleared.removed, before_wipe, "the ordinary changes before the wipe went");
+    assert_eq!(cleared.kept, 2, "the wipe and the change after it stay");
+    let until =
+        chrono::DateTime::parse_from_rfc3339(cleared.kept_until.as_deref().unwrap()).unwrap();
+    assert_eq!(until.to_utc().date_naive(), (start + chrono::Duration::days(90)).date_naive());
+    store.undo(U, &skill(), Some(wipe), &ChangeBy::Cli).unwrap();
+    assert_eq!(state_text(&store), full, "still undoable after clearing");
+    *now.lock().unwrap() = start + chrono::Duration::days(91);
+    for i in 0..16 {
+        store.write_state(U, "coach", "counter", json!({"n": i})).unwrap();
+    }
+    assert!(ids(&store).iter().all(|&id| id > wipe), "gone after 90 days: {:?}", ids(&store));
 }
 
 #[test]

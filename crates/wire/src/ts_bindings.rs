@@ -88,6 +88,8 @@ fn generate(dir: &Path) -> Result<(), String> {
         cmd::StateHistoryView::export_all(&cfg),
         cmd::UndoStateRequest::export_all(&cfg),
         cmd::UndoStateResponse::export_all(&cfg),
+        cmd::ClearStateHistoryRequest::export_all(&cfg),
+        cmd::ClearStateHistoryResponse::export_all(&cfg),
         cmd::Hint::export_all(&cfg),
         cmd::EvalCheck::export_all(&cfg),
         cmd::EvalRequest::export_all(&cfg),

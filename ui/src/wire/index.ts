@@ -23,6 +23,8 @@ export type * from "./ChartView";
 export type * from "./ChatMessage";
 export type * from "./CheckSkillsRequest";
 export type * from "./CheckedSkillView";
+export type * from "./ClearStateHistoryRequest";
+export type * from "./ClearStateHistoryResponse";
 export type * from "./CommandError";
 export type * from "./ComputeChartRequest";
 export type * from "./ConversationDetail";

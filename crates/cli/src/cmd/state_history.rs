@@ -1,10 +1,12 @@
-//! `vibe state history|undo (--skill S | --profile)`: the undo history of a skill's saved state
-//! or of the profile (docs/design.md#undo), through the app's `state_history` and `undo_state`
-//! commands; `--json` prints their wire DTOs.
+//! `vibe state history|undo|clear-history (--skill S | --profile)`: the undo history of a
+//! skill's saved state or of the profile (docs/design.md#undo), through the app's
+//! `state_history`, `undo_state` and `clear_state_history` commands; `--json` prints their wire
+//! DTOs.
 
 use clap::{Args, Subcommand};
 use vibe_wire::command::{
-    ChangeSource, HistoryTargetView, StateHistoryRequest, StateHistoryView, UndoStateRequest,
+    ChangeSource, ClearStateHistoryRequest, HistoryTargetView, StateHistoryRequest,
+    StateHistoryView, UndoStateRequest,
 };
 
 use crate::ctx::Ctx;
@@ -28,6 +30,12 @@ pub enum HistoryCommand {
         /// Go back to before this change (an id from `vibe state history`).
         #[arg(long, value_name = "ID")]
         to: Option<i64>,
+    },
+    /// Clear the recorded changes. A change that removed data (a trimmed or wiped list) stays
+    /// undoable until it is 90 days old, with the changes after it; the rest go now.
+    ClearHistory {
+        #[command(flatten)]
+        target: Target,
     },
 }
 
@@ -66,6 +74,20 @@ pub fn run(ctx: &Ctx, command: HistoryCommand) -> anyhow::Result<()> {
             let request = StateHistoryRequest { target: target.view(), limit: Some(limit) };
             let view = app.state_history(&request)?;
             print(ctx, &serde_json::to_value(&view)?, || lines(&view));
+        }
+        HistoryCommand::ClearHistory { target } => {
+            let done =
+                app.clear_state_history(&ClearStateHistoryRequest { target: target.view() })?;
+            print(ctx, &serde_json::to_value(&done)?, || {
+                let shown = shown(&done.target);
+                match &done.kept_until {
+                    Some(until) => format!(
+                        "{shown}: cleared {} change(s); kept {} until {until}: a recent change removed data, and it stays undoable until then",
+                        done.removed, done.kept
+                    ),
+                    None => format!("{shown}: cleared {} change(s)", done.removed),
+                }
+            });
         }
         HistoryCommand::Undo { target, to } => {
             let done = app.undo_state(&UndoStateRequest { target: target.view(), to })?;

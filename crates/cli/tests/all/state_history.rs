@@ -120,3 +120,46 @@ fn duplicate_keys_are_refused_and_nothing_is_written() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("duplicate key \"account\""), "{err}");
 }
+
+/// The person clears the history: ordinary changes go; a change that wiped their journal stays
+/// undoable (with what followed) until it is 90 days old, and the answer says until when.
+#[test]
+fn clearing_the_history_keeps_a_recent_loss_undoable_and_says_until_when() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "goals", r#"{"q1": "run"}"#);
+    ok_json_in(
+        d,
+        &[
+            "state",
+            "append",
+            "--skill",
+            "lifecoach",
+            "--path",
+            "journal",
+            "--entry",
+            r#"{"text": "a"}"#,
+        ],
+    );
+    let before = read(d);
+    write(d, "journal", r#"{"gone": true}"#);
+
+    let cleared = ok_json_in(d, &["state", "clear-history", "--skill", "lifecoach"]);
+    assert_eq!(
+        (cleared["removed"].as_u64(), cleared["kept"].as_u64()),
+        (Some(2), Some(1)),
+        "{cleared}"
+    );
+    let until = cleared["kept_until"].as_str().unwrap();
+    let human = run(d, &["state", "clear-history", "--skill", "lifecoach"]);
+    let text = String::from_utf8(human.stdout).unwrap();
+    assert!(text.contains(&format!("kept 1 until {until}")), "{text}");
+    let history = ok_json_in(d, &["state", "history", "--skill", "lifecoach"]);
+    assert_eq!(history["changes"].as_array().unwrap().len(), 1, "{history}");
+    ok_json_in(d, &["state", "undo", "--skill", "lifecoach"]);
+    assert_eq!(read(d), before, "the wiped journal comes back after clearing");
+
+    // Without a recent loss, everything goes (the undo above is one: it stays).
+    let profile = ok_json_in(d, &["state", "clear-history", "--profile"]);
+    assert_eq!(profile["kept"], 0, "{profile}");
+}

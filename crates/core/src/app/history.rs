@@ -1,11 +1,12 @@
 //! The undo history as app commands (docs/design.md#undo): `state_history` lists the recorded
-//! changes of a skill's state or of the profile, `undo_state` reverts them. The store keeps
+//! changes of a skill's state or of the profile, `undo_state` reverts them,
+//! `clear_state_history` clears them on the person's request. The store keeps
 //! and reverts; this file only maps to and from the wire DTOs.
 
 use vibe_store::{ChangeBy, HistoryTarget, LOCAL_USER, StateChange};
 use vibe_wire::command::{
-    ChangeSource, HistoryTargetView, StateChangeView, StateHistoryRequest, StateHistoryView,
-    UndoStateRequest, UndoStateResponse,
+    ChangeSource, ClearStateHistoryRequest, ClearStateHistoryResponse, HistoryTargetView,
+    StateChangeView, StateHistoryRequest, StateHistoryView, UndoStateRequest, UndoStateResponse,
 };
 
 use crate::app::{App, AppError};
@@ -48,6 +49,22 @@ impl App {
         Ok(StateHistoryView {
             target: request.target.clone(),
             changes: changes.into_iter().map(change_view).collect(),
+        })
+    }
+
+    /// `clear_state_history`: the person clears the target's history (a recent destructive
+    /// change stays until its 90 days pass, docs/design.md#undo).
+    pub fn clear_state_history(
+        &self,
+        request: &ClearStateHistoryRequest,
+    ) -> Result<ClearStateHistoryResponse, AppError> {
+        let done = self.store.clear_history(LOCAL_USER, &target(&request.target))?;
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Ok(ClearStateHistoryResponse {
+            target: request.target.clone(),
+            removed: count(done.removed),
+            kept: count(done.kept),
+            kept_until: done.kept_until,
         })
     }
 

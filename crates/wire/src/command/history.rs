@@ -84,3 +84,24 @@ pub struct UndoStateResponse {
     /// The target's value now.
     pub value: Value,
 }
+
+/// `clear_state_history`: the person clears a target's undo history. A change that removed
+/// their data and is younger than 90 days stays (with the changes after it) until then.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ClearStateHistoryRequest {
+    pub target: HistoryTargetView,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ClearStateHistoryResponse {
+    pub target: HistoryTargetView,
+    /// Changes removed.
+    pub removed: u32,
+    /// Changes kept: a recent change that removed data, and the changes after it.
+    pub kept: u32,
+    /// When the kept changes go (RFC 3339), if any were kept.
+    #[serde(default)]
+    pub kept_until: Option<String>,
+}

@@ -53,8 +53,8 @@ pub use endpoint::{
 pub use error::{CommandError, Hint};
 pub use eval::{EvalCheck, EvalObserved, EvalRequest, EvalResponse, EvalResults, EvalTurn};
 pub use history::{
-    ChangeSource, HistoryTargetView, StateChangeView, StateHistoryRequest, StateHistoryView,
-    UndoStateRequest, UndoStateResponse,
+    ChangeSource, ClearStateHistoryRequest, ClearStateHistoryResponse, HistoryTargetView,
+    StateChangeView, StateHistoryRequest, StateHistoryView, UndoStateRequest, UndoStateResponse,
 };
 pub use memory::{
     EditMemoryRequest, ExtractMemoryRequest, ExtractMemoryResponse, ForgetMemoryResponse,
