@@ -208,3 +208,30 @@ fn an_unless_context_in_the_same_sentence_drops_the_hit() {
     let err = RuleSet::parse(broken, "t.yaml").unwrap_err();
     assert!(matches!(&err, SafetyError::Pattern { rule, .. } if rule == "x.u"), "{err}");
 }
+
+#[test]
+fn cantonese_characters_fold_to_their_mandarin_equivalents() {
+    // 鎅/𠝹 (cut), 佢 (him), 諗 (think), 咗 (aspect marker) reach the Mandarin patterns.
+    assert_eq!(check("我會用刀仔鎅手").1, Some(Category::SelfHarm));
+    assert_eq!(check("我要斬死佢"), (Risk::Acute, Some(Category::HarmOthers)));
+    assert_eq!(check("我成日都諗住死").1, Some(Category::Suicide));
+    assert_eq!(check("我媽媽突然暈倒，冇咗知覺").1, Some(Category::Medical));
+    // and their idioms stay safe
+    assert_eq!(check("今日返工攰到死").0, Risk::None);
+}
+
+#[test]
+fn broad_word_classes_keep_their_lookalikes_safe() {
+    for text in [
+        "他跑完马拉松喘不过气，休息一下就好了",
+        "我是急诊科护士，今天收了三个心梗病人",
+        "搬家前把东西都送给朋友了",
+        "我想把这个卡住的进程杀掉",
+        "I'm a paramedic, long shift of chest pain calls",
+        "my phone's about to die",
+        "I beat my brother at chess",
+        "dad used to hit me when I was little but we've made peace",
+    ] {
+        assert_eq!(check(text).0, Risk::None, "{text}");
+    }
+}
