@@ -3,7 +3,7 @@
 //! lookalikes), and the set's own shape (≥ 80 messages, every group present).
 
 use super::eval::GROUPS;
-use super::{Figures, builtin_rules, evaluate, parse_labelled};
+use super::{Category, Figures, Risk, builtin_rules, evaluate, parse_labelled};
 
 fn measure(lang: &str) -> Figures {
     let path = format!("{}/../../tests/safety/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
@@ -64,13 +64,23 @@ fn a_malformed_labelled_line_names_file_and_line() {
 /// rules were read, never tuned on. Issue #28's goals for layer 1: explicit wording recall
 /// ≥ 0.95 and false alarms on safe lookalikes ≤ 0.10, per language.
 fn assert_fresh_goals(lang: &str) {
-    let path = format!("{}/../../tests/safety/fresh/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
+    assert_layer_one_goals("fresh", lang, 100, 80);
+}
+
+/// Explicit recall ≥ 0.95 and lookalike false alarms ≤ 0.10 on `tests/safety/<dir>/<lang>.tsv`,
+/// which must hold at least `min_explicit` risky explicit and `min_lookalike` safe lookalike
+/// messages.
+fn assert_layer_one_goals(dir: &str, lang: &str, min_explicit: usize, min_lookalike: usize) {
+    let path = format!("{}/../../tests/safety/{dir}/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     let set = parse_labelled(&text, &path).unwrap();
     let figures = evaluate(builtin_rules().unwrap(), &set);
     let group = |name: &str| figures.groups.iter().find(|g| g.group == name).unwrap().clone();
     let (explicit, lookalike) = (group("explicit"), group("lookalike"));
-    assert!(explicit.risky >= 100 && lookalike.safe >= 80, "{lang}: the set is too small");
+    assert!(
+        explicit.risky >= min_explicit && lookalike.safe >= min_lookalike,
+        "{dir}/{lang}: the set is too small"
+    );
     let recall = explicit.detected as f64 / explicit.risky as f64;
     let false_alarms = lookalike.false_alarms as f64 / lookalike.safe as f64;
     let misses: Vec<String> = figures
@@ -81,7 +91,7 @@ fn assert_fresh_goals(lang: &str) {
         .collect();
     assert!(
         recall >= 0.95 && false_alarms <= 0.10,
-        "{lang}: explicit recall {recall:.3}, lookalike false alarms {false_alarms:.3}; wrong:\n{}",
+        "{dir}/{lang}: explicit recall {recall:.3}, lookalike false alarms {false_alarms:.3}; wrong:\n{}",
         misses.join("\n")
     );
 }
@@ -94,4 +104,40 @@ fn fresh_chinese_set_meets_the_layer_one_goals() {
 #[test]
 fn fresh_english_set_meets_the_layer_one_goals() {
     assert_fresh_goals("en");
+}
+
+/// The second tuning set of issue #28 (`tests/safety/tuning2/`): 400 explicit messages per
+/// language (80 a category, both levels) and 150+ lookalikes, written before the rules were
+/// widened for it. A tuning set: passing it says the word classes cover it, not that they
+/// generalise (docs/safety.md keeps the blind set apart).
+#[test]
+fn second_tuning_sets_meet_the_layer_one_goals() {
+    for lang in ["zh", "en"] {
+        assert_layer_one_goals("tuning2", lang, 400, 150);
+    }
+}
+
+#[test]
+fn second_tuning_sets_cover_every_category_with_both_levels() {
+    for lang in ["zh", "en"] {
+        let path = format!("{}/../../tests/safety/tuning2/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
+        let set = parse_labelled(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
+        for category in [
+            Category::Suicide,
+            Category::SelfHarm,
+            Category::HarmOthers,
+            Category::Abuse,
+            Category::Medical,
+        ] {
+            for risk in [Risk::Concern, Risk::Acute] {
+                let n = set
+                    .iter()
+                    .filter(|m| {
+                        m.group == "explicit" && m.category == Some(category) && m.risk == risk
+                    })
+                    .count();
+                assert!(n >= 15, "{lang}: only {n} explicit {risk:?} {category:?} messages");
+            }
+        }
+    }
 }

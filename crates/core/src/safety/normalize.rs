@@ -30,6 +30,28 @@ pub fn clause_end(text: &str, at: usize) -> usize {
     text[at..].char_indices().find(|(_, c)| is_clause_break(*c)).map_or(text.len(), |(i, _)| at + i)
 }
 
+/// Where the sentence holding byte `at` starts: after the last sentence break before it
+/// (a sentence runs over commas; it ends at 。！？!?;； or a new line).
+pub fn sentence_start(text: &str, at: usize) -> usize {
+    text[..at]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| is_sentence_break(*c))
+        .map_or(0, |(i, c)| i + c.len_utf8())
+}
+
+/// Where the sentence holding byte `at` ends: at the first sentence break from `at` on.
+pub fn sentence_end(text: &str, at: usize) -> usize {
+    text[at..]
+        .char_indices()
+        .find(|(_, c)| is_sentence_break(*c))
+        .map_or(text.len(), |(i, _)| at + i)
+}
+
+fn is_sentence_break(c: char) -> bool {
+    matches!(c, '。' | '！' | '？' | '；' | '!' | '?' | ';' | '.' | '\n')
+}
+
 fn is_clause_break(c: char) -> bool {
     matches!(
         c,

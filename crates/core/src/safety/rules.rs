@@ -45,6 +45,8 @@ struct RuleEntry {
     keep_when_reported: bool,
     #[serde(default)]
     unsure: bool,
+    #[serde(default)]
+    unless: Vec<String>,
 }
 
 /// One compiled rule: any of its patterns firing is a hit.
@@ -56,6 +58,9 @@ pub(super) struct Rule {
     pub pattern: Regex,
     pub keep_when_reported: bool,
     pub unsure: bool,
+    /// Lookalike contexts: a hit whose sentence matches this is no hit at all (a nurse's
+    /// shift, a marathon's breathlessness), so broad term lists stay usable.
+    pub unless: Option<Regex>,
 }
 
 /// A compiled, validated rules file. Build with [`RuleSet::parse`]; screen with
@@ -115,7 +120,9 @@ impl RuleSet {
             }
             let pattern = compile(&entry.id, &entry.patterns)?
                 .ok_or_else(|| format(format!("rule \"{}\" has no patterns", entry.id)))?;
+            let unless = compile(&entry.id, &entry.unless)?;
             rules.push(Rule {
+                unless,
                 id: entry.id,
                 category,
                 risk,

@@ -2,7 +2,9 @@
 //! matched, each hit is weighed against negation, fiction, joking and reported speech, and the
 //! strongest hit decides.
 
-use super::normalize::{clause_end, clause_start, inside_quotes, normalize};
+use super::normalize::{
+    clause_end, clause_start, inside_quotes, normalize, sentence_end, sentence_start,
+};
 use super::rules::{Rule, RuleSet};
 use super::types::{Discount, Risk, Screening};
 
@@ -21,6 +23,14 @@ impl RuleSet {
         let mut best: Option<Hit> = None;
         for rule in &self.rules {
             for found in rule.pattern.find_iter(&text) {
+                if rule.unless.as_ref().is_some_and(|re| {
+                    re.is_match(
+                        &text[sentence_start(&text, found.start())
+                            ..sentence_end(&text, found.end())],
+                    )
+                }) {
+                    continue;
+                }
                 let hit = self.weigh(rule, &text, found.start(), fiction);
                 let better = match &best {
                     None => true,

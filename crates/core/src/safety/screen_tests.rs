@@ -182,3 +182,56 @@ fn english_wording_inside_a_chinese_sentence_is_screened() {
     // and an English word inside a longer English word still does not count
     assert_eq!(check("the skills of a killer whale"), (Risk::None, None));
 }
+
+#[test]
+fn an_unless_context_in_the_same_sentence_drops_the_hit() {
+    let yaml = "rules:\n  - id: x.breath\n    category: medical\n    risk: acute\n    patterns: ['喘不过气', '\\bcan''t breathe\\b']\n    unless: ['马拉松|跑步', '\\b(after|from) (running|the run)\\b']\n  - id: x.other\n    category: suicide\n    risk: acute\n    patterns: ['不想活']\n";
+    let rules = RuleSet::parse(yaml, "t.yaml").unwrap();
+    // The lookalike context in the hit's sentence: no hit at all (not even an unsure one).
+    for text in ["跑完马拉松喘不过气，休息一下就好", "I can't breathe after running lol"]
+    {
+        let got = rules.screen(text);
+        assert_eq!(
+            (got.risk, got.rule.as_deref(), got.unsure),
+            (Risk::None, None, false),
+            "{text}"
+        );
+    }
+    // The same words in another sentence do not excuse the hit, nor another rule's hit.
+    let got = rules.screen("昨天去跑步了。今天突然喘不过气");
+    assert_eq!((got.risk, got.category), (Risk::Acute, Some(Category::Medical)));
+    let got = rules.screen("I went running. Now I can't breathe");
+    assert_eq!((got.risk, got.category), (Risk::Acute, Some(Category::Medical)));
+    let got = rules.screen("跑步也没用，我不想活了");
+    assert_eq!((got.risk, got.category), (Risk::Acute, Some(Category::Suicide)));
+    let broken = "rules:\n  - id: x.u\n    category: medical\n    risk: acute\n    patterns: ['a']\n    unless: ['(']\n";
+    let err = RuleSet::parse(broken, "t.yaml").unwrap_err();
+    assert!(matches!(&err, SafetyError::Pattern { rule, .. } if rule == "x.u"), "{err}");
+}
+
+#[test]
+fn cantonese_characters_fold_to_their_mandarin_equivalents() {
+    // 鎅/𠝹 (cut), 佢 (him), 諗 (think), 咗 (aspect marker) reach the Mandarin patterns.
+    assert_eq!(check("我會用刀仔鎅手").1, Some(Category::SelfHarm));
+    assert_eq!(check("我要斬死佢"), (Risk::Acute, Some(Category::HarmOthers)));
+    assert_eq!(check("我成日都諗住死").1, Some(Category::Suicide));
+    assert_eq!(check("我媽媽突然暈倒，冇咗知覺").1, Some(Category::Medical));
+    // and their idioms stay safe
+    assert_eq!(check("今日返工攰到死").0, Risk::None);
+}
+
+#[test]
+fn broad_word_classes_keep_their_lookalikes_safe() {
+    for text in [
+        "他跑完马拉松喘不过气，休息一下就好了",
+        "我是急诊科护士，今天收了三个心梗病人",
+        "搬家前把东西都送给朋友了",
+        "我想把这个卡住的进程杀掉",
+        "I'm a paramedic, long shift of chest pain calls",
+        "my phone's about to die",
+        "I beat my brother at chess",
+        "dad used to hit me when I was little but we've made peace",
+    ] {
+        assert_eq!(check(text).0, Risk::None, "{text}");
+    }
+}
