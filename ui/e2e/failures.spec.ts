@@ -30,9 +30,19 @@ test("a Stop the shell refuses is shown, not swallowed", async ({ page }) => {
   await page.goto("./?lang=zh-CN&delay=60&fail=cancel_run");
   await send(page, "最近工作压力很大");
   await expect(page.getByTestId("stop")).toBeVisible();
+  // While the reply is made, the status line says what the coach is doing (its context phase).
+  await expect(page.getByTestId("run-status")).toHaveText("正在为这条消息选择技能…");
   await page.getByTestId("stop").click();
   await expect(page.getByTestId("failure-stop")).toContainText("未能停止这条回复。");
   await expect(page.getByTestId("failure-stop")).toContainText("cancel_run: database is locked");
+  await page.screenshot({ path: `${SHOTS}/failure-stop-zh.png` });
+});
+
+test("a chart the core cannot compute says so in Me", async ({ page }) => {
+  await page.goto("./?lang=en&fail=compute_chart");
+  await page.getByTestId("nav-me").click();
+  await expect(page.getByTestId("chart-failure")).toContainText("A chart could not be computed.");
+  await expect(page.getByTestId("chart-failure")).toContainText("compute_chart: database is locked");
 });
 
 test("reminders and the skills' live refresh that fail are shown where they belong", async ({ page }) => {

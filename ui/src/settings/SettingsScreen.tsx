@@ -156,7 +156,7 @@ export function SettingsScreen() {
         <span className="row muted">
           {keySet ? t("settings.apiKeySet") : t("settings.apiKeyNotSet")}
           {keySet && (
-            <button type="button" onClick={() => client.apiKey.clear(baseUrl).then((st) => setKeySet(st.is_set))}>
+            <button type="button" onClick={() => client.apiKey.clear(baseUrl).then((st) => setKeySet(st.is_set), (e) => setError(client.toCommandError(e)))}>
               {t("settings.clearKey")}
             </button>
           )}
