@@ -64,6 +64,8 @@ test("the chat shows the tokens of the last reply and skill folders changed on d
   const notice = page.getByTestId("chat-skill-changes");
   await expect(notice).toContainText("磁盘上的技能文件夹有变动：journal-helper 已更新。");
   await page.screenshot({ path: `${SHOTS}/chat-status-zh.png` });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.screenshot({ path: `${SHOTS}/chat-status-zh-dark.png` });
   await notice.getByRole("button", { name: "知道了" }).click();
   await expect(notice).toHaveCount(0);
 });
