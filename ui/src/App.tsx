@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "./client";
 import { ChatScreen } from "./chat/ChatScreen";
+import { FailureLine } from "./errors/FailureLine";
 import { setLanguage } from "./i18n";
 import { formFromView } from "./settings/form";
 import { FirstRun } from "./firstrun/FirstRun";
@@ -13,6 +14,7 @@ import { ProtocolsScreen } from "./protocols/ProtocolsScreen";
 import { ReminderCard } from "./reminders/ReminderCard";
 import { SettingsScreen } from "./settings/SettingsScreen";
 import { SkillsScreen } from "./skills/SkillsScreen";
+import { recovered, report, watchSkills } from "./store";
 import { isLock, UnlockScreen, type LockKind } from "./unlock/UnlockScreen";
 import type { ReminderView } from "./wire";
 
@@ -51,10 +53,21 @@ export function App() {
   useEffect(start, []);
   /** Unlocked: the saved language could not be read while the folder was locked; apply it now. */
   const opened = () => {
-    client.settings.get().then((v) => setLanguage(formFromView(v).language), () => undefined);
+    client.settings.get().then(
+      (v) => {
+        setLanguage(formFromView(v).language);
+        recovered("app");
+      },
+      (e) => report("app", e),
+    );
     start();
   };
   const inApp = (PAGES as readonly string[]).includes(screen);
+  // The skill registry's notices feed the store from the moment the app is open (not before:
+  // a locked folder has no registry yet).
+  useEffect(() => {
+    if (inApp) watchSkills();
+  }, [inApp]);
   return (
     <div className="app">
       <header className="topbar">
@@ -70,6 +83,7 @@ export function App() {
         )}
       </header>
       {inApp && <ReminderCard onOpen={openReminder} />}
+      {screen !== "unlock" && <FailureLine area="app" />}
       {screen === "starting" && <p className="starting muted">{t("app.starting")}</p>}
       {screen === "unlock" && (
         <div className="screen">

@@ -14,6 +14,8 @@ async function start() {
     const { installMockBackend } = await import("./e2e-mock/backend");
     installMockBackend();
   }
+  // Deliberately quiet: a folder still locked cannot answer its settings yet (the App applies the
+  // saved language once it is unlocked, and shows that failure); until then the system's language.
   const language = await client.settings.get().then((v) => formFromView(v).language, () => "");
   initI18n(language);
   const root = document.getElementById("root");

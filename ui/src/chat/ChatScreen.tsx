@@ -4,6 +4,7 @@
 
 import { useCallback, useEffect, useState } from "react";
 import * as client from "../client";
+import { FailureLine } from "../errors/FailureLine";
 import { ProtocolPanel } from "../protocols/ProtocolPanel";
 import { ReminderQuestion } from "../reminders/ReminderQuestion";
 import type { ConversationSummary, ReminderView } from "../wire";
@@ -13,8 +14,21 @@ import { ConversationList } from "./ConversationList";
 import { ErrorBanner } from "./ErrorBanner";
 import { PlanView } from "./PlanView";
 import { SafetyNotice } from "./SafetyNotice";
+import { RunStatusLine, SkillChangesNotice } from "./StatusLines";
 import { Thread } from "./Thread";
 import { useChat } from "./useChat";
+import { recovered, report, store } from "../store";
+
+/** The conversation list's commands: a success clears the list's failure line, a failure fills it. */
+function listed<T>(p: Promise<T>): Promise<T | void> {
+  return p.then(
+    (v) => {
+      recovered("conversations");
+      return v;
+    },
+    (e) => report("conversations", e),
+  );
+}
 
 interface Props {
   onOpenSettings: () => void;
@@ -28,7 +42,7 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
   const [dismissed, setDismissed] = useState<object | null>(null);
   /** How many messages the thread had when a protocol was started from its card. */
   const refresh = useCallback(() => {
-    client.conversations.list().then(setList, () => undefined);
+    void listed(client.conversations.list()).then((l) => l && setList(l));
   }, []);
   const chat = useChat(refresh);
   const { state } = chat;
@@ -64,11 +78,12 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
           void chat.open(id);
         }}
         onSearch={(q) =>
-          (q.trim() ? client.conversations.search(q) : client.conversations.list()).then(setList, () => undefined)
+          void listed(q.trim() ? client.conversations.search(q) : client.conversations.list()).then((l) => l && setList(l))
         }
-        onRename={(id, title) => void client.conversations.rename(id, title).then(refresh)}
+        onRename={(id, title) => void listed(client.conversations.rename(id, title)).then((r) => r && refresh())}
         onDelete={(id) =>
-          void client.conversations.remove(id).then(() => {
+          void listed(client.conversations.remove(id)).then((r) => {
+            if (!r) return;
             if (id === state.conversationId) void chat.open(null);
             refresh();
           })
@@ -86,6 +101,13 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
           />
         )}
         <Thread conversationId={state.conversationId} messages={state.messages} />
+        <SkillChangesNotice
+          changes={state.skillChanges}
+          onSeen={() => store.dispatch({ type: "chat", action: { type: "skill_changes_seen" } })}
+        />
+        <FailureLine area="chat" />
+        <FailureLine area="stop" />
+        <RunStatusLine chat={state} />
         {state.error && state.error !== dismissed && (
           <ErrorBanner
             error={state.error}

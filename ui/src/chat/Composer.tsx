@@ -19,6 +19,8 @@ export function Composer(props: {
   useEffect(() => {
     if (readyReported) return;
     readyReported = true;
+    // Deliberately quiet: `ui_ready` only logs the launch time in the shell; the person can do
+    // nothing about a failure, and the composer works either way.
     requestAnimationFrame(() => setTimeout(() => void client.uiReady().catch(() => undefined), 0));
   }, []);
   const submit = () => {

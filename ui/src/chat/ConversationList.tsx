@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { FailureLine } from "../errors/FailureLine";
 import type { ConversationSummary } from "../wire";
 
 export function ConversationList(props: {
@@ -27,6 +28,7 @@ export function ConversationList(props: {
         placeholder={t("conversations.search")}
         onChange={(e) => props.onSearch(e.target.value)}
       />
+      <FailureLine area="conversations" />
       {items.length === 0 && <p className="muted">{t("conversations.empty")}</p>}
       <ul>
         {items.map((c) => (

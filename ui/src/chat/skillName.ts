@@ -24,6 +24,8 @@ const metas = new Map<string, Promise<unknown>>();
 function metaOf(name: string): Promise<unknown> {
   let meta = metas.get(name);
   if (!meta) {
+    // Deliberately quiet: the badge then shows the folder name, which is still right; the Skills
+    // screen is where a skill that cannot be read shows why.
     meta = client.skills.show(name).then((d) => d.meta, () => null);
     metas.set(name, meta);
   }

@@ -1,39 +1,23 @@
-// The chat screen's state holder: the pure reducer fed by the client's event channel, plus the
-// actions a person takes (send, stop, retry, approve, open a conversation, answer a protocol
-// invitation).
+// The chat screen's state holder: the chat slice of the app store (its pure event reducer fed by
+// the client's event channel), plus the actions a person takes (send, stop, retry, approve, open
+// a conversation, answer a protocol invitation).
 
-import { useCallback, useEffect, useReducer, useRef } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import * as client from "../client";
-import type { CommandError, Envelope, Event } from "../wire";
+import type { Envelope, Event } from "../wire";
 import { reopenedProtocol } from "../protocols/resume";
+import { recovered, report, selectChat, store, useApp } from "../store";
 import { fromHistory } from "./history";
-import { reduce } from "./reducer";
-import { initialChatState, type ChatState } from "./state";
+import type { ChatAction } from "./slice";
+import { initialChatState } from "./state";
 
-type Action =
-  | { type: "event"; env: Envelope }
-  | { type: "load"; state: ChatState }
-  | { type: "fail"; failure: CommandError }
-  | { type: "declined" };
-
-function chatReducer(state: ChatState, action: Action): ChatState {
-  switch (action.type) {
-    case "event":
-      return reduce(state, action.env);
-    case "load":
-      return action.state;
-    case "fail":
-      return { ...state, error: action.failure.error, hint: action.failure.hint ?? null, runId: null };
-    case "declined":
-      return state.protocol ? { ...state, protocol: { ...state.protocol, declined: true } } : state;
-  }
-}
+const dispatch = (action: ChatAction) => store.dispatch({ type: "chat", action });
+/** The chat state now (not as of the last render): for actions that run later. */
+const current = () => store.get().chat;
 
 /** `onListChanged` runs when a run starts (a new conversation exists from then) and ends. */
 export function useChat(onListChanged: () => void) {
-  const [state, dispatch] = useReducer(chatReducer, initialChatState);
-  const live = useRef(state);
-  live.current = state;
+  const state = useApp(selectChat);
   // A coach's tool changed stored data: screens showing it (Me's dashboard) load it again.
   useEffect(() => {
     if (state.stateChange) client.stateChanges.announce(state.stateChange);
@@ -42,6 +26,8 @@ export function useChat(onListChanged: () => void) {
   const onEvent = useCallback(
     (env: Envelope) => {
       dispatch({ type: "event", env });
+      // A new run: a failed Stop of an earlier one is old news.
+      if (env.type === "run_started") recovered("stop");
       if (env.type === "run_started" || env.type === "run_finished") onListChanged();
     },
     [onListChanged],
@@ -50,7 +36,7 @@ export function useChat(onListChanged: () => void) {
   const send = useCallback(
     async (text: string) => {
       try {
-        await client.sendMessage(live.current.conversationId, { type: "say", text }, onEvent);
+        await client.sendMessage(current().conversationId, { type: "say", text }, onEvent);
       } catch (e) {
         dispatch({ type: "fail", failure: client.toCommandError(e) });
       }
@@ -59,7 +45,7 @@ export function useChat(onListChanged: () => void) {
   );
 
   const retry = useCallback(async () => {
-    const id = live.current.conversationId;
+    const id = current().conversationId;
     if (!id) return;
     try {
       await client.sendMessage(id, { type: "retry" }, onEvent);
@@ -69,8 +55,15 @@ export function useChat(onListChanged: () => void) {
   }, [onEvent]);
 
   const stop = useCallback(async () => {
-    const runId = live.current.runId;
-    if (runId) await client.cancelRun(runId).catch(() => undefined);
+    const runId = current().runId;
+    if (!runId) return;
+    try {
+      await client.cancelRun(runId);
+      recovered("stop");
+    } catch (e) {
+      // The run may have ended on its own meanwhile: only a run still going failed to stop.
+      if (current().runId === runId) report("stop", e);
+    }
   }, []);
 
   const decide = useCallback(async (requestId: string, approved: boolean) => {
@@ -95,8 +88,17 @@ export function useChat(onListChanged: () => void) {
     try {
       const detail = await client.conversations.get(id);
       dispatch({ type: "load", state: fromHistory(detail) });
-      // Its active protocol, shown again (a failure here leaves the thread as it is).
-      const runs = await client.protocols.runs().catch(() => []);
+      // Its active protocol, shown again (a failure here leaves the thread as it is, and says so).
+      const runs = await client.protocols.runs().then(
+        (r) => {
+          recovered("chat");
+          return r;
+        },
+        (e) => {
+          report("chat", e);
+          return [];
+        },
+      );
       if (opening.current === id) feed(reopenedProtocol(detail.conversation, runs));
     } catch (e) {
       dispatch({ type: "fail", failure: client.toCommandError(e) });
@@ -106,7 +108,7 @@ export function useChat(onListChanged: () => void) {
   /** The invitation's Start button: a turn that starts the protocol in this conversation, so
    * the coach asks the first step's question at once (its words are the person's message). */
   const startProtocol = useCallback(async () => {
-    const { protocol: p, conversationId } = live.current;
+    const { protocol: p, conversationId } = current();
     if (!p || !conversationId) return;
     const label = p.invitation?.actions.find((a) => a.value === "start")?.label ?? "";
     const input = { type: "choose", protocol_id: p.protocolId, choice: "start", label } as const;
@@ -118,7 +120,7 @@ export function useChat(onListChanged: () => void) {
   }, [onEvent]);
 
   const laterProtocol = useCallback(async () => {
-    const p = live.current.protocol;
+    const p = current().protocol;
     if (!p) return;
     try {
       await client.protocols.later(p.protocolId, p.skill);

@@ -227,9 +227,12 @@ export function installMockBackend() {
     });
   }
 
+  // `?fail=cmd,cmd`: those commands fail as a data folder that cannot be read makes them fail.
+  const failing = new Set((params.get("fail") ?? "").split(",").filter(Boolean));
   mockIPC((cmd, raw) => {
     const args = (raw ?? {}) as Record<string, unknown>;
     mock.fromWebview.push({ cmd, args: JSON.stringify(args, (_k, v) => (v && typeof v === "object" && "id" in v && "onmessage" in v ? `channel:${v.id}` : v)) });
+    if (failing.has(cmd)) throw out(fail("database", `${cmd}: database is locked`));
     const request = (args.request ?? {}) as Record<string, unknown>;
     switch (cmd) {
       case "send_message": {

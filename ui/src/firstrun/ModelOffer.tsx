@@ -6,6 +6,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
+import { FailureLine } from "../errors/FailureLine";
 import { formatBytes, percent, useModelDownloads } from "../settings/modelDownloads";
 import type { CatalogModelView, CommandError } from "../wire";
 
@@ -22,6 +23,7 @@ export function ModelOffer({ onReady }: { onReady: () => void }) {
       (e) => setError(client.toCommandError(e)),
     );
   }, []);
+  // Nothing to read again when a download settles: first run shows only the offered model.
   const downloads = useModelDownloads(useCallback(() => undefined, []));
 
   const start = async (m: CatalogModelView) => {
@@ -64,6 +66,7 @@ export function ModelOffer({ onReady }: { onReady: () => void }) {
           <FailureText failure={error} />
         </p>
       )}
+      <FailureLine area="downloads" />
     </div>
   );
 }

@@ -38,11 +38,17 @@ export function BirthSection() {
   const [zoneWarning, setZoneWarning] = useState<ZoneWarning | null>(null);
   const zh = i18n.language.startsWith("zh");
   const label = (p: PlaceView) => (zh ? p.label_zh : p.label_en);
+  /** Why a chart could not be computed (its skill's failure), shown where the chart would be. */
+  const [chartFailure, setChartFailure] = useState<CommandError | null>(null);
   const loadCharts = useCallback((force: boolean) => {
+    setChartFailure(null);
     for (const skill of ["bazi", "zodiac"] as const)
       client.profile.chart(skill, force).then(
         (c) => setCharts((cs) => ({ ...cs, [skill]: obj(c.chart) })),
-        () => setCharts((cs) => ({ ...cs, [skill]: null })),
+        (e) => {
+          setCharts((cs) => ({ ...cs, [skill]: null }));
+          setChartFailure(client.toCommandError(e));
+        },
       );
   }, []);
   useEffect(() => {
@@ -239,6 +245,11 @@ export function BirthSection() {
             </div>
           )}
         </div>
+      )}
+      {chartFailure && (
+        <p className="bad small" role="alert" data-testid="chart-failure">
+          {t("me.charts.failed")} <FailureText failure={chartFailure} />
+        </p>
       )}
       <p className="muted small reflection-note">{t("me.charts.note")}</p>
     </section>

@@ -6,6 +6,8 @@ import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
+import { FailureLine } from "../errors/FailureLine";
+import { recovered, report } from "../store";
 import type { CommandError, ProtocolRunStatus, ProtocolRunView, ProtocolView } from "../wire";
 import { ExportButtons } from "./ExportButtons";
 
@@ -19,7 +21,13 @@ export function ProtocolsScreen() {
   const [resumed, setResumed] = useState<string | null>(null);
   const load = useCallback(() => {
     client.protocols.runs().then(setRuns, (e) => setError(client.toCommandError(e)));
-    client.protocols.list().then(setDefs, () => undefined);
+    client.protocols.list().then(
+      (defs) => {
+        setDefs(defs);
+        recovered("protocols");
+      },
+      (e) => report("protocols", e),
+    );
   }, []);
   useEffect(load, [load]);
   const title = (r: ProtocolRunView) => {
@@ -48,6 +56,7 @@ export function ProtocolsScreen() {
           <FailureText failure={error} />
         </p>
       )}
+      <FailureLine area="protocols" />
       {runs && runs.length === 0 && <p className="muted">{t("protocols.empty")}</p>}
       {runs &&
         GROUPS.map((status) => {

@@ -2,11 +2,14 @@
 // person has not answered (`reminder_notices`; which ones is the core's choice). The desktop
 // notification cannot report a click on Linux, so this card is the way to the question: its
 // button opens the run's conversation with the question shown above the composer. Read at
-// start, every 30 s and when the window regains focus; hiding one is for this session only.
+// start, every 30 s and when the window regains focus (into the app store; a failed read shows
+// its line here and the last answer stays); hiding one is for this session only.
 
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
+import { FailureLine } from "../errors/FailureLine";
+import { dispatch, recovered, report, selectReminders, useApp } from "../store";
 import type { ReminderView } from "../wire";
 import "./reminders.css";
 
@@ -17,10 +20,16 @@ export const reminderKey = (r: ReminderView) => `${r.protocol_run_id}/${r.step}/
 
 export function ReminderCard({ onOpen }: { onOpen: (r: ReminderView) => void }) {
   const { t } = useTranslation();
-  const [notices, setNotices] = useState<ReminderView[]>([]);
+  const notices = useApp(selectReminders);
   const [hidden, setHidden] = useState<string[]>([]);
   const read = useCallback(() => {
-    client.reminders.notices().then(setNotices, () => undefined);
+    client.reminders.notices().then(
+      (notices) => {
+        dispatch({ type: "reminders", notices });
+        recovered("reminders");
+      },
+      (e) => report("reminders", e),
+    );
   }, []);
   useEffect(() => {
     read();
@@ -32,9 +41,10 @@ export function ReminderCard({ onOpen }: { onOpen: (r: ReminderView) => void }) 
     };
   }, [read]);
   const shown = notices.filter((r) => !hidden.includes(reminderKey(r)));
-  if (shown.length === 0) return null;
+  if (shown.length === 0) return <FailureLine area="reminders" />;
   return (
     <div className="reminder-cards">
+      <FailureLine area="reminders" />
       {shown.map((r) => (
         <section key={reminderKey(r)} className="card reminder-card" data-testid="reminder-card" aria-label={t("reminders.card", { time: r.time })}>
           <p className="reminder-when muted small">{t("reminders.card", { time: r.time })}</p>

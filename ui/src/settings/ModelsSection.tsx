@@ -7,6 +7,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
+import { FailureLine } from "../errors/FailureLine";
 import type { CommandError, LocalModels } from "../wire";
 import { formatBytes, percent, useModelDownloads } from "./modelDownloads";
 
@@ -177,6 +178,7 @@ export function ModelsSection({ onUsed }: { onUsed: () => void }) {
           </span>
         )}
       </p>
+      <FailureLine area="downloads" />
     </section>
   );
 }

@@ -8,6 +8,8 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
+import { FailureLine } from "../errors/FailureLine";
+import { recovered, report } from "../store";
 import { setLanguage } from "../i18n";
 import type { CommandError, PresetView } from "../wire";
 import { changesFromForm, formFromView } from "./form";
@@ -41,13 +43,25 @@ export function SettingsScreen() {
       },
       (e) => setError(client.toCommandError(e)),
     );
+    // Deliberately quiet: the version is a detail at the foot of the page and nothing the person
+    // can fix (the browser tests' mocked shell has no app API); the line is left out instead.
     client.appVersion().then(setVersion, () => setVersion(""));
   }, []);
   const preset = presets.find((p) => p.id === s?.preset);
   // The address requests go to: the base URL, else the preset's, else the default (Ollama's).
   const baseUrl = s?.base_url || preset?.base_url || presets[0]?.base_url || "";
   useEffect(() => {
-    if (baseUrl) client.apiKey.status(baseUrl).then((st) => setKeySet(st.is_set), () => setKeySet(false));
+    if (!baseUrl) return;
+    client.apiKey.status(baseUrl).then(
+      (st) => {
+        setKeySet(st.is_set);
+        recovered("settings");
+      },
+      (e) => {
+        setKeySet(false);
+        report("settings", e);
+      },
+    );
   }, [baseUrl]);
 
   if (!s)
@@ -82,7 +96,7 @@ export function SettingsScreen() {
     try {
       const r = await client.testConnection(baseUrl, s.model);
       setTest({ busy: false, ok: r.ok, model: r.model ?? "", message: r.error?.message ?? "" });
-      if (r.ok) client.listModels(baseUrl).then(setModels, () => undefined);
+      if (r.ok) client.listModels(baseUrl).then(setModels, (e) => report("settings", e));
     } catch (e) {
       setTest({ busy: false, ok: false, model: "", message: client.toErrorInfo(e).message });
     }
@@ -91,6 +105,7 @@ export function SettingsScreen() {
   return (
     <form className="settings" onSubmit={(e) => (e.preventDefault(), void save())}>
       <h1>{t("settings.title")}</h1>
+      <FailureLine area="settings" />
       <label>
         {t("settings.provider")}
         <select
@@ -141,7 +156,7 @@ export function SettingsScreen() {
         <span className="row muted">
           {keySet ? t("settings.apiKeySet") : t("settings.apiKeyNotSet")}
           {keySet && (
-            <button type="button" onClick={() => client.apiKey.clear(baseUrl).then((st) => setKeySet(st.is_set))}>
+            <button type="button" onClick={() => client.apiKey.clear(baseUrl).then((st) => setKeySet(st.is_set), (e) => setError(client.toCommandError(e)))}>
               {t("settings.clearKey")}
             </button>
           )}
@@ -170,12 +185,12 @@ export function SettingsScreen() {
         {t("settings.dataDir")}
         <span className="row">
           <input readOnly value={dataDir} />
-          <button type="button" onClick={() => void client.openDataDir()}>
+          <button type="button" onClick={() => void client.openDataDir().catch((e) => setError(client.toCommandError(e)))}>
             {t("settings.openFolder")}
           </button>
         </span>
       </label>
-      <ModelsSection onUsed={() => client.settings.get().then((view) => setS(formFromView(view)), () => undefined)} />
+      <ModelsSection onUsed={() => client.settings.get().then((view) => setS(formFromView(view)), (e) => report("settings", e))} />
       {encryption && (
         <p
           className={encryption === "none" ? "encryption bad" : "encryption muted"}

@@ -1,54 +1,49 @@
 // Downloads of local models as the screens see them: progress by model id (from the
 // `model_download_*` events of each `pull_model` channel), the last failure, the last model
-// finished. Shared by Settings → Models and first run; the downloading itself is the core's.
+// finished, kept in the app store so a download keeps its bar while the person is on another
+// screen. Shared by Settings → Models and first run; the downloading itself is the core's.
 
-import { useCallback, useState } from "react";
+import { useCallback } from "react";
 import * as client from "../client";
-import type { ErrorInfo } from "../wire";
+import { dispatch, recovered, report, selectDownloads, useApp } from "../store";
 
-export interface DownloadProgress {
-  received: number;
-  total: number;
-}
+import type { DownloadProgress } from "../store/app";
+
+export type { DownloadProgress };
 
 export function useModelDownloads(onSettled: () => void) {
-  const [progress, setProgress] = useState<Record<string, DownloadProgress>>({});
-  const [failure, setFailure] = useState<{ id: string; error: ErrorInfo } | null>(null);
-  const [finished, setFinished] = useState<string | null>(null);
+  const { progress, failure, finished } = useApp(selectDownloads);
 
   /** Downloads (or resumes) `id`; true once it is verified and in place. */
   const pull = useCallback(
     async (id: string, total: number): Promise<boolean> => {
-      setFailure(null);
-      setFinished(null);
-      setProgress((p) => ({ ...p, [id]: { received: p[id]?.received ?? 0, total } }));
+      dispatch({ type: "download_started", id, total });
       try {
-        await client.localModels.pull(id, (e) => {
-          if (e.type === "model_download_progress") setProgress((p) => ({ ...p, [e.id]: { received: e.received, total: e.total } }));
-        });
-        setFinished(id);
+        await client.localModels.pull(id, (env) => dispatch({ type: "download_event", env }));
+        dispatch({ type: "download_finished", id });
         return true;
       } catch (e) {
-        setFailure({ id, error: client.toErrorInfo(e) });
+        dispatch({ type: "download_failed", id, error: client.toErrorInfo(e) });
         return false;
       } finally {
-        setProgress((p) => {
-          const rest = { ...p };
-          delete rest[id];
-          return rest;
-        });
+        dispatch({ type: "download_settled", id });
         onSettled();
       }
     },
     [onSettled],
   );
 
-  const cancel = useCallback((id: string) => client.localModels.cancel(id).then(() => undefined), []);
+  /** Stops a download; its failure (say the download ended meanwhile) shows in the `downloads` line. */
+  const cancel = useCallback(
+    (id: string) =>
+      client.localModels.cancel(id).then(
+        () => recovered("downloads"),
+        (e) => report("downloads", e),
+      ),
+    [],
+  );
   /** Forgets the last finished or failed download (another action's message replaces it). */
-  const clear = useCallback(() => {
-    setFailure(null);
-    setFinished(null);
-  }, []);
+  const clear = useCallback(() => dispatch({ type: "downloads_cleared" }), []);
   return { progress, failure, finished, pull, cancel, clear };
 }
 

@@ -4,16 +4,23 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
-import type { SkillDetail, SkillSummary } from "../wire";
+import { FailureText } from "../errors/Failure";
+import type { CommandError, SkillDetail, SkillSummary } from "../wire";
 import { findingText } from "./findingText";
 
 export function SkillRow({ skill: s }: { skill: SkillSummary }) {
   const { t } = useTranslation();
   const [detail, setDetail] = useState<SkillDetail | null>(null);
+  const [failure, setFailure] = useState<CommandError | null>(null);
   const [open, setOpen] = useState(false);
   const toggle = () => {
     setOpen(!open);
-    if (!open) client.skills.show(s.name).then(setDetail, () => setDetail(null));
+    if (open) return;
+    setFailure(null);
+    client.skills.show(s.name).then(setDetail, (e) => {
+      setDetail(null);
+      setFailure(client.toCommandError(e));
+    });
   };
   return (
     <li className={`card skill ${s.valid ? "" : "skill-invalid"}`} data-testid="skill-row" data-valid={s.valid}>
@@ -42,6 +49,11 @@ export function SkillRow({ skill: s }: { skill: SkillSummary }) {
       <button type="button" className="link small" aria-expanded={open} onClick={toggle}>
         {open ? t("skills.hideDetails") : t("skills.details")}
       </button>
+      {open && failure && (
+        <p className="bad small" role="alert">
+          <FailureText failure={failure} />
+        </p>
+      )}
       {open && detail && (
         <div className="skill-detail small">
           <p className="muted">

@@ -1,13 +1,16 @@
 // The Skills screen: the index (name, description, root, what it shadows, valid or not, its
 // problems as path:line:col), reload, the skills folder, a new skill from the template, and a
-// skill's parts and resources. Live: the registry's `skills_changed` notices re-read the list,
-// so a skill edited on disk shows its new state within about a second.
+// skill's parts and resources. Live: the registry's `skills_changed` notices (the app store's
+// watch channel) re-read the list, so a skill edited on disk shows its new state within about a
+// second; when that channel could not be opened, its failure line says so.
 
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
-import type { CommandError, SkillList, SkillsChange } from "../wire";
+import { FailureLine } from "../errors/FailureLine";
+import { dispatch, selectSkills, useApp, watchSkills } from "../store";
+import type { CommandError, SkillList } from "../wire";
 import { NewSkill } from "./NewSkill";
 import { SkillRow } from "./SkillRow";
 
@@ -15,24 +18,14 @@ export function SkillsScreen() {
   const { t } = useTranslation();
   const [list, setList] = useState<SkillList | null>(null);
   const [error, setError] = useState<CommandError | null>(null);
-  const [changes, setChanges] = useState<SkillsChange[] | null>(null);
+  const { changes, notices } = useApp(selectSkills);
   const load = useCallback(() => {
     client.skills.list().then(setList, (e) => setError(client.toCommandError(e)));
   }, []);
-  useEffect(() => {
-    load();
-    let mounted = true;
-    client.skills
-      .watch((env) => {
-        if (!mounted || env.type !== "skills_changed") return;
-        setChanges(env.changes);
-        load();
-      })
-      .catch(() => undefined);
-    return () => {
-      mounted = false;
-    };
-  }, [load]);
+  // Read at the start and again on each notice of the registry's watcher.
+  useEffect(load, [load, notices]);
+  // The watch channel opens with the app; if that failed, opening this screen tries again.
+  useEffect(watchSkills, []);
   const attempt = async (f: () => Promise<unknown>) => {
     setError(null);
     try {
@@ -43,7 +36,7 @@ export function SkillsScreen() {
   };
   const reload = () =>
     attempt(async () => {
-      setChanges((await client.skills.reload()).changes);
+      dispatch({ type: "skills_reloaded", changes: (await client.skills.reload()).changes });
       load();
     });
 
@@ -67,6 +60,7 @@ export function SkillsScreen() {
           <FailureText failure={error} />
         </p>
       )}
+      <FailureLine area="skills" />
       {changes && (
         <p className="small" role="status" data-testid="skills-changes">
           {changes.length === 0

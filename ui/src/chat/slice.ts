@@ -1,0 +1,30 @@
+// The chat's part of the app store: the actions the chat screen takes on its state, around the
+// pure event reducer (reducer.ts), which stays the only place events change what is shown.
+
+import type { CommandError, Envelope } from "../wire";
+import { reduce } from "./reducer";
+import type { ChatState } from "./state";
+
+export type ChatAction =
+  | { type: "event"; env: Envelope }
+  | { type: "load"; state: ChatState }
+  | { type: "fail"; failure: CommandError }
+  | { type: "declined" }
+  /** The person closed the notice of changed skill folders. */
+  | { type: "skill_changes_seen" };
+
+export function chatReducer(state: ChatState, action: ChatAction): ChatState {
+  switch (action.type) {
+    case "event":
+      return reduce(state, action.env);
+    case "load":
+      // Skill folders that changed are news of this session, not of one conversation: they stay.
+      return { ...action.state, skillChanges: state.skillChanges };
+    case "fail":
+      return { ...state, error: action.failure.error, hint: action.failure.hint ?? null, runId: null };
+    case "declined":
+      return state.protocol ? { ...state, protocol: { ...state.protocol, declined: true } } : state;
+    case "skill_changes_seen":
+      return Object.keys(state.skillChanges).length ? { ...state, skillChanges: {} } : state;
+  }
+}
