@@ -11,7 +11,8 @@ use super::sandbox::require_sandbox;
 
 /// Forks six children that each fill `argv[1]` MiB and then wait; prints how many held their
 /// memory at the same time (a child the kernel stopped, or whose allocation failed, does not
-/// count), then lets them go.
+/// count), then lets them go. The children ask to be the kernel's first choice at the memory
+/// limit (`oom_score_adj`), so the parent lives to count.
 const TREE_PY: &str = r#"
 import os, select, sys, time
 mib = int(sys.argv[1])
@@ -25,6 +26,12 @@ for _ in range(6):
         break
     if pid == 0:
         os.close(r); os.close(hold_w)
+        # The kernel picks whom to stop at the limit: a child, never the parent that counts.
+        try:
+            with open('/proc/self/oom_score_adj', 'w') as f:
+                f.write('1000')
+        except OSError:
+            pass
         try:
             b = b'x' * (mib << 20)
         except MemoryError:
