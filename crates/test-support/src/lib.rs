@@ -4,15 +4,18 @@
 //! chunk events; the check that every tool result has its tool call; a sample run's events;
 //! a file server for download tests (Range, 416, redirects, cut connections); and another
 //! connection holding a database's write lock; the one way a test skips itself (`skip`, failing
-//! under `CI=true` unless allow-listed). Dev-only:
+//! under `CI=true` unless allow-listed); waiting for another thread (`eventually`); writing
+//! skill folders (`write_skill`). Dev-only:
 //! nothing here may be used by production code.
 
 mod check;
 mod events;
 mod file_server;
+mod poll;
 mod reply;
 mod sample;
 mod server;
+mod skill_folder;
 mod skip;
 mod write_lock;
 
@@ -23,8 +26,10 @@ pub use events::{
     sse_frame,
 };
 pub use file_server::FileServer;
+pub use poll::eventually;
 pub use reply::Reply;
 pub use sample::sample_run;
 pub use server::{FakeServer, RecordedRequest};
+pub use skill_folder::{write_file, write_skill};
 pub use skip::{current_test, skip};
 pub use write_lock::WriteLock;

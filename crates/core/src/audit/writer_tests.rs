@@ -51,14 +51,8 @@ fn a_write_the_late_writer_could_not_make_is_reported_by_the_run() {
     assert!(audit.error().unwrap().starts_with("cannot write /dev/full: "));
 }
 
-/// Wait (up to 10 s) for `cond`: the late writer runs on its own thread.
-fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !cond() {
-        assert!(start.elapsed() < Duration::from_secs(10), "timed out waiting: {what}");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
+// The late writer runs on its own thread: wait for it with `eventually`.
+use vibe_test_support::eventually;
 
 fn delta(seq: u64) -> Envelope {
     Envelope { event: Event::AssistantDelta { text: format!("片段{seq}") }, ..envelope(seq) }

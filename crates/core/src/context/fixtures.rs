@@ -32,13 +32,7 @@ pub(crate) fn builtin() -> (ContextBuilder, Arc<Store>) {
 
 /// Write a skill folder `root/name` with a SKILL.md of the given frontmatter lines and body.
 pub(crate) fn write_skill(root: &Path, name: &str, frontmatter: &str, body: &str) {
-    let dir = root.join(name);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("SKILL.md"),
-        format!("---\nname: {name}\n{frontmatter}\n---\n\n{body}\n"),
-    )
-    .unwrap();
+    vibe_test_support::write_skill(root, name, frontmatter, body);
 }
 
 /// Write `count` plausible skills (long descriptions, many triggers) into `root`.

@@ -322,17 +322,7 @@ responses:
     ));
 }
 
-/// Poll `cond` until it holds or a generous deadline passes (no timing assertions).
-fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while std::time::Instant::now() < deadline {
-        if cond() {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    panic!("timed out waiting for: {what}");
-}
+use vibe_test_support::eventually;
 
 #[tokio::test]
 async fn a_long_lived_service_takes_over_run_folders_made_ahead() {

@@ -30,12 +30,15 @@ fn real_tokens(b: &ContextBuilder, system: &str, tools: &[vibe_llm::ToolDef]) ->
 
 fn write_skills(root: &Path, count: usize) {
     for i in 0..count {
-        let dir = root.join(format!("extra-{i:02}"));
-        std::fs::create_dir_all(&dir).unwrap();
-        let skill = format!(
-            "---\nname: extra-{i:02}\ndescription: 第 {i} 个扩展技能，帮助用户处理第 {i} 类生活问题：梳理现状、设定目标、跟进复盘。An extra skill for topic {i}.\ntriggers: [扩展{i}, 主题{i}, topic{i}, 练习{i}, 复盘{i}]\n---\n\n# 扩展 {i}\n"
+        let frontmatter = format!(
+            "description: 第 {i} 个扩展技能，帮助用户处理第 {i} 类生活问题：梳理现状、设定目标、跟进复盘。An extra skill for topic {i}.\ntriggers: [扩展{i}, 主题{i}, topic{i}, 练习{i}, 复盘{i}]"
         );
-        std::fs::write(dir.join("SKILL.md"), skill).unwrap();
+        vibe_test_support::write_skill(
+            root,
+            &format!("extra-{i:02}"),
+            &frontmatter,
+            &format!("# 扩展 {i}"),
+        );
     }
 }
 
