@@ -49,12 +49,84 @@ const CONTRACTIONS: &[(&str, &str)] = &[
     ("youve", "you've"),
     ("theyve", "they've"),
     ("u", "you"),
+    ("imma", "i'm gonna"),
+    ("tryna", "trying to"),
+    ("nite", "night"),
+    ("til", "until"),
+];
+
+/// Texting's dropped g ("thinkin bout jumpin"): the verbs the rules look for, restored.
+const DROPPED_G: &[&str] = &[
+    "thinkin",
+    "jumpin",
+    "killin",
+    "cuttin",
+    "scratchin",
+    "harmin",
+    "hurtin",
+    "goin",
+    "doin",
+    "tryin",
+    "feelin",
+    "takin",
+    "endin",
+    "bleedin",
+    "breathin",
+    "burnin",
+    "hittin",
+    "stabbin",
+    "shootin",
+    "punchin",
+    "slappin",
+    "chokin",
+    "hangin",
+    "overdosin",
+    "dyin",
+    "livin",
+    "wantin",
+    "plannin",
+    "fightin",
+    "beatin",
+    "throwin",
+    "sufferin",
+    "strugglin",
+    "cryin",
+    "bangin",
+    "smashin",
+    "bashin",
+    "chuckin",
+    "followin",
+    "stalkin",
+    "trackin",
+    "threatenin",
+    "touchin",
+    "comin",
+    "keepin",
+    "screamin",
+    "swellin",
+    "vomitin",
+    "shakin",
+    "respondin",
+    "wakin",
+    "gettin",
+    "startin",
+    "pickin",
+    "bitin",
+    "starvin",
+    "poisonin",
+    "drinkin",
 ];
 
 /// Words that are a contraction only before one of a few verbs ("ill be gone" but "I'm ill",
 /// "hell kill me" but "what the hell").
-const CONTRACTIONS_BEFORE_VERB: &[(&str, &str)] =
-    &[("ill", "i'll"), ("id", "i'd"), ("hell", "he'll"), ("shell", "she'll")];
+const CONTRACTIONS_BEFORE_VERB: &[(&str, &str)] = &[
+    ("ill", "i'll"),
+    ("id", "i'd"),
+    ("hell", "he'll"),
+    ("shell", "she'll"),
+    ("hed", "he'd"),
+    ("shed", "she'd"),
+];
 const VERBS: &[&str] = &[
     "be",
     "do",
@@ -106,8 +178,15 @@ fn restore_contractions(text: &str) -> String {
             .strip_prefix(' ')
             .map(|a| a.split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or(""))
             .unwrap_or("");
+        let restored_g = DROPPED_G.contains(&word).then(|| format!("{word}g"));
+        let bout = word == "bout"
+            && !["a ", "the ", "this ", "that ", "another "].iter().any(|w| out.ends_with(w));
         let full = if glued {
             None
+        } else if let Some(restored) = restored_g.as_deref() {
+            Some(restored)
+        } else if bout {
+            Some("about")
         } else {
             CONTRACTIONS.iter().find(|(short, _)| *short == word).map(|(_, full)| *full).or_else(
                 || {
@@ -210,5 +289,7 @@ mod tests {
         );
         assert_eq!(restore_contractions("i'm ill. what the hell"), "i'm ill. what the hell");
         assert_eq!(restore_contractions("我im好累"), "我i'm好累");
+        assert_eq!(restore_contractions("thinkin bout it til 2"), "thinking about it until 2");
+        assert_eq!(restore_contractions("a bout of flu in the shed"), "a bout of flu in the shed");
     }
 }

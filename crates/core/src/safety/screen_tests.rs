@@ -244,6 +244,7 @@ fn texting_style_slang_and_pinyin_are_screened_and_their_lookalikes_are_not() {
     assert_eq!(check("goodbye everyone, by the time u read this ill be gone").0, Risk::Acute);
     assert_eq!(check("i wont be here anymore next week, moving to melbourne").0, Risk::None);
     assert_eq!(check("i'm ill, staying home").0, Risk::None);
+    assert_eq!(check("thinkin bout jumpin in front of a train").1, Some(Category::Suicide));
     // Slang and abbreviations: zs / 紫砂 (自杀), zc (自残), sh (self-harm), unalive.
     assert_eq!(check("好想zs啊").1, Some(Category::Suicide));
     assert_eq!(check("想紫砂").1, Some(Category::Suicide));
