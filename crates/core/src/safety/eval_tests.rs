@@ -148,10 +148,10 @@ fn second_tuning_sets_cover_every_category_with_both_levels() {
     }
 }
 
-/// The third tuning set of issue #28 (`tests/safety/tuning3/`, batch F): 150 explicit messages
-/// per language (30 a category) deliberately varied (slang, texting style, typos, Traditional
-/// and Cantonese wording, pinyin abbreviations) and 40 lookalikes, measured once before the
-/// rules were widened for it. A tuning set from then on.
+/// The third tuning set of issue #28 (`tests/safety/tuning3/`, batches F, G and H): 230
+/// explicit messages per language deliberately varied (slang, texting style, typos,
+/// Traditional and Cantonese wording, pinyin abbreviations) and 60 lookalikes, each batch
+/// measured once before the rules were widened for it. A tuning set from then on.
 #[test]
 fn third_tuning_sets_meet_the_layer_one_goals() {
     for lang in ["zh", "en"] {
