@@ -87,7 +87,13 @@ fn assert_layer_one_goals(dir: &str, lang: &str, min_explicit: usize, min_lookal
         .outcomes
         .iter()
         .filter(|o| !o.correct)
-        .map(|o| format!("line {} [{}] {}", o.message.line, o.message.group, o.message.text))
+        .map(|o| {
+            let rule = o.got.rule.as_deref().unwrap_or("-");
+            format!(
+                "line {} [{}] {} (rule {rule})",
+                o.message.line, o.message.group, o.message.text
+            )
+        })
         .collect();
     assert!(
         recall >= 0.95 && false_alarms <= 0.10,
@@ -139,5 +145,16 @@ fn second_tuning_sets_cover_every_category_with_both_levels() {
                 assert!(n >= 15, "{lang}: only {n} explicit {risk:?} {category:?} messages");
             }
         }
+    }
+}
+
+/// The third tuning set of issue #28 (`tests/safety/tuning3/`, batches F, G and H): 230
+/// explicit messages per language deliberately varied (slang, texting style, typos,
+/// Traditional and Cantonese wording, pinyin abbreviations) and 60 lookalikes, each batch
+/// measured once before the rules were widened for it. A tuning set from then on.
+#[test]
+fn third_tuning_sets_meet_the_layer_one_goals() {
+    for lang in ["zh", "en"] {
+        assert_layer_one_goals("tuning3", lang, 150, 40);
     }
 }

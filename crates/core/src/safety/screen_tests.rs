@@ -235,3 +235,24 @@ fn broad_word_classes_keep_their_lookalikes_safe() {
         assert_eq!(check(text).0, Risk::None, "{text}");
     }
 }
+
+#[test]
+fn texting_style_slang_and_pinyin_are_screened_and_their_lookalikes_are_not() {
+    // Contractions without apostrophes ("dont", "hes", "ill be") read as the full forms.
+    assert_eq!(check("i dont wanna be here anymore").0, Risk::Concern);
+    assert_eq!(check("hes got a knife and says hell kill me").1, Some(Category::Abuse));
+    assert_eq!(check("goodbye everyone, by the time u read this ill be gone").0, Risk::Acute);
+    assert_eq!(check("i wont be here anymore next week, moving to melbourne").0, Risk::None);
+    assert_eq!(check("i'm ill, staying home").0, Risk::None);
+    assert_eq!(check("thinkin bout jumpin in front of a train").1, Some(Category::Suicide));
+    // Slang and abbreviations: zs / 紫砂 (自杀), zc (自残), sh (self-harm), unalive.
+    assert_eq!(check("好想zs啊").1, Some(Category::Suicide));
+    assert_eq!(check("想紫砂").1, Some(Category::Suicide));
+    assert_eq!(check("我買了一個紫砂壺").0, Risk::None);
+    assert_eq!(check("zc又復發了").1, Some(Category::SelfHarm));
+    assert_eq!(check("relapsed on sh last night after 90 days clean").1, Some(Category::SelfHarm));
+    assert_eq!(check("run the deploy.sh script again").0, Risk::None);
+    assert_eq!(check("i might just unalive tonight").1, Some(Category::Suicide));
+    // Cantonese 喺 (在): locked in at home.
+    assert_eq!(check("老公把我鎖喺屋企").1, Some(Category::Abuse));
+}
