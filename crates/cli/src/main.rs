@@ -15,7 +15,7 @@ use crate::ctx::Ctx;
 
 /// mimalloc instead of glibc's malloc: a chat turn allocates and frees small strings and JSON
 /// values by the thousand, and glibc's allocator was a quarter of its instructions
-/// (docs/performance.md, "Session 8").
+/// (docs/performance.md, "How the turn got here").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

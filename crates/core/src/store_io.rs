@@ -4,10 +4,10 @@
 //! multi-thread runtime (the CLI's, the desktop app's) the calling task's thread lends itself
 //! to the call (`block_in_place`: the worker's other tasks move to another thread meanwhile),
 //! which spares the two thread hand-offs of a trip to the blocking pool on every store call
-//! of a turn (docs/performance.md, session 9); the calling task itself, and any future it
-//! polls alongside (a cancel branch), waits for the call. On a current-thread runtime (unit
-//! tests) the call goes to the blocking pool. Only the calling convention lives here, no store
-//! logic.
+//! of a turn (docs/performance.md, "How the turn got here"); the calling task itself, and any
+//! future it polls alongside (a cancel branch), waits for the call. On a current-thread
+//! runtime (unit tests) the call goes to the blocking pool. Only the calling convention lives
+//! here, no store logic.
 
 use std::sync::Arc;
 
