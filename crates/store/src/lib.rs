@@ -226,35 +226,6 @@ impl Store {
         Ok(store)
     }
 
-    /// The database at `path`, which cannot be written in place, opened read-only: nothing
-    /// beside it is made or changed (no session marker, no upgrade, no format move). A file
-    /// that needs an upgrade first cannot be opened this way.
-    fn open_read_only(path: &Path, key: &DbKey) -> Result<Self> {
-        let conn = read_only::connect(path)?;
-        crypt::apply(&conn, key, path)?;
-        let found = migrations::check_not_newer(&conn, path)?;
-        if found < migrations::latest_version() {
-            return Err(StoreError::Storage {
-                path: path.to_path_buf(),
-                cause: StorageCause::ReadOnly,
-            });
-        }
-        conn.busy_timeout(BUSY_TIMEOUT)?;
-        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
-        conn.pragma_update(None, "foreign_keys", true)?;
-        tracing::info!(file = %path.display(), "the database cannot be written here: opened read-only");
-        let mut store = Self::new(conn, Some(path.to_path_buf()));
-        store.encrypted = !key.is_clear();
-        store.read_only = true;
-        Ok(store)
-    }
-
-    /// Whether this store was opened read-only (its file or folder cannot be written): every
-    /// write fails with [`StorageCause::ReadOnly`].
-    pub fn is_read_only(&self) -> bool {
-        self.read_only
-    }
-
     /// A private in-memory database (tests, benchmarks, evals).
     pub fn open_in_memory() -> Result<Self> {
         let mut conn = Connection::open_in_memory()?;

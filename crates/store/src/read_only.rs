@@ -2,12 +2,47 @@
 //! system or folder, a file without write permission): it is opened read-only, so reads,
 //! exports and backups to elsewhere still work, and every write is refused with SQLite's
 //! "read-only" error, which the store reports as [`crate::StorageCause::ReadOnly`]. Owns
-//! the detection and the read-only connection; must not write anything beside the file.
+//! the detection, the read-only connection and `Store::open_read_only`; must not write
+//! anything beside the file.
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags};
+
+use crate::error::{Result, StorageCause, StoreError};
+use crate::{BUSY_TIMEOUT, DbKey, STATEMENT_CACHE, Store, crypt, migrations};
+
+impl Store {
+    /// The database at `path`, which cannot be written in place, opened read-only: nothing
+    /// beside it is made or changed (no session marker, no upgrade, no format move). A file
+    /// that needs an upgrade first cannot be opened this way.
+    pub(crate) fn open_read_only(path: &Path, key: &DbKey) -> Result<Self> {
+        let conn = connect(path)?;
+        crypt::apply(&conn, key, path)?;
+        let found = migrations::check_not_newer(&conn, path)?;
+        if found < migrations::latest_version() {
+            return Err(StoreError::Storage {
+                path: path.to_path_buf(),
+                cause: StorageCause::ReadOnly,
+            });
+        }
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+        conn.pragma_update(None, "foreign_keys", true)?;
+        tracing::info!(file = %path.display(), "the database cannot be written here: opened read-only");
+        let mut store = Self::new(conn, Some(path.to_path_buf()));
+        store.encrypted = !key.is_clear();
+        store.read_only = true;
+        Ok(store)
+    }
+
+    /// Whether this store was opened read-only (its file or folder cannot be written): every
+    /// write fails with [`StorageCause::ReadOnly`].
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+}
 
 /// Whether the existing database at `path` cannot be written in place: the file cannot be
 /// opened for writing, or no file can be made beside it (SQLite's `-wal`/`-shm` files).
