@@ -6,6 +6,7 @@
 
 import { mockIPC } from "@tauri-apps/api/mocks";
 import type { ChatMessage, ConversationSummary, Envelope, PresetView, SettingChange, TurnInput } from "../wire";
+import type { Call } from "./call";
 import { createMe } from "./me";
 import { createModels } from "./models";
 import { createProtocols } from "./protocols";
@@ -233,8 +234,11 @@ export function installMockBackend() {
     const args = (raw ?? {}) as Record<string, unknown>;
     mock.fromWebview.push({ cmd, args: JSON.stringify(args, (_k, v) => (v && typeof v === "object" && "id" in v && "onmessage" in v ? `channel:${v.id}` : v)) });
     if (failing.has(cmd)) throw out(fail("database", `${cmd}: database is locked`));
-    const request = (args.request ?? {}) as Record<string, unknown>;
-    switch (cmd) {
+    if (cmd === "plugin:app|version") return out("0.1.0");
+    // Typed by the command list: each case below sees its own command's request.
+    const call = { cmd, request: args.request ?? {} } as Call;
+    const { cmd: name, request } = call;
+    switch (name) {
       case "send_message": {
         const input = request.input as TurnInput;
         // `?sendFails=endpoint`: the command itself fails, with the hint the core gives.
@@ -365,13 +369,11 @@ export function installMockBackend() {
         );
       case "ui_ready":
         return out(null);
-      case "plugin:app|version":
-        return out("0.1.0");
       default: {
         for (const h of handlers) {
           let answer: unknown;
           try {
-            answer = h(cmd, request, args);
+            answer = h(call, args);
           } catch (e) {
             throw out(e);
           }

@@ -2,6 +2,7 @@
 // state (deep-merged by `write_state` as the core does), and the memory items with the switch.
 
 import type { MemoryItemView, PlaceView } from "../wire";
+import type { Call } from "./call";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
@@ -69,7 +70,7 @@ export function createMe() {
     ],
   };
 
-  function handle(cmd: string, request: Obj): unknown {
+  function handle({ cmd, request }: Call): unknown {
     switch (cmd) {
       case "get_profile":
         return { profile };

@@ -5,6 +5,7 @@
 // picked in the system dialog; `?catalog=broken` makes the catalogue unreadable.
 
 import type { CatalogModelView, Envelope, InstalledModelView } from "../wire";
+import type { Call } from "./call";
 
 const MODELS_DIR = "/home/me/.local/share/app.vibelife.desktop/models";
 const GiB = 1024 ** 3;
@@ -95,8 +96,8 @@ export function createModels(hooks: Hooks) {
     });
   }
 
-  function handle(cmd: string, request: Record<string, unknown>, args: Record<string, unknown>): unknown {
-    const id = String(request.id ?? "");
+  function handle({ cmd, request }: Call, args: Record<string, unknown>): unknown {
+    const id = String((request as { id?: string } | undefined)?.id ?? "");
     switch (cmd) {
       case "list_local_models":
         if (hooks.brokenCatalog)

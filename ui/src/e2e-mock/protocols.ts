@@ -7,6 +7,7 @@
 // the way the real engine's `advance_protocol_step` does (progress, then completion).
 
 import type { Envelope, Event, ProtocolRunView, ProtocolView } from "../wire";
+import type { Call } from "./call";
 
 const STEPS: Array<[string, string]> = [
   ["觉察痛点", "morning"],
@@ -136,7 +137,7 @@ export function createProtocols() {
   }
 
   /** Answers a protocol command, or `undefined` when `cmd` is not one. */
-  function handle(cmd: string, request: Record<string, unknown>): unknown {
+  function handle({ cmd, request }: Call): unknown {
     switch (cmd) {
       case "list_protocols":
         return { protocols: PROTOCOLS };

@@ -4,6 +4,7 @@
 // registry's watcher reports it (skills_changed), without it only a reload finds it.
 
 import type { Envelope, SkillProblemView, SkillSummary } from "../wire";
+import type { Call } from "./call";
 
 const ROOTS = [
   { kind: "project" as const, path: "/home/me/projects/coach-skills" },
@@ -78,7 +79,7 @@ export function createSkills(send: (channel: number, index: number, env: Envelop
       .map((s) => ({ name: s.name, change: s.valid ? ("changed" as const) : ("invalid" as const), problems: s.problems }));
   }
 
-  function handle(cmd: string, request: Record<string, unknown>, args: Record<string, unknown>): unknown {
+  function handle({ cmd, request }: Call, args: Record<string, unknown>): unknown {
     switch (cmd) {
       case "list_skills":
         return { skills: index, roots: ROOTS, warnings: [] };
