@@ -1,8 +1,9 @@
-// The one module that talks to the Tauri shell: a typed function per command, with the wire
-// crate's generated request and response types (../wire). Components import from here and
-// never call `invoke` themselves, so browser tests replace the backend by mocking the IPC
-// under this module. Every command takes its request as `request`; a failure arrives as a
-// `CommandError` (an `ErrorInfo` and, when a fix exists, a `Hint`).
+// The one module that talks to the Tauri shell: a typed function per command, each through
+// `call` / `stream`, whose command names, requests and responses are checked against the
+// generated command list (../wire/Commands.ts, from crates/wire/src/command/list.rs).
+// Components import from here and never call `invoke` themselves, so browser tests replace the
+// backend by mocking the IPC under this module. Every command takes its request as `request`;
+// a failure arrives as a `CommandError` (an `ErrorInfo` and, when a fix exists, a `Hint`).
 
 import { getVersion } from "@tauri-apps/api/app";
 import { Channel, invoke } from "@tauri-apps/api/core";
