@@ -6,3 +6,6 @@
 import type { Commands } from "../wire";
 
 export type Call = { [K in keyof Commands]: { cmd: K; request: Commands[K][0] } }[keyof Commands];
+
+/** A handler's answer to `cmd`, checked against that command's response type. */
+export const reply = <K extends keyof Commands>(_cmd: K, v: Commands[K][1] | Promise<Commands[K][1]>) => v;

@@ -3,7 +3,7 @@
 // turn does. The settings' `preferences.reminders` live in the backend's settings document.
 
 import type { ChatMessage, ConversationSummary, ReminderView } from "../wire";
-import type { Call } from "./call";
+import { reply, type Call } from "./call";
 
 export const REMINDER_CONVERSATION = "conv-reminder";
 
@@ -44,7 +44,7 @@ export function createReminders(params: URLSearchParams) {
     if (conversationId === REMINDER_CONVERSATION) open.splice(0, open.length);
   }
   function handle({ cmd }: Call): unknown {
-    return cmd === "reminder_notices" ? { reminders: open } : undefined;
+    return cmd === "reminder_notices" ? reply(cmd, { reminders: open }) : undefined;
   }
   return { handle, conversation, answered };
 }
