@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/vibelife/target}"
-VIBE_WRITE_TS=1 cargo test --locked -p vibe-wire --lib ts_bindings -- --quiet
+VIBE_WRITE_TS=1 cargo test --locked -p vibe-wire --lib -- --quiet ts_bindings command_map
 echo "wrote ui/src/wire/"

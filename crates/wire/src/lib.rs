@@ -16,4 +16,6 @@ pub use kinds::{
 pub use run::{Phase, Plan, PlanStep, SectionTokens, StopReason, SummaryBy, TokenUsage};
 
 #[cfg(test)]
+mod command_map;
+#[cfg(test)]
 mod ts_bindings;

@@ -1,20 +1,16 @@
 //! Unlocking the data dir: the passphrase (or, for a new data dir without a keychain, the
 //! explicit choice of no encryption) the person gives when the app could not open alone. The
 //! key handling is the core's (`vibe_core::app::dbkey`); the passphrase is never logged.
-//! Also a backup and an export of the open data dir (restore and erase need the app closed,
-//! so they are the command line's).
+//! (A backup and an export of the open data dir are list commands, `commands::wire`; restore
+//! and erase need the app closed, so they are the command line's.)
 
 use std::sync::Arc;
 
 use tauri::State;
 use vibe_core::app::Overrides;
-use vibe_wire::command::{
-    BackupCreated, CommandError, CreateBackupRequest, ExportAllRequest, ExportAllResponse,
-    UnlockDatabaseRequest, UnlockDatabaseResponse,
-};
+use vibe_wire::command::{CommandError, UnlockDatabaseRequest, UnlockDatabaseResponse};
 use zeroize::Zeroizing;
 
-use super::blocking;
 use crate::shell::{Shell, open_app};
 
 #[tauri::command]
@@ -34,20 +30,4 @@ pub async fn unlock_database(
     let encryption = opened.encryption();
     shell.replace(Arc::new(opened));
     Ok(UnlockDatabaseResponse { encryption })
-}
-
-#[tauri::command]
-pub async fn create_backup(
-    shell: State<'_, Shell>,
-    request: CreateBackupRequest,
-) -> Result<BackupCreated, CommandError> {
-    blocking(&shell, move |app| app.create_backup(&request)).await
-}
-
-#[tauri::command]
-pub async fn export_all(
-    shell: State<'_, Shell>,
-    request: ExportAllRequest,
-) -> Result<ExportAllResponse, CommandError> {
-    blocking(&shell, move |app| app.export_all(&request)).await
 }

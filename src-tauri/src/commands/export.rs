@@ -3,20 +3,12 @@
 //! they go in the system's save dialog (tauri-plugin-dialog, called from here, so the webview
 //! needs no dialog permission); the shell writes them there.
 
-use serde::Serialize;
 use tauri::{AppHandle, State};
 use tauri_plugin_dialog::DialogExt as _;
-use vibe_wire::command::{CommandError, ProtocolReportRequest, ReportFormatKind};
+use vibe_wire::command::{CommandError, ProtocolReportRequest, ReportFormatKind, Saved};
 
 use super::{blocking, internal};
 use crate::shell::Shell;
-
-/// Where a file went; `path` is absent when the person closed the dialog.
-#[derive(Debug, Clone, Serialize)]
-pub struct Saved {
-    pub path: Option<String>,
-    pub bytes: u64,
-}
 
 #[tauri::command]
 pub async fn export_protocol_report(

@@ -1,21 +1,24 @@
-//! The commands the webview may invoke: each is one wire command (`vibe_wire::command`) handed
-//! to the core's `App`, with the wire crate's request and response types and `CommandError`
-//! (a typed kind, a message and the data for a hint) as the error. Database work runs on
-//! blocking threads so no command stalls the event loop. No product logic here.
+//! The commands the webview may invoke, all named in the command list of the wire crate
+//! (`vibe_wire::with_commands!`): its `app` section is generated in `wire` (answered by the
+//! core's `App`), its `shell` section is written by hand in the other modules here (dialogs,
+//! opening a folder, unlocking, the skills watch) and re-exported below, where the generated
+//! handler finds them. Requests and responses are the wire crate's types, `CommandError` (a
+//! typed kind, a message and the data for a hint) the error. Database work runs on blocking
+//! threads so no command stalls the event loop. No product logic here.
 
-pub mod chat;
-pub mod conversations;
 pub mod database;
 pub mod desktop;
-pub mod endpoint;
 pub mod export;
-pub mod memory;
 pub mod models;
-pub mod profile;
-pub mod protocols;
-pub mod settings;
-pub mod skills;
 pub mod skills_watch;
+pub mod wire;
+
+// The `shell` section of the command list, by name (with tauri's hidden helpers).
+pub use database::*;
+pub use desktop::*;
+pub use export::*;
+pub use models::*;
+pub use skills_watch::*;
 
 use std::sync::Arc;
 

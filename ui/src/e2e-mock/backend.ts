@@ -5,7 +5,8 @@
 // is recorded in `window.__vibeMock.toWebview` so tests can check what crossed the boundary.
 
 import { mockIPC } from "@tauri-apps/api/mocks";
-import type { ChatMessage, ConversationSummary, Envelope, PresetView, SettingChange, TurnInput } from "../wire";
+import type { ChatMessage, Commands, ConversationSummary, Envelope, JsonValue, PresetView, SettingChange, StopReason, TurnInput } from "../wire";
+import type { Call } from "./call";
 import { createMe } from "./me";
 import { createModels } from "./models";
 import { createProtocols } from "./protocols";
@@ -25,7 +26,7 @@ interface Run {
   after: { granted: Envelope[]; denied: Envelope[] } | null;
   done: boolean;
   /** Resolves the pending `send_message` call. */
-  finished: ((stopReason: string) => void) | null;
+  finished: ((stopReason: StopReason) => void) | null;
 }
 
 interface MockState {
@@ -141,6 +142,8 @@ export function installMockBackend() {
   const reminderConversation = reminders.conversation((role, content) => message(role, content, null));
   if (reminderConversation) conversations.set(reminderConversation.id, reminderConversation);
 
+  /** A command's answer, checked against its response type in the command list. */
+  const reply = <K extends keyof Commands>(_cmd: K, v: Commands[K][1] | Promise<Commands[K][1]>) => out(v);
   const out = <T>(v: T): T => {
     mock.toWebview.push(JSON.stringify(v ?? null));
     return v;
@@ -186,7 +189,7 @@ export function installMockBackend() {
     channel: { id: number },
     retry: boolean,
     chosen: string | null = null,
-  ): Promise<unknown> {
+  ): Promise<Commands["send_message"][1]> {
     let id = conversationId;
     if (!id || !conversations.has(id)) {
       id = `conv-${++counter}`;
@@ -222,7 +225,7 @@ export function installMockBackend() {
     live = run;
     setTimeout(() => pump(run), 0);
     return new Promise((resolve) => {
-      run.finished = (stop_reason: string) =>
+      run.finished = (stop_reason: StopReason) =>
         resolve({ run_id: run.id, conversation_id: run.conversationId, stop_reason, text: conv?.messages.at(-1)?.content ?? "", usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, skill: null });
     });
   }
@@ -233,8 +236,11 @@ export function installMockBackend() {
     const args = (raw ?? {}) as Record<string, unknown>;
     mock.fromWebview.push({ cmd, args: JSON.stringify(args, (_k, v) => (v && typeof v === "object" && "id" in v && "onmessage" in v ? `channel:${v.id}` : v)) });
     if (failing.has(cmd)) throw out(fail("database", `${cmd}: database is locked`));
-    const request = (args.request ?? {}) as Record<string, unknown>;
-    switch (cmd) {
+    if (cmd === "plugin:app|version") return out("0.1.0");
+    // Typed by the command list: each case below sees its own command's request.
+    const call = { cmd, request: args.request ?? {} } as Call;
+    const { cmd: name, request } = call;
+    switch (name) {
       case "send_message": {
         const input = request.input as TurnInput;
         // `?sendFails=endpoint`: the command itself fails, with the hint the core gives.
@@ -268,7 +274,7 @@ export function installMockBackend() {
             tool_calls: 0,
           } as Envelope);
         }
-        return out({ cancelled });
+        return reply(name, { cancelled });
       }
       case "resolve_approval": {
         const run = live;
@@ -278,33 +284,33 @@ export function installMockBackend() {
           run.queue = [...(approved ? run.after.granted : run.after.denied)];
           run.after = null;
           setTimeout(() => pump(run), mock.delayMs);
-          return out({ resolved: true });
+          return reply(name, { resolved: true });
         }
-        return out({ resolved: false });
+        return reply(name, { resolved: false });
       }
       case "list_conversations":
-        return out({ conversations: [...conversations.values()].map(summary).reverse() });
+        return reply(name, { conversations: [...conversations.values()].map(summary).reverse() });
       case "search_conversations":
-        return out({ conversations: [...conversations.values()].filter((c) => (c.title ?? "").includes(String(request.query))).map(summary) });
+        return reply(name, { conversations: [...conversations.values()].filter((c) => (c.title ?? "").includes(String(request.query))).map(summary) });
       case "get_conversation": {
         const c = conversations.get(String(request.id));
         if (!c) throw out(fail("not_found", `no conversation ${String(request.id)}`));
-        return out({ conversation: summary(c), messages: c.messages });
+        return reply(name, { conversation: summary(c), messages: c.messages });
       }
       case "rename_conversation": {
         const c = conversations.get(String(request.id));
         if (!c) throw out(fail("not_found", `no conversation ${String(request.id)}`));
         c.title = String(request.title) || null;
-        return out(summary(c));
+        return reply(name, summary(c));
       }
       case "delete_conversation":
         conversations.delete(String(request.id));
-        return out({ deleted: String(request.id), runs_removed: [] });
+        return reply(name, { deleted: String(request.id), runs_removed: [] });
       case "get_settings":
         // As the shell: no app, so no settings, until the folder is unlocked.
         if (locked)
           throw out({ error: { kind: "passphrase_needed", message: `the database in ${DATA_DIR} is locked` }, hint: { type: "db_passphrase", data_dir: DATA_DIR } });
-        return out(settingsView());
+        return reply(name, settingsView());
       case "update_settings": {
         for (const { key, value } of request.changes as SettingChange[]) {
           const [section, name, sub] = key.split(".") as ["llm" | "preferences", string, string | undefined];
@@ -317,29 +323,29 @@ export function installMockBackend() {
           } else (mock.settings[section] as Record<string, unknown>)[name] = value ?? (section === "preferences" ? "system" : null);
         }
         mock.configured = true;
-        return out(settingsView());
+        return reply(name, settingsView());
       }
       case "set_api_key":
         mock.keychain.set(String(request.base_url), String(request.key));
-        return out(keyStatus(String(request.base_url)));
+        return reply(name, keyStatus(String(request.base_url)));
       case "clear_api_key":
         mock.keychain.delete(String(request.base_url));
-        return out(keyStatus(String(request.base_url)));
+        return reply(name, keyStatus(String(request.base_url)));
       case "api_key_status":
-        return out(keyStatus(String(request.base_url)));
+        return reply(name, keyStatus(String(request.base_url)));
       case "test_connection": {
         const base_url = String(request.base_url);
         const model = (request.model as string | null) ?? null;
-        return out(
+        return reply(name, 
           base_url.includes("11434")
             ? { ok: true, base_url, model, preset: "ollama", reply: "Hi", error: null }
             : { ok: false, base_url, model, preset: "custom", reply: "", error: { kind: "network", message: `no model reachable at ${base_url}` } },
         );
       }
       case "list_models":
-        return out({ base_url: String(request.base_url), models: [{ id: "qwen2.5" }, { id: "llama3.2" }] });
+        return reply(name, { base_url: String(request.base_url), models: [{ id: "qwen2.5" }, { id: "llama3.2" }] });
       case "open_data_dir":
-        return out(null);
+        return reply(name, null);
       case "needs_first_run":
         // `?locked=passphrase`: a data folder encrypted with the passphrase "open sesame";
         // `?locked=nokey`: a new folder and no keychain, until unlock_database chooses.
@@ -347,7 +353,7 @@ export function installMockBackend() {
           throw out({ error: { kind: "passphrase_needed", message: `the database in ${DATA_DIR} is encrypted with a passphrase` }, hint: { type: "db_passphrase", data_dir: DATA_DIR } });
         if (locked === "nokey")
           throw out({ error: { kind: "no_database_key", message: "the OS keychain cannot be used" }, hint: { type: "db_key", data_dir: DATA_DIR } });
-        return out(params.get("firstRun") === "1" && !mock.configured);
+        return reply(name, params.get("firstRun") === "1" && !mock.configured);
       case "unlock_database": {
         const passphrase = (request.passphrase as string | null) ?? null;
         if (locked === "passphrase" && passphrase !== "open sesame")
@@ -355,23 +361,21 @@ export function installMockBackend() {
         const encryption = request.no_encryption ? "none" : "passphrase";
         locked = null;
         mock.encryption = encryption;
-        return out({ encryption });
+        return reply(name, { encryption });
       }
       case "detect_local_servers":
-        return out(
+        return reply(name, 
           params.get("local") === "ollama"
             ? [{ preset: "ollama", label: "Ollama", base_url: "http://127.0.0.1:11434/v1", models: ["qwen2.5", "llama3.2"] }]
             : [],
         );
       case "ui_ready":
-        return out(null);
-      case "plugin:app|version":
-        return out("0.1.0");
+        return reply(name, null);
       default: {
         for (const h of handlers) {
           let answer: unknown;
           try {
-            answer = h(cmd, request, args);
+            answer = h(call, args);
           } catch (e) {
             throw out(e);
           }
@@ -398,7 +402,8 @@ export function installMockBackend() {
   function settingsView() {
     // `?encryption=none|passphrase|keychain`: how the data folder's database is encrypted.
     const storage = { encryption: mock.encryption ?? params.get("encryption") ?? "keychain" };
-    return { file: `${DATA_DIR}/settings.json`, data_dir: DATA_DIR, settings: { ...mock.settings, storage }, presets: PRESETS };
+    // The settings document crosses the boundary as plain JSON (`SettingsView.settings`).
+    return { file: `${DATA_DIR}/settings.json`, data_dir: DATA_DIR, settings: { ...mock.settings, storage } as JsonValue, presets: PRESETS };
   }
 
   function keyStatus(base_url: string) {

@@ -1,9 +1,12 @@
 // The mock shell's "Me" data: the profile's birth info and its charts, the lifecoach skill's
 // state (deep-merged by `write_state` as the core does), and the memory items with the switch.
 
-import type { MemoryItemView, PlaceView } from "../wire";
+import type { ChartKind, JsonValue, MemoryItemView, PlaceView } from "../wire";
+import { reply, type Call } from "./call";
 
 type Obj = Record<string, unknown>;
+/** The mock's plain objects as the JSON values the wire types carry. */
+const json = (v: object) => v as JsonValue;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
 
 /** The core's `write_state` merge: objects merge, null removes a key, anything else replaces. */
@@ -69,14 +72,14 @@ export function createMe() {
     ],
   };
 
-  function handle(cmd: string, request: Obj): unknown {
+  function handle({ cmd, request }: Call): unknown {
     switch (cmd) {
       case "get_profile":
-        return { profile };
+        return reply(cmd, { profile: json(profile) });
       case "lookup_place": {
         const found = PLACES[String(request.query)] ?? [];
         const status = found.length === 0 ? "not_found" : found.length === 1 ? "found" : "ambiguous";
-        return { status, candidates: found, zone_warning: null };
+        return reply(cmd, { status, candidates: found, zone_warning: null });
       }
       case "set_profile_path": {
         const value = request.value as Obj;
@@ -90,7 +93,7 @@ export function createMe() {
             given && given !== chosen.timezone
               ? { given, place_zone: chosen.timezone, message: `birth_info.timezone: ${given} is not the zone of ${chosen.label_en}` }
               : null;
-          return { profile, place: chosen, zone_warning };
+          return reply(cmd, { profile: json(profile), place: chosen, zone_warning });
         }
         if (request.path === "birth_info" && isObj(value) && value.place === "Qwertzville")
           throw { error: { kind: "invalid_input", message: "birth_info.place: no place called Qwertzville is known" }, hint: null };
@@ -108,7 +111,7 @@ export function createMe() {
         for (const k of keys) at = isObj(at[k]) ? (at[k] as Obj) : (at[k] = {});
         if (value === null) delete at[last];
         else at[last] = value;
-        return { profile, place: null, zone_warning: null };
+        return reply(cmd, { profile: json(profile), place: null, zone_warning: null });
       }
       case "compute_chart": {
         const skill = String(request.skill);
@@ -116,15 +119,15 @@ export function createMe() {
           skill === "bazi"
             ? { compute_type: "bazi", pillars: { year: "庚午", month: "辛巳", day: "丙寅", hour: "壬辰" }, day_master: { stem: "丙", element: "fire", element_zh: "火" } }
             : { compute_type: "zodiac", sun_sign: "taurus", sun_sign_display: "金牛座 Taurus", moon_sign: "leo", moon_sign_display: "狮子座 Leo", time_known: true };
-        return { skill, compute_type: skill, recomputed: !!request.force, path: `skills.${skill}.chart`, chart };
+        return reply(cmd, { skill, compute_type: skill as ChartKind, recomputed: !!request.force, path: `skills.${skill}.chart`, chart: json(chart) });
       }
       case "skill_state":
-        return { skill: String(request.skill), section: null, state: request.skill === "lifecoach" ? lifecoach : {} };
+        return reply(cmd, { skill: String(request.skill), section: null, state: json(request.skill === "lifecoach" ? lifecoach : {}) });
       case "write_state": {
         const section = String(request.section);
         if (!isObj(lifecoach[section])) lifecoach[section] = {};
         merge(lifecoach[section] as Obj, request.data as Obj);
-        return { skill_id: String(request.skill), section };
+        return reply(cmd, { skill_id: String(request.skill), section });
       }
       case "edit_state_entry": {
         const list = lifecoach[String(request.path)] as Obj[];
@@ -133,26 +136,26 @@ export function createMe() {
           throw { error: { kind: "not_found", message: `no entry created at ${String(request.created_at)} in list "${String(request.path)}" of skill lifecoach` }, hint: null };
         const entry = { ...(request.entry as Obj), _created_at: at._created_at, _edited_at: new Date().toISOString() };
         list[Number(request.index)] = entry;
-        return { skill_id: "lifecoach", path: String(request.path), entry };
+        return reply(cmd, { skill_id: "lifecoach", path: String(request.path), entry });
       }
       case "list_memory":
-        return { memory: memory.on, items: memory.items };
+        return reply(cmd, { memory: memory.on, items: memory.items });
       case "edit_memory_item": {
         const it = memory.items.find((i) => i.id === request.id);
         if (!it) throw { error: { kind: "not_found", message: `no memory item ${String(request.id)}` } };
         it.history.push({ text: it.text, confidence: it.confidence, replaced_at: new Date().toISOString(), by: "edit" });
         it.text = String(request.text);
         it.edited = true;
-        return it;
+        return reply(cmd, it);
       }
       case "forget_memory_item":
         memory.items = memory.items.filter((i) => i.id !== request.id);
-        return { forgotten: String(request.id) };
+        return reply(cmd, { forgotten: String(request.id) });
       case "set_memory_enabled":
         memory.on = Boolean(request.on);
-        return { memory: memory.on };
+        return reply(cmd, { memory: memory.on });
       case "save_memory_export":
-        return { path: "/home/me/Documents/vibelife-memory.json", bytes: 512 };
+        return reply(cmd, { path: "/home/me/Documents/vibelife-memory.json", bytes: 512 });
       default:
         return undefined;
     }

@@ -4,7 +4,8 @@
 // selects the `local` preset in the mock's settings; `add_model_file` stands in for a file
 // picked in the system dialog; `?catalog=broken` makes the catalogue unreadable.
 
-import type { CatalogModelView, Envelope, InstalledModelView } from "../wire";
+import type { CatalogModelView, Envelope, InstalledModelView, ModelPulled } from "../wire";
+import { reply, type Call } from "./call";
 
 const MODELS_DIR = "/home/me/.local/share/app.vibelife.desktop/models";
 const GiB = 1024 ** 3;
@@ -55,7 +56,7 @@ export function createModels(hooks: Hooks) {
   });
   const withUse = (m: InstalledModelView) => ({ ...m, in_use: hooks.inUse() === m.id });
 
-  function pull(id: string, channel: number) {
+  function pull(id: string, channel: number): Promise<ModelPulled> {
     const m = catalog.find((c) => c.id === id);
     if (!m) throw { error: { kind: "not_found", message: `no model "${id}" in the catalogue (shipped)` }, hint: { type: "local_model", id } };
     if (installed.has(id)) return Promise.resolve({ model: withUse(installed.get(id) as InstalledModelView), resumed_from: 0, restarted: false, already_installed: true });
@@ -65,7 +66,7 @@ export function createModels(hooks: Hooks) {
     const emit = (e: Record<string, unknown>) =>
       hooks.send(channel, index++, { run_id: "", seq: seq++, ts: new Date().toISOString(), ...e } as Envelope);
     const from = partial.get(id) ?? 0;
-    return new Promise((resolve, reject) => {
+    return new Promise<ModelPulled>((resolve, reject) => {
       let received = from;
       const step = Math.ceil(m.size_bytes / 10);
       let timer: ReturnType<typeof setTimeout> | null = null;
@@ -95,12 +96,12 @@ export function createModels(hooks: Hooks) {
     });
   }
 
-  function handle(cmd: string, request: Record<string, unknown>, args: Record<string, unknown>): unknown {
-    const id = String(request.id ?? "");
+  function handle({ cmd, request }: Call, args: Record<string, unknown>): unknown {
+    const id = String((request as { id?: string } | undefined)?.id ?? "");
     switch (cmd) {
       case "list_local_models":
         if (hooks.brokenCatalog)
-          return {
+          return reply(cmd, {
             catalog: [],
             installed: [...installed.values()].map(withUse),
             models_dir: MODELS_DIR,
@@ -108,8 +109,8 @@ export function createModels(hooks: Hooks) {
             catalog_source: "https://mirror.example/catalog.json",
             catalog_error: { kind: "config", message: "model catalogue https://mirror.example/catalog.json: cannot fetch it: connection refused" },
             ...(hooks.inUse() ? { in_use: hooks.inUse() } : {}),
-          };
-        return {
+          });
+        return reply(cmd, {
           catalog: catalog.map((c) => ({
             ...c,
             installed: installed.has(c.id),
@@ -121,13 +122,13 @@ export function createModels(hooks: Hooks) {
           free_bytes: 48 * GiB,
           catalog_source: "shipped",
           ...(hooks.inUse() ? { in_use: hooks.inUse() } : {}),
-        };
+        });
       case "pull_model":
-        return pull(id, (args.onEvent as { id: number }).id);
+        return reply(cmd, pull(id, (args.onEvent as { id: number }).id));
       case "cancel_model_download": {
         const cancel = cancels.get(id);
         cancel?.();
-        return { id, cancelled: !!cancel };
+        return reply(cmd, { id, cancelled: !!cancel });
       }
       case "remove_model": {
         const m = installed.get(id);
@@ -135,18 +136,18 @@ export function createModels(hooks: Hooks) {
         const freed = (m?.size_bytes ?? 0) + (partial.get(id) ?? 0);
         installed.delete(id);
         partial.delete(id);
-        return { id, freed_bytes: freed, was_installed: !!m, was_in_use: hooks.inUse() === id };
+        return reply(cmd, { id, freed_bytes: freed, was_installed: !!m, was_in_use: hooks.inUse() === id });
       }
       case "use_model": {
         const m = installed.get(id);
         if (!m) throw { error: { kind: "not_found", message: `no installed model "${id}" in ${MODELS_DIR}` }, hint: { type: "local_model", id } };
         hooks.use(id);
-        return { model: withUse(m), settings_file: "/home/me/.local/share/app.vibelife.desktop/settings.json" };
+        return reply(cmd, { model: withUse(m), settings_file: "/home/me/.local/share/app.vibelife.desktop/settings.json" });
       }
       case "add_model_file": {
         const model = view("my-coach-q8_0", "My Coach Q8_0", 812_000_000, "file");
         installed.set(model.id, model);
-        return withUse(model);
+        return reply(cmd, withUse(model));
       }
       default:
         return undefined;

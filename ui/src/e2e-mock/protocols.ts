@@ -7,6 +7,7 @@
 // the way the real engine's `advance_protocol_step` does (progress, then completion).
 
 import type { Envelope, Event, ProtocolRunView, ProtocolView } from "../wire";
+import { reply, type Call } from "./call";
 
 const STEPS: Array<[string, string]> = [
   ["觉察痛点", "morning"],
@@ -136,37 +137,37 @@ export function createProtocols() {
   }
 
   /** Answers a protocol command, or `undefined` when `cmd` is not one. */
-  function handle(cmd: string, request: Record<string, unknown>): unknown {
+  function handle({ cmd, request }: Call): unknown {
     switch (cmd) {
       case "list_protocols":
-        return { protocols: PROTOCOLS };
+        return reply(cmd, { protocols: PROTOCOLS });
       case "list_protocol_runs":
-        return { runs };
+        return reply(cmd, { runs });
       case "get_protocol_run":
-        return find(request.run_id);
+        return reply(cmd, find(request.run_id));
       case "start_protocol":
-        return begin(request.id);
+        return reply(cmd, begin(request.id));
       case "later_protocol":
         invited = null;
-        return { protocol_id: String(request.id), skill: String(request.skill ?? "lifecoach") };
+        return reply(cmd, { protocol_id: String(request.id), skill: String(request.skill ?? "lifecoach") });
       case "resume_protocol": {
         const r = find(request.run_id);
         r.status = "active";
         touch(r);
         live = r;
-        return { run: r, events: [progress(r)] };
+        return reply(cmd, { run: r, events: [progress(r)] });
       }
       case "cancel_protocol": {
         const r = find(request.run_id);
         r.status = "cancelled";
         r.cancel_reason = (request.reason as string | null) ?? null;
         if (live === r) live = null;
-        return { run: r, events: [{ type: "protocol_cancelled", protocol_id: r.protocol_id, protocol_run_id: r.id }] };
+        return reply(cmd, { run: r, events: [{ type: "protocol_cancelled", protocol_id: r.protocol_id, protocol_run_id: r.id }] });
       }
       case "export_protocol_report": {
         const r = find(request.run_id);
         const format = String(request.format);
-        return { path: `/home/me/Documents/protocol-${r.id.slice(0, 8)}.${format}`, bytes: 1024 };
+        return reply(cmd, { path: `/home/me/Documents/protocol-${r.id.slice(0, 8)}.${format}`, bytes: 1024 });
       }
       default:
         return undefined;

@@ -3,6 +3,7 @@
 // turn does. The settings' `preferences.reminders` live in the backend's settings document.
 
 import type { ChatMessage, ConversationSummary, ReminderView } from "../wire";
+import { reply, type Call } from "./call";
 
 export const REMINDER_CONVERSATION = "conv-reminder";
 
@@ -42,8 +43,8 @@ export function createReminders(params: URLSearchParams) {
   function answered(conversationId: string | null) {
     if (conversationId === REMINDER_CONVERSATION) open.splice(0, open.length);
   }
-  function handle(cmd: string): unknown {
-    return cmd === "reminder_notices" ? { reminders: open } : undefined;
+  function handle({ cmd }: Call): unknown {
+    return cmd === "reminder_notices" ? reply(cmd, { reminders: open }) : undefined;
   }
   return { handle, conversation, answered };
 }

@@ -4,6 +4,7 @@
 // registry's watcher reports it (skills_changed), without it only a reload finds it.
 
 import type { Envelope, SkillProblemView, SkillSummary } from "../wire";
+import { reply, type Call } from "./call";
 
 const ROOTS = [
   { kind: "project" as const, path: "/home/me/projects/coach-skills" },
@@ -78,14 +79,14 @@ export function createSkills(send: (channel: number, index: number, env: Envelop
       .map((s) => ({ name: s.name, change: s.valid ? ("changed" as const) : ("invalid" as const), problems: s.problems }));
   }
 
-  function handle(cmd: string, request: Record<string, unknown>, args: Record<string, unknown>): unknown {
+  function handle({ cmd, request }: Call, args: Record<string, unknown>): unknown {
     switch (cmd) {
       case "list_skills":
-        return { skills: index, roots: ROOTS, warnings: [] };
+        return reply(cmd, { skills: index, roots: ROOTS, warnings: [] });
       case "show_skill": {
         const s = index.find((x) => x.name === request.name);
         if (!s) throw { error: { kind: "not_found", message: `no skill ${String(request.name)}` } };
-        return {
+        return reply(cmd, {
           name: s.name,
           root: s.root,
           dir: s.dir,
@@ -94,15 +95,15 @@ export function createSkills(send: (channel: number, index: number, env: Envelop
           meta: { name: s.name, description: s.description, metadata: DISPLAY_NAMES[s.name] ?? {} },
           parts: s.name === "lifecoach" ? { rules: ["goal_tracking", "journaling"], scenarios: ["weekly_review"], cases: ["stuck"], tools: true, protocols: ["dankoe", "weekly_review"] } : { rules: [], scenarios: [], cases: [], tools: false, protocols: [] },
           resources: [
-            { path: "SKILL.md", bytes: 2048, kind: "part" },
-            ...(s.name === "lifecoach" ? [{ path: "scripts/streak.py", bytes: 812, kind: "script" }, { path: "references/dankoe.md", bytes: 4096, kind: "reference" }] : []),
+            { path: "SKILL.md", bytes: 2048, kind: "part" as const },
+            ...(s.name === "lifecoach" ? [{ path: "scripts/streak.py", bytes: 812, kind: "script" as const }, { path: "references/dankoe.md", bytes: 4096, kind: "reference" as const }] : []),
           ],
           problems: s.problems,
           findings: s.findings,
-        };
+        });
       }
       case "reload_skills":
-        return { changes: reread() };
+        return reply(cmd, { changes: reread() });
       case "new_skill": {
         const name = String(request.name);
         if (!/^[a-z0-9][a-z0-9-]*$/.test(name))
@@ -111,14 +112,14 @@ export function createSkills(send: (channel: number, index: number, env: Envelop
         disk.push(s);
         disk.sort((a, b) => a.name.localeCompare(b.name));
         reread();
-        return { name, dir: s.dir, file: `${s.dir}/SKILL.md` };
+        return reply(cmd, { name, dir: s.dir, file: `${s.dir}/SKILL.md` });
       }
       case "open_skills_dir":
-        return null;
+        return reply(cmd, null);
       case "watch_skills":
         channel = (args.onEvent as { id: number }).id;
         next = 0;
-        return null;
+        return reply(cmd, null);
       default:
         return undefined;
     }

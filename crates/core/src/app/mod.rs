@@ -9,6 +9,7 @@ mod api_key;
 mod auto_backup;
 mod backup;
 mod chart;
+mod commands;
 mod conversations;
 mod database;
 mod dbkey;

@@ -14,6 +14,7 @@ mod endpoint;
 mod error;
 mod eval;
 mod history;
+mod list;
 mod memory;
 mod models;
 mod place;
@@ -21,6 +22,7 @@ mod profile;
 mod protocol;
 mod runs;
 mod safety;
+mod saved;
 mod settings;
 mod skill_problem;
 mod skills;
@@ -56,6 +58,7 @@ pub use history::{
     ChangeSource, ClearStateHistoryRequest, ClearStateHistoryResponse, HistoryTargetView,
     StateChangeView, StateHistoryRequest, StateHistoryView, UndoStateRequest, UndoStateResponse,
 };
+pub use list::Commands;
 pub use memory::{
     EditMemoryRequest, ExtractMemoryRequest, ExtractMemoryResponse, ForgetMemoryResponse,
     ListMemoryRequest, MemoryBacklogView, MemoryBackoffView, MemoryExport, MemoryItemRequest,
@@ -87,6 +90,7 @@ pub use safety::{
     SafetyCheckRequest, SafetyCheckView, SafetyDiscount, SafetyEvalReport, SafetyGroupFigures,
     SafetyLabelled, SafetyOutcome, ScreenedRisk,
 };
+pub use saved::Saved;
 pub use settings::{SettingChange, SettingsView, UpdateSettingsRequest};
 pub use skill_problem::{ProblemCode, SkillProblemView};
 pub use skills::{
