@@ -281,3 +281,7 @@ pub fn write_atomically(file: &Path, doc: &Value) -> Result<(), AppError> {
     tmp.persist(file).map_err(|e| io(e.error))?;
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "settings_tests.rs"]
+mod tests;
