@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use vibe_llm::{
-    ChatModel, ChatRequest, ChatResponse, Endpoint, LlmError, LlmSettings, Message, PRESETS,
+    ChatModel, ChatRequest, ChatResponse, Endpoint, LlmError, LlmSettings, LlmSettingsExt, Message, PRESETS,
     ToolDef, ToolMode,
 };
 use vibe_wire::TokenUsage;
