@@ -32,8 +32,15 @@ fn an_existing_settings_file_reads_the_same_and_round_trips_byte_for_byte() {
     assert_eq!(settings.preferences.reminders.quiet_hours.unwrap().end.to_string(), "07:30");
     assert_eq!(settings.tools.trusted_skills, ["tarot"]);
     assert_eq!(settings.models.catalog.as_deref(), Some("https://example.org/catalog.json"));
-    assert_eq!(pretty(&serde_json::to_value(&settings).unwrap()), FULL, "every key written back as it was read");
-    assert_eq!(Settings::from_document(&serde_json::to_value(&settings).unwrap(), &file).unwrap(), settings);
+    assert_eq!(
+        pretty(&serde_json::to_value(&settings).unwrap()),
+        FULL,
+        "every key written back as it was read"
+    );
+    assert_eq!(
+        Settings::from_document(&serde_json::to_value(&settings).unwrap(), &file).unwrap(),
+        settings
+    );
     // The file as read is what a change is applied to: untouched keys stay as written.
     write_atomically(&file, &doc).unwrap();
     assert_eq!(std::fs::read_to_string(&file).unwrap(), FULL);

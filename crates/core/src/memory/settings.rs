@@ -3,8 +3,8 @@
 //! of memory in prompts).
 
 use serde_json::Value;
-pub use vibe_wire::settings::MemorySettings;
 use vibe_store::Store;
+pub use vibe_wire::settings::MemorySettings;
 
 use crate::CoreError;
 

@@ -30,8 +30,8 @@ pub use find::ProtocolInfo;
 pub use pdf::render_pdf;
 pub use pdf_font::{PdfError, ReportFont};
 pub use reminder_times::{
-    QuietHours, REMINDER_TIMES_PATH, ReminderSettings, ReminderSettingsExt, TimeOfDay, check_reminder_times,
-    personal_times,
+    QuietHours, REMINDER_TIMES_PATH, ReminderSettings, ReminderSettingsExt, TimeOfDay,
+    check_reminder_times, personal_times,
 };
 pub use reminders::ReminderItem;
 pub use report::{REPORT_SCHEMA_VERSION, ReportFormat, render_report, report_json};

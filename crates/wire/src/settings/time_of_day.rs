@@ -3,13 +3,25 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A time of day, `HH:MM` (00:00–23:59) in files and on the wire.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(type = "string"))]
-#[serde(try_from = "String", into = "String")]
 pub struct TimeOfDay(u32);
+
+// By hand rather than `serde(try_from, into)`, which ts-rs cannot read (it warns at build).
+impl Serialize for TimeOfDay {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for TimeOfDay {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        TimeOfDay::try_from(String::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+    }
+}
 
 impl TimeOfDay {
     /// `HH:MM` with two digits each, hours 00–23, minutes 00–59.
