@@ -13,7 +13,7 @@ use bytes::Bytes;
 use criterion::{Criterion, criterion_group, criterion_main};
 use futures::StreamExt as _;
 use tokio::sync::mpsc;
-use vibe_llm::{ChatModel as _, ChatRequest, LlmSettings, Message, OpenAiClient};
+use vibe_llm::{ChatModel as _, ChatRequest, LlmSettings, LlmSettingsExt, Message, OpenAiClient};
 
 fn text_chunk(i: u64) -> Vec<u8> {
     format!(

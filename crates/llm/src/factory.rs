@@ -11,7 +11,7 @@ use crate::keychain::{self, KeySource};
 use crate::model::ChatModel;
 use crate::presets::{LOCAL_PRESET, ToolMode};
 use crate::scripted::{ReadRecording, ScriptedModel};
-use crate::settings::{Endpoint, LlmSettings};
+use crate::settings::{Endpoint, LlmSettings, LlmSettingsExt};
 use crate::structured::StructuredModel;
 
 /// Why `llm.preset = "local"` cannot work in a build without the embedded engine.

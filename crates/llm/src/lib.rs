@@ -40,7 +40,7 @@ pub use presets::{LOCAL_BASE_URL, LOCAL_PRESET, PRESETS, Preset, ToolMode};
 pub use redact::{REDACTED, Secrets, redact_url};
 pub use retry::{RetryClock, SystemClock};
 pub use scripted::{ReadRecording, ScriptedModel};
-pub use settings::{BASE_URL_ENV, Endpoint, LlmSettings, LocalSettings, MODEL_ENV};
+pub use settings::{BASE_URL_ENV, Endpoint, LlmSettings, LlmSettingsExt, LocalSettings, MODEL_ENV};
 pub use structured::{StructuredModel, UNUSABLE_REPLY, action_schema};
 pub use think::ThinkSplitter;
 pub use types::{

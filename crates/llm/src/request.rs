@@ -82,7 +82,7 @@ fn message_json(message: &Message) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::LlmSettings;
+    use crate::settings::{LlmSettings, LlmSettingsExt};
     use crate::types::{ToolCall, ToolDef};
 
     #[test]

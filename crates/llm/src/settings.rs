@@ -1,11 +1,12 @@
-//! `LlmSettings`: the `llm` section of settings.json (every key optional, defaults in one
-//! place), the `VIBE_LLM_*` environment overrides, and resolution into a concrete
-//! [`Endpoint`]. Building a model from it belongs to `factory.rs`.
+//! What the `llm` section of settings.json means: the section itself ([`LlmSettings`], every
+//! key optional, its defaults) is a wire type (`vibe_wire::settings`); here are the
+//! `VIBE_LLM_*` environment overrides and resolution into a concrete [`Endpoint`]
+//! ([`LlmSettingsExt`]). Building a model from it belongs to `factory.rs`.
 
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
+pub use vibe_wire::settings::{LlmSettings, LocalSettings};
 
 use crate::errors::LlmError;
 use crate::presets::{self, Preset, ToolMode};
@@ -14,96 +15,18 @@ use crate::redact::redact_url;
 pub const BASE_URL_ENV: &str = "VIBE_LLM_BASE_URL";
 pub const MODEL_ENV: &str = "VIBE_LLM_MODEL";
 
-/// The `llm` section of settings.json. The API key is never here (keychain or env); the
-/// `Debug` form shows the base URL redacted.
-#[derive(Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct LlmSettings {
-    /// `ollama`, `lmstudio`, `llamacpp`, `vllm`, `openai`, `deepseek`, `qwen` (alias
-    /// `dashscope`), `openrouter`, `moonshot` (`kimi`), `zhipu` (`glm`), `siliconflow`,
-    /// `custom`; detected from `base_url` when absent.
-    pub preset: Option<String>,
-    /// Endpoint base URL (the part before `/chat/completions`), or `scripted:PATH`.
-    pub base_url: Option<String>,
-    pub model: Option<String>,
-    /// `auto` (per preset and model), `native` or `structured`.
-    pub tool_mode: ToolMode,
-    /// Retries after the first attempt, only before the first delta (0 turns them off).
-    pub retries: u32,
-    /// First backoff step; doubles each retry, with jitter.
-    pub retry_base_ms: u64,
-    /// Longest wait a server's Retry-After may impose before we give up instead.
-    pub max_retry_wait_s: u64,
-    pub connect_timeout_s: f64,
-    pub first_byte_timeout_s: f64,
-    pub idle_timeout_s: f64,
-    /// Override the preset's `stream_options.include_usage`.
-    pub include_usage: Option<bool>,
-    pub temperature: Option<f32>,
-    pub max_tokens: Option<u32>,
-    /// The embedded engine's knobs (`llm.local`), read only with `preset = "local"`.
-    pub local: LocalSettings,
-}
-
-/// `llm.local`: how the embedded llama.cpp engine runs a model (docs/local-model.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct LocalSettings {
-    /// Threads for generation and prompt processing; absent = the machine's physical cores
-    /// as llama.cpp counts them (at most 8).
-    pub threads: Option<u32>,
-    /// Cap on the context window; the model's own trained length applies when smaller.
-    /// Absent = `chat.context.max_context_tokens` (the core passes it in).
-    pub context_tokens: Option<u32>,
-    /// Map the model file into memory instead of reading it (faster loads, shared pages).
-    pub mmap: bool,
-}
-
-impl Default for LocalSettings {
-    fn default() -> Self {
-        Self { threads: None, context_tokens: None, mmap: true }
-    }
-}
-
-impl std::fmt::Debug for LlmSettings {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LlmSettings")
-            .field("preset", &self.preset)
-            .field("base_url", &self.base_url.as_deref().map(redact_url))
-            .field("model", &self.model)
-            .field("tool_mode", &self.tool_mode)
-            .field("retries", &self.retries)
-            .field("connect_timeout_s", &self.connect_timeout_s)
-            .field("first_byte_timeout_s", &self.first_byte_timeout_s)
-            .field("idle_timeout_s", &self.idle_timeout_s)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Default for LlmSettings {
-    fn default() -> Self {
-        Self {
-            preset: None,
-            base_url: None,
-            model: None,
-            tool_mode: ToolMode::Auto,
-            retries: 2,
-            retry_base_ms: 500,
-            max_retry_wait_s: 60,
-            connect_timeout_s: 10.0,
-            first_byte_timeout_s: 60.0,
-            idle_timeout_s: 60.0,
-            include_usage: None,
-            temperature: None,
-            max_tokens: None,
-            local: LocalSettings::default(),
-        }
-    }
-}
-
-impl LlmSettings {
+/// Reading, overriding and resolving the `llm` section.
+pub trait LlmSettingsExt: Sized {
     /// Read the `llm` section (`null` or absent → defaults). `source` names the file.
-    pub fn from_section(section: &Value, source: &str) -> Result<Self, LlmError> {
+    fn from_section(section: &Value, source: &str) -> Result<Self, LlmError>;
+    /// Apply `VIBE_LLM_BASE_URL` and `VIBE_LLM_MODEL` through `get` (usually `std::env::var`).
+    fn with_env(self, get: impl Fn(&str) -> Option<String>) -> Self;
+    /// Resolve preset, URL, model and tool mode.
+    fn resolve(&self) -> Result<Endpoint, LlmError>;
+}
+
+impl LlmSettingsExt for LlmSettings {
+    fn from_section(section: &Value, source: &str) -> Result<Self, LlmError> {
         if section.is_null() {
             return Ok(Self::default());
         }
@@ -114,8 +37,7 @@ impl LlmSettings {
         })
     }
 
-    /// Apply `VIBE_LLM_BASE_URL` and `VIBE_LLM_MODEL` through `get` (usually `std::env::var`).
-    pub fn with_env(mut self, get: impl Fn(&str) -> Option<String>) -> Self {
+    fn with_env(mut self, get: impl Fn(&str) -> Option<String>) -> Self {
         if let Some(url) = get(BASE_URL_ENV).filter(|v| !v.trim().is_empty()) {
             // An explicit URL names its own preset (detected from it).
             self.base_url = Some(url.trim().to_string());
@@ -127,8 +49,7 @@ impl LlmSettings {
         self
     }
 
-    /// Resolve preset, URL, model and tool mode.
-    pub fn resolve(&self) -> Result<Endpoint, LlmError> {
+    fn resolve(&self) -> Result<Endpoint, LlmError> {
         let preset = match &self.preset {
             Some(id) => presets::find(id).ok_or_else(|| {
                 let known: Vec<_> = presets::PRESETS.iter().map(|p| p.id).collect();

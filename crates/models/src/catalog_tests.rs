@@ -1,4 +1,5 @@
 use super::*;
+use crate::ModelsSettingsExt;
 
 fn entry_json(id: &str, sha: &str, url: &str) -> String {
     format!(

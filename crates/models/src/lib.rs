@@ -24,7 +24,7 @@ pub use error::ModelsError;
 pub use fsutil::free_space;
 pub use gguf::{GGUF_MAGIC, check_gguf};
 pub use id::{check_id, id_from_file_name};
-pub use settings::ModelsSettings;
+pub use settings::{ModelsSettings, ModelsSettingsExt};
 pub use shown::shown_url;
 pub use sidecar::{Sidecar, Source};
 

@@ -1,21 +1,19 @@
-//! [`ModelsSettings`]: the `models` section of settings.json. Which model is in use is the
-//! `llm` section's (`llm.preset = "local"`, `llm.model = <id>`), not this one's.
+//! What the `models` section of settings.json means: the section itself ([`ModelsSettings`])
+//! is a wire type (`vibe_wire::settings`); here is where the catalogue is read from
+//! ([`ModelsSettingsExt`]). Which model is in use is the `llm` section's (`llm.preset =
+//! "local"`, `llm.model = <id>`), not this one's.
 
-use serde::{Deserialize, Serialize};
+pub use vibe_wire::settings::ModelsSettings;
 
-/// The `models` section.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ModelsSettings {
-    /// Where the catalogue is read from (a path or an http(s) URL) instead of the shipped
-    /// one; `VIBE_MODELS_CATALOG` wins over it.
-    pub catalog: Option<String>,
-}
-
-impl ModelsSettings {
+/// The catalogue location the `models` section gives.
+pub trait ModelsSettingsExt {
     /// The catalogue location in force: `VIBE_MODELS_CATALOG` (read through `get`), else the
     /// setting, else `None` (the shipped catalogue).
-    pub fn catalog_location(&self, get: impl Fn(&str) -> Option<String>) -> Option<String> {
+    fn catalog_location(&self, get: impl Fn(&str) -> Option<String>) -> Option<String>;
+}
+
+impl ModelsSettingsExt for ModelsSettings {
+    fn catalog_location(&self, get: impl Fn(&str) -> Option<String>) -> Option<String> {
         get(crate::CATALOG_ENV)
             .map(|v| v.trim().to_string())
             .filter(|v| !v.is_empty())

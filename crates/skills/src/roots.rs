@@ -1,10 +1,11 @@
 //! Where skills come from: the three roots in precedence order (project > user > built-in),
-//! the `skills` settings section, and how the built-in folder is located for an installed
+//! what the `skills` settings section (a wire type, [`SkillsSettings`]) gives them, and how the built-in folder is located for an installed
 //! binary. Scanning a root is `discover`/`scan`.
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+pub use vibe_wire::settings::SkillsSettings;
 
 /// Resource reads are capped at this many bytes unless configured otherwise.
 pub const DEFAULT_MAX_RESOURCE_BYTES: u64 = 64 * 1024;
@@ -39,16 +40,6 @@ impl RootKind {
 pub struct Root {
     pub kind: RootKind,
     pub path: PathBuf,
-}
-
-/// The `skills` section of `settings.json`. Defaults live here.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct SkillsSettings {
-    /// The project root; a relative path is relative to the data dir.
-    pub extra_dir: Option<PathBuf>,
-    /// Resource size cap in bytes (default [`DEFAULT_MAX_RESOURCE_BYTES`]).
-    pub max_resource_bytes: Option<u64>,
 }
 
 /// What a registry is opened with.

@@ -6,6 +6,7 @@ mod error_info;
 mod event;
 mod kinds;
 mod run;
+pub mod settings;
 
 pub use error_info::ErrorInfo;
 pub use event::{Envelope, Event, ProtocolAction, SafetyResource, SkillsChange, SkillsChangeKind};

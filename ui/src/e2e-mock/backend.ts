@@ -5,12 +5,13 @@
 // is recorded in `window.__vibeMock.toWebview` so tests can check what crossed the boundary.
 
 import { mockIPC } from "@tauri-apps/api/mocks";
-import type { ChatMessage, Commands, ConversationSummary, Envelope, JsonValue, PresetView, SettingChange, StopReason, TurnInput } from "../wire";
+import type { ChatMessage, Commands, ConversationSummary, Encryption, Envelope, PresetView, Settings, SettingsView, StopReason, TurnInput } from "../wire";
 import type { Call } from "./call";
 import { createMe } from "./me";
 import { createModels } from "./models";
 import { createProtocols } from "./protocols";
 import { createReminders } from "./reminders";
+import { applyChange, encryptionOf, initialSettings } from "./settings";
 import { pickScript, type Script } from "./scripts";
 import { createSkills } from "./skills";
 
@@ -38,12 +39,12 @@ interface MockState {
   keychain: Map<string, string>;
   /** Milliseconds between streamed events (the benchmark sets 0 and drives deltas itself). */
   delayMs: number;
-  /** The settings document, as the core answers it in `SettingsView.settings`. */
-  settings: { llm: Record<string, unknown>; preferences: { language: string; reminders: Record<string, unknown> } };
+  /** The settings document, as the core answers it in `SettingsView.settings` (but `storage`). */
+  settings: Settings;
   /** Settings were saved (first run is over). */
   configured: boolean;
   /** The encryption mode chosen by `unlock_database`, if it ran. */
-  encryption?: string;
+  encryption?: Encryption;
   /** Pushes one envelope to the live run's channel (benchmark). */
   emit: (e: Envelope) => void;
   /** Stands in for editing a skill on disk; `notify`: the registry's watcher reports it. */
@@ -84,10 +85,7 @@ export function installMockBackend() {
     fromWebview: [],
     keychain: new Map(),
     delayMs: Number(params.get("delay") ?? 30),
-    settings: {
-      llm: { preset: "ollama", base_url: "http://127.0.0.1:11434/v1", model: "qwen2.5", tool_mode: "auto", retries: 2 },
-      preferences: { language: params.get("lang") || "system", reminders: { notify: true, quiet_hours: null } },
-    },
+    settings: initialSettings(params.get("lang")),
     configured: false,
     emit: (e) => live && send(live, e),
     editSkill: (name, fixed, notify) => skills.editSkill(name, fixed, notify),
@@ -122,7 +120,7 @@ export function installMockBackend() {
       mock.settings.llm = { ...mock.settings.llm, preset: "local", model: id };
       mock.configured = true;
     },
-    inUse: () => (mock.settings.llm.preset === "local" ? String(mock.settings.llm.model) : null),
+    inUse: () => (mock.settings.llm.preset === "local" ? mock.settings.llm.model : null),
     brokenCatalog: params.get("catalog") === "broken",
   });
   const handlers = [protocols.handle, me.handle, skills.handle, reminders.handle, models.handle];
@@ -312,16 +310,12 @@ export function installMockBackend() {
           throw out({ error: { kind: "passphrase_needed", message: `the database in ${DATA_DIR} is locked` }, hint: { type: "db_passphrase", data_dir: DATA_DIR } });
         return reply(name, settingsView());
       case "update_settings": {
-        for (const { key, value } of request.changes as SettingChange[]) {
-          const [section, name, sub] = key.split(".") as ["llm" | "preferences", string, string | undefined];
-          if (sub) {
-            // `preferences.reminders.*`, checked as the core does.
-            const q = value as { start?: string; end?: string } | null;
-            if (sub === "quiet_hours" && q && q.start === q.end)
-              throw out({ error: { kind: "settings", message: `settings.json: "preferences.reminders.quiet_hours": quiet hours start and end at the same time (${q.start})` }, hint: null });
-            (mock.settings.preferences.reminders as Record<string, unknown>)[sub] = value ?? (sub === "notify" ? true : null);
-          } else (mock.settings[section] as Record<string, unknown>)[name] = value ?? (section === "preferences" ? "system" : null);
-        }
+        // Checked together as the core does: on an error nothing changes.
+        const next = request.changes.reduce(applyChange, mock.settings);
+        const q = next.preferences.reminders.quiet_hours;
+        if (q && q.start === q.end)
+          throw out({ error: { kind: "settings", message: `settings.json: "preferences.reminders.quiet_hours": quiet hours start and end at the same time (${q.start})` }, hint: null });
+        mock.settings = next;
         mock.configured = true;
         return reply(name, settingsView());
       }
@@ -399,11 +393,10 @@ export function installMockBackend() {
     return [...(c?.messages ?? [])].reverse().find((m) => m.role === "user")?.content ?? "";
   }
 
-  function settingsView() {
+  function settingsView(): SettingsView {
     // `?encryption=none|passphrase|keychain`: how the data folder's database is encrypted.
-    const storage = { encryption: mock.encryption ?? params.get("encryption") ?? "keychain" };
-    // The settings document crosses the boundary as plain JSON (`SettingsView.settings`).
-    return { file: `${DATA_DIR}/settings.json`, data_dir: DATA_DIR, settings: { ...mock.settings, storage } as JsonValue, presets: PRESETS };
+    const storage = { encryption: mock.encryption ?? encryptionOf(params.get("encryption")) };
+    return { file: `${DATA_DIR}/settings.json`, data_dir: DATA_DIR, settings: { ...mock.settings, storage }, presets: PRESETS };
   }
 
   function keyStatus(base_url: string) {

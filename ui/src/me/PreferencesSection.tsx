@@ -9,6 +9,7 @@ import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
 import { setLanguage } from "../i18n";
+import { languageSetting } from "../settings/form";
 import type { CommandError } from "../wire";
 import "./preferences.css";
 
@@ -34,8 +35,8 @@ export function PreferencesSection() {
       setTimes(Array.isArray(prefs.reminder_times) ? prefs.reminder_times.join(", ") : "");
     }, (e) => setError(client.toCommandError(e)));
     client.settings.get().then((v) => {
-      const lang = obj(obj(v.settings).preferences).language;
-      setLang(typeof lang === "string" && lang !== "system" ? lang : "");
+      const lang = v.settings.preferences.language;
+      setLang(lang === "system" ? "" : lang);
     }, (e) => setError(client.toCommandError(e)));
   }, []);
   const run = async (write: () => Promise<unknown>) => {
@@ -83,7 +84,7 @@ export function PreferencesSection() {
             const lang = e.target.value;
             setLang(lang);
             void run(async () => {
-              await client.settings.update([{ key: "preferences.language", value: lang || "system" }]);
+              await client.settings.update([{ key: "preferences.language", value: languageSetting(lang) }]);
               setLanguage(lang);
             });
           }}

@@ -7,26 +7,13 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
-import type { CommandError, JsonValue, SettingsView } from "../wire";
+import type { CommandError, QuietHours, ReminderSettings as Reminders, SettingChange, SettingsView } from "../wire";
 import "../reminders/reminders.css";
 
-interface Reminders {
-  notify: boolean;
-  quiet: { start: string; end: string } | null;
-}
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
-
-function fromView(view: SettingsView): Reminders {
-  const r = obj(obj(obj(view.settings).preferences).reminders);
-  const q = obj(r.quiet_hours);
-  const quiet = typeof q.start === "string" && typeof q.end === "string" ? { start: q.start, end: q.end } : null;
-  return { notify: r.notify !== false, quiet };
-}
+const fromView = (view: SettingsView): Reminders => view.settings.preferences.reminders;
 
 /** Quiet hours offered when the person turns them on. */
-const NIGHT = { start: "22:00", end: "08:00" };
+const NIGHT: QuietHours = { start: "22:00", end: "08:00" };
 
 export function ReminderSettings() {
   const { t } = useTranslation();
@@ -39,16 +26,16 @@ export function ReminderSettings() {
       (view) => {
         const read = fromView(view);
         setR(read);
-        if (read.quiet) setDraft(read.quiet);
+        if (read.quiet_hours) setDraft(read.quiet_hours);
       },
       (e) => setError(client.toCommandError(e)),
     );
   }, []);
-  const save = async (key: string, value: JsonValue) => {
+  const save = async (change: SettingChange) => {
     setError(null);
     setSaved(false);
     try {
-      const view = await client.settings.update([{ key: `preferences.reminders.${key}`, value }]);
+      const view = await client.settings.update([change]);
       setR(fromView(view));
       setSaved(true);
     } catch (e) {
@@ -56,7 +43,7 @@ export function ReminderSettings() {
     }
   };
   if (!r) return error ? <FailureText failure={error} /> : null;
-  const quietOn = r.quiet !== null;
+  const quietOn = r.quiet_hours !== null;
   return (
     <fieldset className="reminder-settings" data-testid="settings-reminders">
       <legend>{t("reminders.settings.title")}</legend>
@@ -65,7 +52,7 @@ export function ReminderSettings() {
           type="checkbox"
           data-testid="settings-reminders-notify"
           checked={r.notify}
-          onChange={(e) => void save("notify", e.target.checked)}
+          onChange={(e) => void save({ key: "preferences.reminders.notify", value: e.target.checked })}
         />
         {t("reminders.settings.notify")}
       </label>
@@ -75,7 +62,7 @@ export function ReminderSettings() {
           data-testid="settings-quiet-hours"
           checked={quietOn}
           disabled={!r.notify}
-          onChange={(e) => void save("quiet_hours", e.target.checked ? draft : null)}
+          onChange={(e) => void save({ key: "preferences.reminders.quiet_hours", value: e.target.checked ? draft : null })}
         />
         {t("reminders.settings.quiet")}
       </label>
@@ -99,7 +86,7 @@ export function ReminderSettings() {
               onChange={(e) => setDraft({ ...draft, end: e.target.value })}
             />
           </label>
-          <button type="button" data-testid="settings-quiet-save" onClick={() => void save("quiet_hours", draft)}>
+          <button type="button" data-testid="settings-quiet-save" onClick={() => void save({ key: "preferences.reminders.quiet_hours", value: draft })}>
             {t("reminders.settings.apply")}
           </button>
         </span>

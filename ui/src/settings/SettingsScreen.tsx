@@ -11,7 +11,7 @@ import { FailureText } from "../errors/Failure";
 import { FailureLine } from "../errors/FailureLine";
 import { recovered, report } from "../store";
 import { setLanguage } from "../i18n";
-import type { CommandError, PresetView } from "../wire";
+import type { CommandError, Encryption, PresetView } from "../wire";
 import { changesFromForm, formFromView } from "./form";
 import { ReminderSettings } from "./ReminderSettings";
 import { ModelsSection } from "./ModelsSection";
@@ -22,7 +22,7 @@ export function SettingsScreen() {
   const [presets, setPresets] = useState<PresetView[]>([]);
   const [dataDir, setDataDir] = useState("");
   /** How the database is encrypted (`storage.encryption`): keychain, passphrase or none. */
-  const [encryption, setEncryption] = useState<string | null>(null);
+  const [encryption, setEncryption] = useState<Encryption | null>(null);
   const [keyInput, setKeyInput] = useState("");
   const [keySet, setKeySet] = useState(false);
   const [models, setModels] = useState<string[]>([]);
@@ -38,8 +38,7 @@ export function SettingsScreen() {
         setS(formFromView(view));
         setPresets(view.presets);
         setDataDir(view.data_dir);
-        const storage = (view.settings as { storage?: { encryption?: string | null } }).storage;
-        setEncryption(storage?.encryption ?? null);
+        setEncryption(view.settings.storage.encryption);
       },
       (e) => setError(client.toCommandError(e)),
     );

@@ -1,25 +1,24 @@
 // The Settings screen's form from and to the core's settings: `SettingsView.settings` is the
-// whole effective `settings.json` (defaults filled in); saving sends only the keys the form
-// owns, as dotted changes the core validates together.
+// whole effective `settings.json` (defaults filled in, typed by the generated `Settings`);
+// saving sends only the keys the form owns, as dotted changes (typed by the generated
+// `SettingChange`) the core validates together.
 
-import type { SettingChange, SettingsView } from "../wire";
-import type { SettingsForm, ToolMode } from "../client/types";
+import type { Language, SettingChange, SettingsView } from "../wire";
+import type { SettingsForm } from "../client/types";
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
-const str = (v: unknown): string => (typeof v === "string" ? v : "");
+/** The form's language choice as the setting: empty (or anything unknown) follows the system. */
+export function languageSetting(choice: string): Language {
+  return choice === "zh-CN" || choice === "en" ? choice : "system";
+}
 
 export function formFromView(view: SettingsView): SettingsForm {
-  const doc = obj(view.settings);
-  const llm = obj(doc.llm);
-  const language = str(obj(doc.preferences).language);
-  const mode = str(llm.tool_mode);
+  const { llm, preferences } = view.settings;
   return {
-    preset: str(llm.preset),
-    base_url: str(llm.base_url),
-    model: str(llm.model),
-    tool_mode: (["auto", "native", "structured"].includes(mode) ? mode : "auto") as ToolMode,
-    language: language === "system" ? "" : language,
+    preset: llm.preset ?? "",
+    base_url: llm.base_url ?? "",
+    model: llm.model ?? "",
+    tool_mode: llm.tool_mode,
+    language: preferences.language === "system" ? "" : preferences.language,
   };
 }
 
@@ -31,6 +30,6 @@ export function changesFromForm(form: SettingsForm): SettingChange[] {
     { key: "llm.base_url", value: orNull(form.base_url) },
     { key: "llm.model", value: orNull(form.model) },
     { key: "llm.tool_mode", value: form.tool_mode },
-    { key: "preferences.language", value: form.language || "system" },
+    { key: "preferences.language", value: languageSetting(form.language) },
   ];
 }

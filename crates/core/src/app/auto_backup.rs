@@ -1,13 +1,14 @@
-//! Automatic backups (docs/privacy.md#automatic-backups): the `backups` settings section and
-//! `backup_if_due`, which a long-lived host (the desktop app) calls at start and then hourly:
-//! a backup file `backups/auto-<time>.tar` when the newest is a day old (or there is none),
+//! Automatic backups (docs/privacy.md#automatic-backups): what the `backups` settings section
+//! (a wire type) asks for, and `backup_if_due`, which a long-lived host (the desktop app)
+//! calls at start and then hourly: a backup file `backups/auto-<time>.tar` when the newest is a day old (or there is none),
 //! keeping the newest `keep`. The host only schedules; what is due is decided here.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use serde::{Deserialize, Serialize};
 use vibe_wire::command::{BackupCreated, CreateBackupRequest};
+/// The `backups` section of the settings (a wire type, with its defaults).
+pub use vibe_wire::settings::BackupSettings;
 
 use crate::app::{App, AppError};
 use crate::backup::BACKUPS_DIR;
@@ -15,22 +16,6 @@ use crate::backup::BACKUPS_DIR;
 /// How often an automatic backup is made.
 pub const AUTO_BACKUP_EVERY: Duration = Duration::from_secs(24 * 60 * 60);
 const PREFIX: &str = "auto-";
-
-/// The `backups` section of the settings.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct BackupSettings {
-    /// A backup a day while the desktop app runs.
-    pub daily: bool,
-    /// How many automatic backups are kept (at least 1).
-    pub keep: u32,
-}
-
-impl Default for BackupSettings {
-    fn default() -> Self {
-        Self { daily: true, keep: 7 }
-    }
-}
 
 impl App {
     /// Make an automatic backup when one is due at `now` (see the header); `None` when not due

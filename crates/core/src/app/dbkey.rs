@@ -8,21 +8,13 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
 use vibe_store::{DbKey, RAW_KEY_LEN};
 pub use vibe_wire::command::Encryption;
+/// The `storage` section of the settings (a wire type).
+pub use vibe_wire::settings::StorageSettings;
 use zeroize::Zeroizing;
 
 use crate::app::{AppError, AppPaths, KeyStore, Overrides};
-
-/// The `storage` section of the settings.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct StorageSettings {
-    /// How the database is encrypted; written when the data dir is first opened, and not
-    /// changed afterwards (re-keying is not supported).
-    pub encryption: Option<Encryption>,
-}
 
 /// The key store account of a data dir's database key: its canonical path, so two data dirs
 /// have two keys.

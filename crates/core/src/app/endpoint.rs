@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use vibe_llm::{
-    ChatModel, ChatRequest, ChatResponse, Endpoint, LlmError, LlmSettings, Message, PRESETS,
-    ToolDef, ToolMode,
+    ChatModel, ChatRequest, ChatResponse, Endpoint, LlmError, LlmSettings, LlmSettingsExt, Message,
+    PRESETS, ToolDef, ToolMode,
 };
 use vibe_wire::TokenUsage;
 use vibe_wire::command::{

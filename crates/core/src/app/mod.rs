@@ -39,12 +39,14 @@ mod turns;
 
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
+use vibe_llm::LlmSettingsExt;
 use vibe_skills::{Registry, RegistryConfig};
 use vibe_store::{Recovery, Store, Upgrade};
 use vibe_wire::command::{SettingsView, UpdateSettingsRequest};
 
 use crate::agent::PendingApprovals;
 use crate::chat::ChatService;
+use crate::context::ContextLimitsExt;
 
 pub use auto_backup::{AUTO_BACKUP_EVERY, BackupSettings};
 pub use dbkey::{Encryption, StorageSettings, account as db_key_account, open_database};
@@ -56,7 +58,7 @@ pub use paths::{
     APP_IDENTIFIER, AppPaths, DB_FILE, DB_PASSPHRASE_ENV, FrontEnd, Overrides, SETTINGS_FILE,
 };
 pub use secrets::{EphemeralKeys, KeyStore, OsKeychain};
-pub use settings::{Language, Preferences, Settings};
+pub use settings::{Language, Preferences, Settings, SettingsFile};
 pub use turns::LiveRuns;
 
 /// One open VibeLife: `Send + Sync`, shared behind an `Arc` by every task of a front end.
@@ -220,7 +222,7 @@ impl App {
         SettingsView {
             file: self.paths.settings_file().display().to_string(),
             data_dir: self.paths.data_dir.display().to_string(),
-            settings: settings.to_value(),
+            settings,
             presets: endpoint::presets(),
         }
     }

@@ -1,6 +1,7 @@
-//! The one typed [`Settings`] (the whole `settings.json`), read one way: every section with
-//! `serde(default)`, a key no section knows refused with the file and the key named (a typo
-//! never silently does nothing), a value of the wrong type refused likewise. Changes are
+//! Reading and writing `settings.json`, whose one typed [`Settings`] (every section) is
+//! declared in `vibe_wire::settings` (its TypeScript is generated from there). Read one way:
+//! every section with `serde(default)`, a key no section knows refused with the file and the
+//! key named (a typo never silently does nothing), a value of the wrong type refused likewise. Changes are
 //! validated by the same types before anything is written, then written atomically (a
 //! temporary file renamed over the old one). What the settings mean belongs to each crate's
 //! own type; the environment and flags that win over them are `paths::Overrides`.
@@ -8,76 +9,28 @@
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use vibe_llm::LlmSettings;
-use vibe_models::ModelsSettings;
-use vibe_skills::SkillsSettings;
 use vibe_wire::command::SettingChange;
+pub use vibe_wire::settings::{Language, Preferences, Settings};
 
 use crate::app::AppError;
-use crate::app::auto_backup::BackupSettings;
-use crate::app::dbkey::StorageSettings;
-use crate::chat::ChatConfig;
 use crate::input::InputError;
-use crate::protocol::ReminderSettings;
-use crate::tools::ToolsSettings;
+use crate::protocol::ReminderSettingsExt;
 
 /// Where the keys are documented, for messages.
 const KEYS_DOC: &str = "the keys are in docs/architecture.md, \"Settings\"";
 
-/// Everything `settings.json` holds. The API key is never here (keychain or environment).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Settings {
-    /// The model endpoint (`vibe_llm::LlmSettings`).
-    pub llm: LlmSettings,
-    /// Skill folders (`vibe_skills::SkillsSettings`).
-    pub skills: SkillsSettings,
-    /// Limits of skill scripts.
-    pub tools: ToolsSettings,
-    /// Budgets, context limits, protocol rules.
-    pub chat: ChatConfig,
-    /// How the front ends look and speak.
-    pub preferences: Preferences,
-    /// How the database is encrypted (`app::dbkey`).
-    pub storage: StorageSettings,
-    /// Automatic backups (`app::auto_backup`).
-    pub backups: BackupSettings,
-    /// Local models: where the catalogue comes from (`vibe_models::ModelsSettings`).
-    pub models: ModelsSettings,
-}
-
-/// The `preferences` section: front-end choices the core keeps for them.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Preferences {
-    pub language: Language,
-    /// Due protocol reminders as notifications: on or off, quiet hours.
-    pub reminders: ReminderSettings,
-}
-
-/// The language of the front end.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Language {
-    /// Follow the system locale.
-    #[default]
-    #[serde(rename = "system")]
-    System,
-    #[serde(rename = "zh-CN")]
-    ZhCn,
-    #[serde(rename = "en")]
-    En,
-}
-
-/// The sections, in the file's order.
-const SECTIONS: [&str; 8] =
-    ["llm", "skills", "tools", "chat", "preferences", "storage", "backups", "models"];
-
-impl Settings {
+/// Reading the settings file into its types.
+pub trait SettingsFile: Sized {
     /// Read `file` (missing: the defaults). Returns the typed settings and the document as
     /// written (what a change is applied to, so untouched keys stay as the person wrote them).
-    pub fn load(file: &Path) -> Result<(Settings, Value), AppError> {
+    fn load(file: &Path) -> Result<(Self, Value), AppError>;
+    /// The settings a document describes; `file` names it in errors.
+    fn from_document(doc: &Value, file: &Path) -> Result<Self, AppError>;
+}
+
+impl SettingsFile for Settings {
+    fn load(file: &Path) -> Result<(Settings, Value), AppError> {
         let text = match crate::input::read_text(file, "settings file", crate::input::FILE_CAP) {
             Ok(text) => text,
             Err(InputError::Read { err, .. }) if err.kind() == std::io::ErrorKind::NotFound => {
@@ -98,21 +51,20 @@ impl Settings {
         Ok((settings, doc))
     }
 
-    /// The settings a document describes; `file` names it in errors.
-    pub fn from_document(doc: &Value, file: &Path) -> Result<Settings, AppError> {
+    fn from_document(doc: &Value, file: &Path) -> Result<Settings, AppError> {
         let Some(map) = doc.as_object() else {
             if doc.is_null() {
                 return Ok(Settings::default());
             }
             return Err(setting_error(file, None, "the settings file must hold a JSON object"));
         };
-        if let Some(key) = map.keys().find(|k| !SECTIONS.contains(&k.as_str())) {
+        if let Some(key) = map.keys().find(|k| !Settings::SECTIONS.contains(&k.as_str())) {
             return Err(setting_error(
                 file,
                 Some(key),
                 &format!(
                     "unknown key \"{key}\" (the sections are {}; check its spelling, or remove it; {KEYS_DOC})",
-                    SECTIONS.join(", ")
+                    Settings::SECTIONS.join(", ")
                 ),
             ));
         }
@@ -142,11 +94,6 @@ impl Settings {
             return Err(setting_error(file, Some(key), &format!("\"{key}\": {problem}")));
         }
         Ok(settings)
-    }
-
-    /// The effective settings as JSON, every key with its value (defaults filled in).
-    pub fn to_value(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }
 
@@ -281,3 +228,7 @@ pub fn write_atomically(file: &Path, doc: &Value) -> Result<(), AppError> {
     tmp.persist(file).map_err(|e| io(e.error))?;
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "settings_tests.rs"]
+mod tests;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use vibe_llm::{ChatModel, Message};
@@ -12,8 +12,8 @@ use vibe_store::{LOCAL_USER, NewMessage, Role, Store};
 use vibe_wire::{ErrorInfo, Event, Phase, RunStatus, StopReason, TokenUsage};
 
 use crate::CoreError;
-use crate::agent::{AgentInput, Approver, Budgets, run_agent};
-use crate::context::{ContextBuilder, ContextLimits};
+use crate::agent::{AgentInput, Approver, run_agent};
+use crate::context::ContextBuilder;
 use crate::emit::{Emitter, EventSink};
 use crate::store_io::blocking;
 use crate::tools::{ToolRegistry, ToolsSettings};
@@ -21,23 +21,8 @@ use crate::tools::{ToolRegistry, ToolsSettings};
 pub use run_folders::recover_runs;
 use run_folders::{Spares, UNSAVED_FILE, say_unsaved};
 
-/// Settings of the chat service (the `chat` section of settings.json); an unknown key is
-/// refused.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ChatConfig {
-    pub budgets: Budgets,
-    pub context: ContextLimits,
-    /// Seed for tools that draw at random (tests, evals, replays).
-    pub seed: Option<u64>,
-    /// Compaction summaries written by the model (one extra call) instead of the
-    /// deterministic digest alone.
-    pub summarize_with_model: bool,
-    /// Protocol rules (idle timeout, recap).
-    pub protocol: crate::protocol::ProtocolSettings,
-    /// When memory extraction runs by itself (docs/memory.md).
-    pub memory: crate::memory::MemorySettings,
-}
+/// Settings of the chat service: the `chat` section of settings.json (a wire type).
+pub use vibe_wire::settings::ChatSettings as ChatConfig;
 
 /// One request.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

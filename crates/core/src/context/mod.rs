@@ -46,7 +46,7 @@ pub use catalog::USE_SKILL;
 pub use compact::{Compaction, SUMMARIES_OFF};
 pub(crate) use history::Window;
 pub use history::{History, INTERRUPTED_NOTE};
-pub use limits::{ContextLimits, HistoryMode};
+pub use limits::{ContextLimits, ContextLimitsExt, HistoryMode};
 pub use run_parts::RunParts;
 pub use tokenizer::{MESSAGE_OVERHEAD, TOOL_OVERHEAD, Tokenizer, TokenizerStats};
 

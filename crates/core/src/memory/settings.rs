@@ -1,33 +1,15 @@
-//! The memory settings (the `chat.memory` section: when extraction runs) and the person's
-//! memory switch (`preferences.memory` in the profile: off means no extraction and nothing
+//! The memory settings (the `chat.memory` section: when extraction runs; a wire type with its
+//! defaults, `vibe_wire::settings::MemorySettings`) and the person's memory switch (`preferences.memory` in the profile: off means no extraction and nothing
 //! of memory in prompts).
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use vibe_store::Store;
+pub use vibe_wire::settings::MemorySettings;
 
 use crate::CoreError;
 
 /// The profile path of the memory switch (`true` or absent: on; `false`: off).
 pub const MEMORY_PREFERENCE: &str = "preferences.memory";
-
-/// When extraction runs by itself (`chat.memory` in settings.json); an unknown key is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct MemorySettings {
-    /// A conversation whose newest message is this many minutes old is read. Default 10;
-    /// 0 turns the quiet trigger off.
-    pub quiet_minutes: u32,
-    /// A conversation with this many messages of the person not yet read is read at the end
-    /// of the turn. Default 10; 0 turns the turn trigger off.
-    pub every_turns: u32,
-}
-
-impl Default for MemorySettings {
-    fn default() -> Self {
-        Self { quiet_minutes: 10, every_turns: 10 }
-    }
-}
 
 /// Whether the person's memory switch is on (absent counts as on).
 pub fn memory_enabled(store: &Store, user: &str) -> Result<bool, CoreError> {

@@ -30,14 +30,15 @@ pub use find::ProtocolInfo;
 pub use pdf::render_pdf;
 pub use pdf_font::{PdfError, ReportFont};
 pub use reminder_times::{
-    QuietHours, REMINDER_TIMES_PATH, ReminderSettings, TimeOfDay, check_reminder_times,
-    personal_times,
+    QuietHours, REMINDER_TIMES_PATH, ReminderSettings, ReminderSettingsExt, TimeOfDay,
+    check_reminder_times, personal_times,
 };
 pub use reminders::ReminderItem;
 pub use report::{REPORT_SCHEMA_VERSION, ReportFormat, render_report, report_json};
 pub use turn::{TurnInputs, TurnPlan};
 
-use serde::{Deserialize, Serialize};
+/// The `protocol` section of the chat settings (a wire type, with its defaults).
+pub use vibe_wire::settings::ProtocolSettings;
 
 /// Top-level keys of a skill's state the engine owns: the active run's mirror (`protocol`) and
 /// the invitation (`protocol_invitation`). The state tools refuse to write them (issue 28: a
@@ -48,22 +49,4 @@ pub const ENGINE_OWNED_KEYS: [&str; 2] = ["protocol", "protocol_invitation"];
 pub fn engine_owned(path: &str) -> bool {
     let first = path.split('.').next().unwrap_or_default();
     ENGINE_OWNED_KEYS.contains(&first)
-}
-
-/// The `protocol` section of the chat settings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ProtocolSettings {
-    /// After an idle gap longer than this, the coach first asks whether to continue the step
-    /// or restart it (docs/design.md#open-questions-answered). Default 60.
-    pub idle_timeout_minutes: u64,
-    /// After a gap longer than this (but within the timeout) the coach resumes with a short
-    /// recap of where the person was. Default 10.
-    pub recap_after_minutes: u64,
-}
-
-impl Default for ProtocolSettings {
-    fn default() -> Self {
-        Self { idle_timeout_minutes: 60, recap_after_minutes: 10 }
-    }
 }

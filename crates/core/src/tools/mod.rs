@@ -39,7 +39,7 @@ pub use process::{
     DEFAULT_SCRIPT_FILE_BYTES, DEFAULT_SCRIPT_MEMORY_BYTES, DEFAULT_SCRIPT_OUTPUT_BYTES,
     DEFAULT_SCRIPT_PROCESSES, DEFAULT_SCRIPT_TEMP_BYTES, DEFAULT_SCRIPT_TIMEOUT, ScriptLimits,
 };
-pub use registry::{ToolRegistry, ToolsSettings};
+pub use registry::{ToolRegistry, ToolsSettings, ToolsSettingsExt};
 pub use sandbox::Policy as SandboxPolicy;
 pub use toolset::ToolSet;
 pub use wellbeing::FLAG_WELLBEING_CONCERN;

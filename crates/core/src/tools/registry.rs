@@ -1,12 +1,12 @@
-//! [`ToolRegistry`]: the built-in handlers by name, and the `tools` settings section that
-//! configures them (script limits). Choosing a skill's tool set is `toolset`; each handler
+//! [`ToolRegistry`]: the built-in handlers by name, and what the `tools` settings section (a
+//! wire type) gives them (script limits, [`ToolsSettingsExt`]). Choosing a skill's tool set is `toolset`; each handler
 //! lives in its own file.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
+pub use vibe_wire::settings::ToolsSettings;
 
 use super::Tool;
 use super::chart::{ComputeChart, ShowChart};
@@ -20,27 +20,15 @@ use super::tarot::DrawTarot;
 use super::use_skill::UseSkill;
 use super::wellbeing::FlagWellbeingConcern;
 
-/// The `tools` section of `settings.json`. Defaults live in [`ScriptLimits::default`].
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ToolsSettings {
-    /// Seconds a skill script may run (default 30).
-    pub script_timeout_secs: Option<u64>,
-    /// Bytes kept of a script's stdout and of its stderr, each (default 65536).
-    pub script_output_bytes: Option<usize>,
-    /// Processes a sandboxed script run may have at once (default 64).
-    pub script_max_processes: Option<u32>,
-    /// Memory of a sandboxed run, in MiB (default 1024): its whole process tree and temporary
-    /// files where a memory cgroup can be made, else split over its processes.
-    pub script_memory_mib: Option<u64>,
-    /// Skills whose scripts may run unconfined where this computer cannot sandbox them (the
-    /// approval then says so). Empty by default.
-    pub trusted_skills: Vec<String>,
+/// What the `tools` section of `settings.json` (a wire type) gives the sandbox. The defaults of
+/// absent keys live in [`ScriptLimits::default`].
+pub trait ToolsSettingsExt {
+    /// The script limits these settings give (0 is read as "use the default").
+    fn script_limits(&self) -> ScriptLimits;
 }
 
-impl ToolsSettings {
-    /// The script limits these settings give (0 is read as "use the default").
-    pub fn script_limits(&self) -> ScriptLimits {
+impl ToolsSettingsExt for ToolsSettings {
+    fn script_limits(&self) -> ScriptLimits {
         let default = ScriptLimits::default();
         ScriptLimits {
             timeout: self

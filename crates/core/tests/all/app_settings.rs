@@ -23,9 +23,11 @@ async fn settings_are_checked_by_their_types_and_written_whole_or_not_at_all() {
         })
     );
     let view = app.get_settings();
-    assert_eq!(view.settings["llm"]["model"], "qwen3:8b");
+    let shown = serde_json::to_value(&view).unwrap();
+    assert_eq!(shown["settings"]["llm"]["model"], "qwen3:8b");
+    assert_eq!(view.settings.llm.model.as_deref(), Some("qwen3:8b"));
     assert_eq!(
-        view.settings["chat"]["budgets"]["max_rounds"],
+        shown["settings"]["chat"]["budgets"]["max_rounds"],
         json!(app.settings().chat.budgets.max_rounds)
     );
     assert!(view.presets.iter().any(|p| p.id == "ollama"));
@@ -76,7 +78,7 @@ async fn settings_are_checked_by_their_types_and_written_whole_or_not_at_all() {
     let reminders = app.settings().preferences.reminders;
     assert!(!reminders.notify);
     assert_eq!(reminders.quiet_hours.unwrap().end.to_string(), "07:30");
-    assert_eq!(app.get_settings().settings["preferences"]["reminders"]["notify"], false);
+    assert!(!app.get_settings().settings.preferences.reminders.notify);
     // `null` removes a key: its default applies again.
     set(
         &app,

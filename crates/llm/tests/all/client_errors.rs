@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use serde_json::json;
-use vibe_llm::{ChatModel as _, LlmSettings};
+use vibe_llm::{ChatModel as _, LlmSettings, LlmSettingsExt};
 use vibe_test_support::*;
 
 use crate::support::*;

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use serde_json::json;
-use vibe_llm::LlmSettings;
+use vibe_llm::{LlmSettings, LlmSettingsExt};
 use vibe_test_support::*;
 
 use crate::support::*;

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use futures::StreamExt as _;
 use serde_json::json;
-use vibe_llm::{ChatRequest, Delta, LlmSettings, Message, build_model, collect};
+use vibe_llm::{ChatRequest, Delta, LlmSettings, LlmSettingsExt, Message, build_model, collect};
 
 fn model_for(path: &std::path::Path) -> std::sync::Arc<dyn vibe_llm::ChatModel> {
     let settings = LlmSettings::from_section(

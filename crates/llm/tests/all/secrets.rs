@@ -3,7 +3,7 @@
 
 use base64::Engine as _;
 use serde_json::json;
-use vibe_llm::{ChatModel as _, LlmSettings};
+use vibe_llm::{ChatModel as _, LlmSettings, LlmSettingsExt};
 use vibe_test_support::*;
 
 use crate::support::*;

@@ -4,7 +4,10 @@
 
 use futures::StreamExt as _;
 use serde_json::json;
-use vibe_llm::{ChatRequest, Delta, LlmSettings, Message, ToolCall, ToolDef, build_model, collect};
+use vibe_llm::{
+    ChatRequest, Delta, LlmSettings, LlmSettingsExt, Message, ToolCall, ToolDef, build_model,
+    collect,
+};
 use vibe_test_support::*;
 
 fn weather_tool() -> ToolDef {

@@ -9,8 +9,8 @@ use vibe_llm::RetryClock;
 
 use serde_json::json;
 use vibe_llm::{
-    ApiKey, ChatModel as _, ChatRequest, ChatResponse, LlmError, LlmSettings, Message,
-    OpenAiClient, collect,
+    ApiKey, ChatModel as _, ChatRequest, ChatResponse, LlmError, LlmSettings, LlmSettingsExt,
+    Message, OpenAiClient, collect,
 };
 use vibe_test_support::FakeServer;
 
