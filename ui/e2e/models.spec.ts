@@ -38,8 +38,8 @@ test("a cancelled download keeps its part and resumes", async ({ page }) => {
   await page.getByTestId("nav-settings").click();
   const row = page.getByTestId(`model-${MEDIUM}`);
   await row.getByTestId("model-download").click();
-  // Any progress short of the end (a loaded machine may skip past one given step).
-  await expect(row.getByTestId("model-progress-text")).toContainText(/\((\d|[1-8]\d)%\)/);
+  // Any progress short of 70% (a loaded machine may skip past one given step).
+  await expect(row.getByTestId("model-progress-text")).toContainText(/\((\d|[1-6]\d)%\)/);
   await row.getByTestId("model-cancel").click();
   await expect(page.getByTestId("models-status")).toContainText(`The download of ${MEDIUM} was cancelled`);
   await expect(row.getByTestId("model-download")).toHaveText(/^Resume download \(\d+\.\d MiB done\)$/);
