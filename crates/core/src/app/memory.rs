@@ -130,7 +130,7 @@ impl App {
             let pass = memory::extract_conversation(
                 &self.store,
                 model.as_ref(),
-                Some(&self.paths.data_dir),
+                Some(&self.run_folders),
                 LOCAL_USER,
                 &id,
                 options,
