@@ -82,6 +82,9 @@ pub async fn run_eval(scenario: &Scenario, source: &Path) -> Result<EvalReport, 
         let result = app
             .send_message_with(request, sinks, approver.clone(), CancellationToken::new())
             .await?;
+        // Memory passes the reply made due run after it: done before the turn is scored and
+        // the next one sent (the scripted model answers in order).
+        app.settle().await;
         conversation = Some(result.conversation_id.clone());
         let id = result.conversation_id.clone();
         let active = app.get_conversation(&GetConversationRequest { id })?.conversation.skill;

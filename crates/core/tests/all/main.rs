@@ -7,6 +7,7 @@ mod compute;
 mod context;
 mod tools;
 
+mod after_reply;
 mod app;
 mod app_commands;
 mod app_settings;
