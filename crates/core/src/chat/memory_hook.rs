@@ -15,6 +15,7 @@ use vibe_llm::ChatModel;
 use vibe_store::Store;
 
 use super::ChatService;
+use crate::CoreError;
 use crate::audit::RunFolders;
 use crate::memory::{self, Extraction, ExtractionStatus, MemorySettings};
 
@@ -61,10 +62,11 @@ impl MemoryPasses {
     }
 
     /// Start the passes due now on a task of their own (a turn's reply was just returned).
+    /// Whether any is due is read here (no model call); the task is started only then, so a
+    /// turn with nothing due leaves nothing running behind it.
     pub(super) fn start_due(&self) {
         let inner = &self.inner;
-        // Both triggers off: nothing can be due (and no task is worth starting).
-        if inner.settings.every_turns == 0 && inner.settings.quiet_minutes == 0 {
+        if !self.any_due(chrono::Utc::now()) {
             return;
         }
         let passes = self.clone();
@@ -74,6 +76,30 @@ impl MemoryPasses {
         let mut started = inner.started.lock().unwrap_or_else(PoisonError::into_inner);
         started.retain(|t| !t.is_finished());
         started.push(task);
+    }
+
+    /// Whether a pass is due at `now`: the reads [`memory::extract_due`] starts with.
+    fn any_due(&self, now: chrono::DateTime<chrono::Utc>) -> bool {
+        let inner = &self.inner;
+        // Both triggers off: nothing can be due, and the backlog is not worth reading.
+        if inner.settings.every_turns == 0 && inner.settings.quiet_minutes == 0 {
+            return false;
+        }
+        let due = || -> Result<bool, CoreError> {
+            if !memory::memory_enabled(&inner.store, &inner.user)? {
+                return Ok(false);
+            }
+            let backoffs = inner.store.memory_backoffs(&inner.user)?;
+            Ok(inner.store.memory_backlog(&inner.user)?.iter().any(|backlog| {
+                let backoff =
+                    backoffs.iter().find(|b| b.conversation_id == backlog.conversation_id);
+                memory::extraction_due(now, backlog, backoff, &inner.settings).is_some()
+            }))
+        };
+        due().unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "cannot tell whether memory extraction is due");
+            false
+        })
     }
 
     /// Wait for the passes started after turns so far.
