@@ -97,7 +97,12 @@ struct Loaded {
 }
 
 impl Loaded {
-    fn new(paths: &AppPaths, o: (&Overrides, &Injections), settings: Settings, doc: serde_json::Value) -> Self {
+    fn new(
+        paths: &AppPaths,
+        o: (&Overrides, &Injections),
+        settings: Settings,
+        doc: serde_json::Value,
+    ) -> Self {
         let assembly = Arc::new(Assembly::resolve(&paths.data_dir, &settings, o.0, o.1));
         Self { settings, doc, assembly }
     }

@@ -51,7 +51,6 @@ impl Plan {
         }
         !step.settles
     }
-
 }
 
 impl ChatService {
@@ -105,7 +104,8 @@ mod tests {
     #[test]
     fn without_a_risk_the_protocol_section_is_the_turns() {
         let mut screened = step(None, false);
-        screened.usage = Some(TokenUsage { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 });
+        screened.usage =
+            Some(TokenUsage { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 });
         let plan = compose([screened, step(Some("protocol"), false)]);
         assert_eq!(plan.prompt.as_deref(), Some("protocol"));
         assert_eq!(plan.events.len(), 2);

@@ -47,7 +47,12 @@ impl ChatService {
 
     /// Ask the model when the rules are unsure (else the rules' screening, no call), and
     /// report the check as `safety_check` with its tokens.
-    async fn model_check(&self, user_message: &str, rules: Screening, step: &mut Step) -> Screening {
+    async fn model_check(
+        &self,
+        user_message: &str,
+        rules: Screening,
+        step: &mut Step,
+    ) -> Screening {
         if !rules.unsure {
             return rules;
         }

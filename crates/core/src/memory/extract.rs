@@ -304,8 +304,7 @@ pub async fn extract_due(
         let Some(trigger) = extraction_due(now, &backlog, backoff, settings) else { continue };
         let options = ExtractOptions { from_start: false, settings: *settings };
         let mut pass =
-            extract_at(store, model, runs, user, &backlog.conversation_id, options, now)
-                .await?;
+            extract_at(store, model, runs, user, &backlog.conversation_id, options, now).await?;
         pass.trigger = Some(trigger);
         done.push(pass);
     }

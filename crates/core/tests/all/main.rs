@@ -25,6 +25,7 @@ mod memory;
 mod models;
 mod protocol;
 mod recording;
+mod run_id;
 mod safety;
 mod sealed_runs;
 mod storage;
