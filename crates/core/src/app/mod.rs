@@ -99,11 +99,13 @@ struct Loaded {
 impl Loaded {
     fn new(
         paths: &AppPaths,
-        o: (&Overrides, &Injections),
+        overrides: &Overrides,
+        injections: &Injections,
         settings: Settings,
         doc: serde_json::Value,
     ) -> Self {
-        let assembly = Arc::new(Assembly::resolve(&paths.data_dir, &settings, o.0, o.1));
+        let assembly =
+            Arc::new(Assembly::resolve(&paths.data_dir, &settings, overrides, injections));
         Self { settings, doc, assembly }
     }
 }
@@ -179,7 +181,7 @@ impl App {
             FrontEnd::App => vibe_store::ChangeBy::App,
             FrontEnd::Cli => vibe_store::ChangeBy::Cli,
         });
-        let loaded = Loaded::new(&paths, (&overrides, &injections), settings, doc);
+        let loaded = Loaded::new(&paths, &overrides, &injections, settings, doc);
         let skills = Arc::new(Registry::open(loaded.assembly.skills.clone()));
         if overrides.long_lived {
             crate::safety::warm_up();
@@ -311,7 +313,7 @@ impl App {
                 });
             }
             settings::write_atomically(&file, &doc)?;
-            let next = Loaded::new(&self.paths, (&self.overrides, &self.injections), settings, doc);
+            let next = Loaded::new(&self.paths, &self.overrides, &self.injections, settings, doc);
             if next.assembly.skills != loaded.assembly.skills {
                 let registry = Arc::new(Registry::open(next.assembly.skills.clone()));
                 *self.skills.write().unwrap_or_else(PoisonError::into_inner) = registry;

@@ -31,6 +31,11 @@ impl LiveRuns {
     pub fn running(&self) -> Vec<String> {
         self.lock().keys().cloned().collect()
     }
+
+    fn register(self: &Arc<Self>, run_id: &str, cancel: CancellationToken) -> Registered {
+        self.lock().insert(run_id.to_string(), cancel);
+        Registered { live: self.clone(), run_id: run_id.to_string() }
+    }
 }
 
 /// A run registered under the id its caller minted, from before it starts until it ends (the
@@ -38,13 +43,6 @@ impl LiveRuns {
 struct Registered {
     live: Arc<LiveRuns>,
     run_id: String,
-}
-
-impl LiveRuns {
-    fn register(self: &Arc<Self>, run_id: &str, cancel: CancellationToken) -> Registered {
-        self.lock().insert(run_id.to_string(), cancel);
-        Registered { live: self.clone(), run_id: run_id.to_string() }
-    }
 }
 
 impl Drop for Registered {
