@@ -15,7 +15,7 @@ use vibe_wire::command::SendMessageRequest;
 
 use crate::CoreError;
 use crate::agent::ApprovalPolicy;
-use crate::app::{App, AppError, AppPaths, EphemeralKeys, Overrides};
+use crate::app::{App, AppError, AppPaths, EphemeralKeys, Injections, Overrides};
 
 /// The answer text: about 200 characters.
 const ANSWER: &str = "好的，我已经把今天的进展记下来了。你连续坚持了好几天，这很不容易。接下来我们可以一起看看：\
@@ -68,16 +68,19 @@ pub async fn bench_agent(
         .map_err(|e| CoreError::InvalidRequest(e.to_string()))?;
     // As in the desktop app: skill folders are watched (their parts served from memory) and
     // run folders are made ahead of turns.
-    let overrides = Overrides {
+    let overrides = Overrides { long_lived: true, no_encryption: clear, ..Overrides::default() };
+    let injections = Injections {
         model: Some(Arc::new(model)),
-        long_lived: true,
         // The script answers the turns only: no memory extraction between them.
         memory: Some(crate::memory::MemorySettings { quiet_minutes: 0, every_turns: 0 }),
-        no_encryption: clear,
-        ..Overrides::default()
+        ..Injections::default()
     };
-    let app =
-        App::open_with_keys(AppPaths::new(work), overrides, Arc::new(EphemeralKeys::default()))?;
+    let app = App::open_with_injections(
+        AppPaths::new(work),
+        overrides,
+        Arc::new(EphemeralKeys::default()),
+        injections,
+    )?;
     let store = app.store().clone();
     app.prepare_chat()?;
     // Without the skill every turn would be a cheaper phase-1 turn whose tool call fails:

@@ -116,7 +116,12 @@ pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
         );
     }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    runtime.block_on(session(ctx, &app, &args))
+    runtime.block_on(async {
+        let outcome = session(ctx, &app, &args).await;
+        // Memory passes a reply made due run after it was shown: done before the process ends.
+        app.settle().await;
+        outcome
+    })
 }
 
 /// One turn (a message or `--retry`), or the REPL: one message per line until the end of

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use vibe_core::audit::RunAudit;
+use vibe_core::audit::RunFolders;
 use vibe_core::emit::Emitter;
 use vibe_store::LOCAL_USER;
 use vibe_wire::TokenUsage;
@@ -22,11 +22,11 @@ fn text(bytes: &[u8]) -> String {
 
 /// A finished run whose sealed log holds one record per event (line 1 is the header, event
 /// `n` is line `n + 2`, the closing record last).
-fn fabricate(dir: &Path, run_id: &str) {
+fn fabricate(runs: &RunFolders, dir: &Path, run_id: &str) {
     let store = crate::support::store(dir);
     let conv = store.create_conversation(LOCAL_USER, Some("test")).unwrap().id;
     store.create_run(run_id, Some(&conv)).unwrap();
-    let audit = Arc::new(RunAudit::create(dir, run_id).unwrap());
+    let audit = Arc::new(runs.create(run_id).unwrap());
     let emitter = Emitter::new(run_id, vec![audit.clone()]);
     let usage = TokenUsage { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
     for event in vibe_test_support::sample_run(&conv, usage, json!({"ok": true}), None) {
@@ -94,10 +94,10 @@ const CASES: [(&str, &str); 6] = [
 fn damaged_folder(dir: &Path) {
     // The folder made by `vibe` first: its database holds the run-folder key.
     ok_json_in(dir, &["profile", "show"]);
-    crate::support::seal_runs_here(dir);
+    let runs = crate::support::sealed_runs(dir);
     for run_id in ["intact", "dropped", "swapped", "flipped", "cut-mid", "cut-edge", "interrupted"]
     {
-        fabricate(dir, run_id);
+        fabricate(&runs, dir, run_id);
     }
     let whole = lines(dir, "intact");
     assert_eq!(whole.len(), 22, "a header, 20 events, the closing record");

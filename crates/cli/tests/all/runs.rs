@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use vibe_core::audit::{EXTERNALIZE_THRESHOLD, RunAudit};
+use vibe_core::audit::{EXTERNALIZE_THRESHOLD, RunFolders};
 use vibe_core::emit::Emitter;
 use vibe_store::LOCAL_USER;
 use vibe_wire::TokenUsage;
@@ -23,16 +23,19 @@ fn text(bytes: &[u8]) -> String {
 /// A finished run in conversation `conv` with one large tool output, its log sealed as `vibe`
 /// seals it; returns the conversation id.
 fn fabricate(dir: &Path, run_id: &str) -> String {
-    crate::support::seal_runs_here(dir);
-    fabricate_clear(dir, run_id)
+    fabricate_in(&crate::support::sealed_runs(dir), dir, run_id)
 }
 
 /// [`fabricate`], its log written clear (as before run folders were sealed).
 fn fabricate_clear(dir: &Path, run_id: &str) -> String {
+    fabricate_in(&RunFolders::unkeyed(dir).unwrap(), dir, run_id)
+}
+
+fn fabricate_in(runs: &RunFolders, dir: &Path, run_id: &str) -> String {
     let store = crate::support::store(dir);
     let conv = store.create_conversation(LOCAL_USER, Some("test")).unwrap().id;
     store.create_run(run_id, Some(&conv)).unwrap();
-    let audit = Arc::new(RunAudit::create(dir, run_id).unwrap());
+    let audit = Arc::new(runs.create(run_id).unwrap());
     let emitter = Emitter::new(run_id, vec![audit.clone()]);
     let (preview, file) =
         audit.externalize("run_script", &json!({"stdout": "x".repeat(EXTERNALIZE_THRESHOLD)}));

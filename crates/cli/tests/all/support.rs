@@ -65,11 +65,11 @@ pub fn store(dir: &Path) -> vibe_store::Store {
     .unwrap()
 }
 
-/// Seal the run logs this test process writes in `dir` as `vibe` seals them: the data
-/// folder's run-folder key (stored now when its database has none) registered for the process.
-pub fn seal_runs_here(dir: &Path) {
+/// The run folders of `dir` sealed as `vibe` seals them: with the data folder's run-folder key
+/// (stored now when its database has none).
+pub fn sealed_runs(dir: &Path) -> vibe_core::audit::RunFolders {
     let raw = store(dir).run_file_key(&[7; 32]).unwrap();
-    vibe_core::audit::register(dir, Some(vibe_core::audit::RunKey::new(&raw)));
+    vibe_core::audit::RunFolders::new(dir, Some(vibe_core::audit::RunKey::new(&raw)))
 }
 
 /// [`vibe_std`] as an `assert_cmd` command (timeouts, piped stdin).

@@ -144,7 +144,7 @@ mod tests {
 
     use super::*;
     use crate::agent::ApprovalPolicy;
-    use crate::app::{App, AppPaths, Overrides};
+    use crate::app::{App, AppPaths, Injections, Overrides};
     use crate::chat::{ChatService, TurnRequest};
     use crate::emit::{CollectSink, EventSink};
 
@@ -159,9 +159,10 @@ mod tests {
             ..LlmSettings::default()
         };
         let model = vibe_llm::build_model(&settings, None).unwrap().model;
-        let overrides = Overrides { model: Some(model), ..Overrides::default() };
+        let injections = Injections { model: Some(model), ..Injections::default() };
         let keys = Arc::new(crate::app::EphemeralKeys::default());
-        let app = App::open_with_keys(AppPaths::new(dir.path()), overrides, keys).unwrap();
+        let paths = AppPaths::new(dir.path());
+        let app = App::open_injected(paths, Overrides::default(), keys, injections).unwrap();
         (dir, app.store().clone(), app.chat().unwrap())
     }
 

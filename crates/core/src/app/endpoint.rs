@@ -1,5 +1,5 @@
-//! The model endpoint: which settings it resolves from (settings, then overrides, then the
-//! command's own arguments), the check that a request could ever reach it, building the
+//! The model endpoint: which settings it resolves from (the assembly's — settings, then
+//! overrides — then the command's own arguments), the check that a request could ever reach it, building the
 //! model, and the endpoint commands (`detect_local_servers`, `list_models`, `test_connection`,
 //! `probe`).
 
@@ -101,21 +101,13 @@ impl App {
             .collect()
     }
 
-    /// The `llm` settings in force, with the overrides and then `base_url` / `model` applied.
+    /// The `llm` settings in force (the assembly's: settings with the overrides applied),
+    /// with a command's own `base_url` / `model` applied.
     pub fn llm_settings(&self, base_url: Option<&str>, model: Option<&str>) -> LlmSettings {
-        let mut s = self.settings().llm;
-        let mut set_url = |url: &str| {
+        let mut s = self.assembly().llm.clone();
+        if let Some(url) = base_url.filter(|u| !u.trim().is_empty()) {
             s.base_url = Some(url.trim().to_string());
             s.preset = None; // an explicit URL names its own preset
-        };
-        if let Some(url) = &self.overrides.base_url {
-            set_url(url);
-        }
-        if let Some(url) = base_url.filter(|u| !u.trim().is_empty()) {
-            set_url(url);
-        }
-        if let Some(m) = self.overrides.model_name.clone() {
-            s.model = Some(m);
         }
         if let Some(m) = model.filter(|m| !m.trim().is_empty()) {
             s.model = Some(m.trim().to_string());
@@ -146,7 +138,7 @@ impl App {
         base_url: Option<&str>,
         model: Option<&str>,
     ) -> Result<(Arc<dyn ChatModel>, Vec<String>), AppError> {
-        if let Some(ready) = &self.overrides.model
+        if let Some(ready) = &self.assembly().ready_model
             && base_url.is_none()
             && model.is_none()
         {
@@ -174,9 +166,9 @@ impl App {
                 self.keys.get(&endpoint.base_url)
             }
         });
-        let run_key = self.run_key().cloned();
+        let run_key = self.run_folders().key().cloned();
         let recordings: vibe_llm::ReadRecording =
-            Arc::new(move |path| crate::audit::read_recording(path, run_key.as_ref()));
+            Arc::new(move |path| crate::audit::read_recording(path, run_key.as_deref()));
         let setup = vibe_llm::build_model_with(
             settings,
             key.map(|k| k.expose().to_string()),
@@ -189,7 +181,7 @@ impl App {
     pub async fn list_models(&self, request: &ListModelsRequest) -> Result<ModelList, AppError> {
         let settings = self.llm_settings(request.base_url.as_deref(), None);
         let endpoint = settings.resolve()?;
-        let (model, notices) = match (&self.overrides.model, &request.base_url) {
+        let (model, notices) = match (&self.assembly().ready_model, &request.base_url) {
             (Some(ready), None) => (ready.clone(), Vec::new()),
             _ => self.build_model_from(&settings, false)?,
         };
@@ -225,7 +217,7 @@ impl App {
             reply,
             error: error.map(|e| e.to_error_info()),
         };
-        let built = match (&self.overrides.model, &request.base_url, &request.model) {
+        let built = match (&self.assembly().ready_model, &request.base_url, &request.model) {
             (Some(ready), None, None) => Ok((ready.clone(), Vec::new())),
             _ => self.build_model_from(&settings, true),
         };

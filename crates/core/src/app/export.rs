@@ -101,8 +101,7 @@ impl App {
         out: &mut Export,
         run_id: &str,
     ) -> Result<Option<audit::Integrity>, AppError> {
-        let data_dir = &self.paths.data_dir;
-        let log = match audit::read_events(data_dir, run_id) {
+        let log = match self.run_folders.read_events(run_id) {
             Ok(log) => log,
             Err(CoreError::RunNotFound { .. }) => return Ok(None),
             Err(e) => return Err(e.into()),
@@ -117,9 +116,9 @@ impl App {
             text.push('\n');
         }
         out.text(&format!("runs/{name}/{}", audit::EVENTS_FILE), &text)?;
-        for file in audit::run_files(data_dir, run_id)? {
+        for file in self.run_folders.run_files(run_id)? {
             if file.name != audit::EVENTS_FILE {
-                let bytes = audit::read_run_file(data_dir, run_id, &file.name)?;
+                let bytes = self.run_folders.read_run_file(run_id, &file.name)?;
                 out.bytes(&format!("runs/{name}/{}", file_name(&file.name)), &bytes)?;
             }
         }

@@ -124,13 +124,13 @@ impl App {
             return Ok(ExtractMemoryResponse { passes: Vec::new(), notices: Vec::new() });
         }
         let (model, notices) = self.model()?;
-        let options = ExtractOptions { from_start: again, settings: self.settings().chat.memory };
+        let options = ExtractOptions { from_start: again, settings: self.assembly().chat.memory };
         let mut passes = Vec::with_capacity(targets.len());
         for id in targets {
             let pass = memory::extract_conversation(
                 &self.store,
                 model.as_ref(),
-                Some(&self.paths.data_dir),
+                Some(&self.run_folders),
                 LOCAL_USER,
                 &id,
                 options,

@@ -1,11 +1,13 @@
 //! The app facade (docs/architecture.md, "The boundary"): [`App`] is the one way a front end
 //! (the CLI, the desktop shell, evals, benchmarks, test harnesses) opens VibeLife. It owns the
-//! settings (`settings.rs`), the assembly of store, skills, model and chat service, recovery
+//! settings (`settings.rs`) and what they resolve to with the overrides (`assembly.rs`), the
+//! assembly of store, skills, model and chat service from it, recovery
 //! at open, and implements the wire commands (`vibe_wire::command`) in one file per area. It
 //! never prints, parses command lines or words a front end's hints (`AppError::hint` carries
 //! the data; each front end says it its own way).
 
 mod api_key;
+mod assembly;
 mod auto_backup;
 mod backup;
 mod chart;
@@ -40,7 +42,7 @@ mod turns;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use vibe_llm::LlmSettingsExt;
-use vibe_skills::{Registry, RegistryConfig};
+use vibe_skills::Registry;
 use vibe_store::{Recovery, Store, Upgrade};
 use vibe_wire::command::{SettingsView, UpdateSettingsRequest};
 
@@ -48,6 +50,7 @@ use crate::agent::PendingApprovals;
 use crate::chat::ChatService;
 use crate::context::ContextLimitsExt;
 
+pub use assembly::Assembly;
 pub use auto_backup::{AUTO_BACKUP_EVERY, BackupSettings};
 pub use dbkey::{Encryption, StorageSettings, account as db_key_account, open_database};
 pub use endpoint::check_probe_tools;
@@ -55,7 +58,8 @@ pub use error::{AppError, hint_of};
 pub use local_model::{MODELS_DIR, local_model_file};
 pub use models::LOCAL_PRESET;
 pub use paths::{
-    APP_IDENTIFIER, AppPaths, DB_FILE, DB_PASSPHRASE_ENV, FrontEnd, Overrides, SETTINGS_FILE,
+    APP_IDENTIFIER, AppPaths, DB_FILE, DB_PASSPHRASE_ENV, FrontEnd, Injections, Overrides,
+    SETTINGS_FILE,
 };
 pub use secrets::{EphemeralKeys, KeyStore, OsKeychain};
 pub use settings::{Language, Preferences, Settings, SettingsFile};
@@ -65,13 +69,15 @@ pub use turns::LiveRuns;
 pub struct App {
     paths: AppPaths,
     overrides: Overrides,
+    injections: Injections,
     store: Arc<Store>,
     keys: Arc<dyn KeyStore>,
-    /// The settings and the document they were read from.
+    /// The settings, the document they were read from, and what they resolve to.
     settings: RwLock<Loaded>,
     /// The skill registry, reopened when the `skills` section changes.
     skills: RwLock<Arc<Registry>>,
-    /// The chat service, built at the first turn and dropped when settings or keys change.
+    /// The chat service, built at the first turn from the assembly and dropped when settings
+    /// or keys change.
     service: Mutex<Option<Arc<ChatService>>>,
     /// Notices of the last model set-up (no key stored, no keychain service).
     notices: Mutex<Vec<String>>,
@@ -80,14 +86,30 @@ pub struct App {
     recovered: Recovery,
     /// Model downloads running in this app (`models.rs`).
     downloads: models::Downloads,
-    /// This data folder's key of the run folders, also registered for the process
-    /// (`audit::keys`); `None` when encryption is off.
-    runs_key: Option<crate::audit::RunKey>,
+    /// This data folder's run folders with their key (none when encryption is off), passed
+    /// down to every writer and reader of run folders.
+    run_folders: crate::audit::RunFolders,
 }
 
 struct Loaded {
     settings: Settings,
     doc: serde_json::Value,
+    /// The settings with the overrides and injections folded in (`assembly.rs`).
+    assembly: Arc<Assembly>,
+}
+
+impl Loaded {
+    fn new(
+        paths: &AppPaths,
+        overrides: &Overrides,
+        injections: &Injections,
+        settings: Settings,
+        doc: serde_json::Value,
+    ) -> Self {
+        let assembly =
+            Arc::new(Assembly::resolve(&paths.data_dir, &settings, overrides, injections));
+        Self { settings, doc, assembly }
+    }
 }
 
 impl App {
@@ -107,6 +129,28 @@ impl App {
         paths: AppPaths,
         overrides: Overrides,
         keys: Arc<dyn KeyStore>,
+    ) -> Result<App, AppError> {
+        Self::open_with_injections(paths, overrides, keys, Injections::default())
+    }
+
+    /// As [`App::open_with_keys`], with `injections` in place of what the settings describe:
+    /// for test harnesses (the `test-support` feature; front ends cannot set injections).
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn open_injected(
+        paths: AppPaths,
+        overrides: Overrides,
+        keys: Arc<dyn KeyStore>,
+        injections: Injections,
+    ) -> Result<App, AppError> {
+        Self::open_with_injections(paths, overrides, keys, injections)
+    }
+
+    /// The one open (the crate's evals and benchmarks call it with their injections).
+    pub(crate) fn open_with_injections(
+        paths: AppPaths,
+        overrides: Overrides,
+        keys: Arc<dyn KeyStore>,
+        injections: Injections,
     ) -> Result<App, AppError> {
         let (mut settings, mut doc) = Settings::load(&paths.settings_file())?;
         dbkey::private_data_dir(&paths)?;
@@ -134,12 +178,13 @@ impl App {
         let store = Arc::new(Store::open_with_key(&paths.db(), &key)?);
         let encrypted = !key.is_clear();
         drop((key, key_lock));
-        let runs_key = run_key::open(&paths, &store, encrypted)?;
+        let run_folders = run_key::open(&paths, &store, encrypted)?;
         store.set_front_end(match overrides.front_end {
             FrontEnd::App => vibe_store::ChangeBy::App,
             FrontEnd::Cli => vibe_store::ChangeBy::Cli,
         });
-        let skills = Arc::new(open_registry(&paths, &overrides, &settings));
+        let loaded = Loaded::new(&paths, &overrides, &injections, settings, doc);
+        let skills = Arc::new(Registry::open(loaded.assembly.skills.clone()));
         if overrides.long_lived {
             crate::safety::warm_up();
         }
@@ -152,9 +197,10 @@ impl App {
         Ok(App {
             paths,
             overrides,
+            injections,
             store,
             keys,
-            settings: RwLock::new(Loaded { settings, doc }),
+            settings: RwLock::new(loaded),
             skills: RwLock::new(skills),
             service: Mutex::new(None),
             notices: Mutex::new(Vec::new()),
@@ -162,14 +208,14 @@ impl App {
             live: Arc::new(LiveRuns::default()),
             recovered,
             downloads: models::Downloads::default(),
-            runs_key,
+            run_folders,
         })
     }
 
-    /// The key sealing this data folder's run folders (`None` when encryption is off): for
-    /// reading recorded runs outside the folder's own commands (the scripted model's replay).
-    pub(crate) fn run_key(&self) -> Option<&crate::audit::RunKey> {
-        self.runs_key.as_ref()
+    /// This data folder's run folders with the key sealing them: for hosts that read recorded
+    /// runs below the commands (test harnesses, evals, replays).
+    pub fn run_folders(&self) -> &crate::audit::RunFolders {
+        &self.run_folders
     }
 
     pub fn paths(&self) -> &AppPaths {
@@ -194,6 +240,12 @@ impl App {
     /// The settings in force.
     pub fn settings(&self) -> Settings {
         self.settings.read().unwrap_or_else(PoisonError::into_inner).settings.clone()
+    }
+
+    /// What the settings, overrides and injections resolve to now (rebuilt when the
+    /// settings change).
+    pub fn assembly(&self) -> Arc<Assembly> {
+        self.settings.read().unwrap_or_else(PoisonError::into_inner).assembly.clone()
     }
 
     /// What recovery at open closed.
@@ -263,11 +315,12 @@ impl App {
                 });
             }
             settings::write_atomically(&file, &doc)?;
-            if settings.skills != loaded.settings.skills {
-                let registry = Arc::new(open_registry(&self.paths, &self.overrides, &settings));
+            let next = Loaded::new(&self.paths, &self.overrides, &self.injections, settings, doc);
+            if next.assembly.skills != loaded.assembly.skills {
+                let registry = Arc::new(Registry::open(next.assembly.skills.clone()));
                 *self.skills.write().unwrap_or_else(PoisonError::into_inner) = registry;
             }
-            *loaded = Loaded { settings, doc };
+            *loaded = next;
         }
         self.reset_service();
         Ok(self.get_settings())
@@ -277,12 +330,4 @@ impl App {
     fn reset_service(&self) {
         *self.service.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
-}
-
-fn open_registry(paths: &AppPaths, overrides: &Overrides, settings: &Settings) -> Registry {
-    Registry::open(RegistryConfig::for_data_dir(
-        &paths.data_dir,
-        &settings.skills,
-        overrides.skills_dir.clone(),
-    ))
 }

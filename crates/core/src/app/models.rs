@@ -77,7 +77,7 @@ impl App {
     /// Where the catalogue is read from: `VIBE_MODELS_CATALOG`, else `models.catalog`, else
     /// `None` (the shipped one).
     fn catalog_location(&self) -> Option<String> {
-        self.overrides.models_catalog.clone().or_else(|| self.settings().models.catalog)
+        self.assembly().catalog.clone()
     }
 
     /// The catalogue in force.

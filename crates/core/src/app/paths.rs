@@ -1,7 +1,9 @@
-//! Where the app keeps its data ([`AppPaths`]) and what a front end overrides at open
-//! ([`Overrides`]: the environment's `VIBE_LLM_*` and `VIBE_MODELS_CATALOG`, command-line
-//! flags, a ready model and a protocol clock for evals, benchmarks and tests). Reading
-//! settings is `settings.rs`'s.
+//! Where the app keeps its data ([`AppPaths`]), what a front end overrides at open
+//! ([`Overrides`]: the person's command-line flags and the environment's `VIBE_LLM_*`,
+//! `VIBE_DB_PASSPHRASE` and `VIBE_MODELS_CATALOG`), and what tests, evals and benchmarks put
+//! in place of what the settings describe ([`Injections`]: a ready model, budgets, memory
+//! triggers, a protocol clock), which front ends cannot set. Reading settings is
+//! `settings.rs`'s; folding all of them into the value in force is `assembly.rs`'s.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -53,8 +55,9 @@ pub enum FrontEnd {
     Cli,
 }
 
-/// What wins over `settings.json`, in one place. `Overrides::default()` overrides nothing
-/// and reads no environment (tests); front ends start from [`Overrides::from_env`].
+/// What the person and the environment set over `settings.json`. `Overrides::default()`
+/// overrides nothing and reads no environment (tests); front ends start from
+/// [`Overrides::from_env`].
 #[derive(Clone, Default)]
 pub struct Overrides {
     /// The endpoint's base URL (its preset is then detected from it).
@@ -67,19 +70,9 @@ pub struct Overrides {
     pub skills_dir: Option<PathBuf>,
     /// Seed for random draws (tarot), for reproducible runs.
     pub seed: Option<u64>,
-    /// A ready model instead of the one the settings describe (evals, benchmarks, tests).
-    pub model: Option<Arc<dyn ChatModel>>,
-    /// Budgets instead of the settings' `chat.budgets` (evals).
-    pub budgets: Option<crate::agent::Budgets>,
-    /// When memory extraction runs by itself, instead of the settings' `chat.memory`
-    /// (benchmarks and tests whose scripts answer the turns only).
-    pub memory: Option<crate::memory::MemorySettings>,
     /// A long-lived host (the desktop app, a REPL): run folders are made ahead of turns and
     /// skill folders are watched.
     pub long_lived: bool,
-    /// The clock protocols (and protocol tools) read instead of the system's: tests and evals
-    /// simulate idle gaps and times of day with it.
-    pub protocol_clock: Option<crate::protocol::Clock>,
     /// The database passphrase (`VIBE_DB_PASSPHRASE`, or asked for by a front end): used when
     /// the data dir is encrypted with a passphrase, and chooses that mode for a new one.
     pub db_passphrase: Option<zeroize::Zeroizing<String>>,
@@ -90,6 +83,34 @@ pub struct Overrides {
     /// Where the model catalogue is read from (`VIBE_MODELS_CATALOG`: a path or URL), over
     /// the settings' `models.catalog`.
     pub models_catalog: Option<String>,
+}
+
+/// What tests, evals and benchmarks put in place of what the settings describe. No front end
+/// can set it: an app opens with it only through the crate's own evals and benchmarks, and,
+/// for test harnesses, through `App::open_injected` (the `test-support` feature).
+#[derive(Clone, Default)]
+pub struct Injections {
+    /// A ready model instead of the one the settings describe.
+    pub model: Option<Arc<dyn ChatModel>>,
+    /// Budgets instead of the settings' `chat.budgets` (evals).
+    pub budgets: Option<crate::agent::Budgets>,
+    /// When memory extraction runs by itself, instead of the settings' `chat.memory`
+    /// (benchmarks and tests whose scripts answer the turns only).
+    pub memory: Option<crate::memory::MemorySettings>,
+    /// The clock protocols (and protocol tools) read instead of the system's: tests and evals
+    /// simulate idle gaps and times of day with it.
+    pub protocol_clock: Option<crate::protocol::Clock>,
+}
+
+impl std::fmt::Debug for Injections {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Injections")
+            .field("model", &self.model.as_ref().map(|m| m.model_name().to_string()))
+            .field("budgets", &self.budgets)
+            .field("memory", &self.memory)
+            .field("protocol_clock", &self.protocol_clock.as_ref().map(|_| "injected"))
+            .finish()
+    }
 }
 
 impl Overrides {
@@ -124,11 +145,7 @@ impl std::fmt::Debug for Overrides {
             .field("api_key", &self.api_key)
             .field("skills_dir", &self.skills_dir)
             .field("seed", &self.seed)
-            .field("model", &self.model.as_ref().map(|m| m.model_name().to_string()))
-            .field("budgets", &self.budgets)
-            .field("memory", &self.memory)
             .field("long_lived", &self.long_lived)
-            .field("protocol_clock", &self.protocol_clock.as_ref().map(|_| "injected"))
             .field("db_passphrase", &self.db_passphrase.as_ref().map(|_| "***"))
             .field("no_encryption", &self.no_encryption)
             .field("front_end", &self.front_end)

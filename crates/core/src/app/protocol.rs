@@ -16,10 +16,13 @@ use crate::app::{App, AppError, dto};
 use crate::protocol::{ProtocolEngine, ReminderItem, ReportFormat, render_report};
 
 impl App {
-    /// The protocol engine over this app's store, skill registry and settings.
+    /// The protocol engine over this app's store, skill registry, settings and clock (the
+    /// assembly's, as turns see them).
     pub fn protocols(&self) -> ProtocolEngine {
+        let assembly = self.assembly();
         ProtocolEngine::new(self.store.clone(), self.skills())
-            .with_settings(self.settings().chat.protocol)
+            .with_clock(assembly.clock.clone())
+            .with_settings(assembly.chat.protocol)
     }
 
     /// `list_protocols`: every valid protocol of every usable skill.

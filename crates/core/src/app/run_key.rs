@@ -1,23 +1,23 @@
-//! The key of the run folders at open (docs/privacy.md#run-folders): read from the encrypted
-//! database (made the first time), registered for the process so every writer and reader of
-//! run folders finds it (`crate::audit::register`), and the clear run folders left from
-//! before sealed with it. Sealing files and the format are `crate::audit`'s.
-
-use std::sync::Arc;
+//! The run folders and their key at open (docs/privacy.md#run-folders): the key read from the
+//! encrypted database (made the first time), the clear run folders left from before sealed
+//! with it, and both handed back as one [`RunFolders`] value the app passes down to every
+//! writer and reader of run folders. Sealing files and the format are `crate::audit`'s.
 
 use vibe_store::Store;
 
+use crate::audit::RunFolders;
+
 use crate::app::{AppError, AppPaths};
 
-/// The key of the run folders (docs/privacy.md#run-folders): in an encrypted database, the one
-/// stored there (a new random one the first time); registered for the process, and the clear
-/// run folders left from before sealed with it. A failure to seal some is logged and tried
+/// The run folders of this data folder with their key (docs/privacy.md#run-folders): in an
+/// encrypted database, the one stored there (a new random one the first time), and the clear
+/// run folders left from before sealed with it; none when encryption is off. A failure to seal some is logged and tried
 /// again at the next open; those files stay readable.
 pub(super) fn open(
     paths: &AppPaths,
     store: &Store,
     encrypted: bool,
-) -> Result<Option<crate::audit::RunKey>, AppError> {
+) -> Result<RunFolders, AppError> {
     let key = if encrypted {
         let mut candidate = zeroize::Zeroizing::new([0u8; vibe_store::RAW_KEY_LEN]);
         getrandom::fill(candidate.as_mut()).map_err(|e| crate::CoreError::AuditIo {
@@ -29,9 +29,9 @@ pub(super) fn open(
     } else {
         None
     };
-    crate::audit::register(&paths.data_dir, key.clone());
-    if let Some(key) = &key {
-        let report = crate::audit::seal_clear_runs(&paths.data_dir, &Arc::new(key.clone()));
+    let folders = RunFolders::new(&paths.data_dir, key);
+    if let Some(key) = folders.key() {
+        let report = crate::audit::seal_clear_runs(&paths.data_dir, key);
         if report.files > 0 {
             tracing::info!(
                 files = report.files,
@@ -42,5 +42,5 @@ pub(super) fn open(
             tracing::warn!("run folder left unencrypted for now: {left}");
         }
     }
-    Ok(key)
+    Ok(folders)
 }

@@ -23,15 +23,14 @@ impl App {
 
     /// `show_run`: a run known by its row, its folder or both.
     pub fn show_run(&self, request: &ShowRunRequest) -> Result<RunDetail, AppError> {
-        let data_dir = &self.paths.data_dir;
         let id = &request.id;
         let row = self.store.run(id)?;
-        let (log, files) = match audit::read_events(data_dir, id) {
-            Ok(log) => (Some(log), audit::run_files(data_dir, id)?),
+        let (log, files) = match self.run_folders.read_events(id) {
+            Ok(log) => (Some(log), self.run_folders.run_files(id)?),
             Err(CoreError::RunNotFound { .. }) if row.is_some() => (None, Vec::new()),
             Err(e) => return Err(e.into()),
         };
-        let events_path = audit::run_dir(data_dir, id)?.join(audit::EVENTS_FILE);
+        let events_path = self.run_folders.run_dir(id)?.join(audit::EVENTS_FILE);
         let mut notices = log.as_ref().map(RunLog::notices).unwrap_or_default();
         if log.is_none() {
             notices.push(format!(
@@ -54,7 +53,7 @@ impl App {
 
     /// `replay_run`: the events as recorded, in order.
     pub fn replay_run(&self, request: &ReplayRunRequest) -> Result<RunReplay, AppError> {
-        let log = audit::read_events(&self.paths.data_dir, &request.id)?;
+        let log = self.run_folders.read_events(&request.id)?;
         Ok(RunReplay { notices: log.notices(), events: log.events })
     }
 }

@@ -1,13 +1,13 @@
 //! Turns: `send_message` (events streamed to the caller's sink until the run ends),
-//! `cancel_run` and `resolve_approval` from any other task while a turn runs. The chat
-//! service behind them is built here at the first turn from the settings in force; turns
+//! `cancel_run` and `resolve_approval` from any other task while a turn runs. The run's id is
+//! minted here and the run registered under it before it starts. The chat service behind them
+//! is built here at the first turn from the assembly in force (`assembly.rs`); turns
 //! themselves are the chat service's.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio_util::sync::CancellationToken;
-use vibe_wire::Envelope;
 use vibe_wire::command::{
     CancelRunRequest, CancelRunResponse, ResolveApprovalRequest, ResolveApprovalResponse,
     SendMessageRequest, SendMessageResponse, TurnInput,
@@ -15,7 +15,7 @@ use vibe_wire::command::{
 
 use crate::agent::Approver;
 use crate::app::{App, AppError};
-use crate::chat::{ChatService, ProtocolChoiceMade, TurnRequest};
+use crate::chat::{ChatService, ChatSetup, ProtocolChoiceMade, TurnRequest};
 use crate::emit::EventSink;
 
 /// The runs in progress in this app, by run id, with what cancels each.
@@ -31,38 +31,30 @@ impl LiveRuns {
     pub fn running(&self) -> Vec<String> {
         self.lock().keys().cloned().collect()
     }
-}
 
-/// Registers a run under its id as soon as its first event names it, so `cancel_run` finds
-/// it; the turn removes it when it ends.
-struct Register {
-    live: Arc<LiveRuns>,
-    cancel: CancellationToken,
-    run_id: Mutex<Option<String>>,
-}
-
-impl EventSink for Register {
-    fn send(&self, envelope: &Envelope) {
-        let mut slot = self.run_id.lock().unwrap_or_else(PoisonError::into_inner);
-        if slot.is_none() && !envelope.run_id.is_empty() {
-            self.live.lock().insert(envelope.run_id.clone(), self.cancel.clone());
-            *slot = Some(envelope.run_id.clone());
-        }
+    fn register(self: &Arc<Self>, run_id: &str, cancel: CancellationToken) -> Registered {
+        self.lock().insert(run_id.to_string(), cancel);
+        Registered { live: self.clone(), run_id: run_id.to_string() }
     }
 }
 
-impl Drop for Register {
+/// A run registered under the id its caller minted, from before it starts until it ends (the
+/// guard's drop forgets it), so `cancel_run` finds it at once.
+struct Registered {
+    live: Arc<LiveRuns>,
+    run_id: String,
+}
+
+impl Drop for Registered {
     fn drop(&mut self) {
-        let slot = self.run_id.get_mut().unwrap_or_else(PoisonError::into_inner);
-        if let Some(id) = slot.take() {
-            self.live.lock().remove(&id);
-        }
+        self.live.lock().remove(&self.run_id);
     }
 }
 
 impl App {
     /// `send_message`: one turn. Approvals wait for [`App::resolve_approval`]; the turn can
-    /// be stopped with [`App::cancel_run`] (its id is in the first event).
+    /// be stopped with [`App::cancel_run`] (its id is in every event). Memory passes the reply
+    /// makes due run after it is returned ([`App::settle`] waits for them).
     pub async fn send_message(
         &self,
         request: SendMessageRequest,
@@ -81,18 +73,15 @@ impl App {
         approver: Arc<dyn Approver>,
         cancel: CancellationToken,
     ) -> Result<SendMessageResponse, AppError> {
-        let turn = turn_request(request)?;
+        let mut turn = turn_request(request)?;
         let service = self.chat_service()?;
-        let register = Arc::new(Register {
-            live: self.live.clone(),
-            cancel: cancel.clone(),
-            run_id: Mutex::new(None),
-        });
-        let mut all: Vec<Arc<dyn EventSink>> = vec![register.clone()];
-        all.extend(sinks);
-        let result = service.run_turn(turn, all, approver, cancel).await;
-        // The run is over: it can no longer be cancelled (Register's drop forgets it).
-        drop(register);
+        // The run's id is minted here, so the run can be cancelled before any event names it.
+        let run_id = uuid::Uuid::now_v7().to_string();
+        let registered = self.live.register(&run_id, cancel.clone());
+        turn.run_id = Some(run_id);
+        let result = service.run_turn(turn, sinks, approver, cancel).await;
+        // The run is over: it can no longer be cancelled.
+        drop(registered);
         let result = result?;
         Ok(SendMessageResponse {
             run_id: result.run_id,
@@ -148,38 +137,33 @@ impl App {
         self.chat_service()
     }
 
-    /// The chat service for the next turn, built from the settings in force when missing.
+    /// Wait for the work a turn left running after its reply (memory passes): a one-shot
+    /// front end calls it before it exits.
+    pub async fn settle(&self) {
+        let service = self.service.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        if let Some(service) = service {
+            service.settle().await;
+        }
+    }
+
+    /// The chat service for the next turn, built from the assembly in force when missing.
     pub(crate) fn chat_service(&self) -> Result<Arc<ChatService>, AppError> {
         let mut slot = self.service.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(service) = slot.as_ref() {
             return Ok(service.clone());
         }
-        let settings = self.settings();
+        let assembly = self.assembly();
         let (model, notices) = self.build_model(None, None)?;
-        let mut config = settings.chat.clone();
-        if self.overrides.seed.is_some() {
-            config.seed = self.overrides.seed;
-        }
-        if let Some(budgets) = self.overrides.budgets {
-            config.budgets = budgets;
-        }
-        if let Some(memory) = self.overrides.memory {
-            config.memory = memory;
-        }
-        let mut service = ChatService::new(
-            self.store.clone(),
-            self.skills(),
+        let service = ChatService::new(ChatSetup {
+            store: self.store.clone(),
+            skills: self.skills(),
             model,
-            Some(self.paths.data_dir.clone()),
-            config,
-        )?
-        .with_tools_settings(&settings.tools);
-        if let Some(clock) = &self.overrides.protocol_clock {
-            service = service.with_protocol_clock(clock.clone());
-        }
-        if self.overrides.long_lived {
-            service = service.prepare_runs_ahead();
-        }
+            runs: Some(self.run_folders.clone()),
+            config: assembly.chat.clone(),
+            tools: assembly.tools.clone(),
+            clock: assembly.clock.clone(),
+            runs_ahead: assembly.long_lived,
+        })?;
         *self.notices.lock().unwrap_or_else(PoisonError::into_inner) = notices;
         let service = Arc::new(service);
         *slot = Some(service.clone());
@@ -209,6 +193,7 @@ fn turn_request(request: SendMessageRequest) -> Result<TurnRequest, AppError> {
         }
     };
     Ok(TurnRequest {
+        run_id: None,
         conversation_id: request.conversation_id,
         message,
         skill: request.skill,

@@ -2,7 +2,7 @@
 //! a killed attempt's leftover removed, a live run left for later, the marker written once.
 
 use super::*;
-use crate::audit::{RunAudit, read_events, read_run_file, register};
+use crate::audit::{RunAudit, RunFolders, read_events};
 
 const LINES: &str = "{\"run_id\":\"r1\",\"seq\":0,\"ts\":\"t\",\"type\":\"assistant_delta\",\"text\":\"我想辞职\"}\n\
 {\"run_id\":\"r1\",\"seq\":1,\"ts\":\"t\",\"type\":\"round_started\",\"round\":1}\n{\"run_id\":\"r1\",\"se";
@@ -29,7 +29,7 @@ fn clear_run_files_are_sealed_once_and_read_back_the_same() {
     // A killed earlier attempt left its half-written copy.
     std::fs::write(dir.join(".events.jsonl.sealing"), "half").unwrap();
     let key = Arc::new(RunKey::new(&[5; 32]));
-    register(data.path(), Some((*key).clone()));
+    let runs = RunFolders::new(data.path(), Some((*key).clone()));
 
     let report = seal_clear_runs(data.path(), &key);
     assert_eq!(report, SealReport { files: 2, left: vec![] });
@@ -38,12 +38,12 @@ fn clear_run_files_are_sealed_once_and_read_back_the_same() {
     for file in [EVENTS_FILE, "tool-1-read_state.json"] {
         assert!(!holds(&dir.join(file), "我想辞职"), "{file} is sealed");
     }
-    let after = read_events(data.path(), "r1").unwrap();
+    let after = runs.read_events("r1").unwrap();
     assert_eq!(after.lines, before.lines);
     assert_eq!(after.truncated_line.is_some(), before.truncated_line.is_some());
     assert!(after.sealed);
     assert_eq!(
-        read_run_file(data.path(), "r1", "tool-1-read_state.json").unwrap(),
+        runs.read_run_file("r1", "tool-1-read_state.json").unwrap(),
         "{\"journal\":\"我想辞职\"}".as_bytes()
     );
     assert_eq!(std::fs::read_to_string(dir.join("unsaved")).unwrap(), "disk full");

@@ -4,8 +4,9 @@
 //! [`RunAudit`] writes a run as it happens (it is an [`EventSink`](crate::emit::EventSink));
 //! [`read_events`] reads one back, tolerating a last line cut short by a killed process and
 //! naming any damage (`integrity`).
-//! In an encrypted data folder the files are sealed (`seal`) with the key the app registers
-//! for the folder (`keys`); clear run folders left from before are sealed at open (`migrate`).
+//! In an encrypted data folder the files are sealed (`seal`) with the key the app hands down
+//! with the folder ([`RunFolders`], `keys`); clear run folders left from before are sealed at
+//! open (`migrate`).
 //! The `runs` table row (status, stop reason, usage) belongs to the store; printing events
 //! belongs to the front ends.
 
@@ -27,7 +28,7 @@ use crate::CoreError;
 
 pub use blob::{EXTERNALIZE_THRESHOLD, PREVIEW_CHARS};
 pub use integrity::Integrity;
-pub use keys::{SEALED_MARKER, key_for, register};
+pub use keys::{RunFolders, SEALED_MARKER};
 pub use late::write_waiting;
 pub use migrate::{SealReport, seal_clear_runs};
 pub(crate) use reader::read_events_at;
@@ -63,7 +64,7 @@ pub fn run_dir(data_dir: &Path, run_id: &str) -> Result<PathBuf, CoreError> {
 }
 
 /// A run id names a folder: letters, digits, `-`, `_`, `.` (not first), at most 128 bytes.
-fn validate_run_id(run_id: &str) -> Result<(), CoreError> {
+pub(crate) fn validate_run_id(run_id: &str) -> Result<(), CoreError> {
     let ok = !run_id.is_empty()
         && run_id.len() <= MAX_RUN_ID_LEN
         && !run_id.starts_with('.')

@@ -10,12 +10,13 @@
 use std::collections::BTreeMap;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Serialize;
 use vibe_wire::{Envelope, Event, StopReason};
 
 use super::integrity::Integrity;
-use super::{EVENTS_FILE, RUNS_DIR, RunKey, io_error, run_dir, seal};
+use super::{EVENTS_FILE, RUNS_DIR, RunFolders, RunKey, io_error, run_dir, seal};
 use crate::CoreError;
 
 /// One run's event log as read from disk.
@@ -134,16 +135,44 @@ impl RunLog {
 /// Read `<data_dir>/runs/<run_id>/events.jsonl`. A missing file is [`CoreError::RunNotFound`];
 /// a sealed one without the data folder's key (or sealed with another) is
 /// [`CoreError::RunSealed`].
+/// This reads without the folder's key (clear logs only); [`RunFolders::read_events`] reads
+/// sealed ones too.
 pub fn read_events(data_dir: &Path, run_id: &str) -> Result<RunLog, CoreError> {
+    read_events_in(data_dir, None, run_id)
+}
+
+/// [`read_events`] with the folders' key.
+pub(super) fn read_events_keyed(folders: &RunFolders, run_id: &str) -> Result<RunLog, CoreError> {
+    read_events_in(folders.data_dir(), folders.key(), run_id)
+}
+
+fn read_events_in(
+    data_dir: &Path,
+    key: Option<&Arc<RunKey>>,
+    run_id: &str,
+) -> Result<RunLog, CoreError> {
     let dir = run_dir(data_dir, run_id)?;
     let path = dir.join(EVENTS_FILE);
     let bytes = read_log_bytes(&path, run_id)?;
     let key = match seal::form(&bytes) {
-        seal::Form::Sealed { .. } => super::keys::key_for(data_dir)?,
+        seal::Form::Sealed { .. } => Some(key_or_refuse(data_dir, key)?),
         _ => None,
     };
     let live = || !crate::chat::liveness::is_dead(&dir);
-    parse_log(run_id, path, &bytes, key.as_deref(), live)
+    parse_log(run_id, path, &bytes, key.map(|k| &**k), live)
+}
+
+/// The key for a sealed file of `data_dir`'s run folders, or the error saying it is not loaded.
+fn key_or_refuse<'k>(
+    data_dir: &Path,
+    key: Option<&'k Arc<RunKey>>,
+) -> Result<&'k Arc<RunKey>, CoreError> {
+    key.ok_or_else(|| CoreError::RunSealed {
+        path: data_dir.join(RUNS_DIR),
+        reason: "the run folders there are encrypted and the key is not loaded; open the \
+                 data folder with VibeLife (the app or `vibe --data-dir`) to read or write them"
+            .into(),
+    })
 }
 
 /// Read the event log at `path` of run `run_id` with `key` (a backup's run folder, checked
@@ -290,7 +319,27 @@ pub fn run_files(data_dir: &Path, run_id: &str) -> Result<Vec<RunFile>, CoreErro
 /// The clear bytes of the file `name` in a run's folder (a large tool output; the event log is
 /// [`read_events`]'s), opened with the data folder's key when it is sealed. Any part that
 /// cannot be decrypted is an error naming the file.
+/// This reads without the folder's key (clear files only); [`RunFolders::read_run_file`]
+/// opens sealed ones too.
 pub fn read_run_file(data_dir: &Path, run_id: &str, name: &str) -> Result<Vec<u8>, CoreError> {
+    read_run_file_in(data_dir, None, run_id, name)
+}
+
+/// [`read_run_file`] with the folders' key.
+pub(super) fn read_run_file_keyed(
+    folders: &RunFolders,
+    run_id: &str,
+    name: &str,
+) -> Result<Vec<u8>, CoreError> {
+    read_run_file_in(folders.data_dir(), folders.key(), run_id, name)
+}
+
+fn read_run_file_in(
+    data_dir: &Path,
+    key: Option<&Arc<RunKey>>,
+    run_id: &str,
+    name: &str,
+) -> Result<Vec<u8>, CoreError> {
     let dir = run_dir(data_dir, run_id)?;
     if name.is_empty() || name.starts_with('.') || name.contains(['/', '\\']) {
         return Err(CoreError::InvalidRequest(format!(
@@ -308,8 +357,8 @@ pub fn read_run_file(data_dir: &Path, run_id: &str, name: &str) -> Result<Vec<u8
     if !matches!(seal::form(&bytes), seal::Form::Sealed { .. }) {
         return Ok(bytes);
     }
-    let key = super::keys::key_for(data_dir)?;
-    let opened = seal::open(&bytes, key.as_deref(), run_id, name).map_err(|refused| {
+    let key = key_or_refuse(data_dir, key)?;
+    let opened = seal::open(&bytes, Some(&**key), run_id, name).map_err(|refused| {
         CoreError::RunSealed { path: path.clone(), reason: refused.to_string() }
     })?;
     let whole =

@@ -11,9 +11,8 @@ use super::seal::{self, Form, RunKey};
 const MAX_RECORDING_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The clear text of the recorded events at `path`: as it is when clear; when sealed, opened
-/// with `key` (the key of the data folder the app has open) or, failing that, the key
-/// registered for the data folder the file lies in (`<data dir>/runs/<id>/events.jsonl`). A
-/// record cut short at the end (a killed run) is left out. The error is one line naming the
+/// with `key` (the key of the run folders of the data folder the app has open; a recording
+/// sealed with another folder's key is refused, naming the key). A record cut short at the end (a killed run) is left out. The error is one line naming the
 /// file and what to do.
 pub fn read_recording(path: &Path, key: Option<&RunKey>) -> Result<String, String> {
     let shown = path.display();
@@ -29,18 +28,10 @@ pub fn read_recording(path: &Path, key: Option<&RunKey>) -> Result<String, Strin
     }
     let text = match seal::form(&bytes) {
         Form::Empty | Form::Clear => bytes,
-        Form::Sealed { key_id, .. } => {
+        Form::Sealed { .. } => {
             let run_dir = path.parent();
             let run_id = run_dir.and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
             let file = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            let registered = match key {
-                Some(key) if key.id() == key_id => None,
-                _ => run_dir
-                    .and_then(Path::parent)
-                    .and_then(Path::parent)
-                    .and_then(|data_dir| super::keys::key_for(data_dir).ok().flatten()),
-            };
-            let key = registered.as_deref().or(key);
             let opened = seal::open(&bytes, key, run_id, file)
                 .map_err(|refused| format!("cannot read the recorded run {shown}: {refused}"))?;
             let broken = match &opened.chain {

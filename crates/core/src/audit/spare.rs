@@ -7,15 +7,17 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{RUNS_DIR, RunAudit, io_error, run_dir};
+use super::{RUNS_DIR, RunAudit, RunFolders, io_error};
 use crate::CoreError;
 use crate::chat::liveness;
 
 /// The folder under `runs/` that holds spare run folders.
 pub const SPARE_DIR: &str = ".spare";
 
-/// A run folder made ahead of time, its log open and locked.
+/// A run folder made ahead of time, its log open and locked and nothing written to it yet;
+/// the run it becomes names it when it takes it over ([`SpareRun::activate`]).
 pub struct SpareRun {
+    /// The folder's name under `runs/.spare/` (not a run id).
     id: String,
     audit: RunAudit,
 }
@@ -25,30 +27,35 @@ fn spare_root(data_dir: &Path) -> PathBuf {
 }
 
 impl SpareRun {
-    /// Make `runs/.spare/<new run id>/events.jsonl`, open and locked.
-    pub fn create(data_dir: &Path) -> Result<SpareRun, CoreError> {
-        let key = super::keys::key_for(data_dir)?;
+    /// Make `runs/.spare/<new id>/events.jsonl`, open and locked, sealed with the folders' key
+    /// when they have one.
+    pub fn create(folders: &RunFolders) -> Result<SpareRun, CoreError> {
         let id = uuid::Uuid::now_v7().to_string();
-        let audit = RunAudit::open_in(spare_root(data_dir).join(&id), &id, key)?;
+        let audit = RunAudit::open_in(
+            spare_root(folders.data_dir()).join(&id),
+            &id,
+            folders.key().cloned(),
+        )?;
         Ok(SpareRun { id, audit })
     }
 
-    /// The run id this folder will have.
+    /// The folder's name under `runs/.spare/`.
     pub fn id(&self) -> &str {
         &self.id
     }
 
-    /// Move the folder to `runs/<id>/` and hand over its open log (the lock is kept
-    /// throughout: it belongs to the open file, not to its name). When the move fails (some
-    /// systems refuse to rename a folder holding an open file), the spare is removed.
-    pub fn activate(self, data_dir: &Path) -> Result<(String, RunAudit), CoreError> {
-        let moved = run_dir(data_dir, &self.id).and_then(|target| {
+    /// Move the folder to `runs/<run_id>/` (the id the caller minted for its run) and hand
+    /// over its open log, now the log of `run_id` (the lock is kept throughout: it belongs to
+    /// the open file, not to its name). When the move fails (some systems refuse to rename a
+    /// folder holding an open file), the spare is removed.
+    pub fn activate(self, folders: &RunFolders, run_id: &str) -> Result<RunAudit, CoreError> {
+        let moved = folders.run_dir(run_id).and_then(|target| {
             std::fs::rename(self.audit.dir(), &target)
                 .map(|()| target)
                 .map_err(|e| io_error("move", self.audit.dir(), e))
         });
         match moved {
-            Ok(target) => Ok((self.id, self.audit.moved_to(target))),
+            Ok(target) => self.audit.moved_to(target, run_id),
             Err(e) => {
                 self.discard();
                 Err(e)
@@ -88,12 +95,13 @@ mod tests {
     #[test]
     fn a_spare_becomes_the_run_folder_with_its_lock_and_log() {
         let data = tempfile::tempdir().unwrap();
-        let spare = SpareRun::create(data.path()).unwrap();
-        let id = spare.id().to_string();
+        let folders = RunFolders::unkeyed(data.path()).unwrap();
+        let spare = SpareRun::create(&folders).unwrap();
         assert!(list_runs_on_disk(data.path()).unwrap().is_empty(), "spares are not runs");
         assert_eq!(sweep_spares(data.path()), 0, "a live spare is kept");
-        let Ok((run_id, audit)) = spare.activate(data.path()) else { panic!("activate") };
-        assert_eq!(run_id, id);
+        let id = "0190d3c2-7a1e-7c3b-9f00-minted".to_string();
+        let Ok(audit) = spare.activate(&folders, &id) else { panic!("activate") };
+        assert_eq!(audit.run_id(), id);
         let dir = data.path().join(RUNS_DIR).join(&id);
         assert_eq!(audit.dir(), dir);
         assert!(!liveness::is_dead(&dir), "still locked after the move");
@@ -116,7 +124,7 @@ mod tests {
         let orphan = spare_root(data.path()).join("0190d3c2-7a1e-7c3b-9f00-1234567890ab");
         std::fs::create_dir_all(&orphan).unwrap();
         std::fs::write(orphan.join(crate::audit::EVENTS_FILE), "").unwrap();
-        let live = SpareRun::create(data.path()).unwrap();
+        let live = SpareRun::create(&RunFolders::unkeyed(data.path()).unwrap()).unwrap();
         assert_eq!(sweep_spares(data.path()), 1);
         assert!(!orphan.exists());
         let dir = spare_root(data.path()).join(live.id());

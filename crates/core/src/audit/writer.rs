@@ -6,7 +6,7 @@
 //! event; a process killed at any moment leaves every earlier line whole and loses at most
 //! the last [`DELTA_FLUSH`] of events (the database keeps the draft and the results).
 //! Failures after creation never stop the run: they are logged and the first one is kept. In a
-//! data folder that seals its run files (`keys`), each write is one sealed record (`seal`)
+//! data folder that seals its run files ([`RunFolders`]), each write is one sealed record (`seal`)
 //! holding the lines written together, and the header goes out with the first. The records
 //! are chained (`chain`) in the order they are written, whichever thread writes them (the
 //! log's lock orders them), and closing the log writes the closing record.
@@ -24,7 +24,7 @@ use vibe_wire::Envelope;
 use super::chain::{self, Link};
 use super::late::{self, Waiting};
 use super::seal::{self, Form, RunKey, Sealer};
-use super::{EVENTS_FILE, blob, io_error, run_dir};
+use super::{EVENTS_FILE, RunFolders, blob, io_error};
 use crate::CoreError;
 use crate::emit::EventSink;
 
@@ -145,11 +145,10 @@ impl RunAudit {
     /// is how other processes tell a live run from one a killed process left behind
     /// ([`crate::chat::liveness`]). A log another process holds open is refused.
     ///
-    /// In a data folder that seals its run files the log is sealed with its key
-    /// ([`super::keys::key_for`]); a folder marked sealed whose key is not loaded is refused.
+    /// This one has no key: the log is clear, and a folder marked sealed is refused (tools and
+    /// tests below the app). [`RunFolders::create`] seals it with the folders' key.
     pub fn create(data_dir: &Path, run_id: &str) -> Result<RunAudit, CoreError> {
-        let key = super::keys::key_for(data_dir)?;
-        Self::open_in(run_dir(data_dir, run_id)?, run_id, key)
+        RunFolders::unkeyed(data_dir)?.create(run_id)
     }
 
     /// [`RunAudit::create`] in the folder `dir` (a spare run folder, see `spare`), sealed with
@@ -192,11 +191,31 @@ impl RunAudit {
         Ok(audit)
     }
 
-    /// The same open log after its folder was renamed to `dir`.
-    pub(super) fn moved_to(mut self, dir: PathBuf) -> Self {
+    /// The same open log after its folder was renamed to `dir`, now the log of `run_id` (a
+    /// spare run folder taken over by a run). Nothing may have been written to it yet: a sealed
+    /// log's records are bound to the run id, so its sealer starts again for `run_id`.
+    pub(super) fn moved_to(mut self, dir: PathBuf, run_id: &str) -> Result<Self, CoreError> {
         self.events_path = dir.join(EVENTS_FILE);
         self.dir = dir;
-        self
+        if self.run_id != run_id {
+            let mut log = self.lock_log();
+            let untouched = log.pending.is_empty()
+                && log.file.metadata().map(|m| m.len() == 0).unwrap_or(false);
+            if !untouched {
+                return Err(CoreError::InvalidRequest(format!(
+                    "the run folder {} was written to before run {run_id} took it over",
+                    self.dir.display()
+                )));
+            }
+            if let Some(key) = &self.key {
+                let sealer = Sealer::resume(key.clone(), run_id, EVENTS_FILE, Link::START)
+                    .map_err(|e| io_error("seal", &self.events_path, e))?;
+                log.sealer = Some(sealer);
+            }
+            drop(log);
+            self.run_id = run_id.to_string();
+        }
+        Ok(self)
     }
 
     fn from_parts(run_id: &str, dir: PathBuf, events_path: PathBuf, log: LogFile) -> Self {

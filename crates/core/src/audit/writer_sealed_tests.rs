@@ -3,7 +3,7 @@
 //! apart, and a reopened one.
 
 use super::*;
-use crate::audit::{Integrity, read_events, read_run_file, register};
+use crate::audit::{Integrity, RunFolders};
 use vibe_wire::Event;
 
 fn said(seq: u64, text: &str) -> Envelope {
@@ -23,8 +23,8 @@ fn holds(path: &Path, text: &str) -> bool {
 #[test]
 fn a_sealed_log_and_its_large_outputs_hold_no_clear_text_and_reopen_for_appending() {
     let dir = tempfile::tempdir().unwrap();
-    register(dir.path(), Some(RunKey::new(&[4; 32])));
-    let audit = RunAudit::create(dir.path(), "r").unwrap();
+    let runs = RunFolders::new(dir.path(), Some(RunKey::new(&[4; 32])));
+    let audit = runs.create("r").unwrap();
     audit.write(&said(0, "我不想再加班了"));
     let big = serde_json::json!({"journal": "失眠".repeat(super::super::EXTERNALIZE_THRESHOLD)});
     let (_, file) = audit.externalize("read_state", &big);
@@ -34,18 +34,18 @@ fn a_sealed_log_and_its_large_outputs_hold_no_clear_text_and_reopen_for_appendin
     assert!(!holds(&path, "我不想再加班了"));
     assert!(!holds(&dir.path().join("runs/r").join(&file), "失眠"));
     let whole: serde_json::Value =
-        serde_json::from_slice(&read_run_file(dir.path(), "r", &file).unwrap()).unwrap();
+        serde_json::from_slice(&runs.read_run_file("r", &file).unwrap()).unwrap();
     assert_eq!(whole, big);
 
-    let log = read_events(dir.path(), "r").unwrap();
+    let log = runs.read_events("r").unwrap();
     assert_eq!(log.integrity, Integrity::Closed { records: 1 });
     assert!(log.notices().is_empty(), "{:?}", log.notices());
 
     // Reopened, it continues the chain after its closing record.
-    let audit = RunAudit::create(dir.path(), "r").unwrap();
+    let audit = runs.create("r").unwrap();
     audit.write(&said(1, "然后呢"));
     drop(audit);
-    let log = read_events(dir.path(), "r").unwrap();
+    let log = runs.read_events("r").unwrap();
     let seqs: Vec<u64> = log.events.iter().map(|e| e.seq).collect();
     assert_eq!(seqs, [0, 1]);
     assert_eq!(log.integrity, Integrity::Closed { records: 3 });
@@ -54,10 +54,10 @@ fn a_sealed_log_and_its_large_outputs_hold_no_clear_text_and_reopen_for_appendin
     // damage (its events are lost) and the events before it are read.
     let mut f = OpenOptions::new().append(true).open(&path).unwrap();
     f.write_all(b"AAAAbbbbCCCC").unwrap();
-    let audit = RunAudit::create(dir.path(), "r").unwrap();
+    let audit = runs.create("r").unwrap();
     audit.write(&said(2, "再说"));
     drop(audit);
-    let log = read_events(dir.path(), "r").unwrap();
+    let log = runs.read_events("r").unwrap();
     assert_eq!(log.events.len(), 2);
     assert!(
         matches!(log.integrity, Integrity::Damaged { line: 6, lines_after: 2, .. }),
@@ -69,8 +69,8 @@ fn a_sealed_log_and_its_large_outputs_hold_no_clear_text_and_reopen_for_appendin
 #[test]
 fn batches_written_by_the_late_writer_chain_in_order_and_closing_counts_them() {
     let dir = tempfile::tempdir().unwrap();
-    register(dir.path(), Some(RunKey::new(&[6; 32])));
-    let audit = RunAudit::create(dir.path(), "r").unwrap();
+    let runs = RunFolders::new(dir.path(), Some(RunKey::new(&[6; 32])));
+    let audit = runs.create("r").unwrap();
     for seq in 0..6 {
         audit.write(&said(seq, "字"));
         if seq % 2 == 1 {
@@ -82,7 +82,7 @@ fn batches_written_by_the_late_writer_chain_in_order_and_closing_counts_them() {
     drop(audit);
     let records = std::fs::read(&path).unwrap().split(|b| *b == b'\n').count() - 3;
     assert!(records >= 3, "written in batches: {records}");
-    let log = read_events(dir.path(), "r").unwrap();
+    let log = runs.read_events("r").unwrap();
     assert_eq!(log.events.iter().map(|e| e.seq).collect::<Vec<_>>(), [0, 1, 2, 3, 4, 5]);
     assert_eq!(log.integrity, Integrity::Closed { records: records as u64 });
     assert!(log.notices().is_empty() && log.is_intact());
@@ -92,11 +92,11 @@ fn batches_written_by_the_late_writer_chain_in_order_and_closing_counts_them() {
 fn a_log_whose_process_was_killed_ends_without_its_closing_record() {
     let key = RunKey::new(&[6; 32]);
     let dir = tempfile::tempdir().unwrap();
-    register(dir.path(), Some(key.clone()));
-    let audit = RunAudit::create(dir.path(), "r").unwrap();
+    let runs = RunFolders::new(dir.path(), Some(key.clone()));
+    let audit = runs.create("r").unwrap();
     audit.write(&said(0, "a"));
     audit.flush();
-    let live = read_events(dir.path(), "r").unwrap();
+    let live = runs.read_events("r").unwrap();
     assert!(
         matches!(live.integrity, Integrity::Unclosed { live: true, .. }),
         "{:?}",
@@ -106,10 +106,10 @@ fn a_log_whose_process_was_killed_ends_without_its_closing_record() {
     // What a kill leaves: the bytes written so far, no process holding them.
     let bytes = std::fs::read(audit.events_path()).unwrap();
     let other = tempfile::tempdir().unwrap();
-    register(other.path(), Some(key));
+    let others = RunFolders::new(other.path(), Some(key));
     std::fs::create_dir_all(other.path().join("runs/r")).unwrap();
     std::fs::write(other.path().join("runs/r").join(EVENTS_FILE), bytes).unwrap();
-    let log = read_events(other.path(), "r").unwrap();
+    let log = others.read_events("r").unwrap();
     assert_eq!(log.integrity, Integrity::Unclosed { records: 1, cut_line: None, live: false });
     assert_eq!(log.events.len(), 1);
     let notice = log.problem().unwrap();
@@ -125,15 +125,15 @@ fn a_header_cut_by_a_kill_is_started_again_and_a_clear_log_is_not_appended_seale
     let run = dir.path().join("runs/r");
     std::fs::create_dir_all(&run).unwrap();
     std::fs::write(run.join(EVENTS_FILE), "#vibelife-sea").unwrap();
-    register(dir.path(), Some(RunKey::new(&[4; 32])));
-    let audit = RunAudit::create(dir.path(), "r").unwrap();
+    let runs = RunFolders::new(dir.path(), Some(RunKey::new(&[4; 32])));
+    let audit = runs.create("r").unwrap();
     audit.write(&said(0, "hi"));
     drop(audit);
-    assert_eq!(read_events(dir.path(), "r").unwrap().events.len(), 1);
+    assert_eq!(runs.read_events("r").unwrap().events.len(), 1);
 
     std::fs::create_dir_all(dir.path().join("runs/old")).unwrap();
     std::fs::write(dir.path().join("runs/old").join(EVENTS_FILE), "{\"seq\":0}\n").unwrap();
-    let err = RunAudit::create(dir.path(), "old").err().unwrap();
+    let err = runs.create("old").err().unwrap();
     assert!(matches!(err, CoreError::RunSealed { .. }), "{err}");
     assert!(err.to_string().contains("clear-text log"), "{err}");
 }

@@ -1,13 +1,16 @@
 //! The chat service (the routing layer, docs/design.md#layers): the single entry for the CLI and
 //! the desktop app. One request → one run: load or create the conversation and restore its skill,
-//! persist the user message before the model is called, record the run (row, audit folder, liveness
-//! lock), run the agent, and close the run. It never parses front-end input or prints. Before each
-//! turn it asks the protocol engine for the turn's protocol section (`service/protocol_hook.rs`);
-//! protocols never reach the agent otherwise.
+//! record the run under the id its caller minted (row, audit folder, liveness lock) and persist
+//! the user message before the model is called, make the turn's pre-turn plan (the safety screen
+//! and the protocol engine as steps of events and a prompt section, `service/plan.rs`), run the
+//! agent, and close the run in one place for every ending. Memory passes a reply makes due run
+//! after it is returned. It never parses front-end input or prints; protocols never reach the
+//! agent but through the plan's section. It is built whole from a [`ChatSetup`] its host
+//! resolved.
 
 pub(crate) mod liveness;
 mod service;
 
 pub use service::{
-    ChatConfig, ChatService, ProtocolChoiceMade, TurnRequest, TurnResult, recover_runs,
+    ChatConfig, ChatService, ChatSetup, ProtocolChoiceMade, TurnRequest, TurnResult, recover_runs,
 };

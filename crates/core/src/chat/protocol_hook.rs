@@ -1,14 +1,14 @@
 //! The chat service's hook into the protocol engine (docs/design.md#protocols: the routing layer
 //! owns protocols): before each turn it asks the engine for the turn's protocol section and the
 //! events to show (an invitation accepted by its button or in words, resume recap,
-//! idle-timeout question, reminder answers). The agent loop only receives the section; the rules live in `crate::protocol`.
+//! idle-timeout question, reminder answers), as its step of the pre-turn plan (`plan.rs`). The
+//! agent loop only receives the section; the rules live in `crate::protocol`.
 
-use vibe_store::Conversation;
 use vibe_wire::{ErrorInfo, Event};
 
-use super::{ChatService, ProtocolChoiceMade};
-use crate::emit::Emitter;
-use crate::protocol::{Clock, ProtocolEngine, TurnInputs};
+use super::plan::Step;
+use super::{ChatService, ProtocolChoiceMade, Turn};
+use crate::protocol::{ProtocolEngine, TurnInputs};
 use crate::store_io::off_worker;
 
 impl ChatService {
@@ -20,27 +20,17 @@ impl ChatService {
             .with_user(&self.user)
     }
 
-    /// Run the protocol engine (and protocol tools) on `clock` — tests and evals simulate
-    /// idle gaps and times of day with it.
-    pub fn with_protocol_clock(mut self, clock: Clock) -> Self {
-        self.tools = std::sync::Arc::new((*self.tools).clone().with_protocol_clock(clock.clone()));
-        self.protocol_clock = clock;
-        self
-    }
-
-    /// The protocol section for this turn, after emitting the engine's events. A failure is
-    /// reported as an error event and the turn goes on without the section. The engine reads
+    /// The plan's step of the protocol engine: its events and the turn's protocol section. A
+    /// failure is an error event and the turn goes on without the section. The engine reads
     /// and writes the store on a blocking thread (`store_io`).
-    pub(super) async fn protocol_turn(
+    pub(super) async fn protocol_step(
         &self,
-        conversation: &Conversation,
-        user_message: &str,
+        turn: &Turn,
         choice: Option<&ProtocolChoiceMade>,
-        emitter: &Emitter,
-    ) -> Option<String> {
+    ) -> Step {
         let engine = self.protocols();
-        let (skill, id) = (conversation.skill.clone(), conversation.id.clone());
-        let (message, model) = (user_message.to_string(), self.model.model_name().to_string());
+        let (skill, id) = (turn.conversation.skill.clone(), turn.conversation.id.clone());
+        let (message, model) = (turn.user_message.clone(), self.model.model_name().to_string());
         let choice = choice.map(|c| (c.protocol_id.clone(), c.choice));
         let plan = off_worker(move || {
             let turn = TurnInputs { message: &message, model: &model, choice: choice.as_ref() };
@@ -50,16 +40,8 @@ impl ChatService {
         .map_err(|e| ErrorInfo::new(e.kind(), e.to_string()))
         .and_then(|plan| plan.map_err(|e| ErrorInfo::new(e.kind(), e.to_string())));
         match plan {
-            Ok(plan) => {
-                for event in plan.events {
-                    emitter.emit(event);
-                }
-                plan.prompt
-            }
-            Err(error) => {
-                emitter.emit(Event::Error { error });
-                None
-            }
+            Ok(plan) => Step { events: plan.events, prompt: plan.prompt, ..Step::default() },
+            Err(error) => Step { events: vec![Event::Error { error }], ..Step::default() },
         }
     }
 }

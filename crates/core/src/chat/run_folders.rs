@@ -11,7 +11,7 @@ use vibe_wire::Event;
 
 use super::ChatService;
 use crate::CoreError;
-use crate::audit::{RunAudit, SpareRun, sweep_spares};
+use crate::audit::{RunAudit, RunFolders, SpareRun, sweep_spares};
 use crate::chat::liveness;
 
 /// The spare run folder kept ready by a background thread (see `audit::spare`).
@@ -31,9 +31,10 @@ impl Drop for Spares {
 impl ChatService {
     /// Keep a run folder ready ahead of each turn, made by a background thread, so a turn
     /// takes it over with a rename instead of creating a folder and a file. For long-lived
-    /// hosts (the desktop app, the REPL); pointless for one turn per process. Needs a data dir.
-    pub fn prepare_runs_ahead(mut self) -> Self {
-        let Some(dir) = self.data_dir.clone() else { return self };
+    /// hosts (the desktop app, the REPL); pointless for one turn per process. Needs run
+    /// folders.
+    pub(super) fn prepare_runs_ahead(mut self) -> Self {
+        let Some(folders) = self.runs.clone() else { return self };
         let slot: Arc<Mutex<Option<SpareRun>>> = Arc::new(Mutex::new(None));
         let (wake, woken) = mpsc::channel::<()>();
         let worker_slot = Arc::clone(&slot);
@@ -43,7 +44,7 @@ impl ChatService {
                 if lock().is_some() {
                     continue;
                 }
-                match SpareRun::create(&dir) {
+                match SpareRun::create(&folders) {
                     Ok(spare) => {
                         let mut slot = lock();
                         match slot.as_ref() {
@@ -69,37 +70,36 @@ impl ChatService {
         self
     }
 
-    /// A new run's id and, with a data dir, its open audit log: the spare folder when one is
-    /// ready (and the next one is asked for), else a folder made now.
-    pub(super) fn new_run(&self) -> Result<(String, Option<RunAudit>), CoreError> {
-        let Some(dir) = &self.data_dir else { return Ok((uuid::Uuid::now_v7().to_string(), None)) };
+    /// With run folders, the open audit log of run `run_id` (the id its caller minted): the
+    /// spare folder taken over when one is ready (and the next one asked for), else a folder
+    /// made now.
+    pub(super) fn new_run(&self, run_id: &str) -> Result<Option<RunAudit>, CoreError> {
+        let Some(folders) = &self.runs else { return Ok(None) };
         if let Some(spares) = &self.spares {
             let spare = spares.slot.lock().unwrap_or_else(PoisonError::into_inner).take();
             // The next spare is asked for once this one is moved: making it holds the spare
             // folder's directory lock (for hundreds of microseconds on a busy ext4), which the
             // move needs too.
-            let taken = spare.map(|spare| spare.activate(dir));
+            let taken = spare.map(|spare| spare.activate(folders, run_id));
             let _ = spares.wake.send(());
             match taken {
-                Some(Ok((id, audit))) => return Ok((id, Some(audit))),
+                Some(Ok(audit)) => return Ok(Some(audit)),
                 Some(Err(e)) => tracing::warn!(error = %e, "cannot take over the spare run folder"),
                 None => {}
             }
         }
-        let id = uuid::Uuid::now_v7().to_string();
-        let audit = RunAudit::create(dir, &id)?;
-        Ok((id, Some(audit)))
+        Ok(Some(folders.create(run_id)?))
     }
 
     pub(super) fn run_dir(&self, run_id: &str) -> Option<PathBuf> {
-        self.data_dir.as_ref().map(|d| d.join(crate::audit::RUNS_DIR).join(run_id))
+        self.runs.as_ref().map(|r| r.data_dir().join(crate::audit::RUNS_DIR).join(run_id))
     }
 
     /// Close runs that a killed process left `running` (their lock is free): partial answers
     /// kept and marked interrupted, dangling tool calls answered "interrupted", run failed.
     /// Spare run folders of processes that are gone are removed.
     pub fn recover(&self) -> Result<Recovery, CoreError> {
-        recover_runs(&self.store, self.data_dir.as_deref())
+        recover_runs(&self.store, self.runs.as_ref().map(RunFolders::data_dir))
     }
 }
 

@@ -12,89 +12,83 @@
 //!
 //! The rules live in `crate::safety`; the agent loop never sees any of this beyond the section.
 
-use vibe_store::Conversation;
-use vibe_wire::{ErrorInfo, ErrorKind, Event, TokenUsage};
+use std::sync::Arc;
 
-use super::ChatService;
-use crate::emit::Emitter;
+use vibe_wire::{ErrorInfo, ErrorKind, Event};
+
+use super::plan::Step;
+use super::{ChatService, Turn};
+use crate::emit::{CollectSink, Emitter};
 use crate::safety::{self, Risk, Screening};
 use crate::wellbeing::{self, Found, Place};
 
-/// What the screen decided for this turn.
-pub(super) struct SafetyTurn {
-    /// The supportive section that replaces the protocol section this turn (the protocol
-    /// was paused).
-    pub prompt: String,
-}
-
 impl ChatService {
-    /// Screen the person's message; the turn is `None` when it carries no risk (or screening
-    /// failed, which is reported as an error event). Marks the message and emits the notice on
-    /// a risk. The usage is the model check's, when one was made (it counts in the run's).
-    pub(super) async fn safety_turn(
-        &self,
-        conversation: &Conversation,
-        user_message: &str,
-        user_message_id: i64,
-        emitter: &Emitter,
-    ) -> (Option<SafetyTurn>, Option<TokenUsage>) {
-        let rules = match safety::screen(user_message) {
+    /// Screen the person's message: the plan's step. Without a risk (or when screening
+    /// failed, which is reported as an error event) it offers nothing and later hooks are
+    /// asked; on a risk the message is marked, the notice shown, the protocol paused, and the
+    /// supportive section settles the turn. The usage is the model check's, when one was made.
+    pub(super) async fn safety_step(&self, turn: &Turn) -> Step {
+        let mut step = Step::default();
+        let rules = match safety::screen(&turn.user_message) {
             Ok(s) => s,
             Err(e) => {
-                emitter
-                    .emit(Event::Error { error: ErrorInfo::new(ErrorKind::Safety, e.to_string()) });
-                return (None, None);
+                let error = ErrorInfo::new(ErrorKind::Safety, e.to_string());
+                step.events.push(Event::Error { error });
+                return step;
             }
         };
-        let (screening, usage) = self.model_check(user_message, rules, emitter).await;
-        let turn = self.act_on(conversation, &screening, user_message_id, emitter).await;
-        (turn, usage)
+        let screening = self.model_check(&turn.user_message, rules, &mut step).await;
+        if let Some(prompt) = self.act_on(turn, &screening, &mut step).await {
+            step.prompt = Some(prompt);
+            step.settles = true;
+        }
+        step
     }
 
     /// Ask the model when the rules are unsure (else the rules' screening, no call), and
-    /// report the check as `safety_check`.
+    /// report the check as `safety_check` with its tokens.
     async fn model_check(
         &self,
         user_message: &str,
         rules: Screening,
-        emitter: &Emitter,
-    ) -> (Screening, Option<TokenUsage>) {
+        step: &mut Step,
+    ) -> Screening {
         if !rules.unsure {
-            return (rules, None);
+            return rules;
         }
         let check = safety::check_with_model(self.model.as_ref(), user_message, rules).await;
         let s = &check.screening;
-        emitter.emit(Event::SafetyCheck {
+        step.events.push(Event::SafetyCheck {
             risk: (s.risk != Risk::None).then(|| s.risk.notice()),
             category: s.category.filter(|_| s.risk != Risk::None),
             rule: s.rule.clone(),
             fallback_reason: check.unusable.clone(),
             usage: check.usage,
         });
-        (check.screening, check.usage)
+        step.usage = check.usage;
+        check.screening
     }
 
-    /// On a risk: the one safety path (mark, notice, pause), and the supportive section.
-    async fn act_on(
-        &self,
-        conversation: &Conversation,
-        screening: &Screening,
-        user_message_id: i64,
-        emitter: &Emitter,
-    ) -> Option<SafetyTurn> {
+    /// On a risk: the one safety path (mark, notice, pause), its events kept in the step, and
+    /// the supportive section.
+    async fn act_on(&self, turn: &Turn, screening: &Screening, step: &mut Step) -> Option<String> {
         let category = screening.category?;
         if screening.risk == Risk::None {
             return None;
         }
+        let shown = Arc::new(CollectSink::default());
+        let emitter = Emitter::new(turn.run_id.clone(), vec![shown.clone()]);
         let place = Place {
             store: &self.store,
             user: &self.user,
-            skill: conversation.skill.as_deref(),
+            skill: turn.conversation.skill.as_deref(),
             protocols: self.protocols(),
-            emitter,
+            emitter: &emitter,
         };
-        let found = Found { message_id: user_message_id, risk: screening.risk.notice(), category };
+        let found =
+            Found { message_id: turn.user_message_id, risk: screening.risk.notice(), category };
         let contacts = wellbeing::act(place, found).await;
-        Some(SafetyTurn { prompt: wellbeing::support_prompt(&contacts) })
+        step.events.extend(shown.events().into_iter().map(|envelope| envelope.event));
+        Some(wellbeing::support_prompt(&contacts))
     }
 }

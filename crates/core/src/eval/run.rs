@@ -11,7 +11,7 @@ use vibe_wire::command::{GetConversationRequest, SendMessageRequest, SetProfileP
 
 use crate::CoreError;
 use crate::agent::{ApprovalPolicy, Approver};
-use crate::app::{App, AppError, AppPaths, EphemeralKeys, Overrides};
+use crate::app::{App, AppError, AppPaths, EphemeralKeys, Injections, Overrides};
 use crate::emit::{CollectSink, EventSink};
 use crate::eval::scenario::Scenario;
 use crate::eval::score::{Check, Observed, score_turn};
@@ -52,18 +52,18 @@ pub async fn run_eval(scenario: &Scenario, source: &Path) -> Result<EvalReport, 
         .map_err(|e| AppError::InvalidInput(format!("{}: model: {e}", source.display())))?;
     let model = ScriptedModel::from_yaml(&script, &format!("{} (model)", source.display()))
         .map_err(|e| AppError::InvalidInput(e.to_string()))?;
-    let overrides = Overrides {
+    let overrides = Overrides { seed: scenario.seed, skills_dir: project, ..Overrides::default() };
+    let injections = Injections {
         model: Some(Arc::new(model)),
         budgets: Some(scenario.budgets.unwrap_or_default()),
-        seed: scenario.seed,
-        skills_dir: project,
-        ..Overrides::default()
+        ..Injections::default()
     };
     // A throw-away data dir: encrypted as the app's default, its key kept in memory.
-    let app = App::open_with_keys(
+    let app = App::open_with_injections(
         AppPaths::new(dir.path()),
         overrides,
         Arc::new(EphemeralKeys::default()),
+        injections,
     )?;
     for (path, value) in &scenario.profile {
         app.set_profile_path(&SetProfilePathRequest { path: path.clone(), value: value.clone() })?;
@@ -82,6 +82,9 @@ pub async fn run_eval(scenario: &Scenario, source: &Path) -> Result<EvalReport, 
         let result = app
             .send_message_with(request, sinks, approver.clone(), CancellationToken::new())
             .await?;
+        // Memory passes the reply made due run after it: done before the turn is scored and
+        // the next one sent (the scripted model answers in order).
+        app.settle().await;
         conversation = Some(result.conversation_id.clone());
         let id = result.conversation_id.clone();
         let active = app.get_conversation(&GetConversationRequest { id })?.conversation.skill;

@@ -9,7 +9,6 @@
 //! writes wait for the database on a blocking thread (`store_io`).
 
 use std::collections::HashSet;
-use std::path::Path;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
@@ -27,7 +26,7 @@ use super::{
     MemorySettings, Trigger, extraction_due, extraction_request, memory_enabled, parse_answer,
 };
 use crate::CoreError;
-use crate::audit::RunAudit;
+use crate::audit::RunFolders;
 use crate::context::Tokenizer;
 use crate::emit::{Emitter, EventSink};
 use crate::store_io::blocking;
@@ -94,31 +93,31 @@ fn readable(messages: Vec<PendingMessage>) -> (Vec<PendingMessage>, usize) {
     (kept, skipped)
 }
 
-/// Run one pass over `conversation_id` for `user`. `data_dir` holds the run folder (`None`:
+/// Run one pass over `conversation_id` for `user`. `runs` holds the run folder (`None`:
 /// the run row only). Errors are the store's and the audit's; a failed model call or a bad
 /// answer is a status, not an error.
 pub async fn extract_conversation(
     store: &Arc<Store>,
     model: &dyn ChatModel,
-    data_dir: Option<&Path>,
+    runs: Option<&RunFolders>,
     user: &str,
     conversation_id: &str,
     options: ExtractOptions,
 ) -> Result<Extraction, CoreError> {
-    extract_at(store, model, data_dir, user, conversation_id, options, Utc::now()).await
+    extract_at(store, model, runs, user, conversation_id, options, Utc::now()).await
 }
 
 /// [`extract_conversation`] with the clock given (a failure's wait counts from `now`).
 async fn extract_at(
     store: &Arc<Store>,
     model: &dyn ChatModel,
-    data_dir: Option<&Path>,
+    runs: Option<&RunFolders>,
     user: &str,
     conversation_id: &str,
     options: ExtractOptions,
     now: DateTime<Utc>,
 ) -> Result<Extraction, CoreError> {
-    let mut out = extract_pass(store, model, data_dir, user, conversation_id, options).await?;
+    let mut out = extract_pass(store, model, runs, user, conversation_id, options).await?;
     if let ExtractionStatus::Rejected { reason } | ExtractionStatus::ModelFailed { reason } =
         &out.status
     {
@@ -137,7 +136,7 @@ async fn extract_at(
 async fn extract_pass(
     store: &Arc<Store>,
     model: &dyn ChatModel,
-    data_dir: Option<&Path>,
+    runs: Option<&RunFolders>,
     user: &str,
     conversation_id: &str,
     options: ExtractOptions,
@@ -176,7 +175,7 @@ async fn extract_pass(
     let sent: u32 = request.messages.iter().map(|m| tk.count_message(m)).sum();
 
     let run_id = uuid::Uuid::now_v7().to_string();
-    let audit = data_dir.map(|d| RunAudit::create(d, &run_id)).transpose()?.map(Arc::new);
+    let audit = runs.map(|r| r.create(&run_id)).transpose()?.map(Arc::new);
     let (run, id) = (run_id.clone(), conversation_id.to_string());
     blocking(store, move |s| s.create_run(&run, Some(&id))).await?;
     out.run_id = Some(run_id.clone());
@@ -281,7 +280,7 @@ async fn extract_pass(
 pub async fn extract_due(
     store: &Arc<Store>,
     model: &dyn ChatModel,
-    data_dir: Option<&Path>,
+    runs: Option<&RunFolders>,
     user: &str,
     settings: &MemorySettings,
     now: DateTime<Utc>,
@@ -305,8 +304,7 @@ pub async fn extract_due(
         let Some(trigger) = extraction_due(now, &backlog, backoff, settings) else { continue };
         let options = ExtractOptions { from_start: false, settings: *settings };
         let mut pass =
-            extract_at(store, model, data_dir, user, &backlog.conversation_id, options, now)
-                .await?;
+            extract_at(store, model, runs, user, &backlog.conversation_id, options, now).await?;
         pass.trigger = Some(trigger);
         done.push(pass);
     }

@@ -161,7 +161,7 @@ responses:
 async fn the_audit_log_holds_every_event_in_order() {
     let h = Harness::scripted(JOURNAL);
     let turn = h.turn(say("帮我记一下：今天完成了晨跑")).await;
-    let log = vibe_core::audit::read_events(h.dir.path(), &turn.result.run_id).unwrap();
+    let log = h.app.run_folders().read_events(&turn.result.run_id).unwrap();
     assert_eq!(log.events, turn.events);
     let seqs: Vec<u64> = log.events.iter().map(|e| e.seq).collect();
     assert_eq!(seqs, (0..seqs.len() as u64).collect::<Vec<_>>());
@@ -333,7 +333,7 @@ async fn a_long_lived_service_takes_over_run_folders_made_ahead() {
     let mut runs = Vec::new();
     for message in ["今天跑了五公里", "明天想早点睡"] {
         let turn = h.turn(say(message)).await;
-        let log = vibe_core::audit::read_events(h.dir.path(), &turn.result.run_id).unwrap();
+        let log = h.app.run_folders().read_events(&turn.result.run_id).unwrap();
         assert_eq!(log.events, turn.events, "the run's log is in runs/<id>/ as emitted");
         runs.push(turn.result.run_id);
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use vibe_core::agent::{ApprovalPolicy, Approver, Budgets};
-use vibe_core::app::{App, AppPaths, EphemeralKeys, Overrides};
+use vibe_core::app::{App, AppPaths, EphemeralKeys, Injections, Overrides};
 use vibe_core::chat::{ChatService, TurnRequest, TurnResult};
 use vibe_core::emit::{CollectSink, EventSink};
 use vibe_llm::{ChatModel, LlmSettings, ScriptedModel};
@@ -106,16 +106,20 @@ impl Harness {
     pub fn new_in(dir: tempfile::TempDir, model: Arc<dyn ChatModel>, options: Options) -> Self {
         // Assembled as every front end does: through the app, over the data dir.
         let overrides = Overrides {
-            model: Some(model),
-            budgets: Some(options.budgets),
             seed: Some(7),
             skills_dir: options.project_skills,
             long_lived: options.runs_ahead,
-            memory: Some(options.memory),
             ..Overrides::default()
         };
+        let injections = Injections {
+            model: Some(model),
+            budgets: Some(options.budgets),
+            memory: Some(options.memory),
+            ..Injections::default()
+        };
         // Encrypted as the app's default, with the key in [`KEYS`].
-        let app = App::open_with_keys(AppPaths::new(dir.path()), overrides, KEYS.clone()).unwrap();
+        let paths = AppPaths::new(dir.path());
+        let app = App::open_injected(paths, overrides, KEYS.clone(), injections).unwrap();
         if options.summarize_with_model {
             let change =
                 SettingChange { key: "chat.summarize_with_model".into(), value: true.into() };
@@ -166,6 +170,8 @@ impl Harness {
             .run_turn(request, sinks, approver, CancellationToken::new())
             .await
             .unwrap();
+        // The memory passes the reply made due run after it: done before the next step.
+        self.service.settle().await;
         Turn { result, events: sink.events() }
     }
 

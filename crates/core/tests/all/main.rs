@@ -7,6 +7,7 @@ mod compute;
 mod context;
 mod tools;
 
+mod after_reply;
 mod app;
 mod app_commands;
 mod app_settings;
@@ -24,6 +25,7 @@ mod memory;
 mod models;
 mod protocol;
 mod recording;
+mod run_id;
 mod safety;
 mod sealed_runs;
 mod storage;

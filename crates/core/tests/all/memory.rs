@@ -9,7 +9,6 @@
 use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
-use vibe_core::audit::read_events;
 use vibe_core::context::PromptRequest;
 use vibe_core::memory::{
     self, ExtractOptions, Extraction, ExtractionStatus, MemorySettings, extract_conversation,
@@ -76,7 +75,7 @@ async fn extract(h: &Harness, model: &Reads, conversation: &str, again: bool) ->
     extract_conversation(
         &h.store,
         model,
-        Some(h.dir.path()),
+        Some(h.app.run_folders()),
         U,
         conversation,
         ExtractOptions { from_start: again, ..ExtractOptions::default() },
@@ -133,7 +132,7 @@ async fn memory_fills_merges_keeps_edits_and_forgets_for_good() {
         ("completed", Some(a.as_str()))
     );
     assert!(run.usage.is_some(), "counted like any run");
-    let log = read_events(h.dir.path(), &run_id).unwrap();
+    let log = h.app.run_folders().read_events(&run_id).unwrap();
     let types: Vec<String> = log
         .events
         .iter()
@@ -287,7 +286,7 @@ async fn bad_output_changes_nothing_and_is_reported_in_the_run_events() {
         let ExtractionStatus::Rejected { reason } = &pass.status else { panic!("{pass:?}") };
         let run_id = pass.run_id.unwrap();
         assert_eq!(h.store.run(&run_id).unwrap().unwrap().status.as_str(), "failed");
-        let log = read_events(h.dir.path(), &run_id).unwrap();
+        let log = h.app.run_folders().read_events(&run_id).unwrap();
         let error = log.events.iter().find_map(|e| match &e.event {
             Event::Error { error } => Some(error.clone()),
             _ => None,

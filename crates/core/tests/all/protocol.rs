@@ -9,7 +9,7 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 use vibe_core::agent::ApprovalPolicy;
-use vibe_core::app::{App, AppPaths, Overrides};
+use vibe_core::app::{App, AppPaths, Injections, Overrides};
 use vibe_core::chat::{ChatService, TurnRequest};
 use vibe_core::emit::{CollectSink, EventSink};
 use vibe_core::protocol::{Clock, ReportFormat, render_report};
@@ -46,13 +46,14 @@ impl Fx {
         let now = Arc::new(Mutex::new(Utc.with_ymd_and_hms(2026, 1, 20, 8, 0, 0).unwrap()));
         let at = now.clone();
         let clock: Clock = Arc::new(move || *at.lock().unwrap());
-        let overrides = Overrides {
+        let injections = Injections {
             model: Some(model.clone() as Arc<dyn vibe_llm::ChatModel>),
             protocol_clock: Some(clock),
-            ..Overrides::default()
+            ..Injections::default()
         };
         let keys = Arc::new(vibe_core::app::EphemeralKeys::default());
-        let app = App::open_with_keys(AppPaths::new(dir.path()), overrides, keys).unwrap();
+        let paths = AppPaths::new(dir.path());
+        let app = App::open_injected(paths, Overrides::default(), keys, injections).unwrap();
         let (store, skills, service) = (app.store().clone(), app.skills(), app.chat().unwrap());
         Fx { _dir: dir, app, store, skills, service, model, now, conversation: Mutex::new(None) }
     }

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use vibe_core::app::{App, AppPaths, EphemeralKeys, Overrides};
+use vibe_core::app::{App, AppPaths, EphemeralKeys, Injections, Overrides};
 use vibe_llm::{ChatRequest, Message, ScriptedModel};
 use vibe_wire::command::{ReplayRunRequest, ShowRunRequest};
 use vibe_wire::{ErrorKind, Event};
@@ -119,15 +119,16 @@ async fn the_scripted_model_replays_a_sealed_recording() {
 #[tokio::test]
 async fn a_folder_with_encryption_off_keeps_clear_run_logs() {
     let dir = tempfile::tempdir().unwrap();
-    let overrides = Overrides {
+    let overrides = Overrides { no_encryption: true, ..Overrides::default() };
+    let injections = Injections {
         model: Some(Arc::new(ScriptedModel::from_yaml(&script(), "s").unwrap())),
-        no_encryption: true,
-        ..Overrides::default()
+        ..Injections::default()
     };
-    let app = App::open_with_keys(
+    let app = App::open_injected(
         AppPaths::new(dir.path()),
         overrides,
         Arc::new(EphemeralKeys::default()),
+        injections,
     )
     .unwrap();
     let service = app.chat().unwrap();
