@@ -11,6 +11,7 @@
 mod classify;
 mod error;
 mod eval;
+mod gate;
 mod normalize;
 mod resources;
 mod resources_override;
@@ -20,6 +21,8 @@ mod types;
 
 #[cfg(test)]
 mod eval_tests;
+#[cfg(test)]
+mod gate_tests;
 #[cfg(test)]
 mod resources_tests;
 #[cfg(test)]

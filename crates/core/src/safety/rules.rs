@@ -1,13 +1,22 @@
 //! The rules file (`data/safety/rules.yaml`): its serde shape, validation and compilation
-//! into a [`RuleSet`]. The matching itself is in `screen.rs`.
+//! into a [`RuleSet`]. The matching itself is in `screen.rs`. Regexes compile on first use and
+//! the rules, guards and fiction cues are gated by literals (`gate.rs`), so a message compiles
+//! only what its words can match.
 
 use std::collections::HashMap;
+use std::sync::{LazyLock, OnceLock};
 
+use aho_corasick::AhoCorasick;
 use regex::Regex;
 use serde::Deserialize;
 
 use super::error::SafetyError;
+use super::gate::{GateTable, required_literals};
 use super::types::{Category, Risk};
+
+/// The gates of the built-in rules, worked out ahead of time (`gate.rs`).
+pub(super) const BUILTIN_GATES: &str = include_str!("../../data/safety/gates.json");
+static GATES: LazyLock<GateTable> = LazyLock::new(|| GateTable::parse(BUILTIN_GATES));
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -55,12 +64,103 @@ pub(super) struct Rule {
     pub id: String,
     pub category: Category,
     pub risk: Risk,
-    pub pattern: Regex,
+    pub pattern: LazyRegex,
     pub keep_when_reported: bool,
     pub unsure: bool,
     /// Lookalike contexts: a hit whose sentence matches this is no hit at all (a nurse's
     /// shift, a marathon's breathlessness), so broad term lists stay usable.
-    pub unless: Option<Regex>,
+    pub unless: Option<LazyRegex>,
+}
+
+/// A regex compiled on first use. Its text was parsed when the set was built (or when the
+/// gate table was generated from it), so compiling it later only fails on a size limit, which
+/// the built-in rules' tests rule out; such a regex then matches nothing and says so in the log.
+#[derive(Debug)]
+pub(super) struct LazyRegex {
+    source: String,
+    /// Literals one of which every match holds; `None`: no gate, always run.
+    pub gate: Option<Vec<String>>,
+    compiled: OnceLock<Regex>,
+}
+
+impl LazyRegex {
+    /// The compiled regex (compiled now on first use).
+    pub fn get(&self) -> &Regex {
+        self.compiled.get_or_init(|| {
+            Regex::new(&self.source).unwrap_or_else(|e| {
+                tracing::error!(error = %e, "a safety rule does not compile; it matches nothing");
+                never()
+            })
+        })
+    }
+
+    /// Whether it is compiled yet (tests).
+    #[cfg(test)]
+    pub fn is_compiled(&self) -> bool {
+        self.compiled.get().is_some()
+    }
+}
+
+/// A regex that matches nothing.
+#[allow(clippy::expect_used)] // a constant pattern the tests compile
+fn never() -> Regex {
+    Regex::new(r"[^\s\S]").expect("a constant pattern")
+}
+
+/// Which gated regexes a message's words can open: one automaton over every gate's literals.
+#[derive(Debug)]
+pub(super) struct Prefilter {
+    automaton: Option<AhoCorasick>,
+    /// For each literal of the automaton, the gated regexes it opens.
+    owners: Vec<Vec<usize>>,
+    /// Gated regexes without a gate: always open.
+    always: Vec<bool>,
+}
+
+impl Prefilter {
+    fn new(gates: &[Option<&Vec<String>>]) -> Prefilter {
+        let mut index: HashMap<&str, usize> = HashMap::new();
+        let mut literals: Vec<&str> = Vec::new();
+        let mut owners: Vec<Vec<usize>> = Vec::new();
+        let mut always = vec![false; gates.len()];
+        for (owner, gate) in gates.iter().enumerate() {
+            let Some(gate) = gate else {
+                always[owner] = true;
+                continue;
+            };
+            for literal in gate.iter() {
+                let at = *index.entry(literal.as_str()).or_insert_with(|| {
+                    literals.push(literal.as_str());
+                    owners.push(Vec::new());
+                    literals.len() - 1
+                });
+                owners[at].push(owner);
+            }
+        }
+        let automaton = match AhoCorasick::new(&literals) {
+            Ok(automaton) => Some(automaton),
+            Err(e) => {
+                // Too large an automaton: no prefilter, every regex runs (slower, same result).
+                tracing::warn!(error = %e, "the safety rules' literal prefilter does not build");
+                always.iter_mut().for_each(|open| *open = true);
+                None
+            }
+        };
+        Prefilter { automaton, owners, always }
+    }
+
+    /// For each gated regex, whether `text` can match it.
+    pub fn open(&self, text: &str) -> Vec<bool> {
+        let mut open = self.always.clone();
+        if let Some(automaton) = &self.automaton {
+            for found in automaton.find_overlapping_iter(text) {
+                for &owner in &self.owners[found.pattern().as_usize()] {
+                    open[owner] = true;
+                }
+            }
+        }
+        open
+    }
 }
 
 /// A compiled, validated rules file. Build with [`RuleSet::parse`]; screen with
@@ -68,13 +168,15 @@ pub(super) struct Rule {
 #[derive(Debug)]
 pub struct RuleSet {
     pub(super) fold: HashMap<char, char>,
-    pub(super) negation: Regex,
-    pub(super) negation_adjacent: Regex,
-    pub(super) fiction: Option<Regex>,
-    pub(super) reported: Option<Regex>,
-    pub(super) joking: Option<Regex>,
-    pub(super) guards: Option<Regex>,
+    pub(super) negation: Option<LazyRegex>,
+    pub(super) negation_adjacent: Option<LazyRegex>,
+    pub(super) fiction: Option<LazyRegex>,
+    pub(super) reported: Option<LazyRegex>,
+    pub(super) joking: Option<LazyRegex>,
+    pub(super) guards: Option<LazyRegex>,
     pub(super) rules: Vec<Rule>,
+    /// Gates of the rules (by index), then of the guards, then of the fiction cues.
+    pub(super) prefilter: Prefilter,
 }
 
 impl RuleSet {
@@ -131,16 +233,23 @@ impl RuleSet {
                 unsure: entry.unsure,
             });
         }
-        let never = || Regex::new(r"[^\s\S]").map_err(|e| format(e.to_string()));
+        let guards = compile("guards", &guards)?;
+        let fiction = compile("fiction", &raw.fiction)?;
+        let mut gates: Vec<Option<&Vec<String>>> =
+            rules.iter().map(|rule| rule.pattern.gate.as_ref()).collect();
+        gates.push(guards.as_ref().and_then(|g| g.gate.as_ref()));
+        gates.push(fiction.as_ref().and_then(|f| f.gate.as_ref()));
+        let prefilter = Prefilter::new(&gates);
         Ok(RuleSet {
             fold,
-            negation: compile("negation", &anywhere)?.map_or_else(never, Ok)?,
-            negation_adjacent: compile("negation", &adjacent)?.map_or_else(never, Ok)?,
-            fiction: compile("fiction", &raw.fiction)?,
+            negation: compile("negation", &anywhere)?,
+            negation_adjacent: compile("negation", &adjacent)?,
+            fiction,
             reported: compile("reported", &raw.reported)?,
             joking: compile("joking", &raw.joking)?,
-            guards: compile("guards", &guards)?,
+            guards,
             rules,
+            prefilter,
         })
     }
 
@@ -155,9 +264,36 @@ impl RuleSet {
     }
 }
 
-/// One regex matching any of `patterns` (None when empty). The joined regex is compiled once;
-/// only when it fails is each pattern compiled alone, so the error names the broken one.
-fn compile(file: &str, rule: &str, patterns: &[String]) -> Result<Option<Regex>, SafetyError> {
+/// Every joined pattern a rules file compiles (each rule's patterns and `unless`, the guards and
+/// the cues), in file order: the keys of the gate table (`gate.rs`).
+#[cfg(test)]
+pub(super) fn joined_patterns(yaml: &str) -> Result<Vec<String>, serde_yaml_ng::Error> {
+    let raw: RulesFile = serde_yaml_ng::from_str(yaml)?;
+    let (adjacent, anywhere): (Vec<String>, Vec<String>) =
+        raw.negation.into_iter().partition(|p| p.ends_with('$'));
+    let guards: Vec<String> = raw.guards.into_iter().map(|g| g.pattern).collect();
+    let mut lists = vec![anywhere, adjacent, raw.fiction, raw.reported, raw.joking, guards];
+    for rule in raw.rules {
+        lists.push(rule.patterns);
+        lists.push(rule.unless);
+    }
+    Ok(lists.iter().filter(|list| !list.is_empty()).map(|list| joined_pattern(list)).collect())
+}
+
+#[cfg(test)]
+impl RuleSet {
+    /// The same set with every gate open (each regex runs on every message), to compare with.
+    pub(super) fn without_gates(mut self) -> RuleSet {
+        self.prefilter.always.iter_mut().for_each(|open| *open = true);
+        self
+    }
+}
+
+/// One regex matching any of `patterns` (None when empty), compiled on first use. A joined
+/// pattern the gate table knows was checked when the table was generated; any other is
+/// compiled now (its gate worked out too), and when it fails each pattern is compiled alone,
+/// so the error names the broken one.
+fn compile(file: &str, rule: &str, patterns: &[String]) -> Result<Option<LazyRegex>, SafetyError> {
     let error = |pattern: &str, e: regex::Error| SafetyError::Pattern {
         file: file.to_string(),
         rule: rule.to_string(),
@@ -170,17 +306,27 @@ fn compile(file: &str, rule: &str, patterns: &[String]) -> Result<Option<Regex>,
     if patterns.is_empty() {
         return Ok(None);
     }
-    let joined =
-        patterns.iter().map(|p| format!("(?:{})", ascii_boundaries(p))).collect::<Vec<_>>();
-    match Regex::new(&joined.join("|")) {
-        Ok(regex) => Ok(Some(regex)),
+    let source = joined_pattern(patterns);
+    if let Some(gate) = GATES.get(&source) {
+        return Ok(Some(LazyRegex { source, gate, compiled: OnceLock::new() }));
+    }
+    match Regex::new(&source) {
+        Ok(regex) => {
+            let gate = required_literals(&source).ok().flatten();
+            Ok(Some(LazyRegex { source, gate, compiled: OnceLock::from(regex) }))
+        }
         Err(joined_error) => {
             for pattern in patterns {
                 Regex::new(&ascii_boundaries(pattern)).map_err(|e| error(pattern, e))?;
             }
-            Err(error(&joined.join("|"), joined_error))
+            Err(error(&source, joined_error))
         }
     }
+}
+
+/// The one regex text of a list of patterns, as compiled and as keyed in the gate table.
+pub(super) fn joined_pattern(patterns: &[String]) -> String {
+    patterns.iter().map(|p| format!("(?:{})", ascii_boundaries(p))).collect::<Vec<_>>().join("|")
 }
 
 /// `pattern` with each word boundary (`\b`, `\B`) made an ASCII one (`(?-u:\b)`). The rules'

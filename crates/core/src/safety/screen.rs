@@ -5,7 +5,7 @@
 use super::normalize::{
     clause_end, clause_start, inside_quotes, normalize, sentence_end, sentence_start,
 };
-use super::rules::{Rule, RuleSet};
+use super::rules::{LazyRegex, Rule, RuleSet};
 use super::types::{Discount, Risk, Screening};
 
 /// One rule's strongest hit in a message after discounts.
@@ -18,13 +18,20 @@ struct Hit<'a> {
 impl RuleSet {
     /// Screen one message. Never fails: the rules were validated when the set was built.
     pub fn screen(&self, text: &str) -> Screening {
-        let text = self.blank_guards(&normalize(text, &self.fold));
-        let fiction = self.fiction.as_ref().is_some_and(|re| re.is_match(&text));
+        let text = normalize(text, &self.fold);
+        // Which rules, guards and fiction cues the message's words can match at all: the rest
+        // are neither compiled nor run for it (blanking guards only removes words).
+        let open = self.prefilter.open(&text);
+        let (rules, guards_open, fiction_open) =
+            (&open[..self.rules.len()], open[self.rules.len()], open[self.rules.len() + 1]);
+        let text = if guards_open { self.blank_guards(&text) } else { text };
+        let fiction =
+            fiction_open && self.fiction.as_ref().is_some_and(|re| re.get().is_match(&text));
         let mut best: Option<Hit> = None;
-        for rule in &self.rules {
-            for found in rule.pattern.find_iter(&text) {
+        for (rule, _) in self.rules.iter().zip(rules).filter(|(_, open)| **open) {
+            for found in rule.pattern.get().find_iter(&text) {
                 if rule.unless.as_ref().is_some_and(|re| {
-                    re.is_match(
+                    re.get().is_match(
                         &text[sentence_start(&text, found.start())
                             ..sentence_end(&text, found.end())],
                     )
@@ -55,22 +62,23 @@ impl RuleSet {
 
     fn weigh<'a>(&self, rule: &'a Rule, text: &str, at: usize, fiction: bool) -> Hit<'a> {
         let clause = &text[clause_start(text, at)..at];
-        if self.negation.is_match(clause) || self.negation_adjacent.is_match(clause) {
+        let negated =
+            |cue: &Option<LazyRegex>| cue.as_ref().is_some_and(|re| re.get().is_match(clause));
+        if negated(&self.negation) || negated(&self.negation_adjacent) {
             return Hit { rule, risk: Risk::None, discount: Some(Discount::Negated) };
         }
         if fiction {
             return Hit { rule, risk: Risk::None, discount: Some(Discount::Fiction) };
         }
         // Laughter in the hit's clause reads as hyperbole; abuse told about oneself does not.
-        let joking = self
-            .joking
-            .as_ref()
-            .is_some_and(|re| re.is_match(&text[clause_start(text, at)..clause_end(text, at)]));
+        let joking = self.joking.as_ref().is_some_and(|re| {
+            re.get().is_match(&text[clause_start(text, at)..clause_end(text, at)])
+        });
         if joking && !rule.keep_when_reported {
             return Hit { rule, risk: Risk::None, discount: Some(Discount::Joking) };
         }
         let reported = inside_quotes(text, at)
-            || self.reported.as_ref().is_some_and(|re| re.is_match(&text[..at]));
+            || self.reported.as_ref().is_some_and(|re| re.get().is_match(&text[..at]));
         if reported && !rule.keep_when_reported {
             return Hit {
                 rule,
@@ -88,7 +96,7 @@ impl RuleSet {
         };
         let mut out = String::with_capacity(text.len());
         let mut last = 0;
-        for m in guards.find_iter(text) {
+        for m in guards.get().find_iter(text) {
             out.push_str(&text[last..m.start()]);
             out.extend(std::iter::repeat_n(' ', m.len()));
             last = m.end();
