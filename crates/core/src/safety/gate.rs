@@ -49,16 +49,7 @@ fn exact(hir: &Hir) -> Option<Vec<String>> {
         HirKind::Literal(literal) => std::str::from_utf8(&literal.0).ok().map(|s| vec![s.into()]),
         HirKind::Class(class) => class_chars(class),
         HirKind::Capture(capture) => exact(&capture.sub),
-        HirKind::Alternation(alternatives) => {
-            let mut out = Vec::new();
-            for alternative in alternatives {
-                out.extend(exact(alternative)?);
-                if out.len() > MAX_LITERALS {
-                    return None;
-                }
-            }
-            Some(out)
-        }
+        HirKind::Alternation(alternatives) => union(alternatives, exact, MAX_LITERALS),
         HirKind::Concat(parts) => product(parts.iter().map(exact)),
         HirKind::Repetition(repetition) if repetition.min == 0 && repetition.max == Some(1) => {
             let mut out = exact(&repetition.sub)?;
@@ -67,6 +58,22 @@ fn exact(hir: &Hir) -> Option<Vec<String>> {
         }
         HirKind::Repetition(_) | HirKind::Look(_) => None,
     }
+}
+
+/// The sets of every alternative together, when each is known and there are at most `cap`.
+fn union(
+    alternatives: &[Hir],
+    set: fn(&Hir) -> Option<Vec<String>>,
+    cap: usize,
+) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    for alternative in alternatives {
+        out.extend(set(alternative)?);
+        if out.len() > cap {
+            return None;
+        }
+    }
+    Some(out)
 }
 
 /// The concatenations of one choice from each set, when every set is known and the result
@@ -95,16 +102,7 @@ fn required(hir: &Hir) -> Option<Vec<String>> {
     match hir.kind() {
         HirKind::Capture(capture) => required(&capture.sub),
         HirKind::Repetition(repetition) if repetition.min >= 1 => required(&repetition.sub),
-        HirKind::Alternation(alternatives) => {
-            let mut out = Vec::new();
-            for alternative in alternatives {
-                out.extend(required(alternative)?);
-                if out.len() > MAX_GATE {
-                    return None;
-                }
-            }
-            Some(out)
-        }
+        HirKind::Alternation(alternatives) => union(alternatives, required, MAX_GATE),
         HirKind::Concat(parts) => {
             // Any run of parts with known exact sets spells out whole literals, any other part
             // its own required ones: every match holds one of each, so keep the most selective.
