@@ -25,8 +25,8 @@ const MAX_GATE: usize = 8192;
 
 /// The literals one of which every match of `pattern` contains, or `None` when no such
 /// finite list can be told from its syntax. Parses the pattern (a syntax error is returned).
-pub fn required_literals(pattern: &str) -> Result<Option<Vec<String>>, regex_syntax::Error> {
-    let hir = regex_syntax::Parser::new().parse(pattern)?;
+pub fn required_literals(pattern: &str) -> Result<Option<Vec<String>>, Box<regex_syntax::Error>> {
+    let hir = regex_syntax::Parser::new().parse(pattern).map_err(Box::new)?;
     Ok(required(&hir).map(|mut set| {
         set.sort();
         set.dedup();
@@ -211,7 +211,7 @@ impl GateTable {
     /// The table file for `patterns` (each gate worked out now), as written to
     /// `data/safety/gates.json`.
     #[cfg(test)]
-    pub fn render(patterns: &[String]) -> Result<String, regex_syntax::Error> {
+    pub fn render(patterns: &[String]) -> Result<String, Box<regex_syntax::Error>> {
         let mut gates = Vec::with_capacity(patterns.len());
         for pattern in patterns {
             gates.push(serde_json::json!({
