@@ -18,6 +18,7 @@ mod endpoint;
 mod erase;
 mod error;
 mod eval;
+mod eval_run;
 mod export;
 mod history;
 mod local_model;
@@ -126,7 +127,7 @@ impl App {
             settings = Settings::from_document(&doc, &file)?;
             settings::write_atomically(&file, &doc)?;
         }
-        crate::backup::finish_restore(&paths);
+        crate::backup::finish_restore(&paths.data_dir);
         crate::backup::sweep_work_dirs(&paths.data_dir);
         crate::backup::sweep_partial_backups(&paths.data_dir.join(crate::backup::BACKUPS_DIR));
         let store = Arc::new(Store::open_with_key(&paths.db(), &key)?);

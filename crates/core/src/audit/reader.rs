@@ -142,7 +142,7 @@ pub fn read_events(data_dir: &Path, run_id: &str) -> Result<RunLog, CoreError> {
         seal::Form::Sealed { .. } => super::keys::key_for(data_dir)?,
         _ => None,
     };
-    let live = || !crate::chat::liveness::is_dead(&dir);
+    let live = || !super::liveness::is_dead(&dir);
     parse_log(run_id, path, &bytes, key.as_deref(), live)
 }
 

@@ -143,7 +143,7 @@ impl RunAudit {
     ///
     /// The open log holds an exclusive OS lock on `events.jsonl` for as long as it lives: it
     /// is how other processes tell a live run from one a killed process left behind
-    /// ([`crate::chat::liveness`]). A log another process holds open is refused.
+    /// ([`liveness`](super::liveness)). A log another process holds open is refused.
     ///
     /// In a data folder that seals its run files the log is sealed with its key
     /// ([`super::keys::key_for`]); a folder marked sealed whose key is not loaded is refused.

@@ -5,7 +5,6 @@
 //! turn it asks the protocol engine for the turn's protocol section (`service/protocol_hook.rs`);
 //! protocols never reach the agent otherwise.
 
-pub(crate) mod liveness;
 mod service;
 
 pub use service::{

@@ -10,6 +10,7 @@ mod compact;
 mod digest;
 mod history;
 mod limits;
+mod memory;
 mod o200k;
 mod phase1;
 mod phase2;
@@ -47,6 +48,8 @@ pub use compact::{Compaction, SUMMARIES_OFF};
 pub(crate) use history::Window;
 pub use history::{History, INTERRUPTED_NOTE};
 pub use limits::{ContextLimits, HistoryMode};
+pub use memory::{EXTRACTED, MEMORY_PREFERENCE, memory_switch, memory_value};
+pub use phase1::FLAG_WELLBEING_CONCERN;
 pub use run_parts::RunParts;
 pub use tokenizer::{MESSAGE_OVERHEAD, TOOL_OVERHEAD, Tokenizer, TokenizerStats};
 

@@ -14,7 +14,10 @@ use super::sections::{Section, join, measure, seam_slack, section_tokens, tools_
 use super::texts;
 use super::{BuiltPrompt, ContextBuilder, PromptRequest};
 use crate::CoreError;
-use crate::tools::FLAG_WELLBEING_CONCERN;
+
+/// The wellbeing tool's name (`flag_wellbeing_concern`; also in `vibe_skills::BUILTIN_TOOLS`):
+/// the phase-1 prompt offers it beside `use_skill`. Running it is the tools module's.
+pub const FLAG_WELLBEING_CONCERN: &str = "flag_wellbeing_concern";
 
 /// Share of the phase-1 budget the core persona may take before it is cut.
 const PERSONA_SHARE: u32 = 60;

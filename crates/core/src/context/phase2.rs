@@ -11,12 +11,12 @@ use serde_json::Value;
 use vibe_skills::{SkillEntry, SkillMeta, VoiceMode};
 use vibe_store::SkillView;
 
+use super::memory::{EXTRACTED, MEMORY_PREFERENCE, memory_switch, memory_value};
 use super::render::at_path;
 use super::texts;
 use super::trim::Parts;
 use super::{BuiltPrompt, ContextBuilder, PromptRequest};
 use crate::CoreError;
-use crate::memory::{self, EXTRACTED, MEMORY_PREFERENCE};
 
 /// The profile path of the voice-mode preference.
 const VOICE_PREFERENCE: &str = "preferences.voice_mode";
@@ -115,7 +115,7 @@ impl ContextBuilder {
         if fields.is_empty() {
             return Ok(out);
         }
-        if !memory::switch_of(&view.profile) || self.limits.memory_tokens == 0 {
+        if !memory_switch(&view.profile) || self.limits.memory_tokens == 0 {
             for f in fields {
                 out.insert(f.clone(), Remembered::Off);
             }
@@ -124,7 +124,7 @@ impl ContextBuilder {
         let items = self.store.memory_items(user, None)?;
         let mut budget = self.budget(self.limits.memory_tokens);
         for f in fields {
-            if let Some(v) = memory::memory_value(&items, f, &mut budget, self.tk) {
+            if let Some(v) = memory_value(&items, f, &mut budget, self.tk) {
                 out.insert(f.clone(), Remembered::Value(v));
             }
         }

@@ -1,15 +1,14 @@
 //! The memory settings (the `chat.memory` section: when extraction runs) and the person's
 //! memory switch (`preferences.memory` in the profile: off means no extraction and nothing
-//! of memory in prompts).
+//! of memory in prompts). The switch's profile path and how a profile reads it are the context
+//! module's (`context/memory.rs`), which leaves memory out of prompts when it is off.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use vibe_store::Store;
 
 use crate::CoreError;
-
-/// The profile path of the memory switch (`true` or absent: on; `false`: off).
-pub const MEMORY_PREFERENCE: &str = "preferences.memory";
+use crate::context::{MEMORY_PREFERENCE, memory_switch};
 
 /// When extraction runs by itself (`chat.memory` in settings.json); an unknown key is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -32,12 +31,7 @@ impl Default for MemorySettings {
 /// Whether the person's memory switch is on (absent counts as on).
 pub fn memory_enabled(store: &Store, user: &str) -> Result<bool, CoreError> {
     let profile = store.profile(user)?;
-    Ok(switch_of(&profile))
-}
-
-/// The switch as read from a profile (or a view of it).
-pub(crate) fn switch_of(profile: &Value) -> bool {
-    profile.pointer("/preferences/memory").and_then(Value::as_bool).unwrap_or(true)
+    Ok(memory_switch(&profile))
 }
 
 /// Turn the memory switch on or off.

@@ -18,8 +18,8 @@ use crate::protocol::{ProtocolEngine, system_clock};
 use crate::store_io::blocking;
 use crate::wellbeing::{self, Found, Place};
 
-/// The tool's name (also in `vibe_skills::BUILTIN_TOOLS`).
-pub const FLAG_WELLBEING_CONCERN: &str = "flag_wellbeing_concern";
+/// The tool's name: the context module's, whose phase-1 prompt offers the tool by it.
+pub use crate::context::FLAG_WELLBEING_CONCERN;
 
 pub(crate) struct FlagWellbeingConcern;
 

@@ -1,5 +1,5 @@
 //! Telling a live run from one a killed process left behind: a run's open audit log
-//! ([`crate::audit::RunAudit`]) holds an OS file lock on `runs/<id>/events.jsonl` for the
+//! ([`RunAudit`](super::RunAudit)) holds an OS file lock on `runs/<id>/events.jsonl` for the
 //! run's whole life. When the lock can be taken, nobody holds it, so the run's process is gone
 //! and crash recovery may close the run. Works across processes (app + CLI) without pids, and
 //! costs no file of its own.
@@ -7,7 +7,7 @@
 use std::fs::OpenOptions;
 use std::path::Path;
 
-use crate::audit::EVENTS_FILE;
+use super::EVENTS_FILE;
 
 /// The lock file of runs written by earlier versions, which locked a file of its own.
 const LEGACY_LOCK_FILE: &str = ".lock";

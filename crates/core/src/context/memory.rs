@@ -1,16 +1,26 @@
 //! What of memory reaches a skill's prompt: only the `extracted` paths the skill declares in
 //! `profile_fields` (`extracted` for every kind, `extracted.goals` for one), items newest and
-//! most confident first, as many as fit the token budget (`context.memory_tokens`). The memory
-//! switch is checked by the caller (the phase-2 builder).
+//! most confident first, as many as fit the token budget (`context.memory_tokens`), and the
+//! person's memory switch as the prompt reads it (off: nothing of memory). The switch is
+//! checked by the caller (the phase-2 builder). Extracting memory, and turning the switch on
+//! or off, are the memory module's (above this one).
 
 use serde_json::{Map, Value};
 use vibe_store::MemoryItem;
 use vibe_wire::command::MemoryKind;
 
-use crate::context::Tokenizer;
+use super::Tokenizer;
 
 /// The profile section memory lives under.
 pub const EXTRACTED: &str = "extracted";
+
+/// The profile path of the memory switch (`true` or absent: on; `false`: off).
+pub const MEMORY_PREFERENCE: &str = "preferences.memory";
+
+/// Whether the memory switch is on in `profile` (or a view of it); absent counts as on.
+pub fn memory_switch(profile: &Value) -> bool {
+    profile.pointer("/preferences/memory").and_then(Value::as_bool).unwrap_or(true)
+}
 
 /// The value of the declared profile field `field` (`extracted` or `extracted.<kind>`) from
 /// `items` (in the store's order: newest, then most confident, first), spending `budget`

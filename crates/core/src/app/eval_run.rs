@@ -1,5 +1,6 @@
-//! Running a scenario through the app (`crate::app::App`, opened over a temporary data dir
-//! with the scripted model), turn by turn, and collecting the scores.
+//! Running a scenario through the app ([`App`], opened over a temporary data dir with the
+//! scripted model), turn by turn, and collecting the scores. Reading the scenario and scoring a
+//! turn are `crate::eval`'s (below the app); answering `run_eval` is `eval.rs`'s.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -13,8 +14,7 @@ use crate::CoreError;
 use crate::agent::{ApprovalPolicy, Approver};
 use crate::app::{App, AppError, AppPaths, EphemeralKeys, Overrides};
 use crate::emit::{CollectSink, EventSink};
-use crate::eval::scenario::Scenario;
-use crate::eval::score::{Check, Observed, score_turn};
+use crate::eval::{Check, Observed, Scenario, score_turn};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TurnReport {
@@ -31,12 +31,6 @@ pub struct EvalReport {
     pub total: usize,
     /// passed / total (1.0 when there is nothing to check).
     pub score: f64,
-}
-
-impl EvalReport {
-    pub fn ok(&self) -> bool {
-        self.passed == self.total
-    }
 }
 
 /// Run `scenario` (whose file is at `source`, for relative paths).
