@@ -48,7 +48,7 @@ pub enum CoreError {
     Tokenizer(String),
     /// A protocol command was refused (unknown protocol, no active run, a finished run).
     #[error(transparent)]
-    Protocol(#[from] crate::protocol::ProtocolError),
+    Protocol(#[from] vibe_protocol::ProtocolError),
     /// The runtime shut down while a database call waited on its blocking thread; the call
     /// did not complete. Not retried.
     #[error("the app is shutting down; the database call did not complete")]

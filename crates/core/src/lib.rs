@@ -17,7 +17,6 @@ pub mod eval;
 pub mod input;
 pub mod memory;
 pub mod profile_set;
-pub mod protocol;
 pub mod safety;
 mod store_io;
 pub mod tools;

@@ -6,13 +6,13 @@
 use std::path::PathBuf;
 
 use vibe_llm::LlmError;
+use vibe_protocol::ProtocolError;
 use vibe_skills::SkillsError;
 use vibe_store::StoreError;
 use vibe_wire::command::{CommandError, Hint};
 use vibe_wire::{ErrorInfo, ErrorKind};
 
 use crate::CoreError;
-use crate::protocol::ProtocolError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {

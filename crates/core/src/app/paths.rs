@@ -79,7 +79,7 @@ pub struct Overrides {
     pub long_lived: bool,
     /// The clock protocols (and protocol tools) read instead of the system's: tests and evals
     /// simulate idle gaps and times of day with it.
-    pub protocol_clock: Option<crate::protocol::Clock>,
+    pub protocol_clock: Option<vibe_protocol::Clock>,
     /// The database passphrase (`VIBE_DB_PASSPHRASE`, or asked for by a front end): used when
     /// the data dir is encrypted with a passphrase, and chooses that mode for a new one.
     pub db_passphrase: Option<zeroize::Zeroizing<String>>,

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use vibe_llm::LlmSettings;
 use vibe_models::ModelsSettings;
+use vibe_protocol::ReminderSettings;
 use vibe_skills::SkillsSettings;
 use vibe_wire::command::SettingChange;
 
@@ -20,7 +21,6 @@ use crate::app::auto_backup::BackupSettings;
 use crate::app::dbkey::StorageSettings;
 use crate::chat::ChatConfig;
 use crate::input::InputError;
-use crate::protocol::ReminderSettings;
 use crate::tools::ToolsSettings;
 
 /// Where the keys are documented, for messages.

@@ -1,14 +1,14 @@
 //! The chat service's hook into the protocol engine (docs/design.md#protocols: the routing layer
 //! owns protocols): before each turn it asks the engine for the turn's protocol section and the
 //! events to show (an invitation accepted by its button or in words, resume recap,
-//! idle-timeout question, reminder answers). The agent loop only receives the section; the rules live in `crate::protocol`.
+//! idle-timeout question, reminder answers). The agent loop only receives the section; the rules live in `vibe_protocol`.
 
+use vibe_protocol::{Clock, ProtocolEngine, TurnInputs};
 use vibe_store::Conversation;
 use vibe_wire::{ErrorInfo, Event};
 
 use super::{ChatService, ProtocolChoiceMade};
 use crate::emit::Emitter;
-use crate::protocol::{Clock, ProtocolEngine, TurnInputs};
 use crate::store_io::off_worker;
 
 impl ChatService {

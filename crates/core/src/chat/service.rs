@@ -34,7 +34,7 @@ pub struct ChatConfig {
     /// deterministic digest alone.
     pub summarize_with_model: bool,
     /// Protocol rules (idle timeout, recap).
-    pub protocol: crate::protocol::ProtocolSettings,
+    pub protocol: vibe_protocol::ProtocolSettings,
     /// When memory extraction runs by itself (docs/memory.md).
     pub memory: crate::memory::MemorySettings,
 }
@@ -85,7 +85,7 @@ pub struct ChatService {
     config: ChatConfig,
     user: String,
     spares: Option<Spares>,
-    protocol_clock: crate::protocol::Clock,
+    protocol_clock: vibe_protocol::Clock,
     /// Held while memory passes run, so a turn's end and the idle check never read the same
     /// messages twice at once (`memory_hook.rs`).
     memory_passes: tokio::sync::Mutex<()>,
@@ -117,7 +117,7 @@ impl ChatService {
             config,
             user: LOCAL_USER.to_string(),
             spares: None,
-            protocol_clock: crate::protocol::system_clock(),
+            protocol_clock: vibe_protocol::system_clock(),
             memory_passes: tokio::sync::Mutex::new(()),
         })
     }

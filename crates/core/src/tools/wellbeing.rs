@@ -10,11 +10,11 @@ use std::sync::OnceLock;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use vibe_llm::ToolDef;
+use vibe_protocol::{ProtocolEngine, system_clock};
 use vibe_wire::{SafetyCategory, SafetyRisk};
 
 use super::args::Args;
 use super::{Tool, ToolContext, ToolOutput, builtin_def, tool_def};
-use crate::protocol::{ProtocolEngine, system_clock};
 use crate::store_io::blocking;
 use crate::wellbeing::{self, Found, Place};
 

@@ -9,7 +9,7 @@ use vibe_skills::{Registry, RegistryConfig};
 use vibe_store::{ProtocolStatus, Store};
 
 use super::*;
-use crate::protocol::{Clock, TurnPlan};
+use crate::{Clock, TurnPlan};
 
 pub(crate) struct Fx {
     pub engine: ProtocolEngine,
@@ -210,7 +210,7 @@ fn reminders_of_the_current_step_fall_due_and_answers_are_saved_into_its_data() 
 #[test]
 fn a_typed_yes_starts_the_pending_invitation_and_later_closes_it() {
     let fx = Fx::new();
-    let inv = crate::protocol::Invitation {
+    let inv = crate::Invitation {
         skill: Some("lifecoach"),
         protocol_id: "dankoe",
         title: None,

@@ -6,9 +6,9 @@ use vibe_store::ProtocolStatus;
 use vibe_wire::{Event, ProtocolChoice};
 
 use super::TurnInputs;
-use crate::protocol::Invitation;
-use crate::protocol::engine::tests::Fx;
-use crate::protocol::invite::tests::NOT_AGREEMENTS;
+use crate::Invitation;
+use crate::engine::tests::Fx;
+use crate::invite::tests::NOT_AGREEMENTS;
 
 fn invite(fx: &Fx, id: &str) {
     let inv = Invitation {

@@ -5,9 +5,9 @@
 use std::process::Command;
 
 use super::*;
-use crate::protocol::report::tests::completed_run;
-use crate::protocol::report::{render_report, report_json};
-use crate::protocol::{ReportFormat, pdf_font::ReportFont};
+use crate::report::tests::completed_run;
+use crate::report::{render_report, report_json};
+use crate::{ReportFormat, pdf_font::ReportFont};
 use vibe_store::step_key;
 
 const ENGLISH: &str = "I want a calm morning routine: write for one hour, then walk by the river \
@@ -16,7 +16,7 @@ const LONG_CHINESE: &str = "我希望五年后的每个星期二都能在安静�
                             然后去河边散步，再开始一天的工作，周末留给家人和朋友。";
 
 /// A completed run whose data mixes Chinese with English and long paragraphs.
-fn mixed_run() -> (crate::protocol::engine::tests::Fx, vibe_store::ProtocolRun) {
+fn mixed_run() -> (crate::engine::tests::Fx, vibe_store::ProtocolRun) {
     let (fx, mut run) = completed_run();
     run.data[step_key(3)]["tuesday_in_3_years"] = LONG_CHINESE.into();
     run.data[step_key(3)]["this_week_action"] = "Write one essay 写一篇文章".into();
@@ -41,7 +41,7 @@ fn the_pdf_holds_every_step_title_and_collected_value() {
     let Ok(out) = Command::new("pdftotext").arg("-enc").arg("UTF-8").arg(&file).arg("-").output()
     else {
         vibe_test_support::skip(
-            "vibe-core protocol::pdf::tests::the_pdf_holds_every_step_title_and_collected_value",
+            "vibe-protocol pdf::tests::the_pdf_holds_every_step_title_and_collected_value",
             "pdftotext (poppler-utils) is not installed",
         );
         return;

@@ -4,8 +4,8 @@
 
 use serde_json::json;
 
-use crate::protocol::engine::tests::{Fx, dankoe_step};
-use crate::protocol::{QuietHours, ReminderSettings, TimeOfDay};
+use crate::engine::tests::{Fx, dankoe_step};
+use crate::{QuietHours, ReminderSettings, TimeOfDay};
 
 fn at_step_4() -> Fx {
     let fx = Fx::new();

@@ -4,7 +4,9 @@
 //! turn (typed start of an invitation, resume recap, idle timeout, reminder answers), the protocol
 //! prompt section, reminders, and reports (Markdown, HTML, JSON, PDF). Storing runs is
 //! `vibe-store`'s (`protocol_runs`); parsing definitions is `vibe-skills`'; the agent loop knows
-//! nothing of protocols: it only gets the prompt section and the three tools.
+//! nothing of protocols: it only gets the prompt section and the three tools. This crate sits
+//! below `vibe-core` (which composes the engine into a chat turn and exposes the protocol tools)
+//! and knows nothing of chat, the agent or the app.
 
 mod clock;
 mod engine;

@@ -2,8 +2,8 @@
 //! snapshots), the metadata each report records, and HTML that loads nothing from the network.
 
 use super::*;
-use crate::protocol::Advance;
-use crate::protocol::engine::tests::{Fx, dankoe_step};
+use crate::Advance;
+use crate::engine::tests::{Fx, dankoe_step};
 
 pub(crate) fn completed_run() -> (Fx, ProtocolRun) {
     let fx = Fx::new();
