@@ -1,11 +1,11 @@
 //! The Linux sandbox for one script run. Before the script's program starts, its process
 //! (a `pre_exec` hook, in the forked child):
-//! 1. joins the run's fresh cgroups (`sandbox_cgroup`) where this process may make them:
+//! 1. joins the run's fresh cgroups (`cgroup`) where this process may make them:
 //!    `pids` bounds the run's processes (required as root, which `RLIMIT_NPROC` does not
 //!    bind), `memory` the memory of the whole process tree and its temporary files;
 //! 2. enters new user, mount, PID and IPC namespaces, and a new network namespace (no
 //!    interfaces but a loopback that is down) unless the policy allows the network;
-//! 3. sets up its view of the file system (`sandbox_mounts`): every mount read-only, the
+//! 3. sets up its view of the file system (`mounts`): every mount read-only, the
 //!    temporary folder a size-limited tmpfs, standard streams reopened inside;
 //! 4. sets rlimits: processes, address space, CPU seconds, file size, no core files (without
 //!    a memory cgroup, the process count and address space are chosen so that together they
@@ -16,12 +16,12 @@
 //!    Landlock (read-only: the skill folder and system paths; read-write: the run's temporary
 //!    folder; no TCP when the network is off; no signals or abstract sockets outside), marks
 //!    every other descriptor close-on-exec, installs the system-call filter
-//!    (`sandbox_filter`) and execs the script.
+//!    (`filter`) and execs the script.
 //!
 //! When PID 1 of a namespace ends, the kernel kills every process in it, so nothing the script
 //! started (`setsid`, double forks) outlives the run. Only async-signal-safe calls run after
 //! the fork; everything else (the Landlock ruleset, the filter, paths, maps) is prepared
-//! before. Choosing what may run is `script`'s; spawning and output are `process`'s.
+//! before. Choosing what may run is `vibe-core`'s (its `run_script` tool); spawning and output are `process`'s.
 
 // The fork/exec hooks and system calls below need `unsafe`; each block says why it holds.
 #![allow(unsafe_code)]
@@ -38,11 +38,11 @@ use landlock::{
 
 use seccompiler::BpfProgram;
 
+use super::cgroup::{self, RunCgroups};
+use super::filter::syscall_filter;
+use super::mounts::{self, MountPlan};
+use super::policy::{Places, Policy, system_read_paths};
 use super::process::ScriptLimits;
-use super::sandbox::{Places, Policy, system_read_paths};
-use super::sandbox_cgroup::{self, RunCgroups};
-use super::sandbox_filter::syscall_filter;
-use super::sandbox_mounts::{self, MountPlan};
 
 /// Landlock ABI 3 (Linux 6.2) is the first that also stops truncating files outside.
 const MIN_LANDLOCK_ABI: i64 = 3;
@@ -68,7 +68,7 @@ pub(crate) struct Effective {
 
 /// The limits a run gets on this computer for `limits`.
 pub(crate) fn effective(limits: &ScriptLimits) -> Effective {
-    if sandbox_cgroup::bases().memory() {
+    if cgroup::bases().memory() {
         return Effective {
             processes: limits.max_processes,
             address_space: limits.max_memory_bytes,
@@ -100,7 +100,7 @@ pub(crate) fn support() -> Result<(), String> {
             "the kernel's Landlock is version {abi}; version {MIN_LANDLOCK_ABI} (Linux 6.2) or later is needed"
         ));
     }
-    if is_root() && !sandbox_cgroup::bases().pids() {
+    if is_root() && !cgroup::bases().pids() {
         return Err("the app runs as root, which process limits do not bind, and no pids cgroup \
                     is writable to bound a script's processes"
             .to_string());
@@ -220,7 +220,7 @@ pub(crate) fn confine(
 ) -> Result<(tokio::process::Command, Cleanup), String> {
     let ruleset = ruleset(places, policy)?;
     let effective = effective(limits);
-    let bases = sandbox_cgroup::bases();
+    let bases = cgroup::bases();
     let cgroups = if bases.pids() || bases.memory() {
         Some(RunCgroups::create(effective.processes, limits.max_memory_bytes)?)
     } else {
@@ -294,15 +294,15 @@ fn enter(setup: &mut Setup) -> io::Result<()> {
         write_file(c"/proc/self/setgroups", b"deny")?;
         write_file(c"/proc/self/uid_map", &setup.uid_map)?;
         write_file(c"/proc/self/gid_map", &setup.gid_map)?;
-        sandbox_mounts::enter(&setup.mounts)?;
-        sandbox_mounts::reopen_std_streams()?;
+        mounts::enter(&setup.mounts)?;
+        mounts::reopen_std_streams()?;
         // After unshare: the count is per namespace, so it bounds this run alone.
         set_limit(libc::RLIMIT_NPROC, setup.max_processes)?;
         set_limit(libc::RLIMIT_AS, setup.max_memory)?;
         set_limit(libc::RLIMIT_CPU, setup.cpu_secs)?;
         set_limit(libc::RLIMIT_FSIZE, setup.max_file)?;
         set_limit(libc::RLIMIT_CORE, 0)?;
-        sandbox_mounts::drop_capabilities()?;
+        mounts::drop_capabilities()?;
         let pid = libc::fork();
         if pid < 0 {
             return Err(io::Error::last_os_error());
@@ -320,7 +320,7 @@ fn enter(setup: &mut Setup) -> io::Result<()> {
             }
             Ok(_) => {}
         }
-        sandbox_mounts::close_others_at_exec()?;
+        mounts::close_others_at_exec()?;
         // Last: the filter must not stop the calls above. `apply_filter` only calls prctl
         // and seccomp on the program built before the fork.
         seccompiler::apply_filter(&setup.filter)

@@ -1,10 +1,10 @@
 //! The sandbox a skill script runs in: what a run may touch ([`Policy`]), whether this
 //! computer can confine scripts ([`support`]), the sentence an approval shows
 //! ([`Policy::describe`]) and the hook that confines a command before it starts
-//! ([`confine`]). The confinement itself is per platform: `sandbox_linux` (Landlock,
-//! namespaces, a read-only mount view, cgroups, rlimits, a system-call filter, a supervisor)
-//! and `sandbox_macos` (a Seatbelt profile). Spawning,
-//! timeouts and output capture are `process`'s; which scripts may run is `script`'s.
+//! ([`confine`]). The confinement itself is per platform: `linux` (Landlock, namespaces, a
+//! read-only mount view, cgroups, rlimits, a system-call filter, a supervisor) and `macos` (a
+//! Seatbelt profile). Spawning, timeouts and output capture are `process`'s; which scripts may
+//! run is `vibe-core`'s (its `run_script` tool).
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -22,7 +22,7 @@ pub struct Policy {
     /// confined, it runs unconfined instead of being refused.
     pub trusted: bool,
     /// Treat this computer as one that cannot confine scripts, for this reason, whatever
-    /// [`support`] says ([`ToolRegistry::without_sandbox`](super::ToolRegistry::without_sandbox):
+    /// [`support`] says (`vibe_core`'s `ToolRegistry::without_sandbox`:
     /// how tests and hosts meet the refused and unconfined modes on a computer that has a
     /// sandbox). Never set from settings.
     pub unsupported: Option<String>,
@@ -36,12 +36,12 @@ pub fn support() -> Result<(), String> {
 
 #[cfg(target_os = "linux")]
 fn platform_support() -> Result<(), String> {
-    super::sandbox_linux::support()
+    super::linux::support()
 }
 
 #[cfg(target_os = "macos")]
 fn platform_support() -> Result<(), String> {
-    super::sandbox_macos::support()
+    super::macos::support()
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "macos")))]
@@ -102,7 +102,7 @@ impl Policy {
 /// The limits of a confined run as this computer applies them, for the approval reason.
 #[cfg(target_os = "linux")]
 fn limits_sentence(limits: &ScriptLimits) -> String {
-    let e = super::sandbox_linux::effective(limits);
+    let e = super::linux::effective(limits);
     let memory = if e.memory_cgroup {
         format!(
             "at most {} processes and {} MiB of memory for the whole run (temporary files \
@@ -156,7 +156,7 @@ pub(crate) fn confine(
     policy: &Policy,
     limits: &ScriptLimits,
 ) -> Result<(tokio::process::Command, Guard), String> {
-    super::sandbox_linux::confine(cmd, places, policy, limits).map(|(c, g)| (c, Guard(Some(g))))
+    super::linux::confine(cmd, places, policy, limits).map(|(c, g)| (c, Guard(Some(g))))
 }
 
 #[cfg(target_os = "macos")]
@@ -166,7 +166,7 @@ pub(crate) fn confine(
     policy: &Policy,
     limits: &ScriptLimits,
 ) -> Result<(tokio::process::Command, Guard), String> {
-    super::sandbox_macos::confine(cmd, places, policy, limits).map(|c| (c, Guard(None)))
+    super::macos::confine(cmd, places, policy, limits).map(|c| (c, Guard(None)))
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "macos")))]
@@ -180,7 +180,7 @@ pub(crate) fn confine(
 }
 
 #[cfg(target_os = "linux")]
-type GuardInner = super::sandbox_linux::Cleanup;
+type GuardInner = super::linux::Cleanup;
 #[cfg(not(target_os = "linux"))]
 type GuardInner = ();
 
@@ -196,7 +196,7 @@ impl Guard {
     /// A line for the script's stderr when the run was stopped at a limit (e.g. memory).
     #[cfg(target_os = "linux")]
     pub(crate) fn note(&self) -> Option<String> {
-        self.0.as_ref().and_then(super::sandbox_linux::Cleanup::note)
+        self.0.as_ref().and_then(super::linux::Cleanup::note)
     }
 
     #[cfg(not(target_os = "linux"))]

@@ -1,5 +1,5 @@
 //! The system-call filter of a sandboxed script run (Linux), compiled with `seccompiler`
-//! before the fork and applied last, just before exec (`sandbox_linux`). It refuses, with
+//! before the fork and applied last, just before exec (`linux`). It refuses, with
 //! `EPERM`:
 //! - `socket()` of any family but `AF_INET`/`AF_INET6` (so no `AF_UNIX`: a `connect()` to a
 //!   pathname socket such as /run/dbus or /var/run/docker.sock is something Landlock cannot
@@ -8,12 +8,12 @@
 //!   `socketpair()` only for `AF_UNIX`: a pair connects only to itself;
 //! - io_uring, which could open sockets and files past the filter;
 //! - changing mounts (`mount`, `umount2`, `mount_setattr`, `open_tree`, `move_mount`, the
-//!   `fs*` mount API, `pivot_root`): the read-only view set up by `sandbox_mounts` stays.
+//!   `fs*` mount API, `pivot_root`): the read-only view set up by `mounts` stays.
 //!
 //! Metadata calls (chmod, chown, utime, xattrs) are not filtered here: a filter cannot see the
 //! path a call names, and scripts need them in their temporary folder (`touch`, `cp -p`,
 //! `sed -i`, `tar x`). Outside that folder every mount is read-only, so they fail with
-//! `EROFS` (`sandbox_mounts`). Calls of another architecture (x86 32-bit) kill the process;
+//! `EROFS` (`mounts`). Calls of another architecture (x86 32-bit) kill the process;
 //! x32 calls are filtered like native ones. Must not: allocate after the fork (it only builds).
 
 use std::collections::BTreeMap;

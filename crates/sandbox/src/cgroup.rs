@@ -7,7 +7,7 @@
 //!
 //! [`bases`] says which controllers this process may use (found once); [`RunCgroups`] makes
 //! the run's folders, gives the paths the child writes its pid to, and on drop kills what is
-//! left and removes them. Must not: run or confine anything (`sandbox_linux` does).
+//! left and removes them. Must not: run or confine anything (`linux` does).
 
 #![allow(unsafe_code)] // access(2) and kill(2); each block says why it holds.
 

@@ -4,7 +4,7 @@
 //! fresh temp dir), a timeout, stdout/stderr capped with a truncation marker (and a marker
 //! when a leftover process kept a pipe open), and the whole run killed on timeout, on
 //! completion (no leftovers) and when the call is cancelled. Which scripts may run, and
-//! approvals, are `script`'s and the loop's business.
+//! approvals, are `vibe-core`'s business (its `run_script` tool and the agent loop).
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -14,7 +14,7 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
 
-use super::sandbox::{self, Guard, Mode, Places, Policy};
+use super::policy::{self, Guard, Mode, Places, Policy};
 
 /// How long a script may run unless configured otherwise.
 pub const DEFAULT_SCRIPT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -47,7 +47,7 @@ pub struct ScriptLimits {
     pub max_processes: u32,
     /// Memory of the whole run, in bytes (sandboxed runs on Linux): its process tree and its
     /// temporary files together where a memory cgroup can be made, else split over the
-    /// processes as address space (`sandbox_linux::effective`). Also each process's address
+    /// processes as address space (`linux::effective`). Also each process's address
     /// space.
     pub max_memory_bytes: u64,
     /// Largest file the run may write, in bytes (sandboxed runs).
@@ -70,7 +70,7 @@ impl Default for ScriptLimits {
 }
 
 /// What to run.
-pub(crate) struct Invocation {
+pub struct Invocation {
     /// Absolute path of the script file.
     pub script: PathBuf,
     /// The working directory (the skill folder).
@@ -81,7 +81,7 @@ pub(crate) struct Invocation {
 
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ScriptRun {
+pub struct ScriptRun {
     /// `None` when the process was killed by a signal (e.g. on timeout).
     pub exit_code: Option<i32>,
     pub stdout: String,
@@ -118,7 +118,7 @@ fn is_executable(_path: &Path) -> bool {
 
 /// Runs `inv` under `limits` and `policy`. `Err` when the script could not be started (or
 /// was refused because it cannot be sandboxed).
-pub(crate) async fn run(
+pub async fn run(
     inv: Invocation,
     limits: ScriptLimits,
     policy: &Policy,
@@ -150,7 +150,7 @@ pub(crate) async fn run(
     let (mut cmd, sandbox_guard) = match mode {
         Mode::Confined => {
             let places = Places { skill_dir: &inv.cwd, tmp_dir: home.path() };
-            sandbox::confine(cmd, &places, policy, &limits)
+            policy::confine(cmd, &places, policy, &limits)
                 .map_err(|e| format!("cannot sandbox {}: {e}", inv.script.display()))?
         }
         _ => (cmd, Guard::none()),

@@ -1,5 +1,5 @@
 //! What a sandboxed script run sees of the file system, and the rights it keeps (Linux): the
-//! child side, between fork and exec, after `sandbox_linux` entered the run's user and mount
+//! child side, between fork and exec, after `linux` entered the run's user and mount
 //! namespaces. In the run's own mount namespace:
 //! - every mount is made read-only (and nosuid) at once, `mount_setattr(AT_RECURSIVE)`, so a
 //!   change of mode, owner, times or extended attributes of anything outside the run's
