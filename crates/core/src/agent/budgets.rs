@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::context::ContextLimits;
+use vibe_context::ContextLimits;
 
 /// Limits of one run (the `chat.budgets` settings section). Defaults in one place; settings
 /// override with `serde(default)`; an unknown key is refused.

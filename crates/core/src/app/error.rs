@@ -102,6 +102,12 @@ impl From<SkillsError> for AppError {
     }
 }
 
+impl From<vibe_context::ContextError> for AppError {
+    fn from(e: vibe_context::ContextError) -> Self {
+        Self::Core(CoreError::from(e))
+    }
+}
+
 impl AppError {
     /// Stable snake_case kind (as `ErrorInfo.kind`).
     pub fn kind(&self) -> ErrorKind {

@@ -247,7 +247,7 @@ impl App {
                         .into(),
                 });
             }
-            crate::context::ContextLimits::validate(&settings.chat.context).map_err(|e| {
+            vibe_context::ContextLimits::validate(&settings.chat.context).map_err(|e| {
                 AppError::Settings {
                     file: file.clone(),
                     key: Some("chat.context".into()),

@@ -123,7 +123,7 @@ impl Settings {
                 Some("chat.budgets.max_context_tokens"),
                 &format!(
                     "\"chat.budgets.max_context_tokens\" is no longer read: the model's context window is one setting, \"chat.context.max_context_tokens\" (default {}); move the value there",
-                    crate::context::ContextLimits::default().max_context_tokens
+                    vibe_context::ContextLimits::default().max_context_tokens
                 ),
             ));
         }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
+use vibe_context::{ContextBuilder, ContextLimits};
 use vibe_llm::{ChatModel, Message};
 use vibe_skills::Registry;
 use vibe_store::{LOCAL_USER, NewMessage, Role, Store};
@@ -13,7 +14,6 @@ use vibe_wire::{ErrorInfo, Event, Phase, RunStatus, StopReason, TokenUsage};
 
 use crate::CoreError;
 use crate::agent::{AgentInput, Approver, Budgets, run_agent};
-use crate::context::{ContextBuilder, ContextLimits};
 use crate::emit::{Emitter, EventSink};
 use crate::store_io::blocking;
 use crate::tools::{ToolRegistry, ToolsSettings};

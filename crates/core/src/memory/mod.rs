@@ -1,7 +1,7 @@
 //! Memory the person owns (issue #11, docs/memory.md): the extraction pass that turns new
 //! messages into `extracted` items (one model call with a JSON answer, audited as its own run),
 //! the rule that decides when it runs, and the memory switch. What of memory reaches a skill's
-//! prompt is the context module's (`context/memory.rs`). Storing items, tombstones and
+//! prompt is `vibe-context`'s (`memory.rs`). Storing items, tombstones and
 //! watermarks is `vibe_store`'s; printing them is the front ends'. Nothing here reads a
 //! message the safety screen marked.
 

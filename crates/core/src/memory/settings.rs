@@ -1,14 +1,14 @@
 //! The memory settings (the `chat.memory` section: when extraction runs) and the person's
 //! memory switch (`preferences.memory` in the profile: off means no extraction and nothing
 //! of memory in prompts). The switch's profile path and how a profile reads it are the context
-//! module's (`context/memory.rs`), which leaves memory out of prompts when it is off.
+//! crate's (`vibe-context`, `memory.rs`), which leaves memory out of prompts when it is off.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use vibe_context::{MEMORY_PREFERENCE, memory_switch};
 use vibe_store::Store;
 
 use crate::CoreError;
-use crate::context::{MEMORY_PREFERENCE, memory_switch};
 
 /// When extraction runs by itself (`chat.memory` in settings.json); an unknown key is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -19,7 +19,7 @@ use crate::store_io::blocking;
 use crate::wellbeing::{self, Found, Place};
 
 /// The tool's name: the context module's, whose phase-1 prompt offers the tool by it.
-pub use crate::context::FLAG_WELLBEING_CONCERN;
+pub use vibe_context::FLAG_WELLBEING_CONCERN;
 
 pub(crate) struct FlagWellbeingConcern;
 

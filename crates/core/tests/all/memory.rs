@@ -9,8 +9,8 @@
 use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
+use vibe_context::PromptRequest;
 use vibe_core::audit::read_events;
-use vibe_core::context::PromptRequest;
 use vibe_core::memory::{
     self, ExtractOptions, Extraction, ExtractionStatus, MemorySettings, extract_conversation,
 };

@@ -13,7 +13,7 @@ use super::sections::demote_headings;
 use super::texts;
 use super::tokenizer::Tokenizer;
 use super::trim::Guide;
-use crate::CoreError;
+use crate::ContextError;
 
 /// The files a prompt's static parts come from.
 struct Sources {
@@ -48,7 +48,7 @@ pub(crate) fn build(
     name: &str,
     title: &str,
     scenario: Option<&str>,
-) -> Result<Arc<Statics>, CoreError> {
+) -> Result<Arc<Statics>, ContextError> {
     let mut notices = Vec::new();
     let chosen = match scenario {
         None => None,

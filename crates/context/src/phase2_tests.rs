@@ -30,8 +30,11 @@ fn section<'a>(p: &'a BuiltPrompt, heading: &str) -> &'a str {
 
 pub(crate) fn bazi_profile(store: &Store) {
     let birth = json!({"date": "1990-05-17", "time": "08:30", "place": "成都", "timezone": "Asia/Shanghai"});
-    store.set_path(LOCAL_USER, "birth_info", birth).unwrap();
-    crate::compute::ensure_chart(store, LOCAL_USER, "bazi", "bazi", false).unwrap();
+    store.set_path(LOCAL_USER, "birth_info", birth.clone()).unwrap();
+    // The chart as `vibe_core::compute::ensure_chart` stores it (no chart preferences).
+    let options = vibe_charts::ChartOptions::from_preferences(None).unwrap();
+    let chart = vibe_charts::compute_with("bazi", &birth, &options).unwrap();
+    store.set_path(LOCAL_USER, "skills.bazi.chart", chart).unwrap();
 }
 
 #[test]

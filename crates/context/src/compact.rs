@@ -6,17 +6,16 @@
 //! newest user turn in every window); the active skill and the protocol step do not live in
 //! messages at all. After a history read the window it returned is used, not read again (unless
 //! the summary or the limit changed since). The summary is written from the blocking pool
-//! (`store_io::blocking`): the write may wait for another process's lock.
+//! (`vibe_store::blocking`): the write may wait for another process's lock.
 
 use vibe_llm::{ChatModel, TokenUsage, collect};
-use vibe_store::HistoryLimit;
+use vibe_store::{HistoryLimit, blocking};
 use vibe_wire::Phase;
 
 use super::ContextBuilder;
 use super::digest::{bound, digest, merge, summary_request};
 use super::history::Window;
-use crate::CoreError;
-use crate::store_io::blocking;
+use crate::ContextError;
 
 /// What one compaction did, for the `compacted` event and the budgets.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,20 +60,20 @@ impl ContextBuilder {
         conversation: &vibe_store::Conversation,
         phase: Phase,
         summarizer: Option<&dyn ChatModel>,
-    ) -> Result<Option<Compaction>, CoreError> {
+    ) -> Result<Option<Compaction>, ContextError> {
         self.compact_window(conversation, phase, None, summarizer).await
     }
 
     /// [`ContextBuilder::compact`] after a history read whose window (`read`, with older
     /// messages outside it) is still the window: it is not read again. A window read under
     /// another summary or limit is read again.
-    pub(crate) async fn compact_window(
+    pub async fn compact_window(
         &self,
         conversation: &vibe_store::Conversation,
         phase: Phase,
         read: Option<Window>,
         summarizer: Option<&dyn ChatModel>,
-    ) -> Result<Option<Compaction>, CoreError> {
+    ) -> Result<Option<Compaction>, ContextError> {
         let conv = self.store.conversation(&conversation.id)?;
         let skill_history = match (phase, conv.skill.as_deref()) {
             (Phase::Phase2, Some(name)) => self.skills.skill(name).ok().map(|e| e.meta.history),

@@ -13,7 +13,7 @@ use super::render::head_and_tail;
 use super::sections::{Section, join, measure, seam_slack, section_tokens, tools_tokens};
 use super::texts;
 use super::{BuiltPrompt, ContextBuilder, PromptRequest};
-use crate::CoreError;
+use crate::ContextError;
 
 /// The wellbeing tool's name (`flag_wellbeing_concern`; also in `vibe_skills::BUILTIN_TOOLS`):
 /// the phase-1 prompt offers it beside `use_skill`. Running it is the tools module's.
@@ -27,7 +27,7 @@ const SUMMARY_SHARE: u32 = 20;
 impl ContextBuilder {
     /// The core persona: the `core` skill's body (titled by its expert persona when the body
     /// has no title of its own), or the built-in fallback when the skill is missing.
-    fn core_persona(&self) -> Result<String, CoreError> {
+    fn core_persona(&self) -> Result<String, ContextError> {
         let entry = match self.skills.skill("core") {
             Ok(entry) => entry,
             Err(SkillsError::UnknownSkill { .. }) => return Ok(texts::FALLBACK_PERSONA.to_string()),
@@ -45,7 +45,7 @@ impl ContextBuilder {
         &self,
         req: &PromptRequest<'_>,
         mut notices: Vec<String>,
-    ) -> Result<BuiltPrompt, CoreError> {
+    ) -> Result<BuiltPrompt, ContextError> {
         let budget = self.budget(self.limits.phase1_prompt_tokens);
         let tk = self.tk;
         let mut persona = self.core_persona()?;

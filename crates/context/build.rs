@@ -1,7 +1,7 @@
 //! Writes the o200k vocabulary as a ready-made lookup table (`$OUT_DIR/o200k.bin`), embedded
-//! by `context/o200k.rs`: a process then counts tokens without building tiktoken's hash maps
+//! by `src/o200k.rs`: a process then counts tokens without building tiktoken's hash maps
 //! (0.2 s of CPU and about 50 MB at every start). The table's layout and hash are in
-//! `src/context/o200k_table.in`, shared with the reader.
+//! `src/o200k_table.in`, shared with the reader.
 //!
 //! Layout (little-endian u32s): magic (8 bytes), token count N, bytes length B, then N + 1
 //! offsets into the token bytes (token r is `bytes[offsets[r]..offsets[r + 1]]`), then
@@ -12,11 +12,11 @@
 // A build script has no one to return an error to: failing loudly is its way to report.
 #![allow(clippy::expect_used)]
 
-include!("src/context/o200k_table.in");
+include!("src/o200k_table.in");
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-changed=src/context/o200k_table.in");
+    println!("cargo:rerun-if-changed=src/o200k_table.in");
     let bpe = tiktoken_rs::o200k_base().expect("tiktoken-rs ships o200k_base");
     // o200k_base's ordinary tokens are ranks 0..199_998; the special ones come after.
     let mut tokens: Vec<Vec<u8>> = Vec::new();

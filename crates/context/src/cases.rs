@@ -8,7 +8,7 @@ use std::sync::Arc;
 use vibe_skills::Registry;
 
 use super::sections::demote_headings;
-use crate::CoreError;
+use crate::ContextError;
 
 /// The best `k` cases of `skill` for `message`, rendered, best first.
 pub(crate) fn matched(
@@ -16,7 +16,7 @@ pub(crate) fn matched(
     skill: &str,
     message: &str,
     k: usize,
-) -> Result<Arc<Vec<String>>, CoreError> {
+) -> Result<Arc<Vec<String>>, ContextError> {
     Ok(Arc::new(
         skills
             .match_cases(skill, message, k)?

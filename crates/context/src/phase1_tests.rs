@@ -144,21 +144,3 @@ fn sections_add_up_and_match_the_real_count() {
         p.prompt_tokens
     );
 }
-
-#[test]
-fn the_registry_use_skill_parameters_are_kept_and_the_builtin_catalog_still_fits() {
-    let registry = crate::tools::ToolRegistry::with_builtins();
-    let base = registry.get(USE_SKILL).unwrap().definition();
-    let flag = registry.get(crate::tools::FLAG_WELLBEING_CONCERN).unwrap().definition();
-    let tools = vec![base, flag];
-    let (b, _) = builtin();
-    let p = b.system_prompt(&PromptRequest { tools: &tools, ..request("帮我看看八字") }).unwrap();
-    let offered: Vec<&str> = p.tools.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(offered, [USE_SKILL, "flag_wellbeing_concern"], "the wellbeing tool is offered too");
-    assert!(p.system.contains("## 身心安全"), "{}", p.system);
-    let props = &p.tools[0].parameters["properties"];
-    assert!(props.get("birth_info").is_some(), "{props}");
-    assert!(props["skill"].get("enum").is_some());
-    assert!(real_tokens(&b, &p) <= 2400);
-    assert!(p.notices.is_empty(), "{:?}", p.notices);
-}

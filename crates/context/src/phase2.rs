@@ -16,7 +16,7 @@ use super::render::at_path;
 use super::texts;
 use super::trim::Parts;
 use super::{BuiltPrompt, ContextBuilder, PromptRequest};
-use crate::CoreError;
+use crate::ContextError;
 
 /// The profile path of the voice-mode preference.
 const VOICE_PREFERENCE: &str = "preferences.voice_mode";
@@ -108,7 +108,7 @@ impl ContextBuilder {
         user: &str,
         meta: &SkillMeta,
         view: &SkillView,
-    ) -> Result<HashMap<String, Remembered>, CoreError> {
+    ) -> Result<HashMap<String, Remembered>, ContextError> {
         let fields: Vec<&String> =
             meta.profile_fields.iter().filter(|f| is_memory_field(f)).collect();
         let mut out = HashMap::new();
@@ -132,7 +132,7 @@ impl ContextBuilder {
     }
 
     /// The skill's declared profile fields and state, through the store's cache.
-    fn view(&self, user: &str, meta: &SkillMeta) -> Result<Arc<SkillView>, CoreError> {
+    fn view(&self, user: &str, meta: &SkillMeta) -> Result<Arc<SkillView>, ContextError> {
         let mut fields: Vec<&str> = meta.profile_fields.iter().map(String::as_str).collect();
         for extra in [VOICE_PREFERENCE, MEMORY_PREFERENCE] {
             if !fields.contains(&extra) {
@@ -146,7 +146,7 @@ impl ContextBuilder {
         &self,
         req: &PromptRequest<'_>,
         entry: &SkillEntry,
-    ) -> Result<BuiltPrompt, CoreError> {
+    ) -> Result<BuiltPrompt, ContextError> {
         let meta = &entry.meta;
         let name = meta.name.as_str();
         let title = meta.expert_persona.as_deref().unwrap_or(name);

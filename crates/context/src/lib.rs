@@ -8,6 +8,7 @@ mod cases;
 mod catalog;
 mod compact;
 mod digest;
+mod error;
 mod history;
 mod limits;
 mod memory;
@@ -40,13 +41,11 @@ use vibe_skills::{Registry, SkillsError};
 use vibe_store::Store;
 use vibe_wire::{Phase, SectionTokens};
 
-use crate::CoreError;
-
 pub use calibration::{corrected, next_calibration, scaled_budget};
 pub use catalog::USE_SKILL;
 pub use compact::{Compaction, SUMMARIES_OFF};
-pub(crate) use history::Window;
-pub use history::{History, INTERRUPTED_NOTE};
+pub use error::ContextError;
+pub use history::{History, INTERRUPTED_NOTE, Window};
 pub use limits::{ContextLimits, HistoryMode};
 pub use memory::{EXTRACTED, MEMORY_PREFERENCE, memory_switch, memory_value};
 pub use phase1::FLAG_WELLBEING_CONCERN;
@@ -118,7 +117,7 @@ impl ContextBuilder {
         store: Arc<Store>,
         skills: Arc<Registry>,
         limits: ContextLimits,
-    ) -> Result<Self, CoreError> {
+    ) -> Result<Self, ContextError> {
         limits.validate()?;
         Ok(Self { store, skills, limits, tk: Tokenizer::shared()?, calibrator: None })
     }
@@ -126,7 +125,7 @@ impl ContextBuilder {
     /// Budget for `model`: its stored token correction (docs/context.md, "Calibration")
     /// scales the prompt and history budgets, and [`ContextBuilder::calibrate`] learns from
     /// each request.
-    pub fn calibrated_for(mut self, model: &str) -> Result<Self, CoreError> {
+    pub fn calibrated_for(mut self, model: &str) -> Result<Self, ContextError> {
         self.calibrator = Some(calibration::Calibrator::load(&self.store, model)?);
         Ok(self)
     }
@@ -139,7 +138,7 @@ impl ContextBuilder {
     /// Learn from one request: `estimate` tokens were sent by this builder's count, the
     /// server reported `reported`. Returns the factor now in force (`None`: none learnt yet,
     /// or the builder is not calibrated for a model).
-    pub fn calibrate(&self, estimate: u32, reported: u64) -> Result<Option<f64>, CoreError> {
+    pub fn calibrate(&self, estimate: u32, reported: u64) -> Result<Option<f64>, ContextError> {
         let Some(c) = &self.calibrator else { return Ok(None) };
         Ok(c.record(&self.store, estimate, reported)?.map(|c| c.factor))
     }
@@ -161,7 +160,7 @@ impl ContextBuilder {
     /// The system prompt and tools for the next model call: phase 1 without an active skill,
     /// phase 2 with one. Call it before every model call — it reads current state, and only
     /// the parts that changed are tokenised again.
-    pub fn system_prompt(&self, req: &PromptRequest<'_>) -> Result<BuiltPrompt, CoreError> {
+    pub fn system_prompt(&self, req: &PromptRequest<'_>) -> Result<BuiltPrompt, ContextError> {
         let Some(name) = req.active_skill else {
             return self.phase1(req, Vec::new());
         };

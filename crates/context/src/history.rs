@@ -11,14 +11,14 @@ use vibe_wire::Phase;
 
 use super::limits::HistoryMode;
 use super::{ContextBuilder, Tokenizer};
-use crate::CoreError;
+use crate::ContextError;
 
 /// Appended to a reply that was cut short (a killed run), so the model knows.
 pub const INTERRUPTED_NOTE: &str = "[此回复在生成中被中断]";
 
 /// The stored rows of a history window: those after `through` (the summary's last message)
 /// within `limit`.
-pub(crate) struct Window {
+pub struct Window {
     pub rows: Vec<vibe_store::Message>,
     pub limit: HistoryLimit,
     pub through: i64,
@@ -186,7 +186,7 @@ impl ContextBuilder {
         conversation_id: &str,
         limit: HistoryLimit,
         through: i64,
-    ) -> Result<(Vec<vibe_store::Message>, bool), CoreError> {
+    ) -> Result<(Vec<vibe_store::Message>, bool), ContextError> {
         let selected = self.store.history(conversation_id, limit)?;
         let more_before = match selected.first() {
             Some(first) => {
@@ -206,18 +206,18 @@ impl ContextBuilder {
         conversation: &Conversation,
         phase: Phase,
         skill_history: Option<&HistoryLimits>,
-    ) -> Result<History, CoreError> {
+    ) -> Result<History, ContextError> {
         Ok(self.history_and_window(conversation, phase, skill_history)?.0)
     }
 
     /// [`ContextBuilder::history`] and the stored rows it came from, for a compaction that
     /// follows ([`ContextBuilder::compact_window`]) not to read them again.
-    pub(crate) fn history_and_window(
+    pub fn history_and_window(
         &self,
         conversation: &Conversation,
         phase: Phase,
         skill_history: Option<&HistoryLimits>,
-    ) -> Result<(History, Window), CoreError> {
+    ) -> Result<(History, Window), ContextError> {
         let limit = self.history_limit(phase, skill_history);
         let through = conversation.summary_through_id.unwrap_or(0);
         let (rows, more_before) = self.window(&conversation.id, limit, through)?;
@@ -276,7 +276,7 @@ fn fit_tokens(h: &mut History, sizes: &mut Vec<u32>, budget: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::context::fixtures::row;
+    use crate::fixtures::row;
     use serde_json::json;
 
     #[test]

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::CoreError;
+use crate::ContextError;
 
 /// How the history window is measured (docs/design.md#history).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,7 +80,7 @@ impl Default for ContextLimits {
 
 impl ContextLimits {
     /// Refuse settings the builder cannot honour, naming the setting and the valid range.
-    pub fn validate(&self) -> Result<(), CoreError> {
+    pub fn validate(&self) -> Result<(), ContextError> {
         let positive = [
             ("phase1_prompt_tokens", self.phase1_prompt_tokens, 500),
             ("phase2_prompt_tokens", self.phase2_prompt_tokens, 1000),
@@ -93,7 +93,7 @@ impl ContextLimits {
         ];
         for (name, value, min) in positive {
             if value < min {
-                return Err(CoreError::InvalidLimits(format!(
+                return Err(ContextError::InvalidLimits(format!(
                     "context.{name} is {value}; use at least {min}"
                 )));
             }
@@ -101,7 +101,7 @@ impl ContextLimits {
         let needed =
             self.phase2_prompt_tokens.max(self.phase1_prompt_tokens) + self.reply_reserve_tokens;
         if self.max_context_tokens <= needed {
-            return Err(CoreError::InvalidLimits(format!(
+            return Err(ContextError::InvalidLimits(format!(
                 "context.max_context_tokens is {}, but the prompt budget and the reply reserve already take {needed}; \
                  raise it (the model's context window) or lower the prompt budgets",
                 self.max_context_tokens

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use vibe_llm::{Message, ToolDef};
 
 use super::o200k::O200k;
-use crate::CoreError;
+use crate::ContextError;
 
 /// Tokens a chat message costs beyond its text (role and framing), as in OpenAI's accounting.
 pub const MESSAGE_OVERHEAD: u32 = 4;
@@ -130,7 +130,7 @@ fn pieces(text: &str) -> impl Iterator<Item = &str> {
 impl Tokenizer {
     /// The shared tokenizer. The vocabulary is built into the binary; the first call only
     /// compiles the split pattern (a few milliseconds).
-    pub fn shared() -> Result<&'static Tokenizer, CoreError> {
+    pub fn shared() -> Result<&'static Tokenizer, ContextError> {
         SHARED
             .get_or_init(|| {
                 O200k::shared()
@@ -138,7 +138,7 @@ impl Tokenizer {
                     .map_err(|e| e.0)
             })
             .as_ref()
-            .map_err(|e| CoreError::Tokenizer(e.clone()))
+            .map_err(|e| ContextError::Tokenizer(e.clone()))
     }
 
     fn cache(&self) -> std::sync::MutexGuard<'_, Cache> {

@@ -141,7 +141,7 @@ pub(crate) fn summary_request(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::context::fixtures::row;
+    use crate::fixtures::row;
     use serde_json::json;
 
     #[test]

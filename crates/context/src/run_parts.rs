@@ -8,7 +8,7 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::statics::Statics;
-use crate::CoreError;
+use crate::ContextError;
 
 /// The skill, persona title and scenario the static parts were built for.
 type StaticsKey = (String, String, Option<String>);
@@ -34,8 +34,8 @@ impl std::fmt::Debug for RunParts {
 fn kept<K: PartialEq, V: Clone>(
     slot: &Mutex<Option<(K, V)>>,
     key: K,
-    make: impl FnOnce() -> Result<V, CoreError>,
-) -> Result<V, CoreError> {
+    make: impl FnOnce() -> Result<V, ContextError>,
+) -> Result<V, ContextError> {
     let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some((k, v)) = slot.as_ref()
         && *k == key
@@ -51,8 +51,8 @@ impl RunParts {
     pub(super) fn statics(
         &self,
         key: (&str, &str, Option<&str>),
-        make: impl FnOnce() -> Result<Arc<Statics>, CoreError>,
-    ) -> Result<Arc<Statics>, CoreError> {
+        make: impl FnOnce() -> Result<Arc<Statics>, ContextError>,
+    ) -> Result<Arc<Statics>, ContextError> {
         let key = (key.0.to_string(), key.1.to_string(), key.2.map(str::to_string));
         kept(&self.statics, key, make)
     }
@@ -60,8 +60,8 @@ impl RunParts {
     pub(super) fn cases(
         &self,
         key: (&str, &str, usize),
-        make: impl FnOnce() -> Result<Arc<Vec<String>>, CoreError>,
-    ) -> Result<Arc<Vec<String>>, CoreError> {
+        make: impl FnOnce() -> Result<Arc<Vec<String>>, ContextError>,
+    ) -> Result<Arc<Vec<String>>, ContextError> {
         kept(&self.cases, (key.0.to_string(), key.1.to_string(), key.2), make)
     }
 }
@@ -91,7 +91,7 @@ mod tests {
     #[test]
     fn a_failed_make_keeps_nothing() {
         let parts = RunParts::default();
-        let err = parts.cases(("demo", "a", 2), || Err(CoreError::InvalidRequest("no".into())));
+        let err = parts.cases(("demo", "a", 2), || Err(ContextError::InvalidLimits("no".into())));
         assert!(err.is_err());
         let ok = parts.cases(("demo", "a", 2), || Ok(Arc::new(vec!["x".into()]))).unwrap();
         assert_eq!(ok[0], "x");
