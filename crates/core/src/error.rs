@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use vibe_charts::ChartError;
+use vibe_context::ContextError;
 use vibe_skills::SkillsError;
 use vibe_store::StoreError;
 use vibe_wire::ErrorKind;
@@ -48,7 +49,7 @@ pub enum CoreError {
     Tokenizer(String),
     /// A protocol command was refused (unknown protocol, no active run, a finished run).
     #[error(transparent)]
-    Protocol(#[from] crate::protocol::ProtocolError),
+    Protocol(#[from] vibe_protocol::ProtocolError),
     /// The runtime shut down while a database call waited on its blocking thread; the call
     /// did not complete. Not retried.
     #[error("the app is shutting down; the database call did not complete")]
@@ -57,6 +58,20 @@ pub enum CoreError {
     /// Not retried.
     #[error("invalid context setting: {0}")]
     InvalidLimits(String),
+}
+
+/// A context error keeps its variant's meaning (and message) here: a store or skills error
+/// stays one, so `kind()` and the app's hints read it as before the context was a crate.
+impl From<ContextError> for CoreError {
+    fn from(e: ContextError) -> Self {
+        match e {
+            ContextError::Store(StoreError::ShuttingDown) => Self::ShuttingDown,
+            ContextError::Store(e) => Self::Store(e),
+            ContextError::Skills(e) => Self::Skills(e),
+            ContextError::Tokenizer(e) => Self::Tokenizer(e),
+            ContextError::InvalidLimits(e) => Self::InvalidLimits(e),
+        }
+    }
 }
 
 impl CoreError {

@@ -1,7 +1,12 @@
-//! The VibeLife core above the store, skills and LLM layers: the chat service (one request →
-//! one run), the agent loop, context building, tools, the audit log, evals and benchmarks,
-//! memory extraction, and chart computation. Parsing CLI input or talking to a front end does
-//! not belong here.
+//! The VibeLife core above the store, skills and LLM layers and the `vibe-context`,
+//! `vibe-protocol` and `vibe-sandbox` crates: the app facade, the chat service (one request →
+//! one run), the agent loop, tools, the audit log, memory extraction, the safety screen,
+//! backups, evals and benchmarks, and chart computation. Parsing CLI input or talking to a
+//! front end does not belong here.
+//!
+//! A module imports only modules listed before it (docs/architecture.md, "Module boundaries"):
+//! `emit`, `input`, `compute`, `profile_set`, `store_io`, `audit` (the run log), `safety`,
+//! `wellbeing`, `tools`, `memory`, `agent`, `chat`, `backup`, `eval`, `app`, `bench`.
 
 pub mod agent;
 pub mod app;
@@ -10,14 +15,12 @@ pub mod backup;
 pub mod bench;
 pub mod chat;
 pub mod compute;
-pub mod context;
 pub mod emit;
 mod error;
 pub mod eval;
 pub mod input;
 pub mod memory;
 pub mod profile_set;
-pub mod protocol;
 pub mod safety;
 mod store_io;
 pub mod tools;

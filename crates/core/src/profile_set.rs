@@ -70,7 +70,7 @@ pub fn set_profile_path(
             Ok(None)
         }
         ["preferences", "reminder_times"] => {
-            crate::protocol::check_reminder_times(&value).map_err(CoreError::InvalidRequest)?;
+            vibe_protocol::check_reminder_times(&value).map_err(CoreError::InvalidRequest)?;
             store.set_path(user, path, value)?;
             Ok(None)
         }

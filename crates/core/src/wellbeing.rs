@@ -9,11 +9,11 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use vibe_protocol::ProtocolEngine;
 use vibe_store::Store;
 use vibe_wire::{ErrorInfo, ErrorKind, Event, SafetyCategory, SafetyResource, SafetyRisk};
 
 use crate::emit::Emitter;
-use crate::protocol::ProtocolEngine;
 use crate::safety::{self, Region};
 use crate::store_io::{blocking, off_worker};
 

@@ -112,6 +112,11 @@ pub enum StoreError {
     /// Filesystem error around the database file.
     #[error("{context}: {source}")]
     Io { context: String, source: std::io::Error },
+
+    /// The runtime shut down while a store call waited on its blocking thread
+    /// ([`off_worker`](crate::off_worker)); the call did not complete. Not retried.
+    #[error("the app is shutting down; the database call did not complete")]
+    ShuttingDown,
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -234,6 +239,7 @@ impl StoreError {
             }
             Self::Sqlite(_) => ErrorKind::Database,
             Self::Io { .. } => ErrorKind::Io,
+            Self::ShuttingDown => ErrorKind::Internal,
         }
     }
 }

@@ -33,6 +33,7 @@ mod memory_extraction;
 mod message_safety;
 mod messages;
 mod migrations;
+mod off_worker;
 mod profile;
 mod protocol_runs;
 mod read_only;
@@ -67,6 +68,7 @@ pub use memory_backoff::MemoryBackoff;
 pub use memory_extraction::{Applied, Backlog, MemoryChange, Pending, PendingMessage};
 pub use messages::{Message, NewMessage, Role};
 pub use migrations::{BACKUPS_KEPT, Upgrade, latest_version, list_backups};
+pub use off_worker::{blocking, off_worker};
 pub use protocol_runs::{
     NewProtocolRun, ProtocolRun, ProtocolStatus, StateLeaf, mirror_of, put, step_key,
 };

@@ -1,6 +1,6 @@
 //! Which protocol reminders were already shown as notifications (`reminder_notices`): a claim
 //! is one `INSERT OR IGNORE` in its own transaction, so a reminder is claimed once, even by two
-//! processes at the same minute. Choosing which reminder to notify is `vibe_core::protocol`'s.
+//! processes at the same minute. Choosing which reminder to notify is `vibe-protocol`'s.
 
 use rusqlite::params;
 

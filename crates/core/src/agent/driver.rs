@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
+use vibe_context::{ContextBuilder, History, PromptRequest, RunParts};
 use vibe_llm::{ChatModel, ChatResponse, Message, ToolCall};
 use vibe_skills::Registry;
 use vibe_store::{Conversation, NewMessage, Role, RunAnswer, Store};
@@ -25,7 +26,6 @@ use crate::agent::persist::{Draft, tool_calls_json};
 use crate::agent::request::{self, RoundState};
 use crate::agent::round::{RoundEnd, stream_round};
 use crate::audit::RunAudit;
-use crate::context::{ContextBuilder, History, PromptRequest, RunParts};
 use crate::emit::Emitter;
 use crate::store_io::{blocking, off_worker};
 use crate::tools::{ToolRegistry, ToolSet};
@@ -161,7 +161,7 @@ pub async fn run_agent(input: AgentInput) -> Result<AgentOutcome, CoreError> {
 /// worker). A failure to store it is logged, not fatal: the run goes on with the factor it had.
 async fn calibrate(context: &Arc<ContextBuilder>, estimate: u32, reported: u64) {
     let context = Arc::clone(context);
-    match off_worker(move || context.calibrate(estimate, reported)).await {
+    match off_worker(move || context.calibrate(estimate, reported).map_err(CoreError::from)).await {
         Ok(Ok(_)) => {}
         Ok(Err(e)) | Err(e) => {
             tracing::warn!(error = %e, "cannot store the model's token calibration");

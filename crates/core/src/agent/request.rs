@@ -4,11 +4,11 @@
 //! event. No IO, no clock: reading history, building the prompt and streaming the answer are the
 //! driver's (`driver::model_round`), so the assembly is unit-tested on its own.
 
+use vibe_context::{BuiltPrompt, History, corrected};
 use vibe_llm::{ChatRequest, Message};
 use vibe_wire::{Event, Phase, SectionTokens, StopReason};
 
 use crate::agent::closing;
-use crate::context::{BuiltPrompt, History, corrected};
 
 /// What one round's request is made of.
 pub struct RoundState<'a> {

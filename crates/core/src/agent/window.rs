@@ -4,11 +4,11 @@
 //! context builder's; this only decides when, and keeps the run's view in step. The reads run
 //! on the blocking pool (`store_io::off_worker`), like the loop's writes.
 
+use vibe_context::{History, Window};
 use vibe_wire::{Event, Phase, SummaryBy};
 
 use crate::CoreError;
 use crate::agent::driver::Loop;
-use crate::context::{History, Window};
 use crate::store_io::off_worker;
 
 impl Loop {

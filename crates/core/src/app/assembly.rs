@@ -14,7 +14,7 @@ use vibe_skills::RegistryConfig;
 
 use crate::app::{Injections, Overrides, Settings};
 use crate::chat::ChatConfig;
-use crate::protocol::Clock;
+use vibe_protocol::Clock;
 use crate::tools::ToolsSettings;
 
 /// What is in force for this app: see the module header.
@@ -80,7 +80,7 @@ impl Assembly {
                 overrides.skills_dir.clone(),
             ),
             catalog: overrides.models_catalog.clone().or_else(|| settings.models.catalog.clone()),
-            clock: injections.protocol_clock.clone().unwrap_or_else(crate::protocol::system_clock),
+            clock: injections.protocol_clock.clone().unwrap_or_else(vibe_protocol::system_clock),
             long_lived: overrides.long_lived,
         }
     }

@@ -65,9 +65,9 @@ impl App {
         let (mode, key) = dbkey::existing_key(paths, overrides, keys)?;
         dbkey::private_data_dir(paths)?;
         let file = PathBuf::from(&request.file);
-        backup::finish_restore(paths);
-        let _lock = backup::restore_lock(paths)?;
-        let staging = Staging(backup::staging_dir(paths));
+        backup::finish_restore(&paths.data_dir);
+        let _lock = backup::restore_lock(&paths.data_dir)?;
+        let staging = Staging(backup::staging_dir(&paths.data_dir));
         staging.clear()?;
         let manifest = backup::read_into(&file, &key, &staging.0)?;
         let supported = vibe_store::latest_version();
@@ -106,7 +106,7 @@ impl App {
         // From here the staging folder is the restore's record: a failed swap is finished by
         // the next open, so it must not be removed.
         let staging = std::mem::ManuallyDrop::new(staging);
-        backup::swap_in(paths, &staging.0)?;
+        backup::swap_in(&paths.data_dir, &staging.0)?;
         Ok(BackupRestored { file: request.file.clone(), manifest, previous })
     }
 }

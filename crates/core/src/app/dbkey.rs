@@ -180,7 +180,7 @@ pub fn open_database(
     private_data_dir(paths)?;
     let _lock = creation_lock(paths);
     let (_, key) = database_key(paths, overrides, keys)?;
-    crate::backup::finish_restore(paths);
+    crate::backup::finish_restore(&paths.data_dir);
     Ok(vibe_store::Store::open_with_key(&paths.db(), &key)?)
 }
 

@@ -6,13 +6,13 @@
 use std::path::PathBuf;
 
 use vibe_llm::LlmError;
+use vibe_protocol::ProtocolError;
 use vibe_skills::SkillsError;
 use vibe_store::StoreError;
 use vibe_wire::command::{CommandError, Hint};
 use vibe_wire::{ErrorInfo, ErrorKind};
 
 use crate::CoreError;
-use crate::protocol::ProtocolError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -99,6 +99,12 @@ impl From<StoreError> for AppError {
 impl From<SkillsError> for AppError {
     fn from(e: SkillsError) -> Self {
         Self::Core(CoreError::Skills(e))
+    }
+}
+
+impl From<vibe_context::ContextError> for AppError {
+    fn from(e: vibe_context::ContextError) -> Self {
+        Self::Core(CoreError::from(e))
     }
 }
 

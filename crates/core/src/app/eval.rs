@@ -1,5 +1,5 @@
 //! `run_eval`: scenario files run through a fresh app each (over a temporary data dir and the
-//! scenario's scripted model, `crate::eval`) and scored. Answers wire DTOs.
+//! scenario's scripted model, `eval_run.rs`) and scored. Answers wire DTOs.
 
 use std::path::Path;
 
@@ -8,8 +8,9 @@ use vibe_wire::command::{
     EvalCheck, EvalObserved, EvalRequest, EvalResponse, EvalResults, EvalTurn,
 };
 
+use crate::app::eval_run::{EvalReport, run_eval};
 use crate::app::{App, AppError};
-use crate::eval::{EvalReport, Scenario, run_eval};
+use crate::eval::Scenario;
 
 impl App {
     /// `run_eval`: every file in order. A file that cannot be read or parsed is an error

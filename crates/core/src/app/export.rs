@@ -15,6 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
+use vibe_protocol::{ReportFormat, render_report};
 use vibe_store::LOCAL_USER;
 use vibe_wire::command::{
     ConversationDetail, ExportAllRequest, ExportAllResponse, GetConversationRequest,
@@ -25,7 +26,6 @@ use crate::CoreError;
 use crate::app::{App, AppError, dto};
 use crate::audit;
 use crate::backup::{BackupError, private_dir};
-use crate::protocol::{ReportFormat, render_report};
 
 impl App {
     /// `export_all`: refuses a folder that exists and is not empty.

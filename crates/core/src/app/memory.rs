@@ -113,7 +113,7 @@ impl App {
                     .map(|b| b.conversation_id)
                     .collect(),
             };
-            let on = memory::switch_of(&store.profile(LOCAL_USER)?);
+            let on = vibe_context::memory_switch(&store.profile(LOCAL_USER)?);
             Ok((targets, on))
         })
         .await?;

@@ -20,6 +20,7 @@ mod endpoint;
 mod erase;
 mod error;
 mod eval;
+mod eval_run;
 mod export;
 mod history;
 mod local_model;
@@ -48,7 +49,7 @@ use vibe_wire::command::{SettingsView, UpdateSettingsRequest};
 
 use crate::agent::PendingApprovals;
 use crate::chat::ChatService;
-use crate::context::ContextLimitsExt;
+use vibe_context::ContextLimitsExt;
 
 pub use assembly::Assembly;
 pub use auto_backup::{AUTO_BACKUP_EVERY, BackupSettings};
@@ -172,7 +173,7 @@ impl App {
             settings = Settings::from_document(&doc, &file)?;
             settings::write_atomically(&file, &doc)?;
         }
-        crate::backup::finish_restore(&paths);
+        crate::backup::finish_restore(&paths.data_dir);
         crate::backup::sweep_work_dirs(&paths.data_dir);
         crate::backup::sweep_partial_backups(&paths.data_dir.join(crate::backup::BACKUPS_DIR));
         let store = Arc::new(Store::open_with_key(&paths.db(), &key)?);
@@ -300,7 +301,7 @@ impl App {
                         .into(),
                 });
             }
-            crate::context::ContextLimits::validate(&settings.chat.context).map_err(|e| {
+            vibe_context::ContextLimits::validate(&settings.chat.context).map_err(|e| {
                 AppError::Settings {
                     file: file.clone(),
                     key: Some("chat.context".into()),

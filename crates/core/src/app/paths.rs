@@ -99,7 +99,7 @@ pub struct Injections {
     pub memory: Option<crate::memory::MemorySettings>,
     /// The clock protocols (and protocol tools) read instead of the system's: tests and evals
     /// simulate idle gaps and times of day with it.
-    pub protocol_clock: Option<crate::protocol::Clock>,
+    pub protocol_clock: Option<vibe_protocol::Clock>,
 }
 
 impl std::fmt::Debug for Injections {

@@ -3,6 +3,7 @@
 //! service uses) holds every rule; this file builds it over the app's store, skills and
 //! settings and answers wire DTOs (`dto::protocol_run`).
 
+use vibe_protocol::{ProtocolEngine, ReminderItem, ReportFormat, render_report};
 use vibe_wire::Event;
 use vibe_wire::command::{
     AnswerReminderRequest, CancelProtocolRequest, ListProtocolRunsRequest, ProtocolLater,
@@ -13,7 +14,6 @@ use vibe_wire::command::{
 
 use crate::CoreError;
 use crate::app::{App, AppError, dto};
-use crate::protocol::{ProtocolEngine, ReminderItem, ReportFormat, render_report};
 
 impl App {
     /// The protocol engine over this app's store, skill registry, settings and clock (the

@@ -4,13 +4,13 @@
 //! tools offered there — one call per message; the message counts as flagged when the model
 //! calls `flag_wellbeing_concern` with usable arguments. The screen (layer 1) is not asked.
 
+use vibe_context::{ContextBuilder, PromptRequest};
 use vibe_llm::{ChatRequest, Message, Params, collect};
 use vibe_store::LOCAL_USER;
 use vibe_wire::command::SafetyEvalReport;
 
 use super::safety::report;
 use crate::app::{App, AppError};
-use crate::context::{ContextBuilder, PromptRequest};
 use crate::safety::{self, Risk, Screening};
 use crate::tools::{FLAG_WELLBEING_CONCERN, ToolRegistry, read_flag};
 

@@ -15,7 +15,7 @@ pub use vibe_wire::settings::{Language, Preferences, Settings};
 
 use crate::app::AppError;
 use crate::input::InputError;
-use crate::protocol::ReminderSettingsExt;
+use vibe_protocol::ReminderSettingsExt;
 
 /// Where the keys are documented, for messages.
 const KEYS_DOC: &str = "the keys are in docs/architecture.md, \"Settings\"";
@@ -75,7 +75,7 @@ impl SettingsFile for Settings {
                 Some("chat.budgets.max_context_tokens"),
                 &format!(
                     "\"chat.budgets.max_context_tokens\" is no longer read: the model's context window is one setting, \"chat.context.max_context_tokens\" (default {}); move the value there",
-                    crate::context::ContextLimits::default().max_context_tokens
+                    vibe_context::ContextLimits::default().max_context_tokens
                 ),
             ));
         }

@@ -12,9 +12,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::keys::SEALED_MARKER;
+use super::liveness;
 use super::seal::{self, Form, RunKey, Sealer};
 use super::{EVENTS_FILE, RUNS_DIR};
-use crate::chat::liveness;
 
 /// The suffix of a file being sealed (`.<name>.sealing`).
 const SEALING_SUFFIX: &str = ".sealing";

@@ -6,7 +6,7 @@
 //! naming any damage (`integrity`).
 //! In an encrypted data folder the files are sealed (`seal`) with the key the app hands down
 //! with the folder ([`RunFolders`], `keys`); clear run folders left from before are sealed at
-//! open (`migrate`).
+//! open (`migrate`). Whether a run is still alive is read from its log's lock (`liveness`).
 //! The `runs` table row (status, stop reason, usage) belongs to the store; printing events
 //! belongs to the front ends.
 
@@ -15,6 +15,7 @@ mod chain;
 mod integrity;
 mod keys;
 mod late;
+pub(crate) mod liveness;
 mod migrate;
 mod reader;
 mod recording;

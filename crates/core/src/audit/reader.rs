@@ -158,7 +158,7 @@ fn read_events_in(
         seal::Form::Sealed { .. } => Some(key_or_refuse(data_dir, key)?),
         _ => None,
     };
-    let live = || !crate::chat::liveness::is_dead(&dir);
+    let live = || !super::liveness::is_dead(&dir);
     parse_log(run_id, path, &bytes, key.map(|k| &**k), live)
 }
 

@@ -7,9 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::liveness;
 use super::{RUNS_DIR, RunAudit, RunFolders, io_error};
 use crate::CoreError;
-use crate::chat::liveness;
 
 /// The folder under `runs/` that holds spare run folders.
 pub const SPARE_DIR: &str = ".spare";

@@ -143,7 +143,7 @@ impl RunAudit {
     ///
     /// The open log holds an exclusive OS lock on `events.jsonl` for as long as it lives: it
     /// is how other processes tell a live run from one a killed process left behind
-    /// ([`crate::chat::liveness`]). A log another process holds open is refused.
+    /// ([`liveness`](super::liveness)). A log another process holds open is refused.
     ///
     /// This one has no key: the log is clear, and a folder marked sealed is refused (tools and
     /// tests below the app). [`RunFolders::create`] seals it with the folders' key.

@@ -11,7 +11,6 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use super::{BackupError, DB_ENTRY, private_dir};
-use crate::app::AppPaths;
 use crate::audit::RUNS_DIR;
 
 /// The folder a backup is read into before it is swapped in.
@@ -19,9 +18,9 @@ pub const STAGING_DIR: &str = "restore.staging";
 const READY: &str = "READY";
 const LOCK: &str = "restore.lock";
 
-/// The staging folder of `paths`.
-pub fn staging_dir(paths: &AppPaths) -> PathBuf {
-    paths.data_dir.join(STAGING_DIR)
+/// The staging folder of the data folder `data_dir`.
+pub fn staging_dir(data_dir: &Path) -> PathBuf {
+    data_dir.join(STAGING_DIR)
 }
 
 /// `restore.lock`, held; removed (while still held) when dropped, so nothing of a restore
@@ -43,8 +42,8 @@ impl Drop for RestoreLock {
 
 /// Hold `restore.lock` (blocking): one restore at a time, and no open finishes or removes a
 /// staging folder that a restore is still writing.
-pub fn lock(paths: &AppPaths) -> Result<RestoreLock, BackupError> {
-    let path = paths.data_dir.join(LOCK);
+pub fn lock(data_dir: &Path) -> Result<RestoreLock, BackupError> {
+    let path = data_dir.join(LOCK);
     loop {
         let file = lock_file(&path)?;
         file.lock().map_err(BackupError::io("lock", &path))?;
@@ -55,8 +54,8 @@ pub fn lock(paths: &AppPaths) -> Result<RestoreLock, BackupError> {
 }
 
 /// [`lock`] without waiting: `None` while another process holds it (or it cannot be made).
-fn try_lock(paths: &AppPaths) -> Option<RestoreLock> {
-    let path = paths.data_dir.join(LOCK);
+fn try_lock(data_dir: &Path) -> Option<RestoreLock> {
+    let path = data_dir.join(LOCK);
     loop {
         let file = lock_file(&path).ok()?;
         file.try_lock().ok()?;
@@ -95,31 +94,31 @@ fn lock_file(path: &Path) -> Result<File, BackupError> {
 /// Swap the checked backup in `staging` into the data folder: mark it `READY` (after syncing
 /// it), then roll forward. The caller holds [`lock`] and the database exclusively, and has
 /// closed every store of it.
-pub fn swap_in(paths: &AppPaths, staging: &Path) -> Result<(), BackupError> {
+pub fn swap_in(data_dir: &Path, staging: &Path) -> Result<(), BackupError> {
     private_dir(&staging.join(RUNS_DIR))?;
     let db = staging.join(DB_ENTRY);
     File::open(&db).and_then(|f| f.sync_all()).map_err(BackupError::io("sync", &db))?;
     let ready = staging.join(READY);
     File::create(&ready).and_then(|f| f.sync_all()).map_err(BackupError::io("write", &ready))?;
     sync_dir(&ready);
-    roll_forward(&paths.data_dir, staging)
+    roll_forward(data_dir, staging)
 }
 
 /// Finish a restore a crash interrupted (its staging folder is `READY`), or remove the staging
 /// folder of one that never got that far. Nothing to do, and nothing done, while a restore is
 /// running (it holds the lock) or another process has the database open. Problems are logged:
 /// opening goes on with what is in place, which is always whole.
-pub fn finish_restore(paths: &AppPaths) {
-    let staging = staging_dir(paths);
+pub fn finish_restore(data_dir: &Path) {
+    let staging = staging_dir(data_dir);
     if !staging.exists() {
         return;
     }
-    let Some(_lock) = try_lock(paths) else { return };
+    let Some(_lock) = try_lock(data_dir) else { return };
     let result = if staging.join(READY).exists() {
-        match vibe_store::hold_exclusive(&paths.db()) {
+        match vibe_store::hold_exclusive(&data_dir.join(DB_ENTRY)) {
             Ok(_held) => {
                 tracing::info!(dir = %staging.display(), "finishing an interrupted restore");
-                roll_forward(&paths.data_dir, &staging)
+                roll_forward(data_dir, &staging)
             }
             Err(e) => {
                 tracing::warn!("an interrupted restore waits for the database to be free: {e}");
@@ -194,8 +193,8 @@ mod tests {
     }
 
     /// A data folder with old data and a READY staging folder holding new data.
-    fn ready(dir: &Path) -> AppPaths {
-        let paths = AppPaths::new(dir);
+    fn ready(dir: &Path) -> PathBuf {
+        let paths = dir.to_path_buf();
         write(&dir.join("vibe.db"), "old db");
         write(&dir.join("runs/a/events.jsonl"), "old run");
         let staging = staging_dir(&paths);

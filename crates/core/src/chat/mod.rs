@@ -8,7 +8,6 @@
 //! agent but through the plan's section. It is built whole from a [`ChatSetup`] its host
 //! resolved.
 
-pub(crate) mod liveness;
 mod service;
 
 pub use service::{

@@ -3,7 +3,7 @@
 //! [`Step`]: the events to show, the prompt section it offers, the tokens it spent, and
 //! whether it settles the turn's section so later hooks are not asked (a risky message pauses
 //! the protocol and gets the supportive section instead). The steps fold in hook order ([`ChatService::plan`]); the service sends the plan's events and hands its section to the agent. The
-//! hooks' rules live in `crate::safety`, `crate::wellbeing` and `crate::protocol`.
+//! hooks' rules live in `crate::safety`, `crate::wellbeing` and `vibe_protocol`.
 
 use vibe_wire::{Event, TokenUsage};
 

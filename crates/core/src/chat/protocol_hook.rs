@@ -2,13 +2,13 @@
 //! owns protocols): before each turn it asks the engine for the turn's protocol section and the
 //! events to show (an invitation accepted by its button or in words, resume recap,
 //! idle-timeout question, reminder answers), as its step of the pre-turn plan (`plan.rs`). The
-//! agent loop only receives the section; the rules live in `crate::protocol`.
+//! agent loop only receives the section; the rules live in `vibe_protocol`.
 
+use vibe_protocol::{ProtocolEngine, TurnInputs};
 use vibe_wire::{ErrorInfo, Event};
 
 use super::plan::Step;
 use super::{ChatService, ProtocolChoiceMade, Turn};
-use crate::protocol::{ProtocolEngine, TurnInputs};
 use crate::store_io::off_worker;
 
 impl ChatService {

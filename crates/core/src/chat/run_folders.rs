@@ -11,8 +11,8 @@ use vibe_wire::Event;
 
 use super::ChatService;
 use crate::CoreError;
+use crate::audit::liveness;
 use crate::audit::{RunAudit, RunFolders, SpareRun, sweep_spares};
-use crate::chat::liveness;
 
 /// The spare run folder kept ready by a background thread (see `audit::spare`).
 pub(super) struct Spares {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
+use vibe_context::ContextBuilder;
 use vibe_llm::ChatModel;
 use vibe_skills::Registry;
 use vibe_store::{LOCAL_USER, Store};
@@ -16,9 +17,8 @@ use vibe_wire::{ErrorInfo, Event, RunStatus, StopReason, TokenUsage};
 use crate::CoreError;
 use crate::agent::{AgentInput, AgentOutcome, Approver, run_agent};
 use crate::audit::{RunAudit, RunFolders};
-use crate::context::ContextBuilder;
 use crate::emit::{Emitter, EventSink};
-use crate::protocol::Clock;
+use vibe_protocol::Clock;
 use crate::store_io::blocking;
 use crate::tools::{ToolRegistry, ToolsSettings};
 

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::json;
+use vibe_context::Tokenizer;
 use vibe_llm::{ChatModel, collect};
 use vibe_store::{Applied, PendingMessage, Role, Store};
 use vibe_wire::{
@@ -27,7 +28,6 @@ use super::{
 };
 use crate::CoreError;
 use crate::audit::RunFolders;
-use crate::context::Tokenizer;
 use crate::emit::{Emitter, EventSink};
 use crate::store_io::blocking;
 

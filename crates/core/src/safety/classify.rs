@@ -98,7 +98,7 @@ pub async fn check_with_model(
     let sent = counted(&request.messages);
     let (response, error) = collect(model.stream(request)).await;
     let usage = Some(response.usage.unwrap_or_else(|| {
-        let answer = crate::context::Tokenizer::shared()
+        let answer = vibe_context::Tokenizer::shared()
             .map(|tk| u64::from(tk.count(&response.text)))
             .unwrap_or(0);
         TokenUsage { prompt_tokens: sent, completion_tokens: answer, total_tokens: sent + answer }
@@ -132,7 +132,7 @@ pub async fn check_with_model(
 
 /// Tokens of `messages` by the shared tokenizer (0 when it cannot be loaded).
 fn counted(messages: &[Message]) -> u64 {
-    crate::context::Tokenizer::shared()
+    vibe_context::Tokenizer::shared()
         .map(|tk| messages.iter().map(|m| u64::from(tk.count_message(m))).sum())
         .unwrap_or(0)
 }

@@ -13,21 +13,9 @@ mod birth;
 mod chart;
 mod described;
 mod plan;
-mod process;
 mod protocol_tools;
 mod registry;
 mod resource;
-pub mod sandbox;
-#[cfg(target_os = "linux")]
-mod sandbox_cgroup;
-#[cfg(target_os = "linux")]
-mod sandbox_filter;
-#[cfg(target_os = "linux")]
-mod sandbox_linux;
-#[cfg(target_os = "macos")]
-mod sandbox_macos;
-#[cfg(target_os = "linux")]
-mod sandbox_mounts;
 mod script;
 mod state;
 mod tarot;
@@ -35,12 +23,7 @@ mod toolset;
 mod use_skill;
 mod wellbeing;
 
-pub use process::{
-    DEFAULT_SCRIPT_FILE_BYTES, DEFAULT_SCRIPT_MEMORY_BYTES, DEFAULT_SCRIPT_OUTPUT_BYTES,
-    DEFAULT_SCRIPT_PROCESSES, DEFAULT_SCRIPT_TEMP_BYTES, DEFAULT_SCRIPT_TIMEOUT, ScriptLimits,
-};
 pub use registry::{ToolRegistry, ToolsSettings, ToolsSettingsExt};
-pub use sandbox::Policy as SandboxPolicy;
 pub use toolset::ToolSet;
 pub use wellbeing::FLAG_WELLBEING_CONCERN;
 pub(crate) use wellbeing::read_flag;

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use vibe_llm::ToolDef;
+use vibe_protocol::{Advance, Clock, Invitation, ProtocolEngine, system_clock};
 use vibe_skills::Protocol;
 use vibe_store::ProtocolRun;
 use vibe_wire::{ProtocolAction, ProtocolChoice};
@@ -17,7 +18,6 @@ use vibe_wire::{ProtocolAction, ProtocolChoice};
 use super::args::Args;
 use super::registry::ToolRegistry;
 use super::{Tool, ToolContext, ToolKind, ToolOutput, active_skill, state_changed, tool_def};
-use crate::protocol::{Advance, Clock, Invitation, ProtocolEngine, system_clock};
 use crate::store_io::off_worker;
 
 pub(crate) struct ShowProtocolInvitation {

@@ -7,13 +7,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use vibe_wire::settings::ToolsSettings;
+use vibe_sandbox::{Policy, ScriptLimits};
 
 use super::Tool;
 use super::chart::{ComputeChart, ShowChart};
 use super::plan::UpdatePlan;
-use super::process::ScriptLimits;
 use super::resource::LoadResource;
-use super::sandbox::Policy;
 use super::script::RunScript;
 use super::state::{AppendToList, ReadState, WriteState};
 use super::tarot::DrawTarot;

@@ -1,8 +1,8 @@
 //! Script tools: `run_script` (any file under the active skill's `scripts/`, named by the
 //! model) and [`ScriptTool`] (a tool a skill declares in `tools.yaml` and backs with
 //! `scripts/<name>.*`; its arguments go to the script as JSON on stdin). Both always need the
-//! person's approval, whose reason says what the script may touch, and run through `process`
-//! under [`ScriptLimits`] and the skill's sandbox [`Policy`]. Paths are resolved here and
+//! person's approval, whose reason says what the script may touch, and run through
+//! `vibe-sandbox` under [`ScriptLimits`] and the skill's sandbox [`Policy`]. Paths are resolved here and
 //! must stay inside `scripts/`.
 
 use std::path::{Component, Path, PathBuf};
@@ -10,10 +10,9 @@ use std::path::{Component, Path, PathBuf};
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use vibe_llm::ToolDef;
+use vibe_sandbox::{Invocation, Policy, ScriptLimits, ScriptRun};
 
 use super::args::Args;
-use super::process::{self, Invocation, ScriptLimits, ScriptRun};
-use super::sandbox::Policy;
 use super::{Tool, ToolContext, ToolKind, ToolOutput, active_skill, tool_def};
 
 const SCRIPTS: &str = "scripts";
@@ -126,7 +125,9 @@ async fn execute(
         .strip_prefix(dir.join(SCRIPTS).canonicalize().unwrap_or_default())
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_else(|_| script.to_string());
-    match process::run(Invocation { script: path, cwd: dir, args, stdin }, limits, policy).await {
+    match vibe_sandbox::run(Invocation { script: path, cwd: dir, args, stdin }, limits, policy)
+        .await
+    {
         Ok(run) => observation(&shown, run),
         Err(message) => ToolOutput::error(message),
     }

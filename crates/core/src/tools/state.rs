@@ -13,11 +13,11 @@ use std::sync::OnceLock;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use vibe_llm::ToolDef;
+use vibe_protocol::engine_owned;
 use vibe_store::{AppendCap, ChangeBy, StateStatus, StateWrite};
 
 use super::args::Args;
 use super::{Tool, ToolContext, ToolOutput, active_skill, builtin_def, state_changed, tool_def};
-use crate::protocol::engine_owned;
 use crate::store_io::blocking;
 
 /// Longest list `append_to_list` may keep.

@@ -10,16 +10,16 @@ use std::sync::OnceLock;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use vibe_llm::ToolDef;
+use vibe_protocol::{ProtocolEngine, system_clock};
 use vibe_wire::{SafetyCategory, SafetyRisk};
 
 use super::args::Args;
 use super::{Tool, ToolContext, ToolOutput, builtin_def, tool_def};
-use crate::protocol::{ProtocolEngine, system_clock};
 use crate::store_io::blocking;
 use crate::wellbeing::{self, Found, Place};
 
-/// The tool's name (also in `vibe_skills::BUILTIN_TOOLS`).
-pub const FLAG_WELLBEING_CONCERN: &str = "flag_wellbeing_concern";
+/// The tool's name: the context module's, whose phase-1 prompt offers the tool by it.
+pub use vibe_context::FLAG_WELLBEING_CONCERN;
 
 pub(crate) struct FlagWellbeingConcern;
 

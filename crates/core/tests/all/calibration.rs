@@ -3,7 +3,7 @@
 //! starts with that model's correction, shows it on `model_request`, and fits its budgets in
 //! the model's tokens.
 
-use vibe_core::context::{corrected, scaled_budget};
+use vibe_context::{corrected, scaled_budget};
 use vibe_test_support::{FakeServer, Reply, ev_finish, ev_text, ev_usage, sse};
 use vibe_wire::Event;
 

@@ -111,7 +111,7 @@ async fn without_model_summaries_the_digest_is_named_and_costs_nothing() {
     let turn = h.turn(say_in(&conv, "继续")).await;
     let (by, reason, usage) = compacted(&turn);
     assert_eq!(by, Some(SummaryBy::Digest));
-    assert_eq!(reason.as_deref(), Some(vibe_core::context::SUMMARIES_OFF));
+    assert_eq!(reason.as_deref(), Some(vibe_context::SUMMARIES_OFF));
     assert_eq!(usage, None);
 }
 

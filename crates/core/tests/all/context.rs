@@ -6,7 +6,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use vibe_core::context::{ContextBuilder, ContextLimits, PromptRequest};
+use vibe_context::{
+    ContextBuilder, ContextLimits, FLAG_WELLBEING_CONCERN, PromptRequest, USE_SKILL,
+};
+use vibe_core::tools::ToolRegistry;
 use vibe_llm::ScriptedModel;
 use vibe_skills::{Registry, RegistryConfig};
 use vibe_store::{LOCAL_USER, NewMessage, Role, Store};
@@ -60,6 +63,32 @@ fn phase_one_fits_its_budget_with_builtin_and_fifty_skills() {
     assert_eq!(p.notices.len(), 1, "{:?}", p.notices);
     assert!(p.notices[0].contains("of 55 skills"), "{:?}", p.notices);
     assert!(p.tools[0].description.contains("- extra-07："), "the matched skill is described");
+}
+
+/// The tools registry's `use_skill` and wellbeing definitions through the phase-1 builder
+/// (moved here from vibe-context's unit tests: the registry is vibe-core's).
+#[test]
+fn the_registry_use_skill_parameters_are_kept_and_the_builtin_catalog_still_fits() {
+    let registry = ToolRegistry::with_builtins();
+    let base = registry.get(USE_SKILL).unwrap().definition();
+    let flag = registry.get(FLAG_WELLBEING_CONCERN).unwrap().definition();
+    let tools = vec![base, flag];
+    let (b, _) = builder(None);
+    let request = PromptRequest {
+        user: LOCAL_USER,
+        user_message: "帮我看看八字",
+        tools: &tools,
+        ..PromptRequest::default()
+    };
+    let p = b.system_prompt(&request).unwrap();
+    let offered: Vec<&str> = p.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(offered, [USE_SKILL, "flag_wellbeing_concern"], "the wellbeing tool is offered too");
+    assert!(p.system.contains("## 身心安全"), "{}", p.system);
+    let props = &p.tools[0].parameters["properties"];
+    assert!(props.get("birth_info").is_some(), "{props}");
+    assert!(props["skill"].get("enum").is_some());
+    assert!(real_tokens(&b, &p.system, &p.tools) <= 2400);
+    assert!(p.notices.is_empty(), "{:?}", p.notices);
 }
 
 #[test]

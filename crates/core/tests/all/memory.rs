@@ -9,7 +9,7 @@
 use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
-use vibe_core::context::PromptRequest;
+use vibe_context::PromptRequest;
 use vibe_core::memory::{
     self, ExtractOptions, Extraction, ExtractionStatus, MemorySettings, extract_conversation,
 };

@@ -1,6 +1,6 @@
 //! `chat.context`: the budgets of the context builder (prompt tokens per phase, history size,
-//! cases, summary), with their defaults in one place. Checking them against each other is the
-//! core's (`vibe_core::context`); applying them is its prompt and history modules'.
+//! cases, summary), with their defaults in one place. Checking them against each other is
+//! the context crate's (`vibe_context`); applying them is its prompt and history modules'.
 
 use serde::{Deserialize, Serialize};
 

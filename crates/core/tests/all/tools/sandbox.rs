@@ -12,7 +12,8 @@ use std::os::unix::net::{SocketAddr, UnixListener};
 use std::time::Duration;
 
 use serde_json::json;
-use vibe_core::tools::{ScriptLimits, ToolRegistry, ToolsSettings, sandbox};
+use vibe_core::tools::{ToolRegistry, ToolsSettings};
+use vibe_sandbox::ScriptLimits;
 
 use super::Fixture;
 use super::scripts::{find_sleep, marker};
@@ -20,7 +21,7 @@ use super::scripts::{find_sleep, marker};
 /// Fails the test where scripts cannot be sandboxed: these tests never skip (the kernels this
 /// project builds on have Landlock, user and network namespaces).
 pub(crate) fn require_sandbox() {
-    if let Err(why) = sandbox::support() {
+    if let Err(why) = vibe_sandbox::support() {
         panic!("the script sandbox does not work here: {why}");
     }
 }

@@ -4,7 +4,8 @@
 #![cfg(target_os = "linux")]
 
 use serde_json::json;
-use vibe_core::tools::{ScriptLimits, ToolRegistry};
+use vibe_core::tools::ToolRegistry;
+use vibe_sandbox::ScriptLimits;
 
 use super::Fixture;
 use super::sandbox::require_sandbox;

@@ -6,7 +6,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use vibe_core::tools::{ScriptLimits, ToolKind, ToolRegistry};
+use vibe_core::tools::{ToolKind, ToolRegistry};
+use vibe_sandbox::ScriptLimits;
 
 use super::Fixture;
 

@@ -187,7 +187,7 @@ fn the_registry_serves_each_builtin_by_name() {
 #[test]
 fn built_in_skills_tool_definitions_fit_a_quarter_of_the_phase_two_budget() {
     let f = Fixture::new();
-    let tokenizer = vibe_core::context::Tokenizer::shared().unwrap();
+    let tokenizer = vibe_context::Tokenizer::shared().unwrap();
     for skill in f.skills.skills() {
         let set = f.tools.tools_for(&f.skills, Some(&skill.name));
         let (flag, own): (Vec<_>, Vec<_>) = set

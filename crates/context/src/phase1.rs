@@ -1,0 +1,114 @@
+//! The phase-1 prompt (docs/design.md#phase-1): no active skill, so the light core persona, a
+//! short note on `use_skill`, the compaction summary and protocol prompt when there are any,
+//! the wellbeing instruction, the language rule, the `use_skill` tool carrying the skill
+//! catalog and the `flag_wellbeing_concern` tool — all within the phase-1 budget. No profile,
+//! cases or SOP.
+
+use vibe_llm::ToolDef;
+use vibe_skills::SkillsError;
+use vibe_wire::{Phase, SectionTokens};
+
+use super::catalog;
+use super::render::head_and_tail;
+use super::sections::{Section, join, measure, seam_slack, section_tokens, tools_tokens};
+use super::texts;
+use super::{BuiltPrompt, ContextBuilder, PromptRequest};
+use crate::ContextError;
+
+/// The wellbeing tool's name (`flag_wellbeing_concern`; also in `vibe_skills::BUILTIN_TOOLS`):
+/// the phase-1 prompt offers it beside `use_skill`. Running it is the tools module's.
+pub const FLAG_WELLBEING_CONCERN: &str = "flag_wellbeing_concern";
+
+/// Share of the phase-1 budget the core persona may take before it is cut.
+const PERSONA_SHARE: u32 = 60;
+/// Share of the phase-1 budget the compaction summary may take.
+const SUMMARY_SHARE: u32 = 20;
+
+impl ContextBuilder {
+    /// The core persona: the `core` skill's body (titled by its expert persona when the body
+    /// has no title of its own), or the built-in fallback when the skill is missing.
+    fn core_persona(&self) -> Result<String, ContextError> {
+        let entry = match self.skills.skill("core") {
+            Ok(entry) => entry,
+            Err(SkillsError::UnknownSkill { .. }) => return Ok(texts::FALLBACK_PERSONA.to_string()),
+            Err(e) => return Err(e.into()),
+        };
+        let body = self.skills.body("core")?;
+        let body = body.trim();
+        if body.is_empty() {
+            return Ok(texts::FALLBACK_PERSONA.to_string());
+        }
+        Ok(super::statics::titled(body, entry.meta.expert_persona.as_deref().unwrap_or("Vibe")))
+    }
+
+    pub(super) fn phase1(
+        &self,
+        req: &PromptRequest<'_>,
+        mut notices: Vec<String>,
+    ) -> Result<BuiltPrompt, ContextError> {
+        let budget = self.budget(self.limits.phase1_prompt_tokens);
+        let tk = self.tk;
+        let mut persona = self.core_persona()?;
+        let persona_cap = budget * PERSONA_SHARE / 100;
+        if tk.count(&persona) > persona_cap {
+            persona = head_and_tail(tk, &persona, persona_cap);
+            notices.push(format!(
+                "persona: the core persona was cut to {persona_cap} tokens to fit {budget} tokens"
+            ));
+        }
+        let mut sections =
+            vec![Section::new("persona", persona), Section::new("tool_guide", texts::PHASE1_TOOLS)];
+        if let Some(protocol) = req.protocol_prompt.filter(|p| !p.trim().is_empty()) {
+            sections.push(Section::new("protocol", super::phase2::protocol_text(protocol)));
+        }
+        if let Some(summary) = req.summary.filter(|s| !s.trim().is_empty()) {
+            let cap = (budget * SUMMARY_SHARE / 100).min(self.limits.summary_max_tokens);
+            let shown = head_and_tail(tk, summary.trim(), cap);
+            if shown.len() < summary.trim().len() {
+                notices.push(format!(
+                    "summary: shortened to its first and last lines to fit {budget} tokens"
+                ));
+            }
+            sections.push(Section::new("summary", format!("{}\n{shown}", texts::SUMMARY_HEADING)));
+        }
+        sections.push(Section::new("wellbeing", texts::WELLBEING));
+        sections.push(Section::new("language", texts::LANGUAGE));
+        // The wellbeing tool is offered in every phase (the tools registry puts it in the set).
+        let wellbeing: Vec<ToolDef> =
+            req.tools.iter().filter(|t| t.name == FLAG_WELLBEING_CONCERN).cloned().collect();
+        let wellbeing_tokens = tools_tokens(tk, &wellbeing);
+        let fixed: u32 =
+            sections.iter().enumerate().map(|(i, s)| section_tokens(tk, s, i)).sum::<u32>()
+                + seam_slack(sections.len())
+                + wellbeing_tokens;
+        let skills = self.skills.skills();
+        let entries = catalog::entries(&skills, req.user_message);
+        let base = req.tools.iter().find(|t| t.name == catalog::USE_SKILL);
+        let fitted = catalog::fit(tk, &entries, budget.saturating_sub(fixed), budget, base);
+        notices.extend(fitted.notices);
+        let mut tools = vec![fitted.tool];
+        let (mut counts, mut total) = measure(tk, &sections, &tools);
+        if let Some(last) = counts.last_mut() {
+            last.name = "catalog".to_string();
+        }
+        if !wellbeing.is_empty() {
+            counts.push(SectionTokens { name: "tools".to_string(), tokens: wellbeing_tokens });
+            total += wellbeing_tokens;
+            tools.extend(wellbeing);
+        }
+        if total + seam_slack(sections.len()) > budget {
+            notices.push(format!(
+                "prompt: {total} tokens is over the {budget}-token phase-1 budget; the persona and the use_skill tool cannot be cut further"
+            ));
+        }
+        Ok(BuiltPrompt {
+            phase: Phase::Phase1,
+            skill: None,
+            system: join(&sections),
+            tools,
+            sections: counts,
+            prompt_tokens: total,
+            notices,
+        })
+    }
+}
