@@ -5,13 +5,14 @@
 //! a file server for download tests (Range, 416, redirects, cut connections); and another
 //! connection holding a database's write lock; the one way a test skips itself (`skip`, failing
 //! under `CI=true` unless allow-listed); waiting for another thread (`eventually`); writing
-//! skill folders (`write_skill`). Dev-only:
+//! skill folders (`write_skill`); valid step data of the `dankoe` protocol (`dankoe_step`). Dev-only:
 //! nothing here may be used by production code.
 
 mod check;
 mod events;
 mod file_server;
 mod poll;
+mod protocol_steps;
 mod reply;
 mod sample;
 mod server;
@@ -27,6 +28,7 @@ pub use events::{
 };
 pub use file_server::FileServer;
 pub use poll::eventually;
+pub use protocol_steps::dankoe_step;
 pub use reply::Reply;
 pub use sample::sample_run;
 pub use server::{FakeServer, RecordedRequest};

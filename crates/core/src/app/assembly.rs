@@ -10,11 +10,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use vibe_llm::{ChatModel, LlmSettings};
+use vibe_protocol::Clock;
 use vibe_skills::RegistryConfig;
 
 use crate::app::{Injections, Overrides, Settings};
 use crate::chat::ChatConfig;
-use vibe_protocol::Clock;
 use crate::tools::ToolsSettings;
 
 /// What is in force for this app: see the module header.

@@ -42,6 +42,7 @@ mod turns;
 
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
+use vibe_context::ContextLimitsExt;
 use vibe_llm::LlmSettingsExt;
 use vibe_skills::Registry;
 use vibe_store::{Recovery, Store, Upgrade};
@@ -49,7 +50,6 @@ use vibe_wire::command::{SettingsView, UpdateSettingsRequest};
 
 use crate::agent::PendingApprovals;
 use crate::chat::ChatService;
-use vibe_context::ContextLimitsExt;
 
 pub use assembly::Assembly;
 pub use auto_backup::{AUTO_BACKUP_EVERY, BackupSettings};

@@ -10,12 +10,12 @@ use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
+use vibe_protocol::ReminderSettingsExt;
 use vibe_wire::command::SettingChange;
 pub use vibe_wire::settings::{Language, Preferences, Settings};
 
 use crate::app::AppError;
 use crate::input::InputError;
-use vibe_protocol::ReminderSettingsExt;
 
 /// Where the keys are documented, for messages.
 const KEYS_DOC: &str = "the keys are in docs/architecture.md, \"Settings\"";

@@ -10,6 +10,7 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use vibe_context::ContextBuilder;
 use vibe_llm::ChatModel;
+use vibe_protocol::Clock;
 use vibe_skills::Registry;
 use vibe_store::{LOCAL_USER, Store};
 use vibe_wire::{ErrorInfo, Event, RunStatus, StopReason, TokenUsage};
@@ -18,7 +19,6 @@ use crate::CoreError;
 use crate::agent::{AgentInput, AgentOutcome, Approver, run_agent};
 use crate::audit::{RunAudit, RunFolders};
 use crate::emit::{Emitter, EventSink};
-use vibe_protocol::Clock;
 use crate::store_io::blocking;
 use crate::tools::{ToolRegistry, ToolsSettings};
 

@@ -11,7 +11,6 @@ pub use vibe_wire::settings::MemorySettings;
 
 use crate::CoreError;
 
-
 /// Whether the person's memory switch is on (absent counts as on).
 pub fn memory_enabled(store: &Store, user: &str) -> Result<bool, CoreError> {
     let profile = store.profile(user)?;

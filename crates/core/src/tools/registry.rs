@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use vibe_wire::settings::ToolsSettings;
 use vibe_sandbox::{Policy, ScriptLimits};
+pub use vibe_wire::settings::ToolsSettings;
 
 use super::Tool;
 use super::chart::{ComputeChart, ShowChart};
