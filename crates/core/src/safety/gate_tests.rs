@@ -38,6 +38,11 @@ fn the_gate_table_matches_the_rules() {
     let patterns = joined_patterns(BUILTIN_RULES).unwrap();
     let fresh = GateTable::render(&patterns).unwrap();
     if std::env::var_os("VIBE_UPDATE_GATES").is_some() {
+        // Regenerating is a developer's step: under CI the table is checked, never rewritten.
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "VIBE_UPDATE_GATES is set under CI=true: the gate table is checked in CI, not regenerated"
+        );
         let path = format!("{}/data/safety/gates.json", env!("CARGO_MANIFEST_DIR"));
         std::fs::write(&path, &fresh).unwrap();
         return;
