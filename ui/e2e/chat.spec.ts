@@ -53,6 +53,25 @@ test("Esc stops a reply, it stays as stopped, and retry answers again", async ({
   await expect(first).toContainText("先喘口气");
 });
 
+test("Stop works before the reply's first event, under the run id the UI sent", async ({ page }) => {
+  await page.goto("./?lang=en&startDelay=3000");
+  await send(page, "Work has been stressful lately");
+  // Nothing has come back yet, and Stop is already there.
+  await expect(page.getByTestId("stop")).toBeVisible();
+  await expect(page.getByTestId("msg-assistant")).toHaveCount(0);
+  await page.getByTestId("stop").click();
+  await expect(page.getByTestId("send")).toBeVisible();
+  await expect(page.getByTestId("failure-stop")).toHaveCount(0);
+  const calls = await page.evaluate(() => window.__vibeMock.fromWebview);
+  const sent = JSON.parse(calls.find((c) => c.cmd === "send_message")!.args).request.run_id as string;
+  const stopped = JSON.parse(calls.find((c) => c.cmd === "cancel_run")!.args).request.run_id as string;
+  expect(sent).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+  expect(stopped).toBe(sent);
+  // Stopped before it started: nothing is kept, and the composer is free for the next message.
+  await expect(page.getByTestId("msg-assistant")).toHaveCount(0);
+  await expect(page.getByTestId("composer")).toBeEditable();
+});
+
 test("an approval granted runs the tool", async ({ page }) => {
   await page.goto("./?lang=en&delay=10");
   await send(page, "用脚本看看我的打卡天数");

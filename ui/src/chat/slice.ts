@@ -9,6 +9,11 @@ export type ChatAction =
   | { type: "event"; env: Envelope }
   | { type: "load"; state: ChatState }
   | { type: "fail"; failure: CommandError }
+  /** A message is being sent as run `runId` (minted by the UI): Stop works before its first event. */
+  | { type: "sending"; runId: string }
+  /** The `send_message` call of run `runId` returned: the run is over even if no event said so
+   * (stopped before it started). */
+  | { type: "sent"; runId: string }
   | { type: "declined" }
   /** The person closed the notice of changed skill folders. */
   | { type: "skill_changes_seen" };
@@ -22,6 +27,10 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return { ...action.state, skillChanges: state.skillChanges };
     case "fail":
       return { ...state, error: action.failure.error, hint: action.failure.hint ?? null, runId: null };
+    case "sending":
+      return { ...state, runId: action.runId, error: null, hint: null };
+    case "sent":
+      return state.runId === action.runId ? { ...state, runId: null } : state;
     case "declined":
       return state.protocol ? { ...state, protocol: { ...state.protocol, declined: true } } : state;
     case "skill_changes_seen":

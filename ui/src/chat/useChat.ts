@@ -1,13 +1,14 @@
 // The chat screen's state holder: the chat slice of the app store (its pure event reducer fed by
 // the client's event channel), plus the actions a person takes (send, stop, retry, approve, open
-// a conversation, answer a protocol invitation).
+// a conversation, answer a protocol invitation). Each turn's run id is minted here (runId.ts).
 
 import { useCallback, useEffect, useRef } from "react";
 import * as client from "../client";
-import type { Envelope, Event } from "../wire";
+import type { Envelope, Event, TurnInput } from "../wire";
 import { reopenedProtocol } from "../protocols/resume";
 import { recovered, report, selectChat, store, useApp } from "../store";
 import { fromHistory } from "./history";
+import { mintRunId } from "./runId";
 import type { ChatAction } from "./slice";
 import { initialChatState } from "./state";
 
@@ -33,10 +34,14 @@ export function useChat(onListChanged: () => void) {
     [onListChanged],
   );
 
-  const send = useCallback(
-    async (text: string) => {
+  /** One turn, under a run id minted here so Stop works before the run's first event. */
+  const turn = useCallback(
+    async (conversationId: string | null, input: TurnInput) => {
+      const runId = mintRunId();
+      dispatch({ type: "sending", runId });
       try {
-        await client.sendMessage(current().conversationId, { type: "say", text }, onEvent);
+        await client.sendMessage(conversationId, input, onEvent, runId);
+        dispatch({ type: "sent", runId });
       } catch (e) {
         dispatch({ type: "fail", failure: client.toCommandError(e) });
       }
@@ -44,15 +49,13 @@ export function useChat(onListChanged: () => void) {
     [onEvent],
   );
 
+  const send = useCallback((text: string) => turn(current().conversationId, { type: "say", text }), [turn]);
+
   const retry = useCallback(async () => {
     const id = current().conversationId;
     if (!id) return;
-    try {
-      await client.sendMessage(id, { type: "retry" }, onEvent);
-    } catch (e) {
-      dispatch({ type: "fail", failure: client.toCommandError(e) });
-    }
-  }, [onEvent]);
+    await turn(id, { type: "retry" });
+  }, [turn]);
 
   const stop = useCallback(async () => {
     const runId = current().runId;
@@ -111,13 +114,8 @@ export function useChat(onListChanged: () => void) {
     const { protocol: p, conversationId } = current();
     if (!p || !conversationId) return;
     const label = p.invitation?.actions.find((a) => a.value === "start")?.label ?? "";
-    const input = { type: "choose", protocol_id: p.protocolId, choice: "start", label } as const;
-    try {
-      await client.sendMessage(conversationId, input, onEvent);
-    } catch (e) {
-      dispatch({ type: "fail", failure: client.toCommandError(e) });
-    }
-  }, [onEvent]);
+    await turn(conversationId, { type: "choose", protocol_id: p.protocolId, choice: "start", label });
+  }, [turn]);
 
   const laterProtocol = useCallback(async () => {
     const p = current().protocol;

@@ -73,8 +73,9 @@ export function sendMessage(
   conversationId: string | null,
   input: TurnInput,
   onEvent: (e: Envelope) => void,
+  runId: string | null = null,
 ): Promise<ResponseOf<"send_message">> {
-  const request = { conversation_id: conversationId, input, skill: null, scenario: null, voice_mode: null };
+  const request = { conversation_id: conversationId, input, skill: null, scenario: null, voice_mode: null, run_id: runId };
   return stream("send_message", onEvent, request);
 }
 

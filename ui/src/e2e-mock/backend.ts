@@ -187,6 +187,7 @@ export function installMockBackend() {
     channel: { id: number },
     retry: boolean,
     chosen: string | null = null,
+    mintedRunId: string | null = null,
   ): Promise<Commands["send_message"][1]> {
     let id = conversationId;
     if (!id || !conversations.has(id)) {
@@ -195,7 +196,8 @@ export function installMockBackend() {
       conversations.set(id, { id, title: text.slice(0, 30), skill: null, scenario: null, voice_mode: null, created_at: now, updated_at: now, messages: [] });
     }
     const conv = conversations.get(id);
-    const runId = `run-${++counter}`;
+    // The run id the UI minted (as the core keeps it), else one made here.
+    const runId = mintedRunId ?? `run-${++counter}`;
     if (conv && !retry) conv.messages.push(message("user", text, runId));
     conv?.messages.push(message("assistant", "", runId));
     const lapsed = retry ? null : protocols.lapse(text, chosen !== null);
@@ -221,7 +223,9 @@ export function installMockBackend() {
       finished: null,
     };
     live = run;
-    setTimeout(() => pump(run), 0);
+    // `?startDelay=ms`: the run waits before its first event (as a turn waiting for the
+    // database's write lock does), so a Stop can come before any event names the run.
+    run.timer = setTimeout(() => pump(run), Number(params.get("startDelay") ?? 0));
     return new Promise((resolve) => {
       run.finished = (stop_reason: StopReason) =>
         resolve({ run_id: run.id, conversation_id: run.conversationId, stop_reason, text: conv?.messages.at(-1)?.content ?? "", usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, skill: null });
@@ -253,15 +257,25 @@ export function installMockBackend() {
           throw out(fail("invalid_input", "a retry needs the conversation whose last message to answer again"));
         if (input.type === "choose") {
           if (!conversationId) throw out(fail("invalid_input", "a protocol choice needs its conversation"));
-          return start(conversationId, input.label, args.onEvent as { id: number }, false, input.protocol_id).then(out);
+          return start(conversationId, input.label, args.onEvent as { id: number }, false, input.protocol_id, request.run_id).then(out);
         }
         const text = input.type === "retry" ? lastUser(conversationId as string) : input.text;
-        return start(conversationId, text, args.onEvent as { id: number }, input.type === "retry").then(out);
+        return start(conversationId, text, args.onEvent as { id: number }, input.type === "retry", null, request.run_id).then(out);
       }
       case "cancel_run": {
         const run = live;
         const cancelled = !!run && run.id === request.run_id;
-        if (run && cancelled) {
+        if (run && cancelled && run.index === 0) {
+          // Stopped before it started: as the core, nothing is stored and no event is sent.
+          if (run.timer) clearTimeout(run.timer);
+          const conv = conversations.get(run.conversationId);
+          if (conv) conv.messages = conv.messages.filter((m) => m.run_id !== run.id);
+          if (conv && conv.messages.length === 0) conversations.delete(conv.id);
+          run.done = true;
+          live = null;
+          const finished = run.finished;
+          setTimeout(() => finished?.("cancelled"), 0);
+        } else if (run && cancelled) {
           if (run.timer) clearTimeout(run.timer);
           run.queue = [];
           send(run, {

@@ -14,4 +14,9 @@ conversation_id: string | null, input: TurnInput,
 /**
  * Activate this skill before the turn (the person picked it).
  */
-skill: string | null, scenario: string | null, voice_mode: VoiceMode | null, };
+skill: string | null, scenario: string | null, voice_mode: VoiceMode | null, 
+/**
+ * The run's id, minted by the caller (a UUID, e.g. v7) so it can stop the run before any
+ * event names it. Absent, the app mints one. An id in use or used before is refused.
+ */
+run_id: string | null, };

@@ -147,6 +147,7 @@ async fn session(ctx: &Ctx, app: &App, args: &ChatArgs) -> anyhow::Result<()> {
             skill: args.skill.clone(),
             scenario: args.scenario.clone(),
             voice_mode: args.voice_mode,
+            run_id: None,
         };
         return turn(ctx, app, first, approver, args.show_reasoning, &terminal).await.map(|_| ());
     }
@@ -182,6 +183,7 @@ async fn session(ctx: &Ctx, app: &App, args: &ChatArgs) -> anyhow::Result<()> {
             skill: pending_skill.take(),
             scenario: args.scenario.clone(),
             voice_mode: args.voice_mode,
+            run_id: None,
         };
         let result =
             turn(ctx, app, request, approver.clone(), args.show_reasoning, &terminal).await;

@@ -1,6 +1,6 @@
 //! Turns: `send_message` (events streamed to the caller's sink until the run ends),
 //! `cancel_run` and `resolve_approval` from any other task while a turn runs. The run's id is
-//! minted here and the run registered under it before it starts. The chat service behind them
+//! the caller's (checked fresh) or minted here, and the run registered under it before it starts. The chat service behind them
 //! is built here at the first turn from the assembly in force (`assembly.rs`); turns
 //! themselves are the chat service's.
 
@@ -32,9 +32,14 @@ impl LiveRuns {
         self.lock().keys().cloned().collect()
     }
 
-    fn register(self: &Arc<Self>, run_id: &str, cancel: CancellationToken) -> Registered {
-        self.lock().insert(run_id.to_string(), cancel);
-        Registered { live: self.clone(), run_id: run_id.to_string() }
+    /// Registers the run; `None` when a run with that id is already in progress.
+    fn register(self: &Arc<Self>, run_id: &str, cancel: CancellationToken) -> Option<Registered> {
+        let mut live = self.lock();
+        if live.contains_key(run_id) {
+            return None;
+        }
+        live.insert(run_id.to_string(), cancel);
+        Some(Registered { live: self.clone(), run_id: run_id.to_string() })
     }
 }
 
@@ -73,11 +78,18 @@ impl App {
         approver: Arc<dyn Approver>,
         cancel: CancellationToken,
     ) -> Result<SendMessageResponse, AppError> {
+        let minted = request.run_id.clone();
         let mut turn = turn_request(request)?;
         let service = self.chat_service()?;
-        // The run's id is minted here, so the run can be cancelled before any event names it.
-        let run_id = uuid::Uuid::now_v7().to_string();
-        let registered = self.live.register(&run_id, cancel.clone());
+        // The run's id is the caller's (a front end that can stop the run before any event names
+        // it) or minted here; registered before the run starts, so `cancel_run` finds it at once.
+        let run_id = match minted {
+            Some(id) => self.fresh_run_id(id)?,
+            None => uuid::Uuid::now_v7().to_string(),
+        };
+        let registered = self.live.register(&run_id, cancel.clone()).ok_or_else(|| {
+            AppError::InvalidInput(format!("run id {run_id} is in use by a running turn"))
+        })?;
         turn.run_id = Some(run_id);
         let result = service.run_turn(turn, sinks, approver, cancel).await;
         // The run is over: it can no longer be cancelled.
@@ -91,6 +103,23 @@ impl App {
             usage: result.usage,
             skill: result.skill,
         })
+    }
+
+    /// A run id a caller minted: a UUID no recorded run has (a reused id would write into an
+    /// earlier run's log).
+    fn fresh_run_id(&self, id: String) -> Result<String, AppError> {
+        if uuid::Uuid::parse_str(&id).is_err() {
+            return Err(AppError::InvalidInput(format!(
+                "run id \"{id}\" is not a UUID: mint one (e.g. a UUID v7) or leave it out"
+            )));
+        }
+        let recorded = self.store.run(&id)?.is_some() || self.run_folders.run_dir(&id)?.exists();
+        if recorded {
+            return Err(AppError::InvalidInput(format!(
+                "run id {id} was used by an earlier run: mint a new one for each turn"
+            )));
+        }
+        Ok(id)
     }
 
     /// `cancel_run`: stop a run of this app (from any task).

@@ -87,6 +87,7 @@ impl Fx {
             skill: None,
             scenario: None,
             voice_mode: None,
+            run_id: None,
         };
         let sink = Arc::new(CollectSink::default());
         self.app.send_message(request, sink.clone()).await.unwrap();

@@ -36,6 +36,10 @@ pub struct SendMessageRequest {
     pub scenario: Option<String>,
     #[serde(default)]
     pub voice_mode: Option<VoiceMode>,
+    /// The run's id, minted by the caller (a UUID, e.g. v7) so it can stop the run before any
+    /// event names it. Absent, the app mints one. An id in use or used before is refused.
+    #[serde(default)]
+    pub run_id: Option<String>,
 }
 
 impl SendMessageRequest {
@@ -47,6 +51,7 @@ impl SendMessageRequest {
             skill: None,
             scenario: None,
             voice_mode: None,
+            run_id: None,
         }
     }
 
@@ -58,6 +63,7 @@ impl SendMessageRequest {
             skill: None,
             scenario: None,
             voice_mode: None,
+            run_id: None,
         }
     }
 }
