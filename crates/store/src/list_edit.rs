@@ -1,4 +1,5 @@
-//! Editing one entry of a list that `append_to_list` grows (a journal entry edited in place),
+//! Editing or removing one entry of a list that `append_to_list` grows (a journal entry edited
+//! in place or deleted by the person),
 //! named by its place as read (0 = newest) and its `_created_at` stamp, which must still match
 //! (so an entry appended or trimmed meanwhile is never overwritten by mistake): the entry's
 //! fields are replaced by the new ones, its `_created_at` kept and `_edited_at` stamped, in one IMMEDIATE transaction that also records
@@ -56,25 +57,8 @@ impl Store {
         let entry = Value::Object(fields);
         let entry_depth = 2 + segments.len() + 1;
         crate::bounds::check_value(&entry, entry_depth, &format!("skills.{skill}.{path}[]"))?;
-        let missing = || StoreError::NoSuchListEntry {
-            skill: skill.to_string(),
-            path: path.to_string(),
-            created_at: created_at.to_string(),
-        };
         self.write_tx(|tx| {
-            let list_id = skill_rows::find_list(tx, user, skill, path)?.ok_or_else(missing)?;
-            let offset = i64::try_from(index).unwrap_or(i64::MAX);
-            let (seq, stamp): (i64, Option<String>) = tx
-                .prepare_cached(
-                    "SELECT seq, json_extract(item, '$._created_at') FROM state_list_items
-                     WHERE list_id = ?1 AND json_valid(item) ORDER BY seq DESC LIMIT 1 OFFSET ?2",
-                )?
-                .query_row(params![list_id, offset], |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()?
-                .ok_or_else(missing)?;
-            if stamp.as_deref() != Some(created_at) {
-                return Err(missing());
-            }
+            let (list_id, seq) = locate(tx, (user, skill, path), index, created_at)?;
             let (before, _) = undo::keys_before(tx, user, skill, &[segments[0], "_meta"])?;
             tx.prepare_cached(
                 "UPDATE state_list_items SET item = ?3 WHERE list_id = ?1 AND seq = ?2",
@@ -88,6 +72,66 @@ impl Store {
         })?;
         Ok(entry)
     }
+
+    /// Remove entry `index` (newest first), created at `created_at`, from the list at `path`
+    /// under `skills.<skill>` (a journal entry the person deleted); answers the removed entry.
+    /// Recorded in the undo history as a destructive change made `by`, so it stays undoable
+    /// for as long as the history keeps removals.
+    pub fn remove_list_entry_by(
+        &self,
+        user: &str,
+        skill: &str,
+        path: &str,
+        index: usize,
+        created_at: &str,
+        by: &ChangeBy,
+    ) -> Result<Value> {
+        validate_skill_id(skill)?;
+        let segments = parse_dotted(path, "list path")?;
+        self.write_tx(|tx| {
+            let (list_id, seq) = locate(tx, (user, skill, path), index, created_at)?;
+            let (before, _) = undo::keys_before(tx, user, skill, &[segments[0], "_meta"])?;
+            let item = skill_rows::remove_item(tx, list_id, seq)?;
+            skill_rows::touch_doc(tx, user, skill)?;
+            let target = HistoryTarget::Skill(skill.into());
+            let summary = format!("{path}: the entry of {created_at} removed");
+            let removal = undo::Removal::Destructive;
+            undo::record_as(tx, removal, (user, &target), path, by, &before, &summary)?;
+            serde_json::from_str(&item).map_err(|source| StoreError::CorruptJson {
+                what: format!("skills.{skill}.{path} entry of {created_at}"),
+                source,
+            })
+        })
+    }
+}
+
+/// The list at `path` and the `seq` of its entry `index` (newest first), which must have been
+/// created at `created_at`; else `NoSuchListEntry` (it was appended, trimmed or removed since).
+fn locate(
+    tx: &rusqlite::Connection,
+    (user, skill, path): (&str, &str, &str),
+    index: usize,
+    created_at: &str,
+) -> Result<(i64, i64)> {
+    let missing = || StoreError::NoSuchListEntry {
+        skill: skill.to_string(),
+        path: path.to_string(),
+        created_at: created_at.to_string(),
+    };
+    let list_id = skill_rows::find_list(tx, user, skill, path)?.ok_or_else(missing)?;
+    let offset = i64::try_from(index).unwrap_or(i64::MAX);
+    let (seq, stamp): (i64, Option<String>) = tx
+        .prepare_cached(
+            "SELECT seq, json_extract(item, '$._created_at') FROM state_list_items
+             WHERE list_id = ?1 AND json_valid(item) ORDER BY seq DESC LIMIT 1 OFFSET ?2",
+        )?
+        .query_row(params![list_id, offset], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?
+        .ok_or_else(missing)?;
+    if stamp.as_deref() != Some(created_at) {
+        return Err(missing());
+    }
+    Ok((list_id, seq))
 }
 
 #[cfg(test)]

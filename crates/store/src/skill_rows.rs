@@ -248,6 +248,50 @@ fn insert_item(tx: &Connection, list_id: i64, seq: i64, item: &Value) -> Result<
     Ok(())
 }
 
+/// Make `entry`'s `_created_at` later than the list's newest entry's (by a millisecond when
+/// two appends fall in the same one), so the stamp names one entry of the list: the journal's
+/// entry ids are these stamps.
+pub(crate) fn stamp_after_newest(tx: &Connection, list_id: i64, entry: &mut Value) -> Result<()> {
+    let newest: Option<Option<String>> = tx
+        .prepare_cached(
+            "SELECT json_extract(item, '$._created_at') FROM state_list_items
+             WHERE list_id = ?1 AND json_valid(item) ORDER BY seq DESC LIMIT 1",
+        )?
+        .query_row([list_id], |r| r.get(0))
+        .optional()?;
+    let parse = |s: &str| chrono::DateTime::parse_from_rfc3339(s).ok();
+    let (Some(newest), Some(mine)) = (
+        newest.flatten().as_deref().and_then(parse),
+        entry["_created_at"].as_str().and_then(parse),
+    ) else {
+        return Ok(());
+    };
+    if mine <= newest {
+        let later = newest.to_utc() + chrono::Duration::milliseconds(1);
+        entry["_created_at"] = Value::String(crate::clock::stamp(later));
+    }
+    Ok(())
+}
+
+/// Remove the entry `seq` and answer its text. The older entries move up one place, so seqs
+/// stay contiguous (`push_item`'s cap relies on it) and `len` stays the count.
+pub(crate) fn remove_item(tx: &Connection, list_id: i64, seq: i64) -> Result<String> {
+    let item: String = tx
+        .prepare_cached(
+            "DELETE FROM state_list_items WHERE list_id = ?1 AND seq = ?2 RETURNING item",
+        )?
+        .query_row(params![list_id, seq], |r| r.get(0))?;
+    // Two steps, as seq is part of the key: negated (seqs are ≥ 1), then back.
+    tx.prepare_cached(
+        "UPDATE state_list_items SET seq = -(seq + 1) WHERE list_id = ?1 AND seq < ?2",
+    )?
+    .execute(params![list_id, seq])?;
+    tx.prepare_cached("UPDATE state_list_items SET seq = -seq WHERE list_id = ?1 AND seq < 0")?
+        .execute([list_id])?;
+    tx.prepare_cached("UPDATE state_lists SET len = len - 1 WHERE id = ?1")?.execute([list_id])?;
+    Ok(item)
+}
+
 /// The `_meta` object of a stored skill state, if any.
 pub(crate) fn meta(tx: &Connection, user: &str, skill: &str) -> Result<Option<Value>> {
     let text: Option<Option<String>> = tx

@@ -346,8 +346,9 @@ impl Store {
             &format!("skills.{skill}.{path}[0]"),
         )?;
         entry.insert("_created_at".into(), Value::String(clock::now_rfc3339()));
-        let entry = Value::Object(entry);
+        let stamped = Value::Object(entry);
         let outcome = self.write_tx(|tx| {
+            let mut entry = stamped.clone();
             let target = HistoryTarget::Skill(skill.into());
             let summary = |length: usize, dropped: usize| {
                 let old_len = length + dropped - 1;
@@ -363,6 +364,7 @@ impl Store {
                 // history keeps only what the append trimmed.
                 Some(list_id) => {
                     let meta = skill_rows::meta(tx, user, skill)?;
+                    skill_rows::stamp_after_newest(tx, list_id, &mut entry)?;
                     let (length, dropped) = skill_rows::push_item(tx, list_id, &entry, max_items)?;
                     check(length, dropped.len())?;
                     skill_rows::touch_doc(tx, user, skill)?;
