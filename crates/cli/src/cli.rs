@@ -65,6 +65,10 @@ pub enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Screen messages for risk (suicide, self-harm, harm to others, abuse, medical emergency).
     Safety(cmd::safety::SafetyArgs),
+    /// A mood check-in (1–5), feelings and one line, saved in your journal.
+    Checkin(cmd::journal::CheckinArgs),
+    /// Your journal: add, list, edit, rm (check-ins and the coach's entries included).
+    Journal(cmd::journal::JournalArgs),
     /// What your coach remembers: list, show, edit, forget, export; extract now; on/off.
     Memory(cmd::memory::MemoryArgs),
     /// Backups of the data folder: create, verify, restore (docs/privacy.md).

@@ -39,6 +39,8 @@ fn main() {
         Command::Protocol(args) => cmd::protocol::run(&ctx, args),
         Command::Safety(args) => cmd::safety::run(&ctx, args),
         Command::Memory(args) => cmd::memory::run(&ctx, args),
+        Command::Checkin(args) => cmd::journal::checkin(&ctx, args),
+        Command::Journal(args) => cmd::journal::run(&ctx, args),
         Command::Backup(args) => cmd::backup::run(&ctx, args),
         Command::Export(args) => cmd::backup::export(&ctx, args),
         Command::Erase(args) => cmd::backup::erase(&ctx, args),

@@ -7,6 +7,7 @@ import type { CancelRunRequest } from "./CancelRunRequest";
 import type { CancelRunResponse } from "./CancelRunResponse";
 import type { ChartView } from "./ChartView";
 import type { CheckSkillsRequest } from "./CheckSkillsRequest";
+import type { CheckinRequest } from "./CheckinRequest";
 import type { ComputeChartRequest } from "./ComputeChartRequest";
 import type { ConversationDetail } from "./ConversationDetail";
 import type { ConversationList } from "./ConversationList";
@@ -21,6 +22,13 @@ import type { ExportAllResponse } from "./ExportAllResponse";
 import type { ForgetMemoryResponse } from "./ForgetMemoryResponse";
 import type { GetConversationRequest } from "./GetConversationRequest";
 import type { InstalledModelView } from "./InstalledModelView";
+import type { JournalAddRequest } from "./JournalAddRequest";
+import type { JournalEditRequest } from "./JournalEditRequest";
+import type { JournalEntryView } from "./JournalEntryView";
+import type { JournalList } from "./JournalList";
+import type { JournalListRequest } from "./JournalListRequest";
+import type { JournalRemoveRequest } from "./JournalRemoveRequest";
+import type { JournalRemoved } from "./JournalRemoved";
 import type { ListMemoryRequest } from "./ListMemoryRequest";
 import type { ListModelsRequest } from "./ListModelsRequest";
 import type { ListProtocolRunsRequest } from "./ListProtocolRunsRequest";
@@ -125,6 +133,13 @@ export type Commands = {
   write_state: [WriteStateRequest, StateWritten];
   edit_state_entry: [EditStateEntryRequest, StateEntryEdited];
   compute_chart: [ComputeChartRequest, ChartView];
+  /** A mood check-in, saved as a journal entry. */
+  checkin: [CheckinRequest, JournalEntryView];
+  journal_add: [JournalAddRequest, JournalEntryView];
+  journal_list: [JournalListRequest, JournalList];
+  journal_edit: [JournalEditRequest, JournalEntryView];
+  /** Undoable from the state history. */
+  journal_remove: [JournalRemoveRequest, JournalRemoved];
   list_protocols: [void, ProtocolList];
   list_protocol_runs: [ListProtocolRunsRequest, ProtocolRunList];
   get_protocol_run: [ProtocolRunRequest, ProtocolRunView];

@@ -8,6 +8,7 @@ pub mod compute;
 pub mod conversations;
 pub mod db;
 pub mod eval;
+pub mod journal;
 pub mod llm;
 pub mod memory;
 pub mod memory_render;

@@ -18,6 +18,7 @@ mod headless;
 mod hygiene;
 mod input_caps;
 mod integrity;
+mod journal;
 mod llm;
 // Named `local_model` so scripts/test.sh's one filter runs it with the engine's tests.
 #[cfg(feature = "local-llm")]

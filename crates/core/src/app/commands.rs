@@ -208,6 +208,26 @@ impl Commands for App {
         App::compute_chart(self, &request)
     }
 
+    fn checkin(&self, request: CheckinRequest) -> Result<JournalEntryView, AppError> {
+        App::checkin(self, &request)
+    }
+
+    fn journal_add(&self, request: JournalAddRequest) -> Result<JournalEntryView, AppError> {
+        App::journal_add(self, &request)
+    }
+
+    fn journal_list(&self, request: JournalListRequest) -> Result<JournalList, AppError> {
+        App::journal_list(self, &request)
+    }
+
+    fn journal_edit(&self, request: JournalEditRequest) -> Result<JournalEntryView, AppError> {
+        App::journal_edit(self, &request)
+    }
+
+    fn journal_remove(&self, request: JournalRemoveRequest) -> Result<JournalRemoved, AppError> {
+        App::journal_remove(self, &request)
+    }
+
     fn list_protocols(&self) -> Result<ProtocolList, AppError> {
         Ok(App::list_protocols(self))
     }

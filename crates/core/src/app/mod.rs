@@ -23,6 +23,7 @@ mod eval;
 mod eval_run;
 mod export;
 mod history;
+mod journal;
 mod local_model;
 mod memory;
 mod models;

@@ -18,6 +18,7 @@ mod compaction;
 mod encryption;
 mod harness;
 mod http;
+mod journal;
 mod keychain;
 #[cfg(feature = "local-llm")]
 mod local_model;

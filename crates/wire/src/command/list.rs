@@ -76,6 +76,14 @@ macro_rules! with_commands {
                 blocking write_state(WriteStateRequest) -> StateWritten;
                 blocking edit_state_entry(EditStateEntryRequest) -> StateEntryEdited;
                 blocking compute_chart(ComputeChartRequest) -> ChartView;
+                // The journal and check-ins (the life coach's `journal`)
+                /// A mood check-in, saved as a journal entry.
+                blocking checkin(CheckinRequest) -> JournalEntryView;
+                blocking journal_add(JournalAddRequest) -> JournalEntryView;
+                blocking journal_list(JournalListRequest) -> JournalList;
+                blocking journal_edit(JournalEditRequest) -> JournalEntryView;
+                /// Undoable from the state history.
+                blocking journal_remove(JournalRemoveRequest) -> JournalRemoved;
                 // Coaching protocols
                 blocking list_protocols() -> ProtocolList;
                 blocking list_protocol_runs(ListProtocolRunsRequest) -> ProtocolRunList;

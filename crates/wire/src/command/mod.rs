@@ -14,6 +14,7 @@ mod endpoint;
 mod error;
 mod eval;
 mod history;
+mod journal;
 mod list;
 mod memory;
 mod models;
@@ -57,6 +58,10 @@ pub use eval::{EvalCheck, EvalObserved, EvalRequest, EvalResponse, EvalResults, 
 pub use history::{
     ChangeSource, ClearStateHistoryRequest, ClearStateHistoryResponse, HistoryTargetView,
     StateChangeView, StateHistoryRequest, StateHistoryView, UndoStateRequest, UndoStateResponse,
+};
+pub use journal::{
+    CheckinRequest, JournalAddRequest, JournalEditRequest, JournalEntryView, JournalList,
+    JournalListRequest, JournalRemoveRequest, JournalRemoved, JournalSource,
 };
 pub use list::Commands;
 pub use memory::{
