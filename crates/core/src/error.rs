@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use vibe_charts::ChartError;
 use vibe_context::ContextError;
+use vibe_runlog::RunLogError;
 use vibe_skills::SkillsError;
 use vibe_store::StoreError;
 use vibe_wire::ErrorKind;
@@ -70,6 +71,20 @@ impl From<ContextError> for CoreError {
             ContextError::Skills(e) => Self::Skills(e),
             ContextError::Tokenizer(e) => Self::Tokenizer(e),
             ContextError::InvalidLimits(e) => Self::InvalidLimits(e),
+        }
+    }
+}
+
+/// A run log error keeps its variant (and message) here, so `kind()`, the app's hints and the
+/// front ends read it as before the run log was a crate.
+impl From<RunLogError> for CoreError {
+    fn from(e: RunLogError) -> Self {
+        match e {
+            RunLogError::InvalidRequest(m) => Self::InvalidRequest(m),
+            RunLogError::InvalidRunId(id) => Self::InvalidRunId(id),
+            RunLogError::RunNotFound { run_id, path } => Self::RunNotFound { run_id, path },
+            RunLogError::AuditIo { action, path, err } => Self::AuditIo { action, path, err },
+            RunLogError::RunSealed { path, reason } => Self::RunSealed { path, reason },
         }
     }
 }

@@ -13,9 +13,9 @@ use vibe_protocol::ProtocolEngine;
 use vibe_store::Store;
 use vibe_wire::{ErrorInfo, ErrorKind, Event, SafetyCategory, SafetyResource, SafetyRisk};
 
-use crate::emit::Emitter;
 use crate::safety::{self, Region};
 use crate::store_io::{blocking, off_worker};
+use vibe_runlog::emit::Emitter;
 
 /// The supportive prompt text for a risky message (Chinese, like the coach's other sections;
 /// the model answers in the person's language). The screen puts it in the system prompt; the

@@ -25,10 +25,10 @@ use crate::agent::fsm::{Action, Machine, StoreAnswer};
 use crate::agent::persist::{Draft, tool_calls_json};
 use crate::agent::request::{self, RoundState};
 use crate::agent::round::{RoundEnd, stream_round};
-use crate::audit::RunAudit;
-use crate::emit::Emitter;
 use crate::store_io::{blocking, off_worker};
 use crate::tools::{ToolRegistry, ToolSet};
+use vibe_runlog::RunAudit;
+use vibe_runlog::emit::Emitter;
 
 /// Everything one run needs. Built by the chat service.
 pub struct AgentInput {

@@ -17,8 +17,8 @@ use vibe_wire::Event;
 use crate::CoreError;
 use crate::agent::approvals::{ApprovalRequest, Approver};
 use crate::agent::fsm::{CallVerdict, PlannedCall};
-use crate::emit::Emitter;
 use crate::tools::{Tool, ToolContext, ToolOutput};
+use vibe_runlog::emit::Emitter;
 
 /// One call's outcome.
 pub struct CallOutcome {

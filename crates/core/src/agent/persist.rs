@@ -146,7 +146,7 @@ mod tests {
     use crate::agent::ApprovalPolicy;
     use crate::app::{App, AppPaths, Injections, Overrides};
     use crate::chat::{ChatService, TurnRequest};
-    use crate::emit::{CollectSink, EventSink};
+    use vibe_runlog::emit::{CollectSink, EventSink};
 
     /// The app over a temp data dir, opened as every front end opens it, whose model is the
     /// fake server.

@@ -11,7 +11,7 @@ use vibe_wire::Event;
 
 use crate::CoreError;
 use crate::agent::persist::Draft;
-use crate::emit::Emitter;
+use vibe_runlog::emit::Emitter;
 
 /// How a round ended.
 pub enum RoundEnd {

@@ -108,6 +108,12 @@ impl From<vibe_context::ContextError> for AppError {
     }
 }
 
+impl From<vibe_runlog::RunLogError> for AppError {
+    fn from(e: vibe_runlog::RunLogError) -> Self {
+        Self::Core(CoreError::from(e))
+    }
+}
+
 impl AppError {
     /// Stable snake_case kind (as `ErrorInfo.kind`).
     pub fn kind(&self) -> ErrorKind {

@@ -13,8 +13,8 @@ use vibe_wire::command::{GetConversationRequest, SendMessageRequest, SetProfileP
 use crate::CoreError;
 use crate::agent::{ApprovalPolicy, Approver};
 use crate::app::{App, AppError, AppPaths, EphemeralKeys, Injections, Overrides};
-use crate::emit::{CollectSink, EventSink};
 use crate::eval::{Check, Observed, Scenario, score_turn};
+use vibe_runlog::emit::{CollectSink, EventSink};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TurnReport {

@@ -89,7 +89,7 @@ pub struct App {
     downloads: models::Downloads,
     /// This data folder's run folders with their key (none when encryption is off), passed
     /// down to every writer and reader of run folders.
-    run_folders: crate::audit::RunFolders,
+    run_folders: vibe_runlog::RunFolders,
 }
 
 struct Loaded {
@@ -215,7 +215,7 @@ impl App {
 
     /// This data folder's run folders with the key sealing them: for hosts that read recorded
     /// runs below the commands (test harnesses, evals, replays).
-    pub fn run_folders(&self) -> &crate::audit::RunFolders {
+    pub fn run_folders(&self) -> &vibe_runlog::RunFolders {
         &self.run_folders
     }
 

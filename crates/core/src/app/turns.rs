@@ -16,7 +16,7 @@ use vibe_wire::command::{
 use crate::agent::Approver;
 use crate::app::{App, AppError};
 use crate::chat::{ChatService, ChatSetup, ProtocolChoiceMade, TurnRequest};
-use crate::emit::EventSink;
+use vibe_runlog::emit::EventSink;
 
 /// The runs in progress in this app, by run id, with what cancels each.
 #[derive(Default)]

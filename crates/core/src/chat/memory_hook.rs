@@ -16,8 +16,8 @@ use vibe_store::Store;
 
 use super::ChatService;
 use crate::CoreError;
-use crate::audit::RunFolders;
 use crate::memory::{self, Extraction, ExtractionStatus, MemorySettings};
+use vibe_runlog::RunFolders;
 
 /// Most passes one call runs (the rest wait for the next call or `vibe memory extract`).
 const PASSES_PER_CALL: usize = 2;

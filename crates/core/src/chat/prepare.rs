@@ -11,8 +11,8 @@ use vibe_wire::{Event, Phase};
 
 use super::{ChatService, Turn, TurnRequest};
 use crate::CoreError;
-use crate::emit::{Emitter, EventSink};
 use crate::store_io::blocking;
+use vibe_runlog::emit::{Emitter, EventSink};
 
 impl ChatService {
     /// The conversation, the run (its id minted by the caller, or here), its open audit log and
@@ -24,7 +24,7 @@ impl ChatService {
     ) -> Result<Turn, CoreError> {
         let run_id = match &request.run_id {
             Some(id) => {
-                crate::audit::validate_run_id(id)?;
+                vibe_runlog::validate_run_id(id)?;
                 id.clone()
             }
             None => uuid::Uuid::now_v7().to_string(),

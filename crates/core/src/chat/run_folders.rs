@@ -11,8 +11,8 @@ use vibe_wire::Event;
 
 use super::ChatService;
 use crate::CoreError;
-use crate::audit::liveness;
-use crate::audit::{RunAudit, RunFolders, SpareRun, sweep_spares};
+use vibe_runlog::liveness;
+use vibe_runlog::{RunAudit, RunFolders, SpareRun, sweep_spares};
 
 /// The spare run folder kept ready by a background thread (see `audit::spare`).
 pub(super) struct Spares {
@@ -92,7 +92,7 @@ impl ChatService {
     }
 
     pub(super) fn run_dir(&self, run_id: &str) -> Option<PathBuf> {
-        self.runs.as_ref().map(|r| r.data_dir().join(crate::audit::RUNS_DIR).join(run_id))
+        self.runs.as_ref().map(|r| r.data_dir().join(vibe_runlog::RUNS_DIR).join(run_id))
     }
 
     /// Close runs that a killed process left `running` (their lock is free): partial answers
@@ -116,7 +116,7 @@ pub fn recover_runs(
         }
     }
     Ok(store.close_dead_runs(&|run_id: &str| {
-        let Some(dir) = data_dir.map(|d| d.join(crate::audit::RUNS_DIR).join(run_id)) else {
+        let Some(dir) = data_dir.map(|d| d.join(vibe_runlog::RUNS_DIR).join(run_id)) else {
             return RunEnd::Alive;
         };
         if !liveness::is_dead(&dir) {
@@ -135,7 +135,7 @@ pub fn recover_runs(
 pub(super) fn say_unsaved(
     err: &CoreError,
     note: Option<&std::path::Path>,
-    emitter: &crate::emit::Emitter,
+    emitter: &vibe_runlog::emit::Emitter,
 ) {
     if err.kind() != vibe_wire::ErrorKind::Storage {
         return;

@@ -18,9 +18,9 @@ use vibe_wire::{ErrorInfo, ErrorKind, Event};
 
 use super::plan::Step;
 use super::{ChatService, Turn};
-use crate::emit::{CollectSink, Emitter};
 use crate::safety::{self, Risk, Screening};
 use crate::wellbeing::{self, Found, Place};
+use vibe_runlog::emit::{CollectSink, Emitter};
 
 impl ChatService {
     /// Screen the person's message: the plan's step. Without a risk (or when screening

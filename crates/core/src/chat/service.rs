@@ -17,10 +17,10 @@ use vibe_wire::{ErrorInfo, Event, RunStatus, StopReason, TokenUsage};
 
 use crate::CoreError;
 use crate::agent::{AgentInput, AgentOutcome, Approver, run_agent};
-use crate::audit::{RunAudit, RunFolders};
-use crate::emit::{Emitter, EventSink};
 use crate::store_io::blocking;
 use crate::tools::{ToolRegistry, ToolsSettings};
+use vibe_runlog::emit::{Emitter, EventSink};
+use vibe_runlog::{RunAudit, RunFolders};
 
 pub use run_folders::recover_runs;
 use run_folders::{Spares, UNSAVED_FILE, say_unsaved};

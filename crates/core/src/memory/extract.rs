@@ -27,9 +27,9 @@ use super::{
     MemorySettings, Trigger, extraction_due, extraction_request, memory_enabled, parse_answer,
 };
 use crate::CoreError;
-use crate::audit::RunFolders;
-use crate::emit::{Emitter, EventSink};
 use crate::store_io::blocking;
+use vibe_runlog::RunFolders;
+use vibe_runlog::emit::{Emitter, EventSink};
 
 /// How to run a pass.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

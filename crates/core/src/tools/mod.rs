@@ -38,8 +38,8 @@ use vibe_skills::Registry;
 use vibe_store::{StateWrite, Store};
 use vibe_wire::Plan;
 
-use crate::emit::Emitter;
 use crate::store_io::blocking;
+use vibe_runlog::emit::Emitter;
 
 /// What kind of work a tool does (budgets count `Script` calls separately; `Display` tools only
 /// emit events).

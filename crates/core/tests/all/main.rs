@@ -2,7 +2,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod audit;
 mod compute;
 mod context;
 mod tools;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::liveness;
 use super::{RUNS_DIR, RunAudit, RunFolders, io_error};
-use crate::CoreError;
+use crate::RunLogError;
 
 /// The folder under `runs/` that holds spare run folders.
 pub const SPARE_DIR: &str = ".spare";
@@ -29,7 +29,7 @@ fn spare_root(data_dir: &Path) -> PathBuf {
 impl SpareRun {
     /// Make `runs/.spare/<new id>/events.jsonl`, open and locked, sealed with the folders' key
     /// when they have one.
-    pub fn create(folders: &RunFolders) -> Result<SpareRun, CoreError> {
+    pub fn create(folders: &RunFolders) -> Result<SpareRun, RunLogError> {
         let id = uuid::Uuid::now_v7().to_string();
         let audit = RunAudit::open_in(
             spare_root(folders.data_dir()).join(&id),
@@ -48,7 +48,7 @@ impl SpareRun {
     /// over its open log, now the log of `run_id` (the lock is kept throughout: it belongs to
     /// the open file, not to its name). When the move fails (some systems refuse to rename a
     /// folder holding an open file), the spare is removed.
-    pub fn activate(self, folders: &RunFolders, run_id: &str) -> Result<RunAudit, CoreError> {
+    pub fn activate(self, folders: &RunFolders, run_id: &str) -> Result<RunAudit, RunLogError> {
         let moved = folders.run_dir(run_id).and_then(|target| {
             std::fs::rename(self.audit.dir(), &target)
                 .map(|()| target)
@@ -89,7 +89,7 @@ pub fn sweep_spares(data_dir: &Path) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::{list_runs_on_disk, read_events};
+    use crate::{list_runs_on_disk, read_events};
     use vibe_wire::{Envelope, Event};
 
     #[test]
@@ -123,7 +123,7 @@ mod tests {
         // A spare whose process died: its folder remains, unlocked.
         let orphan = spare_root(data.path()).join("0190d3c2-7a1e-7c3b-9f00-1234567890ab");
         std::fs::create_dir_all(&orphan).unwrap();
-        std::fs::write(orphan.join(crate::audit::EVENTS_FILE), "").unwrap();
+        std::fs::write(orphan.join(crate::EVENTS_FILE), "").unwrap();
         let live = SpareRun::create(&RunFolders::unkeyed(data.path()).unwrap()).unwrap();
         assert_eq!(sweep_spares(data.path()), 1);
         assert!(!orphan.exists());

@@ -17,7 +17,7 @@ use vibe_wire::{Envelope, Event, StopReason};
 
 use super::integrity::Integrity;
 use super::{EVENTS_FILE, RUNS_DIR, RunFolders, RunKey, io_error, run_dir, seal};
-use crate::CoreError;
+use crate::RunLogError;
 
 /// One run's event log as read from disk.
 #[derive(Debug, Clone)]
@@ -132,17 +132,17 @@ impl RunLog {
     }
 }
 
-/// Read `<data_dir>/runs/<run_id>/events.jsonl`. A missing file is [`CoreError::RunNotFound`];
+/// Read `<data_dir>/runs/<run_id>/events.jsonl`. A missing file is [`RunLogError::RunNotFound`];
 /// a sealed one without the data folder's key (or sealed with another) is
-/// [`CoreError::RunSealed`].
+/// [`RunLogError::RunSealed`].
 /// This reads without the folder's key (clear logs only); [`RunFolders::read_events`] reads
 /// sealed ones too.
-pub fn read_events(data_dir: &Path, run_id: &str) -> Result<RunLog, CoreError> {
+pub fn read_events(data_dir: &Path, run_id: &str) -> Result<RunLog, RunLogError> {
     read_events_in(data_dir, None, run_id)
 }
 
 /// [`read_events`] with the folders' key.
-pub(super) fn read_events_keyed(folders: &RunFolders, run_id: &str) -> Result<RunLog, CoreError> {
+pub(super) fn read_events_keyed(folders: &RunFolders, run_id: &str) -> Result<RunLog, RunLogError> {
     read_events_in(folders.data_dir(), folders.key(), run_id)
 }
 
@@ -150,7 +150,7 @@ fn read_events_in(
     data_dir: &Path,
     key: Option<&Arc<RunKey>>,
     run_id: &str,
-) -> Result<RunLog, CoreError> {
+) -> Result<RunLog, RunLogError> {
     let dir = run_dir(data_dir, run_id)?;
     let path = dir.join(EVENTS_FILE);
     let bytes = read_log_bytes(&path, run_id)?;
@@ -166,8 +166,8 @@ fn read_events_in(
 fn key_or_refuse<'k>(
     data_dir: &Path,
     key: Option<&'k Arc<RunKey>>,
-) -> Result<&'k Arc<RunKey>, CoreError> {
-    key.ok_or_else(|| CoreError::RunSealed {
+) -> Result<&'k Arc<RunKey>, RunLogError> {
+    key.ok_or_else(|| RunLogError::RunSealed {
         path: data_dir.join(RUNS_DIR),
         reason: "the run folders there are encrypted and the key is not loaded; open the \
                  data folder with VibeLife (the app or `vibe --data-dir`) to read or write them"
@@ -177,20 +177,20 @@ fn key_or_refuse<'k>(
 
 /// Read the event log at `path` of run `run_id` with `key` (a backup's run folder, checked
 /// with its database's key); the run is taken as not going on.
-pub(crate) fn read_events_at(
+pub fn read_events_at(
     path: &Path,
     run_id: &str,
     key: Option<&RunKey>,
-) -> Result<RunLog, CoreError> {
+) -> Result<RunLog, RunLogError> {
     let bytes = read_log_bytes(path, run_id)?;
     parse_log(run_id, path.to_path_buf(), &bytes, key, || false)
 }
 
-fn read_log_bytes(path: &Path, run_id: &str) -> Result<Vec<u8>, CoreError> {
+fn read_log_bytes(path: &Path, run_id: &str) -> Result<Vec<u8>, RunLogError> {
     match std::fs::read(path) {
         Ok(bytes) => Ok(bytes),
         Err(e) if e.kind() == ErrorKind::NotFound => {
-            Err(CoreError::RunNotFound { run_id: run_id.to_string(), path: path.to_path_buf() })
+            Err(RunLogError::RunNotFound { run_id: run_id.to_string(), path: path.to_path_buf() })
         }
         Err(e) => Err(io_error("read", path, e)),
     }
@@ -204,12 +204,14 @@ fn parse_log(
     bytes: &[u8],
     key: Option<&RunKey>,
     live: impl FnOnce() -> bool,
-) -> Result<RunLog, CoreError> {
+) -> Result<RunLog, RunLogError> {
     let sealed = matches!(seal::form(bytes), seal::Form::Sealed { .. });
     let opened = if sealed {
         match seal::open(bytes, key, run_id, EVENTS_FILE) {
             Ok(opened) => Some(opened),
-            Err(refused) => return Err(CoreError::RunSealed { path, reason: refused.to_string() }),
+            Err(refused) => {
+                return Err(RunLogError::RunSealed { path, reason: refused.to_string() });
+            }
         }
     } else {
         None
@@ -270,7 +272,7 @@ fn parse_log(
 }
 
 /// Ids of the runs with an `events.jsonl` under `<data_dir>/runs/`, sorted. No folder: empty.
-pub fn list_runs_on_disk(data_dir: &Path) -> Result<Vec<String>, CoreError> {
+pub fn list_runs_on_disk(data_dir: &Path) -> Result<Vec<String>, RunLogError> {
     let root = data_dir.join(RUNS_DIR);
     let entries = match std::fs::read_dir(&root) {
         Ok(entries) => entries,
@@ -290,12 +292,12 @@ pub fn list_runs_on_disk(data_dir: &Path) -> Result<Vec<String>, CoreError> {
 }
 
 /// The files in a run's folder (events.jsonl and large outputs, not dot files), sorted by name.
-pub fn run_files(data_dir: &Path, run_id: &str) -> Result<Vec<RunFile>, CoreError> {
+pub fn run_files(data_dir: &Path, run_id: &str) -> Result<Vec<RunFile>, RunLogError> {
     let dir = run_dir(data_dir, run_id)?;
     let entries = match std::fs::read_dir(&dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == ErrorKind::NotFound => {
-            return Err(CoreError::RunNotFound { run_id: run_id.to_string(), path: dir });
+            return Err(RunLogError::RunNotFound { run_id: run_id.to_string(), path: dir });
         }
         Err(e) => return Err(io_error("list", &dir, e)),
     };
@@ -321,7 +323,7 @@ pub fn run_files(data_dir: &Path, run_id: &str) -> Result<Vec<RunFile>, CoreErro
 /// cannot be decrypted is an error naming the file.
 /// This reads without the folder's key (clear files only); [`RunFolders::read_run_file`]
 /// opens sealed ones too.
-pub fn read_run_file(data_dir: &Path, run_id: &str, name: &str) -> Result<Vec<u8>, CoreError> {
+pub fn read_run_file(data_dir: &Path, run_id: &str, name: &str) -> Result<Vec<u8>, RunLogError> {
     read_run_file_in(data_dir, None, run_id, name)
 }
 
@@ -330,7 +332,7 @@ pub(super) fn read_run_file_keyed(
     folders: &RunFolders,
     run_id: &str,
     name: &str,
-) -> Result<Vec<u8>, CoreError> {
+) -> Result<Vec<u8>, RunLogError> {
     read_run_file_in(folders.data_dir(), folders.key(), run_id, name)
 }
 
@@ -339,10 +341,10 @@ fn read_run_file_in(
     key: Option<&Arc<RunKey>>,
     run_id: &str,
     name: &str,
-) -> Result<Vec<u8>, CoreError> {
+) -> Result<Vec<u8>, RunLogError> {
     let dir = run_dir(data_dir, run_id)?;
     if name.is_empty() || name.starts_with('.') || name.contains(['/', '\\']) {
-        return Err(CoreError::InvalidRequest(format!(
+        return Err(RunLogError::InvalidRequest(format!(
             "\"{name}\" is not a file of run {run_id}'s folder (a plain file name, as the run lists its files)"
         )));
     }
@@ -350,7 +352,7 @@ fn read_run_file_in(
     let bytes = match std::fs::read(&path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == ErrorKind::NotFound => {
-            return Err(CoreError::RunNotFound { run_id: run_id.to_string(), path });
+            return Err(RunLogError::RunNotFound { run_id: run_id.to_string(), path });
         }
         Err(e) => return Err(io_error("read", &path, e)),
     };
@@ -359,12 +361,12 @@ fn read_run_file_in(
     }
     let key = key_or_refuse(data_dir, key)?;
     let opened = seal::open(&bytes, Some(&**key), run_id, name).map_err(|refused| {
-        CoreError::RunSealed { path: path.clone(), reason: refused.to_string() }
+        RunLogError::RunSealed { path: path.clone(), reason: refused.to_string() }
     })?;
     let whole =
         opened.chain.as_ref().is_none_or(|end| matches!(end, super::chain::End::Closed { .. }));
     if !opened.damaged.is_empty() || opened.cut_last || !whole {
-        return Err(CoreError::RunSealed {
+        return Err(RunLogError::RunSealed {
             path,
             reason: "part of it cannot be decrypted (the file is damaged)".into(),
         });

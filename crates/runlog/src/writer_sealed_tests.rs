@@ -3,7 +3,7 @@
 //! apart, and a reopened one.
 
 use super::*;
-use crate::audit::{Integrity, RunFolders};
+use crate::{Integrity, RunFolders};
 use vibe_wire::Event;
 
 fn said(seq: u64, text: &str) -> Envelope {
@@ -134,6 +134,6 @@ fn a_header_cut_by_a_kill_is_started_again_and_a_clear_log_is_not_appended_seale
     std::fs::create_dir_all(dir.path().join("runs/old")).unwrap();
     std::fs::write(dir.path().join("runs/old").join(EVENTS_FILE), "{\"seq\":0}\n").unwrap();
     let err = runs.create("old").err().unwrap();
-    assert!(matches!(err, CoreError::RunSealed { .. }), "{err}");
+    assert!(matches!(err, RunLogError::RunSealed { .. }), "{err}");
     assert!(err.to_string().contains("clear-text log"), "{err}");
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{RUNS_DIR, RunAudit, RunFile, RunKey, RunLog, reader, run_dir};
-use crate::CoreError;
+use crate::RunLogError;
 
 /// In `runs/`: the run folders of this data folder are sealed (all of them, once written).
 pub const SEALED_MARKER: &str = ".sealed";
@@ -43,11 +43,11 @@ impl RunFolders {
     /// The run folders of `data_dir` without its key (tools and tests working below the app):
     /// clear files only. A folder marked sealed is refused, since its files would be written
     /// clear or could not be read.
-    pub fn unkeyed(data_dir: impl Into<PathBuf>) -> Result<Self, CoreError> {
+    pub fn unkeyed(data_dir: impl Into<PathBuf>) -> Result<Self, RunLogError> {
         let data_dir = data_dir.into();
         let marker = data_dir.join(RUNS_DIR).join(SEALED_MARKER);
         if marker.exists() {
-            return Err(CoreError::RunSealed {
+            return Err(RunLogError::RunSealed {
                 path: data_dir.join(RUNS_DIR),
                 reason: "the run folders there are encrypted and the key is not loaded; open \
                          the data folder with VibeLife (the app or `vibe --data-dir`) to read \
@@ -69,33 +69,33 @@ impl RunFolders {
     }
 
     /// The folder of one run, `<data_dir>/runs/<run_id>` (ids that could escape it fail).
-    pub fn run_dir(&self, run_id: &str) -> Result<PathBuf, CoreError> {
+    pub fn run_dir(&self, run_id: &str) -> Result<PathBuf, RunLogError> {
         run_dir(&self.data_dir, run_id)
     }
 
     /// Create (or reopen) a run's folder and open its log (see [`RunAudit::create`]), sealed
     /// with the folders' key when they have one.
-    pub fn create(&self, run_id: &str) -> Result<RunAudit, CoreError> {
+    pub fn create(&self, run_id: &str) -> Result<RunAudit, RunLogError> {
         RunAudit::open_in(self.run_dir(run_id)?, run_id, self.key.clone())
     }
 
     /// A run's event log (see [`super::read_events`]), sealed or clear.
-    pub fn read_events(&self, run_id: &str) -> Result<RunLog, CoreError> {
+    pub fn read_events(&self, run_id: &str) -> Result<RunLog, RunLogError> {
         reader::read_events_keyed(self, run_id)
     }
 
     /// The files in a run's folder.
-    pub fn run_files(&self, run_id: &str) -> Result<Vec<RunFile>, CoreError> {
+    pub fn run_files(&self, run_id: &str) -> Result<Vec<RunFile>, RunLogError> {
         reader::run_files(&self.data_dir, run_id)
     }
 
     /// The clear bytes of one file of a run's folder (see [`super::read_run_file`]).
-    pub fn read_run_file(&self, run_id: &str, name: &str) -> Result<Vec<u8>, CoreError> {
+    pub fn read_run_file(&self, run_id: &str, name: &str) -> Result<Vec<u8>, RunLogError> {
         reader::read_run_file_keyed(self, run_id, name)
     }
 
     /// Ids of the runs on disk, sorted.
-    pub fn list(&self) -> Result<Vec<String>, CoreError> {
+    pub fn list(&self) -> Result<Vec<String>, RunLogError> {
         reader::list_runs_on_disk(&self.data_dir)
     }
 }

@@ -2,7 +2,7 @@
 //! a killed attempt's leftover removed, a live run left for later, the marker written once.
 
 use super::*;
-use crate::audit::{RunAudit, RunFolders, read_events};
+use crate::{RunAudit, RunFolders, read_events};
 
 const LINES: &str = "{\"run_id\":\"r1\",\"seq\":0,\"ts\":\"t\",\"type\":\"assistant_delta\",\"text\":\"我想辞职\"}\n\
 {\"run_id\":\"r1\",\"seq\":1,\"ts\":\"t\",\"type\":\"round_started\",\"round\":1}\n{\"run_id\":\"r1\",\"se";

@@ -25,7 +25,7 @@ use super::chain::{self, Link};
 use super::late::{self, Waiting};
 use super::seal::{self, Form, RunKey, Sealer};
 use super::{EVENTS_FILE, RunFolders, blob, io_error};
-use crate::CoreError;
+use crate::RunLogError;
 use crate::emit::EventSink;
 
 /// The audit folder of one run, open for writing. Plug it into an
@@ -147,7 +147,7 @@ impl RunAudit {
     ///
     /// This one has no key: the log is clear, and a folder marked sealed is refused (tools and
     /// tests below the app). [`RunFolders::create`] seals it with the folders' key.
-    pub fn create(data_dir: &Path, run_id: &str) -> Result<RunAudit, CoreError> {
+    pub fn create(data_dir: &Path, run_id: &str) -> Result<RunAudit, RunLogError> {
         RunFolders::unkeyed(data_dir)?.create(run_id)
     }
 
@@ -157,7 +157,7 @@ impl RunAudit {
         dir: PathBuf,
         run_id: &str,
         key: Option<Arc<RunKey>>,
-    ) -> Result<RunAudit, CoreError> {
+    ) -> Result<RunAudit, RunLogError> {
         super::private_dir(&dir).map_err(|e| io_error("create", &dir, e))?;
         let events_path = dir.join(EVENTS_FILE);
         let file = super::private_file(OpenOptions::new())
@@ -167,7 +167,7 @@ impl RunAudit {
             .open(&events_path)
             .map_err(|e| io_error("open", &events_path, e))?;
         file.try_lock().map_err(|e| match e {
-            std::fs::TryLockError::WouldBlock => CoreError::InvalidRequest(format!(
+            std::fs::TryLockError::WouldBlock => RunLogError::InvalidRequest(format!(
                 "run {run_id} is still running in another process ({} is locked)",
                 events_path.display()
             )),
@@ -177,7 +177,7 @@ impl RunAudit {
             .map_err(|e| io_error("read", &events_path, e))?
         {
             Ok(found) => found,
-            Err(reason) => return Err(CoreError::RunSealed { path: events_path, reason }),
+            Err(reason) => return Err(RunLogError::RunSealed { path: events_path, reason }),
         };
         if let Some(key) = &key {
             let sealer = match resume {
@@ -194,7 +194,7 @@ impl RunAudit {
     /// The same open log after its folder was renamed to `dir`, now the log of `run_id` (a
     /// spare run folder taken over by a run). Nothing may have been written to it yet: a sealed
     /// log's records are bound to the run id, so its sealer starts again for `run_id`.
-    pub(super) fn moved_to(mut self, dir: PathBuf, run_id: &str) -> Result<Self, CoreError> {
+    pub(super) fn moved_to(mut self, dir: PathBuf, run_id: &str) -> Result<Self, RunLogError> {
         self.events_path = dir.join(EVENTS_FILE);
         self.dir = dir;
         if self.run_id != run_id {
@@ -202,7 +202,7 @@ impl RunAudit {
             let untouched = log.pending.is_empty()
                 && log.file.metadata().map(|m| m.len() == 0).unwrap_or(false);
             if !untouched {
-                return Err(CoreError::InvalidRequest(format!(
+                return Err(RunLogError::InvalidRequest(format!(
                     "the run folder {} was written to before run {run_id} took it over",
                     self.dir.display()
                 )));

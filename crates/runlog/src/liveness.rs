@@ -32,7 +32,7 @@ pub fn is_dead(run_dir: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::RunAudit;
+    use crate::RunAudit;
 
     #[test]
     fn an_open_audit_log_means_alive_and_a_closed_one_dead() {

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::*;
-use crate::audit::seal::{self, HEADER_LEN, Sealer};
+use crate::seal::{self, HEADER_LEN, Sealer};
 
 const LINES: [&str; 3] = ["{\"a\":1}\n", "{\"b\":2}\n{\"c\":3}\n", "{\"d\":4}\n"];
 

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::io_error;
 use super::seal::{RunKey, Sealer, seal_whole};
-use crate::CoreError;
+use crate::RunLogError;
 
 /// Tool outputs whose JSON is larger than this many bytes are written to a file.
 pub const EXTERNALIZE_THRESHOLD: usize = 16 * 1024;
@@ -43,7 +43,7 @@ pub(super) fn write_new(
     counter: &AtomicU32,
     text: &str,
     sealing: Option<(Arc<RunKey>, &str)>,
-) -> Result<String, CoreError> {
+) -> Result<String, RunLogError> {
     let stem = file_stem(name_hint);
     for _ in 0..MAX_NAME_ATTEMPTS {
         let n = counter.fetch_add(1, Ordering::Relaxed);

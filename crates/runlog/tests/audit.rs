@@ -9,9 +9,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use vibe_core::CoreError;
-use vibe_core::audit::{self, EXTERNALIZE_THRESHOLD, PREVIEW_CHARS, RunAudit};
-use vibe_core::emit::{CollectSink, Emitter};
+use vibe_runlog::RunLogError;
+use vibe_runlog::emit::{CollectSink, Emitter};
+use vibe_runlog::{self as audit, EXTERNALIZE_THRESHOLD, PREVIEW_CHARS, RunAudit};
 use vibe_wire::{ErrorInfo, Event, Phase, Plan, PlanStep, StopReason, TokenUsage};
 
 fn sample_run(emitter: &Emitter) {
@@ -179,7 +179,7 @@ fn io_failures_during_a_run_are_remembered_and_the_run_goes_on() {
 fn reading_errors_name_the_path_and_the_fix() {
     let dir = tempfile::tempdir().unwrap();
     let err = audit::read_events(dir.path(), "nope").unwrap_err();
-    assert!(matches!(err, CoreError::RunNotFound { .. }));
+    assert!(matches!(err, RunLogError::RunNotFound { .. }));
     let msg = err.to_string();
     assert!(msg.contains("runs/nope/events.jsonl"), "{msg}");
     assert!(!msg.contains("vibe "), "a library error names no CLI command: {msg}");

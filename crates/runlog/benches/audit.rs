@@ -3,7 +3,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
-use vibe_core::audit::{self, RunAudit};
+use vibe_runlog::{self as audit, RunAudit};
 use vibe_wire::{Envelope, Event, Phase, SectionTokens, StopReason, TokenUsage};
 
 /// One turn as the bench in issue 5 shapes it: a write_state call, then a ~200-character
