@@ -45,11 +45,11 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use vibe_context::ContextLimitsExt;
 use vibe_llm::LlmSettingsExt;
 use vibe_skills::Registry;
-use vibe_store::{Recovery, Store, Upgrade};
+use vibe_store::{Recovery, Store};
 use vibe_wire::command::{SettingsView, UpdateSettingsRequest};
 
-use crate::agent::PendingApprovals;
-use crate::chat::ChatService;
+use vibe_agent::agent::PendingApprovals;
+use vibe_agent::chat::ChatService;
 
 pub use assembly::Assembly;
 pub use auto_backup::{AUTO_BACKUP_EVERY, BackupSettings};
@@ -65,6 +65,8 @@ pub use paths::{
 pub use secrets::{EphemeralKeys, KeyStore, OsKeychain};
 pub use settings::{Language, Preferences, Settings, SettingsFile};
 pub use turns::LiveRuns;
+/// What opening the data folder upgraded (`App::upgraded`): the schema versions, the old file kept.
+pub use vibe_store::Upgrade;
 
 /// One open VibeLife: `Send + Sync`, shared behind an `Arc` by every task of a front end.
 pub struct App {
@@ -187,14 +189,14 @@ impl App {
         let loaded = Loaded::new(&paths, &overrides, &injections, settings, doc);
         let skills = Arc::new(Registry::open(loaded.assembly.skills.clone()));
         if overrides.long_lived {
-            crate::safety::warm_up();
+            vibe_agent::safety::warm_up();
         }
         if overrides.long_lived
             && let Err(e) = skills.watch()
         {
             tracing::warn!(error = %e, "skill folders are not watched; edits are checked on every message");
         }
-        let recovered = crate::chat::recover_runs(&store, Some(&paths.data_dir))?;
+        let recovered = vibe_agent::chat::recover_runs(&store, Some(&paths.data_dir))?;
         Ok(App {
             paths,
             overrides,

@@ -20,7 +20,7 @@ pub(super) fn open(
 ) -> Result<RunFolders, AppError> {
     let key = if encrypted {
         let mut candidate = zeroize::Zeroizing::new([0u8; vibe_store::RAW_KEY_LEN]);
-        getrandom::fill(candidate.as_mut()).map_err(|e| crate::CoreError::AuditIo {
+        getrandom::fill(candidate.as_mut()).map_err(|e| vibe_runlog::RunLogError::AuditIo {
             action: "make the key of the run folders (the OS gave no random bytes) for",
             path: paths.data_dir.join(vibe_runlog::RUNS_DIR),
             err: std::io::Error::other(e.to_string()),

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use vibe_core::agent::{ApprovalPolicy, Budgets};
+use vibe_agent::agent::{ApprovalPolicy, Budgets};
 use vibe_store::Role;
 use vibe_wire::{Event, Phase, StopReason};
 

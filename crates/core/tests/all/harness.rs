@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
-use vibe_core::agent::{ApprovalPolicy, Approver, Budgets};
+use vibe_agent::agent::{ApprovalPolicy, Approver, Budgets};
 use vibe_core::app::{App, AppPaths, EphemeralKeys, Injections, Overrides};
-use vibe_core::chat::{ChatService, TurnRequest, TurnResult};
+use vibe_agent::chat::{ChatService, TurnRequest, TurnResult};
 use vibe_llm::{ChatModel, LlmSettings, ScriptedModel};
 use vibe_runlog::emit::{CollectSink, EventSink};
 use vibe_store::{LOCAL_USER, Store};
@@ -94,7 +94,7 @@ pub struct Options {
     /// Compaction summaries written by the model.
     pub summarize_with_model: bool,
     /// When memory extraction runs by itself.
-    pub memory: vibe_core::memory::MemorySettings,
+    pub memory: vibe_agent::memory::MemorySettings,
 }
 
 impl Harness {

@@ -29,6 +29,7 @@ mod safety;
 mod sealed_runs;
 mod storage;
 mod store_waits;
+mod stored_calls;
 mod structured;
 mod tool_order;
 mod undo;

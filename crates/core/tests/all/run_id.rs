@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
-use vibe_core::agent::ApprovalPolicy;
+use vibe_agent::agent::ApprovalPolicy;
 use vibe_test_support::WriteLock;
 use vibe_wire::command::{CancelRunRequest, SendMessageRequest};
 

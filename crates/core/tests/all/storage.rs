@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use vibe_core::agent::ApprovalPolicy;
-use vibe_core::chat::recover_runs;
+use vibe_agent::agent::ApprovalPolicy;
+use vibe_agent::chat::recover_runs;
 use vibe_store::{LOCAL_USER, Role};
 use vibe_wire::Event;
 

@@ -149,7 +149,7 @@ async fn update_plan_validates_and_hands_the_plan_to_the_loop() {
         )
         .await;
     assert!(!out.is_error);
-    let Some(vibe_core::tools::Effect::PlanUpdated(plan)) = out.effect else {
+    let Some(vibe_agent::tools::Effect::PlanUpdated(plan)) = out.effect else {
         panic!("no plan effect")
     };
     assert_eq!(plan.steps[0].status.as_str(), "in_progress");

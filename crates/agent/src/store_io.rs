@@ -9,7 +9,7 @@ use vibe_store::{Store, StoreError};
 use crate::CoreError;
 
 /// [`vibe_store::blocking`], its errors as [`CoreError`].
-pub(crate) async fn blocking<T, F>(store: &Arc<Store>, f: F) -> Result<T, CoreError>
+pub async fn blocking<T, F>(store: &Arc<Store>, f: F) -> Result<T, CoreError>
 where
     T: Send + 'static,
     F: FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
@@ -19,7 +19,7 @@ where
 
 /// [`vibe_store::off_worker`]: `f` reaches the store directly or through another owner (the
 /// context builder's calibration, the protocol engine, the safety marks).
-pub(crate) async fn off_worker<T, F>(f: F) -> Result<T, CoreError>
+pub async fn off_worker<T, F>(f: F) -> Result<T, CoreError>
 where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,

@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
+use vibe_agent::tools::ToolRegistry;
 use vibe_context::{ContextBuilder, ContextLimits, PromptRequest, Tokenizer};
-use vibe_core::tools::ToolRegistry;
 use vibe_skills::{Registry, RegistryConfig};
 use vibe_store::{LOCAL_USER, NewMessage, Role, Store};
 use vibe_wire::Phase;

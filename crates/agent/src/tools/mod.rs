@@ -26,7 +26,7 @@ mod wellbeing;
 pub use registry::{ToolRegistry, ToolsSettings, ToolsSettingsExt};
 pub use toolset::ToolSet;
 pub use wellbeing::FLAG_WELLBEING_CONCERN;
-pub(crate) use wellbeing::read_flag;
+pub use wellbeing::read_flag;
 
 use std::path::PathBuf;
 use std::sync::Arc;

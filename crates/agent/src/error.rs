@@ -1,7 +1,6 @@
-//! The one error type of `vibe-core`. Variants wrap the lower crates' errors unchanged, so
-//! their messages (which name the field, the path and the fix) reach the person intact.
-
-use std::path::PathBuf;
+//! The one error type of the agent crate (`vibe-core` re-exports it). Variants wrap the lower
+//! crates' errors unchanged, so their messages (which name the field, the path and the fix)
+//! reach the person intact.
 
 use vibe_charts::ChartError;
 use vibe_context::ContextError;
@@ -27,24 +26,11 @@ pub enum CoreError {
     /// The message says what to change. Not retried.
     #[error("{0}")]
     InvalidRequest(String),
-    /// A run id that cannot name a folder under `runs/` (empty, too long, a path separator or
-    /// a leading dot). Not retried.
-    #[error(
-        "invalid run id \"{0}\": use letters, digits, '-', '_' or '.' (not first), at most 128 characters"
-    )]
-    InvalidRunId(String),
-    /// No audit folder (or no `events.jsonl`) for the run. Not retried.
-    #[error("no events recorded for run \"{run_id}\" (looked for {})", path.display())]
-    RunNotFound { run_id: String, path: PathBuf },
-    /// Creating, reading or writing a run's audit files failed (permissions, disk full).
-    /// Not retried; while a run is in progress the audit only logs and remembers it.
-    #[error("cannot {action} {}: {err} (check the data dir's permissions and free space)", path.display())]
-    AuditIo { action: &'static str, path: PathBuf, err: std::io::Error },
-    /// A sealed run file cannot be read or appended to: the data folder's key of the run
-    /// folders is not loaded, or the file was sealed with another folder's key (the reason says
-    /// which and what to do). Nothing was changed. Not retried.
-    #[error("cannot open {}: {reason}", path.display())]
-    RunSealed { path: PathBuf, reason: String },
+    /// The run log refused or failed: a run id that cannot name a folder, no recorded run,
+    /// its files unreadable or sealed with another key (`vibe_runlog::RunLogError`, whose
+    /// message says which and what to do). Not retried.
+    #[error(transparent)]
+    RunLog(#[from] RunLogError),
     /// The BPE vocabulary could not be loaded (a broken build; not retried).
     #[error("the tokenizer could not be loaded: {0}; reinstall VibeLife")]
     Tokenizer(String),
@@ -75,20 +61,6 @@ impl From<ContextError> for CoreError {
     }
 }
 
-/// A run log error keeps its variant (and message) here, so `kind()`, the app's hints and the
-/// front ends read it as before the run log was a crate.
-impl From<RunLogError> for CoreError {
-    fn from(e: RunLogError) -> Self {
-        match e {
-            RunLogError::InvalidRequest(m) => Self::InvalidRequest(m),
-            RunLogError::InvalidRunId(id) => Self::InvalidRunId(id),
-            RunLogError::RunNotFound { run_id, path } => Self::RunNotFound { run_id, path },
-            RunLogError::AuditIo { action, path, err } => Self::AuditIo { action, path, err },
-            RunLogError::RunSealed { path, reason } => Self::RunSealed { path, reason },
-        }
-    }
-}
-
 impl CoreError {
     /// Short machine-readable kind, for `vibe_wire::ErrorInfo`.
     pub fn kind(&self) -> ErrorKind {
@@ -111,10 +83,7 @@ impl CoreError {
             }
             Self::Skills(_) => ErrorKind::Skills,
             Self::InvalidRequest(_) => ErrorKind::InvalidInput,
-            Self::InvalidRunId(_) => ErrorKind::InvalidInput,
-            Self::RunNotFound { .. } => ErrorKind::NotFound,
-            Self::AuditIo { .. } => ErrorKind::Io,
-            Self::RunSealed { .. } => ErrorKind::WrongKey,
+            Self::RunLog(e) => e.kind(),
             Self::Protocol(e) => e.kind(),
         }
     }

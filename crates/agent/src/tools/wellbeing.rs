@@ -104,7 +104,7 @@ impl Tool for FlagWellbeingConcern {
 
 /// `level` and `category` of a call, each checked against its closed set (`reason` is for
 /// the audit). Also how `vibe safety check --model FILE` reads a model's call.
-pub(crate) fn read_flag(args: &Value) -> Result<(SafetyRisk, SafetyCategory), ToolOutput> {
+pub fn read_flag(args: &Value) -> Result<(SafetyRisk, SafetyCategory), ToolOutput> {
     let a = Args::new("flag_wellbeing_concern", args)?;
     let level = a.text("level", "\"concern\"")?;
     let risk = SafetyRisk::parse(level)

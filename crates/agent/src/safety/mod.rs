@@ -1,7 +1,7 @@
 //! The wellbeing safety screen (issue #11): deterministic, offline rules that rate one message
 //! as `none`, `concern` or `acute` risk in one of five categories, and the crisis resources
 //! shown for a locale. Rules and resources live in editable data files under
-//! `crates/core/data/safety/` (embedded at build time); docs/safety.md explains both.
+//! `crates/agent/data/safety/` (embedded at build time); docs/safety.md explains both.
 //!
 //! This module owns the rule format, the matching (normalisation, guards, negation, reported
 //! speech, fiction), the resources lookup, the labelled-set evaluation, and the model check of
