@@ -18,6 +18,7 @@ mod encryption;
 mod harness;
 mod http;
 mod keychain;
+mod layering;
 #[cfg(feature = "local-llm")]
 mod local_model;
 mod memory;
