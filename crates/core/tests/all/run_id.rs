@@ -7,26 +7,15 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 use vibe_agent::agent::ApprovalPolicy;
-use vibe_test_support::WriteLock;
+use vibe_test_support::on_one_thread;
 use vibe_wire::command::{CancelRunRequest, SendMessageRequest};
 
-use super::harness::Harness;
-
-const REPLY: &str = r#"
-mode: matched
-responses:
-  - text: "你好，我在。"
-"#;
+use super::harness::hello_with_write_lock;
 
 #[test]
 fn a_turn_waiting_for_the_database_can_be_stopped_under_the_id_it_will_have() {
-    let h = Arc::new(Harness::scripted(REPLY));
-    let dir = h.dir.path().to_path_buf();
-    let lock = WriteLock::take(move || super::harness::raw_connection(&dir));
-
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let local = tokio::task::LocalSet::new();
-    let (listed, cancelled, released, reply) = local.block_on(&rt, async {
+    let (h, lock) = hello_with_write_lock();
+    let (listed, cancelled, released, reply) = on_one_thread(async {
         let sender = Arc::clone(&h);
         let send = tokio::task::spawn_local(async move {
             sender
