@@ -77,7 +77,7 @@ impl Ctx {
 }
 
 /// The one line telling a CLI user their database was upgraded.
-fn upgrade_line(db: &std::path::Path, up: &vibe_store::Upgrade) -> String {
+fn upgrade_line(db: &std::path::Path, up: &vibe_core::app::Upgrade) -> String {
     let backup = match &up.backup {
         Some(b) => format!("; the old file is kept as {}", b.display()),
         None => String::new(),

@@ -14,8 +14,8 @@ use vibe_store::{LOCAL_USER, NewMessage, Role};
 use vibe_wire::command::SendMessageRequest;
 
 use crate::CoreError;
-use crate::agent::ApprovalPolicy;
 use crate::app::{App, AppError, AppPaths, EphemeralKeys, Injections, Overrides};
+use vibe_agent::agent::ApprovalPolicy;
 
 /// The answer text: about 200 characters.
 const ANSWER: &str = "好的，我已经把今天的进展记下来了。你连续坚持了好几天，这很不容易。接下来我们可以一起看看：\
@@ -61,8 +61,11 @@ pub async fn bench_agent(
             "the agent benchmark needs at least 1 measured turn".into(),
         ));
     }
-    let io =
-        |action: &'static str, err| CoreError::AuditIo { action, path: work.to_path_buf(), err };
+    let io = |action: &'static str, err| vibe_runlog::RunLogError::AuditIo {
+        action,
+        path: work.to_path_buf(),
+        err,
+    };
     std::fs::create_dir_all(work).map_err(|e| io("create", e))?;
     let model = ScriptedModel::from_yaml(&script(WARM_UP + turns), "bench script")
         .map_err(|e| CoreError::InvalidRequest(e.to_string()))?;
@@ -72,7 +75,7 @@ pub async fn bench_agent(
     let injections = Injections {
         model: Some(Arc::new(model)),
         // The script answers the turns only: no memory extraction between them.
-        memory: Some(crate::memory::MemorySettings { quiet_minutes: 0, every_turns: 0 }),
+        memory: Some(vibe_agent::memory::MemorySettings { quiet_minutes: 0, every_turns: 0 }),
         ..Injections::default()
     };
     let app = App::open_with_injections(

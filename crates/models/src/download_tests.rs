@@ -2,7 +2,6 @@
 //! everywhere, unlike a small tmpfs that needs mount rights: the error says the disk is full
 //! and what to do, the partial file is kept, and the next pull resumes from it.
 
-use sha2::{Digest as _, Sha256};
 use tokio_util::sync::CancellationToken;
 use vibe_test_support::FileServer;
 
@@ -13,30 +12,9 @@ use crate::error::ModelsError;
 
 const SIZE: usize = 300 * 1024;
 
-fn model_bytes() -> Vec<u8> {
-    let mut bytes = b"GGUF".to_vec();
-    let mut x: u64 = 7;
-    while bytes.len() < SIZE {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        bytes.push((x >> 33) as u8);
-    }
-    bytes
-}
-
 fn entry(url: String, bytes: &[u8]) -> CatalogEntry {
-    CatalogEntry {
-        id: "tiny-q8_0".into(),
-        name: "Tiny".into(),
-        parameters: "100K".into(),
-        quantization: "Q8_0".into(),
-        url,
-        size_bytes: bytes.len() as u64,
-        sha256: hex::encode(Sha256::digest(bytes)),
-        license: "MIT".into(),
-        license_url: None,
-        context_length: 256,
-        ram_bytes: 1 << 20,
-    }
+    serde_json::from_value(vibe_test_support::catalog_entry(&url, bytes))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[tokio::test]
@@ -44,7 +22,7 @@ async fn a_disk_that_fills_up_mid_download_keeps_the_partial_file_to_resume() {
     let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let dir = ModelsDir::new(tmp.path());
     let server = FileServer::start();
-    let bytes = model_bytes();
+    let bytes = vibe_test_support::gguf_bytes(SIZE, 7);
     server.serve("/files/tiny.gguf", bytes.clone());
     let entry = entry(server.url("/files/tiny.gguf"), &bytes);
     let client = super::http_client();

@@ -7,42 +7,15 @@
 use std::path::Path;
 use std::sync::Mutex;
 
-use sha2::{Digest as _, Sha256};
 use tokio_util::sync::CancellationToken;
 use vibe_models::{CatalogEntry, ModelsDir, ModelsError, Progress, Pulled, Source};
-use vibe_test_support::FileServer;
+use vibe_test_support::{FileServer, gguf_bytes, sha256_hex};
 
 const SIZE: usize = 300 * 1024;
 
-/// A fake model: the GGUF magic, then deterministic pseudo-random bytes.
-fn model_bytes(len: usize, seed: u64) -> Vec<u8> {
-    let mut bytes = b"GGUF".to_vec();
-    let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-    while bytes.len() < len {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        bytes.push((x >> 33) as u8);
-    }
-    bytes
-}
-
-fn sha(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
-
 fn entry(url: String, bytes: &[u8]) -> CatalogEntry {
-    CatalogEntry {
-        id: "tiny-q8_0".into(),
-        name: "Tiny".into(),
-        parameters: "100K".into(),
-        quantization: "Q8_0".into(),
-        url,
-        size_bytes: bytes.len() as u64,
-        sha256: sha(bytes),
-        license: "MIT".into(),
-        license_url: None,
-        context_length: 256,
-        ram_bytes: 1 << 20,
-    }
+    serde_json::from_value(vibe_test_support::catalog_entry(&url, bytes))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 struct Setup {
@@ -57,7 +30,7 @@ fn setup() -> Setup {
     let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let dir = ModelsDir::new(tmp.path());
     let server = FileServer::start();
-    let bytes = model_bytes(SIZE, 7);
+    let bytes = gguf_bytes(SIZE, 7);
     server.serve("/files/tiny.gguf", bytes.clone());
     Setup { _tmp: tmp, dir, server, bytes, client: vibe_models::http_client() }
 }
@@ -92,7 +65,7 @@ async fn a_download_is_verified_and_put_in_place_with_its_metadata_and_progress(
     assert!(seen.windows(2).all(|w| w[0].received <= w[1].received));
     assert_eq!(seen.last().map(|p| (p.received, p.total)), Some((SIZE as u64, SIZE as u64)));
     let meta = pulled.installed.meta.unwrap_or_else(|| panic!("no metadata"));
-    assert_eq!(meta.sha256, sha(&s.bytes));
+    assert_eq!(meta.sha256, sha256_hex(&s.bytes));
     assert_eq!(meta.source, Source::Catalog { url: entry.url.clone() });
     #[cfg(unix)]
     {
@@ -172,11 +145,11 @@ async fn a_whole_partial_file_answered_416_is_verified_and_installed() {
 async fn a_wrong_checksum_is_a_clear_error_and_removes_the_partial_file() {
     let s = setup();
     let mut entry = entry(s.server.url("/files/tiny.gguf"), &s.bytes);
-    entry.sha256 = sha(b"something else");
+    entry.sha256 = sha256_hex(b"something else");
     let err = pull(&s, &entry).await.err().unwrap_or_else(|| panic!("a wrong file was accepted"));
     let text = err.to_string();
     assert!(matches!(err, ModelsError::ChecksumMismatch { .. }), "{text}");
-    assert!(text.contains(&entry.sha256) && text.contains(&sha(&s.bytes)), "{text}");
+    assert!(text.contains(&entry.sha256) && text.contains(&sha256_hex(&s.bytes)), "{text}");
     assert_eq!(s.dir.partial_bytes("tiny-q8_0"), None);
     assert!(!s.dir.model_file("tiny-q8_0").exists());
 }
@@ -244,7 +217,7 @@ async fn a_model_being_downloaded_can_be_neither_pulled_twice_nor_removed() {
 fn a_gguf_file_is_added_by_path_and_removed() {
     let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let dir = ModelsDir::new(&tmp.path().join("data"));
-    let bytes = model_bytes(10_000, 3);
+    let bytes = gguf_bytes(10_000, 3);
     let source = tmp.path().join("My Model Q8_0.gguf");
     std::fs::write(&source, &bytes).unwrap_or_else(|e| panic!("{e}"));
 
@@ -252,7 +225,7 @@ fn a_gguf_file_is_added_by_path_and_removed() {
     assert_eq!(added.id, "my-model-q8_0");
     assert_eq!(read(&added.path), bytes);
     let meta = added.meta.unwrap_or_else(|| panic!("no metadata"));
-    assert_eq!(meta.sha256, sha(&bytes));
+    assert_eq!(meta.sha256, sha256_hex(&bytes));
     assert_eq!(meta.source, Source::File { path: source.display().to_string() });
     let err = vibe_models::add_file(&dir, &source, None).err().map(|e| e.to_string());
     assert!(err.unwrap_or_default().contains("already installed"));

@@ -11,6 +11,7 @@
 mod check;
 mod events;
 mod file_server;
+mod model_file;
 mod poll;
 mod protocol_steps;
 mod reply;
@@ -27,6 +28,7 @@ pub use events::{
     sse_frame,
 };
 pub use file_server::FileServer;
+pub use model_file::{catalog_entry, gguf_bytes, sha256_hex};
 pub use poll::eventually;
 pub use protocol_steps::dankoe_step;
 pub use reply::Reply;
@@ -34,4 +36,4 @@ pub use sample::sample_run;
 pub use server::{FakeServer, RecordedRequest};
 pub use skill_folder::{write_file, write_skill};
 pub use skip::{current_test, skip};
-pub use write_lock::WriteLock;
+pub use write_lock::{WriteLock, on_one_thread};

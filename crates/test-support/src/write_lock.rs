@@ -46,3 +46,15 @@ impl WriteLock {
         self.holder.join().unwrap_or_else(|_| panic!("write lock: the holder thread panicked"))
     }
 }
+
+/// Runs `task` on a one-thread runtime inside a `LocalSet`, as the desktop shell's event loop
+/// shares one worker with the turns: a task spawned there (`spawn_local`) runs only while the
+/// others wait off the worker — what a test of waiting for a [`WriteLock`] checks.
+pub fn on_one_thread<F: std::future::Future>(task: F) -> F::Output {
+    #[allow(clippy::expect_used)] // test set-up: a runtime that cannot start fails the test
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a one-thread runtime");
+    tokio::task::LocalSet::new().block_on(&rt, task)
+}

@@ -120,7 +120,7 @@ fn place_line(info: &serde_json::Value) -> Option<String> {
 
 fn read_json_file(file: &Path) -> anyhow::Result<serde_json::Value> {
     let text = read_text(file, "profile file", FILE_CAP)?;
-    vibe_store::parse_strict(&text).map_err(|e| {
+    vibe_core::input::parse_strict(&text).map_err(|e| {
         anyhow::anyhow!("{}:{}:{}: not valid JSON: {e}", file.display(), e.line(), e.column())
     })
 }

@@ -10,8 +10,8 @@ use std::io::Write;
 
 use anyhow::anyhow;
 use clap::{Args, Subcommand};
-use vibe_core::CoreError;
 use vibe_core::app::{App, AppError};
+use vibe_core::{CoreError, RunLogError};
 use vibe_wire::command::{ListRunsRequest, ReplayRunRequest, ShowRunRequest};
 
 use crate::ctx::Ctx;
@@ -76,7 +76,7 @@ fn show(ctx: &Ctx, id: &str) -> anyhow::Result<()> {
     let app = ctx.app()?;
     let detail = match app.show_run(&ShowRunRequest { id: id.to_string() }) {
         Ok(detail) => detail,
-        Err(AppError::Core(CoreError::RunNotFound { path, .. })) => {
+        Err(AppError::Core(CoreError::RunLog(RunLogError::RunNotFound { path, .. }))) => {
             return Err(unknown_run(ctx, &app, id, &path));
         }
         Err(e) => return Err(e.into()),
@@ -90,7 +90,7 @@ fn replay(ctx: &Ctx, id: &str, show_reasoning: bool) -> anyhow::Result<()> {
     let app = ctx.app()?;
     let replay = match app.replay_run(&ReplayRunRequest { id: id.to_string() }) {
         Ok(replay) => replay,
-        Err(AppError::Core(CoreError::RunNotFound { path, .. })) => {
+        Err(AppError::Core(CoreError::RunLog(RunLogError::RunNotFound { path, .. }))) => {
             return Err(unknown_run(ctx, &app, id, &path));
         }
         Err(e) => return Err(e.into()),

@@ -59,7 +59,7 @@ enum StateCommand {
 
 /// Parse a JSON argument, naming the flag and the position of the problem.
 pub fn parse_json_arg(flag: &str, text: &str) -> anyhow::Result<Value> {
-    vibe_store::parse_strict(text).map_err(|e| {
+    vibe_core::input::parse_strict(text).map_err(|e| {
         anyhow::anyhow!(
             "{flag} is not valid JSON (line {}, column {}: {e}); quote it for your shell, e.g. {flag} '{{\"key\": \"value\"}}'",
             e.line(),

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use tokio::sync::{Mutex, mpsc};
-use vibe_core::agent::{ApprovalDecision, ApprovalRequest, Approver};
+use vibe_core::approvals::{ApprovalDecision, ApprovalRequest, Approver};
 use vibe_core::input::{CappedLines, LINE_CAP};
 
 /// Lines of stdin and Ctrl-C presses, each taken by one waiter at a time.

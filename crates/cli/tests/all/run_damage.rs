@@ -6,15 +6,11 @@
 //! still shows the events before the damage; an intact log reads with no note.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use serde_json::{Value, json};
 use vibe_core::audit::RunFolders;
-use vibe_core::emit::Emitter;
-use vibe_store::LOCAL_USER;
-use vibe_wire::TokenUsage;
 
-use crate::support::{ok_json_in, run};
+use crate::support::{USAGE, ok_json_in, run};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()
@@ -23,27 +19,9 @@ fn text(bytes: &[u8]) -> String {
 /// A finished run whose sealed log holds one record per event (line 1 is the header, event
 /// `n` is line `n + 2`, the closing record last).
 fn fabricate(runs: &RunFolders, dir: &Path, run_id: &str) {
-    let store = crate::support::store(dir);
-    let conv = store.create_conversation(LOCAL_USER, Some("test")).unwrap().id;
-    store.create_run(run_id, Some(&conv)).unwrap();
-    let audit = Arc::new(runs.create(run_id).unwrap());
-    let emitter = Emitter::new(run_id, vec![audit.clone()]);
-    let usage = TokenUsage { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
-    for event in vibe_test_support::sample_run(&conv, usage, json!({"ok": true}), None) {
-        emitter.emit(event);
-        audit.flush();
-    }
-    assert!(audit.error().is_none());
-    drop(emitter);
-    drop(audit);
-    store
-        .finish_run(
-            run_id,
-            vibe_wire::RunStatus::Completed,
-            vibe_wire::StopReason::MaxRounds,
-            &serde_json::to_value(usage).unwrap(),
-        )
-        .unwrap();
+    crate::support::fabricate_run(runs, dir, run_id, true, |conv, _| {
+        vibe_test_support::sample_run(conv, USAGE, json!({"ok": true}), None)
+    });
 }
 
 fn log_path(dir: &Path, run_id: &str) -> std::path::PathBuf {

@@ -6,15 +6,11 @@
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] fns unwrap too
 
 use std::path::Path;
-use std::sync::Arc;
 
 use serde_json::{Value, json};
 use vibe_core::audit::{EXTERNALIZE_THRESHOLD, RunFolders};
-use vibe_core::emit::Emitter;
-use vibe_store::LOCAL_USER;
-use vibe_wire::TokenUsage;
 
-use crate::support::run;
+use crate::support::{USAGE, run};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()
@@ -32,28 +28,11 @@ fn fabricate_clear(dir: &Path, run_id: &str) -> String {
 }
 
 fn fabricate_in(runs: &RunFolders, dir: &Path, run_id: &str) -> String {
-    let store = crate::support::store(dir);
-    let conv = store.create_conversation(LOCAL_USER, Some("test")).unwrap().id;
-    store.create_run(run_id, Some(&conv)).unwrap();
-    let audit = Arc::new(runs.create(run_id).unwrap());
-    let emitter = Emitter::new(run_id, vec![audit.clone()]);
-    let (preview, file) =
-        audit.externalize("run_script", &json!({"stdout": "x".repeat(EXTERNALIZE_THRESHOLD)}));
-    let usage = TokenUsage { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
-    let events = vibe_test_support::sample_run(&conv, usage, preview, file);
-    for event in events {
-        emitter.emit(event);
-    }
-    assert!(audit.error().is_none());
-    store
-        .finish_run(
-            run_id,
-            vibe_wire::RunStatus::Completed,
-            vibe_wire::StopReason::MaxRounds,
-            &serde_json::to_value(usage).unwrap(),
-        )
-        .unwrap();
-    conv
+    crate::support::fabricate_run(runs, dir, run_id, false, |conv, audit| {
+        let (preview, file) =
+            audit.externalize("run_script", &json!({"stdout": "x".repeat(EXTERNALIZE_THRESHOLD)}));
+        vibe_test_support::sample_run(conv, USAGE, preview, file)
+    })
 }
 
 const REPLY: &str = "Let me look.\n你的日主是甲木。\n";

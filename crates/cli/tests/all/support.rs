@@ -72,6 +72,46 @@ pub fn sealed_runs(dir: &Path) -> vibe_core::audit::RunFolders {
     vibe_core::audit::RunFolders::new(dir, Some(vibe_core::audit::RunKey::new(&raw)))
 }
 
+/// What every fabricated run used: 100 prompt and 20 completion tokens.
+pub const USAGE: vibe_wire::TokenUsage =
+    vibe_wire::TokenUsage { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
+
+/// A finished run in a new conversation, as the agent loop leaves one: its row made with the
+/// store API, the events `events(conversation, audit)` gives written by a `RunAudit` of `runs`
+/// through an `Emitter` (each event its own sealed record when `record_per_event`). Returns
+/// the conversation id.
+pub fn fabricate_run(
+    runs: &vibe_core::audit::RunFolders,
+    dir: &Path,
+    run_id: &str,
+    record_per_event: bool,
+    events: impl FnOnce(&str, &vibe_core::audit::RunAudit) -> Vec<vibe_wire::Event>,
+) -> String {
+    let store = store(dir);
+    let conv = store.create_conversation(vibe_store::LOCAL_USER, Some("test")).unwrap().id;
+    store.create_run(run_id, Some(&conv)).unwrap();
+    let audit = std::sync::Arc::new(runs.create(run_id).unwrap());
+    let emitter = vibe_core::emit::Emitter::new(run_id, vec![audit.clone()]);
+    for event in events(&conv, &audit) {
+        emitter.emit(event);
+        if record_per_event {
+            audit.flush();
+        }
+    }
+    assert!(audit.error().is_none());
+    drop(emitter);
+    drop(audit);
+    store
+        .finish_run(
+            run_id,
+            vibe_wire::RunStatus::Completed,
+            vibe_wire::StopReason::MaxRounds,
+            &serde_json::to_value(USAGE).unwrap(),
+        )
+        .unwrap();
+    conv
+}
+
 /// [`vibe_std`] as an `assert_cmd` command (timeouts, piped stdin).
 pub fn vibe() -> Command {
     Command::from_std(vibe_std())

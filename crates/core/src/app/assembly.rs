@@ -14,8 +14,8 @@ use vibe_protocol::Clock;
 use vibe_skills::RegistryConfig;
 
 use crate::app::{Injections, Overrides, Settings};
-use crate::chat::ChatConfig;
-use crate::tools::ToolsSettings;
+use vibe_agent::chat::ChatConfig;
+use vibe_agent::tools::ToolsSettings;
 
 /// What is in force for this app: see the module header.
 #[derive(Clone)]

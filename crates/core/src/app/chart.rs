@@ -1,6 +1,6 @@
 //! `compute_chart`: a skill's chart (its SKILL.md `compute_type`) from the profile's
 //! `birth_info`, stored at `skills.<skill>.chart` (computing and caching is
-//! `crate::compute`'s; finding the skill the registry's).
+//! `vibe_agent::compute`'s; finding the skill the registry's).
 
 use vibe_skills::ComputeType;
 use vibe_store::LOCAL_USER;
@@ -10,7 +10,7 @@ use vibe_charts::ChartError;
 
 use crate::CoreError;
 use crate::app::{App, AppError};
-use crate::compute::ensure_chart;
+use vibe_agent::compute::ensure_chart;
 
 impl App {
     /// `compute_chart`: the skill is found in the app's registry; its chart is computed

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use vibe_wire::command::*;
 
 use super::{App, AppError};
-use crate::emit::EventSink;
+use vibe_runlog::emit::EventSink;
 
 impl Commands for App {
     type Error = AppError;

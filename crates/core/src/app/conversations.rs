@@ -60,7 +60,7 @@ impl App {
         let runs = self.store.delete_conversation(&request.id)?;
         let mut failed = None;
         for run_id in &runs {
-            let dir = crate::audit::run_dir(&self.paths.data_dir, run_id)?;
+            let dir = vibe_runlog::run_dir(&self.paths.data_dir, run_id)?;
             match std::fs::remove_dir_all(&dir) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}

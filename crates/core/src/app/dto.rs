@@ -12,7 +12,7 @@ use vibe_wire::command::{
     ProtocolRunStatus, ProtocolRunView, RunSummary, StateReadStatus,
 };
 
-use crate::memory::{Extraction, ExtractionStatus, Trigger};
+use vibe_agent::memory::{Extraction, ExtractionStatus, Trigger};
 
 pub(crate) fn conversation(c: Conversation) -> ConversationSummary {
     ConversationSummary {

@@ -168,7 +168,7 @@ impl App {
         });
         let run_key = self.run_folders().key().cloned();
         let recordings: vibe_llm::ReadRecording =
-            Arc::new(move |path| crate::audit::read_recording(path, run_key.as_deref()));
+            Arc::new(move |path| vibe_runlog::read_recording(path, run_key.as_deref()));
         let setup = vibe_llm::build_model_with(
             settings,
             key.map(|k| k.expose().to_string()),

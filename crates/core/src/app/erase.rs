@@ -13,8 +13,8 @@ use vibe_wire::command::{EraseReport, EraseRequest};
 use crate::app::{
     App, AppError, AppPaths, DB_FILE, Encryption, KeyStore, SETTINGS_FILE, db_key_account, dbkey,
 };
-use crate::audit::RUNS_DIR;
 use crate::backup::{BACKUPS_DIR, STAGING_DIR, WORK_PREFIXES};
+use vibe_runlog::RUNS_DIR;
 
 /// The entries of a data folder that are VibeLife's, besides `vibe.db*` and working folders.
 const OWNED: &[&str] =

@@ -13,6 +13,7 @@ use vibe_wire::command::{CommandError, Hint};
 use vibe_wire::{ErrorInfo, ErrorKind};
 
 use crate::CoreError;
+use vibe_runlog::RunLogError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -77,7 +78,7 @@ pub enum AppError {
     Core(#[from] CoreError),
     /// The shipped safety rules cannot be used (a broken build, not the person's input).
     #[error(transparent)]
-    Safety(#[from] crate::safety::SafetyError),
+    Safety(#[from] vibe_agent::safety::SafetyError),
     /// A file or folder of the data dir (or an export or backup) cannot be read, written or
     /// removed; `what` says which and what was (not) done.
     #[error("{what}: {err}")]
@@ -104,6 +105,12 @@ impl From<SkillsError> for AppError {
 
 impl From<vibe_context::ContextError> for AppError {
     fn from(e: vibe_context::ContextError) -> Self {
+        Self::Core(CoreError::from(e))
+    }
+}
+
+impl From<RunLogError> for AppError {
+    fn from(e: RunLogError) -> Self {
         Self::Core(CoreError::from(e))
     }
 }
@@ -205,7 +212,9 @@ fn models_kind(e: &vibe_models::ModelsError) -> ErrorKind {
 
 fn core_hint(e: &CoreError) -> Option<Hint> {
     match e {
-        CoreError::RunNotFound { run_id, .. } => Some(Hint::Run { id: run_id.clone() }),
+        CoreError::RunLog(RunLogError::RunNotFound { run_id, .. }) => {
+            Some(Hint::Run { id: run_id.clone() })
+        }
         CoreError::Store(e) => store_hint(e),
         CoreError::Skills(e) => skills_hint(e),
         CoreError::Protocol(e) => protocol_hint(e),

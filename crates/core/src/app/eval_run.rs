@@ -10,11 +10,10 @@ use tokio_util::sync::CancellationToken;
 use vibe_llm::ScriptedModel;
 use vibe_wire::command::{GetConversationRequest, SendMessageRequest, SetProfilePathRequest};
 
-use crate::CoreError;
-use crate::agent::{ApprovalPolicy, Approver};
 use crate::app::{App, AppError, AppPaths, EphemeralKeys, Injections, Overrides};
-use crate::emit::{CollectSink, EventSink};
 use crate::eval::{Check, Observed, Scenario, score_turn};
+use vibe_agent::agent::{ApprovalPolicy, Approver};
+use vibe_runlog::emit::{CollectSink, EventSink};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TurnReport {
@@ -35,7 +34,7 @@ pub struct EvalReport {
 
 /// Run `scenario` (whose file is at `source`, for relative paths).
 pub async fn run_eval(scenario: &Scenario, source: &Path) -> Result<EvalReport, AppError> {
-    let dir = tempfile::tempdir().map_err(|err| CoreError::AuditIo {
+    let dir = tempfile::tempdir().map_err(|err| vibe_runlog::RunLogError::AuditIo {
         action: "create a temporary data dir in",
         path: std::env::temp_dir(),
         err,

@@ -22,10 +22,9 @@ use vibe_wire::command::{
     ListMemoryRequest, MessageRole,
 };
 
-use crate::CoreError;
 use crate::app::{App, AppError, dto};
-use crate::audit;
 use crate::backup::{BackupError, private_dir};
+use vibe_runlog as audit;
 
 impl App {
     /// `export_all`: refuses a folder that exists and is not empty.
@@ -103,7 +102,7 @@ impl App {
     ) -> Result<Option<audit::Integrity>, AppError> {
         let log = match self.run_folders.read_events(run_id) {
             Ok(log) => log,
-            Err(CoreError::RunNotFound { .. }) => return Ok(None),
+            Err(vibe_runlog::RunLogError::RunNotFound { .. }) => return Ok(None),
             Err(e) => return Err(e.into()),
         };
         out.notices.extend(log.problem());

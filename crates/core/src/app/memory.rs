@@ -1,7 +1,7 @@
 //! Memory commands (docs/memory.md): `list_memory`, `show_memory_item`, `edit_memory_item`,
 //! `forget_memory_item`, `export_memory`, `set_memory_enabled`, `memory_status`,
 //! `extract_memory` and the idle check `extract_memory_due`. The rules
-//! are `crate::memory`'s and `vibe_store`'s; this file only calls them for the local user and
+//! are `vibe_agent::memory`'s and `vibe_store`'s; this file only calls them for the local user and
 //! answers wire DTOs (`dto.rs`). It never prints or words a front end's hint.
 
 use vibe_store::LOCAL_USER;
@@ -12,8 +12,8 @@ use vibe_wire::command::{
 };
 
 use crate::app::{App, AppError, dto};
-use crate::memory::{self, ExtractOptions};
-use crate::store_io::blocking;
+use vibe_agent::memory::{self, ExtractOptions};
+use vibe_agent::store_io::blocking;
 
 impl App {
     /// `list_memory`: newest first, one kind or all, and whether memory is on.

@@ -46,11 +46,11 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use vibe_context::ContextLimitsExt;
 use vibe_llm::LlmSettingsExt;
 use vibe_skills::Registry;
-use vibe_store::{Recovery, Store, Upgrade};
+use vibe_store::{Recovery, Store};
 use vibe_wire::command::{SettingsView, UpdateSettingsRequest};
 
-use crate::agent::PendingApprovals;
-use crate::chat::ChatService;
+use vibe_agent::agent::PendingApprovals;
+use vibe_agent::chat::ChatService;
 
 pub use assembly::Assembly;
 pub use auto_backup::{AUTO_BACKUP_EVERY, BackupSettings};
@@ -66,6 +66,8 @@ pub use paths::{
 pub use secrets::{EphemeralKeys, KeyStore, OsKeychain};
 pub use settings::{Language, Preferences, Settings, SettingsFile};
 pub use turns::LiveRuns;
+/// What opening the data folder upgraded (`App::upgraded`): the schema versions, the old file kept.
+pub use vibe_store::Upgrade;
 
 /// One open VibeLife: `Send + Sync`, shared behind an `Arc` by every task of a front end.
 pub struct App {
@@ -90,7 +92,7 @@ pub struct App {
     downloads: models::Downloads,
     /// This data folder's run folders with their key (none when encryption is off), passed
     /// down to every writer and reader of run folders.
-    run_folders: crate::audit::RunFolders,
+    run_folders: vibe_runlog::RunFolders,
 }
 
 struct Loaded {
@@ -188,14 +190,14 @@ impl App {
         let loaded = Loaded::new(&paths, &overrides, &injections, settings, doc);
         let skills = Arc::new(Registry::open(loaded.assembly.skills.clone()));
         if overrides.long_lived {
-            crate::safety::warm_up();
+            vibe_agent::safety::warm_up();
         }
         if overrides.long_lived
             && let Err(e) = skills.watch()
         {
             tracing::warn!(error = %e, "skill folders are not watched; edits are checked on every message");
         }
-        let recovered = crate::chat::recover_runs(&store, Some(&paths.data_dir))?;
+        let recovered = vibe_agent::chat::recover_runs(&store, Some(&paths.data_dir))?;
         Ok(App {
             paths,
             overrides,
@@ -216,7 +218,7 @@ impl App {
 
     /// This data folder's run folders with the key sealing them: for hosts that read recorded
     /// runs below the commands (test harnesses, evals, replays).
-    pub fn run_folders(&self) -> &crate::audit::RunFolders {
+    pub fn run_folders(&self) -> &vibe_runlog::RunFolders {
         &self.run_folders
     }
 

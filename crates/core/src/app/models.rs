@@ -18,7 +18,7 @@ use vibe_wire::command::{
 use vibe_wire::{ErrorInfo, Event};
 
 use crate::app::{App, AppError};
-use crate::emit::{Emitter, EventSink};
+use vibe_runlog::emit::{Emitter, EventSink};
 
 /// The `llm.preset` that runs an installed model in-process.
 pub const LOCAL_PRESET: &str = "local";

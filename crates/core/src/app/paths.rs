@@ -93,10 +93,10 @@ pub struct Injections {
     /// A ready model instead of the one the settings describe.
     pub model: Option<Arc<dyn ChatModel>>,
     /// Budgets instead of the settings' `chat.budgets` (evals).
-    pub budgets: Option<crate::agent::Budgets>,
+    pub budgets: Option<vibe_agent::agent::Budgets>,
     /// When memory extraction runs by itself, instead of the settings' `chat.memory`
     /// (benchmarks and tests whose scripts answer the turns only).
-    pub memory: Option<crate::memory::MemorySettings>,
+    pub memory: Option<vibe_agent::memory::MemorySettings>,
     /// The clock protocols (and protocol tools) read instead of the system's: tests and evals
     /// simulate idle gaps and times of day with it.
     pub protocol_clock: Option<vibe_protocol::Clock>,

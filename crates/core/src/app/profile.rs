@@ -1,5 +1,5 @@
 //! The profile document and a skill's saved state: `get_profile`, `set_profile_path` (checked
-//! the way a person's edit is, `crate::profile_set`), `import_profile` and `skill_state`.
+//! the way a person's edit is, `vibe_agent::profile_set`), `import_profile` and `skill_state`.
 
 use vibe_store::LOCAL_USER;
 use vibe_wire::command::{
@@ -22,7 +22,7 @@ impl App {
         &self,
         request: &SetProfilePathRequest,
     ) -> Result<ProfileSet, AppError> {
-        let ready = crate::profile_set::set_profile_path(
+        let ready = vibe_agent::profile_set::set_profile_path(
             &self.store,
             LOCAL_USER,
             &request.path,

@@ -1,14 +1,13 @@
 //! Recorded runs: `list_runs` (rows), `show_run` (row, audit folder, event summary) and
-//! `replay_run` (the events as recorded). Reading the audit log is `crate::audit`'s.
+//! `replay_run` (the events as recorded). Reading the audit log is `vibe_runlog`'s.
 
 use vibe_wire::command::{
     ListRunsRequest, ReplayRunRequest, RunDetail, RunEventCounts, RunFileView, RunList, RunReplay,
     ShowRunRequest,
 };
 
-use crate::CoreError;
 use crate::app::{App, AppError, dto};
-use crate::audit::{self, RunLog};
+use vibe_runlog::{self as audit, RunLog};
 
 impl App {
     /// `list_runs`: newest first.
@@ -27,7 +26,9 @@ impl App {
         let row = self.store.run(id)?;
         let (log, files) = match self.run_folders.read_events(id) {
             Ok(log) => (Some(log), self.run_folders.run_files(id)?),
-            Err(CoreError::RunNotFound { .. }) if row.is_some() => (None, Vec::new()),
+            Err(vibe_runlog::RunLogError::RunNotFound { .. }) if row.is_some() => {
+                (None, Vec::new())
+            }
             Err(e) => return Err(e.into()),
         };
         let events_path = self.run_folders.run_dir(id)?.join(audit::EVENTS_FILE);

@@ -1,4 +1,4 @@
-//! `check_safety`: one message through the risk screen (`crate::safety`), and through the
+//! `check_safety`: one message through the risk screen (`vibe_agent::safety`), and through the
 //! configured model when asked and the rules are unsure; `eval_safety`: the rules on a labelled
 //! set (the model's own flags on one: `safety_model.rs`). Answers wire DTOs.
 
@@ -8,7 +8,7 @@ use vibe_wire::command::{
 };
 
 use crate::app::{App, AppError};
-use crate::safety::{self, Discount, Risk, Screening};
+use vibe_agent::safety::{self, Discount, Risk, Screening};
 
 impl App {
     /// The rules alone, without an open app (no settings, database or model are needed).

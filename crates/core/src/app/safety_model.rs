@@ -11,8 +11,8 @@ use vibe_wire::command::SafetyEvalReport;
 
 use super::safety::report;
 use crate::app::{App, AppError};
-use crate::safety::{self, Risk, Screening};
-use crate::tools::{FLAG_WELLBEING_CONCERN, ToolRegistry, read_flag};
+use vibe_agent::safety::{self, Risk, Screening};
+use vibe_agent::tools::{FLAG_WELLBEING_CONCERN, ToolRegistry, read_flag};
 
 impl App {
     /// The coach model's own flags on a labelled set (`text`, read from `source`): recall and

@@ -15,7 +15,7 @@ use vibe_wire::command::SettingChange;
 pub use vibe_wire::settings::{Language, Preferences, Settings};
 
 use crate::app::AppError;
-use crate::input::InputError;
+use vibe_agent::input::InputError;
 
 /// Where the keys are documented, for messages.
 const KEYS_DOC: &str = "the keys are in docs/architecture.md, \"Settings\"";
@@ -31,7 +31,11 @@ pub trait SettingsFile: Sized {
 
 impl SettingsFile for Settings {
     fn load(file: &Path) -> Result<(Settings, Value), AppError> {
-        let text = match crate::input::read_text(file, "settings file", crate::input::FILE_CAP) {
+        let text = match vibe_agent::input::read_text(
+            file,
+            "settings file",
+            vibe_agent::input::FILE_CAP,
+        ) {
             Ok(text) => text,
             Err(InputError::Read { err, .. }) if err.kind() == std::io::ErrorKind::NotFound => {
                 return Ok((Settings::default(), Value::Object(Map::new())));

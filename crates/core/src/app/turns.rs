@@ -13,10 +13,10 @@ use vibe_wire::command::{
     SendMessageRequest, SendMessageResponse, TurnInput,
 };
 
-use crate::agent::Approver;
 use crate::app::{App, AppError};
-use crate::chat::{ChatService, ChatSetup, ProtocolChoiceMade, TurnRequest};
-use crate::emit::EventSink;
+use vibe_agent::agent::Approver;
+use vibe_agent::chat::{ChatService, ChatSetup, ProtocolChoiceMade, TurnRequest};
+use vibe_runlog::emit::EventSink;
 
 /// The runs in progress in this app, by run id, with what cancels each.
 #[derive(Default)]
@@ -155,7 +155,7 @@ impl App {
     /// Set up the model and the chat service now (a front end's early check: a configuration
     /// error is reported before anything is stored). Returns the set-up's notices.
     pub fn prepare_chat(&self) -> Result<Vec<String>, AppError> {
-        crate::safety::warm_up();
+        vibe_agent::safety::warm_up();
         self.chat_service()?;
         Ok(self.notices())
     }

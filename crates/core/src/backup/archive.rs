@@ -11,7 +11,7 @@ use vibe_store::{DbKey, Store, StoreError};
 use vibe_wire::command::{BackupFileEntry, BackupManifest, Encryption};
 
 use super::{BackupError, DB_ENTRY, FORMAT, FORMAT_VERSION, MANIFEST, private_dir};
-use crate::audit::RUNS_DIR;
+use vibe_runlog::RUNS_DIR;
 
 /// Write a backup of `store` and of `data_dir`'s run folders to `out`, a new file (written
 /// beside it under a temporary name and moved into place only when complete, 0600). The
@@ -310,15 +310,15 @@ fn check_sealed_runs(
         let path = dest.join(&entry.path);
         let mut head = Vec::new();
         File::open(&path)
-            .and_then(|f| f.take(crate::audit::SEALED_HEADER_LEN as u64).read_to_end(&mut head))
+            .and_then(|f| f.take(vibe_runlog::SEALED_HEADER_LEN as u64).read_to_end(&mut head))
             .map_err(BackupError::io("read", &path))?;
-        let Some(id) = crate::audit::sealed_key_id(&head) else { continue };
+        let Some(id) = vibe_runlog::sealed_key_id(&head) else { continue };
         let ours = match &expected {
             Some(ours) => ours.clone(),
             None => {
                 let stored =
                     vibe_store::inspect_run_file_key(db, key).map_err(BackupError::from)?;
-                let ours = stored.map(|raw| crate::audit::RunKey::new(&raw).id().to_string());
+                let ours = stored.map(|raw| vibe_runlog::RunKey::new(&raw).id().to_string());
                 expected = Some(ours.clone());
                 ours
             }

@@ -3,14 +3,14 @@
 //! holds) and checked record by record, so `vibe backup verify` names a damaged log, or one
 //! that ends without its closing record, by run and line. A backup holding such a log is still
 //! sound (it is a faithful copy): these are notices, not failures. Checking the archive itself
-//! is `archive`'s; reading a log `crate::audit`'s.
+//! is `archive`'s; reading a log `vibe_runlog`'s.
 
 use std::path::{Path, PathBuf};
 
 use vibe_store::DbKey;
 
 use super::{BackupError, DB_ENTRY};
-use crate::audit::{EVENTS_FILE, Integrity, RUNS_DIR, RunKey};
+use vibe_runlog::{EVENTS_FILE, Integrity, RUNS_DIR, RunKey};
 
 /// The notices about the run logs of the backup read into `dest` (see the module header),
 /// one line each, in run order; logs written before chaining are counted in one line.
@@ -39,7 +39,7 @@ pub fn check_run_logs(dest: &Path, key: &DbKey) -> Result<Vec<String>, BackupErr
             }
         };
         let shown = PathBuf::from(format!("{RUNS_DIR}/{id}/{EVENTS_FILE}"));
-        match crate::audit::read_events_at(&path, &id, key) {
+        match vibe_runlog::read_events_at(&path, &id, key) {
             Ok(mut log) => {
                 log.path = shown;
                 if log.integrity == Integrity::Unchained {

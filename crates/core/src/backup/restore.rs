@@ -11,7 +11,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use super::{BackupError, DB_ENTRY, private_dir};
-use crate::audit::RUNS_DIR;
+use vibe_runlog::RUNS_DIR;
 
 /// The folder a backup is read into before it is swapped in.
 pub const STAGING_DIR: &str = "restore.staging";

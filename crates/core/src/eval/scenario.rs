@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::CoreError;
-use crate::agent::Budgets;
+use vibe_agent::agent::Budgets;
 
 /// A whole scenario.
 #[derive(Debug, Clone, Deserialize)]
@@ -75,7 +75,7 @@ pub struct Expect {
 
 impl Scenario {
     pub fn load(path: &Path) -> Result<Self, CoreError> {
-        let text = crate::input::read_text(path, "scenario", crate::input::FILE_CAP)
+        let text = vibe_agent::input::read_text(path, "scenario", vibe_agent::input::FILE_CAP)
             .map_err(|err| CoreError::InvalidRequest(err.to_string()))?;
         Self::parse(&text, &path.display().to_string())
     }

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use vibe_core::app::{App, AppError, AppPaths, KeyStore, Overrides};
-use vibe_core::emit::ChannelSink;
 use vibe_llm::ApiKey;
+use vibe_runlog::emit::ChannelSink;
 use vibe_test_support::{FakeServer, Reply, ev_finish, ev_text, ev_tool_call, sse, sse_frame};
 use vibe_wire::command::{
     ApiKeyRequest, CancelRunRequest, DeleteConversationRequest, GetConversationRequest, Hint,

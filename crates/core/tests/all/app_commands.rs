@@ -30,7 +30,7 @@ async fn memory_is_extracted_listed_edited_forgotten_exported_and_switched_by_co
     endpoint(&app, &server.url());
     let (sink, _events) = {
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        (std::sync::Arc::new(vibe_core::emit::ChannelSink(tx)), rx)
+        (std::sync::Arc::new(vibe_runlog::emit::ChannelSink(tx)), rx)
     };
     let turn = app.send_message(SendMessageRequest::say(None, "我在杭州做设计师"), sink).await;
     let conversation = turn.unwrap().conversation_id;

@@ -12,7 +12,7 @@ use serde_json::json;
 use sha2::Digest;
 use tokio::sync::mpsc;
 use vibe_core::app::{App, AppPaths, EphemeralKeys, KeyStore, Overrides};
-use vibe_core::emit::ChannelSink;
+use vibe_runlog::emit::ChannelSink;
 use vibe_test_support::{FakeServer, Reply, ev_finish, ev_text, sse};
 use vibe_wire::ErrorKind;
 use vibe_wire::command::{

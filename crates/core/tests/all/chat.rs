@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use vibe_core::agent::{ApprovalPolicy, Budgets};
+use vibe_agent::agent::{ApprovalPolicy, Budgets};
 use vibe_store::Role;
 use vibe_wire::{Event, Phase, StopReason};
 
@@ -281,8 +281,8 @@ responses:
 "#;
     let h = Harness::scripted(script);
     let cancel = tokio_util::sync::CancellationToken::new();
-    let sink = Arc::new(vibe_core::emit::CollectSink::default());
-    let sinks: Vec<Arc<dyn vibe_core::emit::EventSink>> = vec![sink.clone()];
+    let sink = Arc::new(vibe_runlog::emit::CollectSink::default());
+    let sinks: Vec<Arc<dyn vibe_runlog::emit::EventSink>> = vec![sink.clone()];
     let canceller = {
         let cancel = cancel.clone();
         let sink = sink.clone();
@@ -327,7 +327,7 @@ use vibe_test_support::eventually;
 #[tokio::test]
 async fn a_long_lived_service_takes_over_run_folders_made_ahead() {
     let h = Harness::scripted_with(JOURNAL, Options { runs_ahead: true, ..Options::default() });
-    let spares = h.dir.path().join("runs").join(vibe_core::audit::SPARE_DIR);
+    let spares = h.dir.path().join("runs").join(vibe_runlog::SPARE_DIR);
     let count = |dir: &std::path::Path| std::fs::read_dir(dir).map_or(0, |d| d.count());
     eventually("a run folder is ready before the first turn", || count(&spares) == 1);
     let mut runs = Vec::new();
@@ -338,7 +338,7 @@ async fn a_long_lived_service_takes_over_run_folders_made_ahead() {
         runs.push(turn.result.run_id);
     }
     assert_ne!(runs[0], runs[1]);
-    let on_disk = vibe_core::audit::list_runs_on_disk(h.dir.path()).unwrap();
+    let on_disk = vibe_runlog::list_runs_on_disk(h.dir.path()).unwrap();
     assert_eq!(on_disk.len(), 2, "spares are not listed as runs: {on_disk:?}");
     eventually("the next folder is made ahead", || count(&spares) == 1);
     // A spare left by a process that is gone is swept; this process's live one is kept.

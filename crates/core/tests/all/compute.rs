@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] fns unwrap too
 
 use serde_json::{Value, json};
+use vibe_agent::compute::ensure_chart;
 use vibe_core::CoreError;
-use vibe_core::compute::ensure_chart;
 use vibe_store::{LOCAL_USER, Store};
 
 fn store_with_birth(birth: Value) -> Store {

@@ -6,10 +6,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use vibe_agent::tools::ToolRegistry;
 use vibe_context::{
     ContextBuilder, ContextLimits, FLAG_WELLBEING_CONCERN, PromptRequest, USE_SKILL,
 };
-use vibe_core::tools::ToolRegistry;
 use vibe_llm::ScriptedModel;
 use vibe_skills::{Registry, RegistryConfig};
 use vibe_store::{LOCAL_USER, NewMessage, Role, Store};
@@ -96,7 +96,7 @@ fn phase_two_bazi_fits_six_thousand_tokens_with_the_profile_and_chart() {
     let (b, store) = builder(None);
     let birth = serde_json::json!({"date": "1988-06-15", "time": "09:00", "place": "杭州", "timezone": "Asia/Shanghai"});
     store.set_path(LOCAL_USER, "birth_info", birth).unwrap();
-    vibe_core::compute::ensure_chart(&store, LOCAL_USER, "bazi", "bazi", false).unwrap();
+    vibe_agent::compute::ensure_chart(&store, LOCAL_USER, "bazi", "bazi", false).unwrap();
     let req = PromptRequest {
         user: LOCAL_USER,
         active_skill: Some("bazi"),

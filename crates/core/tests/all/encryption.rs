@@ -200,7 +200,7 @@ fn the_data_dir_and_the_files_the_app_makes_are_private_to_the_owner() {
 fn run_folders_and_their_event_logs_are_private_to_the_owner() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
-    let audit = vibe_core::audit::RunAudit::create(dir.path(), "r1").unwrap();
+    let audit = vibe_runlog::RunAudit::create(dir.path(), "r1").unwrap();
     let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
     let runs = dir.path().join("runs");
     assert_eq!(mode(&runs), 0o700);

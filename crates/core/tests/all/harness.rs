@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
-use vibe_core::agent::{ApprovalPolicy, Approver, Budgets};
+use vibe_agent::agent::{ApprovalPolicy, Approver, Budgets};
+use vibe_agent::chat::{ChatService, TurnRequest, TurnResult};
 use vibe_core::app::{App, AppPaths, EphemeralKeys, Injections, Overrides};
-use vibe_core::chat::{ChatService, TurnRequest, TurnResult};
-use vibe_core::emit::{CollectSink, EventSink};
 use vibe_llm::{ChatModel, LlmSettings, ScriptedModel};
+use vibe_runlog::emit::{CollectSink, EventSink};
 use vibe_store::{LOCAL_USER, Store};
 use vibe_wire::command::{SettingChange, UpdateSettingsRequest};
 use vibe_wire::{Envelope, Event};
@@ -29,6 +29,21 @@ pub fn raw_connection(dir: &std::path::Path) -> rusqlite::Connection {
     // SQLCipher 4's defaults: the raw key alone (docs/privacy.md#page-format).
     conn.pragma_update(None, "key", format!("x'{}'", hex.as_str())).unwrap();
     conn
+}
+
+/// A scripted model's one reply, for tests about what happens around a turn rather than in it.
+pub const HELLO: &str = r#"
+mode: matched
+responses:
+  - text: "你好，我在。"
+"#;
+
+/// A harness answering [`HELLO`] whose database's write lock another connection holds.
+pub fn hello_with_write_lock() -> (Arc<Harness>, vibe_test_support::WriteLock) {
+    let h = Arc::new(Harness::scripted(HELLO));
+    let dir = h.dir.path().to_path_buf();
+    let lock = vibe_test_support::WriteLock::take(move || raw_connection(&dir));
+    (h, lock)
 }
 
 pub struct Harness {
@@ -94,7 +109,7 @@ pub struct Options {
     /// Compaction summaries written by the model.
     pub summarize_with_model: bool,
     /// When memory extraction runs by itself.
-    pub memory: vibe_core::memory::MemorySettings,
+    pub memory: vibe_agent::memory::MemorySettings,
 }
 
 impl Harness {

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use vibe_core::app::{App, MODELS_DIR, Overrides};
-use vibe_core::emit::ChannelSink;
+use vibe_runlog::emit::ChannelSink;
 use vibe_wire::command::{SendMessageRequest, SettingChange, UpdateSettingsRequest};
 use vibe_wire::{Event, StopReason};
 

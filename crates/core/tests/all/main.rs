@@ -2,7 +2,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod audit;
 mod compute;
 mod context;
 mod tools;
@@ -20,6 +19,7 @@ mod harness;
 mod http;
 mod journal;
 mod keychain;
+mod layering;
 #[cfg(feature = "local-llm")]
 mod local_model;
 mod memory;
@@ -31,6 +31,7 @@ mod safety;
 mod sealed_runs;
 mod storage;
 mod store_waits;
+mod stored_calls;
 mod structured;
 mod tool_order;
 mod undo;

@@ -9,10 +9,10 @@
 use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
-use vibe_context::PromptRequest;
-use vibe_core::memory::{
+use vibe_agent::memory::{
     self, ExtractOptions, Extraction, ExtractionStatus, MemorySettings, extract_conversation,
 };
+use vibe_context::PromptRequest;
 use vibe_llm::{ChatModel, ChatRequest, DeltaStream, LlmError, Message, ScriptedModel};
 use vibe_store::{LOCAL_USER as U, Role};
 use vibe_wire::Event;

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use vibe_core::app::{App, Overrides};
-use vibe_core::emit::ChannelSink;
+use vibe_runlog::emit::ChannelSink;
 use vibe_test_support::FileServer;
 use vibe_wire::command::{Hint, LocalModelRequest, SettingChange, UpdateSettingsRequest};
 use vibe_wire::{Envelope, ErrorKind, Event};

@@ -6,27 +6,16 @@
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
-use vibe_core::agent::ApprovalPolicy;
-use vibe_test_support::WriteLock;
+use vibe_agent::agent::ApprovalPolicy;
+use vibe_test_support::on_one_thread;
 use vibe_wire::command::{CancelRunRequest, SendMessageRequest};
 
-use super::harness::Harness;
-
-const REPLY: &str = r#"
-mode: matched
-responses:
-  - text: "你好，我在。"
-"#;
+use super::harness::{HELLO, Harness, hello_with_write_lock};
 
 #[test]
 fn a_turn_waiting_for_the_database_can_be_stopped_under_the_id_it_will_have() {
-    let h = Arc::new(Harness::scripted(REPLY));
-    let dir = h.dir.path().to_path_buf();
-    let lock = WriteLock::take(move || super::harness::raw_connection(&dir));
-
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let local = tokio::task::LocalSet::new();
-    let (listed, cancelled, released, reply) = local.block_on(&rt, async {
+    let (h, lock) = hello_with_write_lock();
+    let (listed, cancelled, released, reply) = on_one_thread(async {
         let sender = Arc::clone(&h);
         let send = tokio::task::spawn_local(async move {
             sender
@@ -68,14 +57,9 @@ fn a_turn_waiting_for_the_database_can_be_stopped_under_the_id_it_will_have() {
 /// the run is registered, cancelled and recorded under exactly that id.
 #[test]
 fn a_caller_minted_id_is_the_runs_id_and_stops_it_before_any_event() {
-    let h = Arc::new(Harness::scripted(REPLY));
-    let dir = h.dir.path().to_path_buf();
-    let lock = WriteLock::take(move || super::harness::raw_connection(&dir));
+    let (h, lock) = hello_with_write_lock();
     let minted = uuid::Uuid::now_v7().to_string();
-
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let local = tokio::task::LocalSet::new();
-    let (cancelled, released, reply) = local.block_on(&rt, async {
+    let (cancelled, released, reply) = on_one_thread(async {
         let sender = Arc::clone(&h);
         let mut request = SendMessageRequest::say(None, "你好");
         request.run_id = Some(minted.clone());
@@ -104,7 +88,7 @@ fn a_caller_minted_id_is_the_runs_id_and_stops_it_before_any_event() {
 
 #[test]
 fn a_caller_minted_id_that_is_not_a_uuid_or_was_used_before_is_refused_and_nothing_is_stored() {
-    let h = Harness::scripted(REPLY);
+    let h = Harness::scripted(HELLO);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let send = |run_id: &str| {
         let mut request = SendMessageRequest::say(None, "你好");

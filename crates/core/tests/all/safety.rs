@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use vibe_core::chat::TurnRequest;
+use vibe_agent::chat::TurnRequest;
 use vibe_llm::ScriptedModel;
 use vibe_store::{LOCAL_USER, ProtocolStatus, Role};
 use vibe_wire::Event;
@@ -231,19 +231,19 @@ async fn with_running_protocol(h: &Harness) -> (String, String) {
     (conversation, run.id)
 }
 
-async fn extraction_of(h: &Harness, conversation: &str) -> vibe_core::memory::Extraction {
+async fn extraction_of(h: &Harness, conversation: &str) -> vibe_agent::memory::Extraction {
     let model = ScriptedModel::from_yaml(
         "mode: matched\nresponses:\n  - text: '{\"items\": []}'\n",
         "extraction",
     )
     .unwrap();
-    vibe_core::memory::extract_conversation(
+    vibe_agent::memory::extract_conversation(
         &h.store,
         &model,
         None,
         LOCAL_USER,
         conversation,
-        vibe_core::memory::ExtractOptions::default(),
+        vibe_agent::memory::ExtractOptions::default(),
     )
     .await
     .unwrap()

@@ -136,7 +136,7 @@ async fn a_folder_with_encryption_off_keeps_clear_run_logs() {
         .run_turn(
             say(USER_TEXT),
             Vec::new(),
-            Arc::new(vibe_core::agent::ApprovalPolicy::DenyAll),
+            Arc::new(vibe_agent::agent::ApprovalPolicy::DenyAll),
             tokio_util::sync::CancellationToken::new(),
         )
         .await

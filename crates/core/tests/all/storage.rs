@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use vibe_core::agent::ApprovalPolicy;
-use vibe_core::chat::recover_runs;
+use vibe_agent::agent::ApprovalPolicy;
+use vibe_agent::chat::recover_runs;
 use vibe_store::{LOCAL_USER, Role};
 use vibe_wire::Event;
 
@@ -18,8 +18,8 @@ async fn a_reply_the_full_disk_cannot_hold_is_said_to_be_unsaved_and_the_run_fai
     // Room for the person's message and the run, not for a 200 KB reply.
     h.store.cap_growth(16).unwrap();
     let turn = {
-        let sink = Arc::new(vibe_core::emit::CollectSink::default());
-        let sinks: Vec<Arc<dyn vibe_core::emit::EventSink>> = vec![sink.clone()];
+        let sink = Arc::new(vibe_runlog::emit::CollectSink::default());
+        let sinks: Vec<Arc<dyn vibe_runlog::emit::EventSink>> = vec![sink.clone()];
         let result = h
             .service
             .run_turn(

@@ -12,26 +12,15 @@ use futures::StreamExt as _;
 use futures::future::BoxFuture;
 use vibe_llm::{ChatModel, ChatRequest, Delta, DeltaStream, LlmError, ScriptedModel};
 use vibe_store::Role;
-use vibe_test_support::WriteLock;
+use vibe_test_support::{WriteLock, on_one_thread};
 
-use super::harness::{Harness, Options, say};
-
-const REPLY: &str = r#"
-mode: matched
-responses:
-  - text: "你好，我在。"
-"#;
+use super::harness::{Harness, Options, hello_with_write_lock, say};
 
 #[test]
 fn a_turn_waiting_for_the_write_lock_lets_another_task_run() {
-    let h = Arc::new(Harness::scripted(REPLY));
-    let dir = h.dir.path().to_path_buf();
     // Another connection takes the write lock and keeps it until the other task has run.
-    let lock = WriteLock::take(move || super::harness::raw_connection(&dir));
-
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let local = tokio::task::LocalSet::new();
-    let result = local.block_on(&rt, async {
+    let (h, lock) = hello_with_write_lock();
+    let result = on_one_thread(async {
         let turn_harness = Arc::clone(&h);
         // The turn runs first and reaches its first write while the lock is held.
         let turn = tokio::task::spawn_local(async move { turn_harness.turn(say("你好")).await });
@@ -107,9 +96,7 @@ fn the_loop_waiting_to_store_an_answer_lets_another_task_run() {
     let h = Arc::new(Harness::new(Arc::new(model), Options::default()));
     dir.set(h.dir.path().to_path_buf()).unwrap();
 
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let local = tokio::task::LocalSet::new();
-    let result = local.block_on(&rt, async {
+    let result = on_one_thread(async {
         let turn_harness = Arc::clone(&h);
         let turn = tokio::task::spawn_local(async move { turn_harness.turn(say("开始吧")).await });
         // Runs only when the turn's wait for the lock leaves the one worker thread free.

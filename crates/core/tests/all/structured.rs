@@ -15,7 +15,7 @@ fn structured(script: &str) -> Harness {
     Harness::new(Arc::new(model), Options::default())
 }
 
-fn in_lifecoach(message: &str) -> vibe_core::chat::TurnRequest {
+fn in_lifecoach(message: &str) -> vibe_agent::chat::TurnRequest {
     let mut request = say(message);
     request.skill = Some("lifecoach".into());
     request

@@ -6,8 +6,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
-use vibe_core::agent::ApprovalPolicy;
-use vibe_core::emit::{CollectSink, EventSink};
+use vibe_agent::agent::ApprovalPolicy;
+use vibe_runlog::emit::{CollectSink, EventSink};
 use vibe_store::Role;
 use vibe_wire::{Envelope, Event, StopReason};
 

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
 use serde_json::json;
-use vibe_core::agent::{ApprovalDecision, ApprovalRequest, Approver};
+use vibe_agent::agent::{ApprovalDecision, ApprovalRequest, Approver};
 use vibe_store::LOCAL_USER;
 use vibe_wire::ApprovalSource;
 use vibe_wire::command::{ChangeSource, HistoryTargetView, StateHistoryRequest, UndoStateRequest};

@@ -8,8 +8,8 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use vibe_core::chat::TurnRequest;
-use vibe_core::safety::{self, Risk};
+use vibe_agent::chat::TurnRequest;
+use vibe_agent::safety::{self, Risk};
 use vibe_llm::ScriptedModel;
 use vibe_store::{LOCAL_USER, ProtocolStatus, Role};
 use vibe_wire::Event;
@@ -93,13 +93,13 @@ async fn skipped_by_memory(h: &Harness, conversation: &str) -> usize {
         "extraction",
     )
     .unwrap();
-    vibe_core::memory::extract_conversation(
+    vibe_agent::memory::extract_conversation(
         &h.store,
         &model,
         None,
         LOCAL_USER,
         conversation,
-        vibe_core::memory::ExtractOptions::default(),
+        vibe_agent::memory::ExtractOptions::default(),
     )
     .await
     .unwrap()

@@ -18,8 +18,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use tempfile::TempDir;
-use vibe_core::emit::{CollectSink, Emitter};
-use vibe_core::tools::{ToolContext, ToolOutput, ToolRegistry};
+use vibe_agent::tools::{ToolContext, ToolOutput, ToolRegistry};
+use vibe_runlog::emit::{CollectSink, Emitter};
 use vibe_skills::{Registry, RegistryConfig};
 use vibe_store::{LOCAL_USER, Store};
 

@@ -12,7 +12,7 @@ use std::os::unix::net::{SocketAddr, UnixListener};
 use std::time::Duration;
 
 use serde_json::json;
-use vibe_core::tools::{ToolRegistry, ToolsSettings};
+use vibe_agent::tools::{ToolRegistry, ToolsSettings};
 use vibe_sandbox::ScriptLimits;
 
 use super::Fixture;

@@ -4,7 +4,7 @@
 #![cfg(target_os = "linux")]
 
 use serde_json::json;
-use vibe_core::tools::ToolRegistry;
+use vibe_agent::tools::ToolRegistry;
 use vibe_sandbox::ScriptLimits;
 
 use super::Fixture;

@@ -15,7 +15,7 @@ use std::os::unix::process::CommandExt;
 use std::path::Path;
 
 use serde_json::json;
-use vibe_core::tools::ToolRegistry;
+use vibe_agent::tools::ToolRegistry;
 use vibe_sandbox::ScriptLimits;
 
 use super::Fixture;

@@ -7,7 +7,7 @@
 #![cfg(unix)]
 
 use serde_json::json;
-use vibe_core::tools::{ToolRegistry, ToolsSettings};
+use vibe_agent::tools::{ToolRegistry, ToolsSettings};
 
 use super::Fixture;
 use super::scripts::{find_sleep, marker};

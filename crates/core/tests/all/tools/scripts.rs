@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use vibe_core::tools::{ToolKind, ToolRegistry};
+use vibe_agent::tools::{ToolKind, ToolRegistry};
 use vibe_sandbox::ScriptLimits;
 
 use super::Fixture;
@@ -34,7 +34,7 @@ fn fixture(limits: ScriptLimits) -> (Fixture, std::path::PathBuf) {
     (f, dir)
 }
 
-async fn run(f: &Fixture, args: Value) -> vibe_core::tools::ToolOutput {
+async fn run(f: &Fixture, args: Value) -> vibe_agent::tools::ToolOutput {
     f.call(Some("scripted"), "run_script", args).await
 }
 

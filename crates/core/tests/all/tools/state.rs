@@ -149,7 +149,7 @@ async fn update_plan_validates_and_hands_the_plan_to_the_loop() {
         )
         .await;
     assert!(!out.is_error);
-    let Some(vibe_core::tools::Effect::PlanUpdated(plan)) = out.effect else {
+    let Some(vibe_agent::tools::Effect::PlanUpdated(plan)) = out.effect else {
         panic!("no plan effect")
     };
     assert_eq!(plan.steps[0].status.as_str(), "in_progress");
@@ -257,9 +257,7 @@ fn a_state_write_waiting_for_the_write_lock_lets_another_task_run() {
     let db = f.dir.path().join("vibe.db");
     let lock = vibe_test_support::WriteLock::take(move || rusqlite::Connection::open(&db).unwrap());
 
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let local = tokio::task::LocalSet::new();
-    let out = local.block_on(&rt, async {
+    let out = vibe_test_support::on_one_thread(async {
         let fixture = Arc::clone(&f);
         let write = tokio::task::spawn_local(async move {
             let args = json!({"section": "goals", "data": {"salary": "30k"}});

@@ -2,7 +2,7 @@
 //! (built-ins, declared definitions over built-in handlers, script-backed tools), with a
 //! default set when there is none, and notices for everything left out.
 
-use vibe_core::tools::{ToolKind, ToolRegistry};
+use vibe_agent::tools::{ToolKind, ToolRegistry};
 
 use super::Fixture;
 
@@ -193,7 +193,7 @@ fn built_in_skills_tool_definitions_fit_a_quarter_of_the_phase_two_budget() {
         let (flag, own): (Vec<_>, Vec<_>) = set
             .definitions()
             .into_iter()
-            .partition(|d| d.name == vibe_core::tools::FLAG_WELLBEING_CONCERN);
+            .partition(|d| d.name == vibe_agent::tools::FLAG_WELLBEING_CONCERN);
         let tokens: u32 = own.iter().map(|d| tokenizer.count_tool(d)).sum();
         assert!(tokens <= 1500, "{}: tool definitions take {tokens} tokens", skill.name);
         let flag: u32 = flag.iter().map(|d| tokenizer.count_tool(d)).sum();

@@ -2,7 +2,7 @@
 //! `needs_input`, the chart computed on activation, and the conversation's skill persisted.
 
 use serde_json::json;
-use vibe_core::tools::Effect;
+use vibe_agent::tools::Effect;
 use vibe_store::LOCAL_USER;
 
 use super::Fixture;

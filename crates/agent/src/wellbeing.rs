@@ -1,0 +1,155 @@
+//! Acting on a wellbeing risk, whichever layer found it (docs/safety.md): the deterministic
+//! screen before the model call (`chat/safety_hook.rs`) or the coach model's own judgement
+//! (the `flag_wellbeing_concern` tool, `tools/wellbeing.rs`). One path for both: the person's
+//! message is marked (memory never takes it in), `safety_notice` shows the crisis resources of
+//! the person's locale (the data folder's override applied), and the skill's active protocol
+//! is paused — at `concern` as at `acute`, so a person who writes about hopelessness is not
+//! asked the next protocol question. Deciding whether there is a risk is not done here.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use vibe_protocol::ProtocolEngine;
+use vibe_store::Store;
+use vibe_wire::{ErrorInfo, ErrorKind, Event, SafetyCategory, SafetyResource, SafetyRisk};
+
+use crate::safety::{self, Region};
+use crate::store_io::{blocking, off_worker};
+use vibe_runlog::emit::Emitter;
+
+/// The supportive prompt text for a risky message (Chinese, like the coach's other sections;
+/// the model answers in the person's language). The screen puts it in the system prompt; the
+/// tool returns it to the model that flagged.
+pub(crate) const SUPPORT_SECTION: &str = "## 安全优先（本轮）
+用户刚才的消息可能表明他/她正处于危险或痛苦之中。本轮暂停一切教练、练习和流程：
+- 用用户使用的语言回答（用户写英文就用英文回答）。
+- 先真诚地承认对方的感受，不评判、不说教。
+- 直接、温和地询问对方此刻是否安全，身边是否有人可以陪伴。
+- 说出下面列出的求助资源（电话号码），鼓励对方现在就联系。
+- 不要做诊断，不要给建议清单，不要继续之前的练习或话题，不要推荐技能。";
+
+/// One found risk of one stored message of the person.
+pub(crate) struct Found {
+    pub message_id: i64,
+    pub risk: SafetyRisk,
+    pub category: SafetyCategory,
+}
+
+/// Where the risk was found and what to pause.
+pub(crate) struct Place<'a> {
+    pub store: &'a Arc<Store>,
+    pub user: &'a str,
+    /// The conversation's active skill, whose active protocol is paused.
+    pub skill: Option<&'a str>,
+    /// The engine to pause it with (the caller's clock and settings).
+    pub protocols: ProtocolEngine,
+    pub emitter: &'a Emitter,
+}
+
+/// Mark the message, show the notice, pause the protocol. Returns the contacts shown (for the
+/// supportive text). Each failing step is reported as an error event and the others still run:
+/// the notice matters more than any one of them.
+pub(crate) async fn act(place: Place<'_>, found: Found) -> Vec<SafetyResource> {
+    let Place { store, user, skill, protocols, emitter } = place;
+    let (id, risk) = (found.message_id, found.risk);
+    if let Err(e) = blocking(store, move |s| s.mark_message_safety(id, risk)).await {
+        emitter.emit(Event::Error { error: ErrorInfo::new(e.kind(), e.to_string()) });
+    }
+    let locale = locale(store, user);
+    let contacts = contacts(store, &locale, emitter);
+    emitter.emit(Event::SafetyNotice {
+        risk,
+        category: found.category,
+        resources: contacts.clone(),
+        locale,
+    });
+    if let Some(skill) = skill {
+        pause_protocol(protocols, skill.to_string(), emitter).await;
+    }
+    contacts
+}
+
+/// The folder of the database: the data folder, where the resources override lives.
+fn data_dir(store: &Store) -> Option<PathBuf> {
+    store.path().and_then(|p| p.parent()).map(|p| p.to_path_buf())
+}
+
+/// The contacts of `locale`'s region, the data folder's override applied; an override that
+/// cannot be used is reported (with its `path:line`) and the built-in ones are shown.
+fn contacts(store: &Store, locale: &str, emitter: &Emitter) -> Vec<SafetyResource> {
+    let report = |e: safety::SafetyError| {
+        emitter.emit(Event::Error { error: ErrorInfo::new(ErrorKind::Safety, e.to_string()) });
+    };
+    match safety::resources_for(data_dir(store).as_deref()) {
+        Ok((resources, problem)) => {
+            if let Some(e) = problem {
+                report(e);
+            }
+            resources_of(resources.for_locale(locale))
+        }
+        Err(e) => {
+            report(e);
+            Vec::new()
+        }
+    }
+}
+
+/// `preferences.language` of the profile, else the system locale (`LANG`), else `generic`.
+pub(crate) fn locale(store: &Store, user: &str) -> String {
+    let from_profile = store.profile(user).ok().and_then(|p| {
+        p.pointer("/preferences/language").and_then(|v| v.as_str()).map(str::to_string)
+    });
+    from_profile
+        .or_else(|| std::env::var("LANG").ok())
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty() && l != "C" && l != "POSIX")
+        .unwrap_or_else(|| safety::GENERIC_LOCALE.to_string())
+}
+
+/// Pause the active protocol run of `skill`, if any ([`ProtocolEngine::pause`]).
+async fn pause_protocol(engine: ProtocolEngine, skill: String, emitter: &Emitter) {
+    let paused = match off_worker(move || engine.pause(&skill)).await {
+        Ok(paused) => paused,
+        Err(e) => {
+            emitter.emit(Event::Error { error: ErrorInfo::new(e.kind(), e.to_string()) });
+            return;
+        }
+    };
+    match paused {
+        Ok(Some((_, events))) => {
+            for event in events {
+                emitter.emit(event);
+            }
+        }
+        Ok(None) => {}
+        Err(e) => {
+            emitter.emit(Event::Error { error: ErrorInfo::new(e.kind(), e.to_string()) });
+        }
+    }
+}
+
+/// A region's contacts as notice entries: emergency numbers first, then hotlines.
+fn resources_of(region: &Region) -> Vec<SafetyResource> {
+    region
+        .emergency
+        .iter()
+        .chain(&region.hotlines)
+        .map(|c| SafetyResource {
+            name: c.name.clone(),
+            number: c.number.clone(),
+            note: c.hours.clone().or_else(|| c.url.clone()),
+        })
+        .collect()
+}
+
+/// [`SUPPORT_SECTION`] with the contacts shown to the person.
+pub(crate) fn support_prompt(contacts: &[SafetyResource]) -> String {
+    let mut prompt = SUPPORT_SECTION.to_string();
+    if !contacts.is_empty() {
+        prompt.push_str("\n求助资源：");
+        for c in contacts {
+            prompt.push_str(&format!("\n- {}：{}", c.name, c.number));
+        }
+    }
+    prompt
+}
