@@ -7,6 +7,7 @@ import * as client from "../client";
 import { FailureText } from "../errors/Failure";
 import type { CommandError, SkillDetail, SkillSummary } from "../wire";
 import { findingText } from "./findingText";
+import { Button, Card, Toast } from "../design";
 
 export function SkillRow({ skill: s }: { skill: SkillSummary }) {
   const { t } = useTranslation();
@@ -23,7 +24,7 @@ export function SkillRow({ skill: s }: { skill: SkillSummary }) {
     });
   };
   return (
-    <li className={`card skill ${s.valid ? "" : "skill-invalid"}`} data-testid="skill-row" data-valid={s.valid}>
+    <Card as="li" tone={s.valid ? "plain" : "danger"} className={`skill ${s.valid ? "" : "skill-invalid"}`} data-testid="skill-row" data-valid={s.valid}>
       <div className="card-head">
         <span>
           <strong>{s.name}</strong> <span className="badge">{t(`skills.root.${s.root}`)}</span>
@@ -46,13 +47,13 @@ export function SkillRow({ skill: s }: { skill: SkillSummary }) {
           ))}
         </ul>
       )}
-      <button type="button" className="link small" aria-expanded={open} onClick={toggle}>
+      <Button type="button" variant="link" className="small" aria-expanded={open} onClick={toggle}>
         {open ? t("skills.hideDetails") : t("skills.details")}
-      </button>
+      </Button>
       {open && failure && (
-        <p className="bad small" role="alert">
+        <Toast as="p" tone="danger" className="small">
           <FailureText failure={failure} />
-        </p>
+        </Toast>
       )}
       {open && detail && (
         <div className="skill-detail small">
@@ -80,7 +81,7 @@ export function SkillRow({ skill: s }: { skill: SkillSummary }) {
           )}
         </div>
       )}
-    </li>
+    </Card>
   );
 }
 
