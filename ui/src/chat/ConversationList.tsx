@@ -62,10 +62,10 @@ export function ConversationList(props: {
               </span>
             ) : (
               <span className="row-actions">
-                <Button aria-label={t("conversations.rename")} title={t("conversations.rename")} onClick={() => setEditing(c.id)}>
+                <Button variant="ghost" size="sm" aria-label={t("conversations.rename")} title={t("conversations.rename")} onClick={() => setEditing(c.id)}>
                   ✎
                 </Button>
-                <Button aria-label={t("conversations.delete")} title={t("conversations.delete")} onClick={() => setConfirming(c.id)}>
+                <Button variant="ghost" size="sm" aria-label={t("conversations.delete")} title={t("conversations.delete")} onClick={() => setConfirming(c.id)}>
                   🗑
                 </Button>
               </span>

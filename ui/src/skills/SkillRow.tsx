@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
 import type { CommandError, SkillDetail, SkillSummary } from "../wire";
-import { findingText } from "./findingText";
+import { findingParts } from "./findingText";
 import { Button, Card, Toast } from "../design";
 
 export function SkillRow({ skill: s }: { skill: SkillSummary }) {
@@ -40,9 +40,17 @@ export function SkillRow({ skill: s }: { skill: SkillSummary }) {
       {s.problems.length > 0 && (
         <ul className="problems">
           {/* Worded in the UI's language from each finding's kind; older answers: the core's text. */}
-          {(s.findings.length === s.problems.length ? s.findings.map((f) => findingText(f, t)) : s.problems).map((p, i) => (
+          {(s.findings.length === s.problems.length
+            ? s.findings.map((f) => findingParts(f, t))
+            : s.problems.map((text) => ({ text, detail: null }))
+          ).map((p, i) => (
             <li key={i} data-testid="skill-problem">
-              <code>{p}</code>
+              <code>{p.text}</code>
+              {p.detail && (
+                <span className="finding-detail small">
+                  {t("skills.finding.parserSaid")} <code lang="en">{p.detail}</code>
+                </span>
+              )}
             </li>
           ))}
         </ul>
