@@ -136,3 +136,16 @@ test("the theme switch applies at once, is saved through the core and paints fir
   await expect(page.getByTestId("nav-chat")).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { __firstTheme?: string }).__firstTheme)).toBe("dark");
 });
+
+test("the chat stream is announced politely once, as one region, not token by token", async ({ page }) => {
+  await page.goto("./?lang=en&delay=40");
+  const thread = page.getByTestId("thread");
+  await expect(thread).toHaveAttribute("aria-live", "polite");
+  await send(page, "hello there");
+  await expect(page.getByTestId("stop")).toBeVisible();
+  await expect(thread).toHaveAttribute("aria-busy", "true");
+  await expect(page.getByTestId("send")).toBeVisible({ timeout: 15_000 });
+  await expect(thread).toHaveAttribute("aria-busy", "false");
+  // No live region inside it: the reply is read as a whole, not each delta.
+  await expect(thread.locator("[aria-live]")).toHaveCount(0);
+});

@@ -90,7 +90,11 @@ export function Thread({ conversationId, messages }: { conversationId: string | 
       onScroll={onScroll}
       onWheel={onWheel}
       onKeyDown={onKeyDown}
+      role="log"
       aria-live="polite"
+      aria-busy={live !== null}
+      aria-label={t("chat.threadLabel")}
+      tabIndex={0}
       data-testid="thread"
     >
       {messages.length === 0 ? (
