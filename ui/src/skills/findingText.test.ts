@@ -55,7 +55,7 @@ describe("a YAML finding", () => {
   it("is worded in Chinese from the parser's common phrases, its place included", async () => {
     const t = await tFor("zh-CN");
     const line = findingText(finding({ code: "invalid_yaml", detail: "while parsing a flow sequence, expected ',' or ']' at line 4 column 1" }), t);
-    expect(line).toBe("/skills/coach/SKILL.md:4:7: 错误: YAML 无法解析：解析方括号列表 [...] 时, 缺少“,”或“]”（第 4 行第 1 列）");
+    expect(line).toBe("/skills/coach/SKILL.md:4:7: 错误: YAML 无法解析：解析方括号列表 [...] 时，缺少“,”或“]”（第 4 行第 1 列）");
     expect(line.replace("/skills/coach/SKILL.md", "").replace("YAML", "")).not.toMatch(/[A-Za-z]{2,}/);
   });
 

@@ -47,6 +47,7 @@ export function yamlDetail(detail: string, t: TFunction): string | null {
   }
   rest = rest.replace(LOCATION, " ");
   out = out.replace(LOCATION, (_, line: string, col: string) => t("skills.finding.yaml.at", { line, col }));
+  out = out.split(", ").join(t("skills.finding.yaml.sep"));
   return /[A-Za-z]{2,}/.test(rest) ? null : out;
 }
 
