@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "./client";
 import { ChatScreen } from "./chat/ChatScreen";
+import { applyTheme } from "./design/theme";
 import { FailureLine } from "./errors/FailureLine";
 import { setLanguage } from "./i18n";
 import { formFromView } from "./settings/form";
@@ -17,6 +18,7 @@ import { SkillsScreen } from "./skills/SkillsScreen";
 import { recovered, report, watchSkills } from "./store";
 import { isLock, UnlockScreen, type LockKind } from "./unlock/UnlockScreen";
 import type { ReminderView } from "./wire";
+import { Tabs } from "./design";
 
 type Screen = "starting" | "unlock" | "first-run" | Page;
 /** The screens the navigation leads to, in its order. */
@@ -51,11 +53,12 @@ export function App() {
     );
   };
   useEffect(start, []);
-  /** Unlocked: the saved language could not be read while the folder was locked; apply it now. */
+  /** Unlocked: the saved language and theme could not be read while the folder was locked; apply them now. */
   const opened = () => {
     client.settings.get().then(
       (v) => {
         setLanguage(formFromView(v).language);
+        applyTheme(v.settings.preferences.theme);
         recovered("app");
       },
       (e) => report("app", e),
@@ -73,13 +76,13 @@ export function App() {
       <header className="topbar">
         <span className="brand">{t("app.title")}</span>
         {screen !== "unlock" && (
-          <nav aria-label="main">
-            {PAGES.map((p) => (
-              <button key={p} data-testid={`nav-${p}`} aria-current={screen === p} onClick={() => setScreen(p)}>
-                {t(`nav.${p}`)}
-              </button>
-            ))}
-          </nav>
+          <Tabs
+            kind="nav"
+            label="main"
+            value={inApp ? (screen as Page) : null}
+            onChange={setScreen}
+            items={PAGES.map((p) => ({ value: p, label: t(`nav.${p}`), testId: `nav-${p}` }))}
+          />
         )}
       </header>
       {inApp && <ReminderCard onOpen={openReminder} />}

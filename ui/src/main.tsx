@@ -1,12 +1,15 @@
 // Entry point: installs the mocked backend in e2e builds only, picks the language (settings,
-// else the system's), and renders the app.
+// else the system's) and the colour theme, and renders the app.
 
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import * as client from "./client";
+import { applyTheme, cachedTheme } from "./design/theme";
 import { initI18n } from "./i18n";
 import { formFromView } from "./settings/form";
+import "./design/tokens.css";
+import "./design/components.css";
 import "./styles.css";
 
 async function start() {
@@ -16,8 +19,10 @@ async function start() {
   }
   // Deliberately quiet: a folder still locked cannot answer its settings yet (the App applies the
   // saved language once it is unlocked, and shows that failure); until then the system's language.
-  const language = await client.settings.get().then((v) => formFromView(v).language, () => "");
-  initI18n(language);
+  const view = await client.settings.get().catch(() => null);
+  initI18n(view ? formFromView(view).language : "");
+  // The saved theme (theme-init.js showed the cached one until now).
+  applyTheme(view ? view.settings.preferences.theme : cachedTheme());
   const root = document.getElementById("root");
   if (root) createRoot(root).render(<StrictMode><App /></StrictMode>);
 }

@@ -3,6 +3,7 @@
 import { useEffect, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
+import { Button } from "../design";
 
 /** The shell is told once per window, after the composer's first frame has been painted. */
 let readyReported = false;
@@ -49,18 +50,18 @@ export function Composer(props: {
       />
       <div className="actions">
         {props.canRetry && !props.running && (
-          <button data-testid="retry" onClick={props.onRetry}>
+          <Button data-testid="retry" onClick={props.onRetry}>
             {t("chat.retry")}
-          </button>
+          </Button>
         )}
         {props.running ? (
-          <button data-testid="stop" className="danger" onClick={props.onStop}>
+          <Button data-testid="stop" variant="danger" onClick={props.onStop}>
             {t("chat.stop")}
-          </button>
+          </Button>
         ) : (
-          <button data-testid="send" className="primary" onClick={submit} disabled={!text.trim()}>
+          <Button data-testid="send" variant="primary" onClick={submit} disabled={!text.trim()}>
             {t("chat.send")}
-          </button>
+          </Button>
         )}
       </div>
     </div>

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FailureLine } from "../errors/FailureLine";
 import type { ConversationSummary } from "../wire";
+import { Button, EmptyState } from "../design";
 
 export function ConversationList(props: {
   items: ConversationSummary[];
@@ -19,9 +20,9 @@ export function ConversationList(props: {
   const items = [...props.items].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
   return (
     <nav className="conversations" aria-label={t("conversations.title")}>
-      <button className="primary new" data-testid="new-conversation" onClick={() => props.onOpen(null)}>
+      <Button variant="primary" className="new" data-testid="new-conversation" onClick={() => props.onOpen(null)}>
         + {t("conversations.new")}
-      </button>
+      </Button>
       <input
         type="search"
         aria-label={t("conversations.search")}
@@ -29,7 +30,7 @@ export function ConversationList(props: {
         onChange={(e) => props.onSearch(e.target.value)}
       />
       <FailureLine area="conversations" />
-      {items.length === 0 && <p className="muted">{t("conversations.empty")}</p>}
+      {items.length === 0 && <EmptyState>{t("conversations.empty")}</EmptyState>}
       <ul>
         {items.map((c) => (
           <li key={c.id} data-testid="conversation-item" className={c.id === props.activeId ? "active" : ""}>
@@ -47,26 +48,26 @@ export function ConversationList(props: {
                 onBlur={() => setEditing(null)}
               />
             ) : (
-              <button className="link title" onClick={() => props.onOpen(c.id)}>
+              <Button variant="link" className="title" onClick={() => props.onOpen(c.id)}>
                 {c.title || t("conversations.untitled")}
-              </button>
+              </Button>
             )}
             {confirming === c.id ? (
               <span className="confirm">
                 {t("conversations.confirmDelete", { title: c.title || t("conversations.untitled") })}
-                <button className="danger" onClick={() => (props.onDelete(c.id), setConfirming(null))}>
+                <Button variant="danger" onClick={() => (props.onDelete(c.id), setConfirming(null))}>
                   {t("conversations.delete")}
-                </button>
-                <button onClick={() => setConfirming(null)}>✕</button>
+                </Button>
+                <Button onClick={() => setConfirming(null)}>✕</Button>
               </span>
             ) : (
               <span className="row-actions">
-                <button aria-label={t("conversations.rename")} title={t("conversations.rename")} onClick={() => setEditing(c.id)}>
+                <Button variant="ghost" size="sm" aria-label={t("conversations.rename")} title={t("conversations.rename")} onClick={() => setEditing(c.id)}>
                   ✎
-                </button>
-                <button aria-label={t("conversations.delete")} title={t("conversations.delete")} onClick={() => setConfirming(c.id)}>
+                </Button>
+                <Button variant="ghost" size="sm" aria-label={t("conversations.delete")} title={t("conversations.delete")} onClick={() => setConfirming(c.id)}>
                   🗑
-                </button>
+                </Button>
               </span>
             )}
           </li>

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { hintText, SETTINGS_HINTS } from "../errors/hint";
 import en from "../i18n/en.json";
 import type { ErrorInfo, Hint } from "../wire";
+import { Button } from "../design";
 
 type FixKind = keyof typeof en.errors.fix;
 /** Kinds whose fix is in Settings; the others are fixed by retrying. */
@@ -38,17 +39,17 @@ export function ErrorBanner(props: {
       </div>
       <div className="actions">
         {inSettings ? (
-          <button className="primary" onClick={props.onOpenSettings}>
+          <Button variant="primary" onClick={props.onOpenSettings}>
             {t("errors.openSettings")}
-          </button>
+          </Button>
         ) : (
           props.onRetry && (
-            <button className="primary" onClick={props.onRetry}>
+            <Button variant="primary" onClick={props.onRetry}>
               {t("errors.retry")}
-            </button>
+            </Button>
           )
         )}
-        <button onClick={props.onDismiss}>{t("errors.dismiss")}</button>
+        <Button onClick={props.onDismiss}>{t("errors.dismiss")}</Button>
       </div>
     </div>
   );

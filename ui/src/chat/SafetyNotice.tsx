@@ -6,6 +6,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { SafetyView } from "./state";
+import { Button } from "../design";
 
 export function SafetyNotice({ safety }: { safety: SafetyView }) {
   const { t } = useTranslation();
@@ -20,9 +21,9 @@ export function SafetyNotice({ safety }: { safety: SafetyView }) {
     >
       <div className="safety-head">
         <strong>{t(urgent ? "safety.acute" : "safety.concern")}</strong>
-        <button type="button" className="link" aria-expanded={!folded} onClick={() => setFolded(!folded)}>
+        <Button type="button" variant="link" aria-expanded={!folded} onClick={() => setFolded(!folded)}>
           {folded ? t("safety.show") : t("safety.fold")}
-        </button>
+        </Button>
       </div>
       {!folded && (
         <>

@@ -5,6 +5,7 @@
 import { useTranslation } from "react-i18next";
 import { contextNotes, runStatus, skillChangeList } from "../store";
 import type { ChatState } from "./state";
+import { Button } from "../design";
 
 export function RunStatusLine({ chat }: { chat: Pick<ChatState, "runId" | "phase" | "usage" | "notices"> }) {
   const { t } = useTranslation();
@@ -45,9 +46,9 @@ export function SkillChangesNotice({ changes, onSeen }: { changes: Record<string
   return (
     <p className="skill-changes small" data-testid="chat-skill-changes">
       {t("chat.skillsChanged", { list: list.map((c) => t(`skills.change.${c.change}`, { name: c.name })).join(t("chat.listSeparator")) })}{" "}
-      <button type="button" className="link small" onClick={onSeen}>
+      <Button type="button" variant="link" className="small" onClick={onSeen}>
         {t("chat.skillsSeen")}
-      </button>
+      </Button>
     </p>
   );
 }

@@ -10,6 +10,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, type KeyboardEvent, ty
 import { useTranslation } from "react-i18next";
 import { MessageView } from "./MessageView";
 import type { Message } from "./state";
+import { EmptyState } from "../design";
 
 /** Within this many pixels of the end the thread counts as "at the bottom" and follows new text. */
 const STICK = 48;
@@ -89,11 +90,15 @@ export function Thread({ conversationId, messages }: { conversationId: string | 
       onScroll={onScroll}
       onWheel={onWheel}
       onKeyDown={onKeyDown}
+      role="log"
       aria-live="polite"
+      aria-busy={live !== null}
+      aria-label={t("chat.threadLabel")}
+      tabIndex={0}
       data-testid="thread"
     >
       {messages.length === 0 ? (
-        <p className="empty">{t("chat.empty")}</p>
+        <EmptyState className="empty" title={t("chat.emptyTitle")}>{t("chat.empty")}</EmptyState>
       ) : (
         <>
           <div className="thread-items" style={{ height: total }}>

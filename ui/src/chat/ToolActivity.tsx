@@ -1,10 +1,21 @@
-// One tool call, compact (name and status) and expandable (arguments and result).
+// One tool call: a short line in the person's words (toolLine.ts) and its status; the raw call
+// (name, arguments, result) only in the expandable details.
 
 import { useTranslation } from "react-i18next";
+import { useSkillName } from "./skillName";
 import type { ToolActivity as Tool } from "./state";
+import { toolLine } from "./toolLine";
 
 function json(v: unknown): string {
   return typeof v === "string" ? v : JSON.stringify(v, null, 2);
+}
+
+/** `use_skill`'s line names the skill as a person reads it (its display name). */
+function UseSkillLine({ tool }: { tool: Tool }) {
+  const { t, i18n } = useTranslation();
+  const args = tool.arguments as { skill?: unknown } | null;
+  const skill = useSkillName(typeof args?.skill === "string" ? args.skill : "", i18n.language);
+  return <>{toolLine(t, tool, skill)}</>;
 }
 
 export function ToolActivity({ tool }: { tool: Tool }) {
@@ -12,10 +23,14 @@ export function ToolActivity({ tool }: { tool: Tool }) {
   return (
     <details className={`tool tool-${tool.status}`} data-testid="tool-activity">
       <summary>
-        <span className="tool-name">🔧 {tool.name}</span>
+        <span className="tool-line">
+          {tool.name === "use_skill" ? <UseSkillLine tool={tool} /> : toolLine(t, tool)}
+        </span>
         <span className="tool-status">{t(`chat.toolStatus.${tool.status}`)}</span>
       </summary>
       <div className="tool-body">
+        <div className="label">{t("chat.toolDetails")}</div>
+        <code className="tool-name">{tool.name}</code>
         <div className="label">{t("chat.toolArguments")}</div>
         <pre>{json(tool.arguments)}</pre>
         {tool.result !== undefined && (

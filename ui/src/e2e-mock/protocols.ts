@@ -7,6 +7,7 @@
 // the way the real engine's `advance_protocol_step` does (progress, then completion).
 
 import type { Envelope, Event, ProtocolRunView, ProtocolView } from "../wire";
+import type { JsonValue } from "../wire/serde_json/JsonValue";
 import { reply, type Call } from "./call";
 
 const STEPS: Array<[string, string]> = [
@@ -83,7 +84,10 @@ export function createProtocols() {
     ];
     (r.data as Record<string, unknown>)[`step_${r.step}`] = { answer: text };
     let reply: string;
+    // The engine's answer: the step saved and the next one, or the run complete.
+    let result: JsonValue;
     if (r.step >= r.total_steps) {
+      result = { status: "completed" };
       r.status = "completed";
       r.completed_at = new Date().toISOString();
       live = null;
@@ -91,13 +95,14 @@ export function createProtocols() {
       reply = "这一天的重置完成了。你可以随时导出这份报告。";
     } else {
       r.step += 1;
+      result = { status: "success", saved_step: r.step - 1, next_step: { step: r.step, total_steps: r.total_steps, title: STEPS[r.step - 1]?.[0] ?? "" } };
       out.push(progress(r));
       reply = `记下了。下一步：${STEPS[r.step - 1]?.[0] ?? ""}。`;
     }
     touch(r);
     out.push(
       { type: "state_changed", skill: "lifecoach", paths: ["protocol"] },
-      { type: "tool_result", id: callId, name: "advance_protocol_step", result: { status: "success" }, is_error: false },
+      { type: "tool_result", id: callId, name: "advance_protocol_step", result, is_error: false },
       { type: "round_started", round: 2 },
       { type: "assistant_delta", text: reply },
       { type: "run_finished", stop_reason: "completed", usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, rounds: 2, tool_calls: 1 },

@@ -5,6 +5,7 @@
 import { useTranslation } from "react-i18next";
 import { dispatch, selectFailure, useApp, type FailureArea } from "../store";
 import { FailureText } from "./Failure";
+import { Button } from "../design";
 
 export function FailureLine({ area }: { area: FailureArea }) {
   const { t } = useTranslation();
@@ -13,9 +14,9 @@ export function FailureLine({ area }: { area: FailureArea }) {
   return (
     <p className="bad small failure-line" role="alert" data-testid={`failure-${area}`}>
       <span className="failure-what">{t(`failures.${area}`)}</span> <FailureText failure={failure} />
-      <button type="button" className="link small" onClick={() => dispatch({ type: "recovered", area })}>
+      <Button type="button" variant="link" className="small" onClick={() => dispatch({ type: "recovered", area })}>
         {t("failures.close")}
-      </button>
+      </Button>
     </p>
   );
 }

@@ -9,6 +9,7 @@ import * as client from "../client";
 import { FailureText } from "../errors/Failure";
 import type { CommandError, LocalServerView } from "../wire";
 import { ModelOffer } from "./ModelOffer";
+import { Button, Card, Toast } from "../design";
 
 type Props = {
   /** Settings were written from a detected server: go to the chat. */
@@ -56,7 +57,7 @@ export function FirstRun({ onReady, onOpenSettings }: Props) {
           <p>{t("firstRun.found")}</p>
           <ul className="servers">
             {servers.map((s) => (
-              <li key={s.preset} data-testid="first-run-server">
+              <Card as="li" key={s.preset} data-testid="first-run-server">
                 <strong>{s.label}</strong> <span className="muted">{s.base_url}</span>
                 {s.models.length > 0 ? (
                   <select
@@ -73,10 +74,10 @@ export function FirstRun({ onReady, onOpenSettings }: Props) {
                 ) : (
                   <span className="muted">{t("firstRun.noModels")}</span>
                 )}
-                <button className="primary" data-testid="first-run-use" disabled={busy || s.models.length === 0} onClick={() => void use(s)}>
+                <Button variant="primary" data-testid="first-run-use" disabled={busy || s.models.length === 0} onClick={() => void use(s)}>
                   {t("firstRun.use", { name: s.label })}
-                </button>
-              </li>
+                </Button>
+              </Card>
             ))}
           </ul>
         </>
@@ -92,17 +93,17 @@ export function FirstRun({ onReady, onOpenSettings }: Props) {
         </div>
       )}
       {error && (
-        <p role="alert" className="bad">
+        <Toast as="p" tone="danger">
           <FailureText failure={error} />
-        </p>
+        </Toast>
       )}
       <div className="actions">
-        <button onClick={detect} disabled={servers === null}>
+        <Button onClick={detect} disabled={servers === null}>
           {t("firstRun.again")}
-        </button>
-        <button data-testid="first-run-settings" className={servers?.length === 0 ? "primary" : ""} onClick={onOpenSettings}>
+        </Button>
+        <Button data-testid="first-run-settings" variant={servers?.length === 0 ? "primary" : "secondary"} onClick={onOpenSettings}>
           {t("firstRun.openSettings")}
-        </button>
+        </Button>
       </div>
     </section>
   );

@@ -9,6 +9,7 @@ import { FailureText } from "../errors/Failure";
 import { FailureLine } from "../errors/FailureLine";
 import { formatBytes, percent, useModelDownloads } from "../settings/modelDownloads";
 import type { CatalogModelView, CommandError } from "../wire";
+import { Button, Card, Toast } from "../design";
 
 /** The model offered first: small enough for most machines, good enough to coach. */
 const RECOMMENDED = "qwen2.5-1.5b-instruct-q4_k_m";
@@ -40,19 +41,19 @@ export function ModelOffer({ onReady }: { onReady: () => void }) {
   if (!model) return error ? <p className="bad">{<FailureText failure={error} />}</p> : null;
   const p = downloads.progress[model.id];
   return (
-    <div className="model-offer" data-testid="first-run-model">
+    <Card className="model-offer" data-testid="first-run-model">
       <h2>{t("firstRun.offerTitle")}</h2>
       <p>{t("firstRun.offer", { name: model.name, size: formatBytes(model.size_bytes), ram: formatBytes(model.ram_bytes) })}</p>
       {p ? (
         <div className="row">
           <progress data-testid="model-progress" max={Math.max(p.total, 1)} value={p.received} />
-          <span role="status">{t("models.progress", { received: formatBytes(p.received), total: formatBytes(p.total), percent: percent(p) })}</span>
-          <button onClick={() => void downloads.cancel(model.id)}>{t("models.cancel")}</button>
+          <Toast tone="info">{t("models.progress", { received: formatBytes(p.received), total: formatBytes(p.total), percent: percent(p) })}</Toast>
+          <Button onClick={() => void downloads.cancel(model.id)}>{t("models.cancel")}</Button>
         </div>
       ) : (
-        <button className="primary" data-testid="first-run-download" onClick={() => void start(model)}>
+        <Button variant="primary" data-testid="first-run-download" onClick={() => void start(model)}>
           {t("firstRun.offerDownload")}
-        </button>
+        </Button>
       )}
       {downloads.failure && (
         <p role="alert" className={downloads.failure.error.kind === "cancelled" ? "muted" : "bad"}>
@@ -62,11 +63,11 @@ export function ModelOffer({ onReady }: { onReady: () => void }) {
         </p>
       )}
       {error && (
-        <p role="alert" className="bad">
+        <Toast as="p" tone="danger">
           <FailureText failure={error} />
-        </p>
+        </Toast>
       )}
       <FailureLine area="downloads" />
-    </div>
+    </Card>
   );
 }

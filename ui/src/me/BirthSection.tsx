@@ -10,6 +10,7 @@ import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
 import type { CommandError, PlaceView, ZoneWarning } from "../wire";
+import { Button, Card, Toast } from "../design";
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
@@ -123,19 +124,19 @@ export function BirthSection() {
   const pillars = obj(bazi?.pillars);
   const dayMaster = obj(bazi?.day_master);
   return (
-    <section className="card birth" aria-labelledby="me-birth">
+    <Card as="section" className="birth" aria-labelledby="me-birth">
       <div className="card-head">
         <h2 id="me-birth">{t("me.birth.title")}</h2>
         {!form && (
-          <button type="button" className="link" data-testid="birth-edit" onClick={edit}>
+          <Button type="button" variant="link" data-testid="birth-edit" onClick={edit}>
             {t("me.edit")}
-          </button>
+          </Button>
         )}
       </div>
       {error && (
-        <p className="bad" role="alert">
+        <Toast as="p" tone="danger">
           <FailureText failure={error} />
-        </p>
+        </Toast>
       )}
       {!form && placed && (
         <p className="small" data-testid="birth-place-confirmed">
@@ -145,9 +146,9 @@ export function BirthSection() {
       {!form && zoneWarning && (
         <div className="birth-warning small" role="status" data-testid="birth-zone-warning">
           <p>{t("me.birth.zoneWarning", { given: zoneWarning.given, zone: zoneWarning.place_zone, place: placed ? label(placed) : text(birth?.place) })}</p>
-          <button type="button" onClick={() => void useZone(zoneWarning.place_zone)}>
+          <Button type="button" onClick={() => void useZone(zoneWarning.place_zone)}>
             {t("me.birth.useZone", { zone: zoneWarning.place_zone })}
-          </button>
+          </Button>
         </div>
       )}
       {!form && birth && (
@@ -189,19 +190,19 @@ export function BirthSection() {
               <legend>{t("me.birth.pickPlace", { place: form.place })}</legend>
               <p className="muted small">{t("me.birth.pickHint")}</p>
               {choices.map((c) => (
-                <button type="button" key={c.id} className="place-choice" onClick={() => void save(c)}>
+                <Button type="button" key={c.id} className="place-choice" onClick={() => void save(c)}>
                   {label(c)} <span className="muted small">{c.timezone}</span>
-                </button>
+                </Button>
               ))}
             </fieldset>
           )}
           <div className="actions start">
-            <button type="submit" className="primary">
+            <Button type="submit" variant="primary">
               {t("me.save")}
-            </button>
-            <button type="button" onClick={() => (setForm(null), setChoices(null))}>
+            </Button>
+            <Button type="button" onClick={() => (setForm(null), setChoices(null))}>
               {t("me.cancel")}
-            </button>
+            </Button>
           </div>
         </form>
       )}
@@ -247,11 +248,11 @@ export function BirthSection() {
         </div>
       )}
       {chartFailure && (
-        <p className="bad small" role="alert" data-testid="chart-failure">
+        <Toast as="p" tone="danger" data-testid="chart-failure" className="small">
           {t("me.charts.failed")} <FailureText failure={chartFailure} />
-        </p>
+        </Toast>
       )}
       <p className="muted small reflection-note">{t("me.charts.note")}</p>
-    </section>
+    </Card>
   );
 }

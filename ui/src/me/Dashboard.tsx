@@ -12,6 +12,7 @@ import { FailureText } from "../errors/Failure";
 import type { CommandError } from "../wire";
 import { EditableText } from "./EditableText";
 import { JournalEntry } from "./JournalEntry";
+import { Card, EmptyState, Toast } from "../design";
 
 export const COACH_SKILL = "lifecoach";
 
@@ -84,13 +85,13 @@ export function Dashboard() {
   return (
     <div className="dashboard">
       {error && (
-        <p className="bad" role="alert">
+        <Toast as="p" tone="danger">
           <FailureText failure={error} />
-        </p>
+        </Toast>
       )}
       <div className="dash-grid">
         {groups.map((section) => (
-          <section key={section} className="card" aria-labelledby={`dash-${section}`}>
+          <Card as="section" key={section} aria-labelledby={`dash-${section}`}>
             <h3 id={`dash-${section}`}>{t(`me.dash.${section as "goals"}`)}</h3>
             {FIELDS.filter(([s]) => s === section).map(([s, key, list]) => {
               const raw = obj(state[s])[key];
@@ -105,10 +106,10 @@ export function Dashboard() {
                 />
               );
             })}
-          </section>
+          </Card>
         ))}
       </div>
-      <section className="card journal" aria-labelledby="dash-journal">
+      <Card as="section" className="journal" aria-labelledby="dash-journal">
         <div className="card-head">
           <h3 id="dash-journal">{t("me.dash.journal")}</h3>
           <input
@@ -119,13 +120,13 @@ export function Dashboard() {
             onChange={(e) => setQuery(e.target.value)}
           />
         </div>
-        {shown.length === 0 && <p className="muted small">{journal.length ? t("me.journalNoMatch") : t("me.journalEmpty")}</p>}
+        {shown.length === 0 && <EmptyState>{journal.length ? t("me.journalNoMatch") : t("me.journalEmpty")}</EmptyState>}
         <ul className="journal-list">
           {shown.map(({ e, index }) => (
             <JournalEntry key={`${index}-${String(e._created_at)}`} entry={e} onSave={(entry) => editEntry(index, entry, String(e._created_at ?? ""))} />
           ))}
         </ul>
-      </section>
+      </Card>
     </div>
   );
 }

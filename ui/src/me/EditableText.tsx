@@ -3,6 +3,7 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Button } from "../design";
 
 interface Props {
   label: string;
@@ -45,9 +46,9 @@ export function EditableText({ label, value, list = false, testId, onSave }: Pro
           {label}
         </label>
         {draft === null && (
-          <button ref={editButton} type="button" className="link" aria-label={t("me.editField", { field: label })} onClick={() => setDraft(text)}>
+          <Button ref={editButton} type="button" variant="link" aria-label={t("me.editField", { field: label })} onClick={() => setDraft(text)}>
             {t("me.edit")}
-          </button>
+          </Button>
         )}
       </div>
       {draft === null ? (
@@ -77,12 +78,12 @@ export function EditableText({ label, value, list = false, testId, onSave }: Pro
           />
           {list && <span className="muted small">{t("me.onePerLine")}</span>}
           <div className="actions start">
-            <button type="button" className="primary" disabled={busy} onClick={() => void save()}>
+            <Button type="button" variant="primary" disabled={busy} onClick={() => void save()}>
               {t("me.save")}
-            </button>
-            <button type="button" onClick={() => setDraft(null)}>
+            </Button>
+            <Button type="button" onClick={() => setDraft(null)}>
               {t("me.cancel")}
-            </button>
+            </Button>
           </div>
         </div>
       )}

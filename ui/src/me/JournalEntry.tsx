@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import "./journal.css";
+import { Button } from "../design";
 
 type Obj = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
@@ -81,9 +82,9 @@ export function JournalEntry({ entry, onSave }: { entry: Obj; onSave: (entry: Ob
         <span className="muted small">
           {when}
           {str(entry.mood) && ` · ${t("me.mood", { mood: str(entry.mood) })}`}
-          <button ref={editButton} type="button" className="link" aria-label={t("me.journal.editEntry", { date: when })} onClick={() => setDraft(draftOf(entry))}>
+          <Button ref={editButton} type="button" variant="link" aria-label={t("me.journal.editEntry", { date: when })} onClick={() => setDraft(draftOf(entry))}>
             {t("me.edit")}
-          </button>
+          </Button>
         </span>
         <span>{[...strs(entry.highlights), ...strs(entry.lessons), ...strs(entry.gratitude), str(entry.text), str(entry.tomorrow)].filter(Boolean).join(" · ")}</span>
       </li>
@@ -116,12 +117,12 @@ export function JournalEntry({ entry, onSave }: { entry: Obj; onSave: (entry: Ob
         {field("text", 2)}
         <span className="muted small">{t("me.onePerLine")}</span>
         <div className="actions start">
-          <button type="button" className="primary" disabled={busy} onClick={() => void save()}>
+          <Button type="button" variant="primary" disabled={busy} onClick={() => void save()}>
             {t("me.save")}
-          </button>
-          <button type="button" onClick={() => setDraft(null)}>
+          </Button>
+          <Button type="button" onClick={() => setDraft(null)}>
             {t("me.cancel")}
-          </button>
+          </Button>
         </div>
       </div>
     </li>

@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
 import type { CommandError, MemoryItemView, MemoryList } from "../wire";
+import { Button, Card, EmptyState, Toast } from "../design";
 
 export function MemorySection({ onOpenConversation }: { onOpenConversation: (id: string) => void }) {
   const { t } = useTranslation();
@@ -37,7 +38,7 @@ export function MemorySection({ onOpenConversation }: { onOpenConversation: (id:
     });
 
   return (
-    <section className="card memory" aria-labelledby="me-memory">
+    <Card as="section" className="memory" aria-labelledby="me-memory">
       <div className="card-head">
         <h2 id="me-memory">{t("me.memory.title")}</h2>
         <div className="actions">
@@ -52,23 +53,23 @@ export function MemorySection({ onOpenConversation }: { onOpenConversation: (id:
             />
             {t("me.memory.switch")}
           </label>
-          <button type="button" data-testid="memory-export" onClick={() => void exportFile()}>
+          <Button type="button" data-testid="memory-export" onClick={() => void exportFile()}>
             {t("me.memory.export")}
-          </button>
+          </Button>
         </div>
       </div>
       <p className="muted small">{list && !list.memory ? t("me.memory.off") : t("me.memory.intro")}</p>
       {note && (
-        <p className="ok small" role="status">
+        <Toast as="p" tone="ok" className="small">
           {note}
-        </p>
+        </Toast>
       )}
       {error && (
-        <p className="bad" role="alert">
+        <Toast as="p" tone="danger">
           <FailureText failure={error} />
-        </p>
+        </Toast>
       )}
-      {list && list.items.length === 0 && <p className="muted">{t("me.memory.empty")}</p>}
+      {list && list.items.length === 0 && <EmptyState>{t("me.memory.empty")}</EmptyState>}
       <ul className="memory-list">
         {list?.items.map((item) => (
           <MemoryRow
@@ -80,7 +81,7 @@ export function MemorySection({ onOpenConversation }: { onOpenConversation: (id:
           />
         ))}
       </ul>
-    </section>
+    </Card>
   );
 }
 
@@ -116,31 +117,31 @@ function MemoryRow({ item, onEdit, onForget, onOpenConversation }: RowProps) {
         >
           <textarea aria-label={t("me.memory.editLabel")} rows={2} value={draft} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => e.key === "Escape" && setDraft(null)} />
           <div className="actions start">
-            <button type="submit" className="primary">
+            <Button type="submit" variant="primary">
               {t("me.save")}
-            </button>
-            <button type="button" onClick={() => setDraft(null)}>
+            </Button>
+            <Button type="button" onClick={() => setDraft(null)}>
               {t("me.cancel")}
-            </button>
+            </Button>
           </div>
         </form>
       )}
       <div className="memory-foot">
         {source ? (
-          <button type="button" className="link small" onClick={() => onOpenConversation(source.conversation_id)}>
+          <Button type="button" variant="link" className="small" onClick={() => onOpenConversation(source.conversation_id)}>
             {t("me.memory.source")}
-          </button>
+          </Button>
         ) : (
           <span className="muted small">{t("me.memory.noSource")}</span>
         )}
         {draft === null && (
           <span className="row-actions">
-            <button type="button" data-testid="memory-edit" onClick={() => setDraft(item.text)}>
+            <Button type="button" data-testid="memory-edit" onClick={() => setDraft(item.text)}>
               {t("me.edit")}
-            </button>
-            <button type="button" data-testid="memory-forget" className="danger" onClick={onForget}>
+            </Button>
+            <Button type="button" data-testid="memory-forget" variant="danger" onClick={onForget}>
               {t("me.memory.forget")}
-            </button>
+            </Button>
           </span>
         )}
       </div>

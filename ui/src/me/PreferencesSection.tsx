@@ -12,6 +12,7 @@ import { setLanguage } from "../i18n";
 import { languageSetting } from "../settings/form";
 import type { CommandError } from "../wire";
 import "./preferences.css";
+import { Button, Card, Field, Toast } from "../design";
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
@@ -54,10 +55,9 @@ export function PreferencesSection() {
     void run(() => client.profile.set("preferences.reminder_times", list.length ? list : null));
   };
   return (
-    <section className="card prefs" aria-labelledby="me-prefs" data-testid="me-preferences">
+    <Card as="section" className="prefs" aria-labelledby="me-prefs" data-testid="me-preferences">
       <h2 id="me-prefs">{t("me.prefs.title")}</h2>
-      <label>
-        {t("me.prefs.voice")}
+      <Field label={t("me.prefs.voice")}>
         <select
           data-testid="pref-voice"
           value={voice}
@@ -74,9 +74,8 @@ export function PreferencesSection() {
             </option>
           ))}
         </select>
-      </label>
-      <label>
-        {t("settings.language")}
+      </Field>
+      <Field label={t("settings.language")}>
         <select
           data-testid="pref-language"
           value={language}
@@ -93,9 +92,8 @@ export function PreferencesSection() {
           <option value="zh-CN">{t("settings.languages.zh-CN")}</option>
           <option value="en">{t("settings.languages.en")}</option>
         </select>
-      </label>
-      <label>
-        {t("me.prefs.times")}
+      </Field>
+      <Field label={t("me.prefs.times")}>
         <span className="row">
           <input
             data-testid="pref-times"
@@ -109,22 +107,22 @@ export function PreferencesSection() {
               }
             }}
           />
-          <button type="button" data-testid="pref-times-save" onClick={saveTimes}>
+          <Button type="button" data-testid="pref-times-save" onClick={saveTimes}>
             {t("me.prefs.saveTimes")}
-          </button>
+          </Button>
         </span>
-      </label>
+      </Field>
       <p className="muted small">{t("me.prefs.timesHelp")}</p>
       {saved && (
-        <p role="status" className="ok small">
+        <Toast as="p" tone="ok" className="small">
           {t("settings.saved")}
-        </p>
+        </Toast>
       )}
       {error && (
-        <p role="alert" className="bad small">
+        <Toast as="p" tone="danger" className="small">
           <FailureText failure={error} />
-        </p>
+        </Toast>
       )}
-    </section>
+    </Card>
   );
 }

@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
 import type { CommandError, ReportFormatKind } from "../wire";
+import { Button, Toast } from "../design";
 
 export const FORMATS: ReportFormatKind[] = ["md", "html", "json", "pdf"];
 
@@ -29,20 +30,20 @@ export function ExportButtons({ runId }: { runId: string }) {
       <div className="export-buttons" role="group" aria-label={t("protocol.export")}>
         <span className="muted">{t("protocol.export")}</span>
         {FORMATS.map((f) => (
-          <button key={f} type="button" data-testid={`export-${f}`} disabled={busy} onClick={() => void run(f)}>
+          <Button key={f} type="button" data-testid={`export-${f}`} disabled={busy} onClick={() => void run(f)}>
             {t(`protocol.format.${f}`)}
-          </button>
+          </Button>
         ))}
       </div>
       {result && "saved" in result && (
-        <p className="export-result ok" role="status">
+        <Toast as="p" tone="ok" className="export-result">
           {result.saved.path ? t("protocol.saved", { path: result.saved.path }) : t("protocol.notSaved")}
-        </p>
+        </Toast>
       )}
       {result && "failure" in result && (
-        <p className="export-result bad" role="alert">
+        <Toast as="p" tone="danger" className="export-result">
           <FailureText failure={result.failure} />
-        </p>
+        </Toast>
       )}
     </div>
   );

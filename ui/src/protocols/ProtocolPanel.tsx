@@ -8,6 +8,7 @@
 import { useTranslation } from "react-i18next";
 import type { ProtocolView } from "../chat/state";
 import { ExportButtons } from "./ExportButtons";
+import { Button, Card, Toast } from "../design";
 
 interface Props {
   protocol: ProtocolView;
@@ -22,14 +23,14 @@ export function ProtocolPanel({ protocol: p, busy, onStart, onLater }: Props) {
     if (p.declined) return <p className="protocol-note muted">{t("protocol.declined")}</p>;
     const inv = p.invitation;
     return (
-      <section className="protocol-card" data-testid="protocol-invitation" aria-label={t("protocol.invitation")}>
+      <Card as="section" tone="accent" className="protocol-card" data-testid="protocol-invitation" aria-label={t("protocol.invitation")}>
         <span className="protocol-kicker">{t("protocol.invitation")}</span>
         <h3>{inv.title}</h3>
         <p className="protocol-desc">{inv.description}</p>
         {inv.estimatedTime && <p className="muted">{t("protocol.estimated", { time: inv.estimatedTime })}</p>}
         <div className="actions protocol-actions">
           {inv.actions.map((a) => (
-            <button
+            <Button
               key={a.value}
               type="button"
               className={a.value === "start" ? "primary" : undefined}
@@ -39,38 +40,38 @@ export function ProtocolPanel({ protocol: p, busy, onStart, onLater }: Props) {
               onClick={a.value === "start" ? onStart : onLater}
             >
               {t(`protocol.${a.value}`)}
-            </button>
+            </Button>
           ))}
         </div>
-      </section>
+      </Card>
     );
   }
   if (p.status === "lapsed") {
     return (
-      <section className="protocol-card protocol-lapsed" data-testid="protocol-invitation-lapsed" aria-label={t("protocol.invitation")}>
+      <Card as="section" className="protocol-card protocol-lapsed" data-testid="protocol-invitation-lapsed" aria-label={t("protocol.invitation")}>
         <span className="protocol-kicker muted">{t("protocol.lapsedKicker")}</span>
         {p.invitation && <h3>{p.invitation.title}</h3>}
-        <p className="protocol-desc muted" role="status">
+        <Toast as="p" tone="info" className="protocol-desc muted">
           {t("protocol.lapsed")}
-        </p>
-      </section>
+        </Toast>
+      </Card>
     );
   }
   if (p.status === "active" || p.status === "paused") return <ProgressView p={p} />;
   if (p.status === "completed") {
     return (
-      <section className="protocol-card protocol-done" data-testid="protocol-complete" aria-label={t("protocol.complete")}>
+      <Card as="section" tone="ok" className="protocol-card protocol-done" data-testid="protocol-complete" aria-label={t("protocol.complete")}>
         <span className="protocol-kicker ok">✓ {t("protocol.complete")}</span>
         {p.summary && <p className="protocol-desc">{p.summary}</p>}
         {p.runId && <ExportButtons runId={p.runId} />}
-      </section>
+      </Card>
     );
   }
   return (
-    <p className="protocol-note muted" role="status">
+    <Toast as="p" tone="info" className="protocol-note muted">
       {t("protocol.cancelled")}
       {p.summary ? `: ${p.summary}` : ""}
-    </p>
+    </Toast>
   );
 }
 

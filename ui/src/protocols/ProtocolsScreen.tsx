@@ -10,6 +10,7 @@ import { FailureLine } from "../errors/FailureLine";
 import { recovered, report } from "../store";
 import type { CommandError, ProtocolRunStatus, ProtocolRunView, ProtocolView } from "../wire";
 import { ExportButtons } from "./ExportButtons";
+import { Button, Card, EmptyState, Toast } from "../design";
 
 const GROUPS: ProtocolRunStatus[] = ["active", "paused", "completed", "cancelled"];
 
@@ -52,12 +53,12 @@ export function ProtocolsScreen() {
       <h1>{t("protocols.title")}</h1>
       <p className="muted">{t("protocols.intro")}</p>
       {error && (
-        <p className="bad" role="alert">
+        <Toast as="p" tone="danger">
           <FailureText failure={error} />
-        </p>
+        </Toast>
       )}
       <FailureLine area="protocols" />
-      {runs && runs.length === 0 && <p className="muted">{t("protocols.empty")}</p>}
+      {runs && runs.length === 0 && <EmptyState title={t("protocols.emptyTitle")}>{t("protocols.empty")}</EmptyState>}
       {runs &&
         GROUPS.map((status) => {
           const group = runs.filter((r) => r.status === status);
@@ -67,7 +68,7 @@ export function ProtocolsScreen() {
               <h2 id={`runs-${status}`}>{t(`protocols.status.${status}`)}</h2>
               <ul className="cards">
                 {group.map((r) => (
-                  <li key={r.id} className={`card run run-${r.status}`} data-testid="protocol-run">
+                  <Card as="li" key={r.id} className={`run run-${r.status}`} data-testid="protocol-run">
                     <div className="card-head">
                       <strong>{title(r)}</strong>
                       <span className="muted">{t("protocol.stepOf", { step: r.step, total: r.total_steps })}</span>
@@ -81,9 +82,9 @@ export function ProtocolsScreen() {
                     </p>
                     {r.status === "paused" && (
                       <div className="actions start">
-                        <button type="button" className="primary" data-testid="protocol-resume" onClick={() => void resume(r)}>
+                        <Button type="button" variant="primary" data-testid="protocol-resume" onClick={() => void resume(r)}>
                           {t("protocols.resume")}
-                        </button>
+                        </Button>
                       </div>
                     )}
                     {r.status === "active" && resumed === r.id && <p className="ok small">{t("protocols.resumed")}</p>}
@@ -92,7 +93,7 @@ export function ProtocolsScreen() {
                     {r.status === "cancelled" && r.cancel_reason && (
                       <p className="small">{t("protocols.reason", { reason: r.cancel_reason })}</p>
                     )}
-                  </li>
+                  </Card>
                 ))}
               </ul>
             </section>

@@ -12,6 +12,7 @@ import { FailureLine } from "../errors/FailureLine";
 import { dispatch, recovered, report, selectReminders, useApp } from "../store";
 import type { ReminderView } from "../wire";
 import "./reminders.css";
+import { Button, Card } from "../design";
 
 const EVERY_MS = 30_000;
 
@@ -46,12 +47,12 @@ export function ReminderCard({ onOpen }: { onOpen: (r: ReminderView) => void }) 
     <div className="reminder-cards">
       <FailureLine area="reminders" />
       {shown.map((r) => (
-        <section key={reminderKey(r)} className="card reminder-card" data-testid="reminder-card" aria-label={t("reminders.card", { time: r.time })}>
+        <Card as="section" tone="accent" key={reminderKey(r)} className="reminder-card" data-testid="reminder-card" aria-label={t("reminders.card", { time: r.time })}>
           <p className="reminder-when muted small">{t("reminders.card", { time: r.time })}</p>
           <p className="reminder-question">{r.question}</p>
           <div className="actions">
-            <button
-              className="primary"
+            <Button
+              variant="primary"
               data-testid="reminder-open"
               onClick={() => {
                 setHidden((h) => [...h, reminderKey(r)]);
@@ -59,12 +60,12 @@ export function ReminderCard({ onOpen }: { onOpen: (r: ReminderView) => void }) 
               }}
             >
               {t("reminders.answer")}
-            </button>
-            <button data-testid="reminder-hide" onClick={() => setHidden((h) => [...h, reminderKey(r)])}>
+            </Button>
+            <Button data-testid="reminder-hide" onClick={() => setHidden((h) => [...h, reminderKey(r)])}>
               {t("reminders.hide")}
-            </button>
+            </Button>
           </div>
-        </section>
+        </Card>
       ))}
     </div>
   );

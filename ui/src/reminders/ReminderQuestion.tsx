@@ -3,16 +3,17 @@
 
 import { useTranslation } from "react-i18next";
 import type { ReminderView } from "../wire";
+import { Button, Card } from "../design";
 
 export function ReminderQuestion({ reminder, onClose }: { reminder: ReminderView; onClose: () => void }) {
   const { t } = useTranslation();
   return (
-    <div className="card reminder-question-card" data-testid="reminder-question" role="note">
+    <Card tone="accent" className="reminder-question-card" data-testid="reminder-question" role="note">
       <p className="muted small">{t("reminders.answering", { time: reminder.time })}</p>
       <p className="reminder-question">{reminder.question}</p>
-      <button className="link" onClick={onClose} aria-label={t("reminders.close")}>
+      <Button variant="link" onClick={onClose} aria-label={t("reminders.close")}>
         {t("reminders.close")}
-      </button>
-    </div>
+      </Button>
+    </Card>
   );
 }

@@ -10,6 +10,7 @@ import { FailureText } from "../errors/Failure";
 import { FailureLine } from "../errors/FailureLine";
 import type { CommandError, LocalModels } from "../wire";
 import { formatBytes, percent, useModelDownloads } from "./modelDownloads";
+import { Button, Toast } from "../design";
 
 type Notice = { key: "used" | "removed" | "added"; id: string; size?: string } | null;
 
@@ -69,13 +70,13 @@ export function ModelsSection({ onUsed }: { onUsed: () => void }) {
           {t("models.inUse")}
         </span>
       ) : (
-        <button type="button" className="primary" data-testid="model-use" onClick={() => void use(id)}>
+        <Button type="button" variant="primary" data-testid="model-use" onClick={() => void use(id)}>
           {t("models.use")}
-        </button>
+        </Button>
       )}
-      <button type="button" data-testid="model-remove" onClick={() => void remove(id)}>
+      <Button type="button" data-testid="model-remove" onClick={() => void remove(id)}>
         {t("models.remove")}
-      </button>
+      </Button>
     </>
   );
 
@@ -89,9 +90,9 @@ export function ModelsSection({ onUsed }: { onUsed: () => void }) {
         </p>
       )}
       {list.catalog_error && (
-        <p role="alert" className="bad" data-testid="models-catalog-error">
+        <Toast as="p" tone="danger" data-testid="models-catalog-error">
           {t("models.catalogError", { source: list.catalog_source, message: list.catalog_error.message })}
-        </p>
+        </Toast>
       )}
       <ul className="model-list">
         {list.catalog.map((m) => {
@@ -113,17 +114,17 @@ export function ModelsSection({ onUsed }: { onUsed: () => void }) {
                 {p ? (
                   <>
                     <progress data-testid="model-progress" max={Math.max(p.total, 1)} value={p.received} />
-                    <span role="status" data-testid="model-progress-text">
+                    <Toast tone="info" data-testid="model-progress-text">
                       {t("models.progress", { received: formatBytes(p.received), total: formatBytes(p.total), percent: percent(p) })}
-                    </span>
-                    <button type="button" data-testid="model-cancel" onClick={() => void downloads.cancel(m.id)}>
+                    </Toast>
+                    <Button type="button" data-testid="model-cancel" onClick={() => void downloads.cancel(m.id)}>
                       {t("models.cancel")}
-                    </button>
+                    </Button>
                   </>
                 ) : installedIds.has(m.id) ? (
                   actions(m.id)
                 ) : (
-                  <button
+                  <Button
                     type="button"
                     data-testid="model-download"
                     onClick={() => {
@@ -133,7 +134,7 @@ export function ModelsSection({ onUsed }: { onUsed: () => void }) {
                     }}
                   >
                     {m.partial_bytes ? t("models.resume", { size: formatBytes(m.partial_bytes) }) : t("models.download")}
-                  </button>
+                  </Button>
                 )}
               </div>
             </li>
@@ -150,15 +151,15 @@ export function ModelsSection({ onUsed }: { onUsed: () => void }) {
         ))}
       </ul>
       <div className="row">
-        <button type="button" data-testid="models-add-file" onClick={() => void addFile()}>
+        <Button type="button" data-testid="models-add-file" onClick={() => void addFile()}>
           {t("models.addFile")}
-        </button>
+        </Button>
       </div>
       <p className="settings-status" data-testid="models-status">
         {downloads.finished && (
-          <span role="status" className="ok">
+          <Toast tone="ok">
             {t("models.done", { id: downloads.finished })}
-          </span>
+          </Toast>
         )}
         {downloads.failure && (
           <span role="alert" className={downloads.failure.error.kind === "cancelled" ? "muted" : "bad"}>
@@ -168,14 +169,14 @@ export function ModelsSection({ onUsed }: { onUsed: () => void }) {
           </span>
         )}
         {notice && (
-          <span role="status" className="ok">
+          <Toast tone="ok">
             {t(`models.${notice.key}`, { id: notice.id, size: notice.size ?? "" })}
-          </span>
+          </Toast>
         )}
         {error && (
-          <span role="alert" className="bad">
+          <Toast tone="danger">
             <FailureText failure={error} />
-          </span>
+          </Toast>
         )}
       </p>
       <FailureLine area="downloads" />

@@ -9,6 +9,7 @@ import * as client from "../client";
 import { FailureText } from "../errors/Failure";
 import type { CommandError, QuietHours, ReminderSettings as Reminders, SettingChange, SettingsView } from "../wire";
 import "../reminders/reminders.css";
+import { Button, Toast } from "../design";
 
 const fromView = (view: SettingsView): Reminders => view.settings.preferences.reminders;
 
@@ -86,21 +87,21 @@ export function ReminderSettings() {
               onChange={(e) => setDraft({ ...draft, end: e.target.value })}
             />
           </label>
-          <button type="button" data-testid="settings-quiet-save" onClick={() => void save({ key: "preferences.reminders.quiet_hours", value: draft })}>
+          <Button type="button" data-testid="settings-quiet-save" onClick={() => void save({ key: "preferences.reminders.quiet_hours", value: draft })}>
             {t("reminders.settings.apply")}
-          </button>
+          </Button>
         </span>
       )}
       <p className="muted small">{t("reminders.settings.help")}</p>
       {saved && (
-        <span role="status" className="ok small">
+        <Toast tone="ok" className="small">
           {t("settings.saved")}
-        </span>
+        </Toast>
       )}
       {error && (
-        <span role="alert" className="bad small">
+        <Toast tone="danger" className="small">
           <FailureText failure={error} />
-        </span>
+        </Toast>
       )}
     </fieldset>
   );

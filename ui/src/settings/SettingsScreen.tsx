@@ -1,6 +1,6 @@
 // Settings: provider preset, base URL, model (picker fed by the endpoint's model list), API key
 // (to the keychain; the webview only learns whether one is stored), tool mode, language,
-// reminders (their own section, saved at once), the data folder, and a connection test. Saving
+// appearance (ThemeSwitch.tsx, saved at once), reminders (their own section, saved at once), the data folder, and a connection test. Saving
 // sends the form's keys to the core, which validates them together and writes nothing when one
 // is wrong. The models that run on this computer are their own section (ModelsSection.tsx).
 
@@ -15,6 +15,8 @@ import type { CommandError, Encryption, PresetView } from "../wire";
 import { changesFromForm, formFromView } from "./form";
 import { ReminderSettings } from "./ReminderSettings";
 import { ModelsSection } from "./ModelsSection";
+import { ThemeSwitch } from "./ThemeSwitch";
+import { Button, Field, Toast } from "../design";
 
 export function SettingsScreen() {
   const { t } = useTranslation();
@@ -105,8 +107,7 @@ export function SettingsScreen() {
     <form className="settings" onSubmit={(e) => (e.preventDefault(), void save())}>
       <h1>{t("settings.title")}</h1>
       <FailureLine area="settings" />
-      <label>
-        {t("settings.provider")}
+      <Field label={t("settings.provider")}>
         <select
           data-testid="settings-preset"
           value={s.preset}
@@ -123,27 +124,24 @@ export function SettingsScreen() {
             </option>
           ))}
         </select>
-      </label>
-      <label>
-        {t("settings.baseUrl")}
+      </Field>
+      <Field label={t("settings.baseUrl")}>
         <input data-testid="settings-base-url" value={s.base_url} placeholder={baseUrl} onChange={(e) => edit({ base_url: e.target.value })} />
-      </label>
-      <label>
-        {t("settings.model")}
+      </Field>
+      <Field label={t("settings.model")}>
         <span className="row">
           <input data-testid="settings-model" list="model-list" value={s.model} onChange={(e) => edit({ model: e.target.value })} />
-          <button type="button" onClick={() => client.listModels(baseUrl).then(setModels, (e) => setError(client.toCommandError(e)))}>
+          <Button type="button" onClick={() => client.listModels(baseUrl).then(setModels, (e) => setError(client.toCommandError(e)))}>
             {t("settings.refreshModels")}
-          </button>
+          </Button>
         </span>
         <datalist id="model-list">
           {models.map((m) => (
             <option key={m} value={m} />
           ))}
         </datalist>
-      </label>
-      <label>
-        {t("settings.apiKey")}
+      </Field>
+      <Field label={t("settings.apiKey")}>
         <input
           data-testid="settings-api-key"
           type="password"
@@ -155,14 +153,13 @@ export function SettingsScreen() {
         <span className="row muted">
           {keySet ? t("settings.apiKeySet") : t("settings.apiKeyNotSet")}
           {keySet && (
-            <button type="button" onClick={() => client.apiKey.clear(baseUrl).then((st) => setKeySet(st.is_set), (e) => setError(client.toCommandError(e)))}>
+            <Button type="button" onClick={() => client.apiKey.clear(baseUrl).then((st) => setKeySet(st.is_set), (e) => setError(client.toCommandError(e)))}>
               {t("settings.clearKey")}
-            </button>
+            </Button>
           )}
         </span>
-      </label>
-      <label>
-        {t("settings.mode")}
+      </Field>
+      <Field label={t("settings.mode")}>
         <select value={s.tool_mode} onChange={(e) => edit({ tool_mode: e.target.value as client.ToolMode })}>
           {(["auto", "native", "structured"] as const).map((m) => (
             <option key={m} value={m}>
@@ -170,25 +167,24 @@ export function SettingsScreen() {
             </option>
           ))}
         </select>
-      </label>
-      <label>
-        {t("settings.language")}
+      </Field>
+      <Field label={t("settings.language")}>
         <select data-testid="settings-language" value={s.language} onChange={(e) => edit({ language: e.target.value })}>
           <option value="">{t("settings.languages.system")}</option>
           <option value="zh-CN">{t("settings.languages.zh-CN")}</option>
           <option value="en">{t("settings.languages.en")}</option>
         </select>
-      </label>
+      </Field>
+      <ThemeSwitch />
       <ReminderSettings />
-      <label>
-        {t("settings.dataDir")}
+      <Field label={t("settings.dataDir")}>
         <span className="row">
           <input readOnly value={dataDir} />
-          <button type="button" onClick={() => void client.openDataDir().catch((e) => setError(client.toCommandError(e)))}>
+          <Button type="button" onClick={() => void client.openDataDir().catch((e) => setError(client.toCommandError(e)))}>
             {t("settings.openFolder")}
-          </button>
+          </Button>
         </span>
-      </label>
+      </Field>
       <ModelsSection onUsed={() => client.settings.get().then((view) => setS(formFromView(view)), (e) => report("settings", e))} />
       {encryption && (
         <p
@@ -207,31 +203,29 @@ export function SettingsScreen() {
       <div className="actions settings-actions">
         <span className="settings-status">
           {test && (
-            <span data-testid="settings-test-result" className={!test.busy && test.ok ? "ok" : "bad"} role="status">
+            <Toast tone={!test.busy && test.ok ? "ok" : "danger"} role="status" data-testid="settings-test-result">
               {test.busy
                 ? t("settings.testing")
                 : test.ok
                   ? t("settings.testOk", { model: test.model })
                   : t("settings.testFailed", { message: test.message })}
-            </span>
+            </Toast>
           )}
           {saved && (
-            <span role="status" className="ok">
-              {t("settings.saved")}
-            </span>
+            <Toast tone="ok">{t("settings.saved")}</Toast>
           )}
           {error && (
-            <span role="alert" className="bad">
+            <Toast tone="danger">
               <FailureText failure={error} />
-            </span>
+            </Toast>
           )}
         </span>
-        <button type="button" data-testid="settings-test" onClick={() => void runTest()} disabled={test?.busy}>
+        <Button type="button" data-testid="settings-test" onClick={() => void runTest()} disabled={test?.busy}>
           {t("settings.test")}
-        </button>
-        <button type="submit" className="primary" data-testid="settings-save">
+        </Button>
+        <Button type="submit" variant="primary" data-testid="settings-save">
           {t("settings.save")}
-        </button>
+        </Button>
       </div>
     </form>
   );

@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
 import type { CommandError } from "../wire";
+import { Button, Toast } from "../design";
 
 export function NewSkill({ onCreated }: { onCreated: () => void }) {
   const { t } = useTranslation();
@@ -30,18 +31,18 @@ export function NewSkill({ onCreated }: { onCreated: () => void }) {
         {t("skills.newName")}
         <input value={name} placeholder="my-habits" onChange={(e) => setName(e.target.value)} />
       </label>
-      <button type="submit" disabled={!name.trim()}>
+      <Button type="submit" disabled={!name.trim()}>
         {t("skills.create")}
-      </button>
+      </Button>
       {created && (
-        <span className="ok small" role="status">
+        <Toast tone="ok" className="small">
           {t("skills.created", { file: created })}
-        </span>
+        </Toast>
       )}
       {error && (
-        <span className="bad small" role="alert">
+        <Toast tone="danger" className="small">
           <FailureText failure={error} />
-        </span>
+        </Toast>
       )}
     </form>
   );

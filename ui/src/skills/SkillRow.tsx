@@ -6,7 +6,8 @@ import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
 import type { CommandError, SkillDetail, SkillSummary } from "../wire";
-import { findingText } from "./findingText";
+import { findingParts } from "./findingText";
+import { Button, Card, Toast } from "../design";
 
 export function SkillRow({ skill: s }: { skill: SkillSummary }) {
   const { t } = useTranslation();
@@ -23,7 +24,7 @@ export function SkillRow({ skill: s }: { skill: SkillSummary }) {
     });
   };
   return (
-    <li className={`card skill ${s.valid ? "" : "skill-invalid"}`} data-testid="skill-row" data-valid={s.valid}>
+    <Card as="li" tone={s.valid ? "plain" : "danger"} className={`skill ${s.valid ? "" : "skill-invalid"}`} data-testid="skill-row" data-valid={s.valid}>
       <div className="card-head">
         <span>
           <strong>{s.name}</strong> <span className="badge">{t(`skills.root.${s.root}`)}</span>
@@ -39,20 +40,28 @@ export function SkillRow({ skill: s }: { skill: SkillSummary }) {
       {s.problems.length > 0 && (
         <ul className="problems">
           {/* Worded in the UI's language from each finding's kind; older answers: the core's text. */}
-          {(s.findings.length === s.problems.length ? s.findings.map((f) => findingText(f, t)) : s.problems).map((p, i) => (
+          {(s.findings.length === s.problems.length
+            ? s.findings.map((f) => findingParts(f, t))
+            : s.problems.map((text) => ({ text, detail: null }))
+          ).map((p, i) => (
             <li key={i} data-testid="skill-problem">
-              <code>{p}</code>
+              <code>{p.text}</code>
+              {p.detail && (
+                <span className="finding-detail small">
+                  {t("skills.finding.parserSaid")} <code lang="en">{p.detail}</code>
+                </span>
+              )}
             </li>
           ))}
         </ul>
       )}
-      <button type="button" className="link small" aria-expanded={open} onClick={toggle}>
+      <Button type="button" variant="link" className="small" aria-expanded={open} onClick={toggle}>
         {open ? t("skills.hideDetails") : t("skills.details")}
-      </button>
+      </Button>
       {open && failure && (
-        <p className="bad small" role="alert">
+        <Toast as="p" tone="danger" className="small">
           <FailureText failure={failure} />
-        </p>
+        </Toast>
       )}
       {open && detail && (
         <div className="skill-detail small">
@@ -80,7 +89,7 @@ export function SkillRow({ skill: s }: { skill: SkillSummary }) {
           )}
         </div>
       )}
-    </li>
+    </Card>
   );
 }
 

@@ -13,6 +13,7 @@ import { dispatch, selectSkills, useApp, watchSkills } from "../store";
 import type { CommandError, SkillList } from "../wire";
 import { NewSkill } from "./NewSkill";
 import { SkillRow } from "./SkillRow";
+import { Button, Toast } from "../design";
 
 export function SkillsScreen() {
   const { t } = useTranslation();
@@ -46,27 +47,27 @@ export function SkillsScreen() {
       <div className="card-head">
         <h1>{t("skills.title")}</h1>
         <div className="actions">
-          <button type="button" data-testid="skills-reload" onClick={() => void reload()}>
+          <Button type="button" data-testid="skills-reload" onClick={() => void reload()}>
             {t("skills.reload")}
-          </button>
-          <button type="button" onClick={() => void attempt(client.skills.openFolder)}>
+          </Button>
+          <Button type="button" onClick={() => void attempt(client.skills.openFolder)}>
             {t("skills.openFolder")}
-          </button>
+          </Button>
         </div>
       </div>
       <p className="muted">{t("skills.intro")}</p>
       {error && (
-        <p className="bad" role="alert">
+        <Toast as="p" tone="danger">
           <FailureText failure={error} />
-        </p>
+        </Toast>
       )}
       <FailureLine area="skills" />
       {changes && (
-        <p className="small" role="status" data-testid="skills-changes">
+        <Toast as="p" tone="info" data-testid="skills-changes" className="small">
           {changes.length === 0
             ? t("skills.noChanges")
             : changes.map((c) => t(`skills.change.${c.change}`, { name: c.name })).join(" · ")}
-        </p>
+        </Toast>
       )}
       <NewSkill onCreated={load} />
       {list && (

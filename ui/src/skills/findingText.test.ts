@@ -2,7 +2,8 @@ import i18next, { type TFunction } from "i18next";
 import { describe, expect, it } from "vitest";
 import { resources } from "../i18n";
 import type { ProblemCode, SkillProblemView } from "../wire";
-import { findingText } from "./findingText";
+import { findingParts, findingText } from "./findingText";
+import { YAML_PHRASE_KEYS } from "./yamlDetail";
 
 async function tFor(lng: "en" | "zh-CN"): Promise<TFunction> {
   const i = i18next.createInstance();
@@ -47,5 +48,28 @@ describe("skill findings worded in the UI's language", () => {
     expect(findingText(finding({ code: "wrong_type", field: "x", expected: "text", found: "`yes`" }), t)).toBe(
       "/skills/coach/SKILL.md:4:7: error: `x` must be text, found `yes`",
     );
+  });
+});
+
+describe("a YAML finding", () => {
+  it("is worded in Chinese from the parser's common phrases, its place included", async () => {
+    const t = await tFor("zh-CN");
+    const line = findingText(finding({ code: "invalid_yaml", detail: "while parsing a flow sequence, expected ',' or ']' at line 4 column 1" }), t);
+    expect(line).toBe("/skills/coach/SKILL.md:4:7: 错误: YAML 无法解析：解析方括号列表 [...] 时，缺少“,”或“]”（第 4 行第 1 列）");
+    expect(line.replace("/skills/coach/SKILL.md", "").replace("YAML", "")).not.toMatch(/[A-Za-z]{2,}/);
+  });
+
+  it("keeps a phrase it does not know out of the line, as the parser's words below it", async () => {
+    const t = await tFor("zh-CN");
+    const parts = findingParts(finding({ code: "invalid_yaml", detail: "recursion limit exceeded" }), t);
+    expect(parts.text).toBe("/skills/coach/SKILL.md:4:7: 错误: YAML 无法解析（解析器的原话见下方）");
+    expect(parts.detail).toBe("recursion limit exceeded");
+  });
+
+  it("has words for every parser phrase in every language", async () => {
+    for (const lang of ["en", "zh-CN"] as const) {
+      const t = await tFor(lang);
+      for (const key of YAML_PHRASE_KEYS) expect(t(`skills.finding.yaml.${key}`), `${lang} ${key}`).not.toContain("skills.finding");
+    }
   });
 });

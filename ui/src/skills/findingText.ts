@@ -4,14 +4,26 @@
 
 import type { TFunction } from "i18next";
 import type { SkillProblemView } from "../wire";
+import { yamlDetail } from "./yamlDetail";
 
 /** The YAML kinds the checker names (`found`), worded; anything else is shown as written. */
 const KINDS = ["a list", "a mapping", "nothing", "text", "a number", "true or false"] as const;
 
 export function findingText(f: SkillProblemView, t: TFunction): string {
+  return findingParts(f, t).text;
+}
+
+/** The finding's line, and the parser's own words when they could not be put in the UI's
+ * language (shown under the line, so the line itself is never half English). */
+export function findingParts(f: SkillProblemView, t: TFunction): { text: string; detail: string | null } {
   const where = `${f.path}:${f.line}:${f.col}`;
   const severity = t(`skills.finding.severity.${f.severity}`);
-  return `${where}: ${severity}: ${sentence(f, t)}`;
+  if (f.code.code === "invalid_yaml") {
+    const worded = yamlDetail(f.code.detail, t);
+    if (worded === null)
+      return { text: `${where}: ${severity}: ${t("skills.finding.invalid_yaml_summary")}`, detail: f.code.detail };
+  }
+  return { text: `${where}: ${severity}: ${sentence(f, t)}`, detail: null };
 }
 
 function sentence(f: SkillProblemView, t: TFunction): string {
@@ -34,7 +46,7 @@ function sentence(f: SkillProblemView, t: TFunction): string {
     case "unknown_value":
       return t("skills.finding.unknown_value", { field: c.field, value: c.value, known: c.known });
     case "invalid_yaml":
-      return t("skills.finding.invalid_yaml", { detail: c.detail });
+      return t("skills.finding.invalid_yaml", { detail: yamlDetail(c.detail, t) ?? c.detail });
     case "name_not_folder":
       return t("skills.finding.name_not_folder", { name: c.name, folder: c.folder });
     case "cannot_read":

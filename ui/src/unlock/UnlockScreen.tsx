@@ -9,6 +9,7 @@ import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
 import type { CommandError } from "../wire";
+import { Button, Field, Toast } from "../design";
 
 export type LockKind = "passphrase_needed" | "no_database_key";
 
@@ -54,8 +55,7 @@ export function UnlockScreen({ kind, onOpened }: { kind: LockKind; onOpened: () 
     >
       <h1>{t(choosing ? "unlock.chooseTitle" : "unlock.title")}</h1>
       <p>{t(choosing ? "unlock.chooseIntro" : "unlock.intro")}</p>
-      <label>
-        {t("unlock.passphrase")}
+      <Field label={t("unlock.passphrase")}>
         <input
           type="password"
           autoFocus
@@ -64,10 +64,9 @@ export function UnlockScreen({ kind, onOpened }: { kind: LockKind; onOpened: () 
           value={passphrase}
           onChange={(e) => setPassphrase(e.target.value)}
         />
-      </label>
+      </Field>
       {choosing && (
-        <label>
-          {t("unlock.again")}
+        <Field label={t("unlock.again")}>
           <input
             type="password"
             autoComplete="new-password"
@@ -75,36 +74,36 @@ export function UnlockScreen({ kind, onOpened }: { kind: LockKind; onOpened: () 
             value={again}
             onChange={(e) => setAgain(e.target.value)}
           />
-        </label>
+        </Field>
       )}
       {mismatch && <p className="bad">{t("unlock.mismatch")}</p>}
       {choosing && <p className="muted">{t("unlock.remember")}</p>}
       {error && (
-        <p role="alert" className="bad">
+        <Toast as="p" tone="danger">
           {error.error.kind === "wrong_key" ? t("unlock.wrong") : <FailureText failure={error} />}
-        </p>
+        </Toast>
       )}
       <div className="actions">
-        <button type="submit" className="primary" data-testid="unlock-submit" disabled={!canSubmit}>
+        <Button type="submit" variant="primary" data-testid="unlock-submit" disabled={!canSubmit}>
           {busy ? t("unlock.opening") : t(choosing ? "unlock.encrypt" : "unlock.unlock")}
-        </button>
+        </Button>
       </div>
       {choosing && (
         <div className="unlock-clear">
           {confirmClear ? (
             <p>
               {t("unlock.clearWarning")}{" "}
-              <button type="button" className="danger" data-testid="unlock-no-encryption" onClick={() => void open({ passphrase: null, no_encryption: true })}>
+              <Button type="button" variant="danger" data-testid="unlock-no-encryption" onClick={() => void open({ passphrase: null, no_encryption: true })}>
                 {t("unlock.clearConfirm")}
-              </button>{" "}
-              <button type="button" onClick={() => setConfirmClear(false)}>
+              </Button>{" "}
+              <Button type="button" onClick={() => setConfirmClear(false)}>
                 {t("unlock.cancel")}
-              </button>
+              </Button>
             </p>
           ) : (
-            <button type="button" className="link" onClick={() => setConfirmClear(true)}>
+            <Button type="button" variant="link" onClick={() => setConfirmClear(true)}>
               {t("unlock.clear")}
-            </button>
+            </Button>
           )}
         </div>
       )}

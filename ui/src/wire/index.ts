@@ -212,6 +212,7 @@ export type * from "./StorageSettings";
 export type * from "./SummaryBy";
 export type * from "./TestConnectionRequest";
 export type * from "./TestConnectionResponse";
+export type * from "./Theme";
 export type * from "./TimeOfDay";
 export type * from "./TokenUsage";
 export type * from "./ToolCallView";

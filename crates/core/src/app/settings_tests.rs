@@ -29,6 +29,7 @@ fn an_existing_settings_file_reads_the_same_and_round_trips_byte_for_byte() {
     assert_eq!(settings.chat.budgets.max_rounds, 6);
     assert_eq!(settings.chat.context.max_context_tokens, 32_000);
     assert_eq!(settings.preferences.language, Language::ZhCn);
+    assert_eq!(serde_json::to_value(settings.preferences.theme).unwrap(), json!("dark"));
     assert_eq!(settings.preferences.reminders.quiet_hours.unwrap().end.to_string(), "07:30");
     assert_eq!(settings.tools.trusted_skills, ["tarot"]);
     assert_eq!(settings.models.catalog.as_deref(), Some("https://example.org/catalog.json"));

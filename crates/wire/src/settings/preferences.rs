@@ -1,6 +1,6 @@
-//! The `preferences` section: front-end choices the core keeps for them (the language) and how
-//! due protocol reminders reach the person. When a reminder is due and whether to notify is
-//! the core's protocol engine's.
+//! The `preferences` section: front-end choices the core keeps for them (the language, the
+//! colour theme) and how due protocol reminders reach the person. When a reminder is due and
+//! whether to notify is the core's protocol engine's.
 
 use serde::{Deserialize, Serialize};
 
@@ -13,6 +13,8 @@ use super::time_of_day::TimeOfDay;
 pub struct Preferences {
     /// The language of the front end. Default `system`.
     pub language: Language,
+    /// The colours of the front end: light, dark, or following the system. Default `system`.
+    pub theme: Theme,
     /// Due protocol reminders as notifications: on or off, quiet hours.
     pub reminders: ReminderSettings,
 }
@@ -29,6 +31,18 @@ pub enum Language {
     ZhCn,
     #[serde(rename = "en")]
     En,
+}
+
+/// The colour theme of the front end.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum Theme {
+    /// Follow the system's light or dark appearance.
+    #[default]
+    System,
+    Light,
+    Dark,
 }
 
 /// `preferences.reminders`: how due protocol reminders reach the person while the desktop
@@ -65,5 +79,32 @@ impl QuietHours {
     pub fn contains(&self, minute: u32) -> bool {
         let (start, end) = (self.start.minute(), self.end.minute());
         if start <= end { (start..end).contains(&minute) } else { minute >= start || minute < end }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_theme_follows_the_system_unless_light_or_dark_is_chosen() {
+        let p: Preferences = serde_json::from_value(json!({"language": "en"})).unwrap();
+        assert_eq!(p.theme, Theme::System);
+        for (text, theme) in
+            [("system", Theme::System), ("light", Theme::Light), ("dark", Theme::Dark)]
+        {
+            let p: Preferences = serde_json::from_value(json!({ "theme": text })).unwrap();
+            assert_eq!(p.theme, theme);
+            assert_eq!(serde_json::to_value(p).unwrap()["theme"], json!(text));
+        }
+    }
+
+    #[test]
+    fn an_unknown_theme_is_refused_naming_the_three_choices() {
+        let err = serde_json::from_value::<Preferences>(json!({"theme": "purple"})).unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains("purple") && msg.contains("`system`, `light`, `dark`"), "{msg}");
     }
 }
