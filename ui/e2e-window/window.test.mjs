@@ -231,7 +231,7 @@ test("a passphrase chosen, first run, settings, a streamed reply stored encrypte
     await (await app.find('select[data-testid="settings-language"] option[value="zh-CN"]')).click();
     await (await testId(app, "settings-test")).click();
     const result = await testId(app, "settings-test-result");
-    await waitFor("a successful connection test", async () => (await result.attribute("class")) === "ok");
+    await waitFor("a successful connection test", async () => ((await result.attribute("class")) ?? "").split(" ").includes("toast-ok"));
     await (await testId(app, "settings-save")).click();
     await waitFor("saved", async () => (await (await testId(app, "nav-chat")).text()) === "对话");
     // Tauri's app API answered: the capability file reached the build.
@@ -393,7 +393,7 @@ test("a whole dankoe run in the window: invitation, Start, six steps on the bar,
     await baseUrl.clear();
     await baseUrl.type(url);
     await (await testId(app, "settings-save")).click();
-    await waitFor("saved", async () => (await app.findAll(".settings-status .ok")).length > 0);
+    await waitFor("saved", async () => (await app.findAll(".settings-status .toast-ok")).length > 0);
 
     await (await testId(app, "nav-chat")).click();
     await (await testId(app, "new-conversation")).click();
