@@ -19,7 +19,7 @@ pub const JOURNAL_SKILL: &str = "lifecoach";
 pub const JOURNAL_PATH: &str = "journal";
 
 /// Bounds of what a person writes (the store's own bounds apply on top).
-const MAX_FEELINGS: usize = 12;
+const MAX_WORDS: usize = 12;
 const MAX_WORD_CHARS: usize = 32;
 const MAX_NOTE_CHARS: usize = 500;
 const MAX_TEXT_CHARS: usize = 20_000;
@@ -84,8 +84,7 @@ impl App {
     /// `journal_edit`: the fields given replace the entry's; the others (and what the coach
     /// wrote beside them) stay. Undoable.
     pub fn journal_edit(&self, request: &JournalEditRequest) -> Result<JournalEntryView, AppError> {
-        let (index, old) = self.find_entry(&request.id)?;
-        let Value::Object(mut entry) = old else { unreachable!("find_entry answers objects") };
+        let (index, mut entry) = self.find_entry(&request.id)?;
         if let Some(date) = &request.date {
             entry.insert("date".into(), json!(self.entry_date(Some(date))?));
         }
@@ -154,12 +153,19 @@ impl App {
         })
     }
 
-    /// The place (newest first) and the stored form of entry `id`.
-    fn find_entry(&self, id: &str) -> Result<(usize, Value), AppError> {
+    /// The place (newest first) and the stored fields of entry `id`.
+    fn find_entry(&self, id: &str) -> Result<(usize, Map<String, Value>), AppError> {
         self.journal_entries()?
             .into_iter()
             .enumerate()
-            .find(|(_, e)| e.is_object() && e["_created_at"].as_str() == Some(id))
+            .find_map(|(i, e)| match e {
+                Value::Object(fields)
+                    if fields.get("_created_at").and_then(Value::as_str) == Some(id) =>
+                {
+                    Some((i, fields))
+                }
+                _ => None,
+            })
             .ok_or_else(|| not_found(id))
     }
 
@@ -212,9 +218,9 @@ fn words(list: &[String], what: &str) -> Result<Vec<String>, AppError> {
             out.push(word.to_string());
         }
     }
-    if out.len() > MAX_FEELINGS {
+    if out.len() > MAX_WORDS {
         return Err(AppError::InvalidInput(format!(
-            "{} {what}s given: at most {MAX_FEELINGS}",
+            "{} {what}s given: at most {MAX_WORDS}",
             out.len()
         )));
     }
