@@ -119,6 +119,6 @@ fn local_model_an_installed_binary_finds_the_modules_in_the_package_library_fold
         b"",
     )
     .unwrap();
-    let found = module_dirs(&search_dirs_from(Some(&bin), None)).unwrap();
+    let found = module_dirs(&search_dirs_from(Some(bin.as_path()), None)).unwrap();
     assert_eq!(found, [bin.join("../lib/vibelife")]);
 }
