@@ -9,7 +9,8 @@
 #   - the .rpm's files and requirements (rpm -qlp, rpm -qRp, --recommends): the same files;
 #   - the unpacked binaries: an rpath naming the private folder (readelf -d), every library they
 #     and the private libraries need is in that folder or comes with a declared dependency, and
-#     `vibe` runs from the unpacked tree without LD_LIBRARY_PATH and finds the packaged skills;
+#     `vibe` runs from the unpacked tree without LD_LIBRARY_PATH, finds the packaged skills, and
+#     answers with the embedded engine on the package's CPU backend modules;
 #   - the desktop entry (desktop-file-validate) and the metainfo (appstreamcli validate);
 #   - the licences file: GeoNames' attribution, the model catalogue's licences, crates, npm.
 # With VIBE_ENGINE_BUILT=1 (scripts/test.sh, after the engine tests' build) it also checks that
@@ -194,6 +195,29 @@ want = sorted(n for n in os.listdir(source) if os.path.isfile(os.path.join(sourc
 if names != want:
     sys.exit(f"valid built-in skills {names}, expected {want}")
 EOF
+
+# The packaged engine: `vibe` answers with the tiny fixture model, and the CPU backend modules
+# ggml opens (glibc's LD_DEBUG=files lists every file loaded) are the package's, from
+# <exe dir>/../lib/vibelife, not the build machine's folder.
+ENGINE_DATA="$WORK/engine-data"
+vibe_pkg() {
+  env -u LD_LIBRARY_PATH -u VIBE_BUILTIN_SKILLS_DIR HOME="$H" VIBE_DB_PASSPHRASE=package-test-passphrase \
+    "$TREE/usr/bin/vibe" --data-dir "$ENGINE_DATA" "$@"
+}
+vibe_pkg --json models add "$ROOT/crates/local-llm/tests/fixtures/tiny-q8_0.gguf" >/dev/null 2>&1 || true
+vibe_pkg models use tiny-q8_0 >/dev/null 2>&1 || true
+python3 - "$ENGINE_DATA/settings.json" <<'EOF2' || true
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["llm"].update({"temperature": 0.0, "max_tokens": 8, "local": {"threads": 1}})
+json.dump(s, open(sys.argv[1], "w"))
+EOF2
+LD_DEBUG=files vibe_pkg --json chat "你好" </dev/null >"$WORK/engine.jsonl" 2>"$WORK/engine.err" || true
+check "the packaged vibe answers with the embedded engine (tiny model)" \
+  grep -q '"type":"run_finished"' "$WORK/engine.jsonl"
+check "the CPU backend modules loaded are the package's (/usr/lib/vibelife)" bash -c "
+  grep -o 'file=[^ ]*ggml-cpu-[^ ]*' '$WORK/engine.err' | sort -u >'$WORK/modules.loaded'
+  test -s '$WORK/modules.loaded' && ! grep -v -F 'file=$TREE/usr/bin/../lib/vibelife/' '$WORK/modules.loaded'"
 
 # --- desktop entry and metainfo ---------------------------------------------------------------
 DESKTOP="$TREE/usr/share/applications/vibelife.desktop"
