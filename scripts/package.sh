@@ -104,7 +104,7 @@ rm -rf "$STAGE/target/release/bundle"
 (cd "$STAGE/app" && CARGO_TARGET_DIR="$STAGE/target" "$TAURI" bundle --bundles deb,rpm >&2)
 DEB="$(ls "$STAGE"/target/release/bundle/deb/*.deb)"
 RPM="$(ls "$STAGE"/target/release/bundle/rpm/*.rpm)"
-# The bundler compresses the .deb with gzip (no setting); xz makes it 40% smaller (the size goal
+# The bundler compresses the .deb with gzip (no setting); xz makes it 37% smaller (the size goal
 # in docs/performance.md): the same files, control data and md5sums, repacked by dpkg-deb.
 echo "== recompressing the .deb with xz" >&2
 rm -rf "$STAGE/deb-root"
