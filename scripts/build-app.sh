@@ -9,21 +9,20 @@ source "$(dirname "$0")/env.sh"
 source "$ROOT/scripts/app-env.sh"
 source "$ROOT/scripts/ui-env.sh"
 
+# Release: the embedded llama.cpp engine (docs/local-model.md) with the engine's one package set
+# (LOCAL_ENGINE, scripts/env.sh: `vibe` is built too), so the app, the packages and the engine
+# tests of scripts/test.sh share one llama.cpp build.
 profile=release
-cargo_profile=(--release)
-# The embedded llama.cpp engine (docs/local-model.md): release builds only, so llama.cpp is
-# compiled in one profile (scripts/test.sh tests it in release too and shares the build).
-features=custom-protocol,local-llm
+build=("${LOCAL_ENGINE[@]}" --features vibelife/custom-protocol)
 if [ "${1:-}" = "--debug" ]; then
   profile=debug
-  cargo_profile=()
-  features=custom-protocol
+  build=(--locked -p vibelife --features custom-protocol)
 fi
 
 echo "== building the UI (ui/dist)" >&2
 (cd "$ROOT/ui" && npm run --silent build) >&2
 echo "== building the desktop app ($profile)" >&2
-cargo build --locked "${cargo_profile[@]}" -p vibelife --features "$features" >&2
+cargo build "${build[@]}" >&2
 # With local-llm, llama.cpp's shared libraries and CPU backend modules (lib*.so*,
 # libggml-cpu-*.so) sit beside the binary and must ship with it (docs/local-model.md#cpu-support).
 echo "$(cd "$CARGO_TARGET_DIR/$profile" && pwd)/vibelife"

@@ -38,12 +38,16 @@ for component in clippy rustfmt; do
   fi
 done
 
-# The embedded llama.cpp engine's package set (scripts/test.sh, scripts/bench-local-model.sh):
-# built once, in release only. One set for every command that builds it: cargo unifies
-# build-dependency features per invocation, and another set would give llama-cpp-sys-2 another
-# fingerprint, i.e. a second llama.cpp compile (every CPU variant: docs/local-model.md#building).
-LOCAL_ENGINE=(--release --locked -p vibe-local-llm -p vibe-core -p vibe-cli
-  --features vibe-local-llm/engine,vibe-core/local-llm,vibe-cli/local-llm)
+# The embedded llama.cpp engine's package set (scripts/test.sh, scripts/build-app.sh,
+# scripts/package.sh, scripts/bench-local-model.sh): built once, in release only. One set for
+# every command that builds it: cargo unifies build-dependency and proc-macro features per
+# invocation, and another set would give llama-cpp-sys-2 another fingerprint, i.e. a second
+# llama.cpp compile (every CPU variant: docs/local-model.md#building). The desktop app is in the
+# set because its proc-macros turn on `span-locations` (proc-macro2) and `visit` (syn), which
+# bindgen, llama-cpp-sys-2's build script, shares; its `custom-protocol` feature (added by the
+# app's builds) changes no host crate.
+LOCAL_ENGINE=(--release --locked -p vibe-local-llm -p vibe-core -p vibe-cli -p vibelife
+  --features vibe-local-llm/engine,vibe-core/local-llm,vibe-cli/local-llm,vibelife/local-llm)
 
 # A stock SQLCipher 4 build, for the test that opens the app's database with `PRAGMA key` alone
 # (crates/store/tests/standard_sqlcipher.rs, docs/privacy.md#opening-your-data-with-standard-tools):

@@ -3,7 +3,9 @@
 //! capabilities and no warning, so the pattern is checked to match a file. The embedded UI
 //! (`ui/dist`) is declared as an input so a rebuilt UI rebuilds the app. With the embedded
 //! engine (feature `local-llm`), the app finds llama.cpp's shared libraries in its own folder
-//! (an rpath of `$ORIGIN`; docs/local-model.md#cpu-support).
+//! or in the installed packages' private folder (an rpath of `$ORIGIN:$ORIGIN/../lib/vibelife`,
+//! i.e. `/usr/lib/vibelife` for `/usr/bin/vibelife`; docs/local-model.md#cpu-support,
+//! docs/packaging.md).
 
 fn main() {
     // With the UI inside (feature `custom-protocol`), `generate_context!` embeds ui/dist at
@@ -16,9 +18,13 @@ fn main() {
             // DT_RPATH (--disable-new-dtags): it also applies to the libraries' own
             // dependencies (libllama → libggml → libggml-base).
             Ok("linux") => {
-                println!("cargo:rustc-link-arg-bins=-Wl,--disable-new-dtags,-rpath,$ORIGIN")
+                println!(
+                    "cargo:rustc-link-arg-bins=-Wl,--disable-new-dtags,-rpath,$ORIGIN:$ORIGIN/../lib/vibelife"
+                )
             }
-            Ok("macos") => println!("cargo:rustc-link-arg-bins=-Wl,-rpath,@executable_path"),
+            Ok("macos") => println!(
+                "cargo:rustc-link-arg-bins=-Wl,-rpath,@executable_path,-rpath,@executable_path/../Frameworks"
+            ),
             _ => {}
         }
     }

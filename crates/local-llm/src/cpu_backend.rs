@@ -6,9 +6,10 @@
 //! saying which variant was chosen. It does not load models or touch settings.
 //!
 //! The folders, in order (docs/local-model.md#cpu-support): the running executable's own
-//! folder (where the build copies the modules next to `vibe` and `vibelife`), then the folder
-//! the build wrote them to (`llama_cpp_sys_2::BACKENDS_DIR`, which exists only on the
-//! machine that built this binary).
+//! folder (where the build copies the modules next to `vibe` and `vibelife`), the installed
+//! packages' private library folder `<exe dir>/../lib/vibelife` (`/usr/bin/vibe` →
+//! `/usr/lib/vibelife`, docs/packaging.md), then the folder the build wrote them to
+//! (`llama_cpp_sys_2::BACKENDS_DIR`, which exists only on the machine that built this binary).
 
 // The few calls into ggml's C API that `llama-cpp-2` does not wrap (loading modules from a
 // folder, the CPU device's features). Each `unsafe` block says why it is sound.
@@ -41,14 +42,24 @@ pub fn is_cpu_module(name: &str) -> bool {
     name.starts_with(&module_prefix()) && name.ends_with(std::env::consts::DLL_SUFFIX)
 }
 
+/// The installed packages' private library folder, relative to the executable's folder
+/// (`/usr/bin` → `/usr/lib/vibelife`); the binaries' rpath names it too (build.rs).
+pub const PACKAGE_LIB_DIR: &str = "../lib/vibelife";
+
 /// The folders searched for CPU backend modules, in order.
 pub fn search_dirs() -> Vec<PathBuf> {
+    let exe_dir = std::env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf));
+    search_dirs_from(exe_dir.as_deref(), llama_cpp_sys_2::BACKENDS_DIR)
+}
+
+/// [`search_dirs`] for an executable in `exe_dir` built with its modules in `build_dir`.
+pub fn search_dirs_from(exe_dir: Option<&Path>, build_dir: Option<&str>) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
-    if let Some(dir) = std::env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf))
-    {
-        dirs.push(dir);
+    if let Some(dir) = exe_dir {
+        dirs.push(dir.to_path_buf());
+        dirs.push(dir.join(PACKAGE_LIB_DIR));
     }
-    if let Some(dir) = llama_cpp_sys_2::BACKENDS_DIR {
+    if let Some(dir) = build_dir {
         dirs.push(PathBuf::from(dir));
     }
     dirs
@@ -75,7 +86,7 @@ pub fn module_dirs(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 fn missing(dirs: &[PathBuf], what: &str) -> String {
     let searched: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     format!(
-        "llama.cpp's CPU backend ({}*{}) could not be loaded: {what} (searched {}). The engine's libraries must sit beside the program: reinstall VibeLife, or rebuild it (docs/local-model.md#cpu-support)",
+        "llama.cpp's CPU backend ({}*{}) could not be loaded: {what} (searched {}). The engine's libraries must sit beside the program or in its package's library folder: reinstall VibeLife, or rebuild it (docs/local-model.md#cpu-support)",
         module_prefix(),
         std::env::consts::DLL_SUFFIX,
         if searched.is_empty() { "no folder".to_string() } else { searched.join(", ") }

@@ -3,9 +3,9 @@
 //! modules and shared libraries beside the binaries, and a folder without modules gives the
 //! error a model load reports.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use vibe_local_llm::cpu_backend::{is_cpu_module, module_dirs, search_dirs};
+use vibe_local_llm::cpu_backend::{is_cpu_module, module_dirs, search_dirs, search_dirs_from};
 
 use crate::support::{answer, greedy, open};
 
@@ -96,4 +96,29 @@ fn local_model_without_cpu_modules_the_error_says_what_is_missing_and_where_it_l
     assert!(err.contains(&empty.path().display().to_string()), "{err}");
     assert!(err.contains(&other.display().to_string()), "{err}");
     assert!(err.contains("reinstall") && err.contains("docs/local-model.md"), "{err}");
+}
+
+#[test]
+fn local_model_an_installed_binary_finds_the_modules_in_the_package_library_folder() {
+    // /usr/bin/vibe of the .deb/.rpm: the modules sit in /usr/lib/vibelife (docs/packaging.md),
+    // searched right after the executable's own folder and before the build machine's folder.
+    let dirs = search_dirs_from(Some(Path::new("/usr/bin")), Some("/build/out/lib"));
+    let expected = ["/usr/bin", "/usr/bin/../lib/vibelife", "/build/out/lib"];
+    assert_eq!(dirs, expected.map(PathBuf::from));
+    // A packaged module folder is found like the build's own.
+    let root = tempfile::tempdir().unwrap();
+    let (bin, lib) = (root.path().join("bin"), root.path().join("lib/vibelife"));
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(&lib).unwrap();
+    std::fs::write(
+        lib.join(format!(
+            "{}ggml-cpu-x64{}",
+            std::env::consts::DLL_PREFIX,
+            std::env::consts::DLL_SUFFIX
+        )),
+        b"",
+    )
+    .unwrap();
+    let found = module_dirs(&search_dirs_from(Some(bin.as_path()), None)).unwrap();
+    assert_eq!(found, [bin.join("../lib/vibelife")]);
 }
