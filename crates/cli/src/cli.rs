@@ -1,11 +1,10 @@
 //! The command-line definition (clap derive). Each command's arguments live in its own
 //! module under `cmd/`; this file only lists them, so parsing, `--help` and docs share one source.
 
-use std::path::PathBuf;
-
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 
 use crate::cmd;
+use crate::global::GlobalArgs;
 
 /// VibeLife: a private life coach on your own machine.
 #[derive(Debug, Parser)]
@@ -15,26 +14,6 @@ pub struct Cli {
     pub global: GlobalArgs,
     #[command(subcommand)]
     pub command: Command,
-}
-
-/// Options every command takes.
-#[derive(Debug, Args)]
-pub struct GlobalArgs {
-    /// Data directory (database, settings, runs, user skills). Default: the desktop app's
-    /// data directory for this OS user.
-    #[arg(long, global = true, env = "VIBE_DATA_DIR", value_name = "DIR")]
-    pub data_dir: Option<PathBuf>,
-    /// Print one JSON object on stdout instead of text.
-    #[arg(long, global = true)]
-    pub json: bool,
-    /// More log output on stderr (-v info, -vv debug). `VIBE_LOG` overrides.
-    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
-    pub verbose: u8,
-    /// Create a new data directory's database WITHOUT encryption (an explicit choice; `vibe db
-    /// info` then warns). By default it is encrypted with a key kept in the OS keychain, or
-    /// with the passphrase in VIBE_DB_PASSPHRASE.
-    #[arg(long, global = true)]
-    pub no_encryption: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use vibe_core::app::{App, AppError, AppPaths, FrontEnd, Overrides};
 
-use crate::cli::GlobalArgs;
+use crate::global::GlobalArgs;
 
 pub struct Ctx {
     pub data_dir: PathBuf,

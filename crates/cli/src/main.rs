@@ -4,6 +4,7 @@
 mod cli;
 mod cmd;
 mod ctx;
+mod global;
 mod output;
 mod passphrase;
 mod render;

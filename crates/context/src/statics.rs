@@ -12,7 +12,6 @@ use vibe_skills::{Rule, Scenario, SkillsError};
 use super::sections::demote_headings;
 use super::texts;
 use super::tokenizer::Tokenizer;
-use super::trim::Guide;
 use crate::ContextError;
 
 /// The files a prompt's static parts come from.
@@ -20,6 +19,13 @@ struct Sources {
     body: Arc<String>,
     rules: Vec<Arc<Rule>>,
     scenario: Option<Arc<Scenario>>,
+}
+
+/// Rules or a scenario: a heading and the files' texts.
+pub(crate) struct Guide {
+    pub kind: &'static str,
+    pub heading: String,
+    pub items: Vec<String>,
 }
 
 /// A skill's static parts, rendered and counted.

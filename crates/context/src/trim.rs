@@ -34,13 +34,6 @@ const SHORT: Shape = Shape { list_items: 5, text_chars: 200 };
 /// The longest text value shown untrimmed.
 const TEXT_CHARS: usize = 500;
 
-/// Rules or a scenario: a heading and the files' texts.
-pub(crate) struct Guide {
-    pub kind: &'static str,
-    pub heading: String,
-    pub items: Vec<String>,
-}
-
 /// Everything a phase-2 prompt is made of, before fitting.
 pub(crate) struct Parts {
     pub persona_mode: Option<String>,

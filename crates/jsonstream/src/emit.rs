@@ -1,28 +1,15 @@
 //! Turning completed or growing values into subscription events, and
 //! handing completed scalars on.
 //!
-//! Owns event payload construction and concrete path rendering from the
-//! frame stack. Which subscriptions match is decided in `subscriptions`.
+//! Owns event payload construction. Which subscriptions match is decided in `subscriptions`.
 
 use serde_json::Value;
 
 use crate::event::{Event, Mode, Payload, SubscriptionId};
-use crate::machine::{Frame, Kind, State};
 use crate::parser::Parser;
-use crate::path::{Path, PathSegment};
+use crate::path::Path;
+use crate::state::{State, path_of};
 use crate::subscriptions::Range;
-
-/// The concrete path of the child currently parsed in the innermost frame.
-pub(crate) fn path_of(frames: &[Frame]) -> Path {
-    let segments = frames
-        .iter()
-        .map(|f| match f.kind {
-            Kind::Array => PathSegment::Index(f.index),
-            Kind::Object => PathSegment::Key(f.key.clone()),
-        })
-        .collect::<Vec<_>>();
-    Path::from(segments)
-}
 
 impl Parser {
     fn here(&self) -> Path {

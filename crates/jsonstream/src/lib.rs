@@ -72,6 +72,7 @@ mod parser;
 mod path;
 mod pattern;
 mod scalars;
+mod state;
 mod strings;
 mod subscriptions;
 

@@ -1,80 +1,15 @@
 //! The structural state machine: the explicit container stack, whitespace,
 //! `{ } [ ] : ,`, where values start, and the end of input.
 //!
-//! Owns `State`, `Frame` and the transitions between values. The inside of
+//! Owns the transitions between values (the state they move is in `state`). The inside of
 //! strings is in `strings`, numbers and literals in `scalars`; it never
 //! recurses, so nesting depth costs heap, not stack.
 
 use crate::classes::{describe, is_ws};
 use crate::error::Error;
 use crate::parser::Parser;
-use crate::pattern::Seg;
-use crate::scalars::{Literal, NumState};
-use crate::strings::StrState;
+use crate::state::{Expect, Frame, Kind, Literal, NumState, State, child_segment};
 use crate::subscriptions::Range;
-
-/// Where the parser is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum State {
-    /// Between tokens, expecting what `Expect` says.
-    Expect(Expect),
-    /// Inside a string (a key or a value: `Scalar::is_key`).
-    Str(StrState),
-    /// Inside a number.
-    Num(NumState),
-    /// Inside `true`, `false` or `null`, with this many bytes matched.
-    Lit(Literal, u8),
-}
-
-/// What may come next between tokens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Expect {
-    /// A value: at the start, or after `:`.
-    Value,
-    /// A value after `,` in an array.
-    Element,
-    /// A value or `]`, just after `[`.
-    FirstElement,
-    /// A key or `}`, just after `{`.
-    FirstKey,
-    /// A key, after `,` in an object.
-    Key,
-    /// `:` after a key.
-    Colon,
-    /// `,` or the closing bracket of the innermost container.
-    AfterValue,
-    /// The top-level value is complete; only whitespace may follow.
-    Done,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Array,
-    Object,
-}
-
-/// One open container.
-pub(crate) struct Frame {
-    pub(crate) kind: Kind,
-    /// Index of the current element (arrays).
-    pub(crate) index: usize,
-    /// The current key (objects), always tracked for the path.
-    pub(crate) key: String,
-    /// Its value is being built (retained or subscribed, or inside one).
-    pub(crate) build: bool,
-    /// Subscriptions that may match below it.
-    pub(crate) cands: Range,
-    /// Subscriptions that match it.
-    pub(crate) targets: Range,
-}
-
-/// The segment of the child currently parsed in the innermost of `frames`.
-pub(crate) fn child_segment(frames: &[Frame]) -> Option<Seg<'_>> {
-    frames.last().map(|f| match f.kind {
-        Kind::Array => Seg::Index(f.index),
-        Kind::Object => Seg::Key(&f.key),
-    })
-}
 
 impl Parser {
     /// Runs the machine over one chunk.

@@ -10,9 +10,9 @@ use serde_json::Value;
 use crate::builder::Builder;
 use crate::error::{Error, Position};
 use crate::event::{Event, Mode, SubscriptionId};
-use crate::machine::{Expect, Frame, State};
 use crate::path::Path;
 use crate::pattern;
+use crate::state::{Expect, Frame, State, path_of};
 use crate::subscriptions::Subscriptions;
 
 /// The default nesting limit: 127 levels, exactly what serde_json's
@@ -217,7 +217,7 @@ impl Parser {
             _ => false,
         };
         let known = if awaiting_key { self.depth.saturating_sub(1) } else { self.depth };
-        crate::emit::path_of(&self.frames[..known])
+        path_of(&self.frames[..known])
     }
 
     /// The position of byte `i` of the current chunk.

@@ -1,70 +1,15 @@
 //! Numbers and the literals `true`, `false`, `null`: their grammar across
 //! chunk boundaries and their `serde_json::Value`.
 //!
-//! Owns `NumState`, `Literal`, and number conversion (built from the text
+//! Owns their transitions and number conversion (built from the text
 //! exactly as serde_json does). Strings are in `strings`.
 
 use serde_json::{Number, Value};
 
 use crate::classes::describe;
 use crate::error::Error;
-use crate::machine::State;
 use crate::parser::Parser;
-
-/// Where inside a number the parser is (RFC 8259 §6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum NumState {
-    /// Before the first byte (`-` or a digit, checked by the caller).
-    Start,
-    /// After `-`.
-    Minus,
-    /// After a leading `0`.
-    Zero,
-    /// In the integer digits.
-    Int,
-    /// After `.`.
-    Dot,
-    /// In the fraction digits.
-    Frac,
-    /// After `e` / `E`.
-    Exp,
-    /// After the exponent's sign.
-    ExpSign,
-    /// In the exponent digits.
-    ExpDigits,
-}
-
-impl NumState {
-    /// Whether the number may end here.
-    pub(crate) fn is_complete(self) -> bool {
-        matches!(self, NumState::Zero | NumState::Int | NumState::Frac | NumState::ExpDigits)
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Literal {
-    True,
-    False,
-    Null,
-}
-
-impl Literal {
-    pub(crate) fn word(self) -> &'static str {
-        match self {
-            Literal::True => "true",
-            Literal::False => "false",
-            Literal::Null => "null",
-        }
-    }
-
-    fn value(self) -> Value {
-        match self {
-            Literal::True => Value::Bool(true),
-            Literal::False => Value::Bool(false),
-            Literal::Null => Value::Null,
-        }
-    }
-}
+use crate::state::{Literal, NumState, State};
 
 /// The value serde_json gives for a grammatical number text; `None` when
 /// it overflows `f64` (serde_json rejects those too).

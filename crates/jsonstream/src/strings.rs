@@ -1,31 +1,14 @@
 //! Inside strings: plain runs, escapes (surrogate pairs included) and UTF-8
 //! validation across chunk boundaries.
 //!
-//! Owns `StrState` and the decoding of string content into the scalar
+//! Owns the decoding of string content (its place: `StrState`) into the scalar
 //! buffer. What happens when a string closes (events, attaching the value)
 //! is in `emit`.
 
 use crate::classes::{describe, scan_plain};
 use crate::error::Error;
-use crate::machine::{Expect, State};
 use crate::parser::Parser;
-
-/// Where inside a string the parser is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum StrState {
-    /// Plain characters (possibly with a UTF-8 sequence split by a chunk
-    /// boundary pending in `Scalar::utf8`).
-    Chars,
-    /// Just after `\`.
-    Escape,
-    /// Inside `\uXXXX`: hex digits read and their value; `high` is a pending
-    /// high surrogate (0 when none).
-    Hex { digits: u8, value: u16, high: u16 },
-    /// After a high surrogate escape, expecting `\` of the low one.
-    LowBackslash { high: u16 },
-    /// Expecting `u` of the low surrogate escape.
-    LowU { high: u16 },
-}
+use crate::state::{Expect, State, StrState};
 
 fn hex_digit(b: u8) -> Option<u16> {
     char::from(b).to_digit(16).and_then(|d| u16::try_from(d).ok())

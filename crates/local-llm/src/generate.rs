@@ -17,11 +17,13 @@ use tokio::sync::mpsc::Sender;
 use vibe_llm::{ChatRequest, Delta, LlmError, Params, ThinkSplitter, TokenUsage};
 
 use crate::grammar::{self, greedy_pick};
-use crate::model::Counters;
 use crate::prompt::Template;
+use crate::stats::Counters;
 use crate::stop::StopScan;
 use crate::utf8::Utf8Assembler;
-use crate::worker::BATCH_TOKENS;
+
+/// Prompt tokens evaluated per `decode` call (also the context's batch sizes, `worker`).
+pub(crate) const BATCH_TOKENS: u32 = 512;
 
 /// Sampling defaults when the request leaves them open (llama.cpp's server defaults).
 const DEFAULT_TEMPERATURE: f32 = 0.8;

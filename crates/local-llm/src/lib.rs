@@ -28,6 +28,8 @@ mod prompt;
 #[cfg(feature = "engine")]
 mod shared;
 #[cfg(feature = "engine")]
+mod stats;
+#[cfg(feature = "engine")]
 mod worker;
 
 #[cfg_attr(not(feature = "engine"), allow(dead_code))]
@@ -40,6 +42,8 @@ pub use config::{LocalConfig, MAX_DEFAULT_THREADS};
 #[cfg(feature = "engine")]
 pub use cpu_backend::CpuBackend;
 #[cfg(feature = "engine")]
-pub use model::{EngineStats, LoadedInfo, LocalModel, TemplateSource};
+pub use model::LocalModel;
 #[cfg(feature = "engine")]
 pub use shared::shared_model;
+#[cfg(feature = "engine")]
+pub use stats::{EngineStats, LoadedInfo, TemplateSource};

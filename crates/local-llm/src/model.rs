@@ -4,7 +4,7 @@
 //! worker itself (loading, the context, the job loop) is `worker.rs`.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 
 use futures::future::BoxFuture;
@@ -12,62 +12,12 @@ use tokio::sync::{mpsc as async_mpsc, oneshot};
 use vibe_llm::{ChatModel, ChatRequest, Delta, DeltaStream, LlmError, ModelInfo};
 
 use crate::config::LocalConfig;
-use crate::cpu_backend::CpuBackend;
+use crate::stats::{Counters, EngineStats, LoadedInfo};
 use crate::worker::{self, Job};
 
 /// Deltas buffered between the worker and the reader. Small: the worker stops within one
 /// token of a cancel anyway, and a slow reader holds generation back instead of memory.
 pub(crate) const STREAM_BUFFER: usize = 8;
-
-/// Where the chat template came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TemplateSource {
-    /// The model's own (`tokenizer.chat_template` in the GGUF metadata).
-    Model,
-    /// ChatML: the model has no template, or llama.cpp does not recognise its family.
-    ChatmlFallback,
-}
-
-/// What was loaded, once the worker has the model.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoadedInfo {
-    /// The context window in use: the model's trained length, capped by the config.
-    pub context_tokens: u32,
-    /// The model's trained context length (GGUF metadata).
-    pub trained_context_tokens: u32,
-    pub template: TemplateSource,
-    pub threads: u32,
-    pub parameters: u64,
-    pub size_bytes: u64,
-    pub vocab_size: u32,
-    /// ggml's CPU backend module this model runs on (the variant chosen for this CPU).
-    pub cpu_backend: CpuBackend,
-}
-
-/// Counters of the worker, for tests and benchmarks (cheap atomics).
-#[derive(Debug, Default)]
-pub(crate) struct Counters {
-    pub loads: AtomicU64,
-    pub prompt_tokens_evaluated: AtomicU64,
-    pub prompt_tokens_reused: AtomicU64,
-    pub generated_tokens: AtomicU64,
-    pub answers: AtomicU64,
-}
-
-/// A snapshot of the counters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct EngineStats {
-    /// Times the model file was loaded (once per `LocalModel`).
-    pub loads: u64,
-    /// Prompt tokens run through the model.
-    pub prompt_tokens_evaluated: u64,
-    /// Prompt tokens whose state was kept from the previous answer (a shared prefix).
-    pub prompt_tokens_reused: u64,
-    /// Tokens generated, including any after which a reader had gone.
-    pub generated_tokens: u64,
-    /// Answers the worker has finished or abandoned.
-    pub answers: u64,
-}
 
 /// A GGUF model run by llama.cpp on a worker thread of its own.
 pub struct LocalModel {

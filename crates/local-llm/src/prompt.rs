@@ -6,7 +6,7 @@
 use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
 use vibe_llm::{LlmError, Message};
 
-use crate::model::TemplateSource;
+use crate::stats::TemplateSource;
 
 /// The fallback template's name in llama.cpp (`<|im_start|>role\ncontent<|im_end|>`).
 pub(crate) const FALLBACK_TEMPLATE: &str = "chatml";

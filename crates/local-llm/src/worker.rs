@@ -18,12 +18,9 @@ use vibe_llm::{ChatRequest, Delta, LlmError};
 use crate::backend::backend;
 use crate::config::LocalConfig;
 use crate::cpu_backend::CpuBackend;
-use crate::generate::Session;
-use crate::model::{Counters, LoadedInfo};
+use crate::generate::{BATCH_TOKENS, Session};
 use crate::prompt::Template;
-
-/// Prompt tokens evaluated per `decode` call.
-pub(crate) const BATCH_TOKENS: u32 = 512;
+use crate::stats::{Counters, LoadedInfo};
 
 /// Work for the worker.
 pub(crate) enum Job {

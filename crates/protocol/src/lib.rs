@@ -21,6 +21,7 @@ mod prompt;
 mod reminder_times;
 mod reminders;
 mod report;
+mod report_doc;
 mod turn;
 
 pub use invite::{Invitation, default_actions};

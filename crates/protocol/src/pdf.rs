@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::pdf_font::{PdfError, ReportFont};
 use super::pdf_wrap::wrap;
-use super::report::{meta_line, s, text_of};
+use super::report_doc::{meta_line, s, text_of};
 
 /// A4 in points, and its margins.
 const PAGE_W: f32 = 595.28;

@@ -13,6 +13,7 @@ use vibe_store::{ProtocolRun, step_key};
 use super::engine::{REMINDERS_KEY, collected};
 use super::pdf::render_pdf;
 use super::pdf_font::{PdfError, ReportFont};
+use super::report_doc::{meta_line, s, text_of};
 
 /// Version of the JSON report's shape; raised when a field changes meaning or goes away.
 pub const REPORT_SCHEMA_VERSION: u32 = 1;
@@ -127,34 +128,6 @@ pub fn report_json(def: &Protocol, run: &ProtocolRun, generated_at: &str) -> Val
         "sections": sections,
         "steps": steps,
     })
-}
-
-pub(super) fn text_of(v: &Value) -> Vec<String> {
-    match v {
-        Value::String(s) => vec![s.clone()],
-        Value::Array(items) => items.iter().flat_map(text_of).collect(),
-        Value::Null => vec![],
-        other => vec![other.to_string()],
-    }
-}
-
-pub(super) fn s<'a>(v: &'a Value, k: &str) -> &'a str {
-    v.get(k).and_then(Value::as_str).unwrap_or("")
-}
-
-pub(super) fn meta_line(doc: &Value) -> String {
-    let run = &doc["run"];
-    format!(
-        "协议 {} v{} · 状态 {} · 第 {}/{} 步 · 模型 {} · 开始 {} · 生成于 {}",
-        s(&doc["protocol"], "id"),
-        doc["protocol"]["version"],
-        s(run, "status"),
-        run["step"],
-        run["total_steps"],
-        run.get("model").and_then(Value::as_str).unwrap_or("—"),
-        s(run, "started_at"),
-        s(doc, "generated_at"),
-    )
 }
 
 fn markdown(doc: &Value) -> String {

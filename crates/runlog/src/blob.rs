@@ -12,7 +12,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use serde_json::{Value, json};
 
 use super::io_error;
-use super::seal::{RunKey, Sealer, seal_whole};
+use super::run_key::RunKey;
+use super::seal::{Sealer, seal_whole};
 use crate::RunLogError;
 
 /// Tool outputs whose JSON is larger than this many bytes are written to a file.

@@ -14,7 +14,7 @@ use std::fmt;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD_NO_PAD as B64;
 
-use super::seal::{NONCE_LEN, RunKey, TAG_LEN};
+use super::run_key::{NONCE_LEN, RunKey, TAG_LEN};
 
 /// A record of whole JSON lines.
 pub(crate) const KIND_LINES: u8 = b'L';

@@ -23,6 +23,7 @@ pub mod liveness;
 mod migrate;
 mod reader;
 mod recording;
+mod run_key;
 mod seal;
 mod spare;
 mod writer;
@@ -42,7 +43,8 @@ pub use reader::{
     run_files,
 };
 pub use recording::read_recording;
-pub use seal::{HEADER_LEN as SEALED_HEADER_LEN, RunKey};
+pub use run_key::RunKey;
+pub use seal::HEADER_LEN as SEALED_HEADER_LEN;
 pub use spare::{SPARE_DIR, SpareRun, sweep_spares};
 pub use writer::RunAudit;
 

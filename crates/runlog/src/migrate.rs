@@ -13,7 +13,8 @@ use std::sync::Arc;
 
 use super::keys::SEALED_MARKER;
 use super::liveness;
-use super::seal::{self, Form, RunKey, Sealer};
+use super::run_key::RunKey;
+use super::seal::{self, Form, Sealer};
 use super::{EVENTS_FILE, RUNS_DIR};
 
 /// The suffix of a file being sealed (`.<name>.sealing`).

@@ -5,7 +5,8 @@
 use std::io::Read as _;
 use std::path::Path;
 
-use super::seal::{self, Form, RunKey};
+use super::run_key::RunKey;
+use super::seal::{self, Form};
 
 /// The largest recording read (the scripted model's own cap on script files).
 const MAX_RECORDING_BYTES: u64 = 64 * 1024 * 1024;

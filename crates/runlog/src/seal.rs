@@ -7,94 +7,40 @@
 //! v1 files (written before chaining, and clear logs sealed when a folder was encrypted) hold
 //! base64 of a 24-byte nonce and the ciphertext, bound only to the run id and file name.
 //! Base64 has no newline, so a record cut short by a kill is a last line without its newline,
-//! exactly like a cut JSON line: it is dropped when read. This module owns the key, sealing,
-//! telling clear from sealed bytes and opening a file back into its clear text; it does no
-//! file IO.
+//! exactly like a cut JSON line: it is dropped when read. This module owns the file format, sealing,
+//! telling clear from sealed bytes and opening a file back into its clear text (the key
+//! itself is `run_key`'s); it does no file IO.
 
 use std::fmt;
 use std::sync::Arc;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD_NO_PAD as B64;
-use chacha20poly1305::aead::AeadInPlace as _;
-use chacha20poly1305::{KeyInit as _, XChaCha20Poly1305, XNonce};
-use sha2::{Digest as _, Sha256};
 
 use super::chain::{self, Link};
+use super::run_key::{ID_BYTES, NONCE_LEN, RunKey, TAG_LEN};
 
 /// The start of a sealed file's header line: before chaining (v1), chained (v2). Both have
 /// the same length.
 const MAGIC: &str = "#vibelife-sealed v1 key=";
 const MAGIC_CHAINED: &str = "#vibelife-sealed v2 key=";
 /// Hex digits of the key id in the header.
-const KEY_ID_HEX: usize = 16;
+const KEY_ID_HEX: usize = ID_BYTES * 2;
 /// The whole header line, newline included.
 pub const HEADER_LEN: usize = MAGIC.len() + KEY_ID_HEX + 1;
-pub(crate) const NONCE_LEN: usize = 24;
-pub(crate) const TAG_LEN: usize = 16;
-
-/// The 256-bit key that seals the run files of one data folder (kept in its encrypted
-/// database, `vibe_store::Store::run_file_key`). `Debug` never shows it.
-#[derive(Clone)]
-pub struct RunKey {
-    cipher: XChaCha20Poly1305,
-    id: String,
+/// The header line of a file sealed with `key`, chained (v2) or not (v1).
+fn header(key: &RunKey, chained: bool) -> String {
+    format!("{}{}\n", if chained { MAGIC_CHAINED } else { MAGIC }, key.id())
 }
 
-impl RunKey {
-    pub fn new(raw: &[u8; 32]) -> Self {
-        let mut hash = Sha256::new();
-        hash.update(b"vibelife run file key id\0");
-        hash.update(raw);
-        let id = hex::encode(&hash.finalize()[..KEY_ID_HEX / 2]);
-        Self { cipher: XChaCha20Poly1305::new(raw.into()), id }
+/// The clear text of one v1 record (base64 of the nonce and the ciphertext).
+fn open_record(key: &RunKey, aad: &[u8], line: &[u8]) -> Option<Vec<u8>> {
+    let bytes = B64.decode(line).ok()?;
+    if bytes.len() < NONCE_LEN + TAG_LEN {
+        return None;
     }
-
-    /// A short public name of the key (in each sealed file's header): tells "sealed with
-    /// another key" from "damaged" without trying to decrypt.
-    pub fn id(&self) -> &str {
-        &self.id
-    }
-
-    /// The header line of a file sealed with this key, chained (v2) or not (v1).
-    pub(crate) fn header(&self, chained: bool) -> String {
-        format!("{}{}\n", if chained { MAGIC_CHAINED } else { MAGIC }, self.id)
-    }
-
-    /// `plain` encrypted with `aad`: the ciphertext and its tag.
-    pub(crate) fn encrypt(&self, nonce: &[u8; NONCE_LEN], aad: &[u8], plain: &[u8]) -> Vec<u8> {
-        let mut body = plain.to_vec();
-        // Encrypting into a Vec only fails when it cannot grow, which aborts anyway.
-        if self.cipher.encrypt_in_place(XNonce::from_slice(nonce), aad, &mut body).is_err() {
-            body.clear();
-        }
-        body
-    }
-
-    /// The clear text of `sealed` (ciphertext and tag), when it authenticates with `aad`.
-    pub(crate) fn decrypt(&self, nonce: &[u8], aad: &[u8], sealed: &[u8]) -> Option<Vec<u8>> {
-        if nonce.len() != NONCE_LEN || sealed.len() < TAG_LEN {
-            return None;
-        }
-        let mut body = sealed.to_vec();
-        self.cipher.decrypt_in_place(XNonce::from_slice(nonce), aad, &mut body).ok()?;
-        Some(body)
-    }
-
-    fn open_record(&self, aad: &[u8], line: &[u8]) -> Option<Vec<u8>> {
-        let bytes = B64.decode(line).ok()?;
-        if bytes.len() < NONCE_LEN + TAG_LEN {
-            return None;
-        }
-        let (nonce, sealed) = bytes.split_at(NONCE_LEN);
-        self.decrypt(nonce, aad, sealed)
-    }
-}
-
-impl fmt::Debug for RunKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "RunKey({}, ***)", self.id)
-    }
+    let (nonce, sealed) = bytes.split_at(NONCE_LEN);
+    key.decrypt(nonce, aad, sealed)
 }
 
 /// The associated data of every record of the v1 file `file` of run `run_id`.
@@ -149,7 +95,7 @@ impl Sealer {
 
     /// The header line of the file this sealer writes.
     pub(crate) fn header(&self) -> String {
-        self.key.header(self.link.is_some())
+        header(&self.key, self.link.is_some())
     }
 
     fn next_nonce(&mut self) -> [u8; NONCE_LEN] {
@@ -276,7 +222,10 @@ pub(crate) fn open(
     let key = match key {
         None => return Err(Refused::NoKey { key_id: key_id.to_string() }),
         Some(key) if key.id() != key_id => {
-            return Err(Refused::OtherKey { key_id: key_id.to_string(), ours: key.id.clone() });
+            return Err(Refused::OtherKey {
+                key_id: key_id.to_string(),
+                ours: key.id().to_string(),
+            });
         }
         Some(key) => key,
     };
@@ -301,7 +250,7 @@ pub(crate) fn open(
             continue;
         }
         let last = i + 1 == count;
-        match key.open_record(&aad, record) {
+        match open_record(key, &aad, record) {
             Some(plain) => {
                 // Lines of records before this one are whole; a cut line stays only last.
                 if opened.text.last().is_some_and(|b| *b != b'\n') {

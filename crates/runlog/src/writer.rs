@@ -23,7 +23,8 @@ use vibe_wire::Envelope;
 
 use super::chain::{self, Link};
 use super::late::{self, Waiting};
-use super::seal::{self, Form, RunKey, Sealer};
+use super::run_key::RunKey;
+use super::seal::{self, Form, Sealer};
 use super::{EVENTS_FILE, RunFolders, blob, io_error};
 use crate::RunLogError;
 use crate::emit::EventSink;

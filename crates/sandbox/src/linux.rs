@@ -40,9 +40,9 @@ use seccompiler::BpfProgram;
 
 use super::cgroup::{self, RunCgroups};
 use super::filter::syscall_filter;
+use super::limits::ScriptLimits;
 use super::mounts::{self, MountPlan};
 use super::policy::{Places, Policy, system_read_paths};
-use super::process::ScriptLimits;
 
 /// Landlock ABI 3 (Linux 6.2) is the first that also stops truncating files outside.
 const MIN_LANDLOCK_ABI: i64 = 3;

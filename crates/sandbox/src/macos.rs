@@ -10,8 +10,8 @@
 
 use std::path::Path;
 
+use super::limits::ScriptLimits;
 use super::policy::{Places, Policy, system_read_paths};
-use super::process::ScriptLimits;
 
 const SANDBOX_EXEC: &str = "/usr/bin/sandbox-exec";
 

@@ -107,6 +107,18 @@ pub fn type_name(value: &Value) -> &'static str {
     }
 }
 
+/// Set (or with `null`, remove) the value at `segments` in `doc`.
+pub(crate) fn set_in(doc: &mut Value, segments: &[&str], shown: &str, value: Value) -> Result<()> {
+    let (parents, last) = segments.split_at(segments.len() - 1);
+    let parent = ensure_object_path(doc, parents, shown)?;
+    if value.is_null() {
+        parent.remove(last[0]);
+    } else {
+        parent.insert(last[0].to_string(), value);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -16,6 +16,7 @@
 mod backup;
 mod bounds;
 mod calibration;
+mod change;
 mod clock;
 mod conversations;
 mod crypt;
@@ -55,6 +56,10 @@ use rusqlite::Connection;
 
 pub use backup::{Exclusive, Inspection, hold_exclusive, inspect, inspect_run_file_key};
 pub use calibration::{CALIBRATION_BOUNDS, TokenCalibration};
+pub use change::{
+    ChangeBy, ClearedHistory, DESTRUCTIVE_HISTORY_DAYS, HISTORY_DAYS, HISTORY_ROWS, HistoryTarget,
+    describe,
+};
 pub use clock::{StoreClock, now_rfc3339};
 pub use conversations::Conversation;
 pub use crypt::{DbKey, RAW_KEY_LEN};
@@ -66,20 +71,18 @@ pub use losses::losses_of_merge;
 pub use memory::{HISTORY_KEPT, MemoryItem, MemorySource, Replaced, normalized};
 pub use memory_backoff::MemoryBackoff;
 pub use memory_extraction::{Applied, Backlog, MemoryChange, Pending, PendingMessage};
-pub use messages::{Message, NewMessage, Role};
+pub use messages::{Message, NewMessage, Role, RunAnswer};
 pub use migrations::{BACKUPS_KEPT, Upgrade, latest_version, list_backups};
 pub use off_worker::{blocking, off_worker};
 pub use protocol_runs::{
     NewProtocolRun, ProtocolRun, ProtocolStatus, StateLeaf, mirror_of, put, step_key,
 };
-pub use runs::{Recovery, RunAnswer, RunEnd, RunRow};
+pub use runs::{Recovery, RunEnd, RunRow};
+pub use skill_rows::validate_skill_id;
 pub use skill_view::SkillView;
-pub use state::{AppendCap, AppendOutcome, StateRead, StateStatus, StateWrite, validate_skill_id};
+pub use state::{AppendCap, AppendOutcome, StateRead, StateStatus, StateWrite};
 pub use strict_json::parse_strict;
-pub use undo::{
-    ChangeBy, ClearedHistory, DESTRUCTIVE_HISTORY_DAYS, HISTORY_DAYS, HISTORY_ROWS, HistoryTarget,
-    StateChange, Undone, describe,
-};
+pub use undo::{StateChange, Undone};
 
 /// The user id of the person using this machine (one profile per local user).
 pub const LOCAL_USER: &str = "local";

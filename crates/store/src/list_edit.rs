@@ -8,10 +8,10 @@
 use rusqlite::{OptionalExtension, params};
 use serde_json::{Map, Value};
 
+use crate::change::{self, ChangeBy, HistoryTarget};
 use crate::error::{Result, StoreError};
 use crate::json_path::{parse_dotted, type_name};
-use crate::state::validate_skill_id;
-use crate::undo::{self, ChangeBy, HistoryTarget};
+use crate::skill_rows::validate_skill_id;
 use crate::{Store, clock, skill_rows};
 
 impl Store {
@@ -59,7 +59,7 @@ impl Store {
         crate::bounds::check_value(&entry, entry_depth, &format!("skills.{skill}.{path}[]"))?;
         self.write_tx(|tx| {
             let (list_id, seq) = locate(tx, (user, skill, path), index, created_at)?;
-            let (before, _) = undo::keys_before(tx, user, skill, &[segments[0], "_meta"])?;
+            let (before, _) = change::keys_before(tx, user, skill, &[segments[0], "_meta"])?;
             tx.prepare_cached(
                 "UPDATE state_list_items SET item = ?3 WHERE list_id = ?1 AND seq = ?2",
             )?
@@ -67,7 +67,7 @@ impl Store {
             skill_rows::touch_doc(tx, user, skill)?;
             let target = HistoryTarget::Skill(skill.into());
             let summary = format!("{path}: the entry of {created_at} edited");
-            undo::record(tx, user, &target, path, by, &before, &summary)?;
+            change::record(tx, user, &target, path, by, &before, &summary)?;
             Ok(())
         })?;
         Ok(entry)
@@ -90,13 +90,13 @@ impl Store {
         let segments = parse_dotted(path, "list path")?;
         self.write_tx(|tx| {
             let (list_id, seq) = locate(tx, (user, skill, path), index, created_at)?;
-            let (before, _) = undo::keys_before(tx, user, skill, &[segments[0], "_meta"])?;
+            let (before, _) = change::keys_before(tx, user, skill, &[segments[0], "_meta"])?;
             let item = skill_rows::remove_item(tx, list_id, seq)?;
             skill_rows::touch_doc(tx, user, skill)?;
             let target = HistoryTarget::Skill(skill.into());
             let summary = format!("{path}: the entry of {created_at} removed");
-            let removal = undo::Removal::Destructive;
-            undo::record_as(tx, removal, (user, &target), path, by, &before, &summary)?;
+            let removal = change::Removal::Destructive;
+            change::record_as(tx, removal, (user, &target), path, by, &before, &summary)?;
             serde_json::from_str(&item).map_err(|source| StoreError::CorruptJson {
                 what: format!("skills.{skill}.{path} entry of {created_at}"),
                 source,

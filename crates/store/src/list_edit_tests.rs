@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::undo::{ChangeBy, HistoryTarget};
+use crate::change::{ChangeBy, HistoryTarget};
 use crate::{LOCAL_USER as U, Store};
 
 fn journal(store: &Store) -> Vec<Value> {

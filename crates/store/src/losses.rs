@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
+use crate::change::describe;
 use crate::json_path::type_name;
-use crate::undo::describe;
 
 /// What a change would remove from `current` (the skill's whole state) when `patch` (rooted at
 /// the skill) is deep-merged into it: one line per non-empty list or object replaced or deleted,

@@ -243,7 +243,7 @@ impl Store {
     pub fn append_tool_result(
         &self,
         conversation_id: &str,
-        answer: Option<&crate::RunAnswer>,
+        answer: Option<&RunAnswer>,
         write: Option<&crate::StateWrite>,
         msg: NewMessage,
     ) -> Result<Message> {
@@ -254,7 +254,7 @@ impl Store {
         let now = clock::now_rfc3339();
         let id = self.write_tx(|tx| {
             if let Some(answer) = answer {
-                crate::runs::store_answer(tx, answer, &now, || Ok(conversation_id.to_string()))?;
+                store_answer(tx, answer, &now, || Ok(conversation_id.to_string()))?;
             }
             if let Some(write) = write {
                 write.apply(tx)?;
@@ -368,5 +368,33 @@ impl Store {
             "SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?1 AND id > ?2 AND id < ?3)",
         )?;
         Ok(stmt.query_row(params![conversation_id, after, before], |r| r.get(0))?)
+    }
+}
+
+/// The last answer of a run, stored when the run is closed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunAnswer {
+    /// The draft row written while the answer streamed, if any.
+    pub draft_id: Option<i64>,
+    /// The answer (an assistant message of the run).
+    pub message: NewMessage,
+}
+
+/// Store a run's answer in `tx`: in place of its draft row when one was written while it
+/// streamed, else as a new message of the conversation `conversation` names. Returns its id.
+pub(crate) fn store_answer(
+    tx: &rusqlite::Connection,
+    answer: &RunAnswer,
+    now: &str,
+    conversation: impl FnOnce() -> Result<String>,
+) -> Result<i64> {
+    match answer.draft_id {
+        Some(draft) => {
+            if rewrite_message(tx, draft, &answer.message)? == 0 {
+                return Err(StoreError::invalid(format!("no message with id {draft}")));
+            }
+            Ok(draft)
+        }
+        None => insert_message(tx, &conversation()?, &answer.message, now),
     }
 }

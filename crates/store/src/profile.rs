@@ -8,9 +8,9 @@
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::{Map, Value, json};
 
+use crate::change::{self, ChangeBy, HistoryTarget};
 use crate::error::{Result, StoreError};
-use crate::json_path::{ensure_object_path, parse_dotted, type_name};
-use crate::undo::{self, ChangeBy, HistoryTarget};
+use crate::json_path::{parse_dotted, set_in, type_name};
 use crate::{Store, clock, legacy, skill_rows, state};
 
 /// The shape of a profile nobody has written to yet.
@@ -83,10 +83,10 @@ fn record_root(
 ) -> Result<()> {
     let before = root_snapshot(tx, user)?;
     let shown = path.join(".");
-    let old = undo::at_path(before.as_ref(), path);
-    let text = undo::summary(&shown, old, new);
-    let before = undo::Before::Whole(before);
-    undo::record(tx, user, &HistoryTarget::Profile, &shown, by, &before, &text)?;
+    let old = change::at_path(before.as_ref(), path);
+    let text = change::summary(&shown, old, new);
+    let before = change::Before::Whole(before);
+    change::record(tx, user, &HistoryTarget::Profile, &shown, by, &before, &text)?;
     Ok(())
 }
 
@@ -97,15 +97,15 @@ fn record_all(tx: &Connection, user: &str, doc: &Value, by: &ChangeBy) -> Result
     let mut names = skill_rows::skills(tx, user)?;
     names.extend(new_skills.keys().filter(|k| !names.contains(k)).cloned().collect::<Vec<_>>());
     for skill in names {
-        if state::validate_skill_id(&skill).is_err() {
+        if skill_rows::validate_skill_id(&skill).is_err() {
             continue; // refused by `replace_all` before anything commits
         }
-        let before = undo::skill_snapshot(tx, user, &skill)?;
+        let before = change::skill_snapshot(tx, user, &skill)?;
         let after = new_skills.get(&skill);
         if before.as_ref() != after {
-            let text = undo::summary("*", before.as_ref(), after);
+            let text = change::summary("*", before.as_ref(), after);
             let target = HistoryTarget::Skill(skill.clone());
-            undo::record(tx, user, &target, "*", by, &undo::Before::Whole(before), &text)?;
+            change::record(tx, user, &target, "*", by, &change::Before::Whole(before), &text)?;
         }
     }
     let mut root = doc.clone();
@@ -114,9 +114,9 @@ fn record_all(tx: &Connection, user: &str, doc: &Value, by: &ChangeBy) -> Result
     }
     let before = root_snapshot(tx, user)?;
     if before.as_ref() != Some(&root) {
-        let text = undo::summary("*", before.as_ref(), Some(&root));
-        let before = undo::Before::Whole(before);
-        undo::record(tx, user, &HistoryTarget::Profile, "*", by, &before, &text)?;
+        let text = change::summary("*", before.as_ref(), Some(&root));
+        let before = change::Before::Whole(before);
+        change::record(tx, user, &HistoryTarget::Profile, "*", by, &before, &text)?;
     }
     Ok(())
 }
@@ -143,13 +143,6 @@ pub(crate) fn assemble_with(tx: &Connection, user: &str, only: &[String]) -> Res
     Ok(root)
 }
 
-/// Stamp `_meta.updated_at` in a skill's state object.
-pub(crate) fn touch(skill_doc: &mut Value) -> Result<()> {
-    let meta = ensure_object_path(skill_doc, &["_meta"], "_meta")?;
-    meta.insert("updated_at".into(), Value::String(clock::now_rfc3339()));
-    Ok(())
-}
-
 /// Replace everything: root sections and every skill's state (lists stored inline).
 fn replace_all(tx: &Connection, user: &str, mut doc: Value) -> Result<()> {
     let skills =
@@ -162,7 +155,7 @@ fn replace_all(tx: &Connection, user: &str, mut doc: Value) -> Result<()> {
     };
     tx.execute("DELETE FROM skill_states WHERE user_id = ?1", [user])?;
     for (skill, state) in skills {
-        state::validate_skill_id(&skill)?;
+        skill_rows::validate_skill_id(&skill)?;
         if !state.is_object() {
             return Err(StoreError::invalid(format!(
                 "skills.{skill} must be an object, got {}",
@@ -199,7 +192,7 @@ impl Store {
             )));
         }
         if let ["skills", skill, ..] = segments.as_slice() {
-            state::validate_skill_id(skill)?;
+            skill_rows::validate_skill_id(skill)?;
         }
         self.write_tx(|tx| match segments.as_slice() {
             ["skills"] => {
@@ -209,11 +202,11 @@ impl Store {
                 replace_all(tx, user, doc)
             }
             ["skills", skill] => {
-                let before = undo::skill_snapshot(tx, user, skill)?;
+                let before = change::skill_snapshot(tx, user, skill)?;
                 let new = Some(&value).filter(|v| !v.is_null());
-                let text = undo::summary("*", before.as_ref(), new);
+                let text = change::summary("*", before.as_ref(), new);
                 let target = HistoryTarget::Skill(skill.to_string());
-                undo::record(tx, user, &target, "*", by, &undo::Before::Whole(before), &text)?;
+                change::record(tx, user, &target, "*", by, &change::Before::Whole(before), &text)?;
                 set_skill(tx, user, skill, value)
             }
             ["skills", skill, rel @ ..] => {
@@ -281,7 +274,7 @@ fn set_skill(tx: &Connection, user: &str, skill: &str, value: Value) -> Result<(
     match value {
         Value::Null => Ok(()),
         mut value @ Value::Object(_) => {
-            touch(&mut value)?;
+            skill_rows::touch(&mut value)?;
             skill_rows::save_doc(tx, user, skill, &value)
         }
         other => Err(StoreError::invalid(format!(
@@ -289,18 +282,6 @@ fn set_skill(tx: &Connection, user: &str, skill: &str, value: Value) -> Result<(
             type_name(&other)
         ))),
     }
-}
-
-/// Set (or with `null`, remove) the value at `segments` in `doc`.
-pub(crate) fn set_in(doc: &mut Value, segments: &[&str], shown: &str, value: Value) -> Result<()> {
-    let (parents, last) = segments.split_at(segments.len() - 1);
-    let parent = ensure_object_path(doc, parents, shown)?;
-    if value.is_null() {
-        parent.remove(last[0]);
-    } else {
-        parent.insert(last[0].to_string(), value);
-    }
-    Ok(())
 }
 
 /// Make sure the standard top-level sections exist as objects.

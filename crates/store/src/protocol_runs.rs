@@ -10,9 +10,10 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::Store;
+use crate::change::ChangeBy;
 use crate::error::{Result, StoreError};
-use crate::state::{set_in_skill, validate_skill_id};
-use crate::undo::ChangeBy;
+use crate::skill_rows::validate_skill_id;
+use crate::state::set_in_skill;
 
 /// Where a run stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -10,36 +10,8 @@ use serde_json::{Value, json};
 use vibe_wire::{RunStatus, StopReason};
 
 use crate::error::{Result, StoreError};
-use crate::messages::{self, Message, NewMessage, Role};
+use crate::messages::{self, Message, NewMessage, Role, RunAnswer, store_answer};
 use crate::{Store, clock};
-
-/// The last answer of a run, stored when the run is closed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RunAnswer {
-    /// The draft row written while the answer streamed, if any.
-    pub draft_id: Option<i64>,
-    /// The answer (an assistant message of the run).
-    pub message: NewMessage,
-}
-
-/// Store a run's answer in `tx`: in place of its draft row when one was written while it
-/// streamed, else as a new message of the conversation `conversation` names. Returns its id.
-pub(crate) fn store_answer(
-    tx: &rusqlite::Connection,
-    answer: &RunAnswer,
-    now: &str,
-    conversation: impl FnOnce() -> Result<String>,
-) -> Result<i64> {
-    match answer.draft_id {
-        Some(draft) => {
-            if messages::rewrite_message(tx, draft, &answer.message)? == 0 {
-                return Err(StoreError::invalid(format!("no message with id {draft}")));
-            }
-            Ok(draft)
-        }
-        None => messages::insert_message(tx, &conversation()?, &answer.message, now),
-    }
-}
 
 /// The conversation a run belongs to.
 fn conversation_of(tx: &rusqlite::Connection, run: &str) -> Result<String> {

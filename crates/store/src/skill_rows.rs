@@ -11,6 +11,27 @@ use serde_json::{Map, Value};
 use crate::error::{Result, StoreError};
 use crate::{clock, json_path};
 
+/// A skill id is 1–64 characters of `a-z`, `0-9` and `-`.
+pub fn validate_skill_id(id: &str) -> Result<()> {
+    let ok = !id.is_empty()
+        && id.len() <= 64
+        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if ok {
+        Ok(())
+    } else {
+        Err(StoreError::invalid(format!(
+            "invalid skill id \"{id}\": use 1-64 characters of a-z, 0-9 and '-' (e.g. \"lifecoach\")"
+        )))
+    }
+}
+
+/// Stamp `_meta.updated_at` in a skill's state object.
+pub(crate) fn touch(skill_doc: &mut Value) -> Result<()> {
+    let meta = json_path::ensure_object_path(skill_doc, &["_meta"], "_meta")?;
+    meta.insert("updated_at".into(), Value::String(clock::now_rfc3339()));
+    Ok(())
+}
+
 /// A registered list of a skill.
 pub(crate) struct ListRef {
     pub id: i64,

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use crate::Store;
 use crate::error::Result;
 use crate::json_path::parse_dotted;
-use crate::state::validate_skill_id;
+use crate::skill_rows::validate_skill_id;
 
 /// What a skill sees of the profile.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -11,11 +11,12 @@ use rusqlite::Connection;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::change::{self, ChangeBy, HistoryTarget};
 use crate::error::{Result, StoreError};
-use crate::json_path::{deep_merge, ensure_object_path, parse_dotted, type_name};
+use crate::json_path::{deep_merge, ensure_object_path, parse_dotted, set_in, type_name};
 use crate::losses::losses_of_merge;
-use crate::undo::{self, ChangeBy, HistoryTarget};
-use crate::{Store, clock, profile, skill_rows};
+use crate::skill_rows::validate_skill_id;
+use crate::{Store, clock, skill_rows};
 
 /// How long a list an append may leave, and whether it may drop existing entries to stay
 /// within that (issue 28: the person's lists are never trimmed without asking).
@@ -114,16 +115,16 @@ impl StateWrite {
         let lists = skill_rows::lists(tx, user, skill)?;
         let stored = skill_rows::load_stored(tx, user, skill)?;
         let keys = [section.as_str(), "_meta"];
-        let (before, partial) = undo::keys_before_in(tx, skill, stored.as_ref(), &lists, &keys)?;
-        let old = undo::at_path(partial.as_ref(), &[section]);
+        let (before, partial) = change::keys_before_in(tx, skill, stored.as_ref(), &lists, &keys)?;
+        let old = change::at_path(partial.as_ref(), &[section]);
         let mut new = old.cloned().unwrap_or_else(|| Value::Object(Map::new()));
         deep_merge(&mut new, patch[section].clone());
-        let text = undo::summary(section, old, Some(&new));
+        let text = change::summary(section, old, Some(&new));
         let target = HistoryTarget::Skill(skill.clone());
         let empty = Value::Object(Map::new());
         let removed = !losses_of_merge(partial.as_ref().unwrap_or(&empty), patch).is_empty();
-        let (removal, by) = (undo::Removal::when(removed), &self.by);
-        undo::record_as(tx, removal, (user, &target), section, by, &before, &text)?;
+        let (removal, by) = (change::Removal::when(removed), &self.by);
+        change::record_as(tx, removal, (user, &target), section, by, &before, &text)?;
         for list in lists {
             if patch_touches(patch, &list.segments()) {
                 skill_rows::drop_list(tx, &list)?;
@@ -134,22 +135,8 @@ impl StateWrite {
             .entry(section.clone())
             .or_insert_with(|| Value::Object(Map::new()));
         deep_merge(slot, patch[section].clone());
-        profile::touch(&mut doc)?;
+        skill_rows::touch(&mut doc)?;
         skill_rows::save_doc(tx, user, skill, &doc)
-    }
-}
-
-/// A skill id is 1–64 characters of `a-z`, `0-9` and `-`.
-pub fn validate_skill_id(id: &str) -> Result<()> {
-    let ok = !id.is_empty()
-        && id.len() <= 64
-        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-    if ok {
-        Ok(())
-    } else {
-        Err(StoreError::invalid(format!(
-            "invalid skill id \"{id}\": use 1-64 characters of a-z, 0-9 and '-' (e.g. \"lifecoach\")"
-        )))
     }
 }
 
@@ -193,13 +180,13 @@ pub(crate) fn set_in_skill(
     value: Value,
     by: &ChangeBy,
 ) -> Result<()> {
-    let (before, partial) = undo::keys_before(tx, user, skill, &[rel[0], "_meta"])?;
-    let text = undo::summary(
+    let (before, partial) = change::keys_before(tx, user, skill, &[rel[0], "_meta"])?;
+    let text = change::summary(
         &rel.join("."),
-        undo::at_path(partial.as_ref(), rel),
+        change::at_path(partial.as_ref(), rel),
         Some(&value).filter(|v| !v.is_null()),
     );
-    undo::record(
+    change::record(
         tx,
         user,
         &HistoryTarget::Skill(skill.into()),
@@ -222,8 +209,8 @@ pub(crate) fn set_in_skill(
         }
     }
     let mut doc = skill_rows::load_doc(tx, user, skill)?;
-    profile::set_in(&mut doc, rel, shown, value)?;
-    profile::touch(&mut doc)?;
+    set_in(&mut doc, rel, shown, value)?;
+    skill_rows::touch(&mut doc)?;
     skill_rows::save_doc(tx, user, skill, &doc)
 }
 
@@ -369,22 +356,23 @@ impl Store {
                     check(length, dropped.len())?;
                     skill_rows::touch_doc(tx, user, skill)?;
                     let n = dropped.len();
-                    let before = undo::Before::Append { path: path.to_string(), dropped, meta };
-                    undo::record(tx, user, &target, path, by, &before, &summary(length, n))?;
+                    let before = change::Before::Append { path: path.to_string(), dropped, meta };
+                    change::record(tx, user, &target, path, by, &before, &summary(length, n))?;
                     (length, n)
                 }
                 None => {
-                    let (before, _) = undo::keys_before(tx, user, skill, &[segments[0], "_meta"])?;
+                    let (before, _) =
+                        change::keys_before(tx, user, skill, &[segments[0], "_meta"])?;
                     let mut doc = skill_rows::load_doc(tx, user, skill)?;
                     let lists = skill_rows::lists(tx, user, skill)?;
                     let list_id = new_list(tx, user, skill, path, &segments, &lists, &mut doc)?;
-                    profile::touch(&mut doc)?;
+                    skill_rows::touch(&mut doc)?;
                     skill_rows::save_doc(tx, user, skill, &doc)?;
                     let (length, dropped) = skill_rows::push_item(tx, list_id, &entry, max_items)?;
                     let n = dropped.len();
                     check(length, n)?;
-                    let (removal, text) = (undo::Removal::when(n > 0), summary(length, n));
-                    undo::record_as(tx, removal, (user, &target), path, by, &before, &text)?;
+                    let (removal, text) = (change::Removal::when(n > 0), summary(length, n));
+                    change::record_as(tx, removal, (user, &target), path, by, &before, &text)?;
                     (length, n)
                 }
             };

@@ -4,6 +4,7 @@ use serde_json::json;
 
 use super::*;
 use crate::LOCAL_USER as U;
+use crate::change::PRUNE_EVERY;
 use crate::losses::losses_of_merge;
 use crate::{AppendCap, StateStatus};
 

@@ -39,6 +39,28 @@ pub struct CrisisResources {
     pub regions: Vec<Region>,
 }
 
+impl Region {
+    /// What every region needs (the built-in file and an override alike): an emergency
+    /// number, a hotline, and a number or url for each contact.
+    pub(super) fn check(&self) -> Result<(), String> {
+        if !self.emergency.iter().any(|c| !c.number.trim().is_empty()) {
+            return Err(format!("region \"{}\" has no emergency number", self.id));
+        }
+        if self.hotlines.is_empty() {
+            return Err(format!("region \"{}\" has no hotline", self.id));
+        }
+        for contact in self.emergency.iter().chain(&self.hotlines) {
+            if contact.number.trim().is_empty() && contact.url.is_none() {
+                return Err(format!(
+                    "region \"{}\": \"{}\" has neither a number nor a url",
+                    self.id, contact.name
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The id of the fallback region.
 pub const GENERIC: &str = "generic";
 
@@ -53,7 +75,7 @@ impl CrisisResources {
             if !ids.insert(region.id.as_str()) {
                 return Err(format(format!("region \"{}\" is listed twice", region.id)));
             }
-            super::resources_override::check_region(region).map_err(format)?;
+            region.check().map_err(format)?;
         }
         if !ids.contains(GENERIC) {
             return Err(format(format!(

@@ -64,7 +64,7 @@ impl CrisisResources {
                     ),
                 ));
             }
-            check_region(region).map_err(|message| error(line, message))?;
+            region.check().map_err(|message| error(line, message))?;
         }
         // A replacing region without locales of its own serves the built-in one's.
         let mut regions: Vec<Region> = parsed
@@ -103,26 +103,6 @@ impl CrisisResources {
             Err(e) => (builtin.clone(), Some(e)),
         }
     }
-}
-
-/// What every region needs (shared with the built-in file's check): an emergency number, a
-/// hotline, and a number or url for each contact.
-pub(super) fn check_region(region: &Region) -> Result<(), String> {
-    if !region.emergency.iter().any(|c| !c.number.trim().is_empty()) {
-        return Err(format!("region \"{}\" has no emergency number", region.id));
-    }
-    if region.hotlines.is_empty() {
-        return Err(format!("region \"{}\" has no hotline", region.id));
-    }
-    for contact in region.emergency.iter().chain(&region.hotlines) {
-        if contact.number.trim().is_empty() && contact.url.is_none() {
-            return Err(format!(
-                "region \"{}\": \"{}\" has neither a number nor a url",
-                region.id, contact.name
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// A lower-case BCP 47-like tag: letters and digits in parts joined by `-`.

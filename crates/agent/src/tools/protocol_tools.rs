@@ -10,13 +10,12 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use vibe_llm::ToolDef;
-use vibe_protocol::{Advance, Clock, Invitation, ProtocolEngine, system_clock};
+use vibe_protocol::{Advance, Clock, Invitation, ProtocolEngine};
 use vibe_skills::Protocol;
 use vibe_store::ProtocolRun;
 use vibe_wire::{ProtocolAction, ProtocolChoice};
 
 use super::args::Args;
-use super::registry::ToolRegistry;
 use super::{Tool, ToolContext, ToolKind, ToolOutput, active_skill, state_changed, tool_def};
 use crate::store_io::off_worker;
 
@@ -37,21 +36,6 @@ pub(crate) fn protocol_tools(clock: &Clock) -> Vec<Arc<dyn Tool>> {
         Arc::new(AdvanceProtocolStep { clock: clock.clone() }),
         Arc::new(CancelProtocol { clock: clock.clone() }),
     ]
-}
-
-/// The handlers on the system clock (what the registry installs by default).
-pub(crate) fn default_protocol_tools() -> Vec<Arc<dyn Tool>> {
-    protocol_tools(&system_clock())
-}
-
-impl ToolRegistry {
-    /// The same registry with the protocol tools on `clock` (tests, evals).
-    pub fn with_protocol_clock(mut self, clock: Clock) -> Self {
-        for tool in protocol_tools(&clock) {
-            self.handlers.insert(tool.name().to_string(), tool);
-        }
-        self
-    }
 }
 
 fn engine(ctx: &ToolContext, clock: &Clock) -> ProtocolEngine {

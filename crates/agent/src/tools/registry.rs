@@ -6,12 +6,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
 
+use vibe_protocol::{Clock, system_clock};
 use vibe_sandbox::{Policy, ScriptLimits};
 pub use vibe_wire::settings::ToolsSettings;
 
 use super::Tool;
 use super::chart::{ComputeChart, ShowChart};
 use super::plan::UpdatePlan;
+use super::protocol_tools::protocol_tools;
 use super::resource::LoadResource;
 use super::script::RunScript;
 use super::state::{AppendToList, ReadState, WriteState};
@@ -83,9 +85,17 @@ impl ToolRegistry {
             Arc::new(DrawTarot),
             Arc::new(FlagWellbeingConcern),
         ];
-        tools.extend(super::protocol_tools::default_protocol_tools());
+        tools.extend(protocol_tools(&system_clock()));
         let handlers = tools.into_iter().map(|t| (t.name().to_string(), t)).collect();
         ToolRegistry { handlers, limits, trusted: Arc::default(), no_sandbox: None }
+    }
+
+    /// The same registry with the protocol tools on `clock` (tests, evals).
+    pub fn with_protocol_clock(mut self, clock: Clock) -> Self {
+        for tool in protocol_tools(&clock) {
+            self.handlers.insert(tool.name().to_string(), tool);
+        }
+        self
     }
 
     /// Every built-in handler, configured by the `tools` settings section (limits, trusted

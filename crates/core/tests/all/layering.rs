@@ -28,13 +28,13 @@ const FRONT_END_DEPS: &[&str] = &["vibe-core", "vibe-wire"];
 /// real chart to render). Dev-dependencies never reach the shipped binaries.
 const FRONT_END_DEV_DEPS: &[&str] = &["vibe-test-support", "vibe-store", "vibe-charts", "vibe-llm"];
 
-struct Crate {
-    dir: PathBuf,
+pub(crate) struct Crate {
+    pub(crate) dir: PathBuf,
     /// Workspace crates it depends on: (name, kind), kind `None` (normal), "dev" or "build".
     deps: Vec<(String, Option<String>)>,
 }
 
-fn workspace() -> BTreeMap<String, Crate> {
+pub(crate) fn workspace() -> BTreeMap<String, Crate> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let output = Command::new(cargo)
         .args(["metadata", "--format-version", "1", "--no-deps"])

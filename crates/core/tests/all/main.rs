@@ -24,6 +24,7 @@ mod layering;
 mod local_model;
 mod memory;
 mod models;
+mod module_cycles;
 mod protocol;
 mod recording;
 mod run_id;

@@ -97,12 +97,12 @@ pub use safety::{
 };
 pub use saved::Saved;
 pub use settings::{SettingChange, SettingsView, UpdateSettingsRequest};
-pub use skill_problem::{ProblemCode, SkillProblemView};
+pub use skill_problem::{ProblemCode, SkillProblemSeverity, SkillProblemView};
 pub use skills::{
     CaseMatchView, CaseMatches, CheckSkillsRequest, CheckedSkillView, MatchCasesRequest,
     NewSkillRequest, NewSkillResponse, ShowSkillRequest, SkillCheckProblem, SkillCheckReport,
-    SkillDetail, SkillList, SkillParts, SkillProblemSeverity, SkillResourceKind, SkillResourceView,
-    SkillRootKind, SkillRootView, SkillShadow, SkillSummary, SkillsReloaded,
+    SkillDetail, SkillList, SkillParts, SkillResourceKind, SkillResourceView, SkillRootKind,
+    SkillRootView, SkillShadow, SkillSummary, SkillsReloaded,
 };
 pub use state::{
     AppendStateRequest, EditStateEntryRequest, ReadStateRequest, StateAppended, StateEntryEdited,

@@ -5,7 +5,16 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::skills::SkillProblemSeverity;
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum SkillProblemSeverity {
+    /// Worth fixing; the file is still used as written.
+    Warning,
+    /// The file cannot be used until fixed.
+    Error,
+}
 
 /// What a finding is about, with the names it mentions. New kinds may be added; a front end
 /// shows `message` for one it does not know.

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::skill_problem::SkillProblemView;
+use super::skill_problem::{SkillProblemSeverity, SkillProblemView};
 use crate::SkillsChange;
 
 /// Where a skill folder comes from; the order is the precedence (first wins).
@@ -130,17 +130,6 @@ pub struct SkillDetail {
 pub struct CheckSkillsRequest {
     #[serde(default)]
     pub dirs: Vec<String>,
-}
-
-/// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "snake_case")]
-pub enum SkillProblemSeverity {
-    /// Worth fixing; the file is still used as written.
-    Warning,
-    /// The file cannot be used until fixed.
-    Error,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,0 +1,65 @@
+//! The key that seals one data folder's run files ([`RunKey`]): XChaCha20-Poly1305 from the
+//! `chacha20poly1305` crate, and a short public id derived from the key (SHA-256) that sealed
+//! files name in their header. Encrypts and decrypts one record's bytes; what a record and a
+//! file look like is `seal`'s and `chain`'s. `Debug` never shows the key.
+
+use std::fmt;
+
+use chacha20poly1305::aead::AeadInPlace as _;
+use chacha20poly1305::{KeyInit as _, XChaCha20Poly1305, XNonce};
+use sha2::{Digest as _, Sha256};
+
+/// Bytes of the key id (shown as hex in a sealed file's header).
+pub(crate) const ID_BYTES: usize = 8;
+pub(crate) const NONCE_LEN: usize = 24;
+pub(crate) const TAG_LEN: usize = 16;
+
+/// The 256-bit key that seals the run files of one data folder (kept in its encrypted
+/// database, `vibe_store::Store::run_file_key`). `Debug` never shows it.
+#[derive(Clone)]
+pub struct RunKey {
+    cipher: XChaCha20Poly1305,
+    id: String,
+}
+
+impl RunKey {
+    pub fn new(raw: &[u8; 32]) -> Self {
+        let mut hash = Sha256::new();
+        hash.update(b"vibelife run file key id\0");
+        hash.update(raw);
+        let id = hex::encode(&hash.finalize()[..ID_BYTES]);
+        Self { cipher: XChaCha20Poly1305::new(raw.into()), id }
+    }
+
+    /// A short public name of the key (in each sealed file's header): tells "sealed with
+    /// another key" from "damaged" without trying to decrypt.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// `plain` encrypted with `aad`: the ciphertext and its tag.
+    pub(crate) fn encrypt(&self, nonce: &[u8; NONCE_LEN], aad: &[u8], plain: &[u8]) -> Vec<u8> {
+        let mut body = plain.to_vec();
+        // Encrypting into a Vec only fails when it cannot grow, which aborts anyway.
+        if self.cipher.encrypt_in_place(XNonce::from_slice(nonce), aad, &mut body).is_err() {
+            body.clear();
+        }
+        body
+    }
+
+    /// The clear text of `sealed` (ciphertext and tag), when it authenticates with `aad`.
+    pub(crate) fn decrypt(&self, nonce: &[u8], aad: &[u8], sealed: &[u8]) -> Option<Vec<u8>> {
+        if nonce.len() != NONCE_LEN || sealed.len() < TAG_LEN {
+            return None;
+        }
+        let mut body = sealed.to_vec();
+        self.cipher.decrypt_in_place(XNonce::from_slice(nonce), aad, &mut body).ok()?;
+        Some(body)
+    }
+}
+
+impl fmt::Debug for RunKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RunKey({}, ***)", self.id)
+    }
+}
