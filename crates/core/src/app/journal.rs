@@ -144,7 +144,7 @@ impl App {
     }
 
     /// The journal's entries as stored, newest first.
-    fn journal_entries(&self) -> Result<Vec<Value>, AppError> {
+    pub(crate) fn journal_entries(&self) -> Result<Vec<Value>, AppError> {
         let sections = [JOURNAL_PATH.to_string()];
         let read = self.store.read_state(LOCAL_USER, JOURNAL_SKILL, Some(&sections))?;
         Ok(match read.data.get(JOURNAL_PATH) {
@@ -189,7 +189,7 @@ fn not_found(id: &str) -> AppError {
     ))
 }
 
-fn parse_date(text: &str, what: &str) -> Result<NaiveDate, AppError> {
+pub(crate) fn parse_date(text: &str, what: &str) -> Result<NaiveDate, AppError> {
     NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").map_err(|_| {
         AppError::InvalidInput(format!("{what} \"{text}\" is not a date: write it as YYYY-MM-DD"))
     })
