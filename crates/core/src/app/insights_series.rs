@@ -28,8 +28,9 @@ pub(crate) fn range_days(range: InsightsRange) -> i64 {
     }
 }
 
+/// `YYYY-MM-DD` (chrono's `Display` of a date; no format string to interpret per call).
 fn ymd(day: NaiveDate) -> String {
-    day.format("%Y-%m-%d").to_string()
+    day.to_string()
 }
 
 /// Every series of `InsightsView` for `range` ending `until`. `entries` in any order;
@@ -42,10 +43,8 @@ pub(crate) fn compute(
     goals: Vec<GoalProgress>,
 ) -> InsightsView {
     let since = until - Duration::days(range_days(range) - 1);
-    let mut dated: Vec<(NaiveDate, &JournalEntryView)> = entries
-        .iter()
-        .filter_map(|e| Some((NaiveDate::parse_from_str(&e.date, "%Y-%m-%d").ok()?, e)))
-        .collect();
+    let mut dated: Vec<(NaiveDate, &JournalEntryView)> =
+        entries.iter().filter_map(|e| Some((e.date.parse::<NaiveDate>().ok()?, e))).collect();
     dated.sort_by(|(a, x), (b, y)| (a, &x.id).cmp(&(b, &y.id)));
     let in_range: Vec<(NaiveDate, &JournalEntryView)> =
         dated.iter().copied().filter(|(d, _)| (since..=until).contains(d)).collect();
