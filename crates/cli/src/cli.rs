@@ -48,6 +48,10 @@ pub enum Command {
     Checkin(cmd::journal::CheckinArgs),
     /// Your journal: add, list, edit, rm (check-ins and the coach's entries included).
     Journal(cmd::journal::JournalArgs),
+    /// Today: your check-ins, streak, today's question, the protocol in progress.
+    Today(cmd::today::TodayArgs),
+    /// Mood over time, feelings, active days, protocols completed and goals.
+    Insights(cmd::insights::InsightsArgs),
     /// What your coach remembers: list, show, edit, forget, export; extract now; on/off.
     Memory(cmd::memory::MemoryArgs),
     /// Backups of the data folder: create, verify, restore (docs/privacy.md).

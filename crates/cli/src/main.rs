@@ -42,6 +42,8 @@ fn main() {
         Command::Memory(args) => cmd::memory::run(&ctx, args),
         Command::Checkin(args) => cmd::journal::checkin(&ctx, args),
         Command::Journal(args) => cmd::journal::run(&ctx, args),
+        Command::Today(args) => cmd::today::run(&ctx, args),
+        Command::Insights(args) => cmd::insights::run(&ctx, args),
         Command::Backup(args) => cmd::backup::run(&ctx, args),
         Command::Export(args) => cmd::backup::export(&ctx, args),
         Command::Erase(args) => cmd::backup::erase(&ctx, args),

@@ -2,7 +2,12 @@
 //! in-process scripted model (a `write_state` tool call, then a ~200-character answer), one
 //! tool execution, everything persisted and audited — over a conversation that already holds
 //! N messages. Reports median and p95 per-turn time, database growth per turn and peak RSS.
-//! Figures go in docs/performance.md; tests never assert timings.
+//! Figures go in docs/performance.md; tests never assert timings. `vibe bench insights` is
+//! `insights`.
+
+mod insights;
+
+pub use insights::{InsightsBench, bench_insights};
 
 use std::path::Path;
 use std::sync::Arc;

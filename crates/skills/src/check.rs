@@ -10,7 +10,9 @@ use serde::Serialize;
 use crate::cache::{MAX_PART_BYTES, Parser};
 use crate::discover::{SKILL_FILE, discover, is_skill_dir};
 use crate::fsio::{Reads, read_text};
-use crate::parts::{PartKind, cases, part_files, protocols, rules, scenarios, stem, tools};
+use crate::parts::{
+    PartKind, cases, part_files, prompts, protocols, rules, scenarios, stem, tools,
+};
 use crate::problem::{Pos, Problem, has_errors};
 use crate::scan::{Scanned, scan_skill};
 
@@ -168,6 +170,9 @@ fn check_parts(s: &Scanned, reads: &Reads) -> Vec<Problem> {
     }
     for path in part_files(dir, PartKind::Protocols) {
         out.extend(check_file(&path, protocols::parse_protocol, reads).1);
+    }
+    for path in part_files(dir, PartKind::Prompts) {
+        out.extend(check_file(&path, prompts::parse_prompts, reads).1);
     }
     if let Some(meta) = &s.meta
         && let Some(wanted) = &meta.default_scenario

@@ -188,3 +188,17 @@ fn a_yaml_alias_in_skill_md_is_an_error_at_the_alias() {
         "{got:#?}"
     );
 }
+
+#[test]
+fn a_bad_prompts_file_is_a_problem_naming_file_and_item() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    write(r, "p/SKILL.md", "---\nname: p\ndescription: d\n---\nbody\n");
+    write(r, "p/prompts.yaml", "daily:\n  - zh: 今天怎么样？\n  - en: No Chinese\n");
+    let report = check_path(&r.join("p"));
+    assert_eq!(
+        lines(&report, r),
+        vec!["p/prompts.yaml:3:5: item 2 of `daily` needs its Chinese text in `zh`"]
+    );
+    assert!(!report.skills[0].valid, "an error in prompts.yaml makes the skill invalid");
+}

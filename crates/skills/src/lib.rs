@@ -1,6 +1,6 @@
 //! VibeLife skills: folders holding a `SKILL.md` (YAML frontmatter + Markdown), found in roots
 //! of descending precedence (project > user > built-in), indexed by frontmatter only, with
-//! bodies, rules, scenarios, cases, tools and resources loaded on demand (scoped to the skill
+//! bodies, rules, scenarios, cases, tools, prompts and resources loaded on demand (scoped to the skill
 //! folder, size-capped, cached until the file changes), validated with `path:line:col`
 //! findings, watched for changes, and searched for matching cases. Prompt building, tool
 //! execution and protocol semantics do not belong here (agent and protocol crates).
@@ -43,6 +43,7 @@ pub use meta_parse::{MAX_COMPATIBILITY, MAX_DESCRIPTION, PROFILE_ROOTS};
 pub use name::{MAX_NAME_LEN, check_name};
 pub use parts::PartKind;
 pub use parts::cases::Case;
+pub use parts::prompts::{LocalText, MAX_PROMPT_CHARS, MAX_STARTERS, PromptsSpec};
 pub use parts::protocols::ProtocolSource;
 pub use parts::rules::Rule;
 pub use parts::scenarios::Scenario;

@@ -111,7 +111,7 @@ impl Inner {
     }
 
     fn recheck_part(&self, kind: PartKind, path: &Path) -> Vec<Problem> {
-        use crate::parts::{cases, protocols, rules, scenarios, tools};
+        use crate::parts::{cases, prompts, protocols, rules, scenarios, tools};
         let c = &self.caches;
         let r = &self.reads;
         if !path.is_file() {
@@ -123,6 +123,7 @@ impl Inner {
             PartKind::Cases => reread(&c.cases, path, cases::parse_case, r),
             PartKind::Tools => reread(&c.tools, path, tools::parse_tools, r),
             PartKind::Protocols => reread(&c.protocols, path, protocols::parse_protocol, r),
+            PartKind::Prompts => reread(&c.prompts, path, prompts::parse_prompts, r),
         }
         .unwrap_or_else(|e| match e {
             crate::SkillsError::Invalid { problems } => problems,

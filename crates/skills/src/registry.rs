@@ -17,6 +17,7 @@ use crate::error::SkillsError;
 use crate::fsio::{Fingerprint, Reads};
 use crate::index::{BrokenSkill, Index, RootScan, SkillEntry};
 use crate::parts::cases::Case;
+use crate::parts::prompts::PromptsSpec;
 use crate::parts::protocols::ProtocolSource;
 use crate::parts::rules::Rule;
 use crate::parts::scenarios::Scenario;
@@ -68,6 +69,7 @@ pub(crate) struct Caches {
     pub cases: FileCache<Case>,
     pub tools: FileCache<ToolsSpec>,
     pub protocols: FileCache<ProtocolSource>,
+    pub prompts: FileCache<PromptsSpec>,
     pub resources: ResourceCache,
     /// Case indexes by skill folder, with the case files' fingerprints they were built from.
     pub case_indexes: Mutex<HashMap<PathBuf, (CaseFilesKey, Arc<CaseIndex>)>>,
@@ -77,8 +79,16 @@ pub(crate) struct Caches {
 
 impl Caches {
     /// The caches of parsed part files (not resources, which are read differently).
-    pub(crate) fn file_caches(&self) -> [&dyn AnyFileCache; 6] {
-        [&self.body, &self.rules, &self.scenarios, &self.cases, &self.tools, &self.protocols]
+    pub(crate) fn file_caches(&self) -> [&dyn AnyFileCache; 7] {
+        [
+            &self.body,
+            &self.rules,
+            &self.scenarios,
+            &self.cases,
+            &self.tools,
+            &self.protocols,
+            &self.prompts,
+        ]
     }
 }
 

@@ -1,5 +1,5 @@
 //! On-demand loading through the [`Registry`]: a skill's body, rules, scenarios, cases (and
-//! case matching), tools, protocols and resources. Each file is read when first asked for and
+//! case matching), tools, protocols, prompts and resources. Each file is read when first asked for and
 //! cached until it changes. In folder parts a broken file is skipped (with a log line) so
 //! the others still load; `vibe skills check` reports it.
 
@@ -15,6 +15,7 @@ use crate::error::SkillsError;
 use crate::frontmatter::split;
 use crate::fsio::fingerprint;
 use crate::parts::cases::{Case, parse_case};
+use crate::parts::prompts::{PromptsSpec, parse_prompts};
 use crate::parts::protocols::{ProtocolSource, parse_protocol};
 use crate::parts::rules::{Rule, parse_rule};
 use crate::parts::scenarios::{Scenario, parse_scenario};
@@ -32,6 +33,8 @@ pub struct PartsPresent {
     pub cases: Vec<String>,
     pub tools: bool,
     pub protocols: Vec<String>,
+    /// `prompts.yaml` is present.
+    pub prompts: bool,
 }
 
 fn parse_body(path: &Path, text: &str) -> (Option<String>, Vec<Problem>) {
@@ -72,6 +75,7 @@ impl Registry {
             cases: ids(PartKind::Cases),
             tools: !files(PartKind::Tools).is_empty(),
             protocols: ids(PartKind::Protocols),
+            prompts: !files(PartKind::Prompts).is_empty(),
         })
     }
 
@@ -174,6 +178,15 @@ impl Registry {
             return Ok(None);
         };
         Ok(Some(self.get(&self.inner.caches.tools, &path, parse_tools)?.value))
+    }
+
+    /// `prompts.yaml` (daily prompts and starters), or `None` when the skill has none.
+    pub fn prompts(&self, name: &str) -> Result<Option<Arc<PromptsSpec>>, SkillsError> {
+        let dir = self.dir_of(name)?;
+        let Some(path) = self.inner.part_files(&dir, PartKind::Prompts).first().cloned() else {
+            return Ok(None);
+        };
+        Ok(Some(self.get(&self.inner.caches.prompts, &path, parse_prompts)?.value))
     }
 
     /// `protocols/*.yaml`, in file-name order.

@@ -39,3 +39,21 @@ fn built_in_skills_load_every_part_through_the_registry() {
         assert_eq!(reg.protocols(name).unwrap().len(), parts.protocols.len(), "{name} protocols");
     }
 }
+
+#[test]
+fn built_in_skills_declare_starters_in_both_languages_and_lifecoach_daily_prompts() {
+    let reg = Registry::open(RegistryConfig {
+        builtin: Some(builtin_root()),
+        ..RegistryConfig::default()
+    });
+    for name in ["lifecoach", "career", "bazi", "tarot", "zodiac"] {
+        let prompts = reg.prompts(name).unwrap().unwrap_or_else(|| panic!("{name}: prompts"));
+        assert!((2..=3).contains(&prompts.starters.len()), "{name}: 2–3 starters");
+        for text in prompts.starters.iter().chain(&prompts.daily) {
+            assert!(text.en.is_some(), "{name}: `{}` has an English version", text.zh);
+        }
+    }
+    let lifecoach = reg.prompts("lifecoach").unwrap().unwrap();
+    assert!(lifecoach.daily.len() >= 14, "lifecoach has two weeks of daily prompts");
+    assert!(reg.parts("lifecoach").unwrap().prompts);
+}

@@ -1,4 +1,5 @@
-//! `vibe bench agent`: end-to-end cost of chat turns (see `vibe_core::bench`).
+//! `vibe bench agent`: end-to-end cost of chat turns; `vibe bench insights`: the Insights and
+//! Today screens over a year of use (see `vibe_core::bench`).
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
@@ -29,6 +30,18 @@ enum BenchCommand {
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
     },
+    /// Time of `insights` (a year's range) and `today` over days of daily check-ins.
+    Insights {
+        /// Days of daily check-ins (and an entry every third day) ending today.
+        #[arg(long, default_value_t = 365)]
+        days: usize,
+        /// Measured calls of each (at least 1).
+        #[arg(long, default_value_t = 50, value_parser = measured_turns)]
+        runs: usize,
+        /// Folder to hold the benchmark's data dir (default: the system temp folder).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 /// `--turns`: a count of at least one (a median of no turns means nothing).
@@ -41,7 +54,10 @@ fn measured_turns(text: &str) -> Result<usize, String> {
 }
 
 pub fn run(ctx: &Ctx, args: BenchArgs) -> anyhow::Result<()> {
-    let BenchCommand::Agent { history, turns, dir } = args.command;
+    let (history, turns, dir) = match args.command {
+        BenchCommand::Agent { history, turns, dir } => (history, turns, dir),
+        BenchCommand::Insights { days, runs, dir } => return insights(ctx, days, runs, dir),
+    };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let mut results = Vec::new();
     for n in history {
@@ -70,5 +86,32 @@ pub fn run(ctx: &Ctx, args: BenchArgs) -> anyhow::Result<()> {
         results.push(result);
     }
     print(ctx, &serde_json::to_value(AgentBenchReport { agent: results })?, String::new);
+    Ok(())
+}
+
+/// `vibe bench insights`.
+fn insights(
+    ctx: &Ctx,
+    days: usize,
+    runs: usize,
+    dir: Option<std::path::PathBuf>,
+) -> anyhow::Result<()> {
+    let work = match &dir {
+        Some(dir) => tempfile::tempdir_in(dir)
+            .with_context(|| format!("cannot create a folder in {}", dir.display()))?,
+        None => tempfile::tempdir().context("cannot create a temporary folder")?,
+    };
+    let result = vibe_core::bench::bench_insights(work.path(), days, runs, ctx.no_encryption)?;
+    print(ctx, &serde_json::json!({ "insights": result }), || {
+        format!(
+            "{} days ({} entries): insights (year) median {:.3} ms, p95 {:.3} ms; today median {:.3} ms, p95 {:.3} ms",
+            result.days,
+            result.entries,
+            result.insights_median_ms,
+            result.insights_p95_ms,
+            result.today_median_ms,
+            result.today_p95_ms
+        )
+    });
     Ok(())
 }

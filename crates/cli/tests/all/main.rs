@@ -33,3 +33,4 @@ mod safety_chat;
 mod skills;
 mod state;
 mod state_history;
+mod today;

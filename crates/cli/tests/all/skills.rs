@@ -183,6 +183,26 @@ fn check_fails_with_positioned_findings() {
 }
 
 #[test]
+fn check_names_the_file_and_item_of_a_bad_prompts_file() {
+    let data = tempfile::tempdir().unwrap();
+    let bad = tempfile::tempdir().unwrap();
+    write(bad.path(), "coach/SKILL.md", "---\nname: coach\ndescription: d\n---\nbody\n");
+    write(bad.path(), "coach/prompts.yaml", "starters:\n  - zh: 聊聊今天\n  - en: Only English\n");
+    let dir = bad.path().join("coach");
+    let out = vibe(data.path(), &fixture_root(), &["skills", "check", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let file = dir.join("prompts.yaml");
+    assert!(
+        stdout.contains(&format!(
+            "{}:3:5: item 2 of `starters` needs its Chinese text in `zh`",
+            file.display()
+        )),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn new_scaffolds_a_valid_skill_in_the_user_root() {
     let data = tempfile::tempdir().unwrap();
     let created = ok_json(data.path(), &fixture_root(), &["skills", "new", "journal"]);

@@ -228,6 +228,18 @@ impl Commands for App {
         App::journal_remove(self, &request)
     }
 
+    fn today(&self, request: TodayRequest) -> Result<TodayView, AppError> {
+        App::today(self, &request)
+    }
+
+    fn insights(&self, request: InsightsRequest) -> Result<InsightsView, AppError> {
+        App::insights(self, &request)
+    }
+
+    fn conversation_starters(&self, request: StartersRequest) -> Result<StarterList, AppError> {
+        Ok(App::conversation_starters(self, &request))
+    }
+
     fn list_protocols(&self) -> Result<ProtocolList, AppError> {
         Ok(App::list_protocols(self))
     }

@@ -56,8 +56,12 @@ pub(crate) fn run(r: RunRow) -> RunSummary {
     }
 }
 
-/// A protocol run row as front ends see it.
-pub(crate) fn protocol_run(r: &ProtocolRun) -> ProtocolRunView {
+/// A protocol run row as front ends see it, its answers read through `def` (the protocol it
+/// follows, when still there).
+pub(crate) fn protocol_run(
+    r: &ProtocolRun,
+    def: Option<&vibe_skills::Protocol>,
+) -> ProtocolRunView {
     ProtocolRunView {
         id: r.id.clone(),
         skill: r.skill.clone(),
@@ -79,6 +83,7 @@ pub(crate) fn protocol_run(r: &ProtocolRun) -> ProtocolRunView {
         started_at: r.started_at.clone(),
         last_activity_at: r.last_activity_at.clone(),
         completed_at: r.completed_at.clone(),
+        answers: super::answers::step_answers(def, r),
     }
 }
 

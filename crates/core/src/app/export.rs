@@ -22,7 +22,7 @@ use vibe_wire::command::{
     ListMemoryRequest, MessageRole,
 };
 
-use crate::app::{App, AppError, dto};
+use crate::app::{App, AppError};
 use crate::backup::{BackupError, private_dir};
 use vibe_runlog as audit;
 
@@ -62,7 +62,8 @@ impl App {
         let engine = self.protocols();
         for run in engine.runs(None).map_err(crate::CoreError::from)? {
             let name = file_name(&run.id);
-            out.json(&format!("protocol-runs/{name}.json"), &dto::protocol_run(&run))?;
+            let view = super::protocol::run_view(&engine, &run);
+            out.json(&format!("protocol-runs/{name}.json"), &view)?;
             let Ok(source) = engine.definition(&run) else { continue };
             let report =
                 render_report(&source.def, &run, &run.last_activity_at, ReportFormat::Markdown)

@@ -144,11 +144,14 @@ impl App {
     }
 
     /// The journal's entries as stored, newest first.
-    fn journal_entries(&self) -> Result<Vec<Value>, AppError> {
+    pub(crate) fn journal_entries(&self) -> Result<Vec<Value>, AppError> {
         let sections = [JOURNAL_PATH.to_string()];
         let read = self.store.read_state(LOCAL_USER, JOURNAL_SKILL, Some(&sections))?;
-        Ok(match read.data.get(JOURNAL_PATH) {
-            Some(Value::Array(entries)) => entries.clone(),
+        Ok(match read.data {
+            Value::Object(mut data) => match data.remove(JOURNAL_PATH) {
+                Some(Value::Array(entries)) => entries,
+                _ => Vec::new(),
+            },
             _ => Vec::new(),
         })
     }
@@ -189,7 +192,7 @@ fn not_found(id: &str) -> AppError {
     ))
 }
 
-fn parse_date(text: &str, what: &str) -> Result<NaiveDate, AppError> {
+pub(crate) fn parse_date(text: &str, what: &str) -> Result<NaiveDate, AppError> {
     NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").map_err(|_| {
         AppError::InvalidInput(format!("{what} \"{text}\" is not a date: write it as YYYY-MM-DD"))
     })
@@ -243,14 +246,20 @@ fn matches(entry: &JournalEntryView, query: &str) -> bool {
 /// A stored entry as the journal shows it (`None` for what is not an entry: no stamp).
 pub(crate) fn view(entry: &Value) -> Option<JournalEntryView> {
     let id = entry.get("_created_at")?.as_str()?.to_string();
-    let created = DateTime::parse_from_rfc3339(&id).ok().map(|t| t.with_timezone(&Utc));
-    let date = entry
-        .get("date")
-        .and_then(Value::as_str)
-        .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok())
-        .or_else(|| created.map(|t| t.with_timezone(&Local).date_naive()))?
-        .format("%Y-%m-%d")
-        .to_string();
+    let date = match entry.get("date").and_then(Value::as_str) {
+        // Already `YYYY-MM-DD` as every front end writes it: kept as it is.
+        Some(d) if d.len() == 10 && NaiveDate::parse_from_str(d, "%Y-%m-%d").is_ok() => {
+            d.to_string()
+        }
+        date => date
+            .and_then(|d| NaiveDate::parse_from_str(d.trim(), "%Y-%m-%d").ok())
+            .or_else(|| {
+                let created = DateTime::parse_from_rfc3339(&id).ok()?.with_timezone(&Utc);
+                Some(created.with_timezone(&Local).date_naive())
+            })?
+            .format("%Y-%m-%d")
+            .to_string(),
+    };
     let source = match entry.get("source").and_then(Value::as_str) {
         Some("checkin") => JournalSource::Checkin,
         Some("journal") => JournalSource::Person,

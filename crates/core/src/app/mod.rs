@@ -6,6 +6,7 @@
 //! never prints, parses command lines or words a front end's hints (`AppError::hint` carries
 //! the data; each front end says it its own way).
 
+mod answers;
 mod api_key;
 mod assembly;
 mod auto_backup;
@@ -23,6 +24,8 @@ mod eval;
 mod eval_run;
 mod export;
 mod history;
+mod insights;
+mod insights_series;
 mod journal;
 mod local_model;
 mod memory;
@@ -39,6 +42,8 @@ mod secrets;
 mod settings;
 mod skills;
 mod state;
+mod streak;
+mod today;
 mod turns;
 
 use std::sync::{Arc, Mutex, PoisonError, RwLock};

@@ -50,8 +50,9 @@ impl App {
         &self,
         request: &ListProtocolRunsRequest,
     ) -> Result<ProtocolRunList, AppError> {
-        let runs = self.protocols().runs(request.skill.as_deref()).map_err(CoreError::from)?;
-        Ok(ProtocolRunList { runs: runs.iter().map(dto::protocol_run).collect() })
+        let engine = self.protocols();
+        let runs = engine.runs(request.skill.as_deref()).map_err(CoreError::from)?;
+        Ok(ProtocolRunList { runs: runs.iter().map(|r| run_view(&engine, r)).collect() })
     }
 
     /// `get_protocol_run`.
@@ -59,14 +60,16 @@ impl App {
         &self,
         request: &ProtocolRunRequest,
     ) -> Result<ProtocolRunView, AppError> {
-        let run = self.protocols().run(&request.run_id).map_err(CoreError::from)?;
-        Ok(dto::protocol_run(&run))
+        let engine = self.protocols();
+        let run = engine.run(&request.run_id).map_err(CoreError::from)?;
+        Ok(run_view(&engine, &run))
     }
 
     /// `start_protocol`: the skill's active run, if any, is paused first.
     pub fn start_protocol(&self, request: &ProtocolRequest) -> Result<ProtocolRunChange, AppError> {
-        let started = self.protocols().start(request.skill.as_deref(), &request.id, None, None);
-        change(started.map_err(CoreError::from)?)
+        let engine = self.protocols();
+        let started = engine.start(request.skill.as_deref(), &request.id, None, None);
+        change(&engine, started.map_err(CoreError::from)?)
     }
 
     /// `later_protocol`: decline the invitation for now.
@@ -83,7 +86,8 @@ impl App {
         &self,
         request: &ProtocolRunRequest,
     ) -> Result<ProtocolRunChange, AppError> {
-        change(self.protocols().resume(&request.run_id).map_err(CoreError::from)?)
+        let engine = self.protocols();
+        change(&engine, engine.resume(&request.run_id).map_err(CoreError::from)?)
     }
 
     /// `cancel_protocol`: its answers are kept.
@@ -91,9 +95,9 @@ impl App {
         &self,
         request: &CancelProtocolRequest,
     ) -> Result<ProtocolRunChange, AppError> {
-        let cancelled =
-            self.protocols().cancel(None, Some(&request.run_id), request.reason.as_deref());
-        change(cancelled.map_err(CoreError::from)?)
+        let engine = self.protocols();
+        let cancelled = engine.cancel(None, Some(&request.run_id), request.reason.as_deref());
+        change(&engine, cancelled.map_err(CoreError::from)?)
     }
 
     /// `protocol_reminders`: all of the active runs' current steps, or those due and not
@@ -126,11 +130,11 @@ impl App {
         &self,
         request: &AnswerReminderRequest,
     ) -> Result<ProtocolRunView, AppError> {
-        let run = self
-            .protocols()
+        let engine = self.protocols();
+        let run = engine
             .answer_reminder(&request.run_id, &request.at, &request.text)
             .map_err(CoreError::from)?;
-        Ok(dto::protocol_run(&run))
+        Ok(run_view(&engine, &run))
     }
 
     /// `protocol_report`: the run's report, generated now, as bytes (PDF is binary).
@@ -150,9 +154,17 @@ impl App {
 }
 
 fn change(
+    engine: &ProtocolEngine,
     (run, events): (vibe_store::ProtocolRun, Vec<Event>),
 ) -> Result<ProtocolRunChange, AppError> {
-    Ok(ProtocolRunChange { run: dto::protocol_run(&run), events })
+    Ok(ProtocolRunChange { run: run_view(engine, &run), events })
+}
+
+/// A run as front ends see it, its answers read through the protocol it follows (none when
+/// the protocol is gone: its answers are then listed by key).
+pub(crate) fn run_view(engine: &ProtocolEngine, run: &vibe_store::ProtocolRun) -> ProtocolRunView {
+    let source = engine.definition(run).ok();
+    dto::protocol_run(run, source.as_deref().map(|s| &s.def))
 }
 
 fn reminder(r: ReminderItem) -> ReminderView {
@@ -168,5 +180,21 @@ fn reminder(r: ReminderItem) -> ReminderView {
         due: r.due,
         answered: r.answered,
         answer: r.answer,
+    }
+}
+
+/// The title of the protocol `run` follows in `lang` (`title_en` for English when written);
+/// its id when the protocol is gone.
+pub(crate) fn protocol_title(
+    def: Option<&vibe_skills::Protocol>,
+    run: &vibe_store::ProtocolRun,
+    lang: &str,
+) -> String {
+    match def {
+        None => run.protocol_id.clone(),
+        Some(d) => match (&d.title_en, lang.starts_with("en")) {
+            (Some(en), true) => en.clone(),
+            _ => d.title.clone(),
+        },
     }
 }

@@ -34,6 +34,7 @@ mod storage;
 mod store_waits;
 mod stored_calls;
 mod structured;
+mod today;
 mod tool_order;
 mod undo;
 mod wellbeing;

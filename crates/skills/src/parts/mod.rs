@@ -1,10 +1,12 @@
 //! The optional parts of a skill folder, each parsed from text only when asked for:
-//! `rules/*.md`, `scenarios/*.md`, `cases/*.md`, `tools.yaml`, `protocols/*.yaml`. Each parser
+//! `rules/*.md`, `scenarios/*.md`, `cases/*.md`, `tools.yaml`, `protocols/*.yaml`,
+//! `prompts.yaml`. Each parser
 //! returns the value (when it has no error) and its findings. Reading files and caching is
 //! `loader`'s job; what the agent does with a part is not this crate's.
 
 pub(crate) mod cases;
 mod md_part;
+pub(crate) mod prompts;
 pub(crate) mod protocols;
 pub(crate) mod rules;
 pub(crate) mod scenarios;
@@ -24,18 +26,21 @@ pub enum PartKind {
     Cases,
     Tools,
     Protocols,
+    /// `prompts.yaml`: daily journaling prompts and conversation starters.
+    Prompts,
 }
 
 impl PartKind {
-    pub const ALL: [PartKind; 5] = [
+    pub const ALL: [PartKind; 6] = [
         PartKind::Rules,
         PartKind::Scenarios,
         PartKind::Cases,
         PartKind::Tools,
         PartKind::Protocols,
+        PartKind::Prompts,
     ];
 
-    /// Folder (or, for tools, file) name inside the skill folder.
+    /// Folder (or, for a single-file part, file) name inside the skill folder.
     pub fn file_name(self) -> &'static str {
         match self {
             Self::Rules => "rules",
@@ -43,14 +48,20 @@ impl PartKind {
             Self::Cases => "cases",
             Self::Tools => "tools.yaml",
             Self::Protocols => "protocols",
+            Self::Prompts => "prompts.yaml",
         }
+    }
+
+    /// Whether the part is one file (`tools.yaml`, `prompts.yaml`) rather than a folder.
+    pub(crate) fn is_file(self) -> bool {
+        matches!(self, Self::Tools | Self::Prompts)
     }
 
     /// File extensions of the part's files (for folder parts).
     pub(crate) fn extensions(self) -> &'static [&'static str] {
         match self {
             Self::Rules | Self::Scenarios | Self::Cases => &["md"],
-            Self::Tools => &[],
+            Self::Tools | Self::Prompts => &[],
             Self::Protocols => &["yaml", "yml"],
         }
     }
@@ -60,10 +71,10 @@ impl PartKind {
         let mut comps = rel.components();
         let first = comps.next()?.as_os_str().to_str()?;
         let rest: PathBuf = comps.collect();
-        if first == "tools.yaml" && rest.as_os_str().is_empty() {
-            return Some(Self::Tools);
+        if rest.as_os_str().is_empty() {
+            return Self::ALL.into_iter().find(|k| k.is_file() && k.file_name() == first);
         }
-        let kind = Self::ALL.into_iter().find(|k| *k != Self::Tools && k.file_name() == first)?;
+        let kind = Self::ALL.into_iter().find(|k| !k.is_file() && k.file_name() == first)?;
         let ext = rest.extension().and_then(|e| e.to_str())?;
         (rest.components().count() == 1 && kind.extensions().contains(&ext)).then_some(kind)
     }
@@ -72,7 +83,7 @@ impl PartKind {
 /// Files of a folder part, sorted by name (hidden files skipped). A missing folder is empty.
 pub(crate) fn part_files(skill_dir: &Path, kind: PartKind) -> Vec<PathBuf> {
     let dir = skill_dir.join(kind.file_name());
-    if kind == PartKind::Tools {
+    if kind.is_file() {
         return if dir.is_file() { vec![dir] } else { Vec::new() };
     }
     let Ok(entries) = std::fs::read_dir(&dir) else { return Vec::new() };
@@ -104,6 +115,8 @@ mod tests {
     fn files_are_assigned_to_their_part() {
         let of = |p: &str| PartKind::of_relative(Path::new(p));
         assert_eq!(of("tools.yaml"), Some(PartKind::Tools));
+        assert_eq!(of("prompts.yaml"), Some(PartKind::Prompts));
+        assert_eq!(of("prompts/a.yaml"), None);
         assert_eq!(of("cases/a.md"), Some(PartKind::Cases));
         assert_eq!(of("protocols/reset.yml"), Some(PartKind::Protocols));
         assert_eq!(of("cases/sub/a.md"), None);

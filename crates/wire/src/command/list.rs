@@ -84,6 +84,9 @@ macro_rules! with_commands {
                 blocking journal_edit(JournalEditRequest) -> JournalEntryView;
                 /// Undoable from the state history.
                 blocking journal_remove(JournalRemoveRequest) -> JournalRemoved;
+                blocking today(TodayRequest) -> TodayView;
+                blocking insights(InsightsRequest) -> InsightsView;
+                blocking conversation_starters(StartersRequest) -> StarterList;
                 // Coaching protocols
                 blocking list_protocols() -> ProtocolList;
                 blocking list_protocol_runs(ListProtocolRunsRequest) -> ProtocolRunList;

@@ -14,6 +14,7 @@ mod endpoint;
 mod error;
 mod eval;
 mod history;
+mod insights;
 mod journal;
 mod list;
 mod memory;
@@ -28,6 +29,7 @@ mod settings;
 mod skill_problem;
 mod skills;
 mod state;
+mod today;
 
 pub use api_key::{ApiKeyRequest, ApiKeyStatus, SetApiKeyRequest};
 pub use backup::{
@@ -59,6 +61,10 @@ pub use history::{
     ChangeSource, ClearStateHistoryRequest, ClearStateHistoryResponse, HistoryTargetView,
     StateChangeView, StateHistoryRequest, StateHistoryView, UndoStateRequest, UndoStateResponse,
 };
+pub use insights::{
+    CompletedProtocol, DayActivity, FeelingCount, GoalProgress, InsightsRange, InsightsRequest,
+    InsightsView, MoodDay, MoodPoint, WeekSummary,
+};
 pub use journal::{
     CheckinRequest, JournalAddRequest, JournalEditRequest, JournalEntryView, JournalList,
     JournalListRequest, JournalRemoveRequest, JournalRemoved, JournalSource,
@@ -82,10 +88,10 @@ pub use profile::{
     ImportProfileRequest, ProfileView, SetProfilePathRequest, SkillStateRequest, SkillStateView,
 };
 pub use protocol::{
-    AnswerReminderRequest, CancelProtocolRequest, ListProtocolRunsRequest, ProtocolLater,
-    ProtocolList, ProtocolReportRequest, ProtocolRequest, ProtocolRunChange, ProtocolRunList,
-    ProtocolRunRequest, ProtocolRunStatus, ProtocolRunView, ProtocolView, ReminderList,
-    ReminderView, RemindersRequest, ReportFormatKind,
+    AnswerReminderRequest, CancelProtocolRequest, FieldAnswer, ListProtocolRunsRequest,
+    ProtocolLater, ProtocolList, ProtocolReportRequest, ProtocolRequest, ProtocolRunChange,
+    ProtocolRunList, ProtocolRunRequest, ProtocolRunStatus, ProtocolRunView, ProtocolView,
+    ReminderList, ReminderView, RemindersRequest, ReportFormatKind, StepAnswers,
 };
 pub use runs::{
     ListRunsRequest, ReplayRunRequest, RunDetail, RunEventCounts, RunFileView, RunList, RunReplay,
@@ -107,4 +113,8 @@ pub use skills::{
 pub use state::{
     AppendStateRequest, EditStateEntryRequest, ReadStateRequest, StateAppended, StateEntryEdited,
     StateRead, StateReadStatus, StateWritten, WriteStateRequest,
+};
+pub use today::{
+    ActiveProtocolView, DailyPromptView, StarterList, StarterView, StartersRequest, StreakView,
+    TodayRequest, TodayView,
 };

@@ -37,6 +37,32 @@ pub struct ProtocolRunView {
     pub started_at: String,
     pub last_activity_at: String,
     pub completed_at: Option<String>,
+    /// What the person answered, step by step, as the protocol's fields name it (the completion
+    /// card and the report show these, not the model's transitions). Steps without any
+    /// recorded field are left out.
+    pub answers: Vec<StepAnswers>,
+}
+
+/// One step's recorded fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct StepAnswers {
+    /// 1-based.
+    pub step: u32,
+    /// The step's title as the protocol file writes it.
+    pub title: String,
+    pub fields: Vec<FieldAnswer>,
+}
+
+/// One recorded field of a step.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct FieldAnswer {
+    pub key: String,
+    /// The field's description in the protocol file (what it asks for).
+    pub label: String,
+    /// The value as text: a list is one item per line; other values as compact JSON.
+    pub text: String,
 }
 
 /// Protocol runs, newest first.
