@@ -51,7 +51,12 @@ test("accepting an invitation runs the protocol to its completion card", async (
   await send(page, "answer 6");
   const done = page.getByTestId("protocol-complete");
   await expect(done).toContainText("Protocol complete");
-  await expect(done).toContainText("人生地图");
+  // The person's own answers, step by step, not the model's summary of them.
+  await expect(done.getByTestId("protocol-answer")).toHaveCount(6);
+  await expect(done.getByTestId("protocol-answer").first()).toContainText("觉察痛点");
+  await expect(done.getByTestId("protocol-answer").first()).toContainText("answer 1");
+  await expect(done.getByTestId("protocol-answer").last()).toContainText("answer 6");
+  await expect(done).not.toContainText("人生地图");
   await expect(bar).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}/protocol-complete.png` });
 });
