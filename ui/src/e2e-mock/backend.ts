@@ -211,7 +211,7 @@ export function installMockBackend() {
     if (conv && !retry) conv.messages.push(message("user", text, runId));
     conv?.messages.push(message("assistant", "", runId));
     const lapsed = retry ? null : protocols.lapse(text, chosen !== null);
-    const answer = chosen ? protocols.choose(chosen, text) : retry ? null : protocols.answer(text);
+    const answer = chosen ? protocols.choose(chosen, text, id) : retry ? null : protocols.answer(text);
     const picked: Script = answer ? { events: answer, after: null } : pickScript(text);
     protocols.note(picked.events);
     // A lapsed invitation is told right after the run starts, as the core's protocol hook does.

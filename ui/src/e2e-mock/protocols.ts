@@ -131,8 +131,9 @@ export function createProtocols() {
 
   /** The events of a turn from the invitation's Start button: the run starts and the coach
    * asks the first step's question in the same turn. */
-  function choose(protocolId: string, label: string): Envelope[] {
-    const { events } = begin(protocolId);
+  function choose(protocolId: string, label: string, conversationId: string | null = null): Envelope[] {
+    const { run, events } = begin(protocolId);
+    run.conversation_id = conversationId; // bound to the invitation's conversation, as the core does
     const out: Event[] = [
       { type: "run_started", conversation_id: "", phase: "phase2", skill: "lifecoach", user_message: label, model: "coach-demo" },
       ...events,
