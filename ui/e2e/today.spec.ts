@@ -61,6 +61,7 @@ for (const lang of ["en", "zh-CN"] as const) {
       test.setTimeout(90_000);
       const w = WORDS[lang];
       await page.emulateMedia({ colorScheme: theme });
+      await page.setViewportSize({ width: 1100, height: 1000 });
       const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}-${lang}-${theme}.png`, fullPage: true });
 
       // Opens on Today: the greeting, the prompt, the reminder due with "answer now", the
@@ -110,7 +111,6 @@ for (const lang of ["en", "zh-CN"] as const) {
       const editor = page.getByTestId("journal-editor");
       await expect(editor).toBeVisible();
       await expect(page.getByTestId("journal-text")).toHaveValue(new RegExp(`^> (${w.prompt.source})`));
-      await page.getByTestId("journal-text").press("End");
       await page.getByTestId("journal-text").pressSequentially(w.entry);
       await page.getByTestId("journal-mood-5").click();
       await page.getByTestId("journal-tags").fill(lang === "en" ? "morning, gratitude" : "早晨，感恩");

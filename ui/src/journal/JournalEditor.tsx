@@ -3,7 +3,7 @@
 // or one being edited (`journal_edit`, every field). Checked first by the pure `checkEntry`; the
 // core's refusal or failure is shown under the form as it says it.
 
-import { useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { MOODS, moodFace, moodKey } from "../checkin/mood";
@@ -32,6 +32,11 @@ export function JournalEditor({ entry, prompt, onSaved, onCancel }: Props) {
   const [busy, setBusy] = useState(false);
   const text = useRef<HTMLTextAreaElement>(null);
   const set = (patch: Partial<EntryDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  // The caret starts at the end, below a quoted prompt, ready to write.
+  useEffect(() => {
+    const box = text.current;
+    if (box) box.setSelectionRange(box.value.length, box.value.length);
+  }, []);
 
   const save = (e: FormEvent) => {
     e.preventDefault();

@@ -14,6 +14,7 @@ import { FailureLine } from "../errors/FailureLine";
 import { FailureText } from "../errors/Failure";
 import { recovered, report } from "../store";
 import type { CommandError, JournalEntryView } from "../wire";
+import { markdownOf } from "./form";
 import { JournalEditor } from "./JournalEditor";
 import "./journal.css";
 
@@ -159,7 +160,7 @@ function Entry({ entry: e, onEdit, onRemove }: { entry: JournalEntryView; onEdit
           {e.feelings.length > 0 && <span className="muted"> · {t("journal.feelingsOf", { list: e.feelings.join(sep) })}</span>}
         </p>
       )}
-      {e.text && <div className="markdown journal-entry-text" dangerouslySetInnerHTML={{ __html: renderMarkdown(e.text) }} />}
+      {e.text && <div className="markdown journal-entry-text" dangerouslySetInnerHTML={{ __html: renderMarkdown(markdownOf(e)) }} />}
       <div className="card-head journal-entry-foot">
         <span className="muted small">
           {e.tags.length > 0 && t("journal.tagsOf", { list: e.tags.join(sep) })}
@@ -177,3 +178,4 @@ function Entry({ entry: e, onEdit, onRemove }: { entry: JournalEntryView; onEdit
     </Card>
   );
 }
+

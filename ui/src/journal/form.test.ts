@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkEntry } from "../checkin/validate";
 import type { JournalEntryView } from "../wire";
-import { draftOf, editRequest, newDraft } from "./form";
+import { draftOf, editRequest, markdownOf, newDraft } from "./form";
 
 const entry: JournalEntryView = {
   id: "2026-11-28T21:00:00Z",
@@ -31,5 +31,12 @@ describe("the journal editor's form", () => {
   it("starts a new entry about a prompt with the prompt quoted", () => {
     expect(newDraft("2026-11-29", "今天你想感谢谁？")).toEqual({ date: "2026-11-29", mood: null, feelings: "", tags: "", text: "> 今天你想感谢谁？\n\n" });
     expect(newDraft("2026-11-29").text).toBe("");
+  });
+});
+
+describe("an entry's Markdown", () => {
+  it("keeps a coach's lines as lines; the person's Markdown as written", () => {
+    expect(markdownOf({ ...entry, source: "coach", text: "完成了作品集\n早上先做最难的事" })).toBe("完成了作品集  \n早上先做最难的事");
+    expect(markdownOf({ ...entry, text: "a\nb\n\n- c" })).toBe("a\nb\n\n- c");
   });
 });

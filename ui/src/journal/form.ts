@@ -17,3 +17,9 @@ export function newDraft(today: string, prompt: string | null = null): EntryDraf
 export function editRequest(id: string, r: JournalAddRequest, today: string): JournalEditRequest {
   return { id, date: r.date ?? today, mood: r.mood, feelings: r.feelings, text: r.text, tags: r.tags };
 }
+
+/** The entry's text as Markdown: a coach's entry without text of its own is its parts one per
+ * line, which stay lines (hard breaks) instead of running together into one paragraph. */
+export function markdownOf(e: JournalEntryView): string {
+  return e.source === "coach" ? e.text.replace(/([^\n])\n(?=[^\n])/g, "$1  \n") : e.text;
+}

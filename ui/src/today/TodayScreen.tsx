@@ -66,6 +66,14 @@ export function TodayScreen({ onOpenConversation, onAnswerReminder, onContinuePr
       ) : (
         <div className="today-grid">
           <div className="today-main">
+            {view.reminders.length > 0 && (
+              <section aria-labelledby="today-reminders" className="today-reminders">
+                <h2 id="today-reminders">{t("today.remindersTitle")}</h2>
+                {view.reminders.map((r) => (
+                  <ReminderItem key={`${r.protocol_run_id}/${r.step}/${r.at}`} reminder={r} answerLabel={t("today.answerNow")} onAnswer={() => onAnswerReminder(r)} />
+                ))}
+              </section>
+            )}
             {saved && (
               <Toast as="p" tone="ok" data-testid="checkin-saved">
                 {t("checkin.saved")}
@@ -93,14 +101,6 @@ export function TodayScreen({ onOpenConversation, onAnswerReminder, onContinuePr
                   load();
                 }}
               />
-            )}
-            {view.reminders.length > 0 && (
-              <section aria-labelledby="today-reminders" className="today-reminders">
-                <h2 id="today-reminders">{t("today.remindersTitle")}</h2>
-                {view.reminders.map((r) => (
-                  <ReminderItem key={`${r.protocol_run_id}/${r.step}/${r.at}`} reminder={r} answerLabel={t("today.answerNow")} onAnswer={() => onAnswerReminder(r)} />
-                ))}
-              </section>
             )}
             <Card as="section" className="today-prompt" aria-labelledby="today-prompt" data-testid="today-prompt">
               <h2 id="today-prompt">{t("today.promptTitle")}</h2>
