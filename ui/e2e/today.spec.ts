@@ -235,3 +235,13 @@ test("with no prompts or starters declared, Today and a new conversation still i
   await expect(page.getByTestId("starters")).toHaveCount(0);
   await expect(page.getByTestId("composer")).toBeVisible();
 });
+
+test("when the day cannot be read, Today says so and a check-in still works; Me shows it on five points", async ({ page }) => {
+  await page.goto("./?lang=en&fail=today");
+  await expect(page.getByTestId("failure-today")).toContainText("Today could not be read.");
+  await page.getByTestId("checkin-mood-4").click();
+  await page.getByTestId("checkin-save").click();
+  await expect(page.getByTestId("checkin-saved")).toBeVisible();
+  await page.getByTestId("nav-me").click();
+  await expect(page.getByTestId("journal-entry").first()).toContainText("mood 4/5");
+});

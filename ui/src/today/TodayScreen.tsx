@@ -13,7 +13,7 @@ import { moodFace, moodKey } from "../checkin/mood";
 import { Button, Card, EmptyState, Toast } from "../design";
 import { FailureLine } from "../errors/FailureLine";
 import { ReminderItem } from "../reminders/ReminderCard";
-import { recovered, report } from "../store";
+import { recovered, report, selectFailure, useApp } from "../store";
 import type { ConversationSummary, JournalEntryView, ProtocolRunView, ReminderView, TodayView } from "../wire";
 import { greetingFor } from "./greeting";
 import "./today.css";
@@ -41,6 +41,7 @@ export function TodayScreen({ onOpenConversation, onAnswerReminder, onContinuePr
   const [again, setAgain] = useState(false);
   const [saved, setSaved] = useState(false);
   const lang = i18n.language;
+  const unread = useApp(selectFailure("today"));
   const load = useCallback(() => {
     client.today(lang).then(
       (v) => {
@@ -61,7 +62,18 @@ export function TodayScreen({ onOpenConversation, onAnswerReminder, onContinuePr
         {view && <p className="muted today-date">{dayLabel(view.date, lang)}</p>}
       </header>
       <FailureLine area="today" />
-      {!view ? (
+      {!view && unread ? (
+        // The day could not be read: a check-in still can be made (it is its own command).
+        <div className="today-main">
+          <CheckIn onSaved={() => (setSaved(true), load())} />
+          {saved && (
+            <Toast as="p" tone="ok" data-testid="checkin-saved">
+              {t("checkin.saved")}
+            </Toast>
+          )}
+          <Button onClick={load}>{t("today.retry")}</Button>
+        </div>
+      ) : !view ? (
         <p className="muted">{t("today.loading")}</p>
       ) : (
         <div className="today-grid">
