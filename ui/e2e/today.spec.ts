@@ -104,6 +104,9 @@ for (const lang of ["en", "zh-CN"] as const) {
       expect(sent).toEqual([{ mood: 4, feelings: [w.calm, w.own], note: w.note, date: null }]);
       await axe(page, "today, checked in");
       await shot("today-done");
+      // Checking in again offers the person's own feeling from before as a chip.
+      await page.getByTestId("checkin-again").click();
+      await expect(page.getByTestId("checkin").getByTestId("checkin-feeling").filter({ hasText: w.own })).toHaveAttribute("aria-pressed", "false");
 
       // "Write about it": the journal editor with today's prompt quoted.
       await page.getByTestId("today-write").click();

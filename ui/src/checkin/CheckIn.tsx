@@ -3,7 +3,7 @@
 // line, save. Checked first by the pure `checkCheckin` (the core's bounds); the core's own
 // refusal or failure is shown under the form as it says it. Saved as a journal entry (`checkin`).
 
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { Button, Card, Field, Tabs, Toast } from "../design";
@@ -12,7 +12,7 @@ import type { CommandError, JournalEntryView } from "../wire";
 import en from "../i18n/en.json";
 import { MOODS, moodFace, moodKey } from "./mood";
 import { ProblemList } from "./ProblemList";
-import { checkCheckin, type Problem } from "./validate";
+import { checkCheckin, ownFeelings, type Problem } from "./validate";
 import "./checkin.css";
 
 /** The feelings offered (their words come from the UI's language). */
@@ -29,11 +29,25 @@ export function CheckIn({ onSaved }: { onSaved: (entry: JournalEntryView) => voi
   const [failure, setFailure] = useState<CommandError | null>(null);
   const [busy, setBusy] = useState(false);
 
+  const offered = FEELINGS.map((k) => t(`checkin.feelings.${k}`));
+  // The person's own words from recent entries come back as chips. Deliberately quiet on a
+  // failure: they are a convenience, and the form works without them.
+  useEffect(() => {
+    let live = true;
+    client.journal.list(null, 30).then(
+      (recent) => live && setOwn((o) => [...new Set([...ownFeelings(recent, offered), ...o])]),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+    // Once per form: the offered words only change with the language.
+  }, []);
   const toggle = (word: string) => setFeelings((f) => (f.includes(word) ? f.filter((x) => x !== word) : [...f, word]));
   const addOwn = () => {
     const word = ownText.trim();
     if (!word) return;
-    if (!own.includes(word) && !FEELINGS.some((k) => t(`checkin.feelings.${k}`) === word)) setOwn((o) => [...o, word]);
+    if (!own.includes(word) && !offered.includes(word)) setOwn((o) => [...o, word]);
     if (!feelings.includes(word)) setFeelings((f) => [...f, word]);
     setOwnText("");
   };
@@ -59,7 +73,7 @@ export function CheckIn({ onSaved }: { onSaved: (entry: JournalEntryView) => voi
       },
     );
   };
-  const chips = [...FEELINGS.map((k) => t(`checkin.feelings.${k}`)), ...own];
+  const chips = [...offered, ...own];
   return (
     <Card as="section" tone="accent" className="checkin" data-testid="checkin" aria-labelledby="checkin-question">
       <form onSubmit={save} noValidate>

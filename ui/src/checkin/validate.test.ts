@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkCheckin, checkEntry, isDate, localDay, splitWords, words } from "./validate";
+import { checkCheckin, checkEntry, isDate, localDay, ownFeelings, splitWords, words } from "./validate";
 
 describe("check-in validation (the core's bounds)", () => {
   it("needs a mood from 1 to 5", () => {
@@ -81,5 +81,13 @@ describe("helpers", () => {
     expect(isDate("2023-02-29")).toBe(false);
     expect(isDate("2024-2-9")).toBe(false);
     expect(localDay(new Date(2026, 0, 5, 23, 59))).toBe("2026-01-05");
+  });
+});
+
+describe("the person's own feelings offered again", () => {
+  it("are the recent ones the list lacks, newest first, each once, a few", () => {
+    const recent = [{ feelings: ["散步", "平静"] }, { feelings: ["想家", "散步 "] }, { feelings: ["a", "b", "c", "d", "e"] }];
+    expect(ownFeelings(recent, ["平静", "专注"])).toEqual(["散步", "想家", "a", "b", "c", "d"]);
+    expect(ownFeelings([], ["平静"])).toEqual([]);
   });
 });

@@ -101,3 +101,12 @@ export function localDay(now: Date = new Date()): string {
   const p = (n: number) => String(n).padStart(2, "0");
   return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}`;
 }
+
+/** The person's own feelings from recent entries (newest first) that the offered list lacks,
+ * each once, at most `max`: offered again as chips, so a word once added stays at hand. */
+export function ownFeelings(recent: ReadonlyArray<{ feelings: readonly string[] }>, offered: readonly string[], max = 6): string[] {
+  const out: string[] = [];
+  for (const e of recent)
+    for (const f of words(e.feelings)) if (!offered.includes(f) && !out.includes(f) && out.length < max) out.push(f);
+  return out;
+}
