@@ -63,7 +63,7 @@ export function App() {
       (e) => {
         const locked = isLock(client.toCommandError(e));
         if (locked) setLock(locked);
-        setScreen(locked ? "unlock" : home());
+        setScreen(locked ? "unlock" : "chat");
       },
     );
   };
