@@ -65,7 +65,12 @@ export function TodayScreen({ onOpenConversation, onAnswerReminder, onContinuePr
       {!view && unread ? (
         // The day could not be read: a check-in still can be made (it is its own command).
         <div className="today-main">
-          <CheckIn onSaved={() => (setSaved(true), load())} />
+          <CheckIn
+            onSaved={() => {
+              setSaved(true);
+              load();
+            }}
+          />
           {saved && (
             <Toast as="p" tone="ok" data-testid="checkin-saved">
               {t("checkin.saved")}
@@ -95,7 +100,10 @@ export function TodayScreen({ onOpenConversation, onAnswerReminder, onContinuePr
               <Card as="section" className="today-checkins" aria-labelledby="today-checkins" data-testid="today-checkins">
                 <div className="card-head">
                   <h2 id="today-checkins">{t("today.checkinsDone")}</h2>
-                  <Button size="sm" onClick={() => (setAgain(true), setSaved(false))} data-testid="checkin-again">
+                  <Button size="sm" onClick={() => {
+                      setAgain(true);
+                      setSaved(false);
+                    }} data-testid="checkin-again">
                     {t("today.checkinAgain")}
                   </Button>
                 </div>
