@@ -452,7 +452,8 @@ test("a whole dankoe run in the window: invitation, Start, six steps on the bar,
         assert.ok(text.includes(value), `the ${format} report holds ${value}`);
       }
     }
-    assert.ok((await done.text()).length > 0);
+    // The completion card shows the person's own answers (get_protocol_run's `answers`).
+    await waitFor("the answers on the completion card", async () => (await done.text()).includes("每天都很累"), 20_000);
 
     // Me: the dashboard the completion filled in.
     await (await testId(app, "nav-me")).click();
