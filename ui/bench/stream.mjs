@@ -42,7 +42,7 @@ const browser = await chromium.launch({
 });
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
-  await page.goto(`http://127.0.0.1:${PORT}/?lang=en&delay=0`);
+  await page.goto(`http://127.0.0.1:${PORT}/?lang=en&delay=0#chat`);
   await page.getByTestId("composer").fill("bench");
   await page.getByTestId("composer").press("Enter");
   await page.getByTestId("msg-assistant").waitFor();

@@ -106,6 +106,8 @@ c.commit()
 `, join(env.VIBE_DATA_DIR, "vibe.db")]);
     writeSettings("passphrase");
     s = await Session.start(base, caps);
+    // The app opens on Today; the conversations are in the chat.
+    await (await s.waitFind('[data-testid="nav-chat"]')).click();
     await (await s.waitFind('[data-testid="conversation-item"] button.title')).click();
     await waitFor("the conversation", async () => (await s.findAll('[data-testid="msg-assistant"]')).length > 0);
     const inDom = (await s.findAll('[data-testid="msg-user"], [data-testid="msg-assistant"]')).length;

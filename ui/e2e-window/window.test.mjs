@@ -193,6 +193,9 @@ function vibe(...args) {
   return JSON.parse(String(out));
 }
 
+/** The line of the check-in made on Today after the restart. */
+const CHECKIN_NOTE = "走了很久的路";
+
 /** The messages of the only conversation in the database, as [role, content] pairs. */
 function storedMessages() {
   const { conversations } = vibe("conversations", "list");
@@ -297,6 +300,14 @@ test("a passphrase chosen, first run, settings, a streamed reply stored encrypte
     await field.clear();
     await field.type(PASSPHRASE);
     await (await testId(again, "unlock-submit")).click();
+    // The app opens on Today: a check-in there (it is in `vibe journal list` below).
+    await again.waitFind('[data-testid="today"]');
+    await (await testId(again, "checkin-mood-4")).click();
+    await (await testId(again, "checkin-note")).type(CHECKIN_NOTE);
+    await (await testId(again, "checkin-save")).click();
+    await waitFor("the check-in on Today", async () => (await (await testId(again, "today-checkins")).text()).includes(CHECKIN_NOTE));
+    // The conversations are in the chat.
+    await (await testId(again, "nav-chat")).click();
     const item = await again.waitFind('[data-testid="conversation-item"] button.title');
     assert.equal((await again.findAll('[data-testid="first-run"]')).length, 0);
     await item.click();
@@ -305,6 +316,13 @@ test("a passphrase chosen, first run, settings, a streamed reply stored encrypte
   } finally {
     await again.close();
   }
+
+  // The check-in made on Today is a journal entry, as the command line lists it.
+  const { entries } = vibe("journal", "list");
+  const checkin = entries.find((e) => e.source === "checkin");
+  assert.ok(checkin, `no check-in in ${JSON.stringify(entries)}`);
+  assert.equal(checkin.mood, 4);
+  assert.equal(checkin.text, CHECKIN_NOTE);
 
   // The app's log (default level) tells what happened without what was said or typed.
   const logs = appLogs();
@@ -434,7 +452,8 @@ test("a whole dankoe run in the window: invitation, Start, six steps on the bar,
         assert.ok(text.includes(value), `the ${format} report holds ${value}`);
       }
     }
-    assert.ok((await done.text()).length > 0);
+    // The completion card shows the person's own answers (get_protocol_run's `answers`).
+    await waitFor("the answers on the completion card", async () => (await done.text()).includes("每天都很累"), 20_000);
 
     // Me: the dashboard the completion filled in.
     await (await testId(app, "nav-me")).click();

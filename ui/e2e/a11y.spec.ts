@@ -29,7 +29,7 @@ for (const lang of ["en", "zh-CN"] as const) {
       await page.emulateMedia({ colorScheme: theme });
       const shot = (name: string) => page.screenshot({ path: `${SHOTS}/a11y-${name}-${lang}-${theme}.png` });
 
-      await page.goto(`./?lang=${lang}&delay=0&reminder=1`);
+      await page.goto(`./?lang=${lang}&delay=0&reminder=1#chat`);
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await expect(page.getByTestId("reminder-card")).toBeVisible();
       await axe(page, "chat, empty, with the reminder card");
@@ -63,13 +63,13 @@ for (const lang of ["en", "zh-CN"] as const) {
         await shot(screen);
       }
 
-      await page.goto(`./?lang=${lang}&firstRun=1`);
+      await page.goto(`./?lang=${lang}&firstRun=1#chat`);
       await expect(page.getByTestId("first-run")).toBeVisible();
       await expect(page.getByTestId("first-run-model")).toBeVisible();
       await axe(page, "first run");
       await shot("first-run");
 
-      await page.goto(`./?lang=${lang}&locked=passphrase`);
+      await page.goto(`./?lang=${lang}&locked=passphrase#chat`);
       await expect(page.getByTestId("unlock")).toBeVisible();
       await axe(page, "unlock");
       await shot("unlock");
@@ -78,7 +78,7 @@ for (const lang of ["en", "zh-CN"] as const) {
 }
 
 test("the keyboard reaches the navigation and the composer, each with a visible focus ring", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await expect(page.getByTestId("composer")).toBeVisible();
   const ring = () =>
     page.evaluate(() => {
@@ -101,7 +101,7 @@ test("the keyboard reaches the navigation and the composer, each with a visible 
 
 test("the theme switch applies at once, is saved through the core and paints first on the next start", async ({ page }) => {
   await page.emulateMedia({ colorScheme: "light" });
-  await page.goto("./?lang=zh-CN");
+  await page.goto("./?lang=zh-CN#chat");
   await page.getByTestId("nav-settings").click();
   const sw = page.getByTestId("theme-switch");
   await expect(sw.getByRole("radio", { name: "跟随系统" })).toHaveAttribute("aria-checked", "true");
@@ -138,7 +138,7 @@ test("the theme switch applies at once, is saved through the core and paints fir
 });
 
 test("the chat stream is announced politely once, as one region, not token by token", async ({ page }) => {
-  await page.goto("./?lang=en&delay=40");
+  await page.goto("./?lang=en&delay=40#chat");
   const thread = page.getByTestId("thread");
   await expect(thread).toHaveAttribute("aria-live", "polite");
   await send(page, "hello there");

@@ -10,7 +10,7 @@ async function send(page: Page, text: string) {
 }
 
 test("a message streams in as Markdown", async ({ page }) => {
-  await page.goto("./?lang=en&delay=40");
+  await page.goto("./?lang=en&delay=40#chat");
   await send(page, "Work has been stressful lately");
   await expect(page.getByTestId("msg-user")).toHaveText("Work has been stressful lately");
   const reply = page.getByTestId("msg-assistant");
@@ -33,7 +33,7 @@ test("a message streams in as Markdown", async ({ page }) => {
 });
 
 test("Esc stops a reply, it stays as stopped, and retry answers again", async ({ page }) => {
-  await page.goto("./?lang=en&delay=60");
+  await page.goto("./?lang=en&delay=60#chat");
   await send(page, "Work has been stressful lately");
   const first = page.getByTestId("msg-assistant").first();
   await expect(first).toContainText("先喘口气");
@@ -54,7 +54,7 @@ test("Esc stops a reply, it stays as stopped, and retry answers again", async ({
 });
 
 test("Stop works before the reply's first event, under the run id the UI sent", async ({ page }) => {
-  await page.goto("./?lang=en&startDelay=3000");
+  await page.goto("./?lang=en&startDelay=3000#chat");
   await send(page, "Work has been stressful lately");
   // Nothing has come back yet, and Stop is already there.
   await expect(page.getByTestId("stop")).toBeVisible();
@@ -73,7 +73,7 @@ test("Stop works before the reply's first event, under the run id the UI sent", 
 });
 
 test("an approval granted runs the tool", async ({ page }) => {
-  await page.goto("./?lang=en&delay=10");
+  await page.goto("./?lang=en&delay=10#chat");
   await send(page, "用脚本看看我的打卡天数");
   const dialog = page.getByTestId("approval-dialog");
   await expect(dialog).toBeVisible();
@@ -92,7 +92,7 @@ test("an approval granted runs the tool", async ({ page }) => {
 });
 
 test("an approval denied shows the tool as denied", async ({ page }) => {
-  await page.goto("./?lang=en&delay=10");
+  await page.goto("./?lang=en&delay=10#chat");
   await send(page, "用脚本看看我的打卡天数");
   await expect(page.getByTestId("approval-dialog")).toBeVisible();
   await page.getByTestId("deny").click();
@@ -102,7 +102,7 @@ test("an approval denied shows the tool as denied", async ({ page }) => {
 });
 
 test("a model error shows its fix and leads to Settings", async ({ page }) => {
-  await page.goto("./?lang=en&delay=10");
+  await page.goto("./?lang=en&delay=10#chat");
   await send(page, "出错测试");
   const banner = page.getByTestId("error-banner");
   await expect(banner).toBeVisible();
@@ -114,7 +114,7 @@ test("a model error shows its fix and leads to Settings", async ({ page }) => {
 });
 
 test("a failed command shows its hint in the app's words, naming the screen that fixes it", async ({ page }) => {
-  await page.goto("./?lang=zh-CN&sendFails=endpoint");
+  await page.goto("./?lang=zh-CN&sendFails=endpoint#chat");
   await send(page, "你好");
   const banner = page.getByTestId("error-banner");
   await expect(banner).toContainText("connection refused");
@@ -127,7 +127,7 @@ test("a failed command shows its hint in the app's words, naming the screen that
 });
 
 test("the plan checklist and the skill badge show", async ({ page }) => {
-  await page.goto("./?lang=zh-CN&delay=10");
+  await page.goto("./?lang=zh-CN&delay=10#chat");
   await send(page, "帮我做个计划");
   const plan = page.getByTestId("plan");
   await expect(plan).toContainText("理清工作压力");
@@ -141,7 +141,7 @@ test("the plan checklist and the skill badge show", async ({ page }) => {
 });
 
 test("Shift+Enter makes a new line and Enter sends", async ({ page }) => {
-  await page.goto("./?lang=en&delay=5");
+  await page.goto("./?lang=en&delay=5#chat");
   const composer = page.getByTestId("composer");
   await composer.fill("line one");
   await composer.press("Shift+Enter");
@@ -153,7 +153,7 @@ test("Shift+Enter makes a new line and Enter sends", async ({ page }) => {
 });
 
 test("a message at risk shows the crisis contacts beside a supportive reply, and they stay in reach", async ({ page }) => {
-  await page.goto("./?lang=zh-CN&delay=10");
+  await page.goto("./?lang=zh-CN&delay=10#chat");
   await send(page, "我真的不想活了，已经想好怎么做了");
   const notice = page.getByTestId("safety-notice");
   await expect(notice).toBeVisible();

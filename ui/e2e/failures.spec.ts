@@ -15,7 +15,7 @@ for (const [lang, what, close] of [
   ["zh-CN", "未能读取或修改你的对话。", "关闭"],
 ] as const) {
   test(`a conversation list that cannot be read says so (${lang})`, async ({ page }) => {
-    await page.goto(`./?lang=${lang}&fail=list_conversations`);
+    await page.goto(`./?lang=${lang}&fail=list_conversations#chat`);
     const line = page.getByTestId("failure-conversations");
     await expect(line).toBeVisible();
     await expect(line).toContainText(what);
@@ -27,7 +27,7 @@ for (const [lang, what, close] of [
 }
 
 test("a Stop the shell refuses is shown, not swallowed", async ({ page }) => {
-  await page.goto("./?lang=zh-CN&delay=60&fail=cancel_run");
+  await page.goto("./?lang=zh-CN&delay=60&fail=cancel_run#chat");
   await send(page, "最近工作压力很大");
   await expect(page.getByTestId("stop")).toBeVisible();
   // While the reply is made, the status line says what the coach is doing (its context phase).
@@ -39,14 +39,14 @@ test("a Stop the shell refuses is shown, not swallowed", async ({ page }) => {
 });
 
 test("a chart the core cannot compute says so in Me", async ({ page }) => {
-  await page.goto("./?lang=en&fail=compute_chart");
+  await page.goto("./?lang=en&fail=compute_chart#chat");
   await page.getByTestId("nav-me").click();
   await expect(page.getByTestId("chart-failure")).toContainText("A chart could not be computed.");
   await expect(page.getByTestId("chart-failure")).toContainText("compute_chart: database is locked");
 });
 
 test("reminders and the skills' live refresh that fail are shown where they belong", async ({ page }) => {
-  await page.goto("./?lang=en&fail=reminder_notices,watch_skills");
+  await page.goto("./?lang=en&fail=reminder_notices,watch_skills#chat");
   await expect(page.getByTestId("failure-reminders")).toContainText("Your reminders could not be read.");
   await page.getByTestId("nav-skills").click();
   await expect(page.getByTestId("failure-skills")).toContainText("Live refresh is off: changes on disk show after Reload.");
@@ -56,7 +56,7 @@ test("reminders and the skills' live refresh that fail are shown where they belo
 });
 
 test("the chat shows the tokens of the last reply and skill folders changed on disk", async ({ page }) => {
-  await page.goto("./?lang=zh-CN&delay=5");
+  await page.goto("./?lang=zh-CN&delay=5#chat");
   await send(page, "最近工作压力很大");
   await expect(page.getByTestId("send")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("run-status")).toHaveText("上一条回复：共 976 个 token（读取 812，生成 164）");

@@ -3,7 +3,7 @@
 import { expect, test } from "@playwright/test";
 
 test("a local Ollama found at first run is offered and becomes the model", async ({ page }) => {
-  await page.goto("./?lang=en&firstRun=1&local=ollama");
+  await page.goto("./?lang=en&firstRun=1&local=ollama#chat");
   await expect(page.getByTestId("first-run")).toBeVisible();
   await expect(page.getByTestId("first-run-server")).toContainText("Ollama");
   await page.getByLabel("Model").selectOption("llama3.2");
@@ -14,7 +14,7 @@ test("a local Ollama found at first run is offered and becomes the model", async
 });
 
 test("with no local server, first run explains and leads to Settings", async ({ page }) => {
-  await page.goto("./?lang=zh-CN&firstRun=1");
+  await page.goto("./?lang=zh-CN&firstRun=1#chat");
   await expect(page.getByTestId("first-run")).toContainText("没有正在运行的模型服务");
   await page.getByTestId("first-run-settings").click();
   await expect(page.getByTestId("settings-base-url")).toBeVisible();
@@ -22,7 +22,7 @@ test("with no local server, first run explains and leads to Settings", async ({ 
 });
 
 test("once configured, the app opens on the chat", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await expect(page.getByTestId("composer")).toBeVisible();
   await expect(page.getByTestId("first-run")).toHaveCount(0);
 });

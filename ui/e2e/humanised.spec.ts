@@ -17,7 +17,7 @@ async function startDankoe(page: Page) {
 }
 
 test("a protocol step reads as the step saved and the next one, the raw call only in its details", async ({ page }) => {
-  await page.goto("./?lang=zh-CN&delay=0");
+  await page.goto("./?lang=zh-CN&delay=0#chat");
   await startDankoe(page);
   await send(page, "每天都很累，想要安全感");
   const tool = page.getByTestId("tool-activity").filter({ hasText: "记下了第 1 步" });
@@ -37,7 +37,7 @@ test("a protocol step reads as the step saved and the next one, the raw call onl
 });
 
 test("in English the lines are English: the skill opened, the plan, the step saved", async ({ page }) => {
-  await page.goto("./?lang=en&delay=0");
+  await page.goto("./?lang=en&delay=0#chat");
   await send(page, "make a plan for my week");
   await expect(page.getByTestId("tool-activity").filter({ hasText: "Updated the plan" })).toBeVisible();
   await expect(page.getByTestId("tool-activity").filter({ hasText: /^▸?Opened the skill / })).toHaveCount(1);

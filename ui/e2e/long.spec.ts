@@ -8,7 +8,7 @@ const inDom = (page: Page) => page.locator('[data-testid="msg-user"], [data-test
 const thread = (page: Page) => page.getByTestId("thread");
 
 async function open(page: Page, delay = 30) {
-  await page.goto(`./?lang=en&long=1000&delay=${delay}`);
+  await page.goto(`./?lang=en&long=1000&delay=${delay}#chat`);
   await page.getByTestId("conversation-item").getByRole("button", { name: "一千条消息" }).click();
   await expect(page.getByTestId("msg-assistant").last()).toContainText("回复 999");
 }

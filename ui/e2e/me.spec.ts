@@ -6,7 +6,7 @@ import { expect, test } from "@playwright/test";
 const SHOTS = "test-results/screenshots";
 
 test("a goal is edited in place and written back to the coach's state", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await page.getByTestId("nav-me").click();
   await expect(page.getByTestId("charts")).toContainText("庚午");
   await expect(page.getByTestId("charts")).toContainText("Sun: 金牛座 Taurus");
@@ -51,7 +51,7 @@ test("a goal is edited in place and written back to the coach's state", async ({
 });
 
 test("the dashboard's journal refreshes when the coach writes it during a turn", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   // A turn that stays open (the benchmark's run): the coach's tool call arrives while Me is shown.
   await page.getByTestId("composer").fill("bench");
   await page.getByTestId("composer").press("Enter");
@@ -66,7 +66,7 @@ test("the dashboard's journal refreshes when the coach writes it during a turn",
 });
 
 test("a memory item is edited, then forgotten; the switch and export reach the shell", async ({ page }) => {
-  await page.goto("./?lang=zh-CN");
+  await page.goto("./?lang=zh-CN#chat");
   await page.getByTestId("nav-me").click();
   const items = page.getByTestId("memory-item");
   await expect(items).toHaveCount(3);
@@ -95,7 +95,7 @@ test("a memory item is edited, then forgotten; the switch and export reach the s
 });
 
 test("birth info is saved through the core's checks; a bad place shows its error", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await page.getByTestId("nav-me").click();
   await page.getByTestId("birth-edit").click();
   await page.getByLabel("I don't know the time").check();
@@ -109,7 +109,7 @@ test("birth info is saved through the core's checks; a bad place shows its error
 });
 
 test("a journal entry is edited in place, written back as that one entry through the core", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await page.getByTestId("nav-me").click();
   const entries = page.getByTestId("journal-entry");
   await expect(entries).toHaveCount(3);
@@ -161,7 +161,7 @@ test("a journal entry is edited in place, written back as that one entry through
 });
 
 test("a place name shared by two cities asks which one; the choice is confirmed with its country", async ({ page }) => {
-  await page.goto("./?lang=zh-CN");
+  await page.goto("./?lang=zh-CN#chat");
   await page.getByTestId("nav-me").click();
   await page.getByTestId("birth-edit").click();
   await page.getByLabel("地点").fill("奥克兰");
@@ -184,7 +184,7 @@ test("a place name shared by two cities asks which one; the choice is confirmed 
 });
 
 test("a zone that is not the place's is warned about and the place's zone offered", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await page.getByTestId("nav-me").click();
   await page.getByTestId("birth-edit").click();
   await page.getByLabel("Place").fill("Auckland");

@@ -8,7 +8,7 @@ const SMALL = "qwen2.5-0.5b-instruct-q4_k_m";
 const MEDIUM = "qwen2.5-1.5b-instruct-q4_k_m";
 
 test("a catalogue model is downloaded with progress, verified and used", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await page.getByTestId("nav-settings").click();
   await expect(page.getByTestId("models-free")).toContainText("Free disk space: 48.0 GiB");
   const row = page.getByTestId(`model-${SMALL}`);
@@ -34,7 +34,7 @@ test("a catalogue model is downloaded with progress, verified and used", async (
 });
 
 test("a cancelled download keeps its part and resumes", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await page.getByTestId("nav-settings").click();
   const row = page.getByTestId(`model-${MEDIUM}`);
   await row.getByTestId("model-download").click();
@@ -50,7 +50,7 @@ test("a cancelled download keeps its part and resumes", async ({ page }) => {
 });
 
 test("a GGUF file is added, then removed", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await page.getByTestId("nav-settings").click();
   await page.getByTestId("models-add-file").click();
   await expect(page.getByTestId("models-status")).toHaveText("Added my-coach-q8_0.");
@@ -62,7 +62,7 @@ test("a GGUF file is added, then removed", async ({ page }) => {
 });
 
 test("an unreadable catalogue is said plainly and models already here stay usable", async ({ page }) => {
-  await page.goto("./?lang=en&catalog=broken");
+  await page.goto("./?lang=en&catalog=broken#chat");
   await page.getByTestId("nav-settings").click();
   await page.getByTestId("models-add-file").click();
   await expect(page.getByTestId("models-catalog-error")).toContainText(
@@ -74,7 +74,7 @@ test("an unreadable catalogue is said plainly and models already here stay usabl
 });
 
 test("the models section speaks Chinese", async ({ page }) => {
-  await page.goto("./?lang=zh-CN");
+  await page.goto("./?lang=zh-CN#chat");
   await page.getByTestId("nav-settings").click();
   await expect(page.getByTestId("models-section")).toContainText("本机模型");
   await expect(page.getByTestId(`model-${SMALL}`).getByTestId("model-download")).toHaveText("下载");
@@ -83,7 +83,7 @@ test("the models section speaks Chinese", async ({ page }) => {
 });
 
 test("with no local server, first run downloads a model, uses it and opens the chat", async ({ page }) => {
-  await page.goto("./?lang=en&firstRun=1");
+  await page.goto("./?lang=en&firstRun=1#chat");
   const offer = page.getByTestId("first-run-model");
   await expect(offer).toContainText("Download Qwen2.5 1.5B Instruct (1.0 GiB, needs 1.9 GiB of memory)");
   await page.screenshot({ path: "test-results/screenshots/first-run-model.png" });

@@ -20,7 +20,7 @@ async function invite(page: Page) {
 }
 
 test("accepting an invitation runs the protocol to its completion card", async ({ page }) => {
-  await page.goto("./?lang=en&delay=5");
+  await page.goto("./?lang=en&delay=5#chat");
   await invite(page);
   await page.screenshot({ path: `${SHOTS}/protocol-invitation.png` });
   await page.getByTestId("protocol-start").click();
@@ -51,13 +51,18 @@ test("accepting an invitation runs the protocol to its completion card", async (
   await send(page, "answer 6");
   const done = page.getByTestId("protocol-complete");
   await expect(done).toContainText("Protocol complete");
-  await expect(done).toContainText("人生地图");
+  // The person's own answers, step by step, not the model's summary of them.
+  await expect(done.getByTestId("protocol-answer")).toHaveCount(6);
+  await expect(done.getByTestId("protocol-answer").first()).toContainText("觉察痛点");
+  await expect(done.getByTestId("protocol-answer").first()).toContainText("answer 1");
+  await expect(done.getByTestId("protocol-answer").last()).toContainText("answer 6");
+  await expect(done).not.toContainText("人生地图");
   await expect(bar).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}/protocol-complete.png` });
 });
 
 test("a report exports in every format through the shell's save dialog", async ({ page }) => {
-  await page.goto("./?lang=en&delay=0");
+  await page.goto("./?lang=en&delay=0#chat");
   await invite(page);
   await page.getByTestId("protocol-start").click();
   for (let i = 1; i <= 6; i++) {
@@ -78,7 +83,7 @@ test("a report exports in every format through the shell's save dialog", async (
 });
 
 test("a conversation opened again shows its active protocol's progress", async ({ page }) => {
-  await page.goto("./?lang=en&delay=0");
+  await page.goto("./?lang=en&delay=0#chat");
   await invite(page);
   await page.getByTestId("protocol-start").click();
   for (let i = 1; i <= 2; i++) {
@@ -98,7 +103,7 @@ test("a conversation opened again shows its active protocol's progress", async (
 });
 
 test("later declines the invitation with a command, not a message", async ({ page }) => {
-  await page.goto("./?lang=zh-CN&delay=0");
+  await page.goto("./?lang=zh-CN&delay=0#chat");
   await invite(page);
   await expect(page.getByTestId("protocol-later")).toHaveText("稍后再说");
   await page.getByTestId("protocol-later").click();
@@ -110,7 +115,7 @@ test("later declines the invitation with a command, not a message", async ({ pag
 });
 
 test("a next message that does not agree lets the invitation lapse; nothing starts", async ({ page }) => {
-  await page.goto("./?lang=zh-CN&delay=0");
+  await page.goto("./?lang=zh-CN&delay=0#chat");
   await invite(page);
   await send(page, "你好");
   const lapsed = page.getByTestId("protocol-invitation-lapsed");
@@ -123,7 +128,7 @@ test("a next message that does not agree lets the invitation lapse; nothing star
 });
 
 test("the Protocols screen lists runs by status: resume a paused one, export a completed one", async ({ page }) => {
-  await page.goto("./?lang=en&delay=0");
+  await page.goto("./?lang=en&delay=0#chat");
   await page.getByTestId("nav-protocols").click();
   const runs = page.getByTestId("protocol-run");
   await expect(runs).toHaveCount(3);
@@ -142,7 +147,7 @@ test("the Protocols screen lists runs by status: resume a paused one, export a c
   );
   expect(exported).toEqual([{ run_id: "0193a2b4-done", format: "pdf" }]);
 
-  await page.goto("./?lang=zh-CN&delay=0");
+  await page.goto("./?lang=zh-CN&delay=0#chat");
   await page.getByTestId("nav-protocols").click();
   await expect(page.getByRole("region", { name: "已完成" })).toContainText("一日人生重置");
   await page.screenshot({ path: `${SHOTS}/protocols-zh.png`, fullPage: true });

@@ -10,7 +10,7 @@ const calls = (page: Page, cmd: string) =>
   page.evaluate((c) => window.__vibeMock.fromWebview.filter((x) => x.cmd === c).map((x) => JSON.parse(x.args).request), cmd);
 
 test("a notified reminder's card opens its conversation at the question, and answering closes it", async ({ page }) => {
-  await page.goto("./?lang=zh-CN&reminder=1");
+  await page.goto("./?lang=zh-CN&reminder=1#chat");
   await page.getByTestId("nav-me").click();
   const card = page.getByTestId("reminder-card");
   await expect(card).toContainText("提醒 · 15:15");
@@ -42,17 +42,17 @@ test("a notified reminder's card opens its conversation at the question, and ans
 });
 
 test("a reminder card can be put aside, and no card shows without a notified reminder", async ({ page }) => {
-  await page.goto("./?lang=en&reminder=1");
+  await page.goto("./?lang=en&reminder=1#chat");
   await expect(page.getByTestId("reminder-card")).toContainText("Reminder · 15:15");
   await page.getByTestId("reminder-hide").click();
   await expect(page.getByTestId("reminder-card")).toHaveCount(0);
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await expect(page.getByTestId("composer")).toBeVisible();
   await expect(page.getByTestId("reminder-card")).toHaveCount(0);
 });
 
 test("reminder notifications are turned off and quiet hours set in Settings, through the core's settings", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await page.getByTestId("nav-settings").click();
   const section = page.getByTestId("settings-reminders");
   await expect(section).toContainText("Show protocol reminders as notifications");
@@ -87,7 +87,7 @@ test("reminder notifications are turned off and quiet hours set in Settings, thr
 });
 
 test("preferences in Me: voice, reminder times checked by the core, and the language", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await page.getByTestId("nav-me").click();
   const prefs = page.getByTestId("me-preferences");
   await prefs.scrollIntoViewIfNeeded();

@@ -5,7 +5,7 @@ import { expect, test } from "@playwright/test";
 const SECRET = "sk-test-0123456789abcdef";
 
 test("settings are saved and the connection test shows its result", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await page.getByTestId("nav-settings").click();
   await page.getByTestId("settings-base-url").fill("http://127.0.0.1:11434/v1");
   await page.getByTestId("settings-model").fill("llama3.2");
@@ -23,7 +23,7 @@ test("settings are saved and the connection test shows its result", async ({ pag
 });
 
 test("the language setting switches the UI", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await page.getByTestId("nav-settings").click();
   await page.getByLabel("Language").selectOption("zh-CN");
   await page.getByTestId("settings-save").click();
@@ -33,7 +33,7 @@ test("the language setting switches the UI", async ({ page }) => {
 });
 
 test("the API key goes to the keychain and never comes back to the webview", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await page.getByTestId("nav-settings").click();
   await page.getByTestId("settings-api-key").fill(SECRET);
   await page.getByTestId("settings-save").click();
@@ -60,13 +60,13 @@ test("the API key goes to the keychain and never comes back to the webview", asy
 });
 
 test("Settings say how the data is encrypted, and warn when it is not", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await page.getByTestId("nav-settings").click();
   await expect(page.getByTestId("settings-encryption")).toHaveText(
     "Your data is encrypted; its key is kept in the system keychain.",
   );
 
-  await page.goto("./?lang=zh-CN&encryption=none");
+  await page.goto("./?lang=zh-CN&encryption=none#chat");
   await page.getByTestId("nav-settings").click();
   const warning = page.getByTestId("settings-encryption");
   await expect(warning).toHaveAttribute("role", "alert");

@@ -6,7 +6,7 @@ import { expect, test } from "@playwright/test";
 const SHOTS = "test-results/screenshots";
 
 test("a validation error shows with path:line:col and is gone after a fix and a reload", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await page.getByTestId("nav-skills").click();
   const rows = page.getByTestId("skill-row");
   await expect(rows).toHaveCount(5);
@@ -27,7 +27,7 @@ test("a validation error shows with path:line:col and is gone after a fix and a 
 });
 
 test("a skill edited on disk shows its new state live, without a reload", async ({ page }) => {
-  await page.goto("./?lang=zh-CN");
+  await page.goto("./?lang=zh-CN#chat");
   await page.getByTestId("nav-skills").click();
   await expect(page.getByTestId("skill-problem")).toHaveCount(1);
   await page.evaluate(() => window.__vibeMock.editSkill("journal-helper", true, true));
@@ -44,7 +44,7 @@ test("a skill edited on disk shows its new state live, without a reload", async 
 });
 
 test("a new skill from the template; a skill's parts and resources", async ({ page }) => {
-  await page.goto("./?lang=en");
+  await page.goto("./?lang=en#chat");
   await page.getByTestId("nav-skills").click();
   await page.getByLabel("New skill").fill("Bad Name");
   await page.getByRole("button", { name: "Create from template" }).click();

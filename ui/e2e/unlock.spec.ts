@@ -6,7 +6,7 @@ import { expect, test } from "@playwright/test";
 const SHOTS = "test-results/screenshots";
 
 test("a passphrase-locked folder opens with its passphrase, not another", async ({ page }) => {
-  await page.goto("./?lang=en&locked=passphrase");
+  await page.goto("./?lang=en&locked=passphrase#chat");
   const unlock = page.getByTestId("unlock");
   await expect(unlock).toContainText("VibeLife is locked");
   await expect(page.getByTestId("nav-chat")).toBeHidden();
@@ -25,7 +25,7 @@ test("a passphrase-locked folder opens with its passphrase, not another", async 
 
 test("the saved language applies once a passphrase-locked folder is open", async ({ page }) => {
   // The system's language is English; the folder's settings say 简体中文, readable only once open.
-  await page.goto("./?lang=zh-CN&locked=passphrase");
+  await page.goto("./?lang=zh-CN&locked=passphrase#chat");
   await expect(page.getByTestId("unlock")).toContainText("VibeLife is locked");
   await page.getByTestId("unlock-passphrase").fill("open sesame");
   await page.getByTestId("unlock-submit").click();
@@ -37,7 +37,7 @@ test("the saved language applies once a passphrase-locked folder is open", async
 test.describe("on a Chinese system", () => {
   test.use({ locale: "zh-CN" });
   test("without a keychain a new folder chooses a passphrase, typed twice", async ({ page }) => {
-    await page.goto("./?lang=zh-CN&locked=nokey");
+    await page.goto("./?lang=zh-CN&locked=nokey#chat");
     await expect(page.getByTestId("unlock")).toContainText("保护你的对话");
     await page.getByTestId("unlock-passphrase").fill("我的口令 2026");
     await page.getByTestId("unlock-passphrase-again").fill("我的口令 2025");
@@ -52,7 +52,7 @@ test.describe("on a Chinese system", () => {
 });
 
 test("no encryption is only chosen after its warning", async ({ page }) => {
-  await page.goto("./?lang=en&locked=nokey");
+  await page.goto("./?lang=en&locked=nokey#chat");
   await page.getByRole("button", { name: "Continue without encryption…" }).click();
   await expect(page.getByTestId("unlock")).toContainText("anyone who can read this folder can read your conversations");
   await page.getByTestId("unlock-no-encryption").click();

@@ -1,5 +1,6 @@
 // The window: first run (until a model is configured), then navigation between the screens:
-// chat, protocols, me, skills and settings.
+// today (the home), chat, journal, protocols, me, skills and settings. The screen shown is kept
+// in the address's fragment (`#journal`), so a reload stays on it and a test can open one.
 
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,11 +11,13 @@ import { FailureLine } from "./errors/FailureLine";
 import { setLanguage } from "./i18n";
 import { formFromView } from "./settings/form";
 import { FirstRun } from "./firstrun/FirstRun";
+import { JournalScreen, type WriteRequest } from "./journal/JournalScreen";
 import { MeScreen } from "./me/MeScreen";
 import { ProtocolsScreen } from "./protocols/ProtocolsScreen";
 import { ReminderCard } from "./reminders/ReminderCard";
 import { SettingsScreen } from "./settings/SettingsScreen";
 import { SkillsScreen } from "./skills/SkillsScreen";
+import { TodayScreen } from "./today/TodayScreen";
 import { recovered, report, watchSkills } from "./store";
 import { isLock, UnlockScreen, type LockKind } from "./unlock/UnlockScreen";
 import type { ReminderView } from "./wire";
@@ -22,16 +25,28 @@ import { Tabs } from "./design";
 
 type Screen = "starting" | "unlock" | "first-run" | Page;
 /** The screens the navigation leads to, in its order. */
-const PAGES = ["chat", "protocols", "me", "skills", "settings"] as const;
+const PAGES = ["today", "chat", "journal", "protocols", "me", "skills", "settings"] as const;
 type Page = (typeof PAGES)[number];
+
+/** The screen the app opens on once set up: the one named in the fragment, else Today. */
+function home(): Page {
+  const named = location.hash.slice(1);
+  return (PAGES as readonly string[]).includes(named) ? (named as Page) : "today";
+}
 
 export function App() {
   const { t } = useTranslation();
-  const [screen, setScreen] = useState<Screen>("starting");
+  const [screen, setScreenState] = useState<Screen>("starting");
+  const setScreen = (next: Screen) => {
+    setScreenState(next);
+    if ((PAGES as readonly string[]).includes(next)) history.replaceState(null, "", `#${next}`);
+  };
+  /** A new journal entry another screen asked for (Today's prompt), a new object each time. */
+  const [writeRequest, setWriteRequest] = useState<WriteRequest>(null);
   const [lock, setLock] = useState<LockKind>("passphrase_needed");
   /** A conversation another screen asked the chat to open (a new object each time). */
   const [openRequest, setOpenRequest] = useState<{ id: string | null; reminder?: ReminderView } | null>(null);
-  const openConversation = (id: string) => {
+  const openConversation = (id: string | null) => {
     setOpenRequest({ id });
     setScreen("chat");
   };
@@ -44,7 +59,7 @@ export function App() {
     // A locked data folder asks for its passphrase first. Any other failed check must not keep
     // the window blank: fall back to the chat, whose error banner leads to Settings.
     client.needsFirstRun().then(
-      (needed) => setScreen(needed ? "first-run" : "chat"),
+      (needed) => setScreen(needed ? "first-run" : home()),
       (e) => {
         const locked = isLock(client.toCommandError(e));
         if (locked) setLock(locked);
@@ -80,12 +95,16 @@ export function App() {
             kind="nav"
             label="main"
             value={inApp ? (screen as Page) : null}
-            onChange={setScreen}
+            onChange={(p) => {
+              setWriteRequest(null);
+              setScreen(p);
+            }}
             items={PAGES.map((p) => ({ value: p, label: t(`nav.${p}`), testId: `nav-${p}` }))}
           />
         )}
       </header>
-      {inApp && <ReminderCard onOpen={openReminder} />}
+      {/* Today shows the due reminders itself. */}
+      {inApp && screen !== "today" && <ReminderCard onOpen={openReminder} />}
       {screen !== "unlock" && <FailureLine area="app" />}
       {screen === "starting" && <p className="starting muted">{t("app.starting")}</p>}
       {screen === "unlock" && (
@@ -95,13 +114,31 @@ export function App() {
       )}
       {screen === "first-run" && (
         <div className="screen">
-          <FirstRun onReady={() => setScreen("chat")} onOpenSettings={() => setScreen("settings")} />
+          <FirstRun onReady={() => setScreen(home())} onOpenSettings={() => setScreen("settings")} />
         </div>
       )}
       {/* The chat stays mounted so a running reply keeps streaming while Settings is open. */}
       {inApp && (
         <div hidden={screen !== "chat"} className="screen">
           <ChatScreen onOpenSettings={() => setScreen("settings")} openRequest={openRequest} />
+        </div>
+      )}
+      {screen === "today" && (
+        <div className="screen">
+          <TodayScreen
+            onOpenConversation={openConversation}
+            onAnswerReminder={openReminder}
+            onContinueProtocol={(run) => openConversation(run.conversation_id)}
+            onWrite={(prompt) => {
+              setWriteRequest({ prompt });
+              setScreen("journal");
+            }}
+          />
+        </div>
+      )}
+      {screen === "journal" && (
+        <div className="screen">
+          <JournalScreen writeRequest={writeRequest} />
         </div>
       )}
       {screen === "protocols" && (

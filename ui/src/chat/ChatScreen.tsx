@@ -14,6 +14,7 @@ import { ConversationList } from "./ConversationList";
 import { ErrorBanner } from "./ErrorBanner";
 import { PlanView } from "./PlanView";
 import { SafetyNotice } from "./SafetyNotice";
+import { Starters } from "./Starters";
 import { RunStatusLine, SkillChangesNotice } from "./StatusLines";
 import { Thread } from "./Thread";
 import { useChat } from "./useChat";
@@ -115,6 +116,15 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
             onOpenSettings={onOpenSettings}
             onRetry={canRetry && !running ? () => void chat.retry() : null}
             onDismiss={() => setDismissed(state.error)}
+          />
+        )}
+        {state.messages.length === 0 && !state.conversationId && (
+          <Starters
+            disabled={running}
+            onSend={(m) => {
+              setReminder(null);
+              void chat.send(m);
+            }}
           />
         )}
         {reminder && <ReminderQuestion reminder={reminder} onClose={() => setReminder(null)} />}

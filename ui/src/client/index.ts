@@ -229,3 +229,23 @@ export const skills = {
    * `onEvent`; a later call replaces the earlier channel. */
   watch: (onEvent: (e: Envelope) => void) => stream("watch_skills", onEvent),
 };
+
+/** The Today screen's day (the core's local day unless `date` is given), in `lang`. */
+export const today = (lang: string | null, date: string | null = null) => call("today", { lang, date });
+
+/** What a new conversation offers to say first, from the skills that declare starters. */
+export const conversationStarters = (lang: string | null) =>
+  call("conversation_starters", { lang }).then((l) => l.starters);
+
+/** The journal the person writes (entries in the life coach's state; the core validates). */
+export const journal = {
+  /** Newest first; `query` matches text, feelings and tags. */
+  list: (query: string | null = null, limit: number | null = null) =>
+    call("journal_list", { query, since: null, until: null, limit }).then((l) => l.entries),
+  checkin: (mood: number, feelings: string[], note: string | null, date: string | null = null) =>
+    call("checkin", { mood, feelings, note, date }),
+  add: (request: RequestOf<"journal_add">) => call("journal_add", request),
+  edit: (request: RequestOf<"journal_edit">) => call("journal_edit", request),
+  /** Undoable from the state history. */
+  remove: (id: string) => call("journal_remove", { id }),
+};

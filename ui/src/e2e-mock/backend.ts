@@ -14,6 +14,8 @@ import { createReminders } from "./reminders";
 import { applyChange, encryptionOf, initialSettings } from "./settings";
 import { pickScript, type Script } from "./scripts";
 import { createSkills } from "./skills";
+import { createJournal } from "./journal";
+import { createToday } from "./today";
 
 interface Run {
   id: string;
@@ -124,6 +126,14 @@ export function installMockBackend() {
     brokenCatalog: params.get("catalog") === "broken",
   });
   const handlers = [protocols.handle, me.handle, skills.handle, reminders.handle, models.handle];
+  const journal = createJournal(() => (me.lifecoach.journal ??= []) as Array<Record<string, unknown>>);
+  const today = createToday({
+    entries: journal.entries,
+    ask: (c) => protocols.handle(c) ?? reminders.handle(c),
+    lastConversation: () => [...conversations.values()].map(summary).sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0] ?? null,
+    noPrompts: params.get("prompts") === "none",
+  });
+  handlers.push(journal.handle, today.handle);
   let locked = params.get("locked");
   // `?long=N`: a stored conversation of N messages (Markdown replies, CJK) to open.
   const long = Number(params.get("long") ?? 0);
@@ -201,7 +211,7 @@ export function installMockBackend() {
     if (conv && !retry) conv.messages.push(message("user", text, runId));
     conv?.messages.push(message("assistant", "", runId));
     const lapsed = retry ? null : protocols.lapse(text, chosen !== null);
-    const answer = chosen ? protocols.choose(chosen, text) : retry ? null : protocols.answer(text);
+    const answer = chosen ? protocols.choose(chosen, text, id) : retry ? null : protocols.answer(text);
     const picked: Script = answer ? { events: answer, after: null } : pickScript(text);
     protocols.note(picked.events);
     // A lapsed invitation is told right after the run starts, as the core's protocol hook does.

@@ -40,6 +40,7 @@ const run = (id: string, protocol_id: string, status: ProtocolRunView["status"],
   started_at: `2026-11-${String(day).padStart(2, "0")}T08:00:00Z`,
   last_activity_at: `2026-11-${String(day).padStart(2, "0")}T09:30:00Z`,
   completed_at: status === "completed" ? `2026-11-${String(day).padStart(2, "0")}T21:00:00Z` : null,
+  answers: [],
 });
 
 /** A few whole replies the mock takes as agreeing (the core's list is longer). */
@@ -83,6 +84,7 @@ export function createProtocols() {
       { type: "tool_call", id: callId, name: "advance_protocol_step", arguments: { step_data: { answer: text }, step_summary: text } },
     ];
     (r.data as Record<string, unknown>)[`step_${r.step}`] = { answer: text };
+    r.answers.push({ step: r.step, title: STEPS[r.step - 1]?.[0] ?? `step ${r.step}`, fields: [{ key: "answer", label: "你的回答", text }] });
     let reply: string;
     // The engine's answer: the step saved and the next one, or the run complete.
     let result: JsonValue;
@@ -129,8 +131,9 @@ export function createProtocols() {
 
   /** The events of a turn from the invitation's Start button: the run starts and the coach
    * asks the first step's question in the same turn. */
-  function choose(protocolId: string, label: string): Envelope[] {
-    const { events } = begin(protocolId);
+  function choose(protocolId: string, label: string, conversationId: string | null = null): Envelope[] {
+    const { run, events } = begin(protocolId);
+    run.conversation_id = conversationId; // bound to the invitation's conversation, as the core does
     const out: Event[] = [
       { type: "run_started", conversation_id: "", phase: "phase2", skill: "lifecoach", user_message: label, model: "coach-demo" },
       ...events,

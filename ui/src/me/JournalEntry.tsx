@@ -81,7 +81,7 @@ export function JournalEntry({ entry, onSave }: { entry: Obj; onSave: (entry: Ob
       <li data-testid="journal-entry">
         <span className="muted small">
           {when}
-          {str(entry.mood) && ` · ${t("me.mood", { mood: str(entry.mood) })}`}
+          {str(entry.mood) && ` · ${t(entry.mood_scale === 5 ? "me.mood5" : "me.mood", { mood: str(entry.mood) })}`}
           <Button ref={editButton} type="button" variant="link" aria-label={t("me.journal.editEntry", { date: when })} onClick={() => setDraft(draftOf(entry))}>
             {t("me.edit")}
           </Button>

@@ -3,10 +3,11 @@
 // question at once; Later is `later_protocol`; never typed text), the lapsed card when the
 // next message was not an agreement (nothing started; the coach may offer it again),
 // the progress bar with the step names while it runs, and the completion card with the
-// summary and the report's export buttons. Drawn from the chat state's `ProtocolView` only.
+// person's own answers (not the model's summary) and the report's export buttons. Drawn from the chat state's `ProtocolView` only.
 
 import { useTranslation } from "react-i18next";
 import type { ProtocolView } from "../chat/state";
+import { CompletionAnswers } from "./CompletionAnswers";
 import { ExportButtons } from "./ExportButtons";
 import { Button, Card, Toast } from "../design";
 
@@ -62,7 +63,7 @@ export function ProtocolPanel({ protocol: p, busy, onStart, onLater }: Props) {
     return (
       <Card as="section" tone="ok" className="protocol-card protocol-done" data-testid="protocol-complete" aria-label={t("protocol.complete")}>
         <span className="protocol-kicker ok">✓ {t("protocol.complete")}</span>
-        {p.summary && <p className="protocol-desc">{p.summary}</p>}
+        {p.runId ? <CompletionAnswers runId={p.runId} /> : p.summary && <p className="protocol-desc">{p.summary}</p>}
         {p.runId && <ExportButtons runId={p.runId} />}
       </Card>
     );

@@ -7,7 +7,7 @@ const conv = (id: string, skill: string | null): ConversationSummary => ({
 });
 const run = (id: string, status: ProtocolRunView["status"], conversation_id: string | null, skill = "lifecoach"): ProtocolRunView => ({
   id, skill, protocol_id: "dankoe", protocol_version: 1, status, step: 3, total_steps: 6, data: {}, summaries: {},
-  conversation_id, model: null, cancel_reason: null, started_at: "", last_activity_at: "", completed_at: null,
+  conversation_id, model: null, cancel_reason: null, started_at: "", last_activity_at: "", completed_at: null, answers: [],
 });
 
 describe("reopenedProtocol", () => {

@@ -20,7 +20,6 @@ const EVERY_MS = 30_000;
 export const reminderKey = (r: ReminderView) => `${r.protocol_run_id}/${r.step}/${r.at}`;
 
 export function ReminderCard({ onOpen }: { onOpen: (r: ReminderView) => void }) {
-  const { t } = useTranslation();
   const notices = useApp(selectReminders);
   const [hidden, setHidden] = useState<string[]>([]);
   const read = useCallback(() => {
@@ -47,26 +46,48 @@ export function ReminderCard({ onOpen }: { onOpen: (r: ReminderView) => void }) 
     <div className="reminder-cards">
       <FailureLine area="reminders" />
       {shown.map((r) => (
-        <Card as="section" tone="accent" key={reminderKey(r)} className="reminder-card" data-testid="reminder-card" aria-label={t("reminders.card", { time: r.time })}>
-          <p className="reminder-when muted small">{t("reminders.card", { time: r.time })}</p>
-          <p className="reminder-question">{r.question}</p>
-          <div className="actions">
-            <Button
-              variant="primary"
-              data-testid="reminder-open"
-              onClick={() => {
-                setHidden((h) => [...h, reminderKey(r)]);
-                onOpen(r);
-              }}
-            >
-              {t("reminders.answer")}
-            </Button>
-            <Button data-testid="reminder-hide" onClick={() => setHidden((h) => [...h, reminderKey(r)])}>
-              {t("reminders.hide")}
-            </Button>
-          </div>
-        </Card>
+        <ReminderItem
+          key={reminderKey(r)}
+          reminder={r}
+          onAnswer={() => {
+            setHidden((h) => [...h, reminderKey(r)]);
+            onOpen(r);
+          }}
+          onHide={() => setHidden((h) => [...h, reminderKey(r)])}
+        />
       ))}
     </div>
+  );
+}
+
+/** One reminder: when, its question, "answer" (and "hide" when given). The card above every
+ * screen and the Today screen both show reminders with it. */
+export function ReminderItem({
+  reminder: r,
+  onAnswer,
+  onHide,
+  answerLabel,
+}: {
+  reminder: ReminderView;
+  onAnswer: () => void;
+  onHide?: () => void;
+  answerLabel?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Card as="section" tone="accent" className="reminder-card" data-testid="reminder-card" aria-label={t("reminders.card", { time: r.time })}>
+      <p className="reminder-when muted small">{t("reminders.card", { time: r.time })}</p>
+      <p className="reminder-question">{r.question}</p>
+      <div className="actions">
+        <Button variant="primary" data-testid="reminder-open" onClick={onAnswer}>
+          {answerLabel ?? t("reminders.answer")}
+        </Button>
+        {onHide && (
+          <Button data-testid="reminder-hide" onClick={onHide}>
+            {t("reminders.hide")}
+          </Button>
+        )}
+      </div>
+    </Card>
   );
 }

@@ -25,7 +25,13 @@ export type FailureArea =
   /** Settings: the key's status, the server's model list, settings read again. */
   | "settings"
   /** Cancelling a model download (Settings → Models, first run). */
-  | "downloads";
+  | "downloads"
+  /** The Today screen's read (`today`). */
+  | "today"
+  /** The journal screen's list (`journal_list`). */
+  | "journal"
+  /** A new conversation's starters (`conversation_starters`). */
+  | "starters";
 
 export interface DownloadProgress {
   received: number;
