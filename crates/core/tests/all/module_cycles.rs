@@ -202,10 +202,10 @@ fn edges(modules: &BTreeMap<String, PathBuf>) -> BTreeMap<String, BTreeSet<Strin
     for (module, file) in modules {
         let text = code(&std::fs::read_to_string(file).unwrap());
         for path in named_paths(module, &text) {
-            if let Some(target) = module_of(&path, modules) {
-                if !nested(module, target) {
-                    out.entry(module.clone()).or_default().insert(target.to_string());
-                }
+            if let Some(target) = module_of(&path, modules)
+                && !nested(module, target)
+            {
+                out.entry(module.clone()).or_default().insert(target.to_string());
             }
         }
     }
