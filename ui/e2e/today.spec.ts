@@ -84,6 +84,7 @@ for (const lang of ["en", "zh-CN"] as const) {
       await expect(checkin.getByTestId("problem-mood")).toBeVisible();
       await page.getByTestId("checkin-mood-4").click();
       await expect(page.getByTestId("checkin-mood-4")).toHaveAttribute("aria-checked", "true");
+      await expect(checkin.getByTestId("problem-mood"), "choosing a mood clears its problem").toHaveCount(0);
       await expect(page.getByTestId("checkin-mood-4")).toContainText(w.good);
       await checkin.getByTestId("checkin-feeling").filter({ hasText: w.calm }).click();
       await page.getByTestId("checkin-own").fill(w.own);

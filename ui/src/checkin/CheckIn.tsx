@@ -84,7 +84,11 @@ export function CheckIn({ onSaved }: { onSaved: (entry: JournalEntryView) => voi
           kind="choice"
           label={t("checkin.moodLabel")}
           value={mood === null ? null : String(mood)}
-          onChange={(v) => setMood(Number(v))}
+          onChange={(v) => {
+            setMood(Number(v));
+            // The mood is given now: its "choose a mood" line goes at once.
+            setProblems((ps) => ps.filter((p) => p.field !== "mood"));
+          }}
           items={MOODS.map((m) => ({
             value: String(m),
             testId: `checkin-mood-${m}`,
