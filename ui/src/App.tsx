@@ -1,7 +1,7 @@
 // The window: first run (until a model is configured), then navigation between the screens:
-// chat, protocols, me, skills and settings.
+// chat, insights (loaded lazily), protocols, me, skills and settings.
 
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "./client";
 import { ChatScreen } from "./chat/ChatScreen";
@@ -20,9 +20,12 @@ import { isLock, UnlockScreen, type LockKind } from "./unlock/UnlockScreen";
 import type { ReminderView } from "./wire";
 import { Tabs } from "./design";
 
+/** Loaded when first opened, so the chat's start-up and memory do not pay for the chart library. */
+const InsightsScreen = lazy(() => import("./insights/InsightsScreen"));
+
 type Screen = "starting" | "unlock" | "first-run" | Page;
 /** The screens the navigation leads to, in its order. */
-const PAGES = ["chat", "protocols", "me", "skills", "settings"] as const;
+const PAGES = ["chat", "insights", "protocols", "me", "skills", "settings"] as const;
 type Page = (typeof PAGES)[number];
 
 export function App() {
@@ -102,6 +105,14 @@ export function App() {
       {inApp && (
         <div hidden={screen !== "chat"} className="screen">
           <ChatScreen onOpenSettings={() => setScreen("settings")} openRequest={openRequest} />
+        </div>
+      )}
+      {screen === "insights" && (
+        <div className="screen">
+          <Suspense fallback={<p className="starting muted">{t("insights.loading")}</p>}>
+            {/* Its empty state's check-in leads to Today (the chat until that screen exists). */}
+            <InsightsScreen onCheckIn={() => setScreen(((PAGES as readonly string[]).includes("today") ? "today" : "chat") as Page)} />
+          </Suspense>
         </div>
       )}
       {screen === "protocols" && (

@@ -229,3 +229,6 @@ export const skills = {
    * `onEvent`; a later call replaces the earlier channel. */
   watch: (onEvent: (e: Envelope) => void) => stream("watch_skills", onEvent),
 };
+
+/** Insights: the series of a range (mood, calendar, feelings, protocols, goals) and the week. */
+export const insights = (request: RequestOf<"insights">) => call("insights", request);

@@ -7,6 +7,7 @@
 import { mockIPC } from "@tauri-apps/api/mocks";
 import type { ChatMessage, Commands, ConversationSummary, Encryption, Envelope, PresetView, Settings, SettingsView, StopReason, TurnInput } from "../wire";
 import type { Call } from "./call";
+import { createInsights } from "./insights";
 import { createMe } from "./me";
 import { createModels } from "./models";
 import { createProtocols } from "./protocols";
@@ -123,7 +124,8 @@ export function installMockBackend() {
     inUse: () => (mock.settings.llm.preset === "local" ? mock.settings.llm.model : null),
     brokenCatalog: params.get("catalog") === "broken",
   });
-  const handlers = [protocols.handle, me.handle, skills.handle, reminders.handle, models.handle];
+  const insights = createInsights(params);
+  const handlers = [protocols.handle, me.handle, skills.handle, reminders.handle, models.handle, insights.handle];
   let locked = params.get("locked");
   // `?long=N`: a stored conversation of N messages (Markdown replies, CJK) to open.
   const long = Number(params.get("long") ?? 0);

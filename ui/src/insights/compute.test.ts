@@ -6,12 +6,12 @@ import i18next from "i18next";
 import { describe, expect, it } from "vitest";
 import { resources } from "../i18n";
 import type { DayActivity, MoodPoint, WeekSummary } from "../wire";
-import { axisTicks, calendar, calendarAlt, daysBetween, feelingShares, heatLevel, isEmpty, moodAlt, moodSeries, moodStats, weekCard, type Translate } from "./compute";
+import { axisTicks, calendar, calendarAlt, daysBetween, feelingShares, formatDay, heatLevel, isEmpty, moodAlt, moodSeries, moodStats, weekCard, type Translate } from "./compute";
 
 function translator(lang: "en" | "zh-CN"): Translate {
   const i = i18next.createInstance();
   void i.init({ resources, lng: lang, fallbackLng: false, interpolation: { escapeValue: false }, initAsync: false });
-  return (key, vars) => i.t(key, vars) as string;
+  return (key, vars) => String(i.t(key as never, vars as never));
 }
 const en = translator("en");
 const zh = translator("zh-CN");
@@ -126,5 +126,13 @@ describe("the rest", () => {
   it("is empty only without any check-in or entry in the range", () => {
     expect(isEmpty({ mood_points: [], days: [day("2026-11-21", 0)] })).toBe(true);
     expect(isEmpty({ mood_points: [], days: [day("2026-11-21", 0, 1)] })).toBe(false);
+  });
+});
+
+describe("dates", () => {
+  it("say the year only when asked", () => {
+    expect(formatDay("2027-06-30", "en", "year")).toBe("Jun 30, 2027");
+    expect(formatDay("2027-06-30", "zh-CN", "year")).toBe("2027年6月30日");
+    expect(formatDay("2027-06-30", "zh-CN")).toBe("6月30日");
   });
 });

@@ -30,9 +30,11 @@ export function daysBetween(since: string, until: string): string[] {
   return out;
 }
 
-/** A day as a person reads it: "Nov 11" / "11月11日" (`month`: "Nov" / "11月"). */
-export function formatDay(date: string, lang: string, kind: "day" | "month" = "day"): string {
-  const opts: Intl.DateTimeFormatOptions = kind === "day" ? { month: "short", day: "numeric", timeZone: "UTC" } : { month: "short", timeZone: "UTC" };
+/** A day as a person reads it: "Nov 11" / "11月11日" (`month`: "Nov" / "11月"; `year`:
+ * "Jun 30, 2027" / "2027年6月30日"). */
+export function formatDay(date: string, lang: string, kind: "day" | "month" | "year" = "day"): string {
+  const opts: Intl.DateTimeFormatOptions =
+    kind === "month" ? { month: "short", timeZone: "UTC" } : { month: "short", day: "numeric", timeZone: "UTC", ...(kind === "year" ? { year: "numeric" } : {}) };
   return new Intl.DateTimeFormat(lang, opts).format(new Date(dayMs(date)));
 }
 
