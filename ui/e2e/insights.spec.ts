@@ -51,7 +51,11 @@ for (const lang of ["en", "zh-CN"] as const) {
       await expect(page.getByTestId("insights-calendar-alt")).toContainText(w.calendar);
       await expect(page.getByTestId("insights-week")).toContainText(w.week);
       await expect(page.getByTestId("insights-goals")).toContainText(w.goal);
-      await expect(page.getByTestId("insights-calendar").locator(".heat-cell:not(.heat-none)")).not.toHaveCount(0);
+      const cells = page.getByTestId("insights-calendar").locator(".heat-grid .heat-cell:not(.heat-none)");
+      await expect(cells).toHaveCount(90);
+      // A cell says its day when the pointer reaches it.
+      await cells.last().hover();
+      await expect(cells.last()).toHaveAttribute("title", lang === "en" ? /^Nov 27: check-ins \d, journal entries \d$/ : /^11月27日：签到 \d 次/);
       await expect(page.getByTestId("insights-feelings").getByRole("listitem")).not.toHaveCount(0);
       await expect(page.getByTestId("insights-protocols").getByRole("listitem")).not.toHaveCount(0);
       // The canvas is drawn, and its screen-reader table lists the days with a mood.

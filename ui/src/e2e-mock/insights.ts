@@ -84,6 +84,8 @@ export function createInsights(params: URLSearchParams) {
     const inRange = within(since, until);
     const moods = inRange.filter((e) => e.mood !== null);
     const mood_points: MoodPoint[] = moods.map((e) => ({ date: e.date, entry_id: e.id, mood: e.mood as number }));
+    const onDay = new Map<string, Entry[]>();
+    for (const e of inRange) onDay.set(e.date, [...(onDay.get(e.date) ?? []), e]);
     const byDay = new Map<string, number[]>();
     for (const p of mood_points) byDay.set(p.date, [...(byDay.get(p.date) ?? []), p.mood]);
     const feelingCounts = new Map<string, number>();
@@ -105,7 +107,7 @@ export function createInsights(params: URLSearchParams) {
       mood_days: [...byDay].map(([date, moods]) => ({ date, mean: mean(moods) as number, count: moods.length })),
       days: Array.from({ length: SPAN[request.range] }, (_, i) => {
         const date = day(ms(since) + i * DAY);
-        const those = inRange.filter((e) => e.date === date);
+        const those = onDay.get(date) ?? [];
         return { date, checkins: those.filter((e) => e.checkin).length, journal: those.filter((e) => !e.checkin).length };
       }),
       feelings: [...feelingCounts].map(([feeling, count]) => ({ feeling, count })).sort((a, b) => b.count - a.count || a.feeling.localeCompare(b.feeling)),

@@ -2,14 +2,14 @@
 // canvas. The canvas needs real colours, so they (and the font, line widths and point size) are
 // read from the design tokens' CSS variables when the chart is drawn and again when the theme
 // changes. The canvas is hidden from screen readers; the summary sentence under it and a visually
-// hidden table of the days say the same in words.
+// hidden table (its days, or months for longer ranges) say the same in words.
 
 import { useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { InsightsRange, InsightsView } from "../wire";
-import { axisTicks, formatDay, formatMean, moodAlt, moodRows, moodSeries, type Translate } from "./compute";
+import { axisTicks, formatMean, moodAlt, moodRows, moodSeries, type Translate } from "./compute";
 
 /** The design tokens a canvas needs, as the current theme defines them. */
 function tokens() {
@@ -37,6 +37,8 @@ export function MoodChart({ view, range }: { view: InsightsView; range: Insights
   const box = useRef<HTMLDivElement>(null);
   const series = useMemo(() => moodSeries(view), [view]);
   const ticks = useMemo(() => axisTicks(view.since, view.until, lang), [view.since, view.until, lang]);
+  const rows = useMemo(() => moodRows(view.mood_points, range, lang), [view.mood_points, range, lang]);
+  const byMonth = range === "quarter" || range === "year";
 
   useEffect(() => {
     const el = box.current;
@@ -103,17 +105,19 @@ export function MoodChart({ view, range }: { view: InsightsView; range: Insights
         <caption>{t("insights.mood.table")}</caption>
         <thead>
           <tr>
-            <th scope="col">{t("insights.mood.date")}</th>
+            <th scope="col">{t(byMonth ? "insights.mood.month" : "insights.mood.date")}</th>
             <th scope="col">{t("insights.mood.mean")}</th>
+            <th scope="col">{t("insights.mood.range")}</th>
             <th scope="col">{t("insights.mood.checkins")}</th>
           </tr>
         </thead>
         <tbody>
-          {moodRows(view.mood_days).map((d) => (
-            <tr key={d.date}>
-              <td>{formatDay(d.date, lang)}</td>
-              <td>{formatMean(d.mean)}</td>
-              <td>{d.count}</td>
+          {rows.map((r) => (
+            <tr key={r.date}>
+              <td>{r.label}</td>
+              <td>{formatMean(r.mean)}</td>
+              <td>{r.low === r.high ? r.low : `${r.low}–${r.high}`}</td>
+              <td>{r.count}</td>
             </tr>
           ))}
         </tbody>

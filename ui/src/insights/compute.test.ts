@@ -6,7 +6,7 @@ import i18next from "i18next";
 import { describe, expect, it } from "vitest";
 import { resources } from "../i18n";
 import type { DayActivity, MoodPoint, WeekSummary } from "../wire";
-import { axisTicks, calendar, calendarAlt, daysBetween, feelingShares, formatDay, heatLevel, isEmpty, moodAlt, moodSeries, moodStats, weekCard, type Translate } from "./compute";
+import { axisTicks, calendar, calendarAlt, daysBetween, feelingShares, formatDay, heatLevel, isEmpty, moodAlt, moodRows, moodSeries, moodStats, weekCard, type Translate } from "./compute";
 
 function translator(lang: "en" | "zh-CN"): Translate {
   const i = i18next.createInstance();
@@ -134,5 +134,22 @@ describe("dates", () => {
     expect(formatDay("2027-06-30", "en", "year")).toBe("Jun 30, 2027");
     expect(formatDay("2027-06-30", "zh-CN", "year")).toBe("2027年6月30日");
     expect(formatDay("2027-06-30", "zh-CN")).toBe("6月30日");
+  });
+});
+
+describe("the mood table", () => {
+  const points = [point("2026-10-30", 2), point("2026-11-02", 4), point("2026-11-02", 5, 1), point("2026-11-20", 3)];
+  it("lists days for a month, newest first", () => {
+    expect(moodRows(points, "month", "en").map((r) => [r.label, r.mean, r.count])).toEqual([
+      ["Nov 20", 3, 1],
+      ["Nov 2", 4.5, 2],
+      ["Oct 30", 2, 1],
+    ]);
+  });
+  it("lists months for a year, with each month's range", () => {
+    expect(moodRows(points, "year", "zh-CN")).toEqual([
+      { date: "2026-11-01", label: "2026年11月", mean: 4, low: 3, high: 5, count: 3 },
+      { date: "2026-10-01", label: "2026年10月", mean: 2, low: 2, high: 2, count: 1 },
+    ]);
   });
 });

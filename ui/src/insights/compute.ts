@@ -4,7 +4,7 @@
 // them. No React, no DOM, no i18next instance (a `t` function is passed in), so vitest checks
 // it in both languages.
 
-import type { DayActivity, InsightsRange, InsightsView, MoodDay, MoodPoint, WeekSummary } from "../wire";
+import type { DayActivity, InsightsRange, InsightsView, MoodPoint, WeekSummary } from "../wire";
 
 /** Translates a key of the resource files (i18next's `t`, or a stand-in in tests). */
 export type Translate = (key: string, vars?: Record<string, string | number>) => string;
@@ -31,11 +31,29 @@ export function daysBetween(since: string, until: string): string[] {
 }
 
 /** A day as a person reads it: "Nov 11" / "11月11日" (`month`: "Nov" / "11月"; `year`:
- * "Jun 30, 2027" / "2027年6月30日"). */
-export function formatDay(date: string, lang: string, kind: "day" | "month" | "year" = "day"): string {
-  const opts: Intl.DateTimeFormatOptions =
-    kind === "month" ? { month: "short", timeZone: "UTC" } : { month: "short", day: "numeric", timeZone: "UTC", ...(kind === "year" ? { year: "numeric" } : {}) };
-  return new Intl.DateTimeFormat(lang, opts).format(new Date(dayMs(date)));
+ * "Jun 30, 2027" / "2027年6月30日"; `monthYear`: "Nov 2026" / "2026年11月"). */
+export type DayKind = "day" | "month" | "year" | "monthYear";
+export function formatDay(date: string, lang: string, kind: DayKind = "day"): string {
+  return formatter(lang, kind).format(dayMs(date));
+}
+
+/** One formatter per language and kind: making one costs far more than formatting (a year's
+ * calendar formats hundreds of days). */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(lang: string, kind: DayKind): Intl.DateTimeFormat {
+  const key = `${lang}|${kind}`;
+  let f = formatters.get(key);
+  if (!f) {
+    const opts: Intl.DateTimeFormatOptions = {
+      month: "short",
+      timeZone: "UTC",
+      ...(kind === "month" || kind === "monthYear" ? {} : { day: "numeric" }),
+      ...(kind === "year" || kind === "monthYear" ? { year: "numeric" } : {}),
+    };
+    f = new Intl.DateTimeFormat(lang, opts);
+    formatters.set(key, f);
+  }
+  return f;
 }
 
 /** A mean as shown: one decimal. */
@@ -211,5 +229,37 @@ export function weekCard(week: WeekSummary, lang: string, t: Translate): { headl
 export const isEmpty = (view: Pick<InsightsView, "days" | "mood_points">): boolean =>
   view.mood_points.length === 0 && view.days.every((d) => d.checkins === 0 && d.journal === 0);
 
-/** The mood days a table lists for a screen reader, newest first. */
-export const moodRows = (days: MoodDay[]): MoodDay[] => [...days].reverse();
+export interface MoodRow {
+  /** The day, or the month's first day. */
+  date: string;
+  /** A day ("Nov 11") or, for ranges longer than a month, a month ("Nov 2026"). */
+  label: string;
+  mean: number;
+  low: number;
+  high: number;
+  count: number;
+}
+
+/** The rows of the mood table a screen reader reads in place of the chart, newest first: one per
+ * day with a mood for a week or a month, one per month for longer ranges (a year of days is
+ * too long to listen to, and too many rows to lay out). */
+export function moodRows(points: MoodPoint[], range: InsightsRange, lang: string): MoodRow[] {
+  const byMonth = range === "quarter" || range === "year";
+  const groups = new Map<string, number[]>();
+  for (const p of points) {
+    const key = byMonth ? `${p.date.slice(0, 7)}-01` : p.date;
+    const moods = groups.get(key);
+    if (moods) moods.push(p.mood);
+    else groups.set(key, [p.mood]);
+  }
+  return [...groups]
+    .map(([date, moods]) => ({
+      date,
+      label: formatDay(date, lang, byMonth ? "monthYear" : "day"),
+      mean: moods.reduce((a, b) => a + b, 0) / moods.length,
+      low: Math.min(...moods),
+      high: Math.max(...moods),
+      count: moods.length,
+    }))
+    .reverse();
+}
