@@ -83,6 +83,9 @@ test("the range switch is reached and moved with the keyboard, and the chart fol
   await page.keyboard.press("ArrowRight");
   await expect(page.getByTestId("insights")).toHaveAttribute("data-ready", "true");
   await expect(page.getByTestId("insights-mood-alt")).toContainText("Mood over the last year:");
+  await expect(page.getByTestId("insights-calendar").locator(".heat-grid .heat-cell:not(.heat-none)")).toHaveCount(365);
+  await page.setViewportSize({ width: 1100, height: 1300 });
+  await page.screenshot({ path: `${SHOTS}/insights-year-en.png` });
   await page.keyboard.press("ArrowLeft");
   await page.keyboard.press("ArrowLeft");
   await page.keyboard.press("ArrowLeft");
