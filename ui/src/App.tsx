@@ -1,8 +1,9 @@
 // The window: first run (until a model is configured), then navigation between the screens:
-// today (the home), chat, journal, protocols, me, skills and settings. The screen shown is kept
-// in the address's fragment (`#journal`), so a reload stays on it and a test can open one.
+// today (the home), chat, journal, insights (loaded lazily), protocols, me, skills and settings.
+// The screen shown is kept in the address's fragment (`#journal`), so a reload stays on it and a
+// test can open one.
 
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "./client";
 import { ChatScreen } from "./chat/ChatScreen";
@@ -23,9 +24,12 @@ import { isLock, UnlockScreen, type LockKind } from "./unlock/UnlockScreen";
 import type { ReminderView } from "./wire";
 import { Tabs } from "./design";
 
+/** Loaded when first opened, so the chat's start-up and memory do not pay for the chart library. */
+const InsightsScreen = lazy(() => import("./insights/InsightsScreen"));
+
 type Screen = "starting" | "unlock" | "first-run" | Page;
 /** The screens the navigation leads to, in its order. */
-const PAGES = ["today", "chat", "journal", "protocols", "me", "skills", "settings"] as const;
+const PAGES = ["today", "chat", "journal", "insights", "protocols", "me", "skills", "settings"] as const;
 type Page = (typeof PAGES)[number];
 
 /** The screen the app opens on once set up: the one named in the fragment, else Today. */
@@ -139,6 +143,14 @@ export function App() {
       {screen === "journal" && (
         <div className="screen">
           <JournalScreen writeRequest={writeRequest} />
+        </div>
+      )}
+      {screen === "insights" && (
+        <div className="screen">
+          <Suspense fallback={<p className="starting muted">{t("insights.loading")}</p>}>
+            {/* Its empty state's check-in leads to Today. */}
+            <InsightsScreen onCheckIn={() => setScreen("today")} />
+          </Suspense>
         </div>
       )}
       {screen === "protocols" && (

@@ -249,3 +249,6 @@ export const journal = {
   /** Undoable from the state history. */
   remove: (id: string) => call("journal_remove", { id }),
 };
+
+/** Insights: the series of a range (mood, calendar, feelings, protocols, goals) and the week. */
+export const insights = (request: RequestOf<"insights">) => call("insights", request);

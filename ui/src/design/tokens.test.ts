@@ -59,7 +59,10 @@ describe("design tokens", () => {
 });
 
 describe("the design system's components", () => {
-  const SCREENS = ["chat", "settings", "skills", "protocols", "me", "firstrun", "unlock", "reminders"];
+  const SCREENS = [
+    "today", "checkin", "journal", "insights", "chat", "settings", "skills", "protocols", "me", "firstrun",
+    "unlock", "reminders",
+  ];
   it("are used by every screen", () => {
     for (const screen of SCREENS) {
       const uses = files(join(SRC, screen)).some((p) => /from "\.\.\/design"/.test(readFileSync(p, "utf8")));

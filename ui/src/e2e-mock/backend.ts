@@ -7,6 +7,7 @@
 import { mockIPC } from "@tauri-apps/api/mocks";
 import type { ChatMessage, Commands, ConversationSummary, Encryption, Envelope, PresetView, Settings, SettingsView, StopReason, TurnInput } from "../wire";
 import type { Call } from "./call";
+import { createInsights } from "./insights";
 import { createMe } from "./me";
 import { createModels } from "./models";
 import { createProtocols } from "./protocols";
@@ -125,7 +126,8 @@ export function installMockBackend() {
     inUse: () => (mock.settings.llm.preset === "local" ? mock.settings.llm.model : null),
     brokenCatalog: params.get("catalog") === "broken",
   });
-  const handlers = [protocols.handle, me.handle, skills.handle, reminders.handle, models.handle];
+  const insights = createInsights(params);
+  const handlers = [protocols.handle, me.handle, skills.handle, reminders.handle, models.handle, insights.handle];
   const journal = createJournal(() => (me.lifecoach.journal ??= []) as Array<Record<string, unknown>>);
   const today = createToday({
     entries: journal.entries,
