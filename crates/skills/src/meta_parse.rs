@@ -12,7 +12,6 @@ use crate::problem::ProblemCode;
 use crate::problem::{Pos, Problem, has_errors};
 use crate::yaml::Node;
 use crate::yaml_read::Reader;
-use crate::yaml_repair::parse_lenient;
 
 pub const MAX_DESCRIPTION: usize = 1024;
 pub const MAX_COMPATIBILITY: usize = 500;
@@ -63,18 +62,8 @@ pub(crate) fn parse_meta(yaml: &str, yaml_line: usize, path: &Path, folder: &str
     let fail =
         |problems| MetaParse { meta: None, problems, name_pos: Pos::START, positions: Vec::new() };
     let mut r = Reader::new(path);
-    let node = match parse_lenient(yaml, yaml_line) {
-        Ok((node, repairs)) => {
-            for rep in repairs {
-                r.warn(rep.pos, rep.message());
-            }
-            node
-        }
-        Err(e) => {
-            let code = ProblemCode::InvalidYaml { detail: e.message.clone() };
-            r.error_of(e.pos, code, format!("invalid YAML in frontmatter: {}", e.message));
-            return fail(r.problems);
-        }
+    let Some(node) = r.document(yaml, yaml_line, " in frontmatter") else {
+        return fail(r.problems);
     };
     let Some(entries) = node.as_map() else {
         r.error(

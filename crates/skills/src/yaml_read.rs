@@ -7,6 +7,7 @@ use std::path::Path;
 
 use crate::problem::{Pos, Problem, ProblemCode};
 use crate::yaml::{Key, Node, ScalarKind, Value};
+use crate::yaml_repair::parse_lenient;
 
 /// Collects problems for one file while fields are read.
 pub(crate) struct Reader<'a> {
@@ -30,6 +31,25 @@ impl<'a> Reader<'a> {
     /// An error of a known kind.
     pub fn error_of(&mut self, pos: Pos, code: ProblemCode, message: impl Into<String>) {
         self.problems.push(Problem::error(self.path, pos, message).with_code(code));
+    }
+
+    /// `text` (its first line is the file's line `first_line`) read leniently: each repair
+    /// made to it is a warning; YAML that cannot be read is an error (`invalid YAML{in_what}:
+    /// …`) and gives `None`.
+    pub fn document(&mut self, text: &str, first_line: usize, in_what: &str) -> Option<Node> {
+        match parse_lenient(text, first_line) {
+            Ok((node, repairs)) => {
+                for rep in repairs {
+                    self.warn(rep.pos, rep.message());
+                }
+                Some(node)
+            }
+            Err(e) => {
+                let code = ProblemCode::InvalidYaml { detail: e.message.clone() };
+                self.error_of(e.pos, code, format!("invalid YAML{in_what}: {}", e.message));
+                None
+            }
+        }
     }
 
     /// A field holding the wrong kind of value.

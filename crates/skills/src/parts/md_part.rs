@@ -7,7 +7,6 @@ use crate::frontmatter::split;
 use crate::problem::ProblemCode;
 use crate::yaml::Node;
 use crate::yaml_read::Reader;
-use crate::yaml_repair::parse_lenient;
 
 /// The frontmatter mapping node and the body, or `None` after recording why not.
 pub(crate) fn read_md<'t>(
@@ -22,19 +21,7 @@ pub(crate) fn read_md<'t>(
             return None;
         }
     };
-    let node = match parse_lenient(parts.yaml, parts.yaml_line) {
-        Ok((node, repairs)) => {
-            for rep in repairs {
-                r.warn(rep.pos, rep.message());
-            }
-            node
-        }
-        Err(e) => {
-            let code = ProblemCode::InvalidYaml { detail: e.message.clone() };
-            r.error_of(e.pos, code, format!("invalid YAML in frontmatter: {}", e.message));
-            return None;
-        }
-    };
+    let node = r.document(parts.yaml, parts.yaml_line, " in frontmatter")?;
     if node.as_map().is_none() {
         r.error(
             node.pos,

@@ -8,10 +8,9 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::Parsed;
-use crate::problem::{ProblemCode, has_errors};
+use crate::problem::has_errors;
 use crate::yaml::Node;
 use crate::yaml_read::Reader;
-use crate::yaml_repair::parse_lenient;
 
 /// Starters shown per skill; more are a warning and left out.
 pub const MAX_STARTERS: usize = 3;
@@ -49,18 +48,8 @@ impl LocalText {
 
 pub(crate) fn parse_prompts(path: &Path, text: &str) -> Parsed<PromptsSpec> {
     let mut r = Reader::new(path);
-    let node = match parse_lenient(text, 1) {
-        Ok((node, repairs)) => {
-            for rep in repairs {
-                r.warn(rep.pos, rep.message());
-            }
-            node
-        }
-        Err(e) => {
-            let code = ProblemCode::InvalidYaml { detail: e.message.clone() };
-            r.error_of(e.pos, code, format!("invalid YAML: {}", e.message));
-            return (None, r.problems);
-        }
+    let Some(node) = r.document(text, 1, "") else {
+        return (None, r.problems);
     };
     let Some(entries) = node.as_map() else {
         r.error(

@@ -14,10 +14,9 @@ use serde_json::Value as Json;
 
 use super::Parsed;
 use super::tools_schema::{check_examples, check_parameters};
-use crate::problem::{ProblemCode, has_errors};
+use crate::problem::has_errors;
 use crate::yaml::Node;
 use crate::yaml_read::Reader;
-use crate::yaml_repair::parse_lenient;
 
 /// Every built-in tool the agent provides. Kept here, once; the agent's tool registry must
 /// implement exactly these names.
@@ -95,18 +94,8 @@ const TOOL_FIELDS: &[&str] = &["name", "description", "parameters", "examples", 
 
 pub(crate) fn parse_tools(path: &Path, text: &str) -> Parsed<ToolsSpec> {
     let mut r = Reader::new(path);
-    let node = match parse_lenient(text, 1) {
-        Ok((node, repairs)) => {
-            for rep in repairs {
-                r.warn(rep.pos, rep.message());
-            }
-            node
-        }
-        Err(e) => {
-            let code = ProblemCode::InvalidYaml { detail: e.message.clone() };
-            r.error_of(e.pos, code, format!("invalid YAML: {}", e.message));
-            return (None, r.problems);
-        }
+    let Some(node) = r.document(text, 1, "") else {
+        return (None, r.problems);
     };
     let Some(entries) = node.as_map() else {
         r.error(
