@@ -41,9 +41,9 @@ function seed(today: string, days: number, lang: "zh-CN" | "en"): Entry[] {
   const out: Entry[] = [];
   for (let i = days - 1; i >= 0; i--) {
     const date = day(ms(today) - i * DAY);
-    const skip = rnd() < 0.14 && i > 2;
+    const restDay = rnd() < 0.14 && i > 2;
     const base = 3.4 + 0.9 * Math.sin(i / 8) + 0.4 * Math.sin(i / 3.1) - (i > 60 ? 0.4 : 0);
-    const checkins = skip ? 0 : rnd() < 0.12 ? 2 : 1;
+    const checkins = restDay ? 0 : rnd() < 0.12 ? 2 : 1;
     for (let k = 0; k < checkins; k++) {
       const mood = Math.max(1, Math.min(5, Math.round(base + (rnd() - 0.5) * 1.6)));
       const pool = mood <= 2 ? words.low : mood >= 4 ? words.high : words.mid;
@@ -51,7 +51,7 @@ function seed(today: string, days: number, lang: "zh-CN" | "en"): Entry[] {
       if (rnd() < 0.35) feelings.push(pool[Math.floor(rnd() * pool.length)] as string);
       out.push({ date, id: `${date}T0${8 + k * 10}:00:00Z`, mood, feelings: [...new Set(feelings)], checkin: true });
     }
-    if (!skip && rnd() < 0.25) out.push({ date, id: `${date}T21:30:00Z`, mood: null, feelings: [], checkin: false });
+    if (!restDay && rnd() < 0.25) out.push({ date, id: `${date}T21:30:00Z`, mood: null, feelings: [], checkin: false });
   }
   return out;
 }

@@ -99,28 +99,28 @@ fn named_paths(module: &str, text: &str) -> Vec<Vec<String>> {
     while i < text.len() {
         let rest = &text[i..];
         let starts_word = i == 0 || !is_ident_byte(bytes[i - 1]) && bytes[i - 1] != b'$';
-        let (base, skip) = if starts_word && rest.starts_with("crate::") {
+        let (base, prefix_len) = if starts_word && rest.starts_with("crate::") {
             (Vec::new(), "crate::".len())
         } else if starts_word && rest.starts_with("super::") {
             // Each `super` is one module up, whichever file the module lives in.
             let mut base = split(module);
-            let mut skip = 0;
-            while text[i + skip..].starts_with("super::") {
-                skip += "super::".len();
+            let mut prefix_len = 0;
+            while text[i + prefix_len..].starts_with("super::") {
+                prefix_len += "super::".len();
                 base.pop();
             }
-            (base, skip)
+            (base, prefix_len)
         } else {
             i += rest.chars().next().map_or(1, char::len_utf8);
             continue;
         };
-        let (tails, used) = tree(&text[i + skip..]);
+        let (tails, used) = tree(&text[i + prefix_len..]);
         for tail in tails {
             let mut path = base.clone();
             path.extend(tail);
             out.push(path);
         }
-        i += skip + used.max(1);
+        i += prefix_len + used.max(1);
     }
     out
 }
@@ -157,7 +157,7 @@ fn tree(text: &str) -> (Vec<Vec<String>>, usize) {
                     out.push(path);
                 }
                 i += used.max(1);
-                // Skip `as name` and anything up to the next `,` or `}` at this level.
+                // Past `as name` and anything up to the next `,` or `}` at this level.
                 while bytes.get(i).is_some_and(|b| *b != b',' && *b != b'}' && *b != b'{') {
                     i += 1;
                 }
