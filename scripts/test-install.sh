@@ -85,6 +85,8 @@ fi
 cargo build --locked -p vibe-test-support --bin fake-llm
 FAKE_LLM="$(cd "$CARGO_TARGET_DIR/debug" && pwd)/fake-llm"
 SHOTS="${INSTALL_SHOTS_DIR:-$CARGO_TARGET_DIR/install-test-shots}"
+mkdir -p "$SHOTS"
+rm -f "$SHOTS"/install-*.png
 
 DATA="$WORK/data"
 H="$WORK/home"

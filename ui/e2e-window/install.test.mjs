@@ -2,8 +2,8 @@
 // the packaged `vibe` wrote a conversation, a journal entry, a check-in and a protocol step into
 // a passphrase-encrypted data folder): /usr/bin/vibelife, started through tauri-driver +
 // WebKitWebDriver, is unlocked with the passphrase and shows that data — the protocol run on
-// Today, the journal entry on Journal, the conversation in the chat. Run once after installing
-// and once after upgrading the package; nothing here writes to the data folder on purpose.
+// Today, the journal entry on Journal, the conversation (and the run's bar) in the chat. Run
+// once after installing and once after upgrading the package; it writes nothing on purpose.
 //
 // Environment: VIBELIFE_APP (/usr/bin/vibelife), TAURI_DRIVER, WEBKIT_DRIVER, TAURI_DRIVER_PORT,
 // DISPLAY (Xvfb), SHOTS_DIR, INSTALL_STAGE (names the screenshot: install, upgrade),
@@ -141,6 +141,10 @@ test(`the installed app (${STAGE}) unlocks the folder and shows the conversation
     await items[0].click();
     await waitFor("the question", async () => (await texts(app, "msg-user")).includes(EXPECT.question));
     await waitFor("the reply", async () => (await texts(app, "msg-assistant")).some((t) => t.includes(EXPECT.reply)));
+    // The protocol run's bar above it, on the step after the one answered.
+    const bar = await app.byTestId("protocol-progress");
+    await waitFor("the protocol bar on its step", async () => (await bar.attribute("aria-valuenow")) === String(EXPECT.step));
+    assert.equal(await bar.attribute("aria-valuemax"), String(EXPECT.total));
     await shot(app, `install-${STAGE}-chat.png`);
   } catch (e) {
     // What the window showed when it failed: its text, and a screenshot when it has painted.
