@@ -61,6 +61,8 @@ else
 fi
 echo "deb: $DEB"
 echo "rpm: $RPM"
+# For scripts/test.sh: the paths, so the install test (scripts/test-install.sh) uses these.
+[ -n "${VIBE_PACKAGES_FILE:-}" ] && printf '%s\n%s\n' "$DEB" "$RPM" >"$VIBE_PACKAGES_FILE"
 VERSION="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["version"])' "$ROOT/tauri.conf.json")"
 BUILD_DIR="$CARGO_TARGET_DIR/release"
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check and test of the project: formatting, lints, all workspace tests (unit,
-# integration, scenario, doc tests), the embedded engine and the Linux packages, then the UI's
-# typecheck, unit tests and browser tests, then the desktop app in a real window (Xvfb +
-# tauri-driver). Exits non-zero on the first failure.
+# integration, scenario, doc tests), the embedded engine and the Linux packages (checked, then
+# installed, upgraded and removed), then the UI's typecheck, unit tests and browser tests, then
+# the desktop app in a real window (Xvfb + tauri-driver). Exits non-zero on the first failure.
 source "$(dirname "$0")/env.sh"
 # The workspace includes the desktop shell (src-tauri): its WebKitGTK/GTK packages come first.
 source "$ROOT/scripts/app-env.sh"
@@ -26,7 +26,15 @@ cargo test "${LOCAL_ENGINE[@]}" --no-fail-fast --test all -- local_model
 # The .deb and .rpm (docs/packaging.md): built from the engine build above (one llama.cpp
 # compile, checked), then their files, dependencies, rpath, desktop entry and metainfo.
 echo "== Linux packages (scripts/test-package.sh)"
-VIBE_ENGINE_BUILT=1 bash "$ROOT/scripts/test-package.sh"
+PACKAGES="$(mktemp)"
+VIBE_ENGINE_BUILT=1 VIBE_PACKAGES_FILE="$PACKAGES" bash "$ROOT/scripts/test-package.sh"
+
+# The same .deb installed, upgraded and removed for real (apt-get; the installed vibe and, under
+# Xvfb, vibelife see the data each time; the data folder survives removal): docs/packaging.md.
+echo "== install, upgrade, remove (scripts/test-install.sh)"
+mapfile -t built <"$PACKAGES"
+rm -f "$PACKAGES"
+bash "$ROOT/scripts/test-install.sh" "${built[@]}"
 
 echo "== keychain tests (a private D-Bus session with gnome-keyring's Secret Service)"
 bash "$ROOT/scripts/test-keychain.sh"
