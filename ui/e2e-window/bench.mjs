@@ -14,7 +14,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pressClose, sessionBus, uiReadyTimes, webProcesses } from "./processes.mjs";
+import { closeToTray, sessionBus, uiReadyTimes } from "./processes.mjs";
 import { Session, waitFor } from "./webdriver.mjs";
 
 const APP = process.env.VIBELIFE_APP;
@@ -162,8 +162,7 @@ async function tray() {
     pid = appPid();
     if (!pid) throw new Error("the app's process was not found");
     const open = treePss(pid);
-    pressClose(pid);
-    await waitFor("the web processes gone", async () => webProcesses(pid).length === 0, 20_000, 100);
+    await closeToTray(pid, waitFor);
     await idle();
     const inTray = treePss(pid);
     console.log(`tray: window with ${inDom} of ${MESSAGES} messages in the DOM, PSS ${mb(open)} MB; closed to the tray, idle PSS ${mb(inTray)} MB`);
@@ -176,10 +175,7 @@ async function tray() {
       await new Promise((r) => second.once("exit", r));
       const ready = await waitFor("the reopened composer", () => uiReadyTimes(env.XDG_DATA_HOME)[before] ?? null, 30_000, 10);
       times.push(ready - t0);
-      if (i + 1 < RUNS) {
-        pressClose(pid);
-        await waitFor("the web processes gone", async () => webProcesses(pid).length === 0, 20_000, 100);
-      }
+      if (i + 1 < RUNS) await closeToTray(pid, waitFor);
     }
     times.sort((a, b) => a - b);
     console.log(`tray: reopen to interactive composer (${RUNS} runs): min ${times[0]} ms, median ${times[Math.floor(RUNS / 2)]} ms, max ${times.at(-1)} ms`);

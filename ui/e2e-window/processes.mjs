@@ -92,3 +92,25 @@ export function pressClose(pid) {
   if (ids.length === 0) throw new Error(`no window of ${pid} to close`);
   execFileSync("/usr/bin/python3", [new URL("./close-window.py", import.meta.url).pathname, ...ids], { stdio: "inherit" });
 }
+
+/** Closes `pid`'s window (with "keep running in the tray" chosen) until its web processes are
+ * gone. The close button is pressed again while a window is still there: under Xvfb, with no
+ * window manager, a WM_DELETE_WINDOW sent in the first moments after the window is mapped can
+ * be lost (GTK does not deliver it), which a person clicking never meets. */
+export async function closeToTray(pid, waitFor) {
+  await waitFor(
+    "the window closed and its web processes gone",
+    async () => {
+      if (windowsOf(pid).length > 0) {
+        try {
+          pressClose(pid);
+        } catch {
+          /* the window went between the search and the message */
+        }
+      }
+      return webProcesses(pid).length === 0;
+    },
+    30_000,
+    1_000,
+  );
+}

@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { alive, logLines, pressClose, sessionBus, uiReadyTimes, webProcesses, windowsOf } from "./processes.mjs";
+import { alive, closeToTray, logLines, sessionBus, uiReadyTimes, webProcesses, windowsOf } from "./processes.mjs";
 import { Session, waitFor } from "./webdriver.mjs";
 
 const APP = need("VIBELIFE_APP");
@@ -109,8 +109,7 @@ test("started in the tray, opened by a second launch, closed to the tray with th
 
   // The close button with "keep running in the tray" chosen: the window and its web process
   // go, the app stays.
-  pressClose(app.pid);
-  await waitFor("the web processes gone", async () => webProcesses(app.pid).length === 0, 20_000, 100);
+  await closeToTray(app.pid, waitFor);
   assert.equal(windowsOf(app.pid).length, 0, "no window left");
   assert.ok(logLines(env.XDG_DATA_HOME).some((l) => /running in the tray/.test(l)), "the log says it went to the tray");
   assert.ok(alive(app.pid), "the app runs on in the tray");
