@@ -1,8 +1,9 @@
 # Set-up for building and testing the desktop app (sourced after env.sh by scripts/build-app.sh,
 # scripts/test.sh and scripts/run.sh). Installs, only when missing, the Debian packages Tauri 2
 # builds against (WebKitGTK 4.1, GTK 3, libsoup 3 ...). `app_test_env` additionally installs what
-# the real-window test needs: Xvfb, WebKitWebDriver, ImageMagick, and tauri-driver (a cargo
-# install cached under $HOME/.cache, so it is built once per machine).
+# the real-window test needs: Xvfb, WebKitWebDriver, ImageMagick, a D-Bus daemon and python3-xlib
+# (the tray test), and tauri-driver (a cargo install cached under $HOME/.cache, so it is built
+# once per machine).
 
 apt_install_missing() {
   local label="$1"
@@ -24,7 +25,7 @@ apt_install_missing() {
 APP_BUILD_PACKAGES=(libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libayatana-appindicator3-dev
   librsvg2-dev libxdo-dev libssl-dev build-essential pkg-config file)
 APP_TEST_PACKAGES=(xvfb xauth webkit2gtk-driver imagemagick x11-utils xdotool fonts-noto-cjk
-  fonts-noto-color-emoji)
+  fonts-noto-color-emoji dbus-daemon python3-xlib)
 
 apt_install_missing "the desktop app's build" "${APP_BUILD_PACKAGES[@]}"
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks of the desktop app in a real window under Xvfb (figures in docs/performance.md):
 # idle memory (PSS of all its processes) after opening a 1,000-message conversation, and launch
-# to an interactive composer. Builds the release app (scripts/build-app.sh) unless VIBELIFE_APP
-# names a binary. Usage: scripts/bench-app.sh [memory|launch|all]
+# to an interactive composer, and the app idling in the tray and reopened from it. Builds the
+# release app (scripts/build-app.sh) unless VIBELIFE_APP names a binary. Usage: scripts/bench-app.sh [memory|launch|tray|all]
 source "$(dirname "$0")/env.sh"
 source "$ROOT/scripts/app-env.sh"
 app_test_env

@@ -2,7 +2,8 @@
 //! asks the core which reminders to notify now (`App::notify_due_reminders`: the latest due,
 //! unanswered one per run, once, honouring the off switch and quiet hours) and shows each with
 //! tauri-plugin-notification. Choosing them is the core's; this only keeps the clock and shows
-//! what it gets. The window's reminder card reads `reminder_notices` itself, since the Linux
+//! what it gets; no window is needed, so reminders go on while VibeLife sits in the tray
+//! (`window.rs`). The window's reminder card reads `reminder_notices` itself, since the Linux
 //! notification cannot report a click.
 
 use std::time::Duration;
@@ -20,6 +21,8 @@ pub async fn notify_due(handle: tauri::AppHandle) {
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
+        // The tray menu follows a language change on the same clock.
+        crate::tray::refresh(&handle);
         let Ok(app) = handle.state::<Shell>().app() else { continue };
         let due = tauri::async_runtime::spawn_blocking(move || app.notify_due_reminders()).await;
         let list = match due {

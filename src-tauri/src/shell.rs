@@ -19,15 +19,20 @@ impl Shell {
     /// Opens the app over `VIBE_DATA_DIR` (when set and not empty) or the OS default data dir,
     /// with the `VIBE_*` overrides, exactly as the CLI does.
     pub fn open() -> Self {
-        let paths = match std::env::var_os("VIBE_DATA_DIR").filter(|v| !v.is_empty()) {
-            Some(dir) => AppPaths::new(dir),
-            None => AppPaths::os_default(),
-        };
+        let paths = Self::paths_from_env();
         let app = open_app(paths.clone(), Self::overrides()).map(Arc::new);
         if let Ok(app) = &app {
             schedule_backups(app);
         }
         Self { app: RwLock::new(app), paths }
+    }
+
+    /// `VIBE_DATA_DIR` (when set and not empty), else the OS default data dir.
+    pub fn paths_from_env() -> AppPaths {
+        match std::env::var_os("VIBE_DATA_DIR").filter(|v| !v.is_empty()) {
+            Some(dir) => AppPaths::new(dir),
+            None => AppPaths::os_default(),
+        }
     }
 
     /// The environment's overrides for a long-lived app.

@@ -3,13 +3,18 @@
 // - memory: idle PSS of every process of the app (the app, WebKit's web and network processes)
 //   after opening a conversation of 1,000 messages, and how many messages are in the DOM;
 // - launch: from spawning the binary to the composer taking input (the app logs the wall-clock
-//   time of that moment, `ui ready`), median of several runs.
+//   time of that moment, `ui ready`), median of several runs;
+// - tray: the same conversation open, then the window closed with "keep running in the tray":
+//   PSS of the app idling in the tray (its web process gone), and from a second launch (which
+//   hands over to the running app through tauri-plugin-single-instance on a private session
+//   bus) to the new window's interactive composer.
 // Environment: VIBELIFE_APP, TAURI_DRIVER, WEBKIT_DRIVER, DISPLAY; BENCH_RUNS (launch runs, 7).
 
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { closeToTray, sessionBus, uiReadyTimes } from "./processes.mjs";
 import { Session, waitFor } from "./webdriver.mjs";
 
 const APP = process.env.VIBELIFE_APP;
@@ -35,8 +40,11 @@ mkdirSync(env.VIBE_DATA_DIR, { recursive: true });
 // switched to a passphrase: the app encrypts it in place at the next start, as it does for a
 // database from before encryption, and the figures are those of the encrypted app.
 const settingsFile = join(env.VIBE_DATA_DIR, "settings.json");
-const writeSettings = (encryption) =>
-  writeFileSync(settingsFile, JSON.stringify({ llm: { base_url: "http://127.0.0.1:9/v1", model: "none" }, storage: { encryption } }));
+const writeSettings = (encryption, on_close = "ask") =>
+  writeFileSync(
+    settingsFile,
+    JSON.stringify({ llm: { base_url: "http://127.0.0.1:9/v1", model: "none" }, storage: { encryption }, preferences: { on_close } }),
+  );
 env.VIBE_DB_PASSPHRASE = "bench passphrase";
 writeSettings("none");
 
@@ -82,18 +90,14 @@ function appPid() {
   return null;
 }
 
-async function memory() {
-  const driver = spawn(TAURI_DRIVER, ["--port", String(PORT), "--native-driver", WEBKIT_DRIVER], { env, stdio: "ignore" });
-  try {
-    const base = `http://127.0.0.1:${PORT}`;
-    await waitFor("tauri-driver", async () => (await fetch(`${base}/status`)).ok, 20_000, 200);
-    const caps = { browserName: "wry", "tauri:options": { application: APP } };
-    // First start creates and migrates the database.
-    let s = await Session.start(base, caps);
-    await s.byTestId("composer");
-    await s.close();
-    // A conversation of 1,000 messages (Markdown, CJK), written straight into the file.
-    execFileSync("python3", ["-c", `
+/** First start (creates and migrates the database), then a conversation of 1,000 messages
+ * (Markdown, CJK) written straight into the file; the database is then switched to a passphrase. */
+async function prepare(base, caps) {
+  if (existsSync(join(env.VIBE_DATA_DIR, "vibe.db"))) return;
+  const s = await Session.start(base, caps);
+  await s.byTestId("composer");
+  await s.close();
+  execFileSync("python3", ["-c", `
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 now = "2026-01-01T00:00:00Z"
@@ -104,23 +108,81 @@ for i in range(${MESSAGES}):
     c.execute("INSERT INTO messages (conversation_id, role, content, created_at) VALUES ('bench', ?, ?, ?)", (role, text, now))
 c.commit()
 `, join(env.VIBE_DATA_DIR, "vibe.db")]);
+  writeSettings("passphrase");
+}
+
+/** Opens the 1,000-message conversation in the window; answers how many messages are in the DOM. */
+async function openConversation(s) {
+  // The app opens on Today; the conversations are in the chat.
+  await (await s.waitFind('[data-testid="nav-chat"]')).click();
+  await (await s.waitFind('[data-testid="conversation-item"] button.title')).click();
+  await waitFor("the conversation", async () => (await s.findAll('[data-testid="msg-assistant"]')).length > 0);
+  return (await s.findAll('[data-testid="msg-user"], [data-testid="msg-assistant"]')).length;
+}
+
+const idle = () => new Promise((r) => setTimeout(r, 10_000));
+const mb = (rows) => (rows.reduce((a, r) => a + r.pss, 0) / 1024).toFixed(0);
+
+async function memory() {
+  const driver = spawn(TAURI_DRIVER, ["--port", String(PORT), "--native-driver", WEBKIT_DRIVER], { env, stdio: "ignore" });
+  try {
+    const base = `http://127.0.0.1:${PORT}`;
+    await waitFor("tauri-driver", async () => (await fetch(`${base}/status`)).ok, 20_000, 200);
+    const caps = { browserName: "wry", "tauri:options": { application: APP } };
+    await prepare(base, caps);
     writeSettings("passphrase");
-    s = await Session.start(base, caps);
-    // The app opens on Today; the conversations are in the chat.
-    await (await s.waitFind('[data-testid="nav-chat"]')).click();
-    await (await s.waitFind('[data-testid="conversation-item"] button.title')).click();
-    await waitFor("the conversation", async () => (await s.findAll('[data-testid="msg-assistant"]')).length > 0);
-    const inDom = (await s.findAll('[data-testid="msg-user"], [data-testid="msg-assistant"]')).length;
-    await new Promise((r) => setTimeout(r, 10_000)); // idle
+    const s = await Session.start(base, caps);
+    const inDom = await openConversation(s);
+    await idle();
     const pid = appPid();
     const rows = pid ? treePss(pid) : [];
-    const total = rows.reduce((a, r) => a + r.pss, 0);
     const clear = readFileSync(join(env.VIBE_DATA_DIR, "vibe.db")).includes(Buffer.from("第 0 条"));
-    console.log(`memory: conversation of ${MESSAGES} messages, ${inDom} in the DOM; idle PSS ${(total / 1024).toFixed(0)} MB; database ${clear ? "CLEAR" : "encrypted"}`);
+    console.log(`memory: conversation of ${MESSAGES} messages, ${inDom} in the DOM; idle PSS ${mb(rows)} MB; database ${clear ? "CLEAR" : "encrypted"}`);
     for (const r of rows) console.log(`  ${r.name} (${r.pid}): ${(r.pss / 1024).toFixed(0)} MB`);
     await s.close();
   } finally {
     driver.kill("SIGTERM");
+  }
+}
+
+async function tray() {
+  const bus = await sessionBus();
+  const trayEnv = { ...env, DBUS_SESSION_BUS_ADDRESS: bus.address };
+  const driver = spawn(TAURI_DRIVER, ["--port", String(PORT), "--native-driver", WEBKIT_DRIVER], { env: trayEnv, stdio: "ignore" });
+  let pid = null;
+  try {
+    const base = `http://127.0.0.1:${PORT}`;
+    await waitFor("tauri-driver", async () => (await fetch(`${base}/status`)).ok, 20_000, 200);
+    const caps = { browserName: "wry", "tauri:options": { application: APP } };
+    await prepare(base, caps);
+    writeSettings("passphrase", "tray");
+    const s = await Session.start(base, caps);
+    const inDom = await openConversation(s);
+    await idle();
+    pid = appPid();
+    if (!pid) throw new Error("the app's process was not found");
+    const open = treePss(pid);
+    await closeToTray(pid, waitFor);
+    await idle();
+    const inTray = treePss(pid);
+    console.log(`tray: window with ${inDom} of ${MESSAGES} messages in the DOM, PSS ${mb(open)} MB; closed to the tray, idle PSS ${mb(inTray)} MB`);
+    for (const r of inTray) console.log(`  ${r.name} (${r.pid}): ${(r.pss / 1024).toFixed(0)} MB`);
+    const times = [];
+    for (let i = 0; i < RUNS; i++) {
+      const before = uiReadyTimes(env.XDG_DATA_HOME).length;
+      const t0 = Date.now();
+      const second = spawn(APP, [], { env: trayEnv, stdio: "ignore" });
+      await new Promise((r) => second.once("exit", r));
+      const ready = await waitFor("the reopened composer", () => uiReadyTimes(env.XDG_DATA_HOME)[before] ?? null, 30_000, 10);
+      times.push(ready - t0);
+      if (i + 1 < RUNS) await closeToTray(pid, waitFor);
+    }
+    times.sort((a, b) => a - b);
+    console.log(`tray: reopen to interactive composer (${RUNS} runs): min ${times[0]} ms, median ${times[Math.floor(RUNS / 2)]} ms, max ${times.at(-1)} ms`);
+  } finally {
+    if (pid) process.kill(pid, "SIGTERM");
+    driver.kill("SIGTERM");
+    bus.daemon.kill("SIGTERM");
   }
 }
 
@@ -162,6 +224,7 @@ try {
   const which = process.argv[2] ?? "all";
   if (which === "all" || which === "memory") await memory();
   if (which === "all" || which === "launch") await launch();
+  if (which === "all" || which === "tray") await tray();
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -1,7 +1,8 @@
 // The window: first run (until a model is configured), then navigation between the screens:
 // today (the home), chat, journal, insights (loaded lazily), protocols, me, skills and settings.
-// The screen shown is kept in the address's fragment (`#journal`), so a reload stays on it and a
-// test can open one.
+// The screen shown is kept in the address's fragment (`#journal`), so a reload stays on it, a
+// test can open one and the tray's "Today's reminders" can turn an open window to Today. The
+// first-close dialog sits over any screen.
 
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -19,6 +20,7 @@ import { ReminderCard } from "./reminders/ReminderCard";
 import { SettingsScreen } from "./settings/SettingsScreen";
 import { SkillsScreen } from "./skills/SkillsScreen";
 import { TodayScreen } from "./today/TodayScreen";
+import { CloseDialog } from "./tray/CloseDialog";
 import { recovered, report, watchSkills } from "./store";
 import { isLock, UnlockScreen, type LockKind } from "./unlock/UnlockScreen";
 import type { ReminderView } from "./wire";
@@ -72,6 +74,13 @@ export function App() {
     );
   };
   useEffect(start, []);
+  // The tray's "Today's reminders" sets the fragment of an open window: follow it (only from a
+  // screen of the app, never out of first run or the unlock screen).
+  useEffect(() => {
+    const follow = () => setScreenState((s) => ((PAGES as readonly string[]).includes(s) ? home() : s));
+    window.addEventListener("hashchange", follow);
+    return () => window.removeEventListener("hashchange", follow);
+  }, []);
   /** Unlocked: the saved language and theme could not be read while the folder was locked; apply them now. */
   const opened = () => {
     client.settings.get().then(
@@ -173,6 +182,7 @@ export function App() {
           <SettingsScreen />
         </div>
       )}
+      <CloseDialog />
     </div>
   );
 }

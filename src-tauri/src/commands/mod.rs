@@ -1,14 +1,15 @@
 //! The commands the webview may invoke, all named in the command list of the wire crate
 //! (`vibe_wire::with_commands!`): its `app` section is generated in `wire` (answered by the
 //! core's `App`), its `shell` section is written by hand in the other modules here (dialogs,
-//! opening a folder, unlocking, the skills watch) and re-exported below, where the generated
-//! handler finds them. Requests and responses are the wire crate's types, `CommandError` (a
+//! opening a folder, unlocking, the skills watch, closing to the tray, starting at login) and
+//! re-exported below, where the generated handler finds them. Requests and responses are the wire crate's types, `CommandError` (a
 //! typed kind, a message and the data for a hint) the error. Database work runs on blocking
 //! threads so no command stalls the event loop. No product logic here.
 
 pub mod database;
 pub mod desktop;
 pub mod export;
+pub mod lifecycle;
 pub mod models;
 pub mod skills_watch;
 pub mod wire;
@@ -17,6 +18,7 @@ pub mod wire;
 pub use database::*;
 pub use desktop::*;
 pub use export::*;
+pub use lifecycle::*;
 pub use models::*;
 pub use skills_watch::*;
 

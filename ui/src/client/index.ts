@@ -163,6 +163,15 @@ export const appVersion = () => getVersion();
 /** Tells the shell the composer is interactive (it logs the launch time). */
 export const uiReady = () => call("ui_ready");
 
+/** The window and the app beside the desktop (the shell's tray; docs/ui.md, "Tray"). */
+export const desktop = {
+  /** Closes the window as `preferences.on_close` now says: to the tray, or quitting. */
+  closeWindow: () => call("close_window"),
+  /** Whether VibeLife starts at login (minimised to the tray). */
+  autostart: () => call("autostart_status"),
+  setAutostart: (enabled: boolean) => call("set_autostart", { enabled }),
+};
+
 /** Where the shell wrote a file the person chose in the save dialog (`path` null: closed). */
 export type { Saved } from "../wire";
 

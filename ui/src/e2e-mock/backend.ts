@@ -54,6 +54,10 @@ interface MockState {
   editSkill: (name: string, fixed: boolean, notify: boolean) => void;
   /** Stands in for the coach's `append_to_list` in the live run: stored, then `state_changed`. */
   coachAppends: (list: string, entry: Record<string, unknown>) => void;
+  /** The OS autostart entry (`set_autostart`). */
+  autostart: boolean;
+  /** How often `close_window` ran (the window closed as the setting says). */
+  windowClosed: number;
 }
 
 declare global {
@@ -90,6 +94,8 @@ export function installMockBackend() {
     delayMs: Number(params.get("delay") ?? 30),
     settings: initialSettings(params.get("lang")),
     configured: false,
+    autostart: false,
+    windowClosed: 0,
     emit: (e) => live && send(live, e),
     editSkill: (name, fixed, notify) => skills.editSkill(name, fixed, notify),
     coachAppends: (list, entry) => {
@@ -391,6 +397,14 @@ export function installMockBackend() {
         );
       case "ui_ready":
         return reply(name, null);
+      case "close_window":
+        mock.windowClosed += 1;
+        return reply(name, null);
+      case "autostart_status":
+        return reply(name, { enabled: mock.autostart });
+      case "set_autostart":
+        mock.autostart = Boolean(request.enabled);
+        return reply(name, { enabled: mock.autostart });
       default: {
         for (const h of handlers) {
           let answer: unknown;

@@ -1,6 +1,6 @@
 // Settings: provider preset, base URL, model (picker fed by the endpoint's model list), API key
 // (to the keychain; the webview only learns whether one is stored), tool mode, language,
-// appearance (ThemeSwitch.tsx, saved at once), reminders (their own section, saved at once), the data folder, and a connection test. Saving
+// appearance (ThemeSwitch.tsx, saved at once), reminders and the tray and start at login (their own sections, saved at once), the data folder, and a connection test. Saving
 // sends the form's keys to the core, which validates them together and writes nothing when one
 // is wrong. The models that run on this computer are their own section (ModelsSection.tsx).
 
@@ -14,6 +14,7 @@ import { setLanguage } from "../i18n";
 import type { CommandError, Encryption, PresetView } from "../wire";
 import { changesFromForm, formFromView } from "./form";
 import { ReminderSettings } from "./ReminderSettings";
+import { DesktopSettings } from "./DesktopSettings";
 import { ModelsSection } from "./ModelsSection";
 import { ThemeSwitch } from "./ThemeSwitch";
 import { Button, Field, Toast } from "../design";
@@ -177,6 +178,7 @@ export function SettingsScreen() {
       </Field>
       <ThemeSwitch />
       <ReminderSettings />
+      <DesktopSettings />
       <Field label={t("settings.dataDir")}>
         <span className="row">
           <input readOnly value={dataDir} />

@@ -116,6 +116,13 @@ macro_rules! with_commands {
                 call ui_ready() -> ();
                 /// The skill registry's `skills_changed` notices, to the channel.
                 stream watch_skills() -> ();
+                /// The window closes as `preferences.on_close` now says: to the tray, or quitting
+                /// (the first-close dialog calls it once the answer is saved).
+                call close_window() -> ();
+                /// Whether VibeLife starts at login (the OS's autostart entry).
+                call autostart_status() -> Autostart;
+                /// Writes or removes the autostart entry (started minimised to the tray).
+                call set_autostart(SetAutostartRequest) -> Autostart;
             }
             $($($extra)*)?
         }

@@ -10,6 +10,7 @@ mod chart;
 mod chat;
 mod conversations;
 mod database;
+mod desktop;
 mod endpoint;
 mod error;
 mod eval;
@@ -51,6 +52,7 @@ pub use conversations::{
 pub use database::{
     DatabaseCheck, DatabaseInfo, Encryption, UnlockDatabaseRequest, UnlockDatabaseResponse,
 };
+pub use desktop::{Autostart, SetAutostartRequest};
 pub use endpoint::{
     ListModelsRequest, LocalServerView, ModelList, ModelView, PresetView, ProbeDetect, ProbeError,
     ProbeRequest, ProbeResponse, TestConnectionRequest, TestConnectionResponse, ToolCallView,

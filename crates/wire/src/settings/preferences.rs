@@ -1,5 +1,6 @@
 //! The `preferences` section: front-end choices the core keeps for them (the language, the
-//! colour theme) and how due protocol reminders reach the person. When a reminder is due and
+//! colour theme, what closing the desktop window does) and how due protocol reminders reach
+//! the person. When a reminder is due and
 //! whether to notify is the core's protocol engine's.
 
 use serde::{Deserialize, Serialize};
@@ -17,6 +18,24 @@ pub struct Preferences {
     pub theme: Theme,
     /// Due protocol reminders as notifications: on or off, quiet hours.
     pub reminders: ReminderSettings,
+    /// What closing the desktop window does: ask (the first time), keep running in the tray,
+    /// or quit. Default `ask`.
+    pub on_close: OnClose,
+}
+
+/// What closing the desktop window does (the desktop shell's tray; docs/ui.md, "Tray").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum OnClose {
+    /// Not chosen yet: the window asks at the first close, and the answer is saved.
+    #[default]
+    Ask,
+    /// The window goes (its web view's memory released); VibeLife keeps running in the tray,
+    /// with its reminders, backups and memory passes.
+    Tray,
+    /// The app quits.
+    Quit,
 }
 
 /// The language of the front end.
@@ -99,6 +118,21 @@ mod tests {
             assert_eq!(p.theme, theme);
             assert_eq!(serde_json::to_value(p).unwrap()["theme"], json!(text));
         }
+    }
+
+    #[test]
+    fn closing_asks_until_the_person_chose_the_tray_or_quitting() {
+        let p: Preferences = serde_json::from_value(json!({})).unwrap();
+        assert_eq!(p.on_close, OnClose::Ask);
+        for (text, on_close) in
+            [("ask", OnClose::Ask), ("tray", OnClose::Tray), ("quit", OnClose::Quit)]
+        {
+            let p: Preferences = serde_json::from_value(json!({ "on_close": text })).unwrap();
+            assert_eq!(p.on_close, on_close);
+            assert_eq!(serde_json::to_value(p).unwrap()["on_close"], json!(text));
+        }
+        let err = serde_json::from_value::<Preferences>(json!({"on_close": "hide"})).unwrap_err();
+        assert!(err.to_string().contains("`ask`, `tray`, `quit`"), "{err}");
     }
 
     #[test]

@@ -1,0 +1,140 @@
+//! The tray icon and its menu: Open, Today's reminders, Quit, worded in the app's language
+//! (`preferences.language`; `system` follows the locale of the environment). Owns building the
+//! icon and the words of its menu; what each item does is `window`'s (open) or the app's exit.
+//! The words follow a language change within a minute (`refresh`, called from the reminder
+//! clock) and whenever the window opens or closes.
+
+use tauri::menu::{Menu, MenuItem, PredefinedMenuItem};
+use tauri::tray::TrayIconBuilder;
+use tauri::{AppHandle, Manager as _};
+use vibe_wire::settings::Language;
+
+use crate::shell::Shell;
+use crate::window::{self, Screen};
+
+/// The menu's words in one language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MenuLabels {
+    pub open: &'static str,
+    pub today: &'static str,
+    pub quit: &'static str,
+}
+
+const ZH_CN: MenuLabels =
+    MenuLabels { open: "打开 VibeLife", today: "今日提醒", quit: "退出" };
+const EN: MenuLabels =
+    MenuLabels { open: "Open VibeLife", today: "Today's reminders", quit: "Quit" };
+
+/// The menu's words for `language`; `system` reads `locale` (the first of `LC_ALL`,
+/// `LC_MESSAGES`, `LANG` that is set, as the UI's web view does): Chinese for `zh*`, else English.
+pub fn labels(language: Language, locale: Option<&str>) -> MenuLabels {
+    match language {
+        Language::ZhCn => ZH_CN,
+        Language::En => EN,
+        Language::System => match locale {
+            Some(l) if l.trim().to_ascii_lowercase().starts_with("zh") => ZH_CN,
+            _ => EN,
+        },
+    }
+}
+
+/// The environment's locale, as `labels` reads it.
+fn env_locale() -> Option<String> {
+    ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
+}
+
+/// The words for the app's current language setting (the default when the app is not open).
+fn current_labels(handle: &AppHandle) -> MenuLabels {
+    let language = match handle.state::<Shell>().app() {
+        Ok(app) => app.settings().preferences.language,
+        Err(_) => Language::System,
+    };
+    labels(language, env_locale().as_deref())
+}
+
+/// The menu's items, kept to re-word them.
+pub struct TrayMenu {
+    open: MenuItem<tauri::Wry>,
+    today: MenuItem<tauri::Wry>,
+    quit: MenuItem<tauri::Wry>,
+}
+
+/// Whether the tray icon is there (closing to the tray needs a way back).
+pub struct TrayShown(pub bool);
+
+/// Builds the tray icon; `false` (logged) when this desktop has no tray.
+pub fn build(handle: &AppHandle) -> bool {
+    match try_build(handle) {
+        Ok(menu) => {
+            handle.manage(menu);
+            true
+        }
+        Err(e) => {
+            tracing::warn!("no tray icon (closing the window will quit): {e}");
+            false
+        }
+    }
+}
+
+fn try_build(handle: &AppHandle) -> tauri::Result<TrayMenu> {
+    let words = current_labels(handle);
+    let open = MenuItem::with_id(handle, "open", words.open, true, None::<&str>)?;
+    let today = MenuItem::with_id(handle, "today", words.today, true, None::<&str>)?;
+    let quit = MenuItem::with_id(handle, "quit", words.quit, true, None::<&str>)?;
+    let separator = PredefinedMenuItem::separator(handle)?;
+    let menu = Menu::with_items(handle, &[&open, &today, &separator, &quit])?;
+    let mut tray = TrayIconBuilder::with_id("main")
+        .tooltip("VibeLife")
+        .menu(&menu)
+        .show_menu_on_left_click(true)
+        .on_menu_event(|app, event| match event.id().as_ref() {
+            "open" => window::open(app, Screen::Home),
+            "today" => window::open(app, Screen::Today),
+            "quit" => app.exit(0),
+            _ => {}
+        });
+    if let Some(icon) = handle.default_window_icon().cloned() {
+        tray = tray.icon(icon);
+    }
+    tray.build(handle)?;
+    Ok(TrayMenu { open, today, quit })
+}
+
+/// Re-words the menu after the language setting (nothing when there is no tray).
+pub fn refresh(handle: &AppHandle) {
+    let Some(menu) = handle.try_state::<TrayMenu>() else { return };
+    let words = current_labels(handle);
+    for (item, text) in
+        [(&menu.open, words.open), (&menu.today, words.today), (&menu.quit, words.quit)]
+    {
+        if item.text().ok().as_deref() != Some(text)
+            && let Err(e) = item.set_text(text)
+        {
+            tracing::debug!("tray menu not re-worded: {e}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_menu_speaks_the_chosen_language() {
+        assert_eq!(labels(Language::ZhCn, Some("en_US.UTF-8")).quit, "退出");
+        assert_eq!(labels(Language::En, Some("zh_CN.UTF-8")).today, "Today's reminders");
+        assert_eq!(labels(Language::ZhCn, None).today, "今日提醒");
+    }
+
+    #[test]
+    fn the_system_language_follows_the_locale_and_falls_back_to_english() {
+        for zh in ["zh_CN.UTF-8", "zh_TW", "ZH", " zh-Hans "] {
+            assert_eq!(labels(Language::System, Some(zh)), ZH_CN, "{zh}");
+        }
+        for other in [None, Some(""), Some("C"), Some("en_GB.UTF-8"), Some("de_DE")] {
+            assert_eq!(labels(Language::System, other), EN, "{other:?}");
+        }
+    }
+}
