@@ -2,7 +2,8 @@
 // against the e2e build (dist-e2e: the real UI over the mocked Tauri IPC), served by vite preview.
 import { defineConfig } from "@playwright/test";
 
-const PORT = 4174;
+// E2E_PORT lets two runs share a machine (a helper's and a CI run), each on its own port.
+const PORT = Number(process.env.E2E_PORT ?? 4174);
 
 export default defineConfig({
   testDir: "e2e",
