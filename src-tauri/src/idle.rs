@@ -19,7 +19,7 @@ pub async fn memory_checks(handle: tauri::AppHandle) {
     tick.tick().await;
     loop {
         tick.tick().await;
-        let Ok(app) = handle.state::<Shell>().app() else { continue };
+        let Some(app) = handle.state::<Shell>().opened() else { continue };
         match app.extract_memory_due().await {
             Ok(done) if !done.passes.is_empty() => {
                 tracing::info!(passes = done.passes.len(), "memory passes ran while idle");

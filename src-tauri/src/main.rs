@@ -9,6 +9,7 @@
 mod commands;
 mod idle;
 mod logging;
+mod quit;
 mod reminders;
 mod shell;
 mod sink;
@@ -55,8 +56,11 @@ fn main() -> anyhow::Result<()> {
             app.manage(guard);
             let minimized = window::starts_minimized(&args);
             tracing::info!(version = env!("CARGO_PKG_VERSION"), minimized, "vibelife starting");
-            app.manage(shell::Shell::open());
-            let shown = tray::build(app.handle());
+            // The app opens while the window starts; the tray re-words its menu in the
+            // language the settings name once they are read.
+            let tray_handle = app.handle().clone();
+            app.manage(shell::Shell::open(move || tray::refresh(&tray_handle)));
+            let shown = tray::build(app.handle(), window::on_tray_choice);
             app.manage(tray::TrayShown(shown));
             // Launched by autostart: only the tray (a desktop without one gets the window).
             if !(minimized && shown) {
@@ -64,6 +68,7 @@ fn main() -> anyhow::Result<()> {
             }
             tauri::async_runtime::spawn(idle::memory_checks(app.handle().clone()));
             tauri::async_runtime::spawn(reminders::notify_due(app.handle().clone()));
+            tauri::async_runtime::spawn(quit::on_signal(app.handle().clone()));
             Ok(())
         })
         .on_window_event(|window, event| {
@@ -89,6 +94,9 @@ fn main() -> anyhow::Result<()> {
                 // The process ends without closing a run that may still be going: write what
                 // waits in its log first.
                 vibe_core::audit::write_waiting(std::time::Duration::from_secs(1));
+                // Other threads still hold the app as the process ends: the database's
+                // session is closed here, so the next start sees a clean end.
+                handle.state::<shell::Shell>().close();
             }
             _ => {}
         });

@@ -23,7 +23,7 @@ pub async fn notify_due(handle: tauri::AppHandle) {
         tick.tick().await;
         // The tray menu follows a language change on the same clock.
         crate::tray::refresh(&handle);
-        let Ok(app) = handle.state::<Shell>().app() else { continue };
+        let Some(app) = handle.state::<Shell>().opened() else { continue };
         let due = tauri::async_runtime::spawn_blocking(move || app.notify_due_reminders()).await;
         let list = match due {
             Ok(Ok(list)) => list,

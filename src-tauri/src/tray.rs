@@ -10,7 +10,6 @@ use tauri::{AppHandle, Manager as _};
 use vibe_wire::settings::Language;
 
 use crate::shell::Shell;
-use crate::window::{self, Screen};
 
 /// The menu's words in one language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,9 +46,9 @@ fn env_locale() -> Option<String> {
 
 /// The words for the app's current language setting (the default when the app is not open).
 fn current_labels(handle: &AppHandle) -> MenuLabels {
-    let language = match handle.state::<Shell>().app() {
-        Ok(app) => app.settings().preferences.language,
-        Err(_) => Language::System,
+    let language = match handle.state::<Shell>().opened() {
+        Some(app) => app.settings().preferences.language,
+        None => Language::System,
     };
     labels(language, env_locale().as_deref())
 }
@@ -64,9 +63,19 @@ pub struct TrayMenu {
 /// Whether the tray icon is there (closing to the tray needs a way back).
 pub struct TrayShown(pub bool);
 
-/// Builds the tray icon; `false` (logged) when this desktop has no tray.
-pub fn build(handle: &AppHandle) -> bool {
-    match try_build(handle) {
+/// What a menu item asks for. What it does is the caller's (`window::on_tray_choice`): the
+/// tray does not own the window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MenuChoice {
+    Open,
+    Today,
+    Quit,
+}
+
+/// Builds the tray icon, its menu's choices going to `on_choice`; `false` (logged) when this
+/// desktop has no tray.
+pub fn build(handle: &AppHandle, on_choice: fn(&AppHandle, MenuChoice)) -> bool {
+    match try_build(handle, on_choice) {
         Ok(menu) => {
             handle.manage(menu);
             true
@@ -78,7 +87,7 @@ pub fn build(handle: &AppHandle) -> bool {
     }
 }
 
-fn try_build(handle: &AppHandle) -> tauri::Result<TrayMenu> {
+fn try_build(handle: &AppHandle, on_choice: fn(&AppHandle, MenuChoice)) -> tauri::Result<TrayMenu> {
     let words = current_labels(handle);
     let open = MenuItem::with_id(handle, "open", words.open, true, None::<&str>)?;
     let today = MenuItem::with_id(handle, "today", words.today, true, None::<&str>)?;
@@ -89,11 +98,14 @@ fn try_build(handle: &AppHandle) -> tauri::Result<TrayMenu> {
         .tooltip("VibeLife")
         .menu(&menu)
         .show_menu_on_left_click(true)
-        .on_menu_event(|app, event| match event.id().as_ref() {
-            "open" => window::open(app, Screen::Home),
-            "today" => window::open(app, Screen::Today),
-            "quit" => app.exit(0),
-            _ => {}
+        .on_menu_event(move |app, event| {
+            let choice = match event.id().as_ref() {
+                "open" => MenuChoice::Open,
+                "today" => MenuChoice::Today,
+                "quit" => MenuChoice::Quit,
+                _ => return,
+            };
+            on_choice(app, choice);
         });
     if let Some(icon) = handle.default_window_icon().cloned() {
         tray = tray.icon(icon);

@@ -81,7 +81,7 @@ impl InTray {
 
 /// The decision for the window as the settings stand now.
 pub fn decide_now(handle: &AppHandle) -> Close {
-    let setting = handle.state::<Shell>().app().ok().map(|app| app.settings().preferences.on_close);
+    let setting = handle.state::<Shell>().opened().map(|app| app.settings().preferences.on_close);
     let tray = handle.try_state::<TrayShown>().is_some_and(|t| t.0);
     decide(setting, tray)
 }
@@ -168,6 +168,15 @@ pub fn open(handle: &AppHandle, screen: Screen) {
         Err(e) => tracing::error!("the window could not be opened: {e}"),
     }
     tray::refresh(handle);
+}
+
+/// A choice from the tray's menu.
+pub fn on_tray_choice(handle: &AppHandle, choice: tray::MenuChoice) {
+    match choice {
+        tray::MenuChoice::Open => open(handle, Screen::Home),
+        tray::MenuChoice::Today => open(handle, Screen::Today),
+        tray::MenuChoice::Quit => handle.exit(0),
+    }
 }
 
 /// Makes the main window from its configuration (`create: false` there: start-up calls this).

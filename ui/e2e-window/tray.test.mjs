@@ -3,7 +3,8 @@
 // the tray, no window), its window opened by a second launch (tauri-plugin-single-instance over
 // a private D-Bus session bus: the second process hands over and ends), closed with "keep
 // running in the tray" chosen — the app process lives on and its WebKit web processes are gone
-// — and opened again to an interactive composer. Then the Settings switch "start at login"
+// — and opened again to an interactive composer; a SIGTERM (a logout) then quits it with the
+// database's session closed. Then the Settings switch "start at login"
 // writes and removes the XDG autostart entry (under the test's own HOME), through
 // tauri-driver + WebKitWebDriver.
 //
@@ -120,6 +121,15 @@ test("started in the tray, opened by a second launch, closed to the tray with th
   await waitFor("the window again, composer interactive", async () => uiReadyTimes(env.XDG_DATA_HOME).length === 2, 30_000, 100);
   assert.ok(webProcesses(app.pid).length > 0, "the new window has its web process");
   assert.ok(alive(app.pid));
+
+  // Logging out sends SIGTERM: the app quits as the tray's Quit does, and its database
+  // records a clean end (else every start after a logout would take the last one for a crash).
+  const exited = new Promise((resolve) => app.once("exit", (code, signal) => resolve({ code, signal })));
+  app.kill("SIGTERM");
+  assert.deepEqual(await exited, { code: 0, signal: null }, "quit, not killed");
+  assert.ok(logLines(env.XDG_DATA_HOME).some((l) => /quitting on a signal/.test(l)), "the log says why it quit");
+  assert.ok(existsSync(join(env.VIBE_DATA_DIR, "vibe.db")));
+  assert.ok(!existsSync(join(env.VIBE_DATA_DIR, "vibe.db.dirty")), "the database's session was closed at exit");
 });
 
 test("the start-at-login switch writes and removes the XDG autostart entry", async () => {

@@ -117,8 +117,11 @@ pub struct Store {
     /// Opened read-only because the file or its folder cannot be written (a rescue path:
     /// reads, exports and backups elsewhere work; writes are refused).
     read_only: bool,
-    /// This process's session on the file (last, so the connection closes first).
-    session: Option<session::Session>,
+    /// This process's session on the file (last, so the connection closes first); taken by
+    /// [`Store::close`].
+    session: Mutex<Option<session::Session>>,
+    /// [`Store::close`] ran: writes are refused from then on.
+    closed: std::sync::atomic::AtomicBool,
 }
 
 impl Store {
@@ -164,7 +167,7 @@ impl Store {
         };
         match Self::open_checked(path, key, check, alone) {
             Ok(mut store) => {
-                store.session = session;
+                *store.session.get_mut().unwrap_or_else(|p| p.into_inner()) = session;
                 Ok(store)
             }
             Err(e) => {
@@ -255,7 +258,8 @@ impl Store {
             damage: Mutex::new(None),
             encrypted: false,
             read_only: false,
-            session: None,
+            session: Mutex::new(None),
+            closed: false.into(),
         }
     }
 
@@ -359,6 +363,17 @@ impl Store {
         Ok(((pages - free) * size) as u64)
     }
 
+    /// End this process's session on the file as the process quits (a desktop app's exit does
+    /// not drop what its threads still hold): waits for a transaction in flight, then says the
+    /// file was closed cleanly (the next open skips the quick check it runs after a crash) and
+    /// refuses every later write with [`StoreError::ShuttingDown`]. A damaged file keeps its
+    /// marker, as at any close.
+    pub fn close(&self) {
+        let _conn = self.conn();
+        self.closed.store(true, std::sync::atomic::Ordering::SeqCst);
+        drop(self.session.lock().unwrap_or_else(|p| p.into_inner()).take());
+    }
+
     pub(crate) fn conn(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave the connection half-written (SQLite rolls
         // back an unfinished transaction when it is dropped), so a poisoned lock is safe to use.
@@ -371,6 +386,9 @@ impl Store {
     /// SQLite finding the file malformed becomes [`StoreError::Damaged`], and from then on
     /// this store refuses every write (the session marker stays, so the next open checks).
     pub(crate) fn write_tx<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        if self.closed.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(StoreError::ShuttingDown);
+        }
         if let Some(what) = self.damage() {
             return Err(integrity::damaged(self.shown_path(), what));
         }
@@ -412,7 +430,7 @@ impl Store {
         let what = format!("{what}; VibeLife stopped writing to it");
         tracing::error!(path = %path.display(), "{what}");
         *self.damage.lock().unwrap_or_else(|p| p.into_inner()) = Some(what.clone());
-        if let Some(session) = &self.session {
+        if let Some(session) = &*self.session.lock().unwrap_or_else(|p| p.into_inner()) {
             session.keep_marker();
         }
         integrity::damaged(path, what)

@@ -221,3 +221,30 @@ fn a_wrong_passphrase_leaves_no_marker_and_the_files_beside_the_database_are_own
     }
     drop(store);
 }
+
+#[test]
+fn closing_a_store_that_stays_shared_marks_a_clean_end_and_refuses_later_writes() {
+    // The desktop app's exit ends the process while threads still hold the store: `close`
+    // must say the session ended cleanly without waiting for the last holder to drop it.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("vibe.db");
+    let dirty = dir.path().join("vibe.db.dirty");
+    let store = std::sync::Arc::new(Store::open(&path).unwrap());
+    let held = std::sync::Arc::clone(&store);
+    let conversation = store.create_conversation("local", None).unwrap();
+    assert!(dirty.exists(), "marked in use while open");
+
+    store.close();
+    assert!(!dirty.exists(), "closed cleanly although another holder keeps the store");
+    let err = held.create_conversation("local", None).err().expect("no write after close");
+    assert!(matches!(err, StoreError::ShuttingDown), "{err}");
+    assert!(err.to_string().contains("shutting down"), "{err}");
+    // The process ends here without dropping the holders.
+    std::mem::forget(held);
+    std::mem::forget(store);
+
+    // The next start finds a clean end and everything written before the close.
+    let reopened = Store::open(&path).unwrap();
+    assert_eq!(reopened.list_conversations("local").unwrap().len(), 1);
+    assert_eq!(reopened.list_conversations("local").unwrap()[0].id, conversation.id);
+}

@@ -17,7 +17,7 @@ pub async fn open_data_dir(shell: State<'_, Shell>) -> Result<(), CommandError> 
 /// The person's own skills folder (the `user` root of the skill index), made if missing.
 #[tauri::command]
 pub async fn open_skills_dir(shell: State<'_, Shell>) -> Result<(), CommandError> {
-    let app = shell.app()?;
+    let app = shell.app().await?;
     let root = app.list_skills().roots.into_iter().find(|r| r.kind == SkillRootKind::User);
     let Some(root) = root else {
         return Err(super::internal("no user skills folder is configured".into()));

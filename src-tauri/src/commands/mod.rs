@@ -25,7 +25,6 @@ pub use skills_watch::*;
 use std::sync::Arc;
 
 use vibe_core::app::{App, AppError};
-use vibe_wire::ErrorInfo;
 use vibe_wire::command::CommandError;
 
 use crate::shell::Shell;
@@ -36,7 +35,7 @@ where
     T: Send + 'static,
     F: FnOnce(&App) -> Result<T, AppError> + Send + 'static,
 {
-    let app: Arc<App> = shell.app()?;
+    let app: Arc<App> = shell.app().await?;
     match tauri::async_runtime::spawn_blocking(move || f(&app)).await {
         Ok(result) => result.map_err(|e| e.to_command_error()),
         Err(e) => Err(internal(format!("a command's worker stopped: {e}"))),
@@ -44,7 +43,4 @@ where
 }
 
 /// An error of the shell itself (not the core's), in the same shape.
-pub fn internal(message: String) -> CommandError {
-    tracing::error!("{message}");
-    CommandError { error: ErrorInfo::new(vibe_wire::ErrorKind::Internal, message), hint: None }
-}
+pub use crate::shell::internal;

@@ -29,7 +29,7 @@ pub async fn watch_skills(
     watch: State<'_, SkillsWatch>,
     on_event: Channel<Envelope>,
 ) -> Result<(), CommandError> {
-    let registry = shell.app()?.skills();
+    let registry = shell.app().await?.skills();
     *watch.target.lock().unwrap_or_else(PoisonError::into_inner) =
         Some(Emitter::new("", vec![Arc::new(ChannelSink(on_event))]));
     let address = Arc::as_ptr(&registry) as usize;

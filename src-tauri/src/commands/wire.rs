@@ -36,7 +36,7 @@ macro_rules! tauri_commands {
         async fn $name(
             shell: State<'_, Shell> $(, request: $req)?
         ) -> Result<$res, CommandError> {
-            <App as Commands>::$name(&*shell.app()? $(, { let r: $req = request; r })?)
+            <App as Commands>::$name(&*shell.app().await? $(, { let r: $req = request; r })?)
                 .map_err(|e| e.to_command_error())
         }
     };
@@ -56,7 +56,7 @@ macro_rules! tauri_commands {
         async fn $name(
             shell: State<'_, Shell> $(, request: $req)?
         ) -> Result<$res, CommandError> {
-            let app = shell.app()?;
+            let app = shell.app().await?;
             <App as Commands>::$name(&*app $(, { let r: $req = request; r })?)
                 .await
                 .map_err(|e| e.to_command_error())
@@ -68,7 +68,7 @@ macro_rules! tauri_commands {
             shell: State<'_, Shell> $(, request: $req)?,
             on_event: Channel<Envelope>,
         ) -> Result<$res, CommandError> {
-            let app = shell.app()?;
+            let app = shell.app().await?;
             let sink: Arc<dyn EventSink> = Arc::new(ChannelSink(on_event));
             // Its own task: the command's future may be dropped with the window; a turn or a
             // download must still end (and be stored) properly.

@@ -257,6 +257,13 @@ impl App {
         self.settings.read().unwrap_or_else(PoisonError::into_inner).assembly.clone()
     }
 
+    /// As the process quits while other threads still hold the app (the desktop app's exit):
+    /// the database records a clean end, and later writes are refused
+    /// ([`vibe_store::Store::close`]). Dropping the app does the same where a front end can.
+    pub fn close(&self) {
+        self.store.close();
+    }
+
     /// What recovery at open closed.
     pub fn recovered(&self) -> &Recovery {
         &self.recovered
