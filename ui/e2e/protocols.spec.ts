@@ -56,6 +56,8 @@ test("accepting an invitation runs the protocol to its completion card", async (
   await expect(done.getByTestId("protocol-answer").first()).toContainText("觉察痛点");
   await expect(done.getByTestId("protocol-answer").first()).toContainText("answer 1");
   await expect(done.getByTestId("protocol-answer").last()).toContainText("answer 6");
+  // Each answer under the label written for the person, in the UI's language.
+  await expect(done.getByTestId("protocol-answer").first().locator("dt")).toHaveText("Your answer");
   await expect(done).not.toContainText("人生地图");
   await expect(bar).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}/protocol-complete.png` });

@@ -76,7 +76,7 @@ pub fn report_json(def: &Protocol, run: &ProtocolRun, generated_at: &str) -> Val
                 .fields
                 .iter()
                 .filter_map(|f| {
-                    data.get(&f.key).map(|v| json!({"key": f.key, "label": f.description, "value": v}))
+                    data.get(&f.key).map(|v| json!({"key": f.key, "label": f.person_label(), "value": v}))
                 })
                 .collect();
             json!({
@@ -101,7 +101,7 @@ pub fn report_json(def: &Protocol, run: &ProtocolRun, generated_at: &str) -> Val
                 .iter()
                 .filter_map(|reference| {
                     let value = collected(def, &run.data, reference)?;
-                    let label = def.field(reference).map(|(_, f)| f.description.clone());
+                    let label = def.field(reference).map(|(_, f)| f.person_label().to_owned());
                     Some(json!({"field": reference, "label": label, "value": value}))
                 })
                 .collect();

@@ -84,7 +84,7 @@ export function createProtocols() {
       { type: "tool_call", id: callId, name: "advance_protocol_step", arguments: { step_data: { answer: text }, step_summary: text } },
     ];
     (r.data as Record<string, unknown>)[`step_${r.step}`] = { answer: text };
-    r.answers.push({ step: r.step, title: STEPS[r.step - 1]?.[0] ?? `step ${r.step}`, fields: [{ key: "answer", label: "你的回答", text }] });
+    r.answers.push({ step: r.step, title: STEPS[r.step - 1]?.[0] ?? `step ${r.step}`, fields: [{ key: "answer", label: "你的回答", label_en: "Your answer", text }] });
     let reply: string;
     // The engine's answer: the step saved and the next one, or the run complete.
     let result: JsonValue;

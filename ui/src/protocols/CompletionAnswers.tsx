@@ -1,6 +1,6 @@
 // The completion card's body: what the person answered, step by step (`get_protocol_run`'s
-// `answers`: the step's title, each field's label and the text) — their own words, not the
-// model's transitions. Read once per run; a failed read says so in the card (the report still
+// `answers`: the step's title, each field's label for the person — in English when the UI is
+// and the protocol gives one — and the text) — their own words, not the model's transitions. Read once per run; a failed read says so in the card (the report still
 // has everything).
 
 import { useEffect, useState } from "react";
@@ -10,7 +10,8 @@ import { Toast } from "../design";
 import type { StepAnswers } from "../wire";
 
 export function CompletionAnswers({ runId }: { runId: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const english = i18n.language.startsWith("en");
   const [answers, setAnswers] = useState<StepAnswers[] | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -40,7 +41,7 @@ export function CompletionAnswers({ runId }: { runId: string }) {
             <dl className="answer-fields">
               {s.fields.map((f) => (
                 <div key={f.key}>
-                  <dt className="muted small">{f.label}</dt>
+                  <dt className="muted small">{(english && f.label_en) || f.label}</dt>
                   <dd>{f.text}</dd>
                 </div>
               ))}

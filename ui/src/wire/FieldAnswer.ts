@@ -5,9 +5,14 @@
  */
 export type FieldAnswer = { key: string, 
 /**
- * The field's description in the protocol file (what it asks for).
+ * What the person sees above the answer: the field's label in the protocol file (its
+ * Chinese text), else its description (written for the coach).
  */
 label: string, 
+/**
+ * The label's English text, when the protocol gives one (the UI shows it in English).
+ */
+label_en: string | null, 
 /**
  * The value as text: a list is one item per line; other values as compact JSON.
  */

@@ -26,7 +26,8 @@ pub(crate) fn step_answers(def: Option<&Protocol>, run: &ProtocolRun) -> Vec<Ste
                 if let Some(text) = data.get(&field.key).and_then(text_of) {
                     fields.push(FieldAnswer {
                         key: field.key.clone(),
-                        label: field.description.clone(),
+                        label: field.person_label().to_owned(),
+                        label_en: field.label.as_ref().and_then(|l| l.en.clone()),
                         text,
                     });
                 }
@@ -37,7 +38,12 @@ pub(crate) fn step_answers(def: Option<&Protocol>, run: &ProtocolRun) -> Vec<Ste
                     continue;
                 }
                 if let Some(text) = text_of(value) {
-                    fields.push(FieldAnswer { key: key.clone(), label: key.clone(), text });
+                    fields.push(FieldAnswer {
+                        key: key.clone(),
+                        label: key.clone(),
+                        label_en: None,
+                        text,
+                    });
                 }
             }
             (!fields.is_empty()).then(|| StepAnswers {

@@ -37,7 +37,7 @@ fn run(data: Value) -> ProtocolRun {
 }
 
 #[test]
-fn answers_follow_the_steps_with_their_titles_and_field_descriptions() {
+fn answers_follow_the_steps_with_their_titles_and_the_labels_for_the_person() {
     let def = weekly_review();
     let r = run(json!({
         "step_1": {"wins": ["跑了三次步", "读完一本书"]},
@@ -56,6 +56,7 @@ fn answers_follow_the_steps_with_their_titles_and_field_descriptions() {
         vec![FieldAnswer {
             key: "wins".into(),
             label: "这一周做成的事".into(),
+            label_en: Some("What you got done this week".into()),
             text: "跑了三次步\n读完一本书".into(),
         }],
         "a list is one item per line"
@@ -63,6 +64,49 @@ fn answers_follow_the_steps_with_their_titles_and_field_descriptions() {
     let keys: Vec<&str> = answers[1].fields.iter().map(|f| f.key.as_str()).collect();
     assert_eq!(keys, ["energy_pattern", "recurring_obstacle"], "the definition's order");
     assert_eq!(answers[1].fields[0].label, "能量高低的规律");
+
+    // A field without a label for the person shows what it asks for (its description).
+    let mut bare = def.clone();
+    bare.steps[0].fields[0].label = None;
+    let answers = step_answers(Some(&bare), &r);
+    assert_eq!(answers[0].fields[0].label, bare.steps[0].fields[0].description);
+    assert_eq!(answers[0].fields[0].label_en, None);
+}
+
+#[test]
+fn every_built_in_protocol_field_has_a_label_for_the_person_in_both_languages() {
+    // The descriptions are written for the coach ("用户……"); the completion card and the
+    // report show the person a label instead.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../skills");
+    let mut seen = 0;
+    for skill in std::fs::read_dir(&dir).unwrap() {
+        let protocols = skill.unwrap().path().join("protocols");
+        let Ok(files) = std::fs::read_dir(&protocols) else { continue };
+        for file in files {
+            let path = file.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let def = parse_protocol_def(&path, &text).0.unwrap();
+            for field in def.steps.iter().flat_map(|s| &s.fields) {
+                let label = field.label.as_ref().unwrap_or_else(|| {
+                    panic!("{}: field {} has no label for the person", path.display(), field.key)
+                });
+                assert!(
+                    !label.zh.contains("用户"),
+                    "{}: {} speaks of 用户",
+                    path.display(),
+                    field.key
+                );
+                assert!(
+                    label.en.is_some(),
+                    "{}: {} has no English label",
+                    path.display(),
+                    field.key
+                );
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen >= 29, "{seen} fields");
 }
 
 #[test]

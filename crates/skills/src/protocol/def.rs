@@ -68,10 +68,31 @@ pub struct Field {
     pub key: String,
     #[serde(rename = "type")]
     pub kind: FieldType,
+    /// What the field holds, in words for the coach (the model reads it).
     pub description: String,
+    /// What the person sees above their answer (the completion card, the report): the
+    /// question as asked of them, not the coach's note. Absent: the description is shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<FieldLabel>,
     /// Defaults to true.
     #[serde(default = "yes")]
     pub required: bool,
+}
+
+impl Field {
+    /// The words the person sees for this field (its Chinese label, else its description).
+    pub fn person_label(&self) -> &str {
+        self.label.as_ref().map_or(&self.description, |l| &l.zh)
+    }
+}
+
+/// A field's label for the person: Chinese (the skill's language), English optional.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldLabel {
+    pub zh: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub en: Option<String>,
 }
 
 fn yes() -> bool {
@@ -271,12 +292,14 @@ mod tests {
                     key: "a".into(),
                     kind: FieldType::Text,
                     description: "A".into(),
+                    label: None,
                     required: true,
                 },
                 Field {
                     key: "b".into(),
                     kind: FieldType::List,
                     description: "B".into(),
+                    label: None,
                     required: false,
                 },
             ],

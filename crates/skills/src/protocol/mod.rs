@@ -7,6 +7,7 @@ mod def;
 mod parse;
 
 pub use def::{
-    CompletionTarget, Field, FieldType, Protocol, Reminder, ReportSection, ReportTemplate, Step,
+    CompletionTarget, Field, FieldLabel, FieldType, Protocol, Reminder, ReportSection,
+    ReportTemplate, Step,
 };
 pub use parse::{PROTOCOL_SCHEMA, parse_protocol_def};

@@ -59,8 +59,11 @@ pub struct StepAnswers {
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct FieldAnswer {
     pub key: String,
-    /// The field's description in the protocol file (what it asks for).
+    /// What the person sees above the answer: the field's label in the protocol file (its
+    /// Chinese text), else its description (written for the coach).
     pub label: String,
+    /// The label's English text, when the protocol gives one (the UI shows it in English).
+    pub label_en: Option<String>,
     /// The value as text: a list is one item per line; other values as compact JSON.
     pub text: String,
 }
