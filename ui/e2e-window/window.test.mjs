@@ -306,6 +306,16 @@ test("a passphrase chosen, first run, settings, a streamed reply stored encrypte
     await (await testId(again, "checkin-note")).type(CHECKIN_NOTE);
     await (await testId(again, "checkin-save")).click();
     await waitFor("the check-in on Today", async () => (await (await testId(again, "today-checkins")).text()).includes(CHECKIN_NOTE));
+    // Insights draws it: a point on the mood chart, and the chart's table (for screen
+    // readers) has today's row at 4 with one check-in.
+    await (await testId(again, "nav-insights")).click();
+    await again.waitFind('[data-testid="insights"][data-ready="true"]', 20_000);
+    await waitFor("the mood chart drawn", async () => Number(await (await again.find(".mood-canvas")).attribute("data-drawn")) > 0);
+    const rows = await again.execute(
+      "return [...document.querySelectorAll('[data-testid=insights-mood-chart] tbody tr')].map((r) => [...r.cells].map((c) => c.textContent));",
+    );
+    assert.ok(rows.some((r) => r[1] === "4.0" && r[3] === "1"), `today's check-in not in the chart's table: ${JSON.stringify(rows)}`);
+    await shot(again, "insights-window.png");
     // The conversations are in the chat.
     await (await testId(again, "nav-chat")).click();
     const item = await again.waitFind('[data-testid="conversation-item"] button.title');
