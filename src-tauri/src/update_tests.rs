@@ -4,8 +4,7 @@
 //! the plugin's own check, download, verification and install (an AppImage-style file install,
 //! the kind a test binary gets: it was not bundled as a .deb), through this module's functions.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
 use tauri::test::{MockRuntime, mock_builder, mock_context, noop_assets};
 use vibe_core::app::updates::{CheckDecision, UpdateChecks, decide};
