@@ -8,8 +8,8 @@
 use std::sync::Mutex;
 
 use tauri::{AppHandle, Runtime};
-use time::format_description::well_known::Rfc3339;
 use tauri_plugin_updater::{Error, Update, UpdaterBuilder, UpdaterExt as _};
+use time::format_description::well_known::Rfc3339;
 use vibe_core::app::updates::{CheckDecision, is_newer};
 use vibe_wire::command::{UpdateCheck, UpdateInstall, UpdateOffer, UpdateRefusal};
 

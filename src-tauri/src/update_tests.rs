@@ -132,7 +132,10 @@ fn a_newer_signed_build_is_offered_verified_and_installed() {
     let build = new_build("0.2.0");
     let sig = keys.sign(&build, "0.2.0");
     let s = Scenario::new(&keys, vec![("/vibelife.AppImage", Route::ok(build.clone()))]);
-    s.server.route("/latest.json", Route::ok(manifest("0.2.0", &this_platform(), &s.server.url("/vibelife.AppImage"), &sig)));
+    s.server.route(
+        "/latest.json",
+        Route::ok(manifest("0.2.0", &this_platform(), &s.server.url("/vibelife.AppImage"), &sig)),
+    );
 
     let (answer, found) = s.check(CheckDecision::Check);
     let UpdateCheck::Available { offer } = answer else { panic!("{answer:?}") };
@@ -153,7 +156,10 @@ fn a_tampered_build_is_refused_as_a_bad_signature_and_nothing_changes() {
     let mut tampered = build.clone();
     tampered[100] ^= 0x01;
     let s = Scenario::new(&keys, vec![("/vibelife.AppImage", Route::ok(tampered))]);
-    s.server.route("/latest.json", Route::ok(manifest("0.2.0", &this_platform(), &s.server.url("/vibelife.AppImage"), &sig)));
+    s.server.route(
+        "/latest.json",
+        Route::ok(manifest("0.2.0", &this_platform(), &s.server.url("/vibelife.AppImage"), &sig)),
+    );
 
     let (answer, found) = s.check(CheckDecision::Check);
     assert!(matches!(answer, UpdateCheck::Available { .. }), "{answer:?}");
@@ -170,7 +176,10 @@ fn a_build_signed_by_another_key_is_refused() {
     let build = new_build("0.2.0");
     let sig = other.sign(&build, "0.2.0");
     let s = Scenario::new(&keys, vec![("/vibelife.AppImage", Route::ok(build))]);
-    s.server.route("/latest.json", Route::ok(manifest("0.2.0", &this_platform(), &s.server.url("/vibelife.AppImage"), &sig)));
+    s.server.route(
+        "/latest.json",
+        Route::ok(manifest("0.2.0", &this_platform(), &s.server.url("/vibelife.AppImage"), &sig)),
+    );
 
     let (_, found) = s.check(CheckDecision::Check);
     let answer = tauri::async_runtime::block_on(install(found.unwrap()));
@@ -187,7 +196,10 @@ fn a_truncated_download_is_refused_and_nothing_changes() {
     let build = new_build("0.2.0");
     let sig = keys.sign(&build, "0.2.0");
     let s = Scenario::new(&keys, vec![("/vibelife.AppImage", Route::truncated(build, 1000))]);
-    s.server.route("/latest.json", Route::ok(manifest("0.2.0", &this_platform(), &s.server.url("/vibelife.AppImage"), &sig)));
+    s.server.route(
+        "/latest.json",
+        Route::ok(manifest("0.2.0", &this_platform(), &s.server.url("/vibelife.AppImage"), &sig)),
+    );
 
     let (_, found) = s.check(CheckDecision::Check);
     let answer = tauri::async_runtime::block_on(install(found.unwrap()));
@@ -200,7 +212,15 @@ fn a_truncated_download_is_refused_and_nothing_changes() {
 fn a_manifest_without_this_platform_is_refused_naming_it() {
     let keys = Keys::new();
     let s = Scenario::new(&keys, vec![]);
-    s.server.route("/latest.json", Route::ok(manifest("0.2.0", "windows-x86_64", &s.server.url("/x.msi"), &keys.sign(b"x", "0.2.0"))));
+    s.server.route(
+        "/latest.json",
+        Route::ok(manifest(
+            "0.2.0",
+            "windows-x86_64",
+            &s.server.url("/x.msi"),
+            &keys.sign(b"x", "0.2.0"),
+        )),
+    );
 
     let (answer, found) = s.check(CheckDecision::Check);
     assert!(found.is_none());
@@ -216,7 +236,15 @@ fn a_lower_or_equal_version_is_ignored() {
         let build = new_build(version);
         let sig = keys.sign(&build, version);
         let s = Scenario::new(&keys, vec![("/vibelife.AppImage", Route::ok(build))]);
-        s.server.route("/latest.json", Route::ok(manifest(version, &this_platform(), &s.server.url("/vibelife.AppImage"), &sig)));
+        s.server.route(
+            "/latest.json",
+            Route::ok(manifest(
+                version,
+                &this_platform(),
+                &s.server.url("/vibelife.AppImage"),
+                &sig,
+            )),
+        );
         let (answer, found) = s.check(CheckDecision::Check);
         assert_eq!(answer, UpdateCheck::UpToDate, "{version}");
         assert!(found.is_none());
@@ -230,7 +258,10 @@ fn off_or_undecided_makes_no_request_at_all() {
     let build = new_build("0.2.0");
     let sig = keys.sign(&build, "0.2.0");
     let s = Scenario::new(&keys, vec![("/vibelife.AppImage", Route::ok(build))]);
-    s.server.route("/latest.json", Route::ok(manifest("0.2.0", &this_platform(), &s.server.url("/vibelife.AppImage"), &sig)));
+    s.server.route(
+        "/latest.json",
+        Route::ok(manifest("0.2.0", &this_platform(), &s.server.url("/vibelife.AppImage"), &sig)),
+    );
     let now = std::time::SystemTime::now();
     for choice in [UpdateChecks::Off, UpdateChecks::Undecided] {
         for manual in [false, true] {
