@@ -9,7 +9,8 @@
 # backend modules in /usr/lib/vibelife (the binaries' rpath, never the system's library path);
 # the built-in skills in /usr/share/vibelife/skills; the desktop entry, the icons at every
 # freedesktop size (made here from icons/icon.png), the AppStream metainfo and the licences file
-# (scripts/gen-licenses.py) under /usr/share.
+# (scripts/gen-licenses.py) under /usr/share. With TAURI_SIGNING_PRIVATE_KEY (a release machine):
+# each package's update signature (`.sig`) and the update server's latest.json beside them.
 source "$(dirname "$0")/env.sh"
 source "$ROOT/scripts/app-env.sh"
 source "$ROOT/scripts/ui-env.sh"
@@ -111,5 +112,42 @@ rm -rf "$STAGE/deb-root"
 dpkg-deb -R "$DEB" "$STAGE/deb-root"
 dpkg-deb --root-owner-group -Zxz -b "$STAGE/deb-root" "$DEB" >&2
 rm -rf "$STAGE/deb-root"
+
+# Update artifacts (docs/packaging.md#updates), only on a release machine that gives the private
+# key (TAURI_SIGNING_PRIVATE_KEY: the key or its file; TAURI_SIGNING_PRIVATE_KEY_PASSWORD): each
+# package's minisign signature bound to the version (`<package>.sig`, signed after the xz repack,
+# so the bundler's own signing is not used) and the update server's latest.json. Without the key
+# nothing more is written.
+if [ -n "${TAURI_SIGNING_PRIVATE_KEY:-}" ]; then
+  echo "== signing the update artifacts, writing latest.json" >&2
+  # `signer sign` reads the key itself from the variable, but a file only through -f (and then
+  # the variable must be unset, not empty).
+  sign=("$TAURI" signer sign)
+  if [ -f "$TAURI_SIGNING_PRIVATE_KEY" ]; then
+    sign=(env -u TAURI_SIGNING_PRIVATE_KEY "$TAURI" signer sign -f "$TAURI_SIGNING_PRIVATE_KEY")
+  fi
+  for pkg in "$DEB" "$RPM"; do
+    rm -f "$pkg.sig"
+    "${sign[@]}" --app-version "$VERSION" "$pkg" >&2
+    [ -s "$pkg.sig" ] || { echo "no signature was written for $pkg" >&2; exit 1; }
+  done
+  python3 - "$VERSION" "$DEB" "$RPM" "${VIBELIFE_UPDATE_BASE_URL:-https://updates.vibelife.app/$VERSION/}" \
+    "${VIBELIFE_RELEASE_NOTES:-}" >"$STAGE/latest.json" <<'PY'
+import datetime, json, os, sys
+version, deb, rpm, base, notes = sys.argv[1:6]
+def entry(pkg):
+    with open(pkg + ".sig", encoding="utf-8") as f:
+        return {"signature": f.read().strip(), "url": base.rstrip("/") + "/" + os.path.basename(pkg)}
+now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+json.dump({
+    "version": version,
+    "notes": notes,
+    "pub_date": now.isoformat().replace("+00:00", "Z"),
+    "platforms": {"linux-x86_64-deb": entry(deb), "linux-x86_64-rpm": entry(rpm)},
+}, sys.stdout, indent=2)
+print()
+PY
+  echo "update manifest: $STAGE/latest.json (signatures: $DEB.sig, $RPM.sig)" >&2
+fi
 echo "$DEB"
 echo "$RPM"

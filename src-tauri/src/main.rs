@@ -14,6 +14,7 @@ mod reminders;
 mod shell;
 mod sink;
 mod tray;
+mod update;
 mod webview;
 mod window;
 
@@ -44,8 +45,11 @@ fn main() -> anyhow::Result<()> {
         .manage(started)
         .manage(commands::skills_watch::SkillsWatch::default())
         .manage(window::InTray::default())
+        .manage(update::Pending::default())
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_notification::init())
+        // Its public key and endpoint: tauri.conf.json, `plugins.updater` (src/update.rs).
+        .plugin(tauri_plugin_updater::Builder::new().build())
         .plugin(tauri_plugin_autostart::init(
             tauri_plugin_autostart::MacosLauncher::LaunchAgent,
             Some(vec![window::MINIMIZED]),

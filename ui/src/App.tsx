@@ -21,6 +21,7 @@ import { SettingsScreen } from "./settings/SettingsScreen";
 import { SkillsScreen } from "./skills/SkillsScreen";
 import { TodayScreen } from "./today/TodayScreen";
 import { CloseDialog } from "./tray/CloseDialog";
+import { UpdateCheckOnStart } from "./updates/UpdateCheck";
 import { recovered, report, watchSkills } from "./store";
 import { isLock, UnlockScreen, type LockKind } from "./unlock/UnlockScreen";
 import type { ReminderView } from "./wire";
@@ -183,6 +184,7 @@ export function App() {
         </div>
       )}
       <CloseDialog />
+      {inApp && <UpdateCheckOnStart />}
     </div>
   );
 }

@@ -172,6 +172,14 @@ export const desktop = {
   setAutostart: (enabled: boolean) => call("set_autostart", { enabled }),
 };
 
+/** App updates (docs/packaging.md#updates): the shell asks the update server only when the
+ * person allowed it (`preferences.updates`), at most daily unless `manual`. */
+export const updates = {
+  check: (manual: boolean) => call("update_check", { manual }),
+  /** Downloads, verifies and installs the update the last check found. */
+  install: () => call("update_install"),
+};
+
 /** Where the shell wrote a file the person chose in the save dialog (`path` null: closed). */
 export type { Saved } from "../wire";
 

@@ -17,6 +17,7 @@ import { pickScript, type Script } from "./scripts";
 import { createSkills } from "./skills";
 import { createJournal } from "./journal";
 import { createToday } from "./today";
+import { createUpdates } from "./updates";
 
 interface Run {
   id: string;
@@ -58,6 +59,8 @@ interface MockState {
   autostart: boolean;
   /** How often `close_window` ran (the window closed as the setting says). */
   windowClosed: number;
+  /** The fake update server (updates.ts): requests that reached it, installs. */
+  updates: { serverRequests: number; checkedToday: boolean; installs: number };
 }
 
 declare global {
@@ -96,6 +99,7 @@ export function installMockBackend() {
     configured: false,
     autostart: false,
     windowClosed: 0,
+    updates: { serverRequests: 0, checkedToday: false, installs: 0 },
     emit: (e) => live && send(live, e),
     editSkill: (name, fixed, notify) => skills.editSkill(name, fixed, notify),
     coachAppends: (list, entry) => {
@@ -141,7 +145,12 @@ export function installMockBackend() {
     lastConversation: () => [...conversations.values()].map(summary).sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0] ?? null,
     noPrompts: params.get("prompts") === "none",
   });
-  handlers.push(journal.handle, today.handle);
+  // `?updates=ask|off`: the person chose before (else "undecided", as a new data folder).
+  const updatesChoice = params.get("updates");
+  if (updatesChoice) mock.settings = applyChange(mock.settings, { key: "preferences.updates", value: updatesChoice === "ask" ? "ask" : "off" });
+  const updates = createUpdates(params, () => mock.settings);
+  mock.updates = updates.state;
+  handlers.push(journal.handle, today.handle, updates.handle);
   let locked = params.get("locked");
   // `?long=N`: a stored conversation of N messages (Markdown replies, CJK) to open.
   const long = Number(params.get("long") ?? 0);

@@ -48,7 +48,7 @@ export const DEFAULT_SETTINGS: Settings = {
     protocol: { idle_timeout_minutes: 60, recap_after_minutes: 10 },
     memory: { quiet_minutes: 10, every_turns: 10 },
   },
-  preferences: { language: "system", theme: "system", reminders: { notify: true, quiet_hours: null }, on_close: "ask" },
+  preferences: { language: "system", theme: "system", reminders: { notify: true, quiet_hours: null }, on_close: "ask", updates: "undecided" },
   storage: { encryption: null },
   backups: { daily: true, keep: 7 },
   models: { catalog: null },

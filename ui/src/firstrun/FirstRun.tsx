@@ -1,7 +1,8 @@
 // First run: offers a local model server the core found (Ollama on :11434, LM Studio on :1234)
 // or, when none answered, explains what VibeLife needs and leads to Settings. The detection
 // itself happens in the core (the webview reaches no network). When none answers, it also
-// offers a model that runs inside VibeLife (ModelOffer.tsx).
+// offers a model that runs inside VibeLife (ModelOffer.tsx). It also asks whether VibeLife may
+// look for updates (UpdateChoice.tsx).
 
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -9,6 +10,7 @@ import * as client from "../client";
 import { FailureText } from "../errors/Failure";
 import type { CommandError, LocalServerView } from "../wire";
 import { ModelOffer } from "./ModelOffer";
+import { UpdateChoice } from "../updates/UpdateChoice";
 import { Button, Card, Toast } from "../design";
 
 type Props = {
@@ -92,6 +94,7 @@ export function FirstRun({ onReady, onOpenSettings }: Props) {
           <ModelOffer onReady={onReady} />
         </div>
       )}
+      <UpdateChoice />
       {error && (
         <Toast as="p" tone="danger">
           <FailureText failure={error} />

@@ -1,7 +1,7 @@
 // The Settings screen's "On this computer" section: whether closing the window keeps VibeLife
 // running in the tray (`preferences.on_close`: "tray" on, "quit" off; "ask" — not chosen yet —
-// shows off), and whether it starts at login (the shell's autostart entry, not a setting: the
-// OS holds it). Each change is saved at once; an error is shown and nothing changes.
+// shows off), whether it starts at login (the shell's autostart entry, not a setting: the
+// OS holds it), and whether it looks for updates (UpdateSettings.tsx). Each change is saved at once; an error is shown and nothing changes.
 
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -9,6 +9,7 @@ import * as client from "../client";
 import { FailureText } from "../errors/Failure";
 import type { CommandError, OnClose } from "../wire";
 import { Toast } from "../design";
+import { UpdateSettings } from "./UpdateSettings";
 
 export function DesktopSettings() {
   const { t } = useTranslation();
@@ -67,6 +68,7 @@ export function DesktopSettings() {
         />
         {t("desktop.autostart")}
       </label>
+      <UpdateSettings />
       {saved && (
         <Toast tone="ok" className="small">
           {t("settings.saved")}

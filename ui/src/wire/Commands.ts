@@ -92,6 +92,9 @@ import type { TodayRequest } from "./TodayRequest";
 import type { TodayView } from "./TodayView";
 import type { UnlockDatabaseRequest } from "./UnlockDatabaseRequest";
 import type { UnlockDatabaseResponse } from "./UnlockDatabaseResponse";
+import type { UpdateCheck } from "./UpdateCheck";
+import type { UpdateCheckRequest } from "./UpdateCheckRequest";
+import type { UpdateInstall } from "./UpdateInstall";
 import type { UpdateSettingsRequest } from "./UpdateSettingsRequest";
 import type { WriteStateRequest } from "./WriteStateRequest";
 
@@ -182,6 +185,10 @@ export type Commands = {
   autostart_status: [void, Autostart];
   /** Writes or removes the autostart entry (started minimised to the tray). */
   set_autostart: [SetAutostartRequest, Autostart];
+  /** Asks the update server for a newer version, when the person allowed it and (unless `manual`) the last check is a day old; off: no request at all. */
+  update_check: [UpdateCheckRequest, UpdateCheck];
+  /** Downloads the update the last check found, verifies its signature and installs it (the person said yes in the update dialog). */
+  update_install: [void, UpdateInstall];
 };
 
 /** The commands whose events stream to a channel (`onEvent`). */

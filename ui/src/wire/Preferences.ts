@@ -3,6 +3,7 @@ import type { Language } from "./Language";
 import type { OnClose } from "./OnClose";
 import type { ReminderSettings } from "./ReminderSettings";
 import type { Theme } from "./Theme";
+import type { UpdateChecks } from "./UpdateChecks";
 
 /**
  * The `preferences` section; an unknown key is refused.
@@ -24,4 +25,9 @@ reminders: ReminderSettings,
  * What closing the desktop window does: ask (the first time), keep running in the tray,
  * or quit. Default `ask`.
  */
-on_close: OnClose, };
+on_close: OnClose, 
+/**
+ * Whether the desktop app looks for updates (once a day, asking before installing):
+ * `undecided` until the person chose at the first run (no check), `ask` or `off`.
+ */
+updates: UpdateChecks, };

@@ -45,6 +45,7 @@ mod state;
 mod streak;
 mod today;
 mod turns;
+pub mod updates;
 
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 

@@ -123,6 +123,12 @@ macro_rules! with_commands {
                 call autostart_status() -> Autostart;
                 /// Writes or removes the autostart entry (started minimised to the tray).
                 call set_autostart(SetAutostartRequest) -> Autostart;
+                /// Asks the update server for a newer version, when the person allowed it and
+                /// (unless `manual`) the last check is a day old; off: no request at all.
+                call update_check(UpdateCheckRequest) -> UpdateCheck;
+                /// Downloads the update the last check found, verifies its signature and installs
+                /// it (the person said yes in the update dialog).
+                call update_install() -> UpdateInstall;
             }
             $($($extra)*)?
         }

@@ -31,6 +31,7 @@ mod skill_problem;
 mod skills;
 mod state;
 mod today;
+mod update;
 
 pub use api_key::{ApiKeyRequest, ApiKeyStatus, SetApiKeyRequest};
 pub use backup::{
@@ -120,3 +121,4 @@ pub use today::{
     ActiveProtocolView, DailyPromptView, StarterList, StarterView, StartersRequest, StreakView,
     TodayRequest, TodayView,
 };
+pub use update::{UpdateCheck, UpdateCheckRequest, UpdateInstall, UpdateOffer, UpdateRefusal};

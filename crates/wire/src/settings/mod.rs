@@ -25,7 +25,7 @@ pub use chat::{Budgets, ChatSettings, MemorySettings, ProtocolSettings};
 pub use context::{ContextLimits, HistoryMode};
 pub use llm::{LlmSettings, LocalSettings};
 pub use models::ModelsSettings;
-pub use preferences::{Language, OnClose, Preferences, QuietHours, ReminderSettings};
+pub use preferences::{Language, OnClose, Preferences, QuietHours, ReminderSettings, UpdateChecks};
 pub use skills::SkillsSettings;
 pub use storage::StorageSettings;
 pub use time_of_day::TimeOfDay;

@@ -1,6 +1,6 @@
 //! The `preferences` section: front-end choices the core keeps for them (the language, the
-//! colour theme, what closing the desktop window does) and how due protocol reminders reach
-//! the person. When a reminder is due and
+//! colour theme, what closing the desktop window does, whether the app looks for updates) and
+//! how due protocol reminders reach the person. When a reminder is due and
 //! whether to notify is the core's protocol engine's.
 
 use serde::{Deserialize, Serialize};
@@ -21,6 +21,24 @@ pub struct Preferences {
     /// What closing the desktop window does: ask (the first time), keep running in the tray,
     /// or quit. Default `ask`.
     pub on_close: OnClose,
+    /// Whether the desktop app looks for updates (once a day, asking before installing):
+    /// `undecided` until the person chose at the first run (no check), `ask` or `off`.
+    pub updates: UpdateChecks,
+}
+
+/// Whether the desktop app looks for updates (docs/packaging.md#updates). Only `ask` lets it
+/// make a request; `undecided` and `off` make none at all.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum UpdateChecks {
+    /// Not chosen yet: the first run asks; until then no check is made.
+    #[default]
+    Undecided,
+    /// Look for a newer version at most once a day and ask before installing it.
+    Ask,
+    /// Never look (no network request).
+    Off,
 }
 
 /// What closing the desktop window does (the desktop shell's tray; docs/ui.md, "Tray").
@@ -133,6 +151,23 @@ mod tests {
         }
         let err = serde_json::from_value::<Preferences>(json!({"on_close": "hide"})).unwrap_err();
         assert!(err.to_string().contains("`ask`, `tray`, `quit`"), "{err}");
+    }
+
+    #[test]
+    fn update_checks_are_undecided_until_the_person_allows_or_turns_them_off() {
+        let p: Preferences = serde_json::from_value(json!({})).unwrap();
+        assert_eq!(p.updates, UpdateChecks::Undecided);
+        for (text, choice) in [
+            ("undecided", UpdateChecks::Undecided),
+            ("ask", UpdateChecks::Ask),
+            ("off", UpdateChecks::Off),
+        ] {
+            let p: Preferences = serde_json::from_value(json!({ "updates": text })).unwrap();
+            assert_eq!(p.updates, choice);
+            assert_eq!(serde_json::to_value(p).unwrap()["updates"], json!(text));
+        }
+        let err = serde_json::from_value::<Preferences>(json!({"updates": "auto"})).unwrap_err();
+        assert!(err.to_string().contains("`undecided`, `ask`, `off`"), "{err}");
     }
 
     #[test]
