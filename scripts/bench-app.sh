@@ -15,4 +15,4 @@ start_xvfb
 port="$(free_port)"
 
 VIBELIFE_APP="$APP" TAURI_DRIVER="$TAURI_DRIVER" WEBKIT_DRIVER="$(command -v WebKitWebDriver)" \
-  TAURI_DRIVER_PORT="$port" node "$ROOT/ui/e2e-window/bench.mjs" "${1:-all}"
+  TAURI_DRIVER_PORT="$port" node "$ROOT/ui/e2e-window/${BENCH_SCRIPT:-bench.mjs}" "${1:-all}"

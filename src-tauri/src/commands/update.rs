@@ -18,7 +18,7 @@ pub async fn update_check(
     pending: State<'_, Pending>,
     request: UpdateCheckRequest,
 ) -> Result<UpdateCheck, CommandError> {
-    let core = shell.app()?;
+    let core = shell.app().await?;
     let now = SystemTime::now();
     let decision = core.update_check_decision(now, request.manual);
     if decision == CheckDecision::Check {
