@@ -25,6 +25,7 @@ mod local_model;
 mod memory;
 mod models;
 mod module_cycles;
+mod prompt_prefix;
 mod protocol;
 mod recording;
 mod run_id;

@@ -1,5 +1,6 @@
-//! A scripted model that remembers the system prompt of every request, for scenarios that
-//! assert what the model was told (protocol sections, the safety section).
+//! A scripted model that remembers every request (and the system prompt of each), for
+//! scenarios that assert what the model was told (protocol sections, the safety section, the
+//! prompt's stable prefix).
 
 use std::sync::Mutex;
 
@@ -9,11 +10,12 @@ use vibe_llm::{ChatModel, ChatRequest, DeltaStream, LlmError, Message, ScriptedM
 pub struct Recording {
     pub inner: ScriptedModel,
     pub systems: Mutex<Vec<String>>,
+    pub requests: Mutex<Vec<ChatRequest>>,
 }
 
 impl Recording {
     pub fn new(inner: ScriptedModel) -> Self {
-        Self { inner, systems: Mutex::new(Vec::new()) }
+        Self { inner, systems: Mutex::new(Vec::new()), requests: Mutex::new(Vec::new()) }
     }
 }
 
@@ -24,6 +26,7 @@ impl ChatModel for Recording {
             _ => None,
         });
         self.systems.lock().unwrap().push(system.unwrap_or_default());
+        self.requests.lock().unwrap().push(request.clone());
         self.inner.stream(request)
     }
     fn list_models(&self) -> BoxFuture<'_, Result<Vec<vibe_llm::ModelInfo>, LlmError>> {
