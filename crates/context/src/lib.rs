@@ -87,17 +87,44 @@ pub struct BuiltPrompt {
     /// The skill the prompt was built for (`None` in phase 1, also when the requested skill
     /// is no longer installed — see `notices`).
     pub skill: Option<String>,
-    /// The text of `messages[0]`.
+    /// The text of `messages[0]`: only the sections that stay the same from turn to turn
+    /// (docs/local-model.md, "Prompt order"), so that it and the tool definitions after it
+    /// are a prefix the model's cache (or a provider's prompt cache) can keep.
     pub system: String,
     /// The tool definitions to offer.
     pub tools: Vec<ToolDef>,
-    /// Tokens by section, in prompt order, the tool definitions last (`tools`, or `catalog`
-    /// in phase 1). They add up to `prompt_tokens`.
+    /// The sections that change from turn to turn (matched cases, profile and memory, the
+    /// skill's state, the protocol or safety section, the summary), wrapped to ride with the
+    /// latest user message ([`BuiltPrompt::user_content`]); `None` when there are none.
+    pub turn: Option<String>,
+    /// Tokens by section, in prompt order: the system prompt's sections, the tool definitions
+    /// (`tools`, or `catalog` in phase 1), then the turn's sections. They add up to
+    /// `prompt_tokens`.
     pub sections: Vec<SectionTokens>,
-    /// System prompt + tool definitions.
+    /// System prompt + tool definitions + the turn's sections.
     pub prompt_tokens: u32,
     /// What was shortened or left out, in words for people (for the `model_request` event).
     pub notices: Vec<String>,
+}
+
+impl BuiltPrompt {
+    /// All the prompt's text, without the tool definitions: the system prompt, then the
+    /// turn's sections (for counting and checking; a request sends them apart).
+    pub fn text(&self) -> String {
+        match &self.turn {
+            Some(turn) => format!("{}\n\n{turn}", self.system),
+            None => self.system.clone(),
+        }
+    }
+
+    /// The content of the latest user message as sent: the turn's sections (when there are
+    /// any) before the person's own words.
+    pub fn user_content(&self, message: &str) -> String {
+        match &self.turn {
+            Some(turn) => format!("{turn}\n\n{message}"),
+            None => message.to_string(),
+        }
+    }
 }
 
 /// Builds prompts and history windows. Cheap to share behind an `Arc`.
