@@ -39,14 +39,14 @@ use std::sync::Arc;
 use vibe_llm::ToolDef;
 use vibe_skills::{Registry, SkillsError};
 use vibe_store::Store;
-use vibe_wire::{Phase, SectionTokens};
+use vibe_wire::{Phase, PromptBudget, SectionTokens};
 
 pub use calibration::{corrected, next_calibration, scaled_budget};
 pub use catalog::USE_SKILL;
 pub use compact::{Compaction, SUMMARIES_OFF};
 pub use error::ContextError;
 pub use history::{History, INTERRUPTED_NOTE, Window};
-pub use limits::{ContextLimits, ContextLimitsExt, HistoryMode};
+pub use limits::{ContextLimits, ContextLimitsExt, HistoryMode, MIN_CONTEXT_WINDOW};
 pub use memory::{EXTRACTED, MEMORY_PREFERENCE, memory_switch, memory_value};
 pub use phase1::FLAG_WELLBEING_CONCERN;
 pub use run_parts::RunParts;
@@ -177,6 +177,21 @@ impl ContextBuilder {
 
     pub fn limits(&self) -> &ContextLimits {
         &self.limits
+    }
+
+    /// The budget `phase`'s requests are fitted to, for the `model_request` event: the
+    /// context window, the phase's prompt budget (in the model's tokens, as set) and the
+    /// reply reserve.
+    pub fn prompt_budget(&self, phase: Phase) -> PromptBudget {
+        let l = &self.limits;
+        PromptBudget {
+            context_window: l.max_context_tokens,
+            prompt_budget: match phase {
+                Phase::Phase1 => l.phase1_prompt_tokens,
+                Phase::Phase2 => l.phase2_prompt_tokens,
+            },
+            reply_reserve: l.reply_reserve_tokens,
+        }
     }
 
     /// The process-wide tokenizer the builder counts with.

@@ -6,7 +6,7 @@
 
 use vibe_context::{BuiltPrompt, History, corrected};
 use vibe_llm::{ChatRequest, Message};
-use vibe_wire::{Event, Phase, SectionTokens, StopReason};
+use vibe_wire::{Event, Phase, PromptBudget, SectionTokens, StopReason};
 
 use crate::agent::closing;
 
@@ -29,6 +29,9 @@ pub struct RoundState<'a> {
     pub tool_notices: &'a [String],
     /// The model's token correction learnt so far.
     pub token_factor: Option<f64>,
+    /// The budget the prompt was fitted to (the model's window, the phase's prompt budget, the
+    /// reply reserve), named in the event.
+    pub budget: Option<PromptBudget>,
 }
 
 /// The assembled round.
@@ -55,6 +58,7 @@ pub fn assemble(state: RoundState<'_>) -> Assembled {
         closing,
         tool_notices,
         token_factor,
+        budget,
     } = state;
     let BuiltPrompt { mut system, tools, turn, mut sections, mut notices, prompt_tokens, .. } =
         prompt;
@@ -98,6 +102,7 @@ pub fn assemble(state: RoundState<'_>) -> Assembled {
         tools: offered.iter().map(|t| t.name.clone()).collect(),
         history_messages: history_messages.len() as u32,
         notices,
+        budget,
     };
     let mut messages = Vec::with_capacity(1 + history_messages.len() + run_messages.len());
     messages.push(Message::system(system));

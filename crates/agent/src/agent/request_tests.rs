@@ -47,6 +47,7 @@ fn state<'a>(run: &'a [Message], closing: Option<StopReason>) -> RoundState<'a> 
         closing,
         tool_notices: &[],
         token_factor: None,
+        budget: None,
     }
 }
 
@@ -142,4 +143,12 @@ fn the_turns_sections_ride_with_the_latest_user_message_and_the_system_prompt_st
     let with_turn = BuiltPrompt { turn: Some(turn.clone()), ..prompt() };
     let a = assemble(RoundState { prompt: with_turn, history: empty, ..state(&[], None) });
     assert_eq!(a.request.messages, [Message::system(format!("你是教练。\n\n{turn}"))]);
+}
+
+#[test]
+fn the_event_names_the_budget_the_request_was_fitted_to() {
+    let budget = PromptBudget { context_window: 4096, prompt_budget: 1843, reply_reserve: 1024 };
+    let a = assemble(RoundState { budget: Some(budget), ..state(&[], None) });
+    let Event::ModelRequest { budget: named, .. } = a.event else { panic!("not a model request") };
+    assert_eq!(named, Some(budget));
 }
