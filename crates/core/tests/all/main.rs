@@ -23,6 +23,7 @@ mod layering;
 #[cfg(feature = "local-llm")]
 mod local_model;
 mod memory;
+mod model_window;
 mod models;
 mod module_cycles;
 mod prompt_prefix;
