@@ -169,7 +169,7 @@ fn largest(lo: usize, hi: usize, fits: impl Fn(usize) -> bool) -> usize {
 /// tokens, in this order of preference:
 /// 1. every entry in full, listed by name with triggers in file order (so the prompt does not
 ///    change with the message and its count stays cached);
-/// 2. every entry shortened to its first sentence;
+/// 2. every entry shortened to its first sentence, in the same stable order;
 /// 3. the entries whose triggers matched (and as many more as fit) shortened, the rest by
 ///    name only;
 /// 4. the matched entries shortened, as many of the others as fit by name, the rest left
@@ -199,10 +199,10 @@ pub(crate) fn fit(
         return Fitted { tool: full, notices: Vec::new() };
     }
     let fit = format!("to fit {budget} tokens");
-    if tokens(entries, total, 0) <= room {
+    if tokens(&stable, total, 0) <= room {
         let notice = format!("catalog: skill descriptions shortened to their first sentence {fit}");
         return Fitted {
-            tool: definition(entries, Detail::Short, total, 0),
+            tool: definition(&stable, Detail::Short, total, 0),
             notices: vec![notice],
         };
     }

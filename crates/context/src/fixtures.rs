@@ -7,7 +7,7 @@ use std::sync::Arc;
 use vibe_skills::{Registry, RegistryConfig};
 use vibe_store::Store;
 
-use super::{ContextBuilder, ContextLimits};
+use super::{BuiltPrompt, ContextBuilder, ContextLimits};
 
 /// A builder over an in-memory store and the given skill roots.
 pub(crate) fn builder_with(
@@ -64,4 +64,10 @@ pub(crate) fn row(role: vibe_store::Role, content: &str) -> vibe_store::Message 
         interrupted: false,
         created_at: String::new(),
     }
+}
+
+/// The whole prompt text a model reads: the system prompt, then the turn's sections (which
+/// ride with the latest user message).
+pub(crate) fn full_text(p: &BuiltPrompt) -> String {
+    p.text()
 }

@@ -39,14 +39,14 @@ use std::sync::Arc;
 use vibe_llm::ToolDef;
 use vibe_skills::{Registry, SkillsError};
 use vibe_store::Store;
-use vibe_wire::{Phase, SectionTokens};
+use vibe_wire::{Phase, PromptBudget, SectionTokens};
 
 pub use calibration::{corrected, next_calibration, scaled_budget};
 pub use catalog::USE_SKILL;
 pub use compact::{Compaction, SUMMARIES_OFF};
 pub use error::ContextError;
 pub use history::{History, INTERRUPTED_NOTE, Window};
-pub use limits::{ContextLimits, ContextLimitsExt, HistoryMode};
+pub use limits::{ContextLimits, ContextLimitsExt, HistoryMode, MIN_CONTEXT_WINDOW};
 pub use memory::{EXTRACTED, MEMORY_PREFERENCE, memory_switch, memory_value};
 pub use phase1::FLAG_WELLBEING_CONCERN;
 pub use run_parts::RunParts;
@@ -87,17 +87,44 @@ pub struct BuiltPrompt {
     /// The skill the prompt was built for (`None` in phase 1, also when the requested skill
     /// is no longer installed — see `notices`).
     pub skill: Option<String>,
-    /// The text of `messages[0]`.
+    /// The text of `messages[0]`: only the sections that stay the same from turn to turn
+    /// (docs/local-model.md, "Prompt order"), so that it and the tool definitions after it
+    /// are a prefix the model's cache (or a provider's prompt cache) can keep.
     pub system: String,
     /// The tool definitions to offer.
     pub tools: Vec<ToolDef>,
-    /// Tokens by section, in prompt order, the tool definitions last (`tools`, or `catalog`
-    /// in phase 1). They add up to `prompt_tokens`.
+    /// The sections that change from turn to turn (matched cases, profile and memory, the
+    /// skill's state, the protocol or safety section, the summary), wrapped to ride with the
+    /// latest user message ([`BuiltPrompt::user_content`]); `None` when there are none.
+    pub turn: Option<String>,
+    /// Tokens by section, in prompt order: the system prompt's sections, the tool definitions
+    /// (`tools`, or `catalog` in phase 1), then the turn's sections. They add up to
+    /// `prompt_tokens`.
     pub sections: Vec<SectionTokens>,
-    /// System prompt + tool definitions.
+    /// System prompt + tool definitions + the turn's sections.
     pub prompt_tokens: u32,
     /// What was shortened or left out, in words for people (for the `model_request` event).
     pub notices: Vec<String>,
+}
+
+impl BuiltPrompt {
+    /// All the prompt's text, without the tool definitions: the system prompt, then the
+    /// turn's sections (for counting and checking; a request sends them apart).
+    pub fn text(&self) -> String {
+        match &self.turn {
+            Some(turn) => format!("{}\n\n{turn}", self.system),
+            None => self.system.clone(),
+        }
+    }
+
+    /// The content of the latest user message as sent: the turn's sections (when there are
+    /// any) before the person's own words.
+    pub fn user_content(&self, message: &str) -> String {
+        match &self.turn {
+            Some(turn) => format!("{turn}\n\n{message}"),
+            None => message.to_string(),
+        }
+    }
 }
 
 /// Builds prompts and history windows. Cheap to share behind an `Arc`.
@@ -150,6 +177,21 @@ impl ContextBuilder {
 
     pub fn limits(&self) -> &ContextLimits {
         &self.limits
+    }
+
+    /// The budget `phase`'s requests are fitted to, for the `model_request` event: the
+    /// context window, the phase's prompt budget (in the model's tokens, as set) and the
+    /// reply reserve.
+    pub fn prompt_budget(&self, phase: Phase) -> PromptBudget {
+        let l = &self.limits;
+        PromptBudget {
+            context_window: l.max_context_tokens,
+            prompt_budget: match phase {
+                Phase::Phase1 => l.phase1_prompt_tokens,
+                Phase::Phase2 => l.phase2_prompt_tokens,
+            },
+            reply_reserve: l.reply_reserve_tokens,
+        }
     }
 
     /// The process-wide tokenizer the builder counts with.

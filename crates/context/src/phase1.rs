@@ -1,8 +1,8 @@
 //! The phase-1 prompt (docs/design.md#phase-1): no active skill, so the light core persona, a
-//! short note on `use_skill`, the compaction summary and protocol prompt when there are any,
-//! the wellbeing instruction, the language rule, the `use_skill` tool carrying the skill
-//! catalog and the `flag_wellbeing_concern` tool — all within the phase-1 budget. No profile,
-//! cases or SOP.
+//! short note on `use_skill`, the wellbeing instruction, the language rule, the `use_skill`
+//! tool carrying the skill catalog and the `flag_wellbeing_concern` tool; and, riding with the
+//! latest user message, the protocol prompt and the compaction summary when there are any —
+//! all within the phase-1 budget. No profile, cases or SOP.
 
 use vibe_llm::ToolDef;
 use vibe_skills::SkillsError;
@@ -10,7 +10,10 @@ use vibe_wire::{Phase, SectionTokens};
 
 use super::catalog;
 use super::render::head_and_tail;
-use super::sections::{Section, join, measure, seam_slack, section_tokens, tools_tokens};
+use super::sections::{
+    Section, join, join_turn, measure, seam_slack, section_tokens, tools_tokens,
+    turn_wrapper_tokens,
+};
 use super::texts;
 use super::{BuiltPrompt, ContextBuilder, PromptRequest};
 use crate::ContextError;
@@ -56,10 +59,17 @@ impl ContextBuilder {
                 "persona: the core persona was cut to {persona_cap} tokens to fit {budget} tokens"
             ));
         }
-        let mut sections =
-            vec![Section::new("persona", persona), Section::new("tool_guide", texts::PHASE1_TOOLS)];
+        // What stays the same from turn to turn first (the system prompt); the protocol
+        // section and the summary ride with the latest user message (docs/local-model.md).
+        let sections = vec![
+            Section::new("persona", persona),
+            Section::new("tool_guide", texts::PHASE1_TOOLS),
+            Section::new("wellbeing", texts::WELLBEING),
+            Section::new("language", texts::LANGUAGE),
+        ];
+        let mut turn = Vec::new();
         if let Some(protocol) = req.protocol_prompt.filter(|p| !p.trim().is_empty()) {
-            sections.push(Section::new("protocol", super::phase2::protocol_text(protocol)));
+            turn.push(Section::new("protocol", super::phase2::protocol_text(protocol)));
         }
         if let Some(summary) = req.summary.filter(|s| !s.trim().is_empty()) {
             let cap = (budget * SUMMARY_SHARE / 100).min(self.limits.summary_max_tokens);
@@ -69,10 +79,14 @@ impl ContextBuilder {
                     "summary: shortened to its first and last lines to fit {budget} tokens"
                 ));
             }
-            sections.push(Section::new("summary", format!("{}\n{shown}", texts::SUMMARY_HEADING)));
+            turn.push(Section::new("summary", format!("{}\n{shown}", texts::SUMMARY_HEADING)));
         }
-        sections.push(Section::new("wellbeing", texts::WELLBEING));
-        sections.push(Section::new("language", texts::LANGUAGE));
+        // Counted section by section; the wrapper's tokens count with the turn's first section.
+        let mut turn_counts = measure(tk, &turn, &[]).0;
+        if let Some(first) = turn_counts.first_mut() {
+            first.tokens += turn_wrapper_tokens(tk, turn.len());
+        }
+        let turn_tokens = turn_counts.iter().map(|c| c.tokens).sum::<u32>();
         // The wellbeing tool is offered in every phase (the tools registry puts it in the set).
         let wellbeing: Vec<ToolDef> =
             req.tools.iter().filter(|t| t.name == FLAG_WELLBEING_CONCERN).cloned().collect();
@@ -80,7 +94,8 @@ impl ContextBuilder {
         let fixed: u32 =
             sections.iter().enumerate().map(|(i, s)| section_tokens(tk, s, i)).sum::<u32>()
                 + seam_slack(sections.len())
-                + wellbeing_tokens;
+                + wellbeing_tokens
+                + turn_tokens;
         let skills = self.skills.skills();
         let entries = catalog::entries(&skills, req.user_message);
         let base = req.tools.iter().find(|t| t.name == catalog::USE_SKILL);
@@ -96,6 +111,8 @@ impl ContextBuilder {
             total += wellbeing_tokens;
             tools.extend(wellbeing);
         }
+        total += turn_tokens;
+        counts.extend(turn_counts);
         if total + seam_slack(sections.len()) > budget {
             notices.push(format!(
                 "prompt: {total} tokens is over the {budget}-token phase-1 budget; the persona and the use_skill tool cannot be cut further"
@@ -106,6 +123,7 @@ impl ContextBuilder {
             skill: None,
             system: join(&sections),
             tools,
+            turn: join_turn(&turn),
             sections: counts,
             prompt_tokens: total,
             notices,

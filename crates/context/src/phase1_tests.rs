@@ -41,7 +41,7 @@ fn builtin_catalog_fits_in_full_without_notices() {
 
 fn real_tokens(b: &super::ContextBuilder, p: &super::BuiltPrompt) -> u32 {
     let tk = b.tokenizer();
-    tk.count(&p.system) + p.tools.iter().map(|t| tk.count_tool(t)).sum::<u32>()
+    tk.count(&super::fixtures::full_text(p)) + p.tools.iter().map(|t| tk.count_tool(t)).sum::<u32>()
 }
 
 #[test]
@@ -135,7 +135,8 @@ fn sections_add_up_and_match_the_real_count() {
         .unwrap();
     assert_eq!(p.sections.iter().map(|s| s.tokens).sum::<u32>(), p.prompt_tokens);
     let names: Vec<&str> = p.sections.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["persona", "tool_guide", "summary", "wellbeing", "language", "catalog"]);
+    assert_eq!(names, ["persona", "tool_guide", "wellbeing", "language", "catalog", "summary"]);
+    assert!(p.turn.as_deref().unwrap().contains("用户叫小林") && !p.system.contains("用户叫小林"));
     // Counting section by section may differ from counting the whole by a token at a seam.
     let real = real_tokens(&b, &p);
     assert!(

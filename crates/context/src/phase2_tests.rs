@@ -5,7 +5,7 @@ use serde_json::json;
 use vibe_store::{LOCAL_USER, Store};
 use vibe_wire::Phase;
 
-use super::fixtures::{builder_with, builtin, write_skill};
+use super::fixtures::{builder_with, builtin, full_text, write_skill};
 use super::{BuiltPrompt, ContextLimits, PromptRequest};
 
 fn request<'a>(skill: &'a str, message: &'a str) -> PromptRequest<'a> {
@@ -21,11 +21,13 @@ fn names(p: &BuiltPrompt) -> Vec<&str> {
     p.sections.iter().map(|s| s.name.as_str()).collect()
 }
 
-fn section<'a>(p: &'a BuiltPrompt, heading: &str) -> &'a str {
-    let start = p.system.find(heading).unwrap_or_else(|| panic!("no {heading} in\n{}", p.system));
-    let rest = &p.system[start..];
+/// The section under `heading`, in the system prompt or the turn's sections.
+fn section(p: &BuiltPrompt, heading: &str) -> String {
+    let text = full_text(p);
+    let start = text.find(heading).unwrap_or_else(|| panic!("no {heading} in\n{text}"));
+    let rest = &text[start..];
     let end = rest[heading.len()..].find("\n## ").map_or(rest.len(), |i| i + heading.len());
-    &rest[..end]
+    rest[..end].to_string()
 }
 
 pub(crate) fn bazi_profile(store: &Store) {
@@ -53,10 +55,10 @@ fn bazi_prompt_has_every_section_in_order_within_budget() {
             "ethics",
             "boundaries",
             "wellbeing",
+            "language",
             "cases",
             "profile",
-            "state",
-            "language"
+            "state"
         ]
     );
     assert!(p.prompt_tokens <= 6000, "{}", p.prompt_tokens);
@@ -153,7 +155,7 @@ fn a_chosen_scenario_replaces_the_rules() {
 }
 
 #[test]
-fn protocol_and_summary_come_after_the_data() {
+fn protocol_and_summary_ride_with_the_turn_after_the_data() {
     let (b, _) = builtin();
     let req = PromptRequest {
         protocol_prompt: Some("## 一日重置 · 第 2 步\n请用户写下最不想再过的一天。"),
@@ -164,19 +166,21 @@ fn protocol_and_summary_come_after_the_data() {
     let n = names(&p);
     let pos = |s: &str| n.iter().position(|x| *x == s).unwrap();
     assert!(
-        pos("state") < pos("protocol")
+        pos("language") < pos("state")
+            && pos("state") < pos("protocol")
             && pos("protocol") < pos("summary")
-            && pos("summary") < pos("language")
     );
-    assert!(p.system.contains("## 一日重置 · 第 2 步\n请用户写下最不想再过的一天。"));
-    assert!(p.system.contains("用户叫小林"));
+    let turn = p.turn.as_deref().unwrap();
+    assert!(turn.contains("## 一日重置 · 第 2 步\n请用户写下最不想再过的一天。"));
+    assert!(turn.contains("用户叫小林"));
+    assert!(!p.system.contains("一日重置") && !p.system.contains("用户叫小林"));
 }
 
 #[test]
 fn a_state_write_shows_in_the_next_prompt() {
     let (b, store) = builtin();
     let before = b.system_prompt(&request("lifecoach", "我的目标")).unwrap();
-    assert!(!before.system.contains("每天早起"));
+    assert!(!full_text(&before).contains("每天早起"));
     store
         .write_state(LOCAL_USER, "lifecoach", "north_star", json!({"goal": "每天早起写作"}))
         .unwrap();
@@ -194,9 +198,17 @@ fn tools_count_against_the_budget() {
     }];
     let p =
         b.system_prompt(&PromptRequest { tools: &tools, ..request("career", "改简历") }).unwrap();
-    let last = p.sections.last().unwrap();
-    assert_eq!(last.name, "tools");
-    assert_eq!(last.tokens, b.tokenizer().count_tool(&tools[0]));
+    // The tools follow the system prompt's sections; the turn's sections come after them.
+    let tools_section = p.sections.iter().find(|s| s.name == "tools").unwrap();
+    assert_eq!(tools_section.tokens, b.tokenizer().count_tool(&tools[0]));
+    let after: Vec<&str> = p
+        .sections
+        .iter()
+        .skip_while(|s| s.name != "tools")
+        .skip(1)
+        .map(|s| s.name.as_str())
+        .collect();
+    assert!(after.iter().all(|n| ["cases", "profile", "state", "protocol", "summary"].contains(n)));
     assert_eq!(p.tools, tools);
 }
 
@@ -243,12 +255,12 @@ fn an_oversized_skill_is_trimmed_in_the_documented_order() {
     let p = b.system_prompt(&req).unwrap();
     assert!(p.prompt_tokens <= 6000, "{}", p.prompt_tokens);
     let tk = b.tokenizer();
-    assert!(tk.count(&p.system) <= 6000);
+    assert!(tk.count(&full_text(&p)) <= 6000);
     assert_eq!(p.sections.iter().map(|s| s.tokens).sum::<u32>(), p.prompt_tokens);
     // Never trimmed.
     assert!(p.system.starts_with("# 测试教练\n\n你是测试教练，专门帮助用户复盘。"));
     assert!(p.system.contains("- 绝不羞辱用户"));
-    assert!(p.system.contains(protocol));
+    assert!(p.turn.as_deref().unwrap().contains(protocol));
     assert!(p.system.contains("## 能力边界"));
     // Trimmed in order: every case, then the state's lists, then the rules to their openings.
     let kinds: Vec<&str> = p.notices.iter().map(|n| n.split(':').next().unwrap()).collect();
@@ -258,7 +270,7 @@ fn an_oversized_skill_is_trimmed_in_the_documented_order() {
         "{:?}",
         p.notices
     );
-    assert!(!p.system.contains("## 参考案例"));
+    assert!(!full_text(&p).contains("## 参考案例"));
     assert!(p.system.contains("第 0 条规则的开头一段。"));
     assert!(section(&p, "## 技能记录").contains("共 40 条"));
 }

@@ -55,6 +55,30 @@ pub(crate) fn join(sections: &[Section]) -> String {
     out
 }
 
+/// The turn's sections wrapped to ride with the latest user message, or `None` when there
+/// are none.
+pub(crate) fn join_turn(sections: &[Section]) -> Option<String> {
+    (!sections.is_empty()).then(|| {
+        format!(
+            "{}{SEPARATOR}{}\n{}",
+            super::texts::TURN_OPEN,
+            join(sections),
+            super::texts::TURN_CLOSE
+        )
+    })
+}
+
+/// Tokens of the turn wrapper and its seams around `sections` (none without sections).
+pub(crate) fn turn_wrapper_tokens(tk: &Tokenizer, sections: usize) -> u32 {
+    if sections == 0 {
+        return 0;
+    }
+    tk.count(super::texts::TURN_OPEN)
+        + tk.count(SEPARATOR)
+        + tk.count("\n")
+        + tk.count(super::texts::TURN_CLOSE)
+}
+
 /// Per-section token counts (the tool definitions last, as `tools`) and their sum.
 pub(crate) fn measure(
     tk: &Tokenizer,

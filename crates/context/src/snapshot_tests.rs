@@ -1,6 +1,7 @@
 //! Snapshots of rendered prompts (`snapshots/`), so every change to the prompt text is
 //! reviewed: phase 1 with the built-in skills, phase 2 for bazi with a fixed profile and
-//! chart, and lifecoach with some state.
+//! chart, and lifecoach with some state. Each shows the system prompt, the tools and the
+//! turn's sections that ride with the latest user message.
 
 use serde_json::json;
 use vibe_store::LOCAL_USER;
@@ -15,13 +16,14 @@ fn render(p: &BuiltPrompt) -> String {
     let tools: Vec<String> =
         p.tools.iter().map(|t| serde_json::to_string_pretty(t).unwrap_or_default()).collect();
     format!(
-        "phase: {:?}\nprompt_tokens: {}\nsections: {}\nnotices: {:?}\n\n======== system ========\n{}\n\n======== tools ========\n{}\n",
+        "phase: {:?}\nprompt_tokens: {}\nsections: {}\nnotices: {:?}\n\n======== system ========\n{}\n\n======== tools ========\n{}\n\n======== turn (with the latest user message) ========\n{}\n",
         p.phase,
         p.prompt_tokens,
         sections.join(", "),
         p.notices,
         p.system,
-        tools.join("\n")
+        tools.join("\n"),
+        p.turn.as_deref().unwrap_or("(none)")
     )
 }
 

@@ -18,7 +18,7 @@ pub(crate) const FALLBACK_PERSONA: &str = "# Vibe · 生命对话者
 pub(crate) const PHASE1_TOOLS: &str = "## 工具使用
 用户需要专业视角时，调用 `use_skill` 激活对应技能（技能目录在它的说明里）；激活后在同一轮里继续回答。";
 
-/// The language rule, last in every prompt.
+/// The language rule, last in every system prompt.
 pub(crate) const LANGUAGE: &str = "## 回复语言
 始终使用用户正在使用的语言回复：用户用英文就用英文，用中文就用中文，中英混用时跟随用户的主要语言。\
 本说明用中文写成，不代表你必须用中文回答。";
@@ -66,6 +66,13 @@ pub(crate) const USE_SKILL_PARAM: &str = "要激活的技能名（目录中的�
 
 /// The description of the `scenario` parameter.
 pub(crate) const USE_SKILL_SCENARIO: &str = "可选：技能下的场景名（该技能 scenarios/ 里的文件名，如 career 的 interview_prep）。不确定时省略，使用技能的默认做法。";
+
+/// Opens the turn's sections where they ride with the latest user message
+/// (docs/local-model.md, "Prompt order").
+pub(crate) const TURN_OPEN: &str = "<本轮背景>\n（以下是系统按当前状态提供的资料和指示，不是用户写的；照此行事，不要向用户复述。）";
+
+/// Closes the turn's sections; the person's own words follow.
+pub(crate) const TURN_CLOSE: &str = "</本轮背景>";
 
 /// Heading of the compaction summary section.
 pub(crate) const SUMMARY_HEADING: &str = "## 早先对话摘要\n以下是本次对话更早部分的摘要（原消息已不在上下文里），请自然地延续，不要向用户复述摘要本身：";

@@ -1,6 +1,8 @@
-//! Fitting the phase-2 prompt to its budget. Sections come in a fixed order:
-//! persona, persona_mode, voice, rules | scenario, ethics, boundaries, wellbeing, cases,
-//! profile, state, protocol, summary, language (then the tool definitions). When the total is over budget,
+//! Fitting the phase-2 prompt to its budget. Sections come in a fixed order, what stays the
+//! same from turn to turn first (docs/local-model.md, "Prompt order"): the system prompt is
+//! persona, persona_mode, voice, rules | scenario, ethics, boundaries, wellbeing, language
+//! (then the tool definitions); the turn's sections — cases, profile, state, protocol,
+//! summary — ride with the latest user message. When the total is over budget,
 //! trims are applied one step at a time in this fixed priority order until it fits:
 //!
 //! 1. cases — the lowest-ranked matched case is dropped, one at a time;
@@ -22,7 +24,10 @@ use vibe_store::SkillView;
 use vibe_wire::{Phase, SectionTokens};
 
 use super::render::{Shape, compact, head_and_tail, is_blank, opening, shape_json};
-use super::sections::{SEPARATOR, Section, join, seam_slack, section_tokens, tools_tokens};
+use super::sections::{
+    SEPARATOR, Section, join, join_turn, seam_slack, section_tokens, tools_tokens,
+    turn_wrapper_tokens,
+};
 use super::statics::Statics;
 use super::texts;
 use super::{BuiltPrompt, ContextBuilder};
@@ -75,12 +80,12 @@ enum Slot {
     Ethics,
     Boundaries,
     Wellbeing,
+    Language,
     Cases,
     Profile,
     State,
     Protocol,
     Summary,
-    Language,
 }
 
 const SLOTS: [Slot; 13] = [
@@ -91,13 +96,19 @@ const SLOTS: [Slot; 13] = [
     Slot::Ethics,
     Slot::Boundaries,
     Slot::Wellbeing,
+    Slot::Language,
     Slot::Cases,
     Slot::Profile,
     Slot::State,
     Slot::Protocol,
     Slot::Summary,
-    Slot::Language,
 ];
+
+/// Whether a section changes from turn to turn, and so rides with the latest user message
+/// instead of sitting in the system prompt.
+fn per_turn(slot: Slot) -> bool {
+    matches!(slot, Slot::Cases | Slot::Profile | Slot::State | Slot::Protocol | Slot::Summary)
+}
 
 /// The next trim in priority order, and the section it changes; `None` when nothing is left
 /// to trim.
@@ -284,8 +295,12 @@ impl ContextBuilder {
             SLOTS.iter().map(|&s| self.render(s, parts, levels)).collect();
         let mut costs: Vec<u32> =
             SLOTS.iter().zip(&texts).map(|(&s, t)| self.slot_tokens(t, s)).collect();
+        let wrapper = |texts: &[Option<Rendered>]| {
+            let n = SLOTS.iter().zip(texts).filter(|(s, t)| per_turn(**s) && t.is_some()).count();
+            turn_wrapper_tokens(self.tk, n)
+        };
         loop {
-            let total = costs.iter().sum::<u32>() + tools_cost;
+            let total = costs.iter().sum::<u32>() + tools_cost + wrapper(&texts);
             if total + seam_slack(texts.iter().flatten().count()) <= budget {
                 break;
             }
@@ -302,24 +317,33 @@ impl ContextBuilder {
             costs[i] = self.slot_tokens(&texts[i], slot);
         }
         notices.extend(trim_notices(parts, levels, budget));
-        let mut counts = Vec::new();
-        let mut sections = Vec::new();
+        let mut wrapper_tokens = wrapper(&texts);
+        let (mut counts, mut turn_counts) = (Vec::new(), Vec::new());
+        let (mut sections, mut turn) = (Vec::new(), Vec::new());
         for ((&slot, rendered), cost) in SLOTS.iter().zip(texts).zip(costs) {
-            if let Some(r) = rendered {
-                counts
-                    .push(SectionTokens { name: slot_name(slot, parts).to_string(), tokens: cost });
-                sections.push(Section::new(slot_name(slot, parts), r.text));
+            let Some(r) = rendered else { continue };
+            let name = slot_name(slot, parts);
+            if per_turn(slot) {
+                // The wrapper's tokens count with the turn's first section.
+                let tokens = cost + std::mem::take(&mut wrapper_tokens);
+                turn_counts.push(SectionTokens { name: name.to_string(), tokens });
+                turn.push(Section::new(name, r.text));
+            } else {
+                counts.push(SectionTokens { name: name.to_string(), tokens: cost });
+                sections.push(Section::new(name, r.text));
             }
         }
         if !tools.is_empty() {
             counts.push(SectionTokens { name: "tools".to_string(), tokens: tools_cost });
         }
+        counts.extend(turn_counts);
         let total = counts.iter().map(|c| c.tokens).sum();
         BuiltPrompt {
             phase: Phase::Phase2,
             skill: Some(skill.to_string()),
             system: join(&sections),
             tools: tools.to_vec(),
+            turn: join_turn(&turn),
             sections: counts,
             prompt_tokens: total,
             notices,

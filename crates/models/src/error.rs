@@ -26,6 +26,9 @@ pub enum ModelsError {
     /// The file given is not a GGUF model.
     #[error("{} is not a GGUF model file (it does not start with the bytes \"GGUF\")", path.display())]
     NotGguf { path: PathBuf },
+    /// The file starts like GGUF but its metadata cannot be read (cut short or malformed).
+    #[error("{} is not a readable GGUF model: {message}; download or copy it again", path.display())]
+    BadGguf { path: PathBuf, message: String },
     /// The disk lacks room; nothing was written (or, mid-download, the `.part` file is kept
     /// to resume once space is freed).
     #[error(

@@ -1,5 +1,6 @@
 //! Recognising a GGUF file by its first four bytes (`GGUF`), before a file is copied in or a
-//! download is put into place. Reading its metadata is the engine's (`crates/local-llm`).
+//! download is put into place. Its context length is read by `gguf_meta.rs`; the rest of its
+//! metadata is the engine's (`crates/local-llm`).
 
 use std::io::Read as _;
 use std::path::Path;

@@ -28,6 +28,7 @@ fn turn_events() -> Vec<Event> {
             notices: vec![],
             token_factor: Some(1.2),
             corrected_tokens: Some(3600),
+            budget: None,
         },
         Event::ToolCall {
             id: "t1".into(),

@@ -84,6 +84,11 @@ pub enum Event {
         /// What was shortened or left out to fit the budget, in words for people.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         notices: Vec<String>,
+        /// The budget the request was fitted to: the model's context window, the phase's
+        /// prompt budget and the reply reserve. Absent in events written before it existed
+        /// (and for requests outside the chat loop, such as memory extraction).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        budget: Option<crate::PromptBudget>,
     },
     /// Answer text as it streams.
     AssistantDelta { text: String },
@@ -342,6 +347,11 @@ mod tests {
                 notices: vec![],
                 token_factor: Some(1.25),
                 corrected_tokens: Some(1125),
+                budget: Some(crate::PromptBudget {
+                    context_window: 4096,
+                    prompt_budget: 1843,
+                    reply_reserve: 1024,
+                }),
             },
             Event::Compacted {
                 folded_messages: 6,

@@ -14,7 +14,9 @@ pub use kinds::{
     ApprovalSource, DisplayKind, ErrorKind, PlanStepStatus, ProtocolChoice, RunStatus,
     SafetyCategory, SafetyRisk, ToolMode, VoiceMode,
 };
-pub use run::{Phase, Plan, PlanStep, SectionTokens, StopReason, SummaryBy, TokenUsage};
+pub use run::{
+    Phase, Plan, PlanStep, PromptBudget, SectionTokens, StopReason, SummaryBy, TokenUsage,
+};
 
 #[cfg(test)]
 mod command_map;

@@ -24,6 +24,18 @@ pub struct SectionTokens {
     pub tokens: u32,
 }
 
+/// The budget a model request was fitted to (docs/local-model.md, "Budgets follow the
+/// model"): the model's context window in force, what of it the phase's prompt (system prompt,
+/// tools and the turn's sections) may take, and what is kept free for the answer; history
+/// gets what is left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct PromptBudget {
+    pub context_window: u32,
+    pub prompt_budget: u32,
+    pub reply_reserve: u32,
+}
+
 /// The explicit plan of a run (docs/design.md#the-agent-loop).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]

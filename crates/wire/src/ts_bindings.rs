@@ -16,7 +16,9 @@ use crate::{
     ApprovalSource, DisplayKind, ErrorKind, PlanStepStatus, ProtocolChoice, RunStatus,
     SafetyCategory, SafetyRisk, ToolMode, VoiceMode,
 };
-use crate::{Envelope, ErrorInfo, Event, Phase, Plan, PlanStep, SectionTokens, SkillsChange};
+use crate::{
+    Envelope, ErrorInfo, Event, Phase, Plan, PlanStep, PromptBudget, SectionTokens, SkillsChange,
+};
 use crate::{ProtocolAction, SafetyResource, SkillsChangeKind, StopReason, SummaryBy, TokenUsage};
 
 /// The command that rewrites the committed bindings.
@@ -70,6 +72,7 @@ fn generate(dir: &Path) -> Result<(), String> {
         Phase::export_all(&cfg),
         Plan::export_all(&cfg),
         PlanStep::export_all(&cfg),
+        PromptBudget::export_all(&cfg),
         ProtocolAction::export_all(&cfg),
         SafetyResource::export_all(&cfg),
         SectionTokens::export_all(&cfg),

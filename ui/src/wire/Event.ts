@@ -5,6 +5,7 @@ import type { ErrorInfo } from "./ErrorInfo";
 import type { ErrorKind } from "./ErrorKind";
 import type { Phase } from "./Phase";
 import type { Plan } from "./Plan";
+import type { PromptBudget } from "./PromptBudget";
 import type { ProtocolAction } from "./ProtocolAction";
 import type { SafetyCategory } from "./SafetyCategory";
 import type { SafetyResource } from "./SafetyResource";
@@ -61,7 +62,13 @@ history_messages: number,
 /**
  * What was shortened or left out to fit the budget, in words for people.
  */
-notices?: Array<string>, } | { "type": "assistant_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "assistant_restart", reason: string, } | { "type": "tool_call", id: string, name: string, 
+notices?: Array<string>, 
+/**
+ * The budget the request was fitted to: the model's context window, the phase's
+ * prompt budget and the reply reserve. Absent in events written before it existed
+ * (and for requests outside the chat loop, such as memory extraction).
+ */
+budget?: PromptBudget | null, } | { "type": "assistant_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "assistant_restart", reason: string, } | { "type": "tool_call", id: string, name: string, 
 /**
  * The arguments as parsed JSON, or the raw text when they were not valid JSON.
  */

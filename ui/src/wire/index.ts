@@ -143,6 +143,7 @@ export type * from "./ProbeResponse";
 export type * from "./ProblemCode";
 export type * from "./ProfileSet";
 export type * from "./ProfileView";
+export type * from "./PromptBudget";
 export type * from "./ProtocolAction";
 export type * from "./ProtocolChoice";
 export type * from "./ProtocolLater";

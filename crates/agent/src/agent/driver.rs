@@ -228,6 +228,7 @@ impl Loop {
             closing,
             tool_notices: &offer.toolset.notices,
             token_factor: inp.context.token_factor(),
+            budget: Some(inp.context.prompt_budget(phase)),
         });
         if let Some(action) = self.machine.on_prompt(assembled.budget_tokens) {
             return Ok(action);

@@ -1,12 +1,12 @@
 //! The request of one model round, assembled from the loop's state (docs/design.md#the-agent-loop):
 //! a pure function from the built system prompt, the history window and what this run added so
-//! far to the chat request, the size the budget is checked against and the `model_request`
+//! far to the chat request (the turn's sections riding with the latest user message), the size the budget is checked against and the `model_request`
 //! event. No IO, no clock: reading history, building the prompt and streaming the answer are the
 //! driver's (`driver::model_round`), so the assembly is unit-tested on its own.
 
 use vibe_context::{BuiltPrompt, History, corrected};
 use vibe_llm::{ChatRequest, Message};
-use vibe_wire::{Event, Phase, SectionTokens, StopReason};
+use vibe_wire::{Event, Phase, PromptBudget, SectionTokens, StopReason};
 
 use crate::agent::closing;
 
@@ -29,6 +29,9 @@ pub struct RoundState<'a> {
     pub tool_notices: &'a [String],
     /// The model's token correction learnt so far.
     pub token_factor: Option<f64>,
+    /// The budget the prompt was fitted to (the model's window, the phase's prompt budget, the
+    /// reply reserve), named in the event.
+    pub budget: Option<PromptBudget>,
 }
 
 /// The assembled round.
@@ -55,10 +58,29 @@ pub fn assemble(state: RoundState<'_>) -> Assembled {
         closing,
         tool_notices,
         token_factor,
+        budget,
     } = state;
-    let BuiltPrompt { mut system, tools, mut sections, mut notices, prompt_tokens, .. } = prompt;
+    let BuiltPrompt { mut system, tools, turn, mut sections, mut notices, prompt_tokens, .. } =
+        prompt;
     if let Some(reason) = closing {
         system.push_str(&closing::closing_instruction(reason));
+    }
+    let mut history_messages = history.messages;
+    if let Some(turn) = turn {
+        // The turn's sections ride with the latest user message (the one this run answers), so
+        // the system prompt, the tools and the older history stay a stable prefix
+        // (docs/local-model.md, "Prompt order"). Without one, they close the system prompt.
+        let latest = history_messages.iter_mut().rev().find_map(|m| match m {
+            Message::User { content } => Some(content),
+            _ => None,
+        });
+        match latest {
+            Some(content) => *content = format!("{turn}\n\n{content}"),
+            None => {
+                system.push_str("\n\n");
+                system.push_str(&turn);
+            }
+        }
     }
     let offered = if closing.is_some() { Vec::new() } else { tools };
     let prompt_tokens = prompt_tokens + history.tokens + run_tokens;
@@ -78,12 +100,13 @@ pub fn assemble(state: RoundState<'_>) -> Assembled {
         corrected_tokens,
         sections,
         tools: offered.iter().map(|t| t.name.clone()).collect(),
-        history_messages: history.messages.len() as u32,
+        history_messages: history_messages.len() as u32,
         notices,
+        budget,
     };
-    let mut messages = Vec::with_capacity(1 + history.messages.len() + run_messages.len());
+    let mut messages = Vec::with_capacity(1 + history_messages.len() + run_messages.len());
     messages.push(Message::system(system));
-    messages.extend(history.messages);
+    messages.extend(history_messages);
     messages.extend(run_messages.iter().cloned());
     Assembled {
         request: ChatRequest { messages, tools: offered, params: Default::default() },

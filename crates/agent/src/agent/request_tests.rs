@@ -13,6 +13,7 @@ fn prompt() -> BuiltPrompt {
             description: "read".into(),
             parameters: json!({"type": "object"}).into(),
         }],
+        turn: None,
         sections: vec![SectionTokens { name: "persona".into(), tokens: 100 }],
         prompt_tokens: 100,
         notices: vec!["persona shortened".into()],
@@ -46,6 +47,7 @@ fn state<'a>(run: &'a [Message], closing: Option<StopReason>) -> RoundState<'a> 
         closing,
         tool_notices: &[],
         token_factor: None,
+        budget: None,
     }
 }
 
@@ -119,4 +121,34 @@ fn the_event_shows_sections_notices_and_history_size() {
     let Event::ModelRequest { sections, .. } = first.event else { panic!() };
     assert!(sections.iter().all(|s| s.name != "this_run"));
     assert_eq!(first.request.messages.len(), 3);
+}
+
+#[test]
+fn the_turns_sections_ride_with_the_latest_user_message_and_the_system_prompt_stays() {
+    let run = run_messages();
+    let turn = "<本轮背景>\n## 进行中的协议：第 2/6 步\n</本轮背景>".to_string();
+    let with_turn = BuiltPrompt { turn: Some(turn.clone()), ..prompt() };
+    let mut window = history();
+    window.messages.push(Message::user("现在的话"));
+    let a = assemble(RoundState { prompt: with_turn, history: window, ..state(&run, None) });
+    let messages = &a.request.messages;
+    assert_eq!(messages[0], Message::system("你是教练。"), "the system prompt is unchanged");
+    assert_eq!(messages[1], Message::user("之前的话"), "older history is unchanged");
+    assert_eq!(messages[3], Message::user(format!("{turn}\n\n现在的话")));
+    assert_eq!(&messages[4..], &run[..], "this run's messages follow");
+
+    // No user message in the window: the sections close the system prompt instead.
+    let empty =
+        History { messages: vec![], message_ids: vec![], message_tokens: vec![], ..history() };
+    let with_turn = BuiltPrompt { turn: Some(turn.clone()), ..prompt() };
+    let a = assemble(RoundState { prompt: with_turn, history: empty, ..state(&[], None) });
+    assert_eq!(a.request.messages, [Message::system(format!("你是教练。\n\n{turn}"))]);
+}
+
+#[test]
+fn the_event_names_the_budget_the_request_was_fitted_to() {
+    let budget = PromptBudget { context_window: 4096, prompt_budget: 1843, reply_reserve: 1024 };
+    let a = assemble(RoundState { budget: Some(budget), ..state(&[], None) });
+    let Event::ModelRequest { budget: named, .. } = a.event else { panic!("not a model request") };
+    assert_eq!(named, Some(budget));
 }

@@ -200,6 +200,7 @@ async fn extract_pass(
         tools: Vec::new(),
         history_messages: u32::try_from(messages.len()).unwrap_or(u32::MAX),
         notices: Vec::new(),
+        budget: None,
     });
     let (response, error) = collect(model.stream(request)).await;
     let usage = response.usage.map_or_else(

@@ -1,7 +1,7 @@
 //! Assembly resolved once: the settings in force, the person's overrides (flags and
 //! environment, [`Overrides`]) and the test injections ([`Injections`]) folded into one
 //! [`Assembly`] — the endpoint and model, the chat settings with the budgets fitted to the
-//! context, the tool limits, the skills roots, the catalogue location, the clock. The app
+//! context window the settings name, the tool limits, the skills roots, the catalogue location, the clock. The app
 //! resolves it at open and again whenever the settings change, and every consumer (the chat
 //! service, the model set-up, the skill registry, the catalogue) reads it rather than asking
 //! the settings and overrides themselves. It reads no file and contacts nothing.
@@ -9,6 +9,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use vibe_context::ContextLimitsExt as _;
 use vibe_llm::{ChatModel, LlmSettings};
 use vibe_protocol::Clock;
 use vibe_skills::RegistryConfig;
@@ -68,6 +69,12 @@ impl Assembly {
         if let Some(memory) = injections.memory {
             chat.memory = memory;
         }
+        // The budgets follow the context window the settings name (docs/local-model.md,
+        // "Budgets follow the model"); limits that cannot be fitted stay as set, and building
+        // the context refuses them with what to change.
+        if let Ok(fitted) = chat.context.fitted_to(chat.context.max_context_tokens) {
+            chat.context = fitted;
+        }
         chat.budgets = chat.budgets.for_context(&chat.context);
         Assembly {
             llm,
@@ -111,5 +118,21 @@ mod tests {
         let fitted = settings.chat.budgets.for_context(&settings.chat.context);
         assert_eq!(resolved.chat.budgets, fitted);
         assert!(resolved.ready_model.is_none());
+    }
+
+    #[test]
+    fn a_4k_window_in_the_settings_fits_the_prompt_budgets_to_it() {
+        let mut settings = Settings::default();
+        settings.chat.context.max_context_tokens = 4096;
+        let resolved = Assembly::resolve(
+            Path::new("/data"),
+            &settings,
+            &Overrides::default(),
+            &Injections::default(),
+        );
+        let context = &resolved.chat.context;
+        assert_eq!(context.max_context_tokens, 4096);
+        assert_eq!((context.phase2_prompt_tokens, context.reply_reserve_tokens), (1843, 1024));
+        assert_eq!(resolved.chat.budgets.max_context_tokens, 4096 - 1024);
     }
 }

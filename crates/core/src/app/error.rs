@@ -199,7 +199,9 @@ fn models_kind(e: &vibe_models::ModelsError) -> ErrorKind {
     match e {
         E::Catalog { .. } => ErrorKind::Config,
         E::UnknownModel { .. } | E::NotInstalled { .. } => ErrorKind::NotFound,
-        E::BadId { .. } | E::AlreadyInstalled { .. } | E::NotGguf { .. } => ErrorKind::InvalidInput,
+        E::BadId { .. } | E::AlreadyInstalled { .. } | E::NotGguf { .. } | E::BadGguf { .. } => {
+            ErrorKind::InvalidInput
+        }
         E::NoSpace { .. } | E::DiskFull { .. } => ErrorKind::NoSpace,
         E::ChecksumMismatch { .. } | E::SizeMismatch { .. } => ErrorKind::ChecksumMismatch,
         E::HttpStatus { .. } => ErrorKind::Server,

@@ -1,7 +1,8 @@
 //! Assembly of the embedded engine for the `local` preset: which file `llm.model` names
 //! (an installed model id → `<data dir>/models/<id>.gguf`, or the absolute path of a `.gguf`
 //! file), the engine's knobs from `llm.local` (the context window capped by
-//! `chat.context.max_context_tokens` unless `llm.local.context_tokens` says otherwise), and
+//! `chat.context.max_context_tokens` unless `llm.local.context_tokens` says otherwise; the
+//! same window, read from the file's metadata, fits the prompt budgets), and
 //! the structured-action adapter around it. The engine is `vibe-local-llm`, compiled in only
 //! with the `local-llm` cargo feature; without it choosing `local` is a config error that
 //! says so. Downloading and listing models belongs to `vibe-models`.
@@ -9,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use vibe_llm::{ChatModel, Endpoint, LlmError};
+use vibe_llm::{ChatModel, Endpoint, LlmError, LlmSettingsExt as _};
 
 use crate::app::{App, AppError};
 
@@ -41,6 +42,32 @@ pub fn local_model_file(data_dir: &Path, model: &str) -> Result<PathBuf, AppErro
 }
 
 impl App {
+    /// The context window of the embedded engine when the `local` preset is in force (and no
+    /// model is injected): the model file's trained length (GGUF metadata) capped by
+    /// `llm.local.context_tokens`, else `chat.context.max_context_tokens` — what the engine
+    /// allocates. A file whose metadata cannot be read gives the cap (loading it reports the
+    /// problem). `None` for any other endpoint: its window is the settings'.
+    pub(crate) fn local_window(&self) -> Result<Option<u32>, AppError> {
+        if self.assembly().ready_model.is_some() {
+            return Ok(None);
+        }
+        let endpoint = self.llm_settings(None, None).resolve()?;
+        if endpoint.preset.id != vibe_llm::LOCAL_PRESET {
+            return Ok(None);
+        }
+        let Some(model) = endpoint.model.as_deref() else { return Ok(None) };
+        let file = local_model_file(&self.paths().data_dir, model)?;
+        let cap = endpoint
+            .local
+            .context_tokens
+            .unwrap_or(self.settings().chat.context.max_context_tokens);
+        let trained = vibe_models::gguf_context_length(&file).unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "cannot read the model's context length; using the cap");
+            None
+        });
+        Ok(Some(trained.map_or(cap, |t| t.min(cap))))
+    }
+
     /// The model of a `local` endpoint, loaded once and kept across turns.
     pub(crate) fn local_model(&self, endpoint: &Endpoint) -> Result<Arc<dyn ChatModel>, AppError> {
         engine::available()?;

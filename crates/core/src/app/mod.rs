@@ -317,12 +317,11 @@ impl App {
                         .into(),
                 });
             }
-            vibe_context::ContextLimits::validate(&settings.chat.context).map_err(|e| {
-                AppError::Settings {
-                    file: file.clone(),
-                    key: Some("chat.context".into()),
-                    message: e.to_string(),
-                }
+            let context = &settings.chat.context;
+            context.fitted_to(context.max_context_tokens).map_err(|e| AppError::Settings {
+                file: file.clone(),
+                key: Some("chat.context".into()),
+                message: e.to_string(),
             })?;
             if let Err(e) = settings.llm.resolve() {
                 return Err(AppError::Settings {

@@ -46,7 +46,10 @@ impl App {
                 run: None,
             })?;
             let request = ChatRequest {
-                messages: vec![Message::system(prompt.system), Message::user(message.text.clone())],
+                messages: vec![
+                    Message::system(prompt.system.clone()),
+                    Message::user(prompt.user_content(&message.text)),
+                ],
                 tools: prompt.tools,
                 params: Params::default(),
             };

@@ -16,6 +16,7 @@ use vibe_wire::command::{
 use crate::app::{App, AppError};
 use vibe_agent::agent::Approver;
 use vibe_agent::chat::{ChatService, ChatSetup, ProtocolChoiceMade, TurnRequest};
+use vibe_context::ContextLimitsExt as _;
 use vibe_runlog::emit::EventSink;
 
 /// The runs in progress in this app, by run id, with what cancels each.
@@ -183,12 +184,19 @@ impl App {
         }
         let assembly = self.assembly();
         let (model, notices) = self.build_model(None, None)?;
+        let mut config = assembly.chat.clone();
+        // The embedded engine's window is the model file's (capped by the settings): the
+        // budgets follow it (docs/local-model.md, "Budgets follow the model").
+        if let Some(window) = self.local_window()? {
+            config.context = config.context.fitted_to(window)?;
+            config.budgets = config.budgets.for_context(&config.context);
+        }
         let service = ChatService::new(ChatSetup {
             store: self.store.clone(),
             skills: self.skills(),
             model,
             runs: Some(self.run_folders.clone()),
-            config: assembly.chat.clone(),
+            config,
             tools: assembly.tools.clone(),
             clock: assembly.clock.clone(),
             runs_ahead: assembly.long_lived,

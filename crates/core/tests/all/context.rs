@@ -105,10 +105,10 @@ fn phase_two_bazi_fits_six_thousand_tokens_with_the_profile_and_chart() {
     };
     let p = b.system_prompt(&req).unwrap();
     assert_eq!(p.phase, Phase::Phase2);
-    assert!(real_tokens(&b, &p.system, &p.tools) <= 6000);
+    assert!(real_tokens(&b, &p.text(), &p.tools) <= 6000);
     assert_eq!(p.sections.iter().map(|s| s.tokens).sum::<u32>(), p.prompt_tokens);
-    assert!(p.system.contains("1988-06-15"));
-    assert!(p.system.contains("算命先生说我"), "the matching case is included");
+    assert!(p.text().contains("1988-06-15"));
+    assert!(p.text().contains("算命先生说我"), "the matching case is included");
 }
 
 const EARLY_FACT: &str = "我叫林晓，对花生严重过敏，这件事请一定记住。";
@@ -166,7 +166,7 @@ async fn compaction_keeps_an_early_fact_in_the_phase_two_prompt() {
         ..PromptRequest::default()
     };
     let p = b.system_prompt(&req).unwrap();
-    assert!(p.system.contains("对花生严重过敏"));
+    assert!(p.text().contains("对花生严重过敏"));
     assert!(p.sections.iter().any(|s| s.name == "summary"));
 
     // Nothing more to fold until the window overflows again.

@@ -70,5 +70,7 @@ async fn the_second_request_of_the_turn_carries_the_phase_two_prompt() {
     assert!(msgs[3]["content"].as_str().unwrap().contains("activated"));
     // The next turn's history holds the whole first turn, pairs intact, then the new message.
     let msgs = requests[2]["messages"].as_array().unwrap();
-    assert_eq!(msgs.last().unwrap()["content"], "继续");
+    // The new message carries the turn's sections (cases, profile, state) before its words.
+    let last = msgs.last().unwrap()["content"].as_str().unwrap();
+    assert!(last.starts_with("<本轮背景>") && last.ends_with("</本轮背景>\n\n继续"), "{last}");
 }

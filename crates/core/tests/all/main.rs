@@ -23,8 +23,10 @@ mod layering;
 #[cfg(feature = "local-llm")]
 mod local_model;
 mod memory;
+mod model_window;
 mod models;
 mod module_cycles;
+mod prompt_prefix;
 mod protocol;
 mod recording;
 mod run_id;

@@ -98,7 +98,7 @@ fn phase2_prompt(h: &Harness, skill: &str) -> String {
         user_message: "你好",
         ..PromptRequest::default()
     };
-    h.service.context().system_prompt(&request).unwrap().system
+    h.service.context().system_prompt(&request).unwrap().text()
 }
 
 #[tokio::test]
@@ -479,7 +479,7 @@ async fn only_declared_fields_reach_a_prompt_newest_and_surest_first_within_the_
         user_message: "你好",
         ..PromptRequest::default()
     };
-    let tight = h.app.chat().unwrap().context().system_prompt(&request).unwrap().system;
+    let tight = h.app.chat().unwrap().context().system_prompt(&request).unwrap().text();
     assert!(tight.contains("学会游泳"), "{tight}");
     assert!(!tight.contains("在杭州做设计师") && !tight.contains("每天早起写作"), "{tight}");
 }
