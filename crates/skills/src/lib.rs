@@ -50,8 +50,8 @@ pub use parts::scenarios::Scenario;
 pub use parts::tools::{BUILTIN_TOOLS, DeclaredTool, ToolRef, ToolsSpec};
 pub use problem::{Pos, Problem, Severity, has_errors};
 pub use protocol::{
-    CompletionTarget, Field, FieldType, PROTOCOL_SCHEMA, Protocol, Reminder, ReportSection,
-    ReportTemplate, Step, parse_protocol_def,
+    CompletionTarget, Field, FieldLabel, FieldType, PROTOCOL_SCHEMA, Protocol, Reminder,
+    ReportSection, ReportTemplate, Step, parse_protocol_def,
 };
 pub use registry::{Registry, RegistryStats};
 pub use registry_parts::PartsPresent;

@@ -236,7 +236,7 @@ fn closing_a_store_that_stays_shared_marks_a_clean_end_and_refuses_later_writes(
 
     store.close();
     assert!(!dirty.exists(), "closed cleanly although another holder keeps the store");
-    let err = held.create_conversation("local", None).err().expect("no write after close");
+    let err = held.create_conversation("local", None).expect_err("no write after close");
     assert!(matches!(err, StoreError::ShuttingDown), "{err}");
     assert!(err.to_string().contains("shutting down"), "{err}");
     // The process ends here without dropping the holders.
