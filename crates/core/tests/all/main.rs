@@ -37,4 +37,5 @@ mod structured;
 mod today;
 mod tool_order;
 mod undo;
+mod v010_upgrade;
 mod wellbeing;
