@@ -38,5 +38,5 @@ pub use sample::sample_run;
 pub use server::{FakeServer, RecordedRequest};
 pub use skill_folder::{write_file, write_skill};
 pub use skip::{current_test, skip};
-pub use v010_fixture::{copy_v010_data, v010_fixture_dir, v010_manifest};
+pub use v010_fixture::{copy_v010_data, v010_fixture_dir, v010_manifest, v010_recorded_message};
 pub use write_lock::{WriteLock, on_one_thread};

@@ -50,3 +50,19 @@ fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// A message (a `ChatMessage` as JSON, today's or v0.1.0's) as the manifest records it: id,
+/// role, content, run id, its tool calls' names, the tool call it answers.
+pub fn v010_recorded_message(message: &Value) -> Value {
+    let m = message;
+    let mut out = serde_json::json!({
+        "id": m["id"], "role": m["role"], "content": m["content"], "run_id": m["run_id"],
+    });
+    if let Some(calls) = m["tool_calls"].as_array().filter(|c| !c.is_empty()) {
+        out["tool_calls"] = calls.iter().map(|c| c["name"].clone()).collect();
+    }
+    if let Some(id) = m["tool_call_id"].as_str() {
+        out["tool_call_id"] = Value::from(id);
+    }
+    out
+}

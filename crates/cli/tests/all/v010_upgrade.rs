@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use serde_json::{Value, json};
+use vibe_test_support::v010_recorded_message;
 
 use crate::support::{in_dir, ok_json};
 
@@ -21,18 +22,6 @@ fn json_in(dir: &Path, manifest: &Value, args: &[&str]) -> Value {
     ok_json(&mut vibe_in(dir, manifest), args)
 }
 
-/// A message as the manifest records it: id, role, content, run, tool call names, tool call id.
-fn message_as_recorded(m: &Value) -> Value {
-    let mut out = json!({"id": m["id"], "role": m["role"], "content": m["content"], "run_id": m["run_id"]});
-    if let Some(calls) = m["tool_calls"].as_array().filter(|c| !c.is_empty()) {
-        out["tool_calls"] = calls.iter().map(|c| c["name"].clone()).collect();
-    }
-    if let Some(id) = m["tool_call_id"].as_str() {
-        out["tool_call_id"] = json!(id);
-    }
-    out
-}
-
 #[test]
 fn vibe_reads_everything_of_a_v010_data_folder_after_upgrading_it() {
     let manifest = vibe_test_support::v010_manifest();
@@ -40,10 +29,8 @@ fn vibe_reads_everything_of_a_v010_data_folder_after_upgrading_it() {
     vibe_test_support::copy_v010_data(dir.path());
 
     // The first command upgrades the database and says so, naming the backup it took first.
-    let out = vibe_in(dir.path(), &manifest)
-        .args(["--json", "conversations", "list"])
-        .output()
-        .unwrap();
+    let out =
+        vibe_in(dir.path(), &manifest).args(["--json", "conversations", "list"]).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let from = manifest["schema_version"].as_i64().unwrap();
@@ -62,7 +49,7 @@ fn vibe_reads_everything_of_a_v010_data_folder_after_upgrading_it() {
         let shown = json_in(dir.path(), &manifest, &["conversations", "show", id]);
         assert_eq!(shown["conversation"]["title"], conversation["title"]);
         let now: Vec<Value> =
-            shown["messages"].as_array().unwrap().iter().map(message_as_recorded).collect();
+            shown["messages"].as_array().unwrap().iter().map(v010_recorded_message).collect();
         assert_eq!(&Value::Array(now), &conversation["messages"], "conversation {id}");
     }
 

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use vibe_core::app::{App, AppPaths, EphemeralKeys, Overrides};
 use vibe_store::{latest_version, list_backups};
+use vibe_test_support::v010_recorded_message;
 use vibe_wire::command::{
     GetConversationRequest, JournalListRequest, ListMemoryRequest, ListProtocolRunsRequest,
     SkillStateRequest,
@@ -29,18 +30,6 @@ fn open(dir: &Path, manifest: &Value) -> App {
 
 fn to_json(value: impl serde::Serialize) -> Value {
     serde_json::to_value(value).unwrap()
-}
-
-/// A message as the manifest records it: id, role, content, run, tool call names, tool call id.
-fn message_as_recorded(m: &Value) -> Value {
-    let mut out = json!({"id": m["id"], "role": m["role"], "content": m["content"], "run_id": m["run_id"]});
-    if let Some(calls) = m["tool_calls"].as_array().filter(|c| !c.is_empty()) {
-        out["tool_calls"] = calls.iter().map(|c| c["name"].clone()).collect();
-    }
-    if let Some(id) = m["tool_call_id"].as_str() {
-        out["tool_call_id"] = json!(id);
-    }
-    out
 }
 
 #[test]
@@ -83,7 +72,7 @@ fn a_v010_data_folder_is_backed_up_then_migrated_with_nothing_lost() {
         let detail =
             to_json(app.get_conversation(&GetConversationRequest { id: id.into() }).unwrap());
         let now: Vec<Value> =
-            detail["messages"].as_array().unwrap().iter().map(message_as_recorded).collect();
+            detail["messages"].as_array().unwrap().iter().map(v010_recorded_message).collect();
         assert_eq!(&Value::Array(now), &conversation["messages"], "conversation {id}");
     }
     assert_eq!(
