@@ -321,7 +321,7 @@ V010_CLI="$WORK/v010-cli"
 cp -a "$FIXTURE/data" "$V010_WINDOW"
 cp -a "$FIXTURE/data" "$V010_CLI"
 # The window opens the first copy: it unlocks it, migrates it and shows the weekly review at
-# step 3 of 4, the coach's journal entry and the review's conversation (its step-1 answer and
+# step 3 of 4, the newest journal entry and the review's conversation (its step-1 answer and
 # last reply).
 check "the installed vibelife opens the v0.1.0 folder and shows its data" \
   window_sees v010 "$V010_WINDOW" "$(python3 -c '
@@ -330,7 +330,7 @@ m = json.load(open(sys.argv[1]))
 review = m["conversations"][1]
 said = lambda role: [x["content"] for x in review["messages"] if x["role"] == role and x["content"]]
 print(json.dumps({"passphrase": m["passphrase"], "conversations": len(m["conversations"]),
-  "conversation_title": review["title"], "question": said("user")[1], "reply": said("assistant")[-1],
+  "question": said("user")[1], "reply": said("assistant")[-1],
   "journal": m["journal"][0]["highlights"][0], "protocol_titles": ["每周回顾", "Weekly Review"],
   "step": m["protocol_runs"][0]["step"], "total": 4}, ensure_ascii=False))' "$FIXTURE/expected.json")"
 check "the app backed up v0.1.0's database before migrating it" test "$(v010_backups "$V010_WINDOW")" = 1
