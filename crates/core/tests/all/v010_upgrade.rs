@@ -47,7 +47,7 @@ fn a_v010_data_folder_is_backed_up_then_migrated_with_nothing_lost() {
     let upgrade = app.upgraded().expect("v0.1.0's schema is upgraded");
     assert_eq!((upgrade.from, upgrade.to), (from, latest_version()));
     let backup = upgrade.backup.clone().expect("a backup before the migration");
-    assert_eq!(list_backups(&db), [backup.clone()]);
+    assert_eq!(list_backups(&db), std::slice::from_ref(&backup));
     assert!(backup.to_string_lossy().ends_with(&format!("-v{from}")), "{}", backup.display());
     // The backup is v0.1.0's file as it was: its schema, its messages, the same passphrase.
     let old = rusqlite::Connection::open(&backup).unwrap();
