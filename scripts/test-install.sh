@@ -10,7 +10,11 @@
 #      (ui/e2e-window/install.test.mjs), is unlocked with the passphrase and shows all of it;
 #   2. the same build under a higher version installed over it (the package manager's upgrade
 #      path); dpkg reports the new version; everything is still there, via the CLI and the window;
-#   3. (a data folder made by v0.1.0 opened by the package: still to do, docs/packaging.md);
+#   3. a data folder made by v0.1.0 (tests/fixtures/v0.1.0, passphrase-encrypted): the installed
+#      vibelife unlocks a copy with its passphrase, migrates it (a backup first) and shows its
+#      conversations, journal entry and protocol step; the packaged vibe then reads every
+#      conversation, message, journal entry, protocol answer and memory item of the fixture's
+#      manifest (expected.json) from it, and migrates a second copy itself, saying so;
 #   4. `apt-get remove`: the binaries and /usr/lib/vibelife are gone, the data folder is byte for
 #      byte what it was; reinstalling finds everything again;
 #   5. the .rpm's files and requirements are scripts/test-package.sh's (rpm -qlp, rpm -qRp).
@@ -180,15 +184,20 @@ EOF
 
 # The installed app in a window, unlocked with the passphrase: the same data on its screens.
 window_sees_everything() {
-  local stage="$1" port
-  port="$(free_port)"
-  VIBELIFE_APP=/usr/bin/vibelife TAURI_DRIVER="$TAURI_DRIVER" WEBKIT_DRIVER="$(command -v WebKitWebDriver)" \
-    TAURI_DRIVER_PORT="$port" SHOTS_DIR="$SHOTS" INSTALL_STAGE="$stage" INSTALL_DATA_DIR="$DATA" \
-    INSTALL_HOME="$H" INSTALL_LLM_URL="$LLM_URL" INSTALL_EXPECT="$(python3 -c '
+  window_sees "$1" "$DATA" "$(python3 -c '
 import json, sys
 print(json.dumps({"passphrase": sys.argv[1], "question": sys.argv[2], "reply": sys.argv[3],
   "journal": sys.argv[4], "checkin": sys.argv[5], "protocol_titles": ["每周回顾", "Weekly Review"],
-  "step": 2, "total": 4}))' "$PASSPHRASE" "$QUESTION" "$REPLY" "$JOURNAL" "$CHECKIN")" \
+  "step": 2, "total": 4}))' "$PASSPHRASE" "$QUESTION" "$REPLY" "$JOURNAL" "$CHECKIN")"
+}
+
+# window_sees STAGE DATA_DIR EXPECT_JSON: ui/e2e-window/install.test.mjs on the installed app.
+window_sees() {
+  local port
+  port="$(free_port)"
+  VIBELIFE_APP=/usr/bin/vibelife TAURI_DRIVER="$TAURI_DRIVER" WEBKIT_DRIVER="$(command -v WebKitWebDriver)" \
+    TAURI_DRIVER_PORT="$port" SHOTS_DIR="$SHOTS" INSTALL_STAGE="$1" INSTALL_DATA_DIR="$2" \
+    INSTALL_HOME="$H" INSTALL_LLM_URL="$LLM_URL" INSTALL_EXPECT="$3" \
     node --test --test-reporter=spec "$ROOT/ui/e2e-window/install.test.mjs"
 }
 
@@ -240,7 +249,99 @@ check "dpkg reports vibelife $NEW installed ($(installed_version))" test "$(inst
 check "the packaged vibe reads back everything after the upgrade" cli_sees_everything upgrade
 check "the upgraded vibelife shows everything in its window" window_sees_everything upgrade
 
-# --- 3. the v0.1.0 fixture data folder: still to do (docs/packaging.md) ------------------------
+# --- 3. a data folder made by v0.1.0 ---------------------------------------------------------
+# tests/fixtures/v0.1.0 (scripts/make-v010-fixture.sh, docs/packaging.md#the-v010-fixture):
+# made once with v0.1.0's vibe, encrypted with the test passphrase its manifest names.
+echo "== 3. a data folder made by v0.1.0"
+FIXTURE="$ROOT/tests/fixtures/v0.1.0"
+V010_PASSPHRASE="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["passphrase"])' "$FIXTURE/expected.json")"
+# The packaged vibe on the copy DIR of the fixture (its passphrase, no keychain).
+v010_cli() {
+  local dir="$1"
+  shift
+  env -i PATH=/usr/bin:/bin HOME="$H" XDG_DATA_HOME="$H/xdg-data" XDG_CONFIG_HOME="$H/xdg-config" \
+    DBUS_SESSION_BUS_ADDRESS=disabled: VIBE_DATA_DIR="$dir" VIBE_DB_PASSPHRASE="$V010_PASSPHRASE" \
+    VIBE_LLM_BASE_URL="$LLM_URL" VIBE_LLM_MODEL=fake-chat /usr/bin/vibe --json "$@"
+}
+# How many backups of DIR's database were taken from v0.1.0's schema (version 11).
+v010_backups() { find "$1" -maxdepth 1 -name 'vibe.db.backup-*-v11' | wc -l; }
+# Everything of the fixture's manifest, read back with the packaged vibe from the copy DIR.
+cli_sees_v010() {
+  local dir="$1" out
+  out="$WORK/cli-v010-$(basename "$1")"
+  mkdir -p "$out"
+  python3 -c 'import json,sys; print("\n".join(c["id"] for c in json.load(open(sys.argv[1]))["conversations"]))' \
+    "$FIXTURE/expected.json" >"$out/ids"
+  while read -r id; do
+    v010_cli "$dir" conversations show "$id" >"$out/conversation-$id.json" 2>>"$out/err" || { cat "$out/err"; return 1; }
+  done <"$out/ids"
+  v010_cli "$dir" conversations list >"$out/conversations.json" 2>>"$out/err" &&
+    v010_cli "$dir" journal list >"$out/journal.json" 2>>"$out/err" &&
+    v010_cli "$dir" state read --skill lifecoach >"$out/lifecoach.json" 2>>"$out/err" &&
+    v010_cli "$dir" protocol status >"$out/protocol.json" 2>>"$out/err" &&
+    v010_cli "$dir" memory list >"$out/memory.json" 2>>"$out/err" || { cat "$out/err"; return 1; }
+  python3 - "$out" "$FIXTURE/expected.json" <<'EOF'
+import json, os, sys
+out, manifest = sys.argv[1], json.load(open(sys.argv[2]))
+load = lambda name: json.load(open(os.path.join(out, name)))
+def recorded(m):
+    r = {"id": m["id"], "role": m["role"], "content": m["content"], "run_id": m.get("run_id")}
+    if m.get("tool_calls"):
+        r["tool_calls"] = [c["name"] for c in m["tool_calls"]]
+    if m.get("tool_call_id"):
+        r["tool_call_id"] = m["tool_call_id"]
+    return r
+listed = {c["id"] for c in load("conversations.json")["conversations"]}
+for c in manifest["conversations"]:
+    if c["id"] not in listed:
+        sys.exit(f"conversation {c['id']} is not listed: {sorted(listed)}")
+    now = [recorded(m) for m in load(f"conversation-{c['id']}.json")["messages"]]
+    if now != c["messages"]:
+        sys.exit(f"conversation {c['id']}: {now} != {c['messages']}")
+shown = {e["id"]: e for e in load("journal.json")["entries"]}
+for e in manifest["journal"]:
+    if e["_created_at"] not in shown or e["highlights"][0] not in shown[e["_created_at"]]["text"]:
+        sys.exit(f"journal entry {e} is not shown: {list(shown.values())}")
+state = load("lifecoach.json")["data"]
+for section in ("journal", "goals", "current"):
+    if state.get(section) != manifest[section]:
+        sys.exit(f"lifecoach.{section}: {state.get(section)} != {manifest[section]}")
+runs = {r["id"]: r for r in load("protocol.json")["runs"]}
+for r in manifest["protocol_runs"]:
+    now = runs.get(r["id"], {})
+    if any(now.get(k) != r[k] for k in ("protocol_id", "status", "step", "data")):
+        sys.exit(f"protocol run {r} is now {now}")
+items = sorted((i["id"], i["kind"], i["text"]) for i in load("memory.json")["items"])
+if items != sorted((i["id"], i["kind"], i["text"]) for i in manifest["memory"]):
+    sys.exit(f"memory: {items} != {manifest['memory']}")
+EOF
+}
+V010_WINDOW="$WORK/v010-window"
+V010_CLI="$WORK/v010-cli"
+cp -a "$FIXTURE/data" "$V010_WINDOW"
+cp -a "$FIXTURE/data" "$V010_CLI"
+# The window opens the first copy: it unlocks it, migrates it and shows the weekly review at
+# step 3 of 4, the newest journal entry and the review's conversation (its step-1 answer and
+# last reply).
+check "the installed vibelife opens the v0.1.0 folder and shows its data" \
+  window_sees v010 "$V010_WINDOW" "$(python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+review = m["conversations"][1]
+said = lambda role: [x["content"] for x in review["messages"] if x["role"] == role and x["content"]]
+print(json.dumps({"passphrase": m["passphrase"], "conversations": len(m["conversations"]),
+  "question": said("user")[1], "reply": said("assistant")[-1],
+  "journal": m["journal"][0]["highlights"][0], "protocol_titles": ["每周回顾", "Weekly Review"],
+  "step": m["protocol_runs"][0]["step"], "total": 4}, ensure_ascii=False))' "$FIXTURE/expected.json")"
+check "the app backed up v0.1.0's database before migrating it" test "$(v010_backups "$V010_WINDOW")" = 1
+check "the packaged vibe reads every conversation, journal entry, protocol answer and memory item after the app's migration" \
+  cli_sees_v010 "$V010_WINDOW"
+# The packaged CLI opens the second copy first: it migrates it, says so and names the backup.
+v010_cli "$V010_CLI" db info >"$WORK/v010-db.json" 2>"$WORK/v010-db.err" || cat "$WORK/v010-db.err"
+check "the packaged vibe upgrades the v0.1.0 folder, telling where the old file is kept" \
+  grep -q "note: upgraded .* from schema v11 to .*the old file is kept as" "$WORK/v010-db.err"
+check "the packaged vibe backed up v0.1.0's database first" test "$(v010_backups "$V010_CLI")" = 1
+check "the packaged vibe reads everything of the v0.1.0 folder it migrated" cli_sees_v010 "$V010_CLI"
 
 # --- 4. remove, then reinstall ----------------------------------------------------------------
 echo "== 4. remove, then reinstall"

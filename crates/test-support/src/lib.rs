@@ -5,7 +5,8 @@
 //! a file server for download tests (Range, 416, redirects, cut connections); and another
 //! connection holding a database's write lock; the one way a test skips itself (`skip`, failing
 //! under `CI=true` unless allow-listed); waiting for another thread (`eventually`); writing
-//! skill folders (`write_skill`); valid step data of the `dankoe` protocol (`dankoe_step`). Dev-only:
+//! skill folders (`write_skill`); valid step data of the `dankoe` protocol (`dankoe_step`); the
+//! data folder v0.1.0 made and its manifest (`copy_v010_data`, `v010_manifest`). Dev-only:
 //! nothing here may be used by production code.
 
 mod check;
@@ -19,6 +20,7 @@ mod sample;
 mod server;
 mod skill_folder;
 mod skip;
+mod v010_fixture;
 mod write_lock;
 
 pub use check::check_tool_pairs;
@@ -36,4 +38,5 @@ pub use sample::sample_run;
 pub use server::{FakeServer, RecordedRequest};
 pub use skill_folder::{write_file, write_skill};
 pub use skip::{current_test, skip};
+pub use v010_fixture::{copy_v010_data, v010_fixture_dir, v010_manifest, v010_recorded_message};
 pub use write_lock::{WriteLock, on_one_thread};

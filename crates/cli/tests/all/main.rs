@@ -34,3 +34,4 @@ mod skills;
 mod state;
 mod state_history;
 mod today;
+mod v010_upgrade;

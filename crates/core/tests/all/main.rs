@@ -39,4 +39,5 @@ mod structured;
 mod today;
 mod tool_order;
 mod undo;
+mod v010_upgrade;
 mod wellbeing;
