@@ -14,7 +14,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { closeToTray, sessionBus, uiReadyTimes } from "./processes.mjs";
+import { closeToTray, sessionBus, tree, uiReadyTimes } from "./processes.mjs";
 import { Session, waitFor } from "./webdriver.mjs";
 
 const APP = process.env.VIBELIFE_APP;
@@ -48,22 +48,10 @@ const writeSettings = (encryption, on_close = "ask") =>
 env.VIBE_DB_PASSPHRASE = "bench passphrase";
 writeSettings("none");
 
-/** PSS in kB of `pid` and all its descendants. */
+/** PSS in kB of `pid` and each of its descendants. */
 function treePss(pid) {
-  const children = new Map();
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(d));
-    } catch {
-      /* gone */
-    }
-  }
   const rows = [];
-  const visit = (p) => {
+  for (const p of tree(pid)) {
     try {
       const rollup = readFileSync(`/proc/${p}/smaps_rollup`, "utf8");
       const pss = Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
@@ -72,9 +60,7 @@ function treePss(pid) {
     } catch {
       /* gone */
     }
-    for (const c of children.get(p) ?? []) visit(c);
-  };
-  visit(pid);
+  }
   return rows;
 }
 

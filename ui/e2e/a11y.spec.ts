@@ -4,18 +4,8 @@
 // both themes has no serious or critical axe-core violation (contrast AA included); the keyboard
 // reaches the controls with a visible focus ring; the theme switch applies, persists through the
 // core, and is applied before the first paint of the next start.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-
-const SHOTS = "test-results/screenshots";
-
-async function axe(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  const bad = result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(bad).toEqual([]);
-}
+import { axe, SHOTS } from "./support";
 
 async function send(page: Page, text: string) {
   await page.getByTestId("composer").fill(text);

@@ -3,19 +3,10 @@
 // and the weekly card, each chart with its sentence for screen readers, and passes axe-core; the
 // range switch works from the keyboard; the chart's colours follow the theme switch; the chart
 // library is loaded only when Insights opens; without check-ins it invites a first one.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { axe, SHOTS } from "./support";
 
-const SHOTS = "test-results/screenshots";
 const TODAY = "2026-11-27";
-
-async function axe(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  const bad = result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(bad).toEqual([]);
-}
 
 /** How many of the chart canvas's pixels are painted (not transparent). */
 const painted = (page: Page) =>

@@ -5,18 +5,8 @@
 // entry is edited and deleted (after a confirmation); the coach's entries are marked; a new
 // conversation offers the skills' starters, which send. Every state passes axe-core with no
 // serious or critical violation; screenshots of Today, the check-in and the editor are written.
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
-
-const SHOTS = "test-results/screenshots";
-
-async function axe(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  const bad = result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(bad).toEqual([]);
-}
+import { expect, test } from "@playwright/test";
+import { axe, SHOTS } from "./support";
 
 const WORDS = {
   en: {

@@ -3,18 +3,8 @@
 // axe-core; its answer saved in the core's settings before the shell is asked to close; Escape
 // keeping the window; the Settings switches (keep running in the tray, start at login) saving
 // at once; and the tray's "Today's reminders" turning an open window to Today.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-
-const SHOTS = "test-results/screenshots";
-
-async function axe(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  const bad = result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(bad).toEqual([]);
-}
+import { axe, SHOTS } from "./support";
 
 const closeButton = (page: Page) => page.evaluate(() => window.dispatchEvent(new Event("vibelife:close-requested")));
 const onClose = (page: Page) => page.evaluate(() => window.__vibeMock.settings.preferences.on_close);

@@ -3,18 +3,8 @@
 // person says so; refusals (bad signature, truncated download, no build for this platform) in
 // words, in both languages, with axe-core. Until the person allows checks no request reaches the
 // (fake) update server.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-
-const SHOTS = "test-results/screenshots";
-
-async function axe(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  const bad = result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(bad).toEqual([]);
-}
+import { axe, SHOTS } from "./support";
 
 const choice = (page: Page) => page.evaluate(() => window.__vibeMock.settings.preferences.updates);
 const serverRequests = (page: Page) => page.evaluate(() => window.__vibeMock.updates.serverRequests);

@@ -1,0 +1,15 @@
+// What the browser tests share: where screenshots go, and the accessibility check every screen
+// must pass (axe-core, WCAG 2.1 A/AA and best practice: no serious or critical violation).
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+
+export const SHOTS = "test-results/screenshots";
+
+/** Fails naming each serious or critical axe-core violation on the page, prefixed by `what`. */
+export async function axe(page: Page, what: string) {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(bad).toEqual([]);
+}
