@@ -7,12 +7,12 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
-import { FailureText } from "../errors/Failure";
+import { SaveOutcome } from "../errors/SaveOutcome";
 import { setLanguage } from "../i18n";
 import { languageSetting } from "../settings/form";
 import type { CommandError } from "../wire";
 import "./preferences.css";
-import { Button, Card, Field, Toast } from "../design";
+import { Button, Card, Field } from "../design";
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
@@ -113,16 +113,7 @@ export function PreferencesSection() {
         </span>
       </Field>
       <p className="muted small">{t("me.prefs.timesHelp")}</p>
-      {saved && (
-        <Toast as="p" tone="ok" className="small">
-          {t("settings.saved")}
-        </Toast>
-      )}
-      {error && (
-        <Toast as="p" tone="danger" className="small">
-          <FailureText failure={error} />
-        </Toast>
-      )}
+      <SaveOutcome saved={saved} error={error} as="p" />
     </Card>
   );
 }

@@ -6,9 +6,8 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
-import { FailureText } from "../errors/Failure";
+import { SaveOutcome } from "../errors/SaveOutcome";
 import type { CommandError, OnClose } from "../wire";
-import { Toast } from "../design";
 import { UpdateSettings } from "./UpdateSettings";
 
 export function DesktopSettings() {
@@ -69,16 +68,7 @@ export function DesktopSettings() {
         {t("desktop.autostart")}
       </label>
       <UpdateSettings />
-      {saved && (
-        <Toast tone="ok" className="small">
-          {t("settings.saved")}
-        </Toast>
-      )}
-      {error && (
-        <Toast tone="danger" className="small">
-          <FailureText failure={error} />
-        </Toast>
-      )}
+      <SaveOutcome saved={saved} error={error} />
     </fieldset>
   );
 }

@@ -7,9 +7,10 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { FailureText } from "../errors/Failure";
+import { SaveOutcome } from "../errors/SaveOutcome";
 import type { CommandError, QuietHours, ReminderSettings as Reminders, SettingChange, SettingsView } from "../wire";
 import "../reminders/reminders.css";
-import { Button, Toast } from "../design";
+import { Button } from "../design";
 
 const fromView = (view: SettingsView): Reminders => view.settings.preferences.reminders;
 
@@ -93,16 +94,7 @@ export function ReminderSettings() {
         </span>
       )}
       <p className="muted small">{t("reminders.settings.help")}</p>
-      {saved && (
-        <Toast tone="ok" className="small">
-          {t("settings.saved")}
-        </Toast>
-      )}
-      {error && (
-        <Toast tone="danger" className="small">
-          <FailureText failure={error} />
-        </Toast>
-      )}
+      <SaveOutcome saved={saved} error={error} />
     </fieldset>
   );
 }
