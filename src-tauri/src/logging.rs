@@ -11,9 +11,20 @@ use tracing_appender::rolling::{Builder, Rotation};
 /// Files kept before the oldest is removed.
 const KEPT_FILES: usize = 7;
 
-/// Starts logging into `dir/vibelife.<date>.log`. Keep the guard alive for the app's lifetime:
-/// dropping it flushes and stops the writer thread.
-pub fn init(dir: &Path) -> anyhow::Result<WorkerGuard> {
+/// The log's writer thread, kept for the app's lifetime and stopped at exit ([`Guard::flush`]):
+/// the process ends without dropping managed state, and the lines logged just before it (why
+/// the app quit) would be lost.
+pub struct Guard(std::sync::Mutex<Option<WorkerGuard>>);
+
+impl Guard {
+    /// Writes what waits and stops the writer; later lines are not written.
+    pub fn flush(&self) {
+        drop(self.0.lock().unwrap_or_else(|e| e.into_inner()).take());
+    }
+}
+
+/// Starts logging into `dir/vibelife.<date>.log`. Keep the guard for the app's lifetime.
+pub fn init(dir: &Path) -> anyhow::Result<Guard> {
     std::fs::create_dir_all(dir)
         .with_context(|| format!("cannot create log dir {}", dir.display()))?;
     // Owner-only (docs/privacy.md#what-is-stored-where): the appender makes its files with
@@ -40,5 +51,5 @@ pub fn init(dir: &Path) -> anyhow::Result<WorkerGuard> {
         .with_ansi(false)
         .try_init()
         .map_err(|e| anyhow::anyhow!("cannot install the log subscriber: {e}"))?;
-    Ok(guard)
+    Ok(Guard(std::sync::Mutex::new(Some(guard))))
 }

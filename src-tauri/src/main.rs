@@ -100,7 +100,13 @@ fn main() -> anyhow::Result<()> {
                 vibe_core::audit::write_waiting(std::time::Duration::from_secs(1));
                 // Other threads still hold the app as the process ends: the database's
                 // session is closed here, so the next start sees a clean end.
-                handle.state::<shell::Shell>().close();
+                if let Some(shell) = handle.try_state::<shell::Shell>() {
+                    shell.close();
+                }
+                tracing::info!("vibelife quit");
+                if let Some(log) = handle.try_state::<logging::Guard>() {
+                    log.flush();
+                }
             }
             _ => {}
         });
