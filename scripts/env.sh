@@ -8,6 +8,9 @@ cd "$ROOT"
 # Build outside the clone so a fresh clone (CI) reuses earlier builds.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/vibelife/target}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+# A CI run compiles each changed crate once: incremental caches buy it nothing and pile up in
+# the shared target folder (22 GB of them filled this machine's disk mid-run in session 19).
+if [ "${CI:-}" = "true" ]; then export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"; fi
 
 # Debian packages the build and tests need (none of the Rust crates link system libraries
 # except through these). python3: the `run_script` tool runs a skill's `.py` scripts with it,
