@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeToTray, sessionBus, tree, uiReadyTimes } from "./processes.mjs";
-import { Session, waitFor } from "./webdriver.mjs";
+import { driverArgs, Session, waitFor } from "./webdriver.mjs";
 
 const APP = process.env.VIBELIFE_APP;
 const TAURI_DRIVER = process.env.TAURI_DRIVER;
@@ -110,7 +110,7 @@ const idle = () => new Promise((r) => setTimeout(r, 10_000));
 const mb = (rows) => (rows.reduce((a, r) => a + r.pss, 0) / 1024).toFixed(0);
 
 async function memory() {
-  const driver = spawn(TAURI_DRIVER, ["--port", String(PORT), "--native-driver", WEBKIT_DRIVER], { env, stdio: "ignore" });
+  const driver = spawn(TAURI_DRIVER, await driverArgs(PORT, WEBKIT_DRIVER), { env, stdio: "ignore" });
   try {
     const base = `http://127.0.0.1:${PORT}`;
     await waitFor("tauri-driver", async () => (await fetch(`${base}/status`)).ok, 20_000, 200);
@@ -134,7 +134,7 @@ async function memory() {
 async function tray() {
   const bus = await sessionBus();
   const trayEnv = { ...env, DBUS_SESSION_BUS_ADDRESS: bus.address };
-  const driver = spawn(TAURI_DRIVER, ["--port", String(PORT), "--native-driver", WEBKIT_DRIVER], { env: trayEnv, stdio: "ignore" });
+  const driver = spawn(TAURI_DRIVER, await driverArgs(PORT, WEBKIT_DRIVER), { env: trayEnv, stdio: "ignore" });
   let pid = null;
   try {
     const base = `http://127.0.0.1:${PORT}`;

@@ -20,7 +20,7 @@ import { spawn, execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { Session, waitFor } from "./webdriver.mjs";
+import { driverArgs, Session, waitFor } from "./webdriver.mjs";
 
 function need(name) {
   const v = process.env[name];
@@ -62,7 +62,7 @@ before(async () => {
     VIBE_LLM_MODEL: "fake-chat",
     VIBE_LLM_API_KEY: "",
   });
-  driver = spawn(TAURI_DRIVER, ["--port", String(PORT), "--native-driver", WEBKIT_DRIVER], {
+  driver = spawn(TAURI_DRIVER, await driverArgs(PORT, WEBKIT_DRIVER), {
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });

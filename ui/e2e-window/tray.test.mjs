@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { alive, closeToTray, logLines, sessionBus, uiReadyTimes, webProcesses, windowsOf } from "./processes.mjs";
-import { Session, waitFor } from "./webdriver.mjs";
+import { driverArgs, Session, waitFor } from "./webdriver.mjs";
 
 const APP = need("VIBELIFE_APP");
 const TAURI_DRIVER = need("TAURI_DRIVER");
@@ -135,7 +135,7 @@ test("started in the tray, opened by a second launch, closed to the tray with th
 test("the start-at-login switch writes and removes the XDG autostart entry", async () => {
   // tauri-driver starts the app itself; no session bus, so single-instance stays out of it.
   const env = appEnv("autostart", "disabled:");
-  const driver = start(TAURI_DRIVER, ["--port", String(PORT), "--native-driver", WEBKIT_DRIVER], env);
+  const driver = start(TAURI_DRIVER, await driverArgs(PORT, WEBKIT_DRIVER), env);
   const base = `http://127.0.0.1:${PORT}`;
   await waitFor("tauri-driver /status", async () => (await fetch(base + "/status")).ok, 20_000, 200);
   const app = await Session.start(base, { browserName: "wry", "tauri:options": { application: APP } });

@@ -2,7 +2,33 @@
 // fetch: sessions, finding elements by CSS, click, typing, text, attributes, scripts, the
 // window's size and screenshots. tauri-driver forwards these to WebKitWebDriver, which drives the app's webview.
 
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
 const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
+
+/** A loopback TCP port nothing listens on now (the system's pick). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * tauri-driver's arguments: its own `port`, and WebKitWebDriver on a free port of its own.
+ * Left to tauri-driver, WebKitWebDriver takes 4445, which another test's tauri-driver may hold
+ * (it then dies with "Unable to listen for HTTP server", and the test sees no driver).
+ */
+export async function driverArgs(port, webkitDriver) {
+  return ["--port", String(port), "--native-port", String(await freePort()), "--native-driver", webkitDriver];
+}
 
 export class WebDriverError extends Error {}
 
@@ -62,9 +88,29 @@ export class Session {
     return v.map((e) => new Element(this, e[ELEMENT]));
   }
 
-  /** Waits until an element matching `css` exists and returns it. */
-  waitFind(css, timeoutMs) {
-    return waitFor(css, () => this.find(css), timeoutMs);
+  /**
+   * Waits until an element matching `css` exists and returns it. When it never comes, the
+   * error carries what the window showed instead: its text, and a screenshot's path.
+   */
+  async waitFind(css, timeoutMs) {
+    try {
+      return await waitFor(css, () => this.find(css), timeoutMs);
+    } catch (e) {
+      throw new Error(`${e.message}\n${await this.#evidence()}`);
+    }
+  }
+
+  async #evidence() {
+    const dir = join(process.env.FAILURE_SHOTS_DIR ?? tmpdir(), "vibelife-window-failures");
+    try {
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, `failure-${Date.now()}.png`);
+      writeFileSync(file, await this.screenshot());
+      const text = await this.execute("return document.body.innerText;");
+      return `the window showed (screenshot ${file}):\n${String(text).slice(0, 1500)}`;
+    } catch (e) {
+      return `(no screenshot: ${e.message})`;
+    }
   }
 
   byTestId(id) {

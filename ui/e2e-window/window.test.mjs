@@ -18,7 +18,7 @@ import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { ENTER, Session, waitFor } from "./webdriver.mjs";
+import { driverArgs, ENTER, Session, waitFor } from "./webdriver.mjs";
 
 const APP = need("VIBELIFE_APP");
 const FAKE_LLM = need("FAKE_LLM");
@@ -79,7 +79,7 @@ before(async () => {
   const catalog = await serveModel();
   // The app inherits tauri-driver's environment: its own data dir, and XDG dirs inside the
   // temporary folder so logs and WebKit's caches stay out of the real home.
-  start(TAURI_DRIVER, ["--port", String(PORT), "--native-driver", WEBKIT_DRIVER], {
+  start(TAURI_DRIVER, await driverArgs(PORT, WEBKIT_DRIVER), {
     VIBE_DATA_DIR: join(dataDir, "data"),
     XDG_DATA_HOME: join(dataDir, "xdg-data"),
     XDG_CACHE_HOME: join(dataDir, "xdg-cache"),
@@ -107,6 +107,10 @@ after(async () => {
   }
   // WebKit's helper processes (children of WebKitWebDriver, not ours) may still be writing
   // their caches for a moment: removing the temporary folder is best effort.
+  if (process.env.WINDOW_TEST_KEEP) {
+    console.warn(`kept ${dataDir} (WINDOW_TEST_KEEP)`);
+    return;
+  }
   try {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   } catch (e) {

@@ -125,3 +125,32 @@ for (const lang of ["en", "zh-CN"] as const) {
     await expect(page.getByTestId(target)).toHaveAttribute("aria-current", "true");
   });
 }
+
+test("Insights opens on a system whose locale is C, as WebKitGTK reports it under LANG=C", async ({ page }) => {
+  // WebKitGTK says navigator.language is "C" there; Intl refuses that tag, and the chart library
+  // formats numbers with it as it loads.
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator, "language", { configurable: true, get: () => "C" });
+    Object.defineProperty(navigator, "languages", { configurable: true, get: () => ["C"] });
+  });
+  await open(page, "");
+  await expect(page.getByTestId("insights-mood-chart")).toBeVisible();
+  await expect.poll(() => painted(page)).toBeGreaterThan(0);
+  // The UI's language falls back to English, as for any language it does not speak.
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+});
+
+for (const lang of ["en", "zh-CN"] as const) {
+  test(`a screen that fails to load says so and the rest of the app still works (${lang})`, async ({ page }) => {
+    await page.route(/InsightsScreen-.*\.js$/, (route) => route.abort("failed"));
+    await page.goto(`./?lang=${lang}&delay=0&today=${TODAY}`);
+    await page.getByTestId("nav-insights").click();
+    const failure = page.getByTestId("screen-failure");
+    await expect(failure).toBeVisible();
+    await expect(failure).toContainText(lang === "en" ? "This screen could not open:" : "这个页面没能打开：");
+    await expect(failure.getByRole("button")).toHaveText(lang === "en" ? "Reload the window" : "重新载入窗口");
+    await page.screenshot({ path: `${SHOTS}/screen-failure-${lang}.png` });
+    await page.getByTestId("nav-today").click();
+    await expect(page.getByTestId("today")).toBeVisible();
+  });
+}

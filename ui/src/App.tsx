@@ -10,6 +10,7 @@ import * as client from "./client";
 import { ChatScreen } from "./chat/ChatScreen";
 import { applyTheme } from "./design/theme";
 import { FailureLine } from "./errors/FailureLine";
+import { ScreenBoundary } from "./errors/ScreenBoundary";
 import { setLanguage } from "./i18n";
 import { formFromView } from "./settings/form";
 import { FirstRun } from "./firstrun/FirstRun";
@@ -157,10 +158,12 @@ export function App() {
       )}
       {screen === "insights" && (
         <div className="screen">
-          <Suspense fallback={<p className="starting muted">{t("insights.loading")}</p>}>
-            {/* Its empty state's check-in leads to Today. */}
-            <InsightsScreen onCheckIn={() => setScreen("today")} />
-          </Suspense>
+          <ScreenBoundary>
+            <Suspense fallback={<p className="starting muted">{t("insights.loading")}</p>}>
+              {/* Its empty state's check-in leads to Today. */}
+              <InsightsScreen onCheckIn={() => setScreen("today")} />
+            </Suspense>
+          </ScreenBoundary>
         </div>
       )}
       {screen === "protocols" && (

@@ -1,5 +1,6 @@
-// Entry point: installs the mocked backend in e2e builds only, picks the language (settings,
-// else the system's) and the colour theme, and renders the app.
+// Entry point: makes the system's locale safe for Intl, installs the mocked backend in e2e
+// builds only, picks the language (settings, else the system's) and the colour theme, and
+// renders the app.
 
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
@@ -7,12 +8,14 @@ import { App } from "./App";
 import * as client from "./client";
 import { applyTheme, cachedTheme } from "./design/theme";
 import { initI18n } from "./i18n";
+import { guardSystemLocale } from "./i18n/systemLocale";
 import { formFromView } from "./settings/form";
 import "./design/tokens.css";
 import "./design/components.css";
 import "./styles.css";
 
 async function start() {
+  guardSystemLocale();
   if (import.meta.env.MODE === "e2e") {
     const { installMockBackend } = await import("./e2e-mock/backend");
     installMockBackend();
