@@ -30,6 +30,8 @@ pub struct Started(pub std::time::Instant);
 
 fn main() -> anyhow::Result<()> {
     let started = Started(std::time::Instant::now());
+    // Before any thread and before GTK: it reads GDK_GL once, when it opens the display.
+    webview::apply_gdk_gl();
     let context = tauri::generate_context!("../tauri.conf.json");
     let instance =
         window::instance_id(&context.config().identifier, &shell::Shell::paths_from_env().data_dir);
