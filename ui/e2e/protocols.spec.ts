@@ -40,7 +40,8 @@ test("accepting an invitation runs the protocol to its completion card", async (
     await expect(bar).toHaveAttribute("aria-valuenow", String(step));
     await expect(page.getByTestId("send")).toBeVisible();
     if (step === 4) {
-      await expect(page.locator(".protocol-step[aria-current=step]")).toHaveText("4打断自动驾驶");
+      // The steps' English names, as the protocol file writes them for an English UI.
+      await expect(page.locator(".protocol-step[aria-current=step]")).toHaveText("4Break the autopilot");
       await expect(page.getByText("Step 4 of 6 · Daytime")).toBeVisible();
       await page.screenshot({ path: `${SHOTS}/protocol-progress.png` });
       await page.emulateMedia({ colorScheme: "dark" });
@@ -53,7 +54,7 @@ test("accepting an invitation runs the protocol to its completion card", async (
   await expect(done).toContainText("Protocol complete");
   // The person's own answers, step by step, not the model's summary of them.
   await expect(done.getByTestId("protocol-answer")).toHaveCount(6);
-  await expect(done.getByTestId("protocol-answer").first()).toContainText("觉察痛点");
+  await expect(done.getByTestId("protocol-answer").first()).toContainText("Name the pain");
   await expect(done.getByTestId("protocol-answer").first()).toContainText("answer 1");
   await expect(done.getByTestId("protocol-answer").last()).toContainText("answer 6");
   // Each answer under the label written for the person, in the UI's language.
@@ -101,7 +102,22 @@ test("a conversation opened again shows its active protocol's progress", async (
   await expect(page.locator(".protocol-step[aria-current=step]")).toHaveText("3Step 3");
   await send(page, "answer 3");
   await expect(page.getByTestId("protocol-progress")).toHaveAttribute("aria-valuenow", "4");
-  await expect(page.locator(".protocol-step[aria-current=step]")).toHaveText("4打断自动驾驶");
+  await expect(page.locator(".protocol-step[aria-current=step]")).toHaveText("4Break the autopilot");
+});
+
+test("in Chinese the bar and the completion card name the steps as the protocol writes them", async ({ page }) => {
+  await page.goto("./?lang=zh-CN&delay=0#chat");
+  await invite(page);
+  await page.getByTestId("protocol-start").click();
+  await expect(page.locator(".protocol-step[aria-current=step]")).toHaveText("1觉察痛点");
+  await expect(page.locator(".protocol-step").last()).toHaveText("6游戏计划");
+  for (let step = 1; step <= 6; step++) {
+    await expect(page.getByTestId("send")).toBeVisible();
+    await send(page, `回答 ${step}`);
+  }
+  const done = page.getByTestId("protocol-complete");
+  await expect(done.getByTestId("protocol-answer").first()).toContainText("觉察痛点");
+  await expect(done.getByTestId("protocol-answer").first().locator("dt")).toHaveText("你的回答");
 });
 
 test("later declines the invitation with a command, not a message", async ({ page }) => {

@@ -305,6 +305,11 @@ pub(crate) fn progress_event(def: &Protocol, run: &ProtocolRun) -> Event {
         phase: step.and_then(|s| s.phase.clone()),
         progress: progress_of(run),
         step_names: def.steps.iter().map(|s| s.title.clone()).collect(),
+        step_names_en: if def.steps.iter().any(|s| s.title_en.is_some()) {
+            def.steps.iter().map(|s| s.title_in("en").to_owned()).collect()
+        } else {
+            Vec::new()
+        },
     }
 }
 

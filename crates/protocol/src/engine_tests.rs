@@ -55,6 +55,16 @@ fn a_whole_run_reports_progress_and_writes_the_completion_mapping() {
     assert!(
         matches!(&events[0], vibe_wire::Event::ProtocolProgress { step: 1, progress, .. } if *progress == 0.0)
     );
+    // Every step named ahead, in Chinese and, for an English UI, in English.
+    let vibe_wire::Event::ProtocolProgress { step_names, step_names_en, .. } = &events[0] else {
+        panic!()
+    };
+    assert_eq!((step_names[0].as_str(), step_names[5].as_str()), ("觉察痛点", "游戏计划"));
+    assert_eq!(step_names_en.len(), 6);
+    assert_eq!(
+        (step_names_en[0].as_str(), step_names_en[5].as_str()),
+        ("Name the pain", "Game plan")
+    );
     for n in 1..=5 {
         match fx.engine.advance("lifecoach", &dankoe_step(n), Some("ok")).unwrap() {
             Advance::Advanced { run, events } => {

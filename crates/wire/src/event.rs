@@ -206,6 +206,10 @@ pub enum Event {
         /// logs written before it was added).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         step_names: Vec<String>,
+        /// The same names in English (a step without an English title keeps its Chinese one),
+        /// when the protocol has English titles; empty otherwise.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        step_names_en: Vec<String>,
     },
     /// The last step was saved; the completion mapping is in the skill state.
     ProtocolCompleted { protocol_id: String, protocol_run_id: String, summary: String },
@@ -398,6 +402,7 @@ mod tests {
             phase: Some("morning".into()),
             progress: 1.0 / 6.0,
             step_names: vec!["觉察痛点".into(), "反愿景".into()],
+            step_names_en: vec!["Feel the pain".into(), "Anti-vision".into()],
         };
         let v = serde_json::to_value(&progress).unwrap_or_default();
         assert_eq!(v["type"], "protocol_progress");

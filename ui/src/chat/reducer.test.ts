@@ -246,7 +246,26 @@ describe("reduce over cases the recordings do not hold", () => {
       [at({ type: "protocol_progress", protocol_id: "weekly_review", protocol_run_id: "p9", step: 1, total_steps: 3, step_name: "回顾", progress: 0, step_names: ["回顾", "卡点", "下周"] })],
       s,
     );
-    expect(s.protocol).toMatchObject({ step: 1, stepNames: ["回顾", "卡点", "下周"] });
+    expect(s.protocol).toMatchObject({ step: 1, stepNames: ["回顾", "卡点", "下周"], stepNamesEn: [] });
+    // English names ride along when the protocol has them, and stay for the events without.
+    s = feed(
+      [
+        at({
+          type: "protocol_progress",
+          protocol_id: "weekly_review",
+          protocol_run_id: "p9",
+          step: 2,
+          total_steps: 3,
+          step_name: "卡点",
+          progress: 1 / 3,
+          step_names: ["回顾", "卡点", "下周"],
+          step_names_en: ["Review", "Blocks", "Next week"],
+        }),
+        at({ type: "protocol_progress", protocol_id: "weekly_review", protocol_run_id: "p9", step: 3, total_steps: 3, step_name: "下周", progress: 2 / 3 }),
+      ],
+      s,
+    );
+    expect(s.protocol).toMatchObject({ step: 3, stepNames: ["回顾", "卡点", "下周"], stepNamesEn: ["Review", "Blocks", "Next week"] });
   });
 
   it("keeps the safety notice's resources for the screen", () => {

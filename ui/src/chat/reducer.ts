@@ -232,6 +232,7 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
       // Every step's name when the event carries them; else the names seen so far.
       const stepNames = env.step_names?.length ? env.step_names.slice() : before.stepNames.slice();
       if (env.step >= 1) stepNames[env.step - 1] = env.step_name;
+      const stepNamesEn = env.step_names_en?.length ? env.step_names_en.slice() : before.stepNamesEn;
       return {
         ...state,
         protocol: {
@@ -242,6 +243,7 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
           totalSteps: env.total_steps,
           stepName: env.step_name,
           stepNames: Array.from(stepNames, (n) => n ?? ""),
+          stepNamesEn,
           declined: false,
           phase: env.phase ?? null,
           progress: env.progress,
@@ -320,6 +322,7 @@ function blankProtocol(protocolId: string, runId: string | null): ProtocolView {
     totalSteps: 0,
     stepName: "",
     stepNames: [],
+    stepNamesEn: [],
     declined: false,
     phase: null,
     progress: 0,

@@ -83,6 +83,8 @@ export interface ProtocolView {
   stepName: string;
   /** Names of the steps seen so far, by step (index 0 is step 1); later steps are unnamed. */
   stepNames: string[];
+  /** Every step's English name, when the protocol has them (else empty: `stepNames` is shown). */
+  stepNamesEn: string[];
   /** The person chose "later": the card folds away. */
   declined: boolean;
   phase: string | null;

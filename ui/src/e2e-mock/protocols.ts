@@ -10,13 +10,13 @@ import type { Envelope, Event, ProtocolRunView, ProtocolView } from "../wire";
 import type { JsonValue } from "../wire/serde_json/JsonValue";
 import { reply, type Call } from "./call";
 
-const STEPS: Array<[string, string]> = [
-  ["觉察痛点", "morning"],
-  ["反愿景", "morning"],
-  ["最小可行愿景", "morning"],
-  ["打断自动驾驶", "daytime"],
-  ["晚间整合", "evening"],
-  ["游戏计划", "evening"],
+const STEPS: Array<[string, string, string]> = [
+  ["觉察痛点", "morning", "Name the pain"],
+  ["反愿景", "morning", "Anti-vision"],
+  ["最小可行愿景", "morning", "Minimum viable vision"],
+  ["打断自动驾驶", "daytime", "Break the autopilot"],
+  ["晚间整合", "evening", "Evening integration"],
+  ["游戏计划", "evening", "Game plan"],
 ];
 
 export const PROTOCOLS: ProtocolView[] = [
@@ -61,7 +61,19 @@ export function createProtocols() {
   const progress = (r: ProtocolRunView): Event => {
     const [name, phase] = STEPS[r.step - 1] ?? [`step ${r.step}`, "evening"];
     const names = r.protocol_id === "dankoe" ? STEPS.map(([n]) => n) : [];
-    return { type: "protocol_progress", protocol_id: r.protocol_id, protocol_run_id: r.id, step: r.step, total_steps: r.total_steps, step_name: name, phase, progress: (r.step - 1) / r.total_steps, step_names: names };
+    const namesEn = r.protocol_id === "dankoe" ? STEPS.map(([, , en]) => en) : [];
+    return {
+      type: "protocol_progress",
+      protocol_id: r.protocol_id,
+      protocol_run_id: r.id,
+      step: r.step,
+      total_steps: r.total_steps,
+      step_name: name,
+      phase,
+      progress: (r.step - 1) / r.total_steps,
+      step_names: names,
+      step_names_en: namesEn,
+    };
   };
   const touch = (r: ProtocolRunView) => {
     r.last_activity_at = new Date().toISOString();
@@ -84,7 +96,7 @@ export function createProtocols() {
       { type: "tool_call", id: callId, name: "advance_protocol_step", arguments: { step_data: { answer: text }, step_summary: text } },
     ];
     (r.data as Record<string, unknown>)[`step_${r.step}`] = { answer: text };
-    r.answers.push({ step: r.step, title: STEPS[r.step - 1]?.[0] ?? `step ${r.step}`, fields: [{ key: "answer", label: "你的回答", label_en: "Your answer", text }] });
+    r.answers.push({ step: r.step, title: STEPS[r.step - 1]?.[0] ?? `step ${r.step}`, title_en: STEPS[r.step - 1]?.[2] ?? null, fields: [{ key: "answer", label: "你的回答", label_en: "Your answer", text }] });
     let reply: string;
     // The engine's answer: the step saved and the next one, or the run complete.
     let result: JsonValue;

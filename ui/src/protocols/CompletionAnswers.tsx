@@ -37,7 +37,7 @@ export function CompletionAnswers({ runId }: { runId: string }) {
       <ol className="answer-steps">
         {answers.map((s) => (
           <li key={s.step} className="answer-step" data-testid="protocol-answer">
-            <span className="answer-step-title">{t("protocol.stepN", { n: s.step })} · {s.title}</span>
+            <span className="answer-step-title">{t("protocol.stepN", { n: s.step })} · {(english && s.title_en) || s.title}</span>
             <dl className="answer-fields">
               {s.fields.map((f) => (
                 <div key={f.key}>

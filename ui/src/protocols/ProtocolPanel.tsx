@@ -77,9 +77,11 @@ export function ProtocolPanel({ protocol: p, busy, onStart, onLater }: Props) {
 }
 
 function ProgressView({ p }: { p: ProtocolView }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const total = Math.max(p.totalSteps, p.step, 1);
-  const steps = Array.from({ length: total }, (_, i) => p.stepNames[i] || t("protocol.stepN", { n: i + 1 }));
+  // English step names for an English UI when the protocol has them; else its own (Chinese).
+  const names = i18n.language.startsWith("en") && p.stepNamesEn.length > 0 ? p.stepNamesEn : p.stepNames;
+  const steps = Array.from({ length: total }, (_, i) => names[i] || t("protocol.stepN", { n: i + 1 }));
   const phase = p.phase ? t(`protocol.phase.${p.phase as "morning"}`, { defaultValue: p.phase }) : null;
   const count = t("protocol.stepOf", { step: p.step, total });
   return (

@@ -143,7 +143,12 @@ progress: number,
  * Every step's name, in order, so a progress bar can show the steps ahead (absent in
  * logs written before it was added).
  */
-step_names?: Array<string>, } | { "type": "protocol_completed", protocol_id: string, protocol_run_id: string, summary: string, } | { "type": "protocol_cancelled", protocol_id: string, protocol_run_id: string, reason?: string | null, } | { "type": "protocol_paused", protocol_id: string, protocol_run_id: string, step: number, total_steps: number, } | { "type": "safety_check", risk?: SafetyRisk | null, category?: SafetyCategory | null, rule?: string | null, fallback_reason?: string | null, 
+step_names?: Array<string>, 
+/**
+ * The same names in English (a step without an English title keeps its Chinese one),
+ * when the protocol has English titles; empty otherwise.
+ */
+step_names_en?: Array<string>, } | { "type": "protocol_completed", protocol_id: string, protocol_run_id: string, summary: string, } | { "type": "protocol_cancelled", protocol_id: string, protocol_run_id: string, reason?: string | null, } | { "type": "protocol_paused", protocol_id: string, protocol_run_id: string, step: number, total_steps: number, } | { "type": "safety_check", risk?: SafetyRisk | null, category?: SafetyCategory | null, rule?: string | null, fallback_reason?: string | null, 
 /**
  * Tokens the call cost (as the model reported them, else counted).
  */

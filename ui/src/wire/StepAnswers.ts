@@ -12,4 +12,8 @@ step: number,
 /**
  * The step's title as the protocol file writes it.
  */
-title: string, fields: Array<FieldAnswer>, };
+title: string, 
+/**
+ * Its English title, when the file has one.
+ */
+title_en?: string | null, fields: Array<FieldAnswer>, };

@@ -75,6 +75,7 @@ mod tests {
             phase: Some("daytime".into()),
             progress: 0.5,
             step_names: Vec::new(),
+            step_names_en: Vec::new(),
         })
         .unwrap();
         assert_eq!(lines, vec!["[██████████░░░░░░░░░░]  50% dankoe step 4/6: 打断自动驾驶"]);

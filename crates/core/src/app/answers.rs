@@ -49,6 +49,7 @@ pub(crate) fn step_answers(def: Option<&Protocol>, run: &ProtocolRun) -> Vec<Ste
             (!fields.is_empty()).then(|| StepAnswers {
                 step: n,
                 title: step.map(|s| s.title.clone()).unwrap_or_default(),
+                title_en: step.and_then(|s| s.title_en.clone()),
                 fields,
             })
         })

@@ -116,7 +116,7 @@ impl App {
         let title = protocol_title(def, &run, lang);
         let step_title = def
             .and_then(|d| d.steps.get((run.step as usize).saturating_sub(1)))
-            .map(|s| s.title.clone())
+            .map(|s| s.title_in(lang).to_owned())
             .unwrap_or_default();
         Ok(Some(ActiveProtocolView { run: run_view(&engine, &run), title, step_title }))
     }

@@ -101,9 +101,10 @@ fn the_protocol_in_progress_shows_its_step_and_due_reminders() {
     let view = today(&app, "en");
     let protocol = view.protocol.expect("a run in progress");
     assert_eq!(protocol.title, "One-Day Life Reset");
-    assert_eq!(protocol.step_title, "觉察痛点");
+    assert_eq!(protocol.step_title, "Name the pain", "the step's English title");
     assert!(view.reminders.is_empty(), "step 1 asks nothing during the day");
-    assert_eq!(today(&app, "zh-CN").protocol.unwrap().title, "一日人生重置");
+    let zh = today(&app, "zh-CN").protocol.unwrap();
+    assert_eq!((zh.title.as_str(), zh.step_title.as_str()), ("一日人生重置", "觉察痛点"));
 
     // At step 4 the day's questions come: at noon only the 11:00 one is due.
     app.store()
@@ -137,6 +138,7 @@ fn a_runs_answers_are_the_persons_words_under_the_steps_questions() {
     let run = app.get_protocol_run(&ProtocolRunRequest { run_id: started.run.id }).unwrap();
     assert_eq!(run.answers.len(), 1);
     assert_eq!((run.answers[0].step, run.answers[0].title.as_str()), (1, "看见进步"));
+    assert_eq!(run.answers[0].title_en.as_deref(), Some("See your progress"));
     let field = &run.answers[0].fields[0];
     assert_eq!(
         (field.key.as_str(), field.label.as_str(), field.text.as_str()),

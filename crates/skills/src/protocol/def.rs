@@ -42,6 +42,9 @@ pub struct Protocol {
 pub struct Step {
     pub id: String,
     pub title: String,
+    /// The title in English, for a person whose app speaks English (absent: `title`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_en: Option<String>,
     /// A free label such as `morning`, `daytime`, `evening`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
@@ -192,6 +195,14 @@ impl Protocol {
 }
 
 impl Step {
+    /// The step's title in `lang` ("en…": `title_en` when written; else the Chinese title).
+    pub fn title_in(&self, lang: &str) -> &str {
+        match &self.title_en {
+            Some(en) if lang.starts_with("en") => en,
+            _ => &self.title,
+        }
+    }
+
     /// Check `data` (an object) against the step's fields: every problem, naming the field.
     /// Keys the step does not declare are reported too, so a typo is not silently lost.
     pub fn check_data(&self, data: &Json) -> Vec<String> {
@@ -283,6 +294,7 @@ mod tests {
         Step {
             id: "s".into(),
             title: "t".into(),
+            title_en: None,
             phase: None,
             goal: "g".into(),
             opening: "o".into(),
@@ -332,5 +344,16 @@ mod tests {
     fn reminders_know_their_minute() {
         let r = Reminder { at: "13:30".into(), question: "q".into() };
         assert_eq!(r.minute_of_day(), 13 * 60 + 30);
+    }
+
+    #[test]
+    fn a_step_is_titled_in_english_only_when_written() {
+        let mut s = step();
+        s.title = "反愿景".into();
+        assert_eq!(s.title_in("en"), "反愿景");
+        s.title_en = Some("Anti-vision".into());
+        assert_eq!(s.title_in("en"), "Anti-vision");
+        assert_eq!(s.title_in("en-GB"), "Anti-vision");
+        assert_eq!(s.title_in("zh-CN"), "反愿景");
     }
 }

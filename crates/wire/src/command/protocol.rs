@@ -51,6 +51,9 @@ pub struct StepAnswers {
     pub step: u32,
     /// The step's title as the protocol file writes it.
     pub title: String,
+    /// Its English title, when the file has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_en: Option<String>,
     pub fields: Vec<FieldAnswer>,
 }
 
