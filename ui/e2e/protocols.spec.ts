@@ -14,7 +14,11 @@ async function send(page: Page, text: string) {
 async function invite(page: Page) {
   await send(page, "我想重置一下我的生活");
   const card = page.getByTestId("protocol-invitation");
-  await expect(card).toContainText("一日人生重置");
+  // The card speaks the UI's language where the protocol file has the words.
+  const english = (await page.locator("html").getAttribute("lang")) === "en";
+  await expect(card.locator("h3")).toHaveText(english ? "One-Day Life Reset" : "一日人生重置");
+  await expect(card).toContainText(english ? "After Dan Koe's" : "参考 Dan Koe 的");
+  await expect(card).toContainText(english ? "Time: Morning, daytime and evening of one day" : "一天内分早、中、晚完成");
   await expect(page.getByTestId("protocol-start")).toBeEnabled({ timeout: 15_000 });
   return card;
 }

@@ -213,6 +213,25 @@ fn a_typed_yes_starts_the_pending_invitation_and_later_closes_it() {
     assert!(
         matches!(&event, vibe_wire::Event::ProtocolInvitation { actions, .. } if actions.len() == 2)
     );
+    // The file's English words ride along for an English UI.
+    let vibe_wire::Event::ProtocolInvitation {
+        title_en, description_en, estimated_time_en, ..
+    } = &event
+    else {
+        panic!()
+    };
+    assert_eq!(title_en.as_deref(), Some("One-Day Life Reset"));
+    assert!(description_en.as_deref().is_some_and(|d| d.contains("Dan Koe")));
+    assert!(estimated_time_en.as_deref().is_some_and(|t| t.contains("60–90 minutes")));
+    // What the coach worded itself has no English twin from the file.
+    let worded = crate::Invitation { title: Some("重置一天"), ..inv.clone() };
+    let vibe_wire::Event::ProtocolInvitation { title, title_en, description_en, .. } =
+        fx.engine.invite(&worded).unwrap()
+    else {
+        panic!()
+    };
+    assert_eq!((title.as_str(), title_en), ("重置一天", None));
+    assert!(description_en.is_some(), "the file's description is still the one shown");
     let plan = fx.engine.before_turn(Some("lifecoach"), &fx.c, "今天天气不错", "m").unwrap();
     assert!(plan.prompt.is_none(), "not an acceptance");
     assert_eq!(fx.state()["protocol_invitation"]["status"], "lapsed");

@@ -55,6 +55,13 @@ impl ProtocolEngine {
                 .map(String::from)
                 .or_else(|| def.estimated_time.clone()),
             actions,
+            title_en: inv.title.is_none().then(|| def.title_en.clone()).flatten(),
+            description_en: inv.description.is_none().then(|| def.description_en.clone()).flatten(),
+            estimated_time_en: inv
+                .estimated_time
+                .is_none()
+                .then(|| def.estimated_time_en.clone())
+                .flatten(),
         })
     }
 

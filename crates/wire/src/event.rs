@@ -184,6 +184,14 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         estimated_time: Option<String>,
         actions: Vec<ProtocolAction>,
+        /// The protocol file's English title, description and time, for an English UI (absent
+        /// where the file has none, or where the coach worded that part itself).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title_en: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        description_en: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        estimated_time_en: Option<String>,
     },
     /// The person's next message after an invitation was not an agreement (nor a button), so
     /// the invitation lapsed: nothing started, the card shows it as lapsed, and the coach may

@@ -77,7 +77,16 @@ export interface ProtocolView {
   runId: string | null;
   /** `lapsed`: the next message after the invitation was not an agreement, so nothing started. */
   status: "invited" | "lapsed" | "active" | "paused" | "completed" | "cancelled";
-  invitation: { title: string; description: string; estimatedTime: string | null; actions: ProtocolAction[] } | null;
+  /** What the invitation card shows; the `…En` parts, when the protocol has them, for an English UI. */
+  invitation: {
+    title: string;
+    description: string;
+    estimatedTime: string | null;
+    titleEn: string | null;
+    descriptionEn: string | null;
+    estimatedTimeEn: string | null;
+    actions: ProtocolAction[];
+  } | null;
   step: number;
   totalSteps: number;
   stepName: string;

@@ -18,17 +18,28 @@ interface Props {
   onLater: () => void;
 }
 
+/** The invitation's words in the UI's language: English where the protocol has them. */
+function invitationWords(inv: NonNullable<ProtocolView["invitation"]>, english: boolean) {
+  return {
+    title: (english && inv.titleEn) || inv.title,
+    description: (english && inv.descriptionEn) || inv.description,
+    time: (english && inv.estimatedTimeEn) || inv.estimatedTime,
+  };
+}
+
 export function ProtocolPanel({ protocol: p, busy, onStart, onLater }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const english = i18n.language.startsWith("en");
   if (p.status === "invited" && p.invitation) {
     if (p.declined) return <p className="protocol-note muted">{t("protocol.declined")}</p>;
     const inv = p.invitation;
+    const words = invitationWords(inv, english);
     return (
       <Card as="section" tone="accent" className="protocol-card" data-testid="protocol-invitation" aria-label={t("protocol.invitation")}>
         <span className="protocol-kicker">{t("protocol.invitation")}</span>
-        <h3>{inv.title}</h3>
-        <p className="protocol-desc">{inv.description}</p>
-        {inv.estimatedTime && <p className="muted">{t("protocol.estimated", { time: inv.estimatedTime })}</p>}
+        <h3>{words.title}</h3>
+        <p className="protocol-desc">{words.description}</p>
+        {words.time && <p className="muted">{t("protocol.estimated", { time: words.time })}</p>}
         <div className="actions protocol-actions">
           {inv.actions.map((a) => (
             <Button
@@ -51,7 +62,7 @@ export function ProtocolPanel({ protocol: p, busy, onStart, onLater }: Props) {
     return (
       <Card as="section" className="protocol-card protocol-lapsed" data-testid="protocol-invitation-lapsed" aria-label={t("protocol.invitation")}>
         <span className="protocol-kicker muted">{t("protocol.lapsedKicker")}</span>
-        {p.invitation && <h3>{p.invitation.title}</h3>}
+        {p.invitation && <h3>{invitationWords(p.invitation, english).title}</h3>}
         <Toast as="p" tone="info" className="protocol-desc muted">
           {t("protocol.lapsed")}
         </Toast>

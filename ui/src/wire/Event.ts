@@ -116,7 +116,12 @@ message: string, } | { "type": "run_finished", stop_reason: StopReason,
 /**
  * Totals over the run.
  */
-usage: TokenUsage, rounds: number, tool_calls: number, } | { "type": "protocol_invitation", skill: string, protocol_id: string, title: string, description: string, estimated_time?: string | null, actions: Array<ProtocolAction>, } | { "type": "protocol_invitation_lapsed", skill: string, protocol_id: string, } | { "type": "protocol_progress", protocol_id: string, 
+usage: TokenUsage, rounds: number, tool_calls: number, } | { "type": "protocol_invitation", skill: string, protocol_id: string, title: string, description: string, estimated_time?: string | null, actions: Array<ProtocolAction>, 
+/**
+ * The protocol file's English title, description and time, for an English UI (absent
+ * where the file has none, or where the coach worded that part itself).
+ */
+title_en?: string | null, description_en?: string | null, estimated_time_en?: string | null, } | { "type": "protocol_invitation_lapsed", skill: string, protocol_id: string, } | { "type": "protocol_progress", protocol_id: string, 
 /**
  * The protocol run (see `vibe protocol status`).
  */

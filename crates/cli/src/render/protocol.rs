@@ -93,6 +93,9 @@ mod tests {
                 ProtocolAction { label: "开始".into(), value: ProtocolChoice::Start },
                 ProtocolAction { label: "稍后".into(), value: ProtocolChoice::Later },
             ],
+            title_en: None,
+            description_en: None,
+            estimated_time_en: None,
         })
         .unwrap();
         assert_eq!(

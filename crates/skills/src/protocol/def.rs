@@ -18,8 +18,14 @@ pub struct Protocol {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title_en: Option<String>,
     pub description: String,
+    /// The description in English, for a person whose app speaks English.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description_en: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub estimated_time: Option<String>,
+    /// The estimated time in English.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_time_en: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
