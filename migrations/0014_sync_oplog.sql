@@ -3,13 +3,15 @@
 -- list entry also records an operation in `sync_ops`, in the same transaction.
 
 -- This device: its id, the last hybrid logical clock value it issued or saw, the next batch
--- number to seal and how far sealed batches were written to the target.
+-- number to seal, how far sealed batches were written to the target, its last run.
 CREATE TABLE sync_state (
     one             INTEGER PRIMARY KEY CHECK (one = 1),
     device_id       TEXT NOT NULL,
     hlc             TEXT NOT NULL,
     next_batch      INTEGER NOT NULL DEFAULT 1 CHECK (next_batch >= 1),
-    uploaded_through INTEGER NOT NULL DEFAULT 0 CHECK (uploaded_through >= 0)
+    uploaded_through INTEGER NOT NULL DEFAULT 0 CHECK (uploaded_through >= 0),
+    -- The end of the last sync run (RFC 3339), NULL before the first.
+    last_run        TEXT
 ) STRICT;
 
 -- This device's own operations, oldest first; `batch` is set when they are sealed into a batch

@@ -54,9 +54,7 @@ struct Known {
 
 fn known(tx: &Connection, entry_id: &str) -> Result<Option<Known>> {
     let row: Option<(Option<i64>, Option<i64>, String, bool)> = tx
-        .prepare_cached(
-            "SELECT list_id, seq, hlc, deleted FROM sync_entries WHERE entry_id = ?1",
-        )?
+        .prepare_cached("SELECT list_id, seq, hlc, deleted FROM sync_entries WHERE entry_id = ?1")?
         .query_row([entry_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
         .optional()?;
     row.map(|(list_id, seq, hlc, deleted)| {
@@ -88,8 +86,10 @@ fn insert(tx: &Connection, list_id: i64, entry: &Value) -> Result<i64> {
         .query_row([list_id], |r| r.get(0))?;
     tx.prepare_cached("INSERT INTO state_list_items (list_id, seq, item) VALUES (?1, ?2, ?3)")?
         .execute(params![list_id, seq, entry.to_string()])?;
-    tx.prepare_cached("UPDATE state_lists SET next_seq = next_seq + 1, len = len + 1 WHERE id = ?1")?
-        .execute([list_id])?;
+    tx.prepare_cached(
+        "UPDATE state_lists SET next_seq = next_seq + 1, len = len + 1 WHERE id = ?1",
+    )?
+    .execute([list_id])?;
     Ok(seq)
 }
 
@@ -292,3 +292,7 @@ fn describe(op: &SyncOp) -> String {
     };
     format!("{kind} of entry {id} in skills.{skill}.{path}")
 }
+
+#[cfg(test)]
+#[path = "sync_tests.rs"]
+mod tests;

@@ -50,6 +50,8 @@ pub struct SyncDevice {
     pub uploaded: u64,
     /// Operations recorded and not yet sealed.
     pub pending_ops: u64,
+    /// The end of the last sync run (RFC 3339).
+    pub last_run: Option<String>,
 }
 
 /// This device's id, when sync is set up.
@@ -66,8 +68,9 @@ fn now_ms() -> u64 {
 
 /// The next clock value of a local write (stored as the last one).
 fn tick(tx: &Connection, device: &str) -> Result<Hlc> {
-    let last: String =
-        tx.prepare_cached("SELECT hlc FROM sync_state WHERE one = 1")?.query_row([], |r| r.get(0))?;
+    let last: String = tx
+        .prepare_cached("SELECT hlc FROM sync_state WHERE one = 1")?
+        .query_row([], |r| r.get(0))?;
     let last: Hlc = last.parse().map_err(|e| StoreError::invalid(format!("sync_state: {e}")))?;
     let next = last.tick(now_ms(), device);
     tx.prepare_cached("UPDATE sync_state SET hlc = ?1 WHERE one = 1")?
@@ -77,8 +80,9 @@ fn tick(tx: &Connection, device: &str) -> Result<Hlc> {
 
 /// Move this device's clock past a peer's value `seen`.
 pub(crate) fn observe(tx: &Connection, seen: &Hlc) -> Result<()> {
-    let last: String =
-        tx.prepare_cached("SELECT hlc FROM sync_state WHERE one = 1")?.query_row([], |r| r.get(0))?;
+    let last: String = tx
+        .prepare_cached("SELECT hlc FROM sync_state WHERE one = 1")?
+        .query_row([], |r| r.get(0))?;
     let last: Hlc = last.parse().map_err(|e| StoreError::invalid(format!("sync_state: {e}")))?;
     if seen > &last {
         tx.prepare_cached("UPDATE sync_state SET hlc = ?1 WHERE one = 1")?
@@ -244,7 +248,7 @@ impl Store {
             let row = tx
                 .query_row(
                     "SELECT device_id, next_batch - 1, uploaded_through,
-                            (SELECT count(*) FROM sync_ops WHERE batch IS NULL)
+                            (SELECT count(*) FROM sync_ops WHERE batch IS NULL), last_run
                      FROM sync_state WHERE one = 1",
                     [],
                     |r| {
@@ -253,6 +257,7 @@ impl Store {
                             sealed: r.get::<_, i64>(1)?.max(0) as u64,
                             uploaded: r.get::<_, i64>(2)?.max(0) as u64,
                             pending_ops: r.get::<_, i64>(3)?.max(0) as u64,
+                            last_run: r.get(4)?,
                         })
                     },
                 )
@@ -274,7 +279,13 @@ impl Store {
                 tx.query_row("SELECT count(*) FROM sync_ops WHERE batch IS NULL", [], |r| {
                     r.get(0)
                 })?;
-            if pending > 0 {
+            let (next, uploaded): (i64, i64) = tx.query_row(
+                "SELECT next_batch, uploaded_through FROM sync_state",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?;
+            // The first run seals a batch even when empty: it names the device to the others.
+            if pending > 0 || next == 1 {
                 tx.execute(
                     "UPDATE sync_ops SET batch = (SELECT next_batch FROM sync_state) WHERE batch IS NULL",
                     [],
@@ -285,19 +296,31 @@ impl Store {
                 "SELECT batch, op FROM sync_ops WHERE batch IS NOT NULL ORDER BY batch, seq",
             )?;
             let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
-            let mut batches: Vec<SealedBatch> = Vec::new();
+            let sealed_through: i64 =
+                tx.query_row("SELECT next_batch - 1 FROM sync_state", [], |r| r.get(0))?;
+            // Every sealed batch not yet on the target, an empty one included (the others
+            // read a device's batches in order, so none may be missing).
+            let mut batches: Vec<SealedBatch> = (uploaded + 1..=sealed_through)
+                .map(|n| SealedBatch { number: n.max(0) as u64, ops: Vec::new() })
+                .collect();
             for row in rows {
                 let (number, text) = row?;
                 let op: LoggedOp = serde_json::from_str(&text).map_err(|source| {
                     StoreError::CorruptJson { what: format!("sync operation of batch {number}"), source }
                 })?;
-                let number = number.max(0) as u64;
-                match batches.last_mut() {
-                    Some(last) if last.number == number => last.ops.push(op),
-                    _ => batches.push(SealedBatch { number, ops: vec![op] }),
+                if let Some(batch) = batches.iter_mut().find(|b| b.number == number.max(0) as u64) {
+                    batch.ops.push(op);
                 }
             }
             Ok(batches)
+        })
+    }
+
+    /// A sync run ended (its time is shown in the status).
+    pub fn sync_finished(&self) -> Result<()> {
+        self.write_tx(|tx| {
+            tx.execute("UPDATE sync_state SET last_run = ?1", [clock::now_rfc3339()])?;
+            Ok(())
         })
     }
 

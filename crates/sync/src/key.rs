@@ -20,9 +20,8 @@ impl SyncKey {
     /// A new random key.
     pub fn generate() -> Result<Self> {
         let mut raw = Zeroizing::new([0u8; 32]);
-        getrandom::fill(raw.as_mut()).map_err(|e| SyncError::BadCode {
-            why: format!("the OS gave no random bytes: {e}"),
-        })?;
+        getrandom::fill(raw.as_mut())
+            .map_err(|e| SyncError::BadCode { why: format!("the OS gave no random bytes: {e}") })?;
         Ok(Self(raw))
     }
 
@@ -47,11 +46,14 @@ impl SyncKey {
                 .collect(),
         );
         let Some(body) = clean.strip_prefix(CODE_PREFIX) else {
-            return Err(SyncError::BadCode { why: format!("it does not start with {CODE_PREFIX}-") });
+            return Err(SyncError::BadCode {
+                why: format!("it does not start with {CODE_PREFIX}-"),
+            });
         };
-        let bytes = Zeroizing::new(data_encoding::BASE32_NOPAD.decode(body.as_bytes()).map_err(
-            |_| SyncError::BadCode { why: "it holds a character that is not in a code".into() },
-        )?);
+        let bytes =
+            Zeroizing::new(data_encoding::BASE32_NOPAD.decode(body.as_bytes()).map_err(|_| {
+                SyncError::BadCode { why: "it holds a character that is not in a code".into() }
+            })?);
         let raw: [u8; 32] = bytes.as_slice().try_into().map_err(|_| SyncError::BadCode {
             why: format!("it has {} characters after {CODE_PREFIX}-, a code has 52", body.len()),
         })?;

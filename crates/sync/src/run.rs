@@ -85,9 +85,9 @@ pub async fn check_key(target: &impl Target, key: &SyncKey) -> Result<()> {
     let place = Place { device: "", number: 0 };
     match batch::open(key, KEY_CHECK, &place, &bytes) {
         Ok(_) => Ok(()),
-        Err(SyncError::Tampered { .. } | SyncError::Truncated { .. } | SyncError::Replayed { .. }) => {
-            Err(SyncError::WrongKey { target: target.shown().to_string() })
-        }
+        Err(
+            SyncError::Tampered { .. } | SyncError::Truncated { .. } | SyncError::Replayed { .. },
+        ) => Err(SyncError::WrongKey { target: target.shown().to_string() }),
         Err(e) => Err(e),
     }
 }
@@ -126,6 +126,7 @@ pub async fn sync_now(
             report.refused.push(e);
         }
     }
+    store.sync_finished()?;
     Ok(report)
 }
 

@@ -28,7 +28,14 @@ impl Device {
 
     pub fn add(&self, text: &str) {
         self.store
-            .append_to_list_by(U, SKILL, LIST, json!({"text": text}), AppendCap::NONE, &ChangeBy::Cli)
+            .append_to_list_by(
+                U,
+                SKILL,
+                LIST,
+                json!({"text": text}),
+                AppendCap::NONE,
+                &ChangeBy::Cli,
+            )
             .unwrap();
     }
 

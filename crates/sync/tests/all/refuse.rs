@@ -58,12 +58,20 @@ async fn a_flipped_byte_or_a_cut_file_is_refused_then_the_good_file_merges() {
     flipped[at] ^= 0x01;
     std::fs::write(&file, &flipped).unwrap();
     let report = b.sync(&target, &key).await;
-    assert!(matches!(report.refused.as_slice(), [SyncError::Tampered { .. }]), "{:?}", report.refused);
+    assert!(
+        matches!(report.refused.as_slice(), [SyncError::Tampered { .. }]),
+        "{:?}",
+        report.refused
+    );
     assert!(b.journal().is_empty());
 
     std::fs::write(&file, &good[..good.len() - 10]).unwrap();
     let report = b.sync(&target, &key).await;
-    assert!(matches!(report.refused.as_slice(), [SyncError::Truncated { .. }]), "{:?}", report.refused);
+    assert!(
+        matches!(report.refused.as_slice(), [SyncError::Truncated { .. }]),
+        "{:?}",
+        report.refused
+    );
     assert!(b.journal().is_empty());
 
     std::fs::write(&file, &good).unwrap();
@@ -85,7 +93,11 @@ async fn a_file_replayed_under_another_device_s_name_is_refused() {
     std::fs::copy(&file, &copy).unwrap();
     let b = Device::new("dev-b");
     let report = b.sync(&target2, &key).await;
-    assert!(matches!(report.refused.as_slice(), [SyncError::Replayed { .. }]), "{:?}", report.refused);
+    assert!(
+        matches!(report.refused.as_slice(), [SyncError::Replayed { .. }]),
+        "{:?}",
+        report.refused
+    );
     assert!(b.journal().is_empty());
     assert!(b.store.sync_peers().unwrap().iter().all(|p| p.applied == 0));
 }
