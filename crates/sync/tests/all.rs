@@ -1,6 +1,8 @@
 //! The scenario tests of `vibe-sync`: devices (stores) converging through a folder target, and
 //! refused files.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod all {
     mod converge;
     mod devices;
