@@ -6,5 +6,6 @@
 mod all {
     mod converge;
     mod devices;
+    mod interrupted;
     mod refuse;
 }
