@@ -43,12 +43,12 @@ pub fn seal(key: &SyncKey, place: &Place, plain: &[u8]) -> Result<Vec<u8>> {
     let cipher = XChaCha20Poly1305::new(key.raw().into());
     let mut nonce = [0u8; NONCE_LEN];
     getrandom::fill(&mut nonce)
-        .map_err(|e| SyncError::NotSetUp(format!("the OS gave no random bytes: {e}")))?;
+        .map_err(|e| SyncError::Local(format!("the OS gave no random bytes: {e}")))?;
     let ct_len = plain.len() + 16;
     let aad = header(place, ct_len);
     let ct = cipher
         .encrypt(XNonce::from_slice(&nonce), Payload { msg: plain, aad: &aad })
-        .map_err(|_| SyncError::NotSetUp("a batch too large to encrypt".into()))?;
+        .map_err(|_| SyncError::Local("a batch too large to encrypt".into()))?;
     let mut out = aad;
     out.extend_from_slice(&nonce);
     out.extend_from_slice(&ct);

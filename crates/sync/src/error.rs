@@ -41,6 +41,10 @@ pub enum SyncError {
         "the folder {0} already holds VibeLife sync data made with another code: join it with that code (`vibe sync join`), or choose an empty folder"
     )]
     TargetInUse(PathBuf),
+    /// This device cannot prepare what it would write (no random bytes from the OS, content
+    /// that does not encode).
+    #[error("this device cannot prepare its sync files: {0}")]
+    Local(String),
     /// The local store failed.
     #[error(transparent)]
     Store(#[from] vibe_store::StoreError),

@@ -62,7 +62,7 @@ pub async fn setup(target: &impl Target, key: &SyncKey) -> Result<()> {
         Ok(()) => Ok(()),
         Err(SyncError::NotSetUp(_)) => {
             let plain = serde_json::to_vec(&KeyCheck { format: 1 })
-                .map_err(|e| SyncError::NotSetUp(e.to_string()))?;
+                .map_err(|e| SyncError::Local(e.to_string()))?;
             let sealed = batch::seal(key, &Place { device: "", number: 0 }, &plain)?;
             target.write(KEY_CHECK, sealed).await
         }
@@ -107,7 +107,7 @@ pub async fn sync_now(
     let mut report = SyncReport::default();
     for sealed in store.sync_seal()? {
         let content = Content { device_name: device_name.map(str::to_string), ops: sealed.ops };
-        let plain = serde_json::to_vec(&content).map_err(|e| SyncError::NotSetUp(e.to_string()))?;
+        let plain = serde_json::to_vec(&content).map_err(|e| SyncError::Local(e.to_string()))?;
         let place = Place { device: &me.device_id, number: sealed.number };
         let bytes = batch::seal(key, &place, &plain)?;
         target.write(&batch_path(&me.device_id, sealed.number), bytes).await?;

@@ -294,7 +294,7 @@ fn sync_kind(e: &vibe_sync::SyncError) -> ErrorKind {
             ErrorKind::InvalidInput
         }
         E::Tampered { .. } | E::Truncated { .. } | E::Replayed { .. } => ErrorKind::CorruptData,
-        E::Unreachable { .. } => ErrorKind::Io,
+        E::Unreachable { .. } | E::Local(_) => ErrorKind::Io,
         E::Store(e) => e.kind(),
     }
 }
