@@ -391,6 +391,9 @@ impl Store {
 /// Before an append to `at` under `max_items`: record for sync the deletion of the entries the
 /// cap will drop, and answer the seq the new entry will get.
 fn sync_append(tx: &Connection, at: &sync_log::ListAt, max_items: usize) -> Result<i64> {
+    if sync_log::device(tx)?.is_none() {
+        return Ok(0);
+    }
     let seq: i64 = tx
         .prepare_cached("SELECT next_seq FROM state_lists WHERE id = ?1")?
         .query_row([at.list_id], |r| r.get(0))?;

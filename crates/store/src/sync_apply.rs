@@ -103,8 +103,16 @@ fn present(tx: &Connection, list_id: Option<i64>, seq: Option<i64>) -> Result<Op
     Ok(found.map(|()| (list_id, seq)))
 }
 
-/// Apply one operation; answers the list it touched, if any.
-fn apply_op(tx: &Connection, op: &LoggedOp, done: &mut SyncApplied) -> Result<Option<i64>> {
+/// A list an operation changed, and whose skill it belongs to.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct Touched {
+    list_id: i64,
+    user: String,
+    skill: String,
+}
+
+/// Apply one operation; answers the list it changed, if any.
+fn apply_op(tx: &Connection, op: &LoggedOp, done: &mut SyncApplied) -> Result<Option<Touched>> {
     let hlc = op.hlc.to_string();
     match &op.op {
         SyncOp::ListPut { user, skill, path, entry_id, entry } => {
@@ -138,9 +146,8 @@ fn apply_op(tx: &Connection, op: &LoggedOp, done: &mut SyncApplied) -> Result<Op
                     list_id
                 }
             };
-            skill_rows::touch_doc(tx, user, skill)?;
             done.put += 1;
-            Ok(Some(list_id))
+            Ok(Some(Touched { list_id, user: user.clone(), skill: skill.clone() }))
         }
         SyncOp::ListDelete { user, skill, entry_id, .. } => {
             let known = known(tx, entry_id)?;
@@ -161,8 +168,7 @@ fn apply_op(tx: &Connection, op: &LoggedOp, done: &mut SyncApplied) -> Result<Op
             done.deleted += 1;
             let Some((list_id, seq)) = place else { return Ok(None) };
             skill_rows::remove_item(tx, list_id, seq)?;
-            skill_rows::touch_doc(tx, user, skill)?;
-            Ok(Some(list_id))
+            Ok(Some(Touched { list_id, user: user.clone(), skill: skill.clone() }))
         }
     }
 }
@@ -252,8 +258,13 @@ impl Store {
                     }
                 }
             }
-            for list_id in touched {
+            let mut skills = BTreeSet::new();
+            for Touched { list_id, user, skill } in touched {
                 resequence(tx, list_id)?;
+                skills.insert((user, skill));
+            }
+            for (user, skill) in skills {
+                skill_rows::touch_doc(tx, &user, &skill)?;
             }
             let next = i64::try_from(number + 1).unwrap_or(i64::MAX);
             tx.prepare_cached(

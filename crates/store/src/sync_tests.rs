@@ -118,3 +118,17 @@ fn entries_dropped_by_a_cap_and_removed_by_the_person_travel_as_deletions() {
         .collect();
     assert_eq!(kinds, vec!["put", "put", "delete", "put", "delete"]);
 }
+
+#[test]
+fn a_refused_write_records_no_operation() {
+    let store = Store::open_in_memory().unwrap();
+    store.sync_enable("me").unwrap();
+    let cap = AppendCap { max_items: Some(1), may_drop: false };
+    let by = ChangeBy::Cli;
+    store.append_to_list_by(U, "coach", "journal", json!({"text": "a"}), cap, &by).unwrap();
+    let refused = store.append_to_list_by(U, "coach", "journal", json!({"text": "b"}), cap, &by);
+    assert!(refused.is_err());
+    let batches = store.sync_seal().unwrap();
+    assert_eq!(batches[0].ops.len(), 1, "only the append that was written: {batches:?}");
+    assert_eq!(texts(&store), vec!["a"]);
+}
