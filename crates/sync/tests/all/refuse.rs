@@ -101,3 +101,24 @@ async fn a_file_replayed_under_another_device_s_name_is_refused() {
     assert!(b.journal().is_empty());
     assert!(b.store.sync_peers().unwrap().iter().all(|p| p.applied == 0));
 }
+
+#[tokio::test]
+async fn an_unreachable_target_is_an_error_and_changes_nothing() {
+    let (dir, _target, key, _) = written().await;
+    // A folder that cannot be made (its parent is a file).
+    let blocked = dir.path().join(vibe_sync::KEY_CHECK).join("sub");
+    let err = DalTarget::folder(&blocked).unwrap_err();
+    assert!(matches!(err, SyncError::Unreachable { .. }), "{err}");
+    // A folder that went away between two runs (an unmounted drive).
+    let gone = tempfile::tempdir().unwrap();
+    let target = DalTarget::folder(gone.path()).unwrap();
+    vibe_sync::setup(&target, &key).await.unwrap();
+    let b = Device::new("dev-b");
+    b.add("kept here");
+    std::fs::remove_dir_all(gone.path()).unwrap();
+    std::fs::write(gone.path(), b"not a folder").unwrap();
+    let err = vibe_sync::sync_now(&b.store, &target, &key, None).await.unwrap_err();
+    assert!(matches!(err, SyncError::Unreachable { .. }), "{err}");
+    assert_eq!(b.texts(), vec!["kept here"]);
+    assert_eq!(b.store.sync_device().unwrap().unwrap().uploaded, 0);
+}
