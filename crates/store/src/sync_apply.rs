@@ -1,4 +1,4 @@
-//! Applying a peer's batch of sync operations (docs/sync.md#merge-rules), in one transaction
+//! Applying a peer's batch of sync operations (docs/sync.md, "Merge rules"), in one transaction
 //! with the peer's cursor, so a batch is applied exactly once even when a sync is killed
 //! half-way. The rules make the result independent of the order batches arrive in: a list
 //! entry is a register keyed by its id whose write with the latest clock value wins; a deleted

@@ -63,16 +63,34 @@ impl App {
         )
     }
 
-    /// Keep `key`, start the op log as a new device, and record the target in the settings.
-    fn sync_begin(&self, folder: &str, key: &SyncKey) -> Result<SyncStatusView, AppError> {
-        if let Some(set) = self.settings().sync.folder {
-            return Err(AppError::InvalidInput(format!(
+    /// Refuses when sync is already set up here (its key and target stay).
+    fn ensure_no_sync(&self) -> Result<(), AppError> {
+        match self.settings().sync.folder {
+            Some(set) => Err(AppError::InvalidInput(format!(
                 "sync is already set up on this data folder, with {set}"
-            )));
+            ))),
+            None => Ok(()),
         }
-        if self.overrides().sync_code.is_none() {
-            self.keys.set_db_key(&account(self), &key.code())?;
+    }
+
+    /// Keep `key` in the key store (unless `VIBE_SYNC_CODE` gives it), before anything is
+    /// written to a target, so a target is never set up with a key this device lost.
+    fn keep_sync_key(&self, key: &SyncKey) -> Result<(), AppError> {
+        if self.overrides().sync_code.is_some() {
+            return Ok(());
         }
+        self.keys.set_db_key(&account(self), &key.code()).map_err(|e| match e {
+            AppError::Keychain(why) => AppError::Keychain(format!(
+                "{why}; the sync key cannot be kept on this device: set {SYNC_CODE_ENV} to its \
+                 recovery code instead"
+            )),
+            other => other,
+        })
+    }
+
+    /// Start the op log as a new device and record the target in the settings.
+    fn sync_begin(&self, folder: &str) -> Result<SyncStatusView, AppError> {
+        self.ensure_no_sync()?;
         let device = match self.store().sync_device()? {
             Some(d) => d.device_id,
             None => uuid::Uuid::new_v4().simple().to_string()[..16].to_string(),
@@ -90,18 +108,15 @@ impl App {
         &self,
         request: &SyncSetupRequest,
     ) -> Result<SyncSetupResponse, AppError> {
-        if let Some(set) = self.settings().sync.folder {
-            return Err(AppError::InvalidInput(format!(
-                "sync is already set up on this data folder, with {set}"
-            )));
-        }
+        self.ensure_no_sync()?;
         let key = match &self.overrides().sync_code {
             Some(code) => SyncKey::from_code(code)?,
             None => SyncKey::generate()?,
         };
         let target = DalTarget::folder(std::path::Path::new(&request.folder))?;
+        self.keep_sync_key(&key)?;
         vibe_sync::setup(&target, &key).await?;
-        let status = self.sync_begin(&request.folder, &key)?;
+        let status = self.sync_begin(&request.folder)?;
         let code: Zeroizing<String> = key.code();
         Ok(SyncSetupResponse { code: code.to_string(), status })
     }
@@ -111,7 +126,9 @@ impl App {
         let key = SyncKey::from_code(&request.code)?;
         let target = DalTarget::folder(std::path::Path::new(&request.folder))?;
         vibe_sync::check_key(&target, &key).await?;
-        self.sync_begin(&request.folder, &key)
+        self.ensure_no_sync()?;
+        self.keep_sync_key(&key)?;
+        self.sync_begin(&request.folder)
     }
 
     /// `sync_now`: one run. Refused files are in the answer; the rest was merged.

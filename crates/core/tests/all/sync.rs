@@ -78,3 +78,31 @@ async fn setup_keeps_the_key_in_the_key_store_and_a_joined_folder_receives_the_j
     assert!(list.entries[0].text.contains("sync-marker"));
     assert_eq!(b.sync_status().unwrap().devices.len(), 2);
 }
+
+/// A key store with no place for keys but API keys (a machine without a keychain).
+struct NoKeychain;
+
+impl KeyStore for NoKeychain {
+    fn get(&self, _: &str) -> Option<vibe_llm::ApiKey> {
+        None
+    }
+    fn set(&self, _: &str, _: &vibe_llm::ApiKey) -> Result<(), vibe_core::app::AppError> {
+        Ok(())
+    }
+    fn clear(&self, _: &str) -> Result<(), vibe_core::app::AppError> {
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn without_a_keychain_setup_writes_nothing_and_says_how_to_give_the_code() {
+    let (target, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let app =
+        App::open_with_keys(AppPaths::new(dir.path()), keyed(), Arc::new(NoKeychain)).unwrap();
+    let folder = target.path().to_str().unwrap().to_string();
+    let err = app.sync_setup(&SyncSetupRequest { folder }).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Keychain);
+    assert!(err.to_string().contains("VIBE_SYNC_CODE"), "{err}");
+    assert_eq!(std::fs::read_dir(target.path()).unwrap().count(), 0, "the target stays empty");
+    assert!(!app.sync_status().unwrap().enabled);
+}
