@@ -60,4 +60,6 @@ pub enum Command {
     Export(cmd::backup::ExportArgs),
     /// Erase this data folder's data and its database key (asks for --yes).
     Erase(cmd::backup::EraseArgs),
+    /// End-to-end encrypted sync through a folder you sync: setup, join, now, status, devices.
+    Sync(cmd::sync::SyncArgs),
 }

@@ -47,6 +47,7 @@ fn main() {
         Command::Backup(args) => cmd::backup::run(&ctx, args),
         Command::Export(args) => cmd::backup::export(&ctx, args),
         Command::Erase(args) => cmd::backup::erase(&ctx, args),
+        Command::Sync(args) => cmd::sync::run(&ctx, args),
     };
     if let Err(err) = result {
         output::report_error(&ctx, &err);

@@ -46,6 +46,9 @@ mod skill_rows;
 mod skill_view;
 mod state;
 mod strict_json;
+mod sync_apply;
+mod sync_clock;
+mod sync_log;
 mod undo;
 
 use std::path::{Path, PathBuf};
@@ -82,6 +85,9 @@ pub use skill_rows::validate_skill_id;
 pub use skill_view::SkillView;
 pub use state::{AppendCap, AppendOutcome, StateRead, StateStatus, StateWrite};
 pub use strict_json::parse_strict;
+pub use sync_apply::{SyncApplied, SyncPeer};
+pub use sync_clock::{BadHlc, Hlc};
+pub use sync_log::{LoggedOp, SealedBatch, SyncDevice, SyncOp};
 pub use undo::{StateChange, Undone};
 
 /// The user id of the person using this machine (one profile per local user).

@@ -12,7 +12,7 @@ use crate::change::{self, ChangeBy, HistoryTarget};
 use crate::error::{Result, StoreError};
 use crate::json_path::{parse_dotted, type_name};
 use crate::skill_rows::validate_skill_id;
-use crate::{Store, clock, skill_rows};
+use crate::{Store, clock, skill_rows, sync_log};
 
 impl Store {
     /// Replace entry `index` (newest first, as `read_state` lists them), created at
@@ -64,6 +64,8 @@ impl Store {
                 "UPDATE state_list_items SET item = ?3 WHERE list_id = ?1 AND seq = ?2",
             )?
             .execute(params![list_id, seq, entry.to_string()])?;
+            let at = sync_log::ListAt { user, skill, path, list_id };
+            sync_log::put_local(tx, &at, seq, &entry)?;
             skill_rows::touch_doc(tx, user, skill)?;
             let target = HistoryTarget::Skill(skill.into());
             let summary = format!("{path}: the entry of {created_at} edited");
@@ -91,6 +93,8 @@ impl Store {
         self.write_tx(|tx| {
             let (list_id, seq) = locate(tx, (user, skill, path), index, created_at)?;
             let (before, _) = change::keys_before(tx, user, skill, &[segments[0], "_meta"])?;
+            let at = sync_log::ListAt { user, skill, path, list_id };
+            sync_log::delete_local(tx, &at, &[seq])?;
             let item = skill_rows::remove_item(tx, list_id, seq)?;
             skill_rows::touch_doc(tx, user, skill)?;
             let target = HistoryTarget::Skill(skill.into());

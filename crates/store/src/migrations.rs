@@ -31,6 +31,7 @@ pub(crate) const FILES: &[(&str, &str)] = &[
         include_str!("../../../migrations/0012_protocols_destructive_history.sql"),
     ),
     ("0013_history_cleared.sql", include_str!("../../../migrations/0013_history_cleared.sql")),
+    ("0014_sync_oplog.sql", include_str!("../../../migrations/0014_sync_oplog.sql")),
 ];
 
 /// A schema upgrade done while opening a file, for the front end to tell the person (the CLI

@@ -309,6 +309,11 @@ pub(crate) fn remove_item(tx: &Connection, list_id: i64, seq: i64) -> Result<Str
     .execute(params![list_id, seq])?;
     tx.prepare_cached("UPDATE state_list_items SET seq = -seq WHERE list_id = ?1 AND seq < 0")?
         .execute([list_id])?;
+    // Sync's record of where each entry is moves along (no unique key there: one step).
+    tx.prepare_cached(
+        "UPDATE sync_entries SET seq = seq + 1 WHERE list_id = ?1 AND seq < ?2 AND deleted = 0",
+    )?
+    .execute(params![list_id, seq])?;
     tx.prepare_cached("UPDATE state_lists SET len = len - 1 WHERE id = ?1")?.execute([list_id])?;
     Ok(item)
 }

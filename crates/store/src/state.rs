@@ -16,7 +16,7 @@ use crate::error::{Result, StoreError};
 use crate::json_path::{deep_merge, ensure_object_path, parse_dotted, set_in, type_name};
 use crate::losses::losses_of_merge;
 use crate::skill_rows::validate_skill_id;
-use crate::{Store, clock, skill_rows};
+use crate::{Store, clock, skill_rows, sync_log};
 
 /// How long a list an append may leave, and whether it may drop existing entries to stay
 /// within that (issue 28: the person's lists are never trimmed without asking).
@@ -352,8 +352,11 @@ impl Store {
                 Some(list_id) => {
                     let meta = skill_rows::meta(tx, user, skill)?;
                     skill_rows::stamp_after_newest(tx, list_id, &mut entry)?;
+                    let at = sync_log::ListAt { user, skill, path, list_id };
+                    let seq = sync_append(tx, &at, max_items)?;
                     let (length, dropped) = skill_rows::push_item(tx, list_id, &entry, max_items)?;
                     check(length, dropped.len())?;
+                    sync_log::put_local(tx, &at, seq, &entry)?;
                     skill_rows::touch_doc(tx, user, skill)?;
                     let n = dropped.len();
                     let before = change::Before::Append { path: path.to_string(), dropped, meta };
@@ -368,9 +371,12 @@ impl Store {
                     let list_id = new_list(tx, user, skill, path, &segments, &lists, &mut doc)?;
                     skill_rows::touch(&mut doc)?;
                     skill_rows::save_doc(tx, user, skill, &doc)?;
+                    let at = sync_log::ListAt { user, skill, path, list_id };
+                    let seq = sync_append(tx, &at, max_items)?;
                     let (length, dropped) = skill_rows::push_item(tx, list_id, &entry, max_items)?;
                     let n = dropped.len();
                     check(length, n)?;
+                    sync_log::put_local(tx, &at, seq, &entry)?;
                     let (removal, text) = (change::Removal::when(n > 0), summary(length, n));
                     change::record_as(tx, removal, (user, &target), path, by, &before, &text)?;
                     (length, n)
@@ -382,9 +388,24 @@ impl Store {
     }
 }
 
+/// Before an append to `at` under `max_items`: record for sync the deletion of the entries the
+/// cap will drop, and answer the seq the new entry will get.
+fn sync_append(tx: &Connection, at: &sync_log::ListAt, max_items: usize) -> Result<i64> {
+    if sync_log::device(tx)?.is_none() {
+        return Ok(0);
+    }
+    let seq: i64 = tx
+        .prepare_cached("SELECT next_seq FROM state_lists WHERE id = ?1")?
+        .query_row([at.list_id], |r| r.get(0))?;
+    let max = i64::try_from(max_items).unwrap_or(i64::MAX);
+    let dropped = sync_log::known_at_or_below(tx, at.list_id, seq.saturating_sub(max))?;
+    sync_log::delete_local(tx, at, &dropped)?;
+    Ok(seq)
+}
+
 /// Register the list at `path`: refuse when a list is on the way or the path holds a
 /// non-list; move an inline list out of the object row.
-fn new_list(
+pub(crate) fn new_list(
     tx: &Connection,
     user: &str,
     skill: &str,

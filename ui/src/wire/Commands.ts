@@ -86,6 +86,12 @@ import type { StarterList } from "./StarterList";
 import type { StartersRequest } from "./StartersRequest";
 import type { StateEntryEdited } from "./StateEntryEdited";
 import type { StateWritten } from "./StateWritten";
+import type { SyncDeviceList } from "./SyncDeviceList";
+import type { SyncJoinRequest } from "./SyncJoinRequest";
+import type { SyncRunView } from "./SyncRunView";
+import type { SyncSetupRequest } from "./SyncSetupRequest";
+import type { SyncSetupResponse } from "./SyncSetupResponse";
+import type { SyncStatusView } from "./SyncStatusView";
 import type { TestConnectionRequest } from "./TestConnectionRequest";
 import type { TestConnectionResponse } from "./TestConnectionResponse";
 import type { TodayRequest } from "./TodayRequest";
@@ -165,6 +171,13 @@ export type Commands = {
   reminder_notices: [void, ReminderList];
   create_backup: [CreateBackupRequest, BackupCreated];
   export_all: [ExportAllRequest, ExportAllResponse];
+  /** The recovery code is answered once, to be shown; the key goes to the keychain. */
+  sync_setup: [SyncSetupRequest, SyncSetupResponse];
+  sync_join: [SyncJoinRequest, SyncStatusView];
+  /** A refused file is in the answer, not an error: the rest was merged. */
+  sync_now: [void, SyncRunView];
+  sync_status: [void, SyncStatusView];
+  sync_devices: [void, SyncDeviceList];
   /** Opens the locked data folder: its passphrase, or (new folder) no encryption. */
   unlock_database: [UnlockDatabaseRequest, UnlockDatabaseResponse];
   /** The report (`App::protocol_report`) saved where the person picks. */

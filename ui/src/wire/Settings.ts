@@ -6,6 +6,7 @@ import type { ModelsSettings } from "./ModelsSettings";
 import type { Preferences } from "./Preferences";
 import type { SkillsSettings } from "./SkillsSettings";
 import type { StorageSettings } from "./StorageSettings";
+import type { SyncSettings } from "./SyncSettings";
 import type { ToolsSettings } from "./ToolsSettings";
 
 /**
@@ -44,4 +45,8 @@ backups: BackupSettings,
 /**
  * Local models: where the catalogue comes from (docs/models.md).
  */
-models: ModelsSettings, };
+models: ModelsSettings, 
+/**
+ * Sync through storage the person already has (docs/sync.md).
+ */
+sync: SyncSettings, };

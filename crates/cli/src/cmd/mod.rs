@@ -21,5 +21,6 @@ pub mod safety;
 pub mod skills;
 pub mod state;
 pub mod state_history;
+pub mod sync;
 pub mod terminal;
 pub mod today;

@@ -33,5 +33,6 @@ mod safety_chat;
 mod skills;
 mod state;
 mod state_history;
+mod sync;
 mod today;
 mod v010_upgrade;

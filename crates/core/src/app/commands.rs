@@ -285,4 +285,24 @@ impl Commands for App {
     fn export_all(&self, request: ExportAllRequest) -> Result<ExportAllResponse, AppError> {
         App::export_all(self, &request)
     }
+
+    async fn sync_setup(&self, request: SyncSetupRequest) -> Result<SyncSetupResponse, AppError> {
+        App::sync_setup(self, &request).await
+    }
+
+    async fn sync_join(&self, request: SyncJoinRequest) -> Result<SyncStatusView, AppError> {
+        App::sync_join(self, &request).await
+    }
+
+    async fn sync_now(&self) -> Result<SyncRunView, AppError> {
+        App::sync_now(self).await
+    }
+
+    fn sync_status(&self) -> Result<SyncStatusView, AppError> {
+        App::sync_status(self)
+    }
+
+    async fn sync_devices(&self) -> Result<SyncDeviceList, AppError> {
+        App::sync_devices(self).await
+    }
 }

@@ -89,6 +89,9 @@ pub enum AppError {
     /// A local model cannot be listed, downloaded, added, removed or used.
     #[error(transparent)]
     Models(#[from] vibe_models::ModelsError),
+    /// Sync cannot be set up, joined or run (docs/sync.md).
+    #[error(transparent)]
+    Sync(#[from] vibe_sync::SyncError),
 }
 
 impl From<StoreError> for AppError {
@@ -134,6 +137,7 @@ impl AppError {
             Self::Report(_) | Self::Files { .. } => ErrorKind::Io,
             Self::Backup(e) => e.kind(),
             Self::Models(e) => models_kind(e),
+            Self::Sync(e) => sync_kind(e),
         }
     }
 
@@ -181,6 +185,8 @@ impl AppError {
                 | vibe_models::ModelsError::NotInstalled { id, .. },
             ) => Some(Hint::LocalModel { id: id.clone() }),
             Self::Models(_) => None,
+            Self::Sync(vibe_sync::SyncError::Store(e)) => store_hint(e),
+            Self::Sync(_) => None,
         }
     }
 
@@ -278,5 +284,17 @@ pub fn hint_of(e: &(dyn std::error::Error + 'static)) -> Option<Hint> {
 impl From<AppError> for CommandError {
     fn from(e: AppError) -> Self {
         e.to_command_error()
+    }
+}
+
+fn sync_kind(e: &vibe_sync::SyncError) -> ErrorKind {
+    use vibe_sync::SyncError as E;
+    match e {
+        E::BadCode { .. } | E::WrongKey { .. } | E::NotSetUp(_) | E::TargetInUse(_) => {
+            ErrorKind::InvalidInput
+        }
+        E::Tampered { .. } | E::Truncated { .. } | E::Replayed { .. } => ErrorKind::CorruptData,
+        E::Unreachable { .. } | E::Local(_) => ErrorKind::Io,
+        E::Store(e) => e.kind(),
     }
 }

@@ -43,6 +43,7 @@ mod settings;
 mod skills;
 mod state;
 mod streak;
+mod sync;
 mod today;
 mod turns;
 pub mod updates;
@@ -71,6 +72,7 @@ pub use paths::{
 };
 pub use secrets::{EphemeralKeys, KeyStore, OsKeychain};
 pub use settings::{Language, Preferences, Settings, SettingsFile};
+pub use sync::SYNC_CODE_ENV;
 pub use turns::LiveRuns;
 /// What opening the data folder upgraded (`App::upgraded`): the schema versions, the old file kept.
 pub use vibe_store::Upgrade;

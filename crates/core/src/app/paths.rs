@@ -83,6 +83,9 @@ pub struct Overrides {
     /// Where the model catalogue is read from (`VIBE_MODELS_CATALOG`: a path or URL), over
     /// the settings' `models.catalog`.
     pub models_catalog: Option<String>,
+    /// The sync key as its recovery code (`VIBE_SYNC_CODE`), used instead of the keychain's
+    /// (a machine without a keychain; tests); at `sync setup`, the key the new target gets.
+    pub sync_code: Option<zeroize::Zeroizing<String>>,
 }
 
 /// What tests, evals and benchmarks put in place of what the settings describe. No front end
@@ -132,6 +135,7 @@ impl Overrides {
                 .filter(|v| !v.is_empty())
                 .map(zeroize::Zeroizing::new),
             models_catalog: value(vibe_models::CATALOG_ENV),
+            sync_code: value(crate::app::sync::SYNC_CODE_ENV).map(zeroize::Zeroizing::new),
             ..Self::default()
         }
     }
@@ -150,6 +154,7 @@ impl std::fmt::Debug for Overrides {
             .field("no_encryption", &self.no_encryption)
             .field("front_end", &self.front_end)
             .field("models_catalog", &self.models_catalog.as_deref().map(vibe_llm::redact_url))
+            .field("sync_code", &self.sync_code.as_ref().map(|_| "***"))
             .finish()
     }
 }

@@ -92,6 +92,7 @@ impl SettingsFile for Settings {
             storage: section(map, "storage", file)?,
             backups: section(map, "backups", file)?,
             models: section(map, "models", file)?,
+            sync: section(map, "sync", file)?,
         };
         if let Some(problem) = settings.preferences.reminders.problem() {
             let key = "preferences.reminders.quiet_hours";

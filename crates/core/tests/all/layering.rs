@@ -14,7 +14,7 @@ use serde_json::Value;
 const LAYERS: &[&[&str]] = &[
     &["vibe-wire", "vibe-jsonstream", "vibe-charts", "vibe-sandbox"],
     &["vibe-store", "vibe-skills", "vibe-llm", "vibe-models", "vibe-test-support"],
-    &["vibe-local-llm", "vibe-context", "vibe-protocol", "vibe-runlog"],
+    &["vibe-local-llm", "vibe-context", "vibe-protocol", "vibe-runlog", "vibe-sync"],
     &["vibe-agent"],
     &["vibe-core"],
     &["vibe-cli", "vibelife"],

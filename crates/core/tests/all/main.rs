@@ -36,6 +36,7 @@ mod storage;
 mod store_waits;
 mod stored_calls;
 mod structured;
+mod sync;
 mod today;
 mod tool_order;
 mod undo;

@@ -100,6 +100,14 @@ macro_rules! with_commands {
                 // The data folder
                 blocking create_backup(CreateBackupRequest) -> BackupCreated;
                 blocking export_all(ExportAllRequest) -> ExportAllResponse;
+                // Sync (docs/sync.md)
+                /// The recovery code is answered once, to be shown; the key goes to the keychain.
+                future sync_setup(SyncSetupRequest) -> SyncSetupResponse;
+                future sync_join(SyncJoinRequest) -> SyncStatusView;
+                /// A refused file is in the answer, not an error: the rest was merged.
+                future sync_now() -> SyncRunView;
+                blocking sync_status() -> SyncStatusView;
+                future sync_devices() -> SyncDeviceList;
             }
             shell {
                 /// Opens the locked data folder: its passphrase, or (new folder) no encryption.

@@ -30,6 +30,7 @@ mod settings;
 mod skill_problem;
 mod skills;
 mod state;
+mod sync;
 mod today;
 mod update;
 
@@ -116,6 +117,10 @@ pub use skills::{
 pub use state::{
     AppendStateRequest, EditStateEntryRequest, ReadStateRequest, StateAppended, StateEntryEdited,
     StateRead, StateReadStatus, StateWritten, WriteStateRequest,
+};
+pub use sync::{
+    SyncDeviceList, SyncDeviceView, SyncJoinRequest, SyncRunView, SyncSetupRequest,
+    SyncSetupResponse, SyncStatusView,
 };
 pub use today::{
     ActiveProtocolView, DailyPromptView, StarterList, StarterView, StartersRequest, StreakView,

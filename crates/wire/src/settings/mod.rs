@@ -15,6 +15,7 @@ mod models;
 mod preferences;
 mod skills;
 mod storage;
+mod sync;
 mod time_of_day;
 mod tools;
 
@@ -28,6 +29,7 @@ pub use models::ModelsSettings;
 pub use preferences::{Language, OnClose, Preferences, QuietHours, ReminderSettings, UpdateChecks};
 pub use skills::SkillsSettings;
 pub use storage::StorageSettings;
+pub use sync::SyncSettings;
 pub use time_of_day::TimeOfDay;
 pub use tools::ToolsSettings;
 
@@ -53,12 +55,14 @@ pub struct Settings {
     pub backups: BackupSettings,
     /// Local models: where the catalogue comes from (docs/models.md).
     pub models: ModelsSettings,
+    /// Sync through storage the person already has (docs/sync.md).
+    pub sync: SyncSettings,
 }
 
 impl Settings {
     /// The sections, in the file's order.
-    pub const SECTIONS: [&'static str; 8] =
-        ["llm", "skills", "tools", "chat", "preferences", "storage", "backups", "models"];
+    pub const SECTIONS: [&'static str; 9] =
+        ["llm", "skills", "tools", "chat", "preferences", "storage", "backups", "models", "sync"];
 }
 
 #[cfg(test)]

@@ -1,0 +1,204 @@
+//! Sync of this data folder (docs/sync.md): setting a folder target up (a new key, its
+//! recovery code answered once), joining one with the code, a sync run, the status and the
+//! devices. The key is kept in the key store (the OS keychain) under this data folder's sync
+//! account, or given as `VIBE_SYNC_CODE`; never in the settings, the database, logs or events.
+//! The settings' `sync` section holds the target and this device's id. What syncs and how it
+//! merges is `vibe-store`'s; the files and the run are `vibe-sync`'s.
+
+use vibe_sync::{DalTarget, SyncKey};
+use vibe_wire::command::{
+    SettingChange, SyncDeviceList, SyncDeviceView, SyncJoinRequest, SyncRunView, SyncSetupRequest,
+    SyncSetupResponse, SyncStatusView, UpdateSettingsRequest,
+};
+use zeroize::Zeroizing;
+
+use crate::app::{App, AppError};
+
+/// The environment variable holding the sync key as its recovery code.
+pub const SYNC_CODE_ENV: &str = "VIBE_SYNC_CODE";
+
+/// The key store account of a data dir's sync key.
+fn account(app: &App) -> String {
+    format!("sync-{}", crate::app::db_key_account(&app.paths().data_dir))
+}
+
+/// This machine's name, sent (encrypted) to the other devices for their device list.
+fn host_name() -> Option<String> {
+    let name = std::fs::read_to_string("/etc/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .or_else(|| std::env::var("COMPUTERNAME").ok())?;
+    let name = name.trim();
+    (!name.is_empty()).then(|| name.chars().take(64).collect())
+}
+
+impl App {
+    fn sync_key(&self) -> Result<SyncKey, AppError> {
+        if let Some(code) = &self.overrides().sync_code {
+            return Ok(SyncKey::from_code(code)?);
+        }
+        match self.keys.get_db_key(&account(self))? {
+            Some(code) => Ok(SyncKey::from_code(&code)?),
+            None => Err(AppError::Keychain(format!(
+                "no sync key is kept for this data folder: join the target again with its code \
+                 (`vibe sync join`), or set {SYNC_CODE_ENV}"
+            ))),
+        }
+    }
+
+    /// The target in the settings, when sync is set up.
+    fn sync_target(&self) -> Result<Option<(DalTarget, String)>, AppError> {
+        let settings = self.settings().sync;
+        let (Some(folder), Some(device)) = (settings.folder, settings.device_id) else {
+            return Ok(None);
+        };
+        Ok(Some((DalTarget::folder(std::path::Path::new(&folder))?, device)))
+    }
+
+    fn not_set_up() -> AppError {
+        AppError::InvalidInput(
+            "sync is not set up on this data folder: `vibe sync setup --folder DIR` on the first \
+             device, `vibe sync join --folder DIR --code CODE` on the others"
+                .into(),
+        )
+    }
+
+    /// Refuses when sync is already set up here (its key and target stay).
+    fn ensure_no_sync(&self) -> Result<(), AppError> {
+        match self.settings().sync.folder {
+            Some(set) => Err(AppError::InvalidInput(format!(
+                "sync is already set up on this data folder, with {set}"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Keep `key` in the key store (unless `VIBE_SYNC_CODE` gives it), before anything is
+    /// written to a target, so a target is never set up with a key this device lost.
+    fn keep_sync_key(&self, key: &SyncKey) -> Result<(), AppError> {
+        if self.overrides().sync_code.is_some() {
+            return Ok(());
+        }
+        self.keys.set_db_key(&account(self), &key.code()).map_err(|e| match e {
+            AppError::Keychain(why) => AppError::Keychain(format!(
+                "{why}; the sync key cannot be kept on this device: set {SYNC_CODE_ENV} to its \
+                 recovery code instead"
+            )),
+            other => other,
+        })
+    }
+
+    /// Start the op log as a new device and record the target in the settings.
+    fn sync_begin(&self, folder: &str) -> Result<SyncStatusView, AppError> {
+        self.ensure_no_sync()?;
+        let device = match self.store().sync_device()? {
+            Some(d) => d.device_id,
+            None => uuid::Uuid::new_v4().simple().to_string()[..16].to_string(),
+        };
+        self.store().sync_enable(&device)?;
+        let change =
+            |key: &str, value: &str| SettingChange { key: key.into(), value: value.into() };
+        let changes = vec![change("sync.folder", folder), change("sync.device_id", &device)];
+        self.update_settings(UpdateSettingsRequest { changes })?;
+        self.sync_status()
+    }
+
+    /// `sync_setup`: make `folder` the target with a new key (or `VIBE_SYNC_CODE`'s).
+    pub async fn sync_setup(
+        &self,
+        request: &SyncSetupRequest,
+    ) -> Result<SyncSetupResponse, AppError> {
+        self.ensure_no_sync()?;
+        let key = match &self.overrides().sync_code {
+            Some(code) => SyncKey::from_code(code)?,
+            None => SyncKey::generate()?,
+        };
+        let target = DalTarget::folder(std::path::Path::new(&request.folder))?;
+        self.keep_sync_key(&key)?;
+        vibe_sync::setup(&target, &key).await?;
+        let status = self.sync_begin(&request.folder)?;
+        let code: Zeroizing<String> = key.code();
+        Ok(SyncSetupResponse { code: code.to_string(), status })
+    }
+
+    /// `sync_join`: sync through `folder`, whose key `code` must open.
+    pub async fn sync_join(&self, request: &SyncJoinRequest) -> Result<SyncStatusView, AppError> {
+        let key = SyncKey::from_code(&request.code)?;
+        let target = DalTarget::folder(std::path::Path::new(&request.folder))?;
+        vibe_sync::check_key(&target, &key).await?;
+        self.ensure_no_sync()?;
+        self.keep_sync_key(&key)?;
+        self.sync_begin(&request.folder)
+    }
+
+    /// `sync_now`: one run. Refused files are in the answer; the rest was merged.
+    pub async fn sync_now(&self) -> Result<SyncRunView, AppError> {
+        let (target, _) = self.sync_target()?.ok_or_else(Self::not_set_up)?;
+        let key = self.sync_key()?;
+        let name = host_name();
+        let report = vibe_sync::sync_now(self.store(), &target, &key, name.as_deref()).await?;
+        Ok(SyncRunView {
+            sent: report.sent,
+            received: report.received,
+            changed: report.put as u64,
+            deleted: report.deleted as u64,
+            skipped: report.skipped,
+            refused: report.refused.iter().map(ToString::to_string).collect(),
+        })
+    }
+
+    /// `sync_status`: set up or not, the target, what waits to be sent, the devices read from.
+    pub fn sync_status(&self) -> Result<SyncStatusView, AppError> {
+        let settings = self.settings().sync;
+        let device = self.store().sync_device()?;
+        let devices = self.known_devices()?;
+        Ok(SyncStatusView {
+            enabled: settings.folder.is_some() && device.is_some(),
+            target: settings.folder,
+            pending_changes: device.as_ref().map_or(0, |d| d.pending_ops),
+            last_sync: device.as_ref().and_then(|d| d.last_run.clone()),
+            device_id: device.map(|d| d.device_id),
+            devices,
+        })
+    }
+
+    /// This device, then every other one this store has read from.
+    fn known_devices(&self) -> Result<Vec<SyncDeviceView>, AppError> {
+        let Some(me) = self.store().sync_device()? else { return Ok(Vec::new()) };
+        let mut out = vec![SyncDeviceView {
+            device_id: me.device_id.clone(),
+            name: host_name(),
+            this_device: true,
+            batches: me.uploaded,
+            last_seen: me.last_run.clone(),
+        }];
+        for peer in self.store().sync_peers()? {
+            out.push(SyncDeviceView {
+                device_id: peer.device_id,
+                name: peer.name,
+                this_device: false,
+                batches: peer.applied,
+                last_seen: peer.seen_at,
+            });
+        }
+        Ok(out)
+    }
+
+    /// `sync_devices`: the known devices, and those on the target not read from yet.
+    pub async fn sync_devices(&self) -> Result<SyncDeviceList, AppError> {
+        let (target, _) = self.sync_target()?.ok_or_else(Self::not_set_up)?;
+        let mut devices = self.known_devices()?;
+        for id in vibe_sync::devices(&target).await? {
+            if !devices.iter().any(|d| d.device_id == id) {
+                devices.push(SyncDeviceView {
+                    device_id: id,
+                    name: None,
+                    this_device: false,
+                    batches: 0,
+                    last_seen: None,
+                });
+            }
+        }
+        Ok(SyncDeviceList { devices })
+    }
+}

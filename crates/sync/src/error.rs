@@ -1,0 +1,66 @@
+//! The one error type of `vibe-sync`. A refused batch file (wrong key, tampered, truncated,
+//! replayed) merges nothing; the run goes on with other devices' files and reports it.
+
+use std::path::PathBuf;
+
+/// What went wrong in a sync step. None of them is retried within a run; the next run tries
+/// again (a file that was refused is read again then, and refused again unless it changed).
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    /// The recovery code is not one VibeLife made (a typo, a missing part).
+    #[error(
+        "this is not a VibeLife sync code ({why}); copy it again from the first device (`vibe sync setup` printed it)"
+    )]
+    BadCode { why: String },
+    /// The target is encrypted with another key: the code belongs to another sync target.
+    #[error(
+        "the sync code does not open the sync target {target}: it belongs to another one, or was mistyped"
+    )]
+    WrongKey { target: String },
+    /// A file whose authentication failed: changed by someone or something after it was written.
+    #[error(
+        "{file} was changed after it was written (its authentication failed); nothing of it was merged"
+    )]
+    Tampered { file: String },
+    /// A file cut short (a copy still in progress, or a damaged one).
+    #[error("{file} is cut short ({found} of {expected} bytes); nothing of it was merged")]
+    Truncated { file: String, found: usize, expected: usize },
+    /// A file that says it is another file: copied or renamed from another device or place.
+    #[error(
+        "{file} is a copy of {claims} (another device's file or another place); nothing of it was merged"
+    )]
+    Replayed { file: String, claims: String },
+    /// The target cannot be read or written.
+    #[error("the sync target {target} cannot be reached: {why}")]
+    Unreachable { target: String, why: String },
+    /// The target holds no VibeLife sync data (join) or sync is not set up (now, status).
+    #[error("{0}")]
+    NotSetUp(String),
+    /// A setup over a target that already holds another key's sync data.
+    #[error(
+        "the folder {0} already holds VibeLife sync data made with another code: join it with that code (`vibe sync join`), or choose an empty folder"
+    )]
+    TargetInUse(PathBuf),
+    /// This device cannot prepare what it would write (no random bytes from the OS, content
+    /// that does not encode).
+    #[error("this device cannot prepare its sync files: {0}")]
+    Local(String),
+    /// The local store failed.
+    #[error(transparent)]
+    Store(#[from] vibe_store::StoreError),
+}
+
+impl SyncError {
+    /// Whether this is a refused file (wrong key, tampered, truncated or replayed).
+    pub fn is_refusal(&self) -> bool {
+        matches!(
+            self,
+            Self::WrongKey { .. }
+                | Self::Tampered { .. }
+                | Self::Truncated { .. }
+                | Self::Replayed { .. }
+        )
+    }
+}
+
+pub type Result<T, E = SyncError> = std::result::Result<T, E>;

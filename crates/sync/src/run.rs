@@ -1,0 +1,163 @@
+//! One sync run against a target, and setting a target up or joining it: the key check file
+//! (`key-check.vlsync`, proves a code opens the target), writing this device's sealed batches
+//! (`devices/<device id>/<number>.vlsync`, immutable, written only by that device), then
+//! reading every other device's new batches in order and handing them to the store to apply.
+//! A refused file stops the reading of that device's files (later ones wait for it) and is
+//! reported; nothing of it is merged. It owns the order of steps, not the merge rules
+//! (`vibe_store`'s `sync_apply`) nor the file format (`batch`).
+
+use serde::{Deserialize, Serialize};
+use vibe_store::{LoggedOp, Store, SyncApplied};
+
+use crate::batch::{self, Place};
+use crate::error::{Result, SyncError};
+use crate::key::SyncKey;
+use crate::target::Target;
+
+/// The file that proves a code opens a target.
+pub const KEY_CHECK: &str = "key-check.vlsync";
+/// The folder of the devices' batch files.
+pub const DEVICES: &str = "devices";
+const EXT: &str = ".vlsync";
+
+/// The path of batch `number` of `device` on the target.
+pub fn batch_path(device: &str, number: u64) -> String {
+    format!("{DEVICES}/{device}/{number:012}{EXT}")
+}
+
+/// What a batch file holds, once opened.
+#[derive(Debug, Serialize, Deserialize)]
+struct Content {
+    /// The name the writing device gave itself (its host name), for the device list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    device_name: Option<String>,
+    ops: Vec<LoggedOp>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct KeyCheck {
+    format: u32,
+}
+
+/// What one run did.
+#[derive(Debug, Default)]
+pub struct SyncReport {
+    /// This device's batches written to the target.
+    pub sent: u64,
+    /// Other devices' batches applied here.
+    pub received: u64,
+    /// Entries added or changed here, and deleted here.
+    pub put: usize,
+    pub deleted: usize,
+    /// Operations that could not be applied here, and why.
+    pub skipped: Vec<String>,
+    /// Files refused (wrong key, tampered, truncated, replayed): nothing of them was merged.
+    pub refused: Vec<SyncError>,
+}
+
+/// Make `target` a sync target for `key`: write its key check, unless it already has one that
+/// `key` opens (setting up again is harmless). A target holding another key's data is refused.
+pub async fn setup(target: &impl Target, key: &SyncKey) -> Result<()> {
+    match check_key(target, key).await {
+        Ok(()) => Ok(()),
+        Err(SyncError::NotSetUp(_)) => {
+            let plain = serde_json::to_vec(&KeyCheck { format: 1 })
+                .map_err(|e| SyncError::Local(e.to_string()))?;
+            let sealed = batch::seal(key, &Place { device: "", number: 0 }, &plain)?;
+            target.write(KEY_CHECK, sealed).await
+        }
+        Err(SyncError::WrongKey { .. }) => {
+            Err(SyncError::TargetInUse(std::path::PathBuf::from(target.shown())))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether `key` opens `target` ([`SyncError::WrongKey`] when not, `NotSetUp` when the target
+/// holds no sync data).
+pub async fn check_key(target: &impl Target, key: &SyncKey) -> Result<()> {
+    let Some(bytes) = target.read(KEY_CHECK).await? else {
+        return Err(SyncError::NotSetUp(format!(
+            "{} holds no VibeLife sync data: set sync up on the first device with `vibe sync setup`",
+            target.shown()
+        )));
+    };
+    let place = Place { device: "", number: 0 };
+    match batch::open(key, KEY_CHECK, &place, &bytes) {
+        Ok(_) => Ok(()),
+        Err(
+            SyncError::Tampered { .. } | SyncError::Truncated { .. } | SyncError::Replayed { .. },
+        ) => Err(SyncError::WrongKey { target: target.shown().to_string() }),
+        Err(e) => Err(e),
+    }
+}
+
+/// One run: check the key, write this device's sealed batches, apply every other device's
+/// new ones. `device_name` travels inside this device's batches.
+pub async fn sync_now(
+    store: &Store,
+    target: &impl Target,
+    key: &SyncKey,
+    device_name: Option<&str>,
+) -> Result<SyncReport> {
+    check_key(target, key).await?;
+    let Some(me) = store.sync_device()? else {
+        return Err(SyncError::NotSetUp("sync is not set up on this device".into()));
+    };
+    let mut report = SyncReport::default();
+    for sealed in store.sync_seal()? {
+        let content = Content { device_name: device_name.map(str::to_string), ops: sealed.ops };
+        let plain = serde_json::to_vec(&content).map_err(|e| SyncError::Local(e.to_string()))?;
+        let place = Place { device: &me.device_id, number: sealed.number };
+        let bytes = batch::seal(key, &place, &plain)?;
+        target.write(&batch_path(&me.device_id, sealed.number), bytes).await?;
+        store.sync_uploaded(sealed.number)?;
+        report.sent += 1;
+    }
+    for device in target.list(DEVICES).await? {
+        if device == me.device_id {
+            continue;
+        }
+        if let Err(e) = receive(store, target, key, &device, &mut report).await {
+            if !e.is_refusal() {
+                return Err(e);
+            }
+            tracing::warn!(device, "sync file refused: {e}");
+            report.refused.push(e);
+        }
+    }
+    store.sync_finished()?;
+    Ok(report)
+}
+
+/// Apply the new batches of `device`, in order, until one is missing or refused.
+async fn receive(
+    store: &Store,
+    target: &impl Target,
+    key: &SyncKey,
+    device: &str,
+    report: &mut SyncReport,
+) -> Result<()> {
+    let mut number = store.sync_peer_cursor(device)?;
+    loop {
+        let path = batch_path(device, number);
+        let Some(bytes) = target.read(&path).await? else { return Ok(()) };
+        let plain = batch::open(key, &path, &Place { device, number }, &bytes)?;
+        let content: Content = serde_json::from_slice(&plain)
+            .map_err(|_| SyncError::Tampered { file: path.clone() })?;
+        let name = content.device_name.as_deref();
+        if let Some(done) = store.sync_apply(device, number, name, &content.ops)? {
+            let SyncApplied { put, deleted, skipped, .. } = done;
+            report.put += put;
+            report.deleted += deleted;
+            report.skipped.extend(skipped);
+            report.received += 1;
+        }
+        number += 1;
+    }
+}
+
+/// The ids of the devices that wrote to `target`.
+pub async fn devices(target: &impl Target) -> Result<Vec<String>> {
+    target.list(DEVICES).await
+}

@@ -1,0 +1,11 @@
+//! The scenario tests of `vibe-sync`: devices (stores) converging through a folder target, and
+//! refused files.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod all {
+    mod converge;
+    mod devices;
+    mod interrupted;
+    mod refuse;
+}

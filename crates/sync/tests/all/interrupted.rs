@@ -1,0 +1,52 @@
+//! A run stopped after its batch reached the target but before the store marked it written
+//! (a kill, a lost connection): the next run writes the same operations under the same name
+//! and numbers new ones after it, so no peer loses or duplicates anything.
+
+use vibe_sync::{DalTarget, SyncError, Target};
+
+use super::devices::{Device, target};
+
+/// A target whose writes land but then report a failure, as a run killed just after writing.
+struct LostAnswer(DalTarget);
+
+impl Target for LostAnswer {
+    fn shown(&self) -> &str {
+        self.0.shown()
+    }
+
+    async fn read(&self, path: &str) -> vibe_sync::Result<Option<Vec<u8>>> {
+        self.0.read(path).await
+    }
+
+    async fn write(&self, path: &str, bytes: Vec<u8>) -> vibe_sync::Result<()> {
+        self.0.write(path, bytes).await?;
+        Err(SyncError::Unreachable { target: self.shown().into(), why: "connection lost".into() })
+    }
+
+    async fn list(&self, dir: &str) -> vibe_sync::Result<Vec<String>> {
+        self.0.list(dir).await
+    }
+}
+
+#[tokio::test]
+async fn a_run_stopped_after_writing_loses_and_duplicates_nothing() {
+    let (_dir, target, key) = target().await;
+    let a = Device::new("dev-a");
+    let b = Device::new("dev-b");
+    a.add("x");
+    let lost = LostAnswer(target.clone());
+    let err = vibe_sync::sync_now(&a.store, &lost, &key, None).await.unwrap_err();
+    assert!(matches!(err, SyncError::Unreachable { .. }), "{err}");
+    assert_eq!(a.store.sync_device().unwrap().unwrap().uploaded, 0);
+
+    // b already read the batch that landed.
+    b.sync(&target, &key).await;
+    assert_eq!(b.texts(), vec!["x"]);
+
+    a.add("y");
+    let report = a.sync(&target, &key).await;
+    assert_eq!(report.sent, 2, "the landed batch again, then the new one");
+    b.sync(&target, &key).await;
+    assert_eq!(b.texts(), vec!["y", "x"]);
+    assert_eq!(a.journal(), b.journal());
+}

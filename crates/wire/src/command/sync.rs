@@ -1,0 +1,87 @@
+//! Sync through storage the person already has (docs/sync.md): setting a target up (the
+//! recovery code is answered once, to be shown to the person), joining it with the code, one
+//! sync run, the status and the devices. The sync key itself never crosses here again.
+
+use serde::{Deserialize, Serialize};
+
+/// `sync_setup`: make `folder` this data folder's sync target, with a new key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SyncSetupRequest {
+    /// A local folder (which the person syncs with Syncthing, Nextcloud, Dropbox…).
+    pub folder: String,
+}
+
+/// `sync_setup`: the recovery code (shown once: it joins another device and recovers the
+/// data) and the state after.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SyncSetupResponse {
+    pub code: String,
+    pub status: SyncStatusView,
+}
+
+/// `sync_join`: sync this data folder through `folder`, set up on another device.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SyncJoinRequest {
+    pub folder: String,
+    /// The recovery code the first device showed.
+    pub code: String,
+}
+
+/// One device syncing through the target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SyncDeviceView {
+    pub device_id: String,
+    /// The name it gave itself (its host name), once one of its batches was read.
+    pub name: Option<String>,
+    /// This device.
+    pub this_device: bool,
+    /// Its batches applied here (for this device: written to the target).
+    pub batches: u64,
+    /// When it was last read from (RFC 3339), or for this device its last sync run.
+    pub last_seen: Option<String>,
+}
+
+/// `sync_status`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SyncStatusView {
+    /// Sync is set up on this data folder.
+    pub enabled: bool,
+    /// The target (a folder's path).
+    pub target: Option<String>,
+    pub device_id: Option<String>,
+    /// Changes recorded here and not yet on the target.
+    pub pending_changes: u64,
+    /// The end of the last sync run (RFC 3339).
+    pub last_sync: Option<String>,
+    pub devices: Vec<SyncDeviceView>,
+}
+
+/// `sync_devices`: this device and every other one that wrote to the target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SyncDeviceList {
+    pub devices: Vec<SyncDeviceView>,
+}
+
+/// `sync_now`: what one run did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SyncRunView {
+    /// Batches of this device written to the target.
+    pub sent: u64,
+    /// Batches of other devices applied here.
+    pub received: u64,
+    /// Entries added or changed here.
+    pub changed: u64,
+    /// Entries deleted here.
+    pub deleted: u64,
+    /// Changes that could not be applied here, and why.
+    pub skipped: Vec<String>,
+    /// Files refused (wrong key, changed, cut short, replayed): nothing of them was merged.
+    pub refused: Vec<String>,
+}
