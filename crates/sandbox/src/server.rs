@@ -106,6 +106,7 @@ mod tests {
     use super::*;
     use tokio::io::AsyncReadExt;
 
+    #[allow(clippy::unwrap_used)] // a test helper: a failure should fail the test loudly
     async fn output(inv: ServerInvocation, policy: &Policy) -> (String, String) {
         let mut server = spawn_server(inv, &ScriptLimits::default(), policy).unwrap();
         let mut out = String::new();
