@@ -89,6 +89,9 @@ pub enum AppError {
     /// A local model cannot be listed, downloaded, added, removed or used.
     #[error(transparent)]
     Models(#[from] vibe_models::ModelsError),
+    /// An MCP server cannot be started, reached or used (docs/mcp.md, "Troubleshooting").
+    #[error(transparent)]
+    Mcp(#[from] vibe_mcp::McpError),
 }
 
 impl From<StoreError> for AppError {
@@ -134,6 +137,7 @@ impl AppError {
             Self::Report(_) | Self::Files { .. } => ErrorKind::Io,
             Self::Backup(e) => e.kind(),
             Self::Models(e) => models_kind(e),
+            Self::Mcp(e) => mcp_kind(e),
         }
     }
 
@@ -181,6 +185,7 @@ impl AppError {
                 | vibe_models::ModelsError::NotInstalled { id, .. },
             ) => Some(Hint::LocalModel { id: id.clone() }),
             Self::Models(_) => None,
+            Self::Mcp(_) => None,
         }
     }
 
@@ -191,6 +196,20 @@ impl AppError {
     /// The error as it crosses to a front end.
     pub fn to_command_error(&self) -> CommandError {
         CommandError { error: self.to_error_info(), hint: self.hint() }
+    }
+}
+
+fn mcp_kind(e: &vibe_mcp::McpError) -> ErrorKind {
+    use vibe_mcp::McpError as E;
+    match e {
+        E::Config { .. } | E::CommandNotFound { .. } => ErrorKind::Config,
+        E::TimedOut { .. } => ErrorKind::Timeout,
+        E::Malformed { .. } | E::TooManyTools { .. } => ErrorKind::Protocol,
+        E::Server { .. } => ErrorKind::Server,
+        E::Http { .. } => ErrorKind::Network,
+        E::Start { .. } | E::Crashed { .. } | E::ResultTooLarge { .. } | E::Cancelled { .. } => {
+            ErrorKind::ToolFailed
+        }
     }
 }
 

@@ -11,6 +11,7 @@ mod backups;
 mod chat;
 mod context;
 mod llm;
+mod mcp;
 mod models;
 mod preferences;
 mod skills;
@@ -24,6 +25,7 @@ pub use backups::BackupSettings;
 pub use chat::{Budgets, ChatSettings, MemorySettings, ProtocolSettings};
 pub use context::{ContextLimits, HistoryMode};
 pub use llm::{LlmSettings, LocalSettings};
+pub use mcp::{McpSandbox, McpServer, McpSettings};
 pub use models::ModelsSettings;
 pub use preferences::{Language, OnClose, Preferences, QuietHours, ReminderSettings, UpdateChecks};
 pub use skills::SkillsSettings;
@@ -53,12 +55,14 @@ pub struct Settings {
     pub backups: BackupSettings,
     /// Local models: where the catalogue comes from (docs/models.md).
     pub models: ModelsSettings,
+    /// Connected MCP servers (docs/mcp.md); secret values are in the keychain.
+    pub mcp: McpSettings,
 }
 
 impl Settings {
     /// The sections, in the file's order.
-    pub const SECTIONS: [&'static str; 8] =
-        ["llm", "skills", "tools", "chat", "preferences", "storage", "backups", "models"];
+    pub const SECTIONS: [&'static str; 9] =
+        ["llm", "skills", "tools", "chat", "preferences", "storage", "backups", "models", "mcp"];
 }
 
 #[cfg(test)]
