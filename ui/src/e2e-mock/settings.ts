@@ -52,6 +52,7 @@ export const DEFAULT_SETTINGS: Settings = {
   storage: { encryption: null },
   backups: { daily: true, keep: 7 },
   models: { catalog: null },
+  mcp: { servers: {} },
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);

@@ -2,6 +2,7 @@
 import type { BackupSettings } from "./BackupSettings";
 import type { ChatSettings } from "./ChatSettings";
 import type { LlmSettings } from "./LlmSettings";
+import type { McpSettings } from "./McpSettings";
 import type { ModelsSettings } from "./ModelsSettings";
 import type { Preferences } from "./Preferences";
 import type { SkillsSettings } from "./SkillsSettings";
@@ -44,4 +45,8 @@ backups: BackupSettings,
 /**
  * Local models: where the catalogue comes from (docs/models.md).
  */
-models: ModelsSettings, };
+models: ModelsSettings, 
+/**
+ * Connected MCP servers (docs/mcp.md); secret values are in the keychain.
+ */
+mcp: McpSettings, };
