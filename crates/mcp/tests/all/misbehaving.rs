@@ -44,7 +44,10 @@ async fn a_good_server_lists_its_tools_and_echoes() {
     let conn = connect("ok").await.unwrap();
     let tools = conn.list_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.model_name.as_str()).collect();
-    assert_eq!(names, ["mcp__test__echo", "mcp__test__read_file", "mcp__test__sleep"]);
+    assert_eq!(
+        names,
+        ["mcp__test__echo", "mcp__test__read_file", "mcp__test__sleep", "mcp__test__connect"]
+    );
     assert_eq!(tools[0].read_only, Some(true));
     let out = conn
         .call_tool("echo", args(json!({"text": "你好"})), &CancellationToken::new())
@@ -167,4 +170,19 @@ async fn a_confined_server_reads_only_what_it_was_granted() {
     let conn = Connection::connect(&spec("ok", grant), limits()).await.unwrap();
     let out = conn.call_tool("read_file", read, &CancellationToken::new()).await.unwrap();
     assert_eq!(out.text, "private");
+}
+
+#[tokio::test]
+async fn a_confined_server_reaches_the_network_only_when_granted() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = args(json!({"address": listener.local_addr().unwrap().to_string()}));
+
+    let conn = connect("ok").await.unwrap();
+    let out = conn.call_tool("connect", address.clone(), &CancellationToken::new()).await.unwrap();
+    assert!(out.is_error && out.text.contains("cannot connect"), "{out:?}");
+
+    let grant = Grant { network: true, ..Grant::default() };
+    let conn = Connection::connect(&spec("ok", grant), limits()).await.unwrap();
+    let out = conn.call_tool("connect", address, &CancellationToken::new()).await.unwrap();
+    assert_eq!(out.text, "connected");
 }

@@ -1,6 +1,6 @@
 //! A misbehaving MCP server of our own, for the tests only (never shipped): speaks MCP over
 //! stdio, one JSON-RPC message a line, and misbehaves as its first argument says:
-//! `ok` (tools `echo` and `read_file`, and `sleep` that never answers), `crash` (exits on
+//! `ok` (tools `echo`, `read_file`, `connect` (TCP) and `sleep` that never answers), `crash` (exits on
 //! `initialize` after a few stderr lines), `hang` (never answers), `garbage` (answers
 //! `initialize` with a line that is not JSON), `tools500` (lists 500 tools in pages of 100),
 //! `huge` (its `echo` answers 2 MiB).
@@ -83,6 +83,7 @@ fn tools(mode: &str, params: &Value) -> Value {
         tool("echo", "Says the text back"),
         tool("read_file", "Reads a file"),
         tool("sleep", "Never answers"),
+        tool("connect", "Opens a TCP connection"),
     ]})
 }
 
@@ -99,6 +100,10 @@ fn call(mode: &str, params: &Value) -> Option<Value> {
             Err(e) => text(format!("cannot read: {e}"), true),
         }),
         "sleep" => None,
+        "connect" => Some(match std::net::TcpStream::connect(arg("address")) {
+            Ok(_) => text("connected".to_string(), false),
+            Err(e) => text(format!("cannot connect: {e}"), true),
+        }),
         other => Some(text(format!("no tool {other}"), true)),
     }
 }
