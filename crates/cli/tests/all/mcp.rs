@@ -1,8 +1,8 @@
-//! `vibe mcp add|list|tools|test|disable|rm`: the reference "everything" server from npm
-//! (installed by scripts/mcp-env.sh into crates/mcp/tests/npm) added over stdio, listed, its
-//! tools listed and tested, turned off and removed; a server that cannot start fails its test
-//! with the reason; mistakes refused with what to do. (Import and secrets need a keychain:
-//! vibe-core's tests cover them with an in-memory one.)
+//! `vibe mcp add|list|tools|test|disable|rm|import`: the reference "everything" server from
+//! npm (installed by scripts/mcp-env.sh into crates/mcp/tests/npm) added over stdio, listed,
+//! its tools listed and tested, turned off and removed, and imported from a Claude Desktop
+//! config; a server that cannot start fails its test with the reason; mistakes refused with
+//! what to do. (Secrets need a keychain: vibe-core's tests cover them with an in-memory one.)
 
 use std::path::{Path, PathBuf};
 
@@ -82,4 +82,22 @@ fn mistakes_are_refused_with_what_to_do() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot name a server"));
     let out = run(&data, &["mcp", "tools", "absent"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("vibe mcp list"));
+}
+
+#[test]
+fn a_claude_desktop_config_is_imported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let config = tmp.path().join("claude_desktop_config.json");
+    let server = everything();
+    let text = serde_json::json!({"mcpServers": {
+        "everything": {"command": "node", "args": [server, "stdio"]},
+        "has space": {"command": "x"}
+    }});
+    std::fs::write(&config, text.to_string()).unwrap();
+    let report = ok_json_in(&data, &["mcp", "import", config.to_str().unwrap()]);
+    assert_eq!(report["added"][0]["name"], "everything");
+    assert_eq!(report["skipped"][0]["name"], "has space");
+    let out = run(&data, &["mcp", "test", "everything"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
 }
