@@ -254,11 +254,17 @@ impl Failure<'_> {
                 during: self.during.to_string(),
                 stderr: stdio.stderr(),
             },
-            None => McpError::Http {
-                server: self.name.to_string(),
-                url: self.url.unwrap_or_default().to_string(),
-                reason: format!("{} failed: {reason}", self.during),
-            },
+            None => {
+                let raw = self.url.unwrap_or_default();
+                let url = http::shown(raw);
+                // The transport's words may quote the URL as configured.
+                let reason = if raw.is_empty() { reason } else { http::redact(&reason, raw) };
+                McpError::Http {
+                    server: self.name.to_string(),
+                    url,
+                    reason: format!("{} failed: {reason}", self.during),
+                }
+            }
         }
     }
 

@@ -99,16 +99,18 @@ async fn the_everything_server_over_streamable_http_lists_its_tools_and_echoes()
 }
 
 #[tokio::test]
-async fn an_http_server_that_is_not_there_says_where_it_looked() {
+async fn an_http_server_that_is_not_there_says_where_it_looked_without_its_secrets() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let spec = ServerSpec {
         name: "absent".to_string(),
         transport: Transport::Http(vibe_mcp::HttpSpec {
-            url: format!("http://127.0.0.1:{port}/mcp"),
+            url: format!("http://user:pw-9911@127.0.0.1:{port}/mcp?key=k-5150"),
             headers: Vec::new(),
         }),
     };
     let e = Connection::connect(&spec, Limits::default()).await.err().unwrap();
     assert!(matches!(e, vibe_mcp::McpError::Http { .. }), "{e:?}");
-    assert!(e.to_string().contains(&format!("127.0.0.1:{port}")), "{e}");
+    let text = e.to_string();
+    assert!(text.contains(&format!("127.0.0.1:{port}")), "{text}");
+    assert!(!text.contains("pw-9911") && !text.contains("k-5150"), "{text}");
 }
