@@ -14,6 +14,8 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 echo "== cargo test"
+# Real MCP servers from npm for crates/mcp's tests (Node.js when missing).
+source "$ROOT/scripts/mcp-env.sh"
 cargo test --workspace --locked --no-fail-fast
 
 # The embedded llama.cpp engine, built once and in release only (LOCAL_ENGINE, scripts/env.sh):

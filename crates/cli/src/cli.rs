@@ -30,6 +30,8 @@ pub enum Command {
     Llm(cmd::llm::LlmArgs),
     /// Local models run in-process: list the catalogue, pull, add a GGUF file, use, remove.
     Models(cmd::models::ModelsArgs),
+    /// MCP servers (connections): list, add, rm, enable, disable, tools, test, import.
+    Mcp(cmd::mcp::McpArgs),
     /// Recorded agent runs: list them, show one, replay its events as they were shown.
     Runs(cmd::runs::RunsArgs),
     /// Talk to your coach: one message, or a REPL when none is given.

@@ -32,6 +32,7 @@ fn main() {
         Command::Skills(args) => cmd::skills::run(&ctx, args),
         Command::Llm(args) => cmd::llm::run(&ctx, args),
         Command::Models(args) => cmd::models::run(&ctx, args),
+        Command::Mcp(args) => cmd::mcp::run(&ctx, args),
         Command::Runs(args) => cmd::runs::run(&ctx, args),
         Command::Chat(args) => cmd::chat::run(&ctx, args),
         Command::Conversations(args) => cmd::conversations::run(&ctx, args),

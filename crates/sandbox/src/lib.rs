@@ -3,7 +3,8 @@
 //! (`limits`), what a run may touch (`policy`), whether this computer can confine it and how a
 //! run goes (`confine`), and the confinement per platform (`linux`: Landlock, namespaces, a
 //! read-only mount view, cgroups, rlimits, a system-call filter, a supervisor; `macos`: a
-//! Seatbelt profile). The rules are in
+//! Seatbelt profile); `server`: one long-lived program with piped standard streams (an MCP
+//! server) under the same confinement, with the folders the person granted it. The rules are in
 //! docs/tools.md. Which scripts may run, approvals and turning a run into a tool result are
 //! `vibe-core`'s (its `run_script` tool); nothing here knows of skills, the store or the agent.
 //!
@@ -15,6 +16,7 @@ mod confine;
 mod limits;
 mod policy;
 mod process;
+mod server;
 
 #[cfg(target_os = "linux")]
 mod cgroup;
@@ -34,3 +36,4 @@ pub use limits::{
 };
 pub use policy::Policy;
 pub use process::{Invocation, ScriptRun, run};
+pub use server::{ServerInvocation, ServerProcess, spawn_server};

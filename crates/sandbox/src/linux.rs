@@ -121,7 +121,7 @@ fn probe() -> Result<(), String> {
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());
-    let places = Places { skill_dir: tmp.path(), tmp_dir: tmp.path() };
+    let places = Places { skill_dir: tmp.path(), tmp_dir: tmp.path(), read: &[], write: &[] };
     let limits = ScriptLimits { timeout: Duration::from_secs(5), ..ScriptLimits::default() };
     let (cmd, _cleanup) = confine(cmd, &places, &Policy::default(), &limits)?;
     let mut std_cmd = cmd.into_std();
@@ -183,11 +183,15 @@ fn ruleset(places: &Places<'_>, policy: &Policy) -> Result<RulesetCreated, Strin
     };
     let mut readable = system_read_paths(policy.network);
     readable.push(places.skill_dir.to_path_buf());
+    readable.extend(places.read.iter().cloned());
     for path in &readable {
         let access = if path.is_dir() { read } else { read & file };
         created = grant(created, path, access)?;
     }
     created = grant(created, places.tmp_dir, all)?;
+    for path in places.write {
+        created = grant(created, path, if path.is_dir() { all } else { all & file })?;
+    }
     created = grant(
         created,
         Path::new("/dev/null"),
@@ -235,7 +239,7 @@ pub(crate) fn confine(
     if !policy.network {
         clone_flags |= libc::CLONE_NEWNET;
     }
-    let mounts = MountPlan::new(places.tmp_dir, limits.max_temp_bytes, &ruleset)?;
+    let mounts = MountPlan::new(places.tmp_dir, places.write, limits.max_temp_bytes, &ruleset)?;
     let mut setup = Setup {
         ruleset: Some(ruleset),
         filter: syscall_filter()?,

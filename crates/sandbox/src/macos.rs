@@ -37,6 +37,11 @@ pub(crate) fn profile(places: &Places<'_>, policy: &Policy) -> String {
         .map(|p| format!("(subpath {})", quoted(&canonical(p))))
         .collect();
     readable.push(format!("(subpath {})", quoted(&canonical(places.skill_dir))));
+    for p in places.read.iter().chain(places.write) {
+        readable.push(format!("(subpath {})", quoted(&canonical(p))));
+    }
+    let writable: String =
+        places.write.iter().map(|p| format!(" (subpath {})", quoted(&canonical(p)))).collect();
     for p in ["/private/etc", "/private/var/db/timezone", "/usr/share", "/Library/Apple"] {
         readable.push(format!("(subpath \"{p}\")"));
     }
@@ -52,7 +57,7 @@ pub(crate) fn profile(places: &Places<'_>, policy: &Policy) -> String {
          (allow mach-lookup (global-name \"com.apple.system.opendirectoryd.libinfo\"))\n\
          (allow file-read-metadata)\n\
          (allow file-read* {readable})\n\
-         (allow file-read* file-write* (subpath {tmp}) (literal \"/dev/null\") (literal \"/dev/dtracehelper\"))\n\
+         (allow file-read* file-write* (subpath {tmp}){writable} (literal \"/dev/null\") (literal \"/dev/dtracehelper\"))\n\
          {network}",
         readable = readable.join(" "),
     )

@@ -70,6 +70,8 @@ struct PathBeneathAttr {
 /// Everything the child needs for its mount view, prepared before the fork.
 pub(crate) struct MountPlan {
     tmp_dir: CString,
+    /// Folders granted for writing: bound onto themselves and made writable again.
+    write: Vec<CString>,
     tmpfs_options: CString,
     /// The run's Landlock ruleset (a second descriptor of it).
     ruleset: OwnedFd,
@@ -87,6 +89,7 @@ impl MountPlan {
     /// in `ruleset`.
     pub(crate) fn new(
         tmp_dir: &Path,
+        write: &[std::path::PathBuf],
         max_bytes: u64,
         ruleset: &RulesetCreated,
     ) -> Result<MountPlan, String> {
@@ -98,10 +101,17 @@ impl MountPlan {
             })?;
         let tmp_dir = CString::new(tmp_dir.as_os_str().as_bytes())
             .map_err(|_| format!("the temporary folder {} has a NUL byte", tmp_dir.display()))?;
+        let write = write
+            .iter()
+            .map(|p| {
+                CString::new(p.as_os_str().as_bytes())
+                    .map_err(|_| format!("the folder {} has a NUL byte", p.display()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         let options = format!("size={max_bytes},nr_inodes={TEMP_FILES},mode=0700");
         let tmpfs_options = CString::new(options).map_err(|_| "bad tmpfs options".to_string())?;
         let tmp_rights = AccessFs::from_all(landlock::ABI::V3).bits();
-        Ok(MountPlan { tmp_dir, tmpfs_options, ruleset, tmp_rights })
+        Ok(MountPlan { tmp_dir, write, tmpfs_options, ruleset, tmp_rights })
     }
 }
 
@@ -109,7 +119,9 @@ fn check(ret: libc::c_long) -> io::Result<()> {
     if ret == 0 { Ok(()) } else { Err(io::Error::last_os_error()) }
 }
 
-/// Makes every mount read-only and puts the tmpfs on the temporary folder. Needs
+/// Makes every mount read-only (but the folders granted for writing: each bound onto itself,
+/// before the tmpfs so that a granted parent cannot hide it, and made writable again) and puts
+/// the tmpfs on the temporary folder. Needs
 /// `CAP_SYS_ADMIN` in the user namespace owning the current mount namespace.
 ///
 /// # Safety
@@ -140,6 +152,25 @@ pub(crate) unsafe fn enter(plan: &MountPlan) -> io::Result<()> {
             &attr as *const MountAttr,
             std::mem::size_of::<MountAttr>(),
         ))?;
+        let writable =
+            MountAttr { attr_set: 0, attr_clr: MOUNT_ATTR_RDONLY, propagation: 0, userns_fd: 0 };
+        for dir in &plan.write {
+            check(libc::c_long::from(libc::mount(
+                dir.as_ptr(),
+                dir.as_ptr(),
+                std::ptr::null(),
+                libc::MS_BIND | libc::MS_REC,
+                std::ptr::null(),
+            )))?;
+            check(libc::syscall(
+                libc::SYS_mount_setattr,
+                libc::AT_FDCWD,
+                dir.as_ptr(),
+                libc::AT_RECURSIVE as libc::c_uint,
+                &writable as *const MountAttr,
+                std::mem::size_of::<MountAttr>(),
+            ))?;
+        }
         check(libc::c_long::from(libc::mount(
             c"tmpfs".as_ptr(),
             plan.tmp_dir.as_ptr(),

@@ -29,6 +29,10 @@ pub(crate) struct Places<'a> {
     pub skill_dir: &'a Path,
     /// The run's temporary folder (read-write, removed afterwards).
     pub tmp_dir: &'a Path,
+    /// More folders (or files) the person let the program read (a server's grant).
+    pub read: &'a [PathBuf],
+    /// Folders the person let the program write (a server's grant); readable too.
+    pub write: &'a [PathBuf],
 }
 
 /// Folders a confined script may read on every Unix (only those that exist are used).

@@ -104,7 +104,8 @@ pub async fn run(
         .env("PYTHONDONTWRITEBYTECODE", "1");
     let (mut cmd, sandbox_guard) = match mode {
         Mode::Confined => {
-            let places = Places { skill_dir: &inv.cwd, tmp_dir: home.path() };
+            let places =
+                Places { skill_dir: &inv.cwd, tmp_dir: home.path(), read: &[], write: &[] };
             confine::confine(cmd, &places, policy, &limits)
                 .map_err(|e| format!("cannot sandbox {}: {e}", inv.script.display()))?
         }
@@ -227,10 +228,10 @@ pub(crate) fn render(kept: &[u8], total: u64, cap: usize) -> (String, bool) {
 }
 
 /// Kills the script's whole process group when dropped (cancellation) or asked to.
-struct GroupGuard(Option<u32>);
+pub(crate) struct GroupGuard(pub(crate) Option<u32>);
 
 impl GroupGuard {
-    fn kill(&self) {
+    pub(crate) fn kill(&self) {
         #[cfg(unix)]
         if let Some(pid) = self.0.and_then(|p| i32::try_from(p).ok()).filter(|p| *p > 0)
             && let Some(pid) = rustix::process::Pid::from_raw(pid)

@@ -53,6 +53,7 @@ export const DEFAULT_SETTINGS: Settings = {
   backups: { daily: true, keep: 7 },
   models: { catalog: null },
   sync: { folder: null, device_id: null },
+  mcp: { servers: {} },
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);

@@ -2,6 +2,7 @@
 import type { BackupSettings } from "./BackupSettings";
 import type { ChatSettings } from "./ChatSettings";
 import type { LlmSettings } from "./LlmSettings";
+import type { McpSettings } from "./McpSettings";
 import type { ModelsSettings } from "./ModelsSettings";
 import type { Preferences } from "./Preferences";
 import type { SkillsSettings } from "./SkillsSettings";
@@ -49,4 +50,8 @@ models: ModelsSettings,
 /**
  * Sync through storage the person already has (docs/sync.md).
  */
-sync: SyncSettings, };
+sync: SyncSettings, 
+/**
+ * Connected MCP servers (docs/mcp.md); secret values are in the keychain.
+ */
+mcp: McpSettings, };

@@ -11,6 +11,7 @@ pub mod eval;
 pub mod insights;
 pub mod journal;
 pub mod llm;
+pub mod mcp;
 pub mod memory;
 pub mod memory_render;
 pub mod models;

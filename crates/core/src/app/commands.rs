@@ -131,6 +131,40 @@ impl Commands for App {
         App::use_model(self, &request)
     }
 
+    fn list_mcp_servers(&self) -> Result<McpServerList, AppError> {
+        Ok(App::list_mcp_servers(self))
+    }
+
+    fn add_mcp_server(&self, request: AddMcpServerRequest) -> Result<McpServerView, AppError> {
+        App::add_mcp_server(self, request)
+    }
+
+    fn remove_mcp_server(&self, request: McpServerRequest) -> Result<McpServerRemoved, AppError> {
+        App::remove_mcp_server(self, &request)
+    }
+
+    fn set_mcp_server_enabled(
+        &self,
+        request: SetMcpServerEnabledRequest,
+    ) -> Result<McpServerView, AppError> {
+        App::set_mcp_server_enabled(self, &request)
+    }
+
+    fn import_mcp_servers(
+        &self,
+        request: ImportMcpServersRequest,
+    ) -> Result<McpImportReport, AppError> {
+        App::import_mcp_servers(self, &request)
+    }
+
+    async fn mcp_server_tools(&self, request: McpServerRequest) -> Result<McpToolList, AppError> {
+        App::mcp_server_tools(self, &request).await
+    }
+
+    async fn test_mcp_server(&self, request: McpServerRequest) -> Result<McpTestReport, AppError> {
+        App::test_mcp_server(self, &request).await
+    }
+
     fn list_skills(&self) -> Result<SkillList, AppError> {
         Ok(App::list_skills(self))
     }

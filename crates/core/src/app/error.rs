@@ -92,6 +92,9 @@ pub enum AppError {
     /// Sync cannot be set up, joined or run (docs/sync.md).
     #[error(transparent)]
     Sync(#[from] vibe_sync::SyncError),
+    /// An MCP server cannot be started, reached or used (docs/mcp.md, "Troubleshooting").
+    #[error(transparent)]
+    Mcp(#[from] vibe_mcp::McpError),
 }
 
 impl From<StoreError> for AppError {
@@ -138,6 +141,7 @@ impl AppError {
             Self::Backup(e) => e.kind(),
             Self::Models(e) => models_kind(e),
             Self::Sync(e) => sync_kind(e),
+            Self::Mcp(e) => mcp_kind(e),
         }
     }
 
@@ -187,6 +191,7 @@ impl AppError {
             Self::Models(_) => None,
             Self::Sync(vibe_sync::SyncError::Store(e)) => store_hint(e),
             Self::Sync(_) => None,
+            Self::Mcp(_) => None,
         }
     }
 
@@ -197,6 +202,20 @@ impl AppError {
     /// The error as it crosses to a front end.
     pub fn to_command_error(&self) -> CommandError {
         CommandError { error: self.to_error_info(), hint: self.hint() }
+    }
+}
+
+fn mcp_kind(e: &vibe_mcp::McpError) -> ErrorKind {
+    use vibe_mcp::McpError as E;
+    match e {
+        E::Config { .. } | E::CommandNotFound { .. } => ErrorKind::Config,
+        E::TimedOut { .. } => ErrorKind::Timeout,
+        E::Malformed { .. } | E::TooManyTools { .. } => ErrorKind::Protocol,
+        E::Server { .. } => ErrorKind::Server,
+        E::Http { .. } => ErrorKind::Network,
+        E::Start { .. } | E::Crashed { .. } | E::ResultTooLarge { .. } | E::Cancelled { .. } => {
+            ErrorKind::ToolFailed
+        }
     }
 }
 

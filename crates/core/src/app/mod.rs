@@ -28,6 +28,8 @@ mod insights;
 mod insights_series;
 mod journal;
 mod local_model;
+mod mcp;
+mod mcp_config;
 mod memory;
 mod models;
 mod paths;

@@ -1,6 +1,6 @@
 //! Where secrets live: [`KeyStore`], by default the OS keychain ([`OsKeychain`]): API keys
 //! (through `vibe_llm`'s keychain functions) and each data dir's database key
-//! (docs/privacy.md#where-keys-live). Secrets never go to settings, the database, logs or
+//! (docs/privacy.md#where-keys-live), and MCP servers' tokens (docs/mcp.md). Secrets never go to settings, the database, logs or
 //! events; a front end can only learn whether one is set. [`EphemeralKeys`] keeps them in
 //! memory for throw-away data dirs (tests, evals, benchmarks).
 
@@ -37,6 +37,25 @@ pub trait KeyStore: Send + Sync {
     fn delete_db_key(&self, account: &str) -> Result<bool, AppError> {
         let _ = account;
         Err(AppError::Keychain("this key store cannot keep database keys".into()))
+    }
+
+    /// Another secret (an MCP server's token) kept under `account`: `Ok(None)` when there is
+    /// none. By default a store keeps none.
+    fn get_secret(&self, account: &str) -> Result<Option<Zeroizing<String>>, AppError> {
+        let _ = account;
+        Err(AppError::Keychain("this key store cannot keep other secrets".into()))
+    }
+
+    /// Keep a secret under `account`.
+    fn set_secret(&self, account: &str, value: &str) -> Result<(), AppError> {
+        let _ = (account, value);
+        Err(AppError::Keychain("this key store cannot keep other secrets".into()))
+    }
+
+    /// Remove the secret kept under `account` (absent is fine).
+    fn delete_secret(&self, account: &str) -> Result<(), AppError> {
+        let _ = account;
+        Err(AppError::Keychain("this key store cannot keep other secrets".into()))
     }
 }
 
@@ -79,6 +98,19 @@ impl KeyStore for OsKeychain {
             Err(e) => Err(keychain_error(&e)),
         }
     }
+
+    // Other secrets live in the same keychain service, under their own accounts.
+    fn get_secret(&self, account: &str) -> Result<Option<Zeroizing<String>>, AppError> {
+        self.get_db_key(account)
+    }
+
+    fn set_secret(&self, account: &str, value: &str) -> Result<(), AppError> {
+        self.set_db_key(account, value)
+    }
+
+    fn delete_secret(&self, account: &str) -> Result<(), AppError> {
+        self.delete_db_key(account).map(|_| ())
+    }
 }
 
 fn keychain_error(e: &keyring::Error) -> AppError {
@@ -99,6 +131,7 @@ fn keychain_error(e: &keyring::Error) -> AppError {
 pub struct EphemeralKeys {
     api: Mutex<HashMap<String, String>>,
     db: Mutex<HashMap<String, Zeroizing<String>>>,
+    other: Mutex<HashMap<String, Zeroizing<String>>>,
 }
 
 impl KeyStore for EphemeralKeys {
@@ -129,5 +162,20 @@ impl KeyStore for EphemeralKeys {
 
     fn delete_db_key(&self, account: &str) -> Result<bool, AppError> {
         Ok(self.db.lock().unwrap_or_else(PoisonError::into_inner).remove(account).is_some())
+    }
+
+    fn get_secret(&self, account: &str) -> Result<Option<Zeroizing<String>>, AppError> {
+        Ok(self.other.lock().unwrap_or_else(PoisonError::into_inner).get(account).cloned())
+    }
+
+    fn set_secret(&self, account: &str, value: &str) -> Result<(), AppError> {
+        let mut other = self.other.lock().unwrap_or_else(PoisonError::into_inner);
+        other.insert(account.into(), Zeroizing::new(value.into()));
+        Ok(())
+    }
+
+    fn delete_secret(&self, account: &str) -> Result<(), AppError> {
+        self.other.lock().unwrap_or_else(PoisonError::into_inner).remove(account);
+        Ok(())
     }
 }

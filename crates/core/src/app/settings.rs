@@ -93,7 +93,14 @@ impl SettingsFile for Settings {
             backups: section(map, "backups", file)?,
             models: section(map, "models", file)?,
             sync: section(map, "sync", file)?,
+            mcp: section(map, "mcp", file)?,
         };
+        for name in settings.mcp.servers.keys() {
+            if let Err(problem) = vibe_mcp::check_server_name(name) {
+                let key = format!("mcp.servers.{name}");
+                return Err(setting_error(file, Some(&key), &problem));
+            }
+        }
         if let Some(problem) = settings.preferences.reminders.problem() {
             let key = "preferences.reminders.quiet_hours";
             return Err(setting_error(file, Some(key), &format!("\"{key}\": {problem}")));

@@ -13,7 +13,7 @@ use serde_json::Value;
 /// are all in a lower layer.
 const LAYERS: &[&[&str]] = &[
     &["vibe-wire", "vibe-jsonstream", "vibe-charts", "vibe-sandbox"],
-    &["vibe-store", "vibe-skills", "vibe-llm", "vibe-models", "vibe-test-support"],
+    &["vibe-store", "vibe-skills", "vibe-llm", "vibe-models", "vibe-test-support", "vibe-mcp"],
     &["vibe-local-llm", "vibe-context", "vibe-protocol", "vibe-runlog", "vibe-sync"],
     &["vibe-agent"],
     &["vibe-core"],

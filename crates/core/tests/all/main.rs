@@ -22,6 +22,7 @@ mod keychain;
 mod layering;
 #[cfg(feature = "local-llm")]
 mod local_model;
+mod mcp;
 mod memory;
 mod model_window;
 mod models;

@@ -62,6 +62,18 @@ macro_rules! with_commands {
                 blocking check_skills(CheckSkillsRequest) -> SkillCheckReport;
                 blocking reload_skills() -> SkillsReloaded;
                 blocking new_skill(NewSkillRequest) -> NewSkillResponse;
+                // MCP servers (docs/mcp.md; secret values go to the keychain, never back)
+                blocking list_mcp_servers() -> McpServerList;
+                /// Validated, secrets stored, then the settings written; on an error nothing is.
+                blocking add_mcp_server(AddMcpServerRequest) -> McpServerView;
+                blocking remove_mcp_server(McpServerRequest) -> McpServerRemoved;
+                blocking set_mcp_server_enabled(SetMcpServerEnabledRequest) -> McpServerView;
+                /// A Claude Desktop or Cursor config (`mcpServers`), secrets to the keychain.
+                blocking import_mcp_servers(ImportMcpServersRequest) -> McpImportReport;
+                /// Connects (starting a stdio server confined) and lists its tools.
+                future mcp_server_tools(McpServerRequest) -> McpToolList;
+                /// A failure is an answer carrying the error, not an error.
+                future test_mcp_server(McpServerRequest) -> McpTestReport;
                 // Memory
                 blocking list_memory(ListMemoryRequest) -> MemoryList;
                 blocking edit_memory_item(EditMemoryRequest) -> MemoryItemView;

@@ -18,6 +18,7 @@ mod history;
 mod insights;
 mod journal;
 mod list;
+mod mcp;
 mod memory;
 mod models;
 mod place;
@@ -74,6 +75,11 @@ pub use journal::{
     JournalListRequest, JournalRemoveRequest, JournalRemoved, JournalSource,
 };
 pub use list::Commands;
+pub use mcp::{
+    AddMcpServerRequest, ImportMcpServersRequest, McpImportReport, McpImportSkipped, McpSecret,
+    McpServerList, McpServerRemoved, McpServerRequest, McpServerView, McpTestReport, McpToolList,
+    McpToolView, SetMcpServerEnabledRequest,
+};
 pub use memory::{
     EditMemoryRequest, ExtractMemoryRequest, ExtractMemoryResponse, ForgetMemoryResponse,
     ListMemoryRequest, MemoryBacklogView, MemoryBackoffView, MemoryExport, MemoryItemRequest,

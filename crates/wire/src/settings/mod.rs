@@ -11,6 +11,7 @@ mod backups;
 mod chat;
 mod context;
 mod llm;
+mod mcp;
 mod models;
 mod preferences;
 mod skills;
@@ -25,6 +26,7 @@ pub use backups::BackupSettings;
 pub use chat::{Budgets, ChatSettings, MemorySettings, ProtocolSettings};
 pub use context::{ContextLimits, HistoryMode};
 pub use llm::{LlmSettings, LocalSettings};
+pub use mcp::{McpSandbox, McpServer, McpSettings};
 pub use models::ModelsSettings;
 pub use preferences::{Language, OnClose, Preferences, QuietHours, ReminderSettings, UpdateChecks};
 pub use skills::SkillsSettings;
@@ -57,12 +59,24 @@ pub struct Settings {
     pub models: ModelsSettings,
     /// Sync through storage the person already has (docs/sync.md).
     pub sync: SyncSettings,
+    /// Connected MCP servers (docs/mcp.md); secret values are in the keychain.
+    pub mcp: McpSettings,
 }
 
 impl Settings {
     /// The sections, in the file's order.
-    pub const SECTIONS: [&'static str; 9] =
-        ["llm", "skills", "tools", "chat", "preferences", "storage", "backups", "models", "sync"];
+    pub const SECTIONS: [&'static str; 10] = [
+        "llm",
+        "skills",
+        "tools",
+        "chat",
+        "preferences",
+        "storage",
+        "backups",
+        "models",
+        "sync",
+        "mcp",
+    ];
 }
 
 #[cfg(test)]

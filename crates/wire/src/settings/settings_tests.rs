@@ -62,3 +62,21 @@ fn the_llm_sections_debug_form_never_shows_the_url() {
     let shown = format!("{s:?} {:?}", Settings { llm: s.clone(), ..Settings::default() });
     assert!(!shown.contains("pw-9911") && !shown.contains("k-5150"), "{shown}");
 }
+
+#[test]
+fn an_mcp_server_in_claude_desktops_shape_keeps_only_names_of_secrets() {
+    let s: Settings = serde_json::from_value(json!({"mcp": {"servers": {
+        "notes": {"command": "npx", "args": ["-y", "notes-server"], "env": ["NOTES_TOKEN"],
+                  "sandbox": {"read": ["/home/a/Notes"]}},
+        "web": {"url": "https://mcp.example/mcp", "headers": ["Authorization"], "enabled": false}
+    }}}))
+    .unwrap();
+    let notes = &s.mcp.servers["notes"];
+    assert!(notes.enabled && !notes.sandbox.network && !notes.sandbox.unconfined);
+    assert_eq!(notes.env, ["NOTES_TOKEN"]);
+    assert!(!s.mcp.servers["web"].enabled);
+    let values = serde_json::from_value::<Settings>(json!({"mcp": {"servers": {
+        "notes": {"command": "npx", "env": {"NOTES_TOKEN": "secret"}}
+    }}}));
+    assert!(values.is_err(), "a value in env is refused: it belongs in the keychain");
+}

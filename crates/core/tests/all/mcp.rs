@@ -1,0 +1,167 @@
+//! MCP servers through the App (docs/mcp.md): added with secrets that reach the keychain and
+//! never settings.json, listed, turned off, imported from a Claude Desktop config, removed
+//! with their secrets; a real server from npm (tests/npm of vibe-mcp) listed and tested.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use vibe_core::app::{App, AppPaths, EphemeralKeys, KeyStore, Overrides};
+use vibe_wire::command::{
+    AddMcpServerRequest, ImportMcpServersRequest, McpSecret, McpServerRequest,
+    SetMcpServerEnabledRequest,
+};
+use vibe_wire::settings::McpSandbox;
+
+fn open(dir: &std::path::Path, keys: Arc<EphemeralKeys>) -> App {
+    App::open_with_keys(AppPaths::new(dir), Overrides::default(), keys).unwrap()
+}
+
+fn settings_text(dir: &std::path::Path) -> String {
+    std::fs::read_to_string(dir.join("settings.json")).unwrap()
+}
+
+fn everything() -> PathBuf {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+        "../mcp/tests/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    assert!(
+        script.is_file(),
+        "{} is missing: run `bash scripts/mcp-env.sh` (scripts/test.sh does)",
+        script.display()
+    );
+    script
+}
+
+#[test]
+fn secrets_of_a_server_go_to_the_keychain_and_never_to_settings_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = Arc::new(EphemeralKeys::default());
+    let app = open(dir.path(), keys.clone());
+    let notes = tempfile::tempdir().unwrap();
+    let view = app
+        .add_mcp_server(AddMcpServerRequest {
+            name: "notes".into(),
+            command: Some("npx".into()),
+            args: vec!["-y".into(), "notes-mcp".into()],
+            env: vec![McpSecret { name: "NOTES_TOKEN".into(), value: "tok-5150-secret".into() }],
+            sandbox: McpSandbox {
+                read: vec![notes.path().display().to_string()],
+                ..McpSandbox::default()
+            },
+            ..AddMcpServerRequest::default()
+        })
+        .unwrap();
+    assert_eq!(view.env, ["NOTES_TOKEN"]);
+    assert!(view.missing_secrets.is_empty());
+    assert!(view.permissions.contains("no network"), "{}", view.permissions);
+    let web = app
+        .add_mcp_server(AddMcpServerRequest {
+            name: "web".into(),
+            url: Some("https://mcp.example/mcp".into()),
+            headers: vec![McpSecret {
+                name: "Authorization".into(),
+                value: "Bearer hdr-9911".into(),
+            }],
+            ..AddMcpServerRequest::default()
+        })
+        .unwrap();
+    assert_eq!(web.headers, ["Authorization"]);
+
+    let text = settings_text(dir.path());
+    assert!(text.contains("NOTES_TOKEN") && text.contains("Authorization"), "{text}");
+    assert!(!text.contains("tok-5150") && !text.contains("hdr-9911"), "{text}");
+    assert_eq!(
+        keys.get_secret("mcp:notes:env:NOTES_TOKEN").unwrap().as_deref().map(String::as_str),
+        Some("tok-5150-secret")
+    );
+    let shown = serde_json::to_string(&app.list_mcp_servers()).unwrap();
+    assert!(!shown.contains("tok-5150") && !shown.contains("hdr-9911"), "{shown}");
+
+    app.remove_mcp_server(&McpServerRequest { name: "notes".into() }).unwrap();
+    assert_eq!(keys.get_secret("mcp:notes:env:NOTES_TOKEN").unwrap(), None);
+    let names: Vec<String> = app.list_mcp_servers().servers.into_iter().map(|s| s.name).collect();
+    assert_eq!(names, ["web"]);
+}
+
+#[test]
+fn a_bad_server_is_refused_and_nothing_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = Arc::new(EphemeralKeys::default());
+    let app = open(dir.path(), keys.clone());
+    let e = app
+        .add_mcp_server(AddMcpServerRequest {
+            name: "my notes".into(),
+            command: Some("npx".into()),
+            env: vec![McpSecret { name: "T".into(), value: "v".into() }],
+            ..AddMcpServerRequest::default()
+        })
+        .unwrap_err();
+    assert!(e.to_string().contains("cannot name a server"), "{e}");
+    assert_eq!(keys.get_secret("mcp:my notes:env:T").unwrap(), None);
+    assert!(app.list_mcp_servers().servers.is_empty());
+}
+
+#[test]
+fn a_claude_desktop_config_is_imported_with_its_secrets_moved_to_the_keychain() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = Arc::new(EphemeralKeys::default());
+    let app = open(dir.path(), keys.clone());
+    let report = app
+        .import_mcp_servers(&ImportMcpServersRequest {
+            json: r#"{"mcpServers": {
+                "github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"],
+                           "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_abc123secret"}},
+                "has space": {"command": "x"}
+            }}"#
+            .into(),
+        })
+        .unwrap();
+    assert_eq!(report.added.len(), 1);
+    assert_eq!(report.skipped[0].name, "has space");
+    let text = settings_text(dir.path());
+    assert!(text.contains("GITHUB_PERSONAL_ACCESS_TOKEN"), "{text}");
+    assert!(!text.contains("ghp_abc123secret"), "{text}");
+    assert!(keys.get_secret("mcp:github:env:GITHUB_PERSONAL_ACCESS_TOKEN").unwrap().is_some());
+    app.set_mcp_server_enabled(&SetMcpServerEnabledRequest {
+        name: "github".into(),
+        enabled: false,
+    })
+    .unwrap();
+    assert!(!app.list_mcp_servers().servers[0].enabled);
+}
+
+#[tokio::test]
+async fn a_server_from_npm_is_listed_and_tested_confined() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = open(dir.path(), Arc::new(EphemeralKeys::default()));
+    app.add_mcp_server(AddMcpServerRequest {
+        name: "everything".into(),
+        command: Some("node".into()),
+        args: vec![everything().display().to_string(), "stdio".into()],
+        ..AddMcpServerRequest::default()
+    })
+    .unwrap();
+    let request = McpServerRequest { name: "everything".into() };
+    let tools = app.mcp_server_tools(&request).await.unwrap();
+    let echo = tools.tools.iter().find(|t| t.name == "echo").unwrap();
+    assert_eq!(echo.model_name, "mcp__everything__echo");
+    let report = app.test_mcp_server(&request).await.unwrap();
+    assert!(report.ok, "{report:?}");
+    assert!(report.tools > 5, "{report:?}");
+}
+
+#[tokio::test]
+async fn a_server_that_cannot_start_is_a_failed_test_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = open(dir.path(), Arc::new(EphemeralKeys::default()));
+    app.add_mcp_server(AddMcpServerRequest {
+        name: "gone".into(),
+        command: Some("no-such-mcp-command-xyz".into()),
+        ..AddMcpServerRequest::default()
+    })
+    .unwrap();
+    let report = app.test_mcp_server(&McpServerRequest { name: "gone".into() }).await.unwrap();
+    assert!(!report.ok);
+    let error = report.error.unwrap();
+    assert!(error.message.contains("absolute path"), "{}", error.message);
+}

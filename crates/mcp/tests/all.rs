@@ -1,0 +1,7 @@
+//! The MCP client's scenario tests: our misbehaving server and a real one from npm.
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] fns unwrap too
+
+mod all {
+    mod everything;
+    mod misbehaving;
+}

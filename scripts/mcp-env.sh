@@ -1,0 +1,17 @@
+# Set-up for the MCP client's tests (sourced by scripts/test.sh before the workspace tests):
+# Node.js and npm when `node` is missing, and the real MCP servers from npm the tests start
+# (crates/mcp/tests/npm, locked), installed when node_modules is absent or older than the lock.
+
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  echo "installing Node.js and npm for the MCP tests"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nodejs npm
+fi
+MCP_NPM="$ROOT/crates/mcp/tests/npm"
+if [ ! -f "$MCP_NPM/node_modules/.package-lock.json" ] ||
+  [ "$MCP_NPM/package-lock.json" -nt "$MCP_NPM/node_modules/.package-lock.json" ]; then
+  echo "installing the MCP tests' npm servers (npm ci)"
+  (cd "$MCP_NPM" && { npm ci --no-audit --no-fund || npm install --no-audit --no-fund; })
+fi
