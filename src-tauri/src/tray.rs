@@ -11,18 +11,26 @@ use vibe_wire::settings::Language;
 
 use crate::shell::Shell;
 
-/// The menu's words in one language.
+/// The shell's own words in one language: the tray menu's, and the action of a reminder's
+/// notification (`reminders.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MenuLabels {
     pub open: &'static str,
     pub today: &'static str,
     pub quit: &'static str,
+    pub answer: &'static str,
 }
 
 const ZH_CN: MenuLabels =
-    MenuLabels { open: "打开 VibeLife", today: "今日提醒", quit: "退出" };
-const EN: MenuLabels =
-    MenuLabels { open: "Open VibeLife", today: "Today's reminders", quit: "Quit" };
+    MenuLabels {
+        open: "打开 VibeLife", today: "今日提醒", quit: "退出", answer: "现在回答"
+    };
+const EN: MenuLabels = MenuLabels {
+    open: "Open VibeLife",
+    today: "Today's reminders",
+    quit: "Quit",
+    answer: "Answer now",
+};
 
 /// The menu's words for `language`; `system` reads `locale` (the first of `LC_ALL`,
 /// `LC_MESSAGES`, `LANG` that is set, as the UI's web view does): Chinese for `zh*`, else English.
@@ -45,7 +53,7 @@ fn env_locale() -> Option<String> {
 }
 
 /// The words for the app's current language setting (the default when the app is not open).
-fn current_labels(handle: &AppHandle) -> MenuLabels {
+pub fn current_labels(handle: &AppHandle) -> MenuLabels {
     let language = match handle.state::<Shell>().opened() {
         Some(app) => app.settings().preferences.language,
         None => Language::System,
@@ -138,6 +146,8 @@ mod tests {
         assert_eq!(labels(Language::ZhCn, Some("en_US.UTF-8")).quit, "退出");
         assert_eq!(labels(Language::En, Some("zh_CN.UTF-8")).today, "Today's reminders");
         assert_eq!(labels(Language::ZhCn, None).today, "今日提醒");
+        assert_eq!(labels(Language::ZhCn, None).answer, "现在回答");
+        assert_eq!(labels(Language::En, None).answer, "Answer now");
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub fn second_launch(handle: &AppHandle, argv: &[String]) {
     let args = argv.get(1..).unwrap_or_default();
     tracing::info!(minimized = starts_minimized(args), "a second launch");
     if !starts_minimized(args) {
-        open(handle, Screen::Home);
+        open(handle, &Screen::Home);
     }
 }
 
@@ -138,29 +138,45 @@ pub fn close_as_chosen(handle: &AppHandle) {
 }
 
 /// Where the window opens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Screen {
     /// Where it was (a window that is open), else the home screen (Today).
     Home,
     /// Today, with its reminders.
     Today,
+    /// A reminder's question in its run's conversation (its key `RUN/STEP/AT`, as the UI's
+    /// `reminderKey`): the action of its notification.
+    Reminder(String),
 }
 
-/// Shows the window: the open one raised, else a new one (from tauri.conf.json's `main`).
-pub fn open(handle: &AppHandle, screen: Screen) {
+impl Screen {
+    /// The URL fragment the UI follows for this screen (ui/src/App.tsx), if any.
+    pub fn fragment(&self) -> Option<String> {
+        match self {
+            Screen::Home => None,
+            Screen::Today => Some("#today".into()),
+            Screen::Reminder(key) => Some(format!("#reminder={key}")),
+        }
+    }
+}
+
+/// Shows the window: the open one raised (turned to `screen`), else a new one (from
+/// tauri.conf.json's `main`) that starts on `screen`.
+pub fn open(handle: &AppHandle, screen: &Screen) {
+    let fragment = screen.fragment();
     if let Some(window) = handle.get_webview_window(MAIN) {
         let _ = window.unminimize();
         let _ = window.show();
         let _ = window.set_focus();
-        if screen == Screen::Today
-            && let Err(e) = window.eval("location.hash = '#today'")
+        if let Some(fragment) = fragment
+            && let Err(e) = window.eval(format!("location.hash = {}", js_string(&fragment)))
         {
-            tracing::warn!("the window could not be turned to Today: {e}");
+            tracing::warn!("the window could not be turned to {fragment}: {e}");
         }
         return;
     }
-    // A new window starts on its home screen, Today (ui/src/App.tsx).
-    match create(handle) {
+    // A new window starts on its home screen, Today (ui/src/App.tsx), or the fragment's.
+    match create_at(handle, fragment.as_deref()) {
         Ok(()) => {
             handle.state::<InTray>().set(false);
             tracing::info!("window opened from the tray");
@@ -173,14 +189,30 @@ pub fn open(handle: &AppHandle, screen: Screen) {
 /// A choice from the tray's menu.
 pub fn on_tray_choice(handle: &AppHandle, choice: tray::MenuChoice) {
     match choice {
-        tray::MenuChoice::Open => open(handle, Screen::Home),
-        tray::MenuChoice::Today => open(handle, Screen::Today),
+        tray::MenuChoice::Open => open(handle, &Screen::Home),
+        tray::MenuChoice::Today => open(handle, &Screen::Today),
         tray::MenuChoice::Quit => handle.exit(0),
     }
 }
 
 /// Makes the main window from its configuration (`create: false` there: start-up calls this).
 pub fn create(handle: &AppHandle) -> anyhow::Result<()> {
+    create_at(handle, None)
+}
+
+/// A JavaScript string literal of `text`.
+fn js_string(text: &str) -> String {
+    serde_json::Value::from(text).to_string()
+}
+
+/// The script a new window runs before the UI's own: it starts on `fragment` (a reload keeps
+/// the fragment the UI set since).
+fn start_script(fragment: &str) -> String {
+    format!("if (!location.hash) history.replaceState(null, '', {});", js_string(fragment))
+}
+
+/// `create`, the new window starting on `fragment` when given.
+fn create_at(handle: &AppHandle, fragment: Option<&str>) -> anyhow::Result<()> {
     let config = handle
         .config()
         .app
@@ -189,7 +221,11 @@ pub fn create(handle: &AppHandle) -> anyhow::Result<()> {
         .find(|w| w.label == MAIN)
         .cloned()
         .ok_or_else(|| anyhow::anyhow!("tauri.conf.json has no `{MAIN}` window"))?;
-    let window = WebviewWindowBuilder::from_config(handle, &config)?.build()?;
+    let mut builder = WebviewWindowBuilder::from_config(handle, &config)?;
+    if let Some(fragment) = fragment {
+        builder = builder.initialization_script(start_script(fragment));
+    }
+    let window = builder.build()?;
     crate::webview::configure(&window);
     Ok(())
 }
@@ -230,6 +266,18 @@ mod tests {
         );
         // A D-Bus name element may not start with a digit.
         assert!(a.starts_with("app.vibelife.desktop.d"), "{a}");
+    }
+
+    #[test]
+    fn a_reminder_opens_the_window_at_its_fragment() {
+        assert_eq!(Screen::Home.fragment(), None);
+        assert_eq!(Screen::Today.fragment().as_deref(), Some("#today"));
+        let reminder = Screen::Reminder("0b5c/2/11:00".into());
+        assert_eq!(reminder.fragment().as_deref(), Some("#reminder=0b5c/2/11:00"));
+        assert_eq!(
+            start_script("#reminder=a'b\"c"),
+            r##"if (!location.hash) history.replaceState(null, '', "#reminder=a'b\"c");"##
+        );
     }
 
     #[test]

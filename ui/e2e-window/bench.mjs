@@ -8,7 +8,8 @@
 //   PSS of the app idling in the tray (its web process gone), and from a second launch (which
 //   hands over to the running app through tauri-plugin-single-instance on a private session
 //   bus) to the new window's interactive composer.
-// Environment: VIBELIFE_APP, TAURI_DRIVER, WEBKIT_DRIVER, DISPLAY; BENCH_RUNS (launch runs, 7).
+// Environment: VIBELIFE_APP, TAURI_DRIVER, WEBKIT_DRIVER, DISPLAY; BENCH_RUNS (launch runs, 7);
+// BENCH_DETAIL=1 lists the biggest mappings of the app's own PSS in the tray.
 
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -62,6 +63,19 @@ function treePss(pid) {
     }
   }
   return rows;
+}
+
+/** The biggest parts of a process's PSS by mapping (anonymous and heap grouped), in KiB. */
+function topMappings(pid, count = 12) {
+  const parts = new Map();
+  let name = null;
+  for (const line of readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (head) name = head[1] || "[anonymous]";
+    const pss = /^Pss:\s+(\d+)/.exec(line);
+    if (pss && name) parts.set(name, (parts.get(name) ?? 0) + Number(pss[1]));
+  }
+  return [...parts].sort((a, b) => b[1] - a[1]).slice(0, count);
 }
 
 function appPid() {
@@ -153,6 +167,7 @@ async function tray() {
     const inTray = treePss(pid);
     console.log(`tray: window with ${inDom} of ${MESSAGES} messages in the DOM, PSS ${mb(open)} MB; closed to the tray, idle PSS ${mb(inTray)} MB`);
     for (const r of inTray) console.log(`  ${r.name} (${r.pid}): ${(r.pss / 1024).toFixed(0)} MB`);
+    if (process.env.BENCH_DETAIL) for (const [part, kb] of topMappings(pid)) console.log(`    ${(kb / 1024).toFixed(1)} MB ${part}`);
     const times = [];
     for (let i = 0; i < RUNS; i++) {
       const before = uiReadyTimes(env.XDG_DATA_HOME).length;

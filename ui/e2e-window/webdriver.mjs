@@ -130,6 +130,16 @@ export class Session {
     return this.#call("POST", "/window/rect", { width, height });
   }
 
+  /** The handles of the session's windows (W3C Get Window Handles). */
+  windowHandles() {
+    return this.#call("GET", "/window/handles");
+  }
+
+  /** Makes `handle` the window the next commands go to (W3C Switch To Window). */
+  switchToWindow(handle) {
+    return this.#call("POST", "/window", { handle });
+  }
+
   /** A PNG of the window, as a Buffer. */
   async screenshot() {
     return Buffer.from(await this.#call("GET", "/screenshot"), "base64");

@@ -41,6 +41,31 @@ test("a notified reminder's card opens its conversation at the question, and ans
   await expect(card).toHaveCount(0);
 });
 
+test("a notification's \"answer now\" opens the question, in a new window and in an open one", async ({ page }) => {
+  // A window the shell made for the notification's action starts on the reminder's fragment.
+  await page.goto("./?lang=zh-CN&reminder=1#reminder=0193a2b4-live/4/15:15");
+  const question = page.getByTestId("reminder-question");
+  await expect(question).toContainText("15:15 的提醒");
+  await expect(question).toContainText("靠近愿景");
+  await expect(page.getByTestId("msg-assistant").first()).toContainText("第 4 步");
+  await expect(page.getByTestId("composer")).toBeFocused();
+  await expect(page.getByTestId("reminder-card"), "not offered twice").toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/reminder-from-notification.png` });
+  // An open window on another screen is turned to it (the shell sets the fragment).
+  await page.goto("./?lang=en&reminder=1#settings");
+  await expect(page.getByTestId("settings-reminders")).toBeVisible();
+  await page.evaluate(() => (location.hash = "#reminder=0193a2b4-live/4/15:15"));
+  await expect(page.getByTestId("reminder-question")).toContainText("Reminder at 15:15");
+  await expect(page.getByTestId("nav-chat")).toHaveAttribute("aria-current", "true");
+});
+
+test("a notification whose reminder was answered meanwhile opens Today", async ({ page }) => {
+  await page.goto("./?lang=en#reminder=0193a2b4-live/4/15:15");
+  await expect(page.getByTestId("nav-today")).toHaveAttribute("aria-current", "true");
+  await expect(page.getByTestId("reminder-question")).toHaveCount(0);
+  expect(await page.evaluate(() => location.hash)).toBe("#today");
+});
+
 test("a reminder card can be put aside, and no card shows without a notified reminder", async ({ page }) => {
   await page.goto("./?lang=en&reminder=1#chat");
   await expect(page.getByTestId("reminder-card")).toContainText("Reminder · 15:15");

@@ -4,7 +4,7 @@
 // test can open one and the tray's "Today's reminders" can turn an open window to Today. The
 // first-close dialog sits over any screen.
 
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "./client";
 import { ChatScreen } from "./chat/ChatScreen";
@@ -17,7 +17,8 @@ import { FirstRun } from "./firstrun/FirstRun";
 import { JournalScreen, type WriteRequest } from "./journal/JournalScreen";
 import { MeScreen } from "./me/MeScreen";
 import { ProtocolsScreen } from "./protocols/ProtocolsScreen";
-import { ReminderCard } from "./reminders/ReminderCard";
+import { ReminderCard, reminderKey } from "./reminders/ReminderCard";
+import { reminderKeyOf } from "./reminders/fragment";
 import { SettingsScreen } from "./settings/SettingsScreen";
 import { SkillsScreen } from "./skills/SkillsScreen";
 import { TodayScreen } from "./today/TodayScreen";
@@ -63,11 +64,29 @@ export function App() {
     setOpenRequest({ id: reminder.conversation_id ?? null, reminder });
     setScreen("chat");
   };
+  /** A notification's "answer now" (the `#reminder=` fragment): Today, then the reminder's
+   * question in its conversation if the core still has it open (else Today shows what is). */
+  const followReminder = (key: string) => {
+    setScreen("today");
+    client.reminders.notices().then(
+      (notices) => {
+        const reminder = notices.find((r) => reminderKey(r) === key);
+        if (reminder) openReminder(reminder);
+      },
+      (e) => report("reminders", e),
+    );
+  };
+  /** Opens the screen the fragment names (a page, or a reminder's question). */
+  const followFragment = () => {
+    const key = reminderKeyOf(location.hash);
+    if (key) followReminder(key);
+    else setScreen(home());
+  };
   const start = () => {
     // A locked data folder asks for its passphrase first. Any other failed check must not keep
     // the window blank: fall back to the chat, whose error banner leads to Settings.
     client.needsFirstRun().then(
-      (needed) => setScreen(needed ? "first-run" : home()),
+      (needed) => (needed ? setScreen("first-run") : followFragment()),
       (e) => {
         const locked = isLock(client.toCommandError(e));
         if (locked) setLock(locked);
@@ -76,10 +95,18 @@ export function App() {
     );
   };
   useEffect(start, []);
-  // The tray's "Today's reminders" sets the fragment of an open window: follow it (only from a
-  // screen of the app, never out of first run or the unlock screen).
+  // The tray's "Today's reminders" and a reminder notification's action set the fragment of an
+  // open window: follow it — at once on a screen of the app; one set while the app is still
+  // starting (or locked) is followed as soon as a screen of the app shows, never out of first
+  // run or the unlock screen.
+  const inAppNow = useRef(false);
+  const pendingFragment = useRef(false);
+  inAppNow.current = (PAGES as readonly string[]).includes(screen);
   useEffect(() => {
-    const follow = () => setScreenState((s) => ((PAGES as readonly string[]).includes(s) ? home() : s));
+    const follow = () => {
+      if (inAppNow.current) followFragment();
+      else pendingFragment.current = true;
+    };
     window.addEventListener("hashchange", follow);
     return () => window.removeEventListener("hashchange", follow);
   }, []);
@@ -96,6 +123,12 @@ export function App() {
     start();
   };
   const inApp = (PAGES as readonly string[]).includes(screen);
+  useEffect(() => {
+    if (inApp && pendingFragment.current) {
+      pendingFragment.current = false;
+      followFragment();
+    }
+  }, [inApp]);
   // The skill registry's notices feed the store from the moment the app is open (not before:
   // a locked folder has no registry yet).
   useEffect(() => {
@@ -119,7 +152,7 @@ export function App() {
         )}
       </header>
       {/* Today shows the due reminders itself. */}
-      {inApp && screen !== "today" && <ReminderCard onOpen={openReminder} />}
+      {inApp && screen !== "today" && <ReminderCard onOpen={openReminder} answering={openRequest?.reminder ? reminderKey(openRequest.reminder) : null} />}
       {screen !== "unlock" && <FailureLine area="app" />}
       {screen === "starting" && <p className="starting muted">{t("app.starting")}</p>}
       {screen === "unlock" && (

@@ -19,7 +19,9 @@ const EVERY_MS = 30_000;
 /** A reminder's identity: run, step and the protocol's time. */
 export const reminderKey = (r: ReminderView) => `${r.protocol_run_id}/${r.step}/${r.at}`;
 
-export function ReminderCard({ onOpen }: { onOpen: (r: ReminderView) => void }) {
+/** `answering`: the reminder whose question the chat has open (however it was opened: this
+ * card, Today or a notification), not shown twice. */
+export function ReminderCard({ onOpen, answering = null }: { onOpen: (r: ReminderView) => void; answering?: string | null }) {
   const notices = useApp(selectReminders);
   const [hidden, setHidden] = useState<string[]>([]);
   const read = useCallback(() => {
@@ -40,7 +42,7 @@ export function ReminderCard({ onOpen }: { onOpen: (r: ReminderView) => void }) 
       window.removeEventListener("focus", read);
     };
   }, [read]);
-  const shown = notices.filter((r) => !hidden.includes(reminderKey(r)));
+  const shown = notices.filter((r) => !hidden.includes(reminderKey(r)) && reminderKey(r) !== answering);
   if (shown.length === 0) return <FailureLine area="reminders" />;
   return (
     <div className="reminder-cards">
