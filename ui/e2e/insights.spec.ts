@@ -58,6 +58,29 @@ for (const lang of ["en", "zh-CN"] as const) {
   }
 }
 
+test("the week in the coach's words, asked for, says what is sent; a failure keeps the card's own words", async ({ page }) => {
+  await open(page, "lang=en");
+  const card = page.getByTestId("insights-week");
+  await expect(card).toContainText("Sends only this week's numbers to your model, never what you wrote.");
+  expect(await page.evaluate(() => window.__vibeMock.fromWebview.filter((c) => c.cmd === "insights_week_words").length), "nothing is sent unasked").toBe(0);
+  await page.getByTestId("insights-week-ask").click();
+  await expect(page.getByTestId("insights-week-ask")).toHaveText("Asking your coach…");
+  await expect(page.getByTestId("insights-week-words")).toContainText("A steady week:");
+  await expect(page.getByTestId("insights-week-words")).toContainText("your coach, from this week's numbers");
+  await expect(card).toContainText("This week:");
+  const asked = await page.evaluate(() => window.__vibeMock.fromWebview.filter((c) => c.cmd === "insights_week_words").map((c) => JSON.parse(c.args).request));
+  expect(asked).toEqual([{ until: TODAY, lang: "en" }]);
+  await card.screenshot({ path: `${SHOTS}/insights-week-words.png` });
+  await axe(page, "insights with the coach's words");
+
+  await page.goto(`./?delay=0&today=${TODAY}&lang=zh-CN&fail=insights_week_words`);
+  await page.getByTestId("nav-insights").click();
+  await page.getByTestId("insights-week-ask").click();
+  await expect(page.getByTestId("insights-week")).toContainText("database is locked");
+  await expect(page.getByTestId("insights-week")).toContainText("本周：");
+  await expect(page.getByTestId("insights-week-ask")).toHaveText("听听教练怎么说");
+});
+
 test("the range switch is reached and moved with the keyboard, and the chart follows it", async ({ page }) => {
   await open(page, "lang=en");
   await expect(page.getByTestId("insights")).toHaveAttribute("data-range", "month");

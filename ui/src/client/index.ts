@@ -269,3 +269,5 @@ export const journal = {
 
 /** Insights: the series of a range (mood, calendar, feelings, protocols, goals) and the week. */
 export const insights = (request: RequestOf<"insights">) => call("insights", request);
+/** The week in the coach's words: the configured model, from the week's figures only. */
+export const insightsWeekWords = (request: RequestOf<"insights_week_words">) => call("insights_week_words", request);

@@ -127,7 +127,18 @@ export function createInsights(params: URLSearchParams) {
     };
   }
 
+  /** The coach's words for the week, as a model would say them from its figures. */
+  function words(request: { until?: string | null; lang?: string | null }) {
+    const { week } = view({ range: "week", until: request.until ?? null, lang: request.lang ?? null });
+    const text =
+      request.lang === "en"
+        ? `A steady week: ${week.checkins} check-ins over ${week.active_days} days, and you kept showing up for yourself. Try one small walk before the weekend.`
+        : `这一周很稳：${week.active_days} 天里签到了 ${week.checkins} 次，你一直在照顾自己。周末前试着散一次步吧。`;
+    return { text, week };
+  }
+
   function handle({ cmd, request }: Call): unknown {
+    if (cmd === "insights_week_words") return reply(cmd, new Promise((r) => setTimeout(() => r(words(request)), 300)));
     return cmd === "insights" ? reply(cmd, view(request)) : undefined;
   }
   return { handle };

@@ -112,6 +112,8 @@ import type { UpdateCheck } from "./UpdateCheck";
 import type { UpdateCheckRequest } from "./UpdateCheckRequest";
 import type { UpdateInstall } from "./UpdateInstall";
 import type { UpdateSettingsRequest } from "./UpdateSettingsRequest";
+import type { WeekWords } from "./WeekWords";
+import type { WeekWordsRequest } from "./WeekWordsRequest";
 import type { WriteStateRequest } from "./WriteStateRequest";
 
 /** Every command the window may call, `name: [request, response]` (`void`: it takes no request). */
@@ -180,6 +182,8 @@ export type Commands = {
   journal_remove: [JournalRemoveRequest, JournalRemoved];
   today: [TodayRequest, TodayView];
   insights: [InsightsRequest, InsightsView];
+  /** The week's summary in the coach's words, only when the person asks: the week's figures (never an entry) go to the configured model. */
+  insights_week_words: [WeekWordsRequest, WeekWords];
   conversation_starters: [StartersRequest, StarterList];
   list_protocols: [void, ProtocolList];
   list_protocol_runs: [ListProtocolRunsRequest, ProtocolRunList];

@@ -279,6 +279,8 @@ export type * from "./UpdateRefusal";
 export type * from "./UpdateSettingsRequest";
 export type * from "./VoiceMode";
 export type * from "./WeekSummary";
+export type * from "./WeekWords";
+export type * from "./WeekWordsRequest";
 export type * from "./WriteStateRequest";
 export type * from "./ZoneWarning";
 export type * from "./serde_json/JsonValue";

@@ -1,9 +1,13 @@
 //! `vibe insights`: the Insights series as text — the week's summary, mood by day as a bar,
 //! feelings by frequency, active days, protocols completed and goals. Thin: one
-//! `App::insights` call, printed (`--json` prints the wire's `InsightsView`).
+//! `App::insights` call, printed (`--json` prints the wire's `InsightsView`). `--words`: the
+//! week in the coach's words instead (`App::insights_week_words`; `--json` prints `WeekWords`).
 
+use anyhow::Context as _;
 use clap::{Args, ValueEnum};
-use vibe_wire::command::{InsightsRange, InsightsRequest, InsightsView, WeekSummary};
+use vibe_wire::command::{
+    InsightsRange, InsightsRequest, InsightsView, WeekSummary, WeekWords, WeekWordsRequest,
+};
 
 use crate::ctx::Ctx;
 use crate::output::print;
@@ -19,6 +23,10 @@ pub struct InsightsArgs {
     /// The language of protocol titles: zh-CN or en (default: the settings' language).
     #[arg(long)]
     lang: Option<String>,
+    /// The seven days ending --until said by the configured model, from the week's figures
+    /// only (no entry is sent); --range does not apply.
+    #[arg(long)]
+    words: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -34,6 +42,14 @@ enum Range {
 }
 
 pub fn run(ctx: &Ctx, args: InsightsArgs) -> anyhow::Result<()> {
+    if args.words {
+        let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+        let app = ctx.app()?;
+        let request = WeekWordsRequest { until: args.until, lang: args.lang };
+        let words = runtime.block_on(app.insights_week_words(&request))?;
+        print(ctx, &serde_json::to_value(&words)?, || render_words(&words));
+        return Ok(());
+    }
     let range = match args.range {
         Range::Week => InsightsRange::Week,
         Range::Month => InsightsRange::Month,
@@ -95,6 +111,10 @@ fn render(v: &InsightsView) -> String {
         }));
     }
     out.join("\n")
+}
+
+fn render_words(w: &WeekWords) -> String {
+    format!("{}\n\n{}", week(&w.week), w.text)
 }
 
 /// `this week: 5 check-ins, 1 journal entry, 5 active days, mood mostly 4 (mean 3.8, the week before 3.2); completed: 每周回顾`

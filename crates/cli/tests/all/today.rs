@@ -78,3 +78,49 @@ fn a_bad_date_or_range_is_refused() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn the_week_in_the_coachs_words_is_made_from_its_figures_only() {
+    use vibe_test_support::{FakeServer, Reply, ev_finish, ev_text, sse};
+    let server = FakeServer::start();
+    server.push(Reply::sse(sse(vec![
+        ev_text("A steady week: five check-ins, "),
+        ev_text("and your mood rose from 3.0 to 4.0."),
+        ev_finish("stop"),
+    ])));
+    server.push(Reply::sse(sse(vec![ev_finish("stop")])));
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok_json_in(d, &["checkin", "--mood", "3", "--date", "2026-11-20"]);
+    ok_json_in(
+        d,
+        &["checkin", "--mood", "4", "--note", "SECRET-NOTE 爬山", "--date", "2026-11-27"],
+    );
+    ok_json_in(d, &["journal", "add", "PRIVATE-ENTRY 和朋友聊天", "--date", "2026-11-28"]);
+    let words = |lang: &str| {
+        crate::support::in_dir(d)
+            .env("VIBE_LLM_BASE_URL", server.url())
+            .env("VIBE_LLM_MODEL", "coach")
+            .args(["--json", "insights", "--words", "--until", "2026-11-28", "--lang", lang])
+            .output()
+            .unwrap()
+    };
+    let out = words("en");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["text"], "A steady week: five check-ins, and your mood rose from 3.0 to 4.0.");
+    assert_eq!(v["week"]["checkins"], 1);
+    assert_eq!(v["week"]["previous_mood_mean"], 3.0);
+    // What reached the model: the figures, asked for in English; no entry's words.
+    let request = server.requests()[0].json().to_string();
+    assert!(request.contains("打卡：1 次") && request.contains("English"), "{request}");
+    assert!(request.contains("上一周平均心情：3.0"), "{request}");
+    for private in ["SECRET-NOTE", "爬山", "PRIVATE-ENTRY", "和朋友聊天"] {
+        assert!(!request.contains(private), "{private} was sent: {request}");
+    }
+    // An empty answer is an error that says the card's own summary stands.
+    let out = words("zh-CN");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the model answered nothing"), "{err}");
+}

@@ -270,6 +270,10 @@ impl Commands for App {
         App::insights(self, &request)
     }
 
+    async fn insights_week_words(&self, request: WeekWordsRequest) -> Result<WeekWords, AppError> {
+        App::insights_week_words(self, &request).await
+    }
+
     fn conversation_starters(&self, request: StartersRequest) -> Result<StarterList, AppError> {
         Ok(App::conversation_starters(self, &request))
     }

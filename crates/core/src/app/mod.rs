@@ -26,6 +26,7 @@ mod export;
 mod history;
 mod insights;
 mod insights_series;
+mod insights_words;
 mod journal;
 mod local_model;
 mod mcp;

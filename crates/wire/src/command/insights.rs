@@ -142,3 +142,26 @@ pub struct WeekSummary {
     /// Titles of the protocols completed this week, in the language asked for.
     pub protocols_completed: Vec<String>,
 }
+
+/// `insights_week_words`: the seven days ending `until` (absent: today) in the coach's words.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct WeekWordsRequest {
+    /// `YYYY-MM-DD`, inclusive; absent is today.
+    #[serde(default)]
+    pub until: Option<String>,
+    /// `zh-CN` or `en`: the language of the words; absent is the settings' language.
+    #[serde(default)]
+    pub lang: Option<String>,
+}
+
+/// The week's summary said by the configured model from its figures (only the figures of
+/// [`WeekSummary`] went to the model, never an entry's text).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct WeekWords {
+    /// Two or three sentences, plain text.
+    pub text: String,
+    /// The figures the words were made from.
+    pub week: WeekSummary,
+}

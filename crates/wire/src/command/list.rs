@@ -98,6 +98,9 @@ macro_rules! with_commands {
                 blocking journal_remove(JournalRemoveRequest) -> JournalRemoved;
                 blocking today(TodayRequest) -> TodayView;
                 blocking insights(InsightsRequest) -> InsightsView;
+                /// The week's summary in the coach's words, only when the person asks: the
+                /// week's figures (never an entry) go to the configured model.
+                future insights_week_words(WeekWordsRequest) -> WeekWords;
                 blocking conversation_starters(StartersRequest) -> StarterList;
                 // Coaching protocols
                 blocking list_protocols() -> ProtocolList;

@@ -68,7 +68,7 @@ pub use history::{
 };
 pub use insights::{
     CompletedProtocol, DayActivity, FeelingCount, GoalProgress, InsightsRange, InsightsRequest,
-    InsightsView, MoodDay, MoodPoint, WeekSummary,
+    InsightsView, MoodDay, MoodPoint, WeekSummary, WeekWords, WeekWordsRequest,
 };
 pub use journal::{
     CheckinRequest, JournalAddRequest, JournalEditRequest, JournalEntryView, JournalList,
