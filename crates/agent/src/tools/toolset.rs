@@ -42,7 +42,8 @@ impl ToolSet {
         self.tools.iter().map(|t| t.definition()).collect()
     }
 
-    fn push(&mut self, tool: Arc<dyn Tool>) {
+    /// Offer `tool` too, unless a tool of its name is offered already.
+    pub(crate) fn push(&mut self, tool: Arc<dyn Tool>) {
         if self.get(tool.name()).is_none() {
             self.tools.push(tool);
         }

@@ -35,6 +35,7 @@ pub const BUILTIN_TOOLS: &[&str] = &[
     "advance_protocol_step",
     "cancel_protocol",
     "flag_wellbeing_concern",
+    "use_connection",
 ];
 
 /// The parsed `tools.yaml`.
