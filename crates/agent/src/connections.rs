@@ -14,9 +14,9 @@ use tokio_util::sync::CancellationToken;
 use vibe_mcp::{Connection, Limits, McpError, ServerSpec, ToolInfo};
 
 /// Longest catalogue line summary, in characters.
-const SUMMARY_CHARS: usize = 120;
+const SUMMARY_CHARS: usize = 80;
 /// Longest error shown for an unavailable server, in characters.
-const ERROR_CHARS: usize = 160;
+const ERROR_CHARS: usize = 80;
 
 /// One configured server as the app resolved it.
 pub struct ServerConfig {
@@ -103,10 +103,9 @@ impl Connections {
     pub fn catalogue(&self) -> Vec<String> {
         self.servers
             .keys()
-            .map(|name| match self.tried(name) {
-                Some(Ok(live)) => format!("- {name}: {}", live.summary),
-                Some(Err(e)) => format!("- {name}: unavailable ({})", cap(&e, ERROR_CHARS)),
-                None => format!("- {name}: not connected yet"),
+            .map(|name| {
+                let state = self.tried(name).map(|s| s.map(|live| live.summary.clone()));
+                catalogue_line(name, state)
             })
             .collect()
     }
@@ -170,9 +169,19 @@ async fn connect(
     Ok(Arc::new(Live { conn, tools, summary }))
 }
 
+/// The catalogue line of `server`: its summary, or why it is unavailable (`None`: not
+/// tried yet).
+pub fn catalogue_line(server: &str, state: Option<Result<String, String>>) -> String {
+    match state {
+        Some(Ok(summary)) => format!("- {server}: {summary}"),
+        Some(Err(e)) => format!("- {server}: unavailable ({})", cap(&e, ERROR_CHARS)),
+        None => format!("- {server}: not connected yet"),
+    }
+}
+
 /// A server's one-line summary: the first line of its instructions, else its title, then
 /// its tools' names — capped.
-pub(crate) fn summary(
+pub fn summary(
     instructions: Option<&str>,
     info: Option<(String, String)>,
     tools: &[ToolInfo],
