@@ -234,3 +234,46 @@ async fn stop_cancels_a_call_under_way() {
     // The model was not asked again.
     assert_eq!(server.requests().len(), 2);
 }
+
+#[tokio::test]
+async fn a_server_that_cannot_start_is_listed_unavailable_and_the_turn_goes_on() {
+    let server = FakeServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let keys = Arc::new(EphemeralKeys::default());
+    let app = App::open_with_keys(AppPaths::new(dir.path()), Overrides::default(), keys).unwrap();
+    let changes = vec![
+        SettingChange { key: "llm.base_url".into(), value: json!(server.url()) },
+        SettingChange { key: "llm.model".into(), value: json!("test-model") },
+    ];
+    app.update_settings(UpdateSettingsRequest { changes }).unwrap();
+    app.add_mcp_server(AddMcpServerRequest {
+        name: "gone".into(),
+        command: Some("no-such-mcp-command-xyz".into()),
+        ..AddMcpServerRequest::default()
+    })
+    .unwrap();
+    let app = Arc::new(app);
+    server.push(Reply::sse(sse(vec![
+        ev_tool_call(0, "call_1", "use_connection", r#"{"server":"gone"}"#),
+        ev_finish("tool_calls"),
+    ])));
+    server.push(Reply::sse(sse(vec![ev_text("好的。"), ev_finish("stop")])));
+    let (stop, events) = start(&app, "看看日历").finish().await;
+    assert_eq!(stop, StopReason::Completed);
+    let requests: Vec<Value> = server.requests().iter().map(|r| r.json()).collect();
+    let catalogue = requests[0]["tools"].to_string();
+    assert!(
+        catalogue.contains("- gone: unavailable (MCP server gone: the command `no-such-mcp"),
+        "{catalogue}"
+    );
+    let last = requests[1]["messages"].to_string();
+    assert!(last.contains("the connection `gone` is unavailable"), "{last}");
+    // The person sees it too: the request's notices name the connection.
+    let noticed = events.iter().any(|e| match &e.event {
+        Event::ModelRequest { notices, .. } => {
+            notices.iter().any(|n| n.contains("connection `gone` is unavailable"))
+        }
+        _ => false,
+    });
+    assert!(noticed, "{events:?}");
+}
