@@ -12,7 +12,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use vibe_context::{ContextBuilder, History, PromptRequest, RunParts};
 use vibe_llm::{ChatModel, ChatResponse, Message, ToolCall};
-use vibe_skills::Registry;
+use vibe_skills::{McpToolRef, Registry, ToolRef};
 use vibe_store::{Conversation, NewMessage, Role, RunAnswer, Store};
 use vibe_wire::{Event, Phase, StopReason, TokenUsage};
 
@@ -165,13 +165,49 @@ pub async fn run_agent(input: AgentInput) -> Result<AgentOutcome, CoreError> {
     }
 }
 
-/// Offer `use_connection` (its definition listing every connection) and the tools of the
-/// connections opened this turn; a connection that is unavailable is said in the notices.
-fn offer_connections(toolset: &mut ToolSet, hub: &Arc<Connections>, connected: &[String]) {
+/// The MCP tools the skill's tools.yaml names (`mcp: SERVER/TOOL`).
+fn declared_mcp_tools(skills: &Registry, skill: &str) -> Vec<McpToolRef> {
+    match skills.tools(skill) {
+        Ok(Some(spec)) => spec
+            .tools
+            .iter()
+            .filter_map(|t| match t {
+                ToolRef::Mcp(m) => Some(m.clone()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Offer `use_connection` (its definition listing every connection), the tools the active
+/// skill declares (`declared`) and those of the connections opened this turn; a connection
+/// that is unavailable, or a declared tool it does not have, is said in the notices.
+fn offer_connections(
+    toolset: &mut ToolSet,
+    hub: &Arc<Connections>,
+    connected: &[String],
+    declared: &[McpToolRef],
+) {
     toolset.push(Arc::new(UseConnection::with_catalogue(&hub.catalogue())));
     for name in hub.names() {
         if let Some(Err(e)) = hub.tried(name) {
             toolset.notices.push(format!("connection `{name}` is unavailable: {e}"));
+        }
+    }
+    for wanted in declared {
+        let found = match hub.tried(&wanted.server) {
+            Some(Ok(live)) => live.tools.iter().find(|t| t.name == wanted.tool).cloned(),
+            _ => None,
+        };
+        match found {
+            Some(info) => {
+                toolset.push(Arc::new(McpTool::new(&wanted.server, info, Arc::clone(hub))));
+            }
+            None => toolset.notices.push(format!(
+                "tool `{}` of the skill left out: the connection does not offer it now",
+                wanted.name
+            )),
         }
     }
     for server in connected {
@@ -219,7 +255,11 @@ impl Loop {
                 let inp = &self.input;
                 let mut toolset = inp.tools.tools_for(&inp.skills, self.active_skill.as_deref());
                 if let Some(hub) = inp.connections.as_ref().filter(|h| !h.is_empty()) {
-                    offer_connections(&mut toolset, hub, &self.connected);
+                    let declared = self
+                        .active_skill
+                        .as_deref()
+                        .map_or_else(Vec::new, |skill| declared_mcp_tools(&inp.skills, skill));
+                    offer_connections(&mut toolset, hub, &self.connected, &declared);
                 }
                 let defs = toolset.definitions();
                 let offer = Arc::new(Offer {

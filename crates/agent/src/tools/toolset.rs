@@ -108,6 +108,8 @@ impl ToolRegistry {
             self.get(name)
         };
         match (tool, handler) {
+            // Offered by the loop, from the connections (`driver::offer_connections`).
+            (ToolRef::Mcp(_), _) => {}
             (ToolRef::Builtin { .. }, Some(handler)) => set.push(handler),
             (ToolRef::Declared(declared), Some(handler)) => {
                 set.push(Arc::new(Described { definition: declared_def(declared), handler }));

@@ -277,3 +277,66 @@ async fn a_server_that_cannot_start_is_listed_unavailable_and_the_turn_goes_on()
     });
     assert!(noticed, "{events:?}");
 }
+
+/// A skill's tools.yaml asking for `mcp: SERVER/TOOL`: a server that is not configured is a
+/// warning of `vibe skills check` and of the skills list (never a failure at run time); one
+/// that is gets its tool offered while the skill is active, without `use_connection`.
+#[tokio::test]
+async fn a_skill_asks_for_a_connection_tool_and_a_missing_server_is_reported_by_the_check() {
+    let skills = tempfile::tempdir().unwrap();
+    let dir = vibe_test_support::write_skill(
+        skills.path(),
+        "planner",
+        "description: 帮助用户安排日程。\nuser-invocable: true",
+        "# 日程助手\n帮用户安排日程。",
+    );
+    std::fs::write(
+        dir.join("tools.yaml"),
+        "tools:\n  - read_state\n  - mcp: everything/echo\n  - mcp: calendar/list_events\n",
+    )
+    .unwrap();
+    let server = FakeServer::start();
+    let data = tempfile::tempdir().unwrap();
+    let keys = Arc::new(EphemeralKeys::default());
+    let overrides =
+        Overrides { skills_dir: Some(skills.path().to_path_buf()), ..Overrides::default() };
+    let app = App::open_with_keys(AppPaths::new(data.path()), overrides, keys).unwrap();
+    let changes = vec![
+        SettingChange { key: "llm.base_url".into(), value: json!(server.url()) },
+        SettingChange { key: "llm.model".into(), value: json!("test-model") },
+    ];
+    app.update_settings(UpdateSettingsRequest { changes }).unwrap();
+    app.add_mcp_server(AddMcpServerRequest {
+        name: "everything".into(),
+        command: Some("node".into()),
+        args: vec![everything().display().to_string(), "stdio".into()],
+        ..AddMcpServerRequest::default()
+    })
+    .unwrap();
+
+    let report = app.check_skills(&vibe_wire::command::CheckSkillsRequest {
+        dirs: vec![skills.path().display().to_string()],
+    });
+    assert!(report.ok, "{report:?}");
+    let texts: Vec<&str> = report.problems.iter().map(|p| p.text.as_str()).collect();
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    assert!(
+        texts[0].contains("tools.yaml:4:") && texts[0].contains("no connection is named calendar"),
+        "{texts:?}"
+    );
+    let listed = app.list_skills();
+    let planner = listed.skills.iter().find(|s| s.name == "planner").unwrap();
+    assert!(planner.problems.iter().any(|p| p.contains("calendar")), "{:?}", planner.problems);
+    assert!(!planner.problems.iter().any(|p| p.contains("everything")), "{:?}", planner.problems);
+
+    server.push(Reply::sse(sse(vec![ev_text("好的。"), ev_finish("stop")])));
+    let app = Arc::new(app);
+    let (tx, _events) = mpsc::unbounded_channel();
+    let mut request = SendMessageRequest::say(None, "明天有什么安排");
+    request.skill = Some("planner".into());
+    let done = app.send_message(request, Arc::new(ChannelSink(tx))).await.unwrap();
+    assert_eq!(done.stop_reason, StopReason::Completed);
+    let offered = tool_names(&server.requests()[0].json());
+    assert!(offered.contains(&"mcp__everything__echo".to_string()), "{offered:?}");
+    assert!(!offered.iter().any(|n| n.contains("calendar")), "{offered:?}");
+}
