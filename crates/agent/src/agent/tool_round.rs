@@ -138,11 +138,10 @@ impl Loop {
             Some(Effect::PlanUpdated(plan)) => {
                 self.input.emitter.emit(Event::PlanUpdated { plan });
             }
-            Some(Effect::ConnectionUsed { server }) => {
-                if !self.connected.contains(&server) {
-                    self.connected.push(server);
-                }
+            Some(Effect::ConnectionUsed { server }) if !self.connected.contains(&server) => {
+                self.connected.push(server);
             }
+            Some(Effect::ConnectionUsed { .. }) => {}
             None => {}
         }
     }

@@ -59,7 +59,8 @@ impl McpTool {
 
 impl Tool for McpTool {
     fn name(&self) -> &str {
-        &self.info.model_name
+        // The model's name (`mcp__SERVER__TOOL`), not the server's own.
+        &self.definition.name
     }
 
     fn definition(&self) -> ToolDef {
