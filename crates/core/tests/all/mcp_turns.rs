@@ -23,15 +23,7 @@ use vibe_wire::{ApprovalConnection, Envelope, Event, StopReason};
 const TOKEN: &str = "tok-mcp-4242-secret";
 
 fn everything() -> PathBuf {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
-        "../mcp/tests/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-    );
-    assert!(
-        script.is_file(),
-        "{} is missing: run `bash scripts/mcp-env.sh` (scripts/test.sh does)",
-        script.display()
-    );
-    script
+    vibe_test_support::everything_server()
 }
 
 /// An app talking to `server`, with the "everything" server connected (its environment
