@@ -91,6 +91,23 @@ test("an approval granted runs the tool", async ({ page }) => {
   await expect(tool).toContainText("streak: 5 days");
 });
 
+test("a connection's tool names its server and hints, and can be allowed always", async ({ page }) => {
+  await page.goto("./?lang=en&delay=10#chat");
+  await send(page, "what is on my calendar tomorrow?");
+  const dialog = page.getByTestId("approval-dialog");
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId("approval-connection")).toContainText("calendar");
+  await expect(page.getByTestId("approval-hints")).toContainText("only reads");
+  await expect(page.getByTestId("approval-hints")).toContainText("reaches the internet");
+  await page.getByTestId("always-allow").click();
+  await expect(dialog).toHaveCount(0);
+  const calls = await page.evaluate(() => window.__vibeMock.fromWebview);
+  const answer = JSON.parse(calls.find((c) => c.cmd === "resolve_approval")!.args).request;
+  expect(answer).toMatchObject({ approved: true, always: true });
+  const tool = page.getByTestId("tool-activity").filter({ hasText: "Used list_events of the connection calendar" });
+  await expect(tool).toContainText("done");
+});
+
 test("an approval denied shows the tool as denied", async ({ page }) => {
   await page.goto("./?lang=en&delay=10#chat");
   await send(page, "用脚本看看我的打卡天数");

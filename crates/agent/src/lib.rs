@@ -5,12 +5,13 @@
 //! talking to a front end does not belong here.
 //!
 //! A module imports only modules listed before it (docs/architecture.md, "Module boundaries"):
-//! `error`, `input`, `store_io`, `compute`, `profile_set`, `safety`, `wellbeing`, `tools`,
+//! `error`, `input`, `store_io`, `compute`, `profile_set`, `safety`, `wellbeing`, `connections`, `tools`,
 //! `memory`, `agent`, `chat`.
 
 pub mod agent;
 pub mod chat;
 pub mod compute;
+pub mod connections;
 mod error;
 pub mod input;
 pub mod memory;

@@ -8,6 +8,19 @@ pub(crate) use protocol::{bar, protocol_lines};
 mod sanitize;
 pub(crate) use sanitize::terminal_safe;
 mod status;
+
+/// What a connected server says of a tool, in words ("only reads, reaches the internet").
+pub(crate) fn connection_hints(c: &vibe_wire::ApprovalConnection) -> String {
+    let hints: Vec<&str> = [
+        (c.read_only == Some(true), "only reads"),
+        (c.destructive == Some(true), "may delete or overwrite"),
+        (c.open_world == Some(true), "reaches the internet or other services"),
+    ]
+    .into_iter()
+    .filter_map(|(on, words)| on.then_some(words))
+    .collect();
+    if hints.is_empty() { "it says nothing of what it changes".into() } else { hints.join(", ") }
+}
 #[cfg(test)]
 mod tests;
 

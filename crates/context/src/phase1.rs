@@ -22,6 +22,16 @@ use crate::ContextError;
 /// the phase-1 prompt offers it beside `use_skill`. Running it is the tools module's.
 pub const FLAG_WELLBEING_CONCERN: &str = "flag_wellbeing_concern";
 
+/// `use_connection` (also in `vibe_skills::BUILTIN_TOOLS`): offered beside `use_skill` when
+/// MCP servers are connected; its definition carries their catalogue.
+pub const USE_CONNECTION: &str = "use_connection";
+
+/// A tool the phase-1 prompt passes on from the offered set: `use_connection` and the tools
+/// of connected MCP servers (`mcp__SERVER__TOOL`).
+fn is_connection_tool(name: &str) -> bool {
+    name == USE_CONNECTION || name.starts_with("mcp__")
+}
+
 /// Share of the phase-1 budget the core persona may take before it is cut.
 const PERSONA_SHARE: u32 = 60;
 /// Share of the phase-1 budget the compaction summary may take.
@@ -91,10 +101,16 @@ impl ContextBuilder {
         let wellbeing: Vec<ToolDef> =
             req.tools.iter().filter(|t| t.name == FLAG_WELLBEING_CONCERN).cloned().collect();
         let wellbeing_tokens = tools_tokens(tk, &wellbeing);
+        // Connections (docs/mcp.md): `use_connection` with its catalogue, and the tools of the
+        // connections opened this turn, after the app's own tools.
+        let connections: Vec<ToolDef> =
+            req.tools.iter().filter(|t| is_connection_tool(&t.name)).cloned().collect();
+        let connections_tokens = tools_tokens(tk, &connections);
         let fixed: u32 =
             sections.iter().enumerate().map(|(i, s)| section_tokens(tk, s, i)).sum::<u32>()
                 + seam_slack(sections.len())
                 + wellbeing_tokens
+                + connections_tokens
                 + turn_tokens;
         let skills = self.skills.skills();
         let entries = catalog::entries(&skills, req.user_message);
@@ -110,6 +126,14 @@ impl ContextBuilder {
             counts.push(SectionTokens { name: "tools".to_string(), tokens: wellbeing_tokens });
             total += wellbeing_tokens;
             tools.extend(wellbeing);
+        }
+        if !connections.is_empty() {
+            counts.push(SectionTokens {
+                name: "connections".to_string(),
+                tokens: connections_tokens,
+            });
+            total += connections_tokens;
+            tools.extend(connections);
         }
         total += turn_tokens;
         counts.extend(turn_counts);

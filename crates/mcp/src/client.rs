@@ -113,6 +113,12 @@ impl Connection {
         })
     }
 
+    /// What the server says of itself for a model (its `instructions`), when it says anything.
+    pub fn instructions(&self) -> Option<String> {
+        let info = self.service.peer_info()?;
+        info.instructions.clone().filter(|i| !i.trim().is_empty())
+    }
+
     fn failure<'a>(&'a self, during: &'a str, tool: Option<&'a str>) -> Failure<'a> {
         Failure {
             name: &self.name,

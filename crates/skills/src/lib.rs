@@ -47,7 +47,9 @@ pub use parts::prompts::{LocalText, MAX_PROMPT_CHARS, MAX_STARTERS, PromptsSpec}
 pub use parts::protocols::ProtocolSource;
 pub use parts::rules::Rule;
 pub use parts::scenarios::Scenario;
-pub use parts::tools::{BUILTIN_TOOLS, DeclaredTool, ToolRef, ToolsSpec};
+pub use parts::tools::{
+    BUILTIN_TOOLS, DeclaredTool, McpToolRef, ToolRef, ToolsSpec, declared_mcp_tools,
+};
 pub use problem::{Pos, Problem, Severity, has_errors};
 pub use protocol::{
     CompletionTarget, Field, FieldLabel, FieldType, PROTOCOL_SCHEMA, Protocol, Reminder,

@@ -12,6 +12,7 @@
 mod check;
 mod events;
 mod file_server;
+mod mcp_servers;
 mod model_file;
 mod poll;
 mod protocol_steps;
@@ -30,6 +31,7 @@ pub use events::{
     sse_frame,
 };
 pub use file_server::FileServer;
+pub use mcp_servers::everything_server;
 pub use model_file::{catalog_entry, gguf_bytes, sha256_hex};
 pub use poll::eventually;
 pub use protocol_steps::dankoe_step;

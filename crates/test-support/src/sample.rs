@@ -72,6 +72,7 @@ pub fn sample_run(
             tool: "run_script".into(),
             args: json!({"script": "x.py"}),
             reason: "runs a script".into(),
+            connection: None,
         },
         Event::ApprovalResolved {
             request_id: "a1".into(),

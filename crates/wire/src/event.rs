@@ -136,7 +136,16 @@ pub enum Event {
     /// Something for the person to see that is not chat text (e.g. a chart).
     Display { kind: DisplayKind, data: Value },
     /// A tool needs the person's approval; the run waits for `approval_resolved`.
-    ApprovalRequired { request_id: String, tool: String, args: Value, reason: String },
+    ApprovalRequired {
+        request_id: String,
+        tool: String,
+        args: Value,
+        reason: String,
+        /// Set when the tool is a connected MCP server's: which server, and what the server
+        /// says of the tool (hints, not guarantees); the person may answer "always allow".
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        connection: Option<ApprovalConnection>,
+    },
     /// The decision on an approval request.
     ApprovalResolved { request_id: String, approved: bool, by: ApprovalSource },
     /// Older turns were folded into a stored summary to fit the budget.
@@ -270,6 +279,24 @@ pub struct SafetyResource {
     /// Opening hours or a web address.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+/// The connected MCP server an approval request's tool belongs to, and what the server says
+/// of the tool (its annotations: hints, not guarantees; absent when it says nothing).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ApprovalConnection {
+    /// The server's name in the settings (`mcp.servers.NAME`).
+    pub server: String,
+    /// The tool's own name on the server.
+    pub tool: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive: Option<bool>,
+    /// It reaches beyond the computer (the web, other people's services).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world: Option<bool>,
 }
 
 /// One choice offered with a protocol invitation.

@@ -9,7 +9,10 @@ mod run;
 pub mod settings;
 
 pub use error_info::ErrorInfo;
-pub use event::{Envelope, Event, ProtocolAction, SafetyResource, SkillsChange, SkillsChangeKind};
+pub use event::{
+    ApprovalConnection, Envelope, Event, ProtocolAction, SafetyResource, SkillsChange,
+    SkillsChangeKind,
+};
 pub use kinds::{
     ApprovalSource, DisplayKind, ErrorKind, PlanStepStatus, ProtocolChoice, RunStatus,
     SafetyCategory, SafetyRisk, ToolMode, VoiceMode,

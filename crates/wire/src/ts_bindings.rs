@@ -13,13 +13,16 @@ use ts_rs::{Config, TS};
 
 use crate::command as cmd;
 use crate::{
+    ApprovalConnection, ProtocolAction, SafetyResource, SkillsChangeKind, StopReason, SummaryBy,
+    TokenUsage,
+};
+use crate::{
     ApprovalSource, DisplayKind, ErrorKind, PlanStepStatus, ProtocolChoice, RunStatus,
     SafetyCategory, SafetyRisk, ToolMode, VoiceMode,
 };
 use crate::{
     Envelope, ErrorInfo, Event, Phase, Plan, PlanStep, PromptBudget, SectionTokens, SkillsChange,
 };
-use crate::{ProtocolAction, SafetyResource, SkillsChangeKind, StopReason, SummaryBy, TokenUsage};
 
 /// The command that rewrites the committed bindings.
 const REGENERATE: &str = "bash scripts/gen-wire-ts.sh";
@@ -66,6 +69,7 @@ fn generate(dir: &Path) -> Result<(), String> {
     // JSON numbers: u64 counters stay far below 2^53, and serde_json writes them as numbers.
     let cfg = Config::new().with_large_int("number").with_out_dir(dir);
     let results = [
+        ApprovalConnection::export_all(&cfg),
         Envelope::export_all(&cfg),
         Event::export_all(&cfg),
         ErrorInfo::export_all(&cfg),

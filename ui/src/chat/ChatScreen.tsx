@@ -140,7 +140,7 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
         />
       </main>
       {state.approval && (
-        <ApprovalDialog approval={state.approval} onDecide={(ok) => state.approval && void chat.decide(state.approval.requestId, ok)} />
+        <ApprovalDialog approval={state.approval} onDecide={(ok, always) => state.approval && void chat.decide(state.approval.requestId, ok, always)} />
       )}
     </div>
   );

@@ -162,7 +162,13 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
       });
       return {
         ...next,
-        approval: { requestId: env.request_id, tool: env.tool, args: env.args, reason: env.reason },
+        approval: {
+          requestId: env.request_id,
+          tool: env.tool,
+          args: env.args,
+          reason: env.reason,
+          connection: env.connection ?? null,
+        },
       };
     }
     case "approval_resolved": {

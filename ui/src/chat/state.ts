@@ -2,6 +2,7 @@
 // its runs' events. Plain data, no behaviour (the reducer is in reducer.ts).
 
 import type {
+  ApprovalConnection,
   DisplayKind,
   ErrorInfo,
   Hint,
@@ -66,6 +67,8 @@ export interface PendingApproval {
   tool: string;
   args: unknown;
   reason: string;
+  /** The connected MCP server the tool belongs to, with its hints (`null`: the app's own tool). */
+  connection: ApprovalConnection | null;
 }
 
 /** The conversation's coaching protocol, as its events told it. */

@@ -67,4 +67,15 @@ describe("tool lines", () => {
     expect(toolLine(en, { name: "use_skill", arguments: { skill: "lifecoach" } })).toBe("Opened the skill lifecoach");
     expect(toolLine(en, { name: "lookup_weather", arguments: {} })).toBe("Used the skill's tool lookup_weather");
   });
+
+  it("name a connected server's tool by its server in every language", () => {
+    for (const lng of langs) {
+      const line = toolLine(t(lng), { name: "mcp__calendar__list_events", arguments: {}, result: undefined });
+      expect(line, lng).toContain("calendar");
+      expect(line, lng).toContain("list_events");
+      expect(line, lng).not.toContain("mcp__");
+      const opened = toolLine(t(lng), { name: "use_connection", arguments: { server: "calendar" }, result: undefined });
+      expect(opened, lng).toContain("calendar");
+    }
+  });
 });

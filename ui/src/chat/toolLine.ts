@@ -21,6 +21,7 @@ export const TOOL_LINES = [
   "advance_protocol_step",
   "cancel_protocol",
   "flag_wellbeing_concern",
+  "use_connection",
 ] as const;
 export type BuiltinTool = (typeof TOOL_LINES)[number];
 
@@ -35,6 +36,12 @@ function section(t: TFunction, key: string): string {
   return (SECTIONS as readonly string[]).includes(key)
     ? t(`chat.toolSection.${key as (typeof SECTIONS)[number]}`)
     : key;
+}
+
+/** The connection and the tool's own name of a connected server's tool (`mcp__SERVER__TOOL`). */
+export function connectionTool(name: string): { server: string; tool: string } | null {
+  const m = /^mcp__(.+?)__(.+)$/.exec(name);
+  return m ? { server: m[1] ?? "", tool: m[2] ?? "" } : null;
 }
 
 /** Whether `name` is a built-in tool with its own line. */
@@ -52,6 +59,8 @@ export function toolLine(
   const args = obj(tool.arguments);
   const result = obj(tool.result);
   const name = tool.name;
+  const mcp = connectionTool(name);
+  if (mcp) return t("chat.toolLine.mcp", mcp);
   if (!isBuiltin(name)) return t("chat.toolLine.other", { name });
   switch (name) {
     case "use_skill":
@@ -81,6 +90,8 @@ export function toolLine(
       return t("chat.toolLine.load_resource", { path: str(args.path) });
     case "run_script":
       return t("chat.toolLine.run_script", { script: str(args.script) });
+    case "use_connection":
+      return t("chat.toolLine.use_connection", { server: str(args.server) || str(result.server) });
     default:
       return t(`chat.toolLine.${name}`);
   }

@@ -69,9 +69,9 @@ export function useChat(onListChanged: () => void) {
     }
   }, []);
 
-  const decide = useCallback(async (requestId: string, approved: boolean) => {
+  const decide = useCallback(async (requestId: string, approved: boolean, always = false) => {
     try {
-      await client.resolveApproval(requestId, approved);
+      await client.resolveApproval(requestId, approved, always);
     } catch (e) {
       dispatch({ type: "fail", failure: client.toCommandError(e) });
     }

@@ -81,8 +81,8 @@ export function sendMessage(
 
 export const cancelRun = (runId: string) => call("cancel_run", { run_id: runId });
 
-export const resolveApproval = (requestId: string, approved: boolean) =>
-  call("resolve_approval", { request_id: requestId, approved });
+export const resolveApproval = (requestId: string, approved: boolean, always = false) =>
+  call("resolve_approval", { request_id: requestId, approved, always });
 
 export const conversations = {
   list: () => call("list_conversations").then((l) => l.conversations),

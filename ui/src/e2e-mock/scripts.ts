@@ -29,6 +29,21 @@ function afterDecision(events: Envelope[]): Envelope[] {
   return events.slice(i + 1);
 }
 
+const CALENDAR_TOOL = "mcp__calendar__list_events";
+
+/** A recorded `run_script` event as the calendar connection's `list_events` would send it. */
+function connectionTool(e: Envelope): Envelope {
+  if ((e.type === "tool_call" || e.type === "tool_result") && e.name === "run_script") return { ...e, name: CALENDAR_TOOL };
+  if (e.type === "approval_required")
+    return {
+      ...e,
+      tool: CALENDAR_TOOL,
+      reason: "calls the tool list_events of the connection calendar (an outside program or service)",
+      connection: { server: "calendar", tool: "list_events", read_only: true, open_world: true },
+    };
+  return e;
+}
+
 export function pickScript(message: string): Script {
   const m = message.toLowerCase();
   if (m.startsWith("bench")) {
@@ -42,6 +57,16 @@ export function pickScript(message: string): Script {
     return {
       events: granted.slice(0, upTo + 1),
       after: { granted: afterDecision(granted), denied: afterDecision(parseJsonl(denied)) },
+    };
+  }
+  if (m.includes("calendar") || m.includes("日历")) {
+    // The script run, as a connected server's tool: the calendar's `list_events`.
+    const asConnection = (events: Envelope[]) => events.map(connectionTool);
+    const granted = asConnection(parseJsonl(approved));
+    const upTo = granted.findIndex((e) => e.type === "approval_required");
+    return {
+      events: granted.slice(0, upTo + 1),
+      after: { granted: afterDecision(granted), denied: afterDecision(asConnection(parseJsonl(denied))) },
     };
   }
   if (m.includes("重置") || m.includes("reset")) return { events: parseJsonl(invite), after: null };

@@ -7,4 +7,9 @@ export type ResolveApprovalRequest = {
 /**
  * The `request_id` of the `approval_required` event.
  */
-request_id: string, approved: boolean, };
+request_id: string, approved: boolean, 
+/**
+ * With `approved`: always allow this tool of its connection from now on (written to
+ * `mcp.servers.SERVER.always_allow`); only for a request that names a connection.
+ */
+always: boolean, };

@@ -6,6 +6,7 @@ export type * from "./AnswerReminderRequest";
 export type * from "./ApiKeyRequest";
 export type * from "./ApiKeyStatus";
 export type * from "./AppendStateRequest";
+export type * from "./ApprovalConnection";
 export type * from "./ApprovalSource";
 export type * from "./Autostart";
 export type * from "./BackupCreated";

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use futures::future::BoxFuture;
 use serde_json::Value;
 use tokio::sync::oneshot;
-use vibe_wire::ApprovalSource;
+use vibe_wire::{ApprovalConnection, ApprovalSource};
 
 /// What the person is asked to approve.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,6 +17,8 @@ pub struct ApprovalRequest {
     pub tool: String,
     pub args: Value,
     pub reason: String,
+    /// The connected MCP server the tool belongs to, with the tool's hints.
+    pub connection: Option<ApprovalConnection>,
 }
 
 /// A decision and who made it.
@@ -49,14 +51,25 @@ impl Approver for ApprovalPolicy {
 /// whose answer never comes waits until the run is cancelled.
 #[derive(Default)]
 pub struct PendingApprovals {
-    waiting: Mutex<HashMap<String, oneshot::Sender<bool>>>,
+    waiting: Mutex<HashMap<String, Waiting>>,
+}
+
+/// A request waiting: where its answer goes, and the connection it names.
+struct Waiting {
+    answer: oneshot::Sender<bool>,
+    connection: Option<ApprovalConnection>,
 }
 
 impl PendingApprovals {
     /// Answer a waiting request; `false` when no request has that id.
     pub fn resolve(&self, request_id: &str, approved: bool) -> bool {
-        let sender = self.lock().remove(request_id);
-        sender.is_some_and(|s| s.send(approved).is_ok())
+        let waiting = self.lock().remove(request_id);
+        waiting.is_some_and(|w| w.answer.send(approved).is_ok())
+    }
+
+    /// The connection a waiting request names (`None`: no such request, or not an MCP tool).
+    pub fn connection(&self, request_id: &str) -> Option<ApprovalConnection> {
+        self.lock().get(request_id).and_then(|w| w.connection.clone())
     }
 
     /// Ids of the requests waiting now.
@@ -64,7 +77,7 @@ impl PendingApprovals {
         self.lock().keys().cloned().collect()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, oneshot::Sender<bool>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Waiting>> {
         self.waiting.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
@@ -72,7 +85,8 @@ impl PendingApprovals {
 impl Approver for PendingApprovals {
     fn decide<'a>(&'a self, request: &'a ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
         let (tx, rx) = oneshot::channel();
-        self.lock().insert(request.request_id.clone(), tx);
+        let waiting = Waiting { answer: tx, connection: request.connection.clone() };
+        self.lock().insert(request.request_id.clone(), waiting);
         Box::pin(async move {
             // A dropped sender (resolver gone) counts as a denial.
             let approved = rx.await.unwrap_or(false);
@@ -91,6 +105,7 @@ mod tests {
             tool: "run_script".into(),
             args: Value::Null,
             reason: "runs x.py".into(),
+            connection: None,
         }
     }
 

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use vibe_context::{ContextBuilder, History, PromptRequest, RunParts};
 use vibe_llm::{ChatModel, ChatResponse, Message, ToolCall};
-use vibe_skills::Registry;
+use vibe_skills::{McpToolRef, Registry, ToolRef};
 use vibe_store::{Conversation, NewMessage, Role, RunAnswer, Store};
 use vibe_wire::{Event, Phase, StopReason, TokenUsage};
 
@@ -25,8 +25,9 @@ use crate::agent::fsm::{Action, Machine, StoreAnswer};
 use crate::agent::persist::{Draft, tool_calls_json};
 use crate::agent::request::{self, RoundState};
 use crate::agent::round::{RoundEnd, stream_round};
+use crate::connections::Connections;
 use crate::store_io::{blocking, off_worker};
-use crate::tools::{ToolRegistry, ToolSet};
+use crate::tools::{McpTool, ToolRegistry, ToolSet, UseConnection};
 use vibe_runlog::RunAudit;
 use vibe_runlog::emit::Emitter;
 
@@ -56,6 +57,8 @@ pub struct AgentInput {
     pub seed: Option<u64>,
     /// Let the model write compaction summaries (one extra call, counted in the usage).
     pub summarize_with_model: bool,
+    /// The connected MCP servers (`None`: none configured).
+    pub connections: Option<Arc<Connections>>,
 }
 
 /// How the run ended.
@@ -77,6 +80,8 @@ pub struct AgentOutcome {
 /// a turn offer the same tools).
 struct Offer {
     skill: Option<String>,
+    /// The connections `use_connection` opened this turn.
+    connected: Vec<String>,
     toolset: ToolSet,
     defs: Vec<vibe_llm::ToolDef>,
 }
@@ -106,6 +111,8 @@ pub(super) struct Loop {
     /// The prompt parts this run's model calls share (the skill's static parts, the cases
     /// matched to the person's message).
     prompt_parts: RunParts,
+    /// The connections whose tools are offered for the rest of the turn (`use_connection`).
+    pub(super) connected: Vec<String>,
 }
 
 /// Run the loop to its end. Errors are infrastructure failures (database, skills); model and
@@ -131,6 +138,7 @@ pub async fn run_agent(input: AgentInput) -> Result<AgentOutcome, CoreError> {
         answer: None,
         calls_answer: None,
         prompt_parts: RunParts::default(),
+        connected: Vec::new(),
     };
     let mut action = lp.machine.start();
     loop {
@@ -154,6 +162,60 @@ pub async fn run_agent(input: AgentInput) -> Result<AgentOutcome, CoreError> {
                 });
             }
         };
+    }
+}
+
+/// The MCP tools the skill's tools.yaml names (`mcp: SERVER/TOOL`).
+fn declared_mcp_tools(skills: &Registry, skill: &str) -> Vec<McpToolRef> {
+    match skills.tools(skill) {
+        Ok(Some(spec)) => spec
+            .tools
+            .iter()
+            .filter_map(|t| match t {
+                ToolRef::Mcp(m) => Some(m.clone()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Offer `use_connection` (its definition listing every connection), the tools the active
+/// skill declares (`declared`) and those of the connections opened this turn; a connection
+/// that is unavailable, or a declared tool it does not have, is said in the notices.
+fn offer_connections(
+    toolset: &mut ToolSet,
+    hub: &Arc<Connections>,
+    connected: &[String],
+    declared: &[McpToolRef],
+) {
+    toolset.push(Arc::new(UseConnection::with_catalogue(&hub.catalogue())));
+    for name in hub.names() {
+        if let Some(Err(e)) = hub.tried(name) {
+            toolset.notices.push(format!("connection `{name}` is unavailable: {e}"));
+        }
+    }
+    for wanted in declared {
+        let found = match hub.tried(&wanted.server) {
+            Some(Ok(live)) => live.tools.iter().find(|t| t.name == wanted.tool).cloned(),
+            _ => None,
+        };
+        match found {
+            Some(info) => {
+                toolset.push(Arc::new(McpTool::new(&wanted.server, info, Arc::clone(hub))));
+            }
+            None => toolset.notices.push(format!(
+                "tool `{}` of the skill left out: the connection does not offer it now",
+                wanted.name
+            )),
+        }
+    }
+    for server in connected {
+        if let Some(Ok(live)) = hub.tried(server) {
+            for info in &live.tools {
+                toolset.push(Arc::new(McpTool::new(server, info.clone(), Arc::clone(hub))));
+            }
+        }
     }
 }
 
@@ -184,12 +246,28 @@ impl Loop {
     /// The tools offered while the active skill is active, built once per run and skill.
     fn offer(&mut self) -> Arc<Offer> {
         match &self.offer {
-            Some(offer) if offer.skill == self.active_skill => Arc::clone(offer),
+            Some(offer)
+                if offer.skill == self.active_skill && offer.connected == self.connected =>
+            {
+                Arc::clone(offer)
+            }
             _ => {
                 let inp = &self.input;
-                let toolset = inp.tools.tools_for(&inp.skills, self.active_skill.as_deref());
+                let mut toolset = inp.tools.tools_for(&inp.skills, self.active_skill.as_deref());
+                if let Some(hub) = inp.connections.as_ref().filter(|h| !h.is_empty()) {
+                    let declared = self
+                        .active_skill
+                        .as_deref()
+                        .map_or_else(Vec::new, |skill| declared_mcp_tools(&inp.skills, skill));
+                    offer_connections(&mut toolset, hub, &self.connected, &declared);
+                }
                 let defs = toolset.definitions();
-                let offer = Arc::new(Offer { skill: self.active_skill.clone(), toolset, defs });
+                let offer = Arc::new(Offer {
+                    skill: self.active_skill.clone(),
+                    connected: self.connected.clone(),
+                    toolset,
+                    defs,
+                });
                 self.offer = Some(Arc::clone(&offer));
                 offer
             }
@@ -204,6 +282,14 @@ impl Loop {
         let conversation = self.conversation_now();
         let round = self.machine.round();
         self.input.emitter.emit(Event::RoundStarted { round });
+        if let Some(hub) = &self.input.connections {
+            // Once per chat service (each server's state is kept); Stop does not wait for it.
+            tokio::select! {
+                biased;
+                _ = self.input.cancel.cancelled() => {}
+                () = hub.connect_all() => {}
+            }
+        }
         let offer = self.offer();
         let inp = &self.input;
         let prompt = inp.context.system_prompt(&PromptRequest {

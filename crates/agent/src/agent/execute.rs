@@ -225,12 +225,14 @@ async fn ask(
         tool: call.name.clone(),
         args: args.clone(),
         reason,
+        connection: tool.connection(),
     };
     emitter.emit(Event::ApprovalRequired {
         request_id: request.request_id.clone(),
         tool: request.tool.clone(),
         args: request.args.clone(),
         reason: request.reason.clone(),
+        connection: request.connection.clone(),
     });
     let decision = tokio::select! {
         biased;

@@ -72,6 +72,8 @@ impl Loop {
             seed: inp.seed,
             approved: false,
             approval_checked: false,
+            connections: inp.connections.clone(),
+            cancel: inp.cancel.clone(),
         };
         let approver = inp.approver.clone();
         let emitter = inp.emitter.clone();
@@ -136,6 +138,10 @@ impl Loop {
             Some(Effect::PlanUpdated(plan)) => {
                 self.input.emitter.emit(Event::PlanUpdated { plan });
             }
+            Some(Effect::ConnectionUsed { server }) if !self.connected.contains(&server) => {
+                self.connected.push(server);
+            }
+            Some(Effect::ConnectionUsed { .. }) => {}
             None => {}
         }
     }

@@ -17,6 +17,7 @@ use vibe_wire::{ErrorInfo, Event, RunStatus, StopReason, TokenUsage};
 
 use crate::CoreError;
 use crate::agent::{AgentInput, AgentOutcome, Approver, run_agent};
+use crate::connections::Connections;
 use crate::store_io::blocking;
 use crate::tools::{ToolRegistry, ToolsSettings};
 use vibe_runlog::emit::{Emitter, EventSink};
@@ -83,6 +84,8 @@ pub struct ChatSetup {
     /// Keep a run folder ready ahead of each turn (long-lived hosts: the desktop app, the
     /// REPL); pointless for one turn per process.
     pub runs_ahead: bool,
+    /// The enabled MCP servers (`None`: none configured).
+    pub connections: Option<Arc<Connections>>,
 }
 
 /// The routing layer over the agent.
@@ -100,6 +103,7 @@ pub struct ChatService {
     /// Memory passes (`memory_hook.rs`): one at a time, and the ones started after a turn's
     /// reply, for [`ChatService::settle`].
     memory: memory_hook::MemoryPasses,
+    connections: Option<Arc<Connections>>,
 }
 
 /// One turn on its way: what `prepare` set up and every later step uses.
@@ -117,7 +121,8 @@ impl ChatService {
     /// The service over `setup`. Fails on invalid context limits or when the tokenizer
     /// cannot load.
     pub fn new(setup: ChatSetup) -> Result<Self, CoreError> {
-        let ChatSetup { store, skills, model, runs, config, tools, clock, runs_ahead } = setup;
+        let ChatSetup { store, skills, model, runs, config, tools, clock, runs_ahead, connections } =
+            setup;
         let context = Arc::new(
             ContextBuilder::new(store.clone(), skills.clone(), config.context.clone())?
                 .calibrated_for(model.model_name())?,
@@ -141,6 +146,7 @@ impl ChatService {
             spares: None,
             protocol_clock: clock,
             memory,
+            connections,
         };
         Ok(if runs_ahead { service.prepare_runs_ahead() } else { service })
     }
@@ -155,6 +161,11 @@ impl ChatService {
 
     pub fn context(&self) -> &Arc<ContextBuilder> {
         &self.context
+    }
+
+    /// The connected MCP servers of this service.
+    pub fn connections(&self) -> Option<&Arc<Connections>> {
+        self.connections.as_ref()
     }
 
     /// Run one turn, sending its events to `sinks` (and the audit log): prepare (conversation,
@@ -193,6 +204,7 @@ impl ChatService {
             audit: turn.audit.clone(),
             seed: self.config.seed,
             summarize_with_model: self.config.summarize_with_model,
+            connections: self.connections.clone(),
         };
         let ended = run_agent(input).await;
         let result = self.close(&turn, ended, plan.usage).await?;

@@ -12,6 +12,7 @@ mod args;
 mod birth;
 mod chart;
 mod described;
+mod mcp_call;
 mod plan;
 mod protocol_tools;
 mod registry;
@@ -20,11 +21,14 @@ mod script;
 mod state;
 mod tarot;
 mod toolset;
+mod use_connection;
 mod use_skill;
 mod wellbeing;
 
+pub use mcp_call::McpTool;
 pub use registry::{ToolRegistry, ToolsSettings, ToolsSettingsExt};
 pub use toolset::ToolSet;
+pub use use_connection::{USE_CONNECTION, UseConnection};
 pub use wellbeing::FLAG_WELLBEING_CONCERN;
 pub use wellbeing::read_flag;
 
@@ -57,6 +61,8 @@ pub enum ToolKind {
     Skill,
     /// Updates the explicit plan.
     Plan,
+    /// Calls a tool of a connected MCP server.
+    Connection,
 }
 
 /// Everything a tool call may use. Built by the agent for each call.
@@ -84,6 +90,10 @@ pub struct ToolContext {
     /// for the person to approve anything), so asking again when it runs would read what was
     /// just read.
     pub approval_checked: bool,
+    /// The connected MCP servers (`None`: none configured).
+    pub connections: Option<Arc<crate::connections::Connections>>,
+    /// The turn's cancellation (Stop): long calls (an MCP tool) stop waiting when it trips.
+    pub cancel: tokio_util::sync::CancellationToken,
 }
 
 /// What a tool call returns to the loop.
@@ -179,6 +189,8 @@ pub enum Effect {
     SkillActivated { skill: String, scenario: Option<String> },
     /// `update_plan` replaced the plan.
     PlanUpdated(Plan),
+    /// `use_connection`: offer this connected server's tools for the rest of the turn.
+    ConnectionUsed { server: String },
 }
 
 /// A tool handler.
@@ -207,6 +219,11 @@ pub trait Tool: Send + Sync {
     /// `needs_approval`.
     fn approval_in(&self, _ctx: &ToolContext, args: &Value) -> Option<String> {
         self.needs_approval(args)
+    }
+    /// The connected MCP server this tool belongs to, for its approval request (`None`: one
+    /// of the app's own tools).
+    fn connection(&self) -> Option<vibe_wire::ApprovalConnection> {
+        None
     }
     /// Run the call. Failures are returned as [`ToolOutput::error`], never panics.
     fn call<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput>;

@@ -18,6 +18,7 @@ use super::resource::LoadResource;
 use super::script::RunScript;
 use super::state::{AppendToList, ReadState, WriteState};
 use super::tarot::DrawTarot;
+use super::use_connection::UseConnection;
 use super::use_skill::UseSkill;
 use super::wellbeing::FlagWellbeingConcern;
 
@@ -84,6 +85,7 @@ impl ToolRegistry {
             Arc::new(ShowChart),
             Arc::new(DrawTarot),
             Arc::new(FlagWellbeingConcern),
+            Arc::new(UseConnection::default()),
         ];
         tools.extend(protocol_tools(&system_clock()));
         let handlers = tools.into_iter().map(|t| (t.name().to_string(), t)).collect();

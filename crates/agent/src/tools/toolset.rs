@@ -42,7 +42,8 @@ impl ToolSet {
         self.tools.iter().map(|t| t.definition()).collect()
     }
 
-    fn push(&mut self, tool: Arc<dyn Tool>) {
+    /// Offer `tool` too, unless a tool of its name is offered already.
+    pub(crate) fn push(&mut self, tool: Arc<dyn Tool>) {
         if self.get(tool.name()).is_none() {
             self.tools.push(tool);
         }
@@ -107,6 +108,8 @@ impl ToolRegistry {
             self.get(name)
         };
         match (tool, handler) {
+            // Offered by the loop, from the connections (`driver::offer_connections`).
+            (ToolRef::Mcp(_), _) => {}
             (ToolRef::Builtin { .. }, Some(handler)) => set.push(handler),
             (ToolRef::Declared(declared), Some(handler)) => {
                 set.push(Arc::new(Described { definition: declared_def(declared), handler }));

@@ -96,7 +96,16 @@ pub struct TerminalApprover(pub Arc<Terminal>);
 impl Approver for TerminalApprover {
     fn decide<'a>(&'a self, request: &'a ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
         Box::pin(async move {
-            let ask = format!("allow {} — {}? [y/N] ", request.tool, request.reason);
+            let ask = match &request.connection {
+                Some(c) => format!(
+                    "allow {} of the connection {} ({}) — {}? [y/N] ",
+                    c.tool,
+                    c.server,
+                    crate::render::connection_hints(c),
+                    request.reason
+                ),
+                None => format!("allow {} — {}? [y/N] ", request.tool, request.reason),
+            };
             eprint!("{}", crate::render::terminal_safe(&ask));
             let _ = std::io::stderr().flush();
             let answer = self.0.next_line().await.unwrap_or_default();

@@ -45,8 +45,11 @@ pub(crate) fn status_lines(event: &Event) -> Vec<String> {
             vec![format!("✎ saved {whose}: {}", paths.join(", "))]
         }
         Event::Display { kind, data } => vec![format!("▣ {kind}: {}", compact(data))],
-        Event::ApprovalRequired { tool, args, reason, .. } => {
-            vec![format!("? approval needed: {} — {reason}", tool_call_text(tool, args))]
+        Event::ApprovalRequired { tool, args, reason, connection, .. } => {
+            let from = connection.as_ref().map_or(String::new(), |c| {
+                format!(" [connection {}: {}]", c.server, super::connection_hints(c))
+            });
+            vec![format!("? approval needed: {}{from} — {reason}", tool_call_text(tool, args))]
         }
         Event::ApprovalResolved { approved, by, .. } => {
             vec![if *approved {

@@ -4,20 +4,12 @@
 //! config; a server that cannot start fails its test with the reason; mistakes refused with
 //! what to do. (Secrets need a keychain: vibe-core's tests cover them with an in-memory one.)
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::support::{ok_json_in, run};
 
 fn everything() -> String {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
-        "../mcp/tests/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-    );
-    assert!(
-        script.is_file(),
-        "{} is missing: run `bash scripts/mcp-env.sh` (scripts/test.sh does)",
-        script.display()
-    );
-    script.display().to_string()
+    vibe_test_support::everything_server().display().to_string()
 }
 
 fn settings(dir: &Path) -> String {

@@ -30,6 +30,7 @@ mod insights_words;
 mod journal;
 mod local_model;
 mod mcp;
+mod mcp_agent;
 mod mcp_config;
 mod memory;
 mod models;
@@ -94,6 +95,8 @@ pub struct App {
     /// The chat service, built at the first turn from the assembly and dropped when settings
     /// or keys change.
     service: Mutex<Option<Arc<ChatService>>>,
+    /// The connected MCP servers turns use, kept across services (`mcp_agent.rs`).
+    mcp_hub: Mutex<mcp_agent::KeptHub>,
     /// Notices of the last model set-up (no key stored, no keychain service).
     notices: Mutex<Vec<String>>,
     approvals: Arc<PendingApprovals>,
@@ -218,6 +221,7 @@ impl App {
             settings: RwLock::new(loaded),
             skills: RwLock::new(skills),
             service: Mutex::new(None),
+            mcp_hub: Mutex::new(None),
             notices: Mutex::new(Vec::new()),
             approvals: Arc::new(PendingApprovals::default()),
             live: Arc::new(LiveRuns::default()),

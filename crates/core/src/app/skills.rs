@@ -23,15 +23,19 @@ impl App {
         let mut skills: Vec<SkillSummary> = registry
             .skills()
             .into_iter()
-            .map(|e| SkillSummary {
-                name: e.name,
-                description: Some(e.meta.description.clone()),
-                root: root_kind(e.root),
-                dir: path(&e.dir),
-                shadows: shadows(&e.shadows),
-                valid: e.valid,
-                problems: strings(&e.problems),
-                findings: findings(&e.problems),
+            .map(|e| {
+                let mut problems = e.problems.clone();
+                problems.extend(self.missing_connections(&e.dir));
+                SkillSummary {
+                    name: e.name,
+                    description: Some(e.meta.description.clone()),
+                    root: root_kind(e.root),
+                    dir: path(&e.dir),
+                    shadows: shadows(&e.shadows),
+                    valid: e.valid,
+                    problems: strings(&problems),
+                    findings: findings(&problems),
+                }
             })
             .collect();
         skills.extend(registry.broken().into_iter().map(|b| SkillSummary {
@@ -128,6 +132,9 @@ impl App {
         let (mut skills, mut problems) = (Vec::new(), Vec::new());
         for dir in &dirs {
             let report = check_path(dir);
+            for skill in &report.skills {
+                problems.extend(self.missing_connections(&skill.dir));
+            }
             skills.extend(report.skills.into_iter().map(|s| CheckedSkillView {
                 name: s.name,
                 dir: path(&s.dir),
@@ -145,6 +152,27 @@ impl App {
             warnings: count(problems.len() - errors),
             problems: problems.iter().map(check_problem).collect(),
         }
+    }
+
+    /// A warning for each `mcp: SERVER/TOOL` of the skill in `dir` whose server is not
+    /// configured (docs/mcp.md, "For skill authors"): reported here, never at run time.
+    fn missing_connections(&self, dir: &Path) -> Vec<Problem> {
+        let settings = self.settings();
+        vibe_skills::declared_mcp_tools(dir)
+            .into_iter()
+            .filter(|m| !settings.mcp.servers.contains_key(&m.server))
+            .map(|m| {
+                Problem::warning(
+                    &dir.join("tools.yaml"),
+                    vibe_skills::Pos::new(m.line, 1),
+                    format!(
+                        "`{}`: no connection is named {}; the skill goes without this tool \
+                         until one is added (`vibe mcp add {} …`)",
+                        m.name, m.server, m.server
+                    ),
+                )
+            })
+            .collect()
     }
 
     /// `new_skill`: a folder with a valid SKILL.md in the person's skills folder.

@@ -138,9 +138,20 @@ impl App {
     /// `resolve_approval`: the person's answer to an `approval_required` event of a turn sent
     /// with [`App::send_message`].
     pub fn resolve_approval(&self, request: &ResolveApprovalRequest) -> ResolveApprovalResponse {
-        ResolveApprovalResponse {
-            resolved: self.approvals.resolve(&request.request_id, request.approved),
+        let always = if request.always && request.approved {
+            self.approvals.connection(&request.request_id)
+        } else {
+            None
+        };
+        let resolved = self.approvals.resolve(&request.request_id, request.approved);
+        if resolved && let Some(c) = always {
+            // The call goes ahead either way; a setting that cannot be written is said in the
+            // log (the next call asks again).
+            if let Err(e) = self.always_allow_mcp_tool(&c.server, &c.tool) {
+                tracing::warn!(server = %c.server, tool = %c.tool, "cannot save always allow: {e}");
+            }
         }
+        ResolveApprovalResponse { resolved }
     }
 
     /// Approval requests waiting for an answer now.
@@ -200,6 +211,7 @@ impl App {
             tools: assembly.tools.clone(),
             clock: assembly.clock.clone(),
             runs_ahead: assembly.long_lived,
+            connections: self.mcp_connections(),
         })?;
         *self.notices.lock().unwrap_or_else(PoisonError::into_inner) = notices;
         let service = Arc::new(service);

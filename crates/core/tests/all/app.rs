@@ -195,7 +195,8 @@ async fn an_approval_is_resolved_by_command_from_another_task() {
         }
         let request_id = request_id.expect("approval asked");
         assert_eq!(app.pending_approvals(), std::slice::from_ref(&request_id));
-        let answer = ResolveApprovalRequest { request_id: request_id.clone(), approved };
+        let answer =
+            ResolveApprovalRequest { request_id: request_id.clone(), approved, always: false };
         assert!(app.resolve_approval(&answer).resolved);
         assert!(!app.resolve_approval(&answer).resolved, "answered once");
         let done = turn.await.unwrap().unwrap();

@@ -91,6 +91,79 @@ fn the_registry_use_skill_parameters_are_kept_and_the_builtin_catalog_still_fits
     assert!(p.notices.is_empty(), "{:?}", p.notices);
 }
 
+/// Five connected MCP servers with sixty tools between them (docs/mcp.md): before
+/// `use_connection`, phase 1 carries one catalogue line per server in `use_connection`'s
+/// definition and none of their schemas, and fits its budget.
+#[test]
+fn phase_one_fits_its_budget_with_five_servers_and_sixty_tools() {
+    use vibe_agent::connections::{catalogue_line, summary};
+    use vibe_agent::tools::{Tool as _, UseConnection};
+    let servers = ["calendar", "notes", "github", "habits", "filesystem"];
+    let lines: Vec<String> = servers
+        .iter()
+        .enumerate()
+        .map(|(i, server)| {
+            let tools: Vec<vibe_mcp::ToolInfo> = (0..12)
+                .map(|t| vibe_mcp::ToolInfo {
+                    name: format!("{server}_operation_number_{t}"),
+                    model_name: vibe_mcp::model_tool_name(server, &format!("op_{t}")),
+                    title: Some(format!("Operation {t}")),
+                    description: Some("A long description of what this tool does. ".repeat(8)),
+                    input_schema: serde_json::json!({"type": "object", "properties": {
+                        "query": {"type": "string", "description": "what to look for"}
+                    }}),
+                    read_only: Some(true),
+                    destructive: None,
+                    open_world: None,
+                })
+                .collect();
+            let instructions = format!(
+                "The {server} server: use it to read and change the person's {server}. \
+                 It knows many things and explains itself at length. {}",
+                "More words. ".repeat(30)
+            );
+            let state = if i == 4 {
+                Err("the command `npx` was not found; looked in /usr/bin, /usr/local/bin and \
+                     twenty more folders; give an absolute path"
+                    .repeat(3))
+            } else {
+                Ok(summary(Some(&instructions), None, &tools))
+            };
+            catalogue_line(server, Some(state))
+        })
+        .collect();
+    let registry = ToolRegistry::with_builtins();
+    let tools = vec![
+        registry.get(USE_SKILL).unwrap().definition(),
+        registry.get(FLAG_WELLBEING_CONCERN).unwrap().definition(),
+        UseConnection::with_catalogue(&lines).definition(),
+    ];
+    // The built-in phase 1 alone is about 2,060 tokens (persona 1,000, skill catalogue 640,
+    // the wellbeing tool 200): the connections must fit beside it in the phase-1 budget.
+    let (b, _) = builder(None);
+    let request = PromptRequest {
+        user: LOCAL_USER,
+        user_message: "明天的日程有什么",
+        tools: &tools,
+        ..PromptRequest::default()
+    };
+    let p = b.system_prompt(&request).unwrap();
+    let offered: Vec<&str> = p.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(offered, [USE_SKILL, "flag_wellbeing_concern", "use_connection"]);
+    let catalogue = &p.tools[2].description;
+    for server in servers {
+        assert_eq!(catalogue.matches(&format!("- {server}: ")).count(), 1, "{catalogue}");
+    }
+    assert!(catalogue.contains("- filesystem: unavailable (the command `npx`"), "{catalogue}");
+    let tokens = real_tokens(&b, &p.system, &p.tools);
+    assert!(tokens <= 2400 && p.prompt_tokens <= 2400, "{tokens} / {}", p.prompt_tokens);
+    // The skill catalogue may give way (a skill listed by name only); nothing is over budget.
+    assert!(!p.notices.iter().any(|n| n.contains("over the")), "{:?}", p.notices);
+    // The connections cost a bounded couple of hundred tokens however many tools they have.
+    let connections = p.sections.iter().find(|s| s.name == "connections").unwrap();
+    assert!(connections.tokens <= 250, "{:?}", p.sections);
+}
+
 #[test]
 fn phase_two_bazi_fits_six_thousand_tokens_with_the_profile_and_chart() {
     let (b, store) = builder(None);

@@ -21,15 +21,7 @@ fn settings_text(dir: &std::path::Path) -> String {
 }
 
 fn everything() -> PathBuf {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
-        "../mcp/tests/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-    );
-    assert!(
-        script.is_file(),
-        "{} is missing: run `bash scripts/mcp-env.sh` (scripts/test.sh does)",
-        script.display()
-    );
-    script
+    vibe_test_support::everything_server()
 }
 
 #[test]

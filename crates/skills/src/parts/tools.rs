@@ -4,6 +4,8 @@
 //! A mapping may carry a built-in name: it then documents that built-in for this skill (the
 //! app executes it; the skill supplies description, schema, examples and edge cases).
 //! An optional top-level `network: true` asks for network access for the skill's scripts.
+//! An item `{mcp: SERVER/TOOL}` names a tool of a connected MCP server the skill uses (offered
+//! while the skill is active; whether the server is configured is the app's check).
 //! Executing tools is the agent's job; JSON-schema checks are in `tools_schema`.
 
 use std::path::Path;
@@ -35,6 +37,7 @@ pub const BUILTIN_TOOLS: &[&str] = &[
     "advance_protocol_step",
     "cancel_protocol",
     "flag_wellbeing_concern",
+    "use_connection",
 ];
 
 /// The parsed `tools.yaml`.
@@ -61,6 +64,21 @@ pub enum ToolRef {
     Builtin { name: String },
     /// A tool declared by the skill.
     Declared(DeclaredTool),
+    /// A connected MCP server's tool (`mcp: SERVER/TOOL`).
+    Mcp(McpToolRef),
+}
+
+/// A tool of a connected MCP server a skill uses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct McpToolRef {
+    /// `mcp:SERVER/TOOL`, as written.
+    pub name: String,
+    /// The server's name in the settings (`mcp.servers.SERVER`).
+    pub server: String,
+    /// The tool's own name on the server.
+    pub tool: String,
+    /// Where in tools.yaml (for reports).
+    pub line: usize,
 }
 
 impl ToolRef {
@@ -68,6 +86,7 @@ impl ToolRef {
         match self {
             Self::Builtin { name } => name,
             Self::Declared(t) => &t.name,
+            Self::Mcp(t) => &t.name,
         }
     }
 }
@@ -155,6 +174,10 @@ fn tool_item(r: &mut Reader<'_>, item: &Node) -> Option<ToolRef> {
         );
         return None;
     };
+    if let Some(reference) = item.get("mcp") {
+        r.unknown_keys(entries, &["mcp"], "key of an mcp entry");
+        return mcp_item(r, reference);
+    }
     r.unknown_keys(entries, TOOL_FIELDS, "tool field");
     let name = match item.get("name") {
         Some(n) => r.text(n, "name").filter(|name| check_tool_name(r, n, name)),
@@ -190,6 +213,49 @@ fn tool_item(r: &mut Reader<'_>, item: &Node) -> Option<ToolRef> {
         examples,
         edge_cases,
     }))
+}
+
+/// `mcp: SERVER/TOOL`.
+fn mcp_item(r: &mut Reader<'_>, node: &Node) -> Option<ToolRef> {
+    let text = r.text(node, "mcp")?;
+    let server_ok = |s: &str| {
+        !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    };
+    match text.split_once('/') {
+        Some((server, tool)) if server_ok(server.trim()) && !tool.trim().is_empty() => {
+            let (server, tool) = (server.trim().to_string(), tool.trim().to_string());
+            Some(ToolRef::Mcp(McpToolRef {
+                name: format!("mcp:{server}/{tool}"),
+                server,
+                tool,
+                line: node.pos.line,
+            }))
+        }
+        _ => {
+            r.error(
+                node.pos,
+                format!(
+                    "`mcp: {text}` must name a connection and one of its tools as SERVER/TOOL, \
+                     e.g. `mcp: calendar/list_events` (the names `vibe mcp tools SERVER` shows)"
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// The MCP tools `tools.yaml` in `dir` names (none when it has none or cannot be read).
+pub fn declared_mcp_tools(dir: &Path) -> Vec<McpToolRef> {
+    let path = dir.join("tools.yaml");
+    let Ok(text) = std::fs::read_to_string(&path) else { return Vec::new() };
+    let (spec, _) = parse_tools(&path, &text);
+    spec.into_iter()
+        .flat_map(|s| s.tools)
+        .filter_map(|t| match t {
+            ToolRef::Mcp(m) => Some(m),
+            _ => None,
+        })
+        .collect()
 }
 
 fn check_tool_name(r: &mut Reader<'_>, node: &Node, name: &str) -> bool {

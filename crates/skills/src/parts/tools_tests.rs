@@ -124,3 +124,21 @@ fn network_is_off_unless_asked_for() {
     assert!(spec.is_none());
     assert!(problems.iter().any(|p| p.contains("`network` must be true or false")), "{problems:?}");
 }
+
+#[test]
+fn mcp_entries_name_a_connection_and_its_tool() {
+    let (spec, problems) =
+        parse("tools:\n  - read_state\n  - mcp: calendar/list_events\n  - mcp: notes/search.all\n");
+    assert!(problems.is_empty(), "{problems:?}");
+    let spec = spec.unwrap();
+    let ToolRef::Mcp(m) = &spec.tools[1] else { panic!("mcp") };
+    assert_eq!((m.server.as_str(), m.tool.as_str(), m.line), ("calendar", "list_events", 3));
+    assert_eq!(spec.tools[2].name(), "mcp:notes/search.all");
+    for bad in ["mcp: calendar", "mcp: /list", "mcp: my cal/list"] {
+        let (spec, problems) = parse(&format!("tools:\n  - {bad}\n"));
+        assert!(spec.is_none(), "{bad}");
+        assert!(problems.iter().any(|p| p.contains("SERVER/TOOL")), "{bad}: {problems:?}");
+    }
+    let (_, problems) = parse("tools:\n  - {mcp: a/b, name: x}\n");
+    assert!(problems.iter().any(|p| p.contains("unknown key")), "{problems:?}");
+}

@@ -103,6 +103,10 @@ pub struct ResolveApprovalRequest {
     /// The `request_id` of the `approval_required` event.
     pub request_id: String,
     pub approved: bool,
+    /// With `approved`: always allow this tool of its connection from now on (written to
+    /// `mcp.servers.SERVER.always_allow`); only for a request that names a connection.
+    #[serde(default)]
+    pub always: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -91,6 +91,8 @@ impl Fixture {
             // is tested through turns).
             approved: true,
             approval_checked: false,
+            connections: None,
+            cancel: Default::default(),
         }
     }
 

@@ -1,0 +1,260 @@
+//! The connected MCP servers of one chat service ([`Connections`], docs/mcp.md "What the coach
+//! sees"): each enabled server connected once (the first turn that needs it; the tools listed
+//! then are kept), the catalogue line a model reads for each, calls to a server's tool under
+//! the turn's cancellation, and which tools the person always allows. Resolving settings and
+//! secrets into [`ServerSpec`]s and writing "always allow" to the settings are `vibe-core`'s;
+//! offering tools, approvals and turning a result into an observation are the tools'.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde_json::{Map, Value};
+use tokio::sync::OnceCell;
+use tokio_util::sync::CancellationToken;
+use vibe_mcp::{Connection, Limits, McpError, ServerSpec, ToolInfo};
+
+/// Longest catalogue line summary, in characters.
+const SUMMARY_CHARS: usize = 80;
+/// Longest error shown for an unavailable server, in characters.
+const ERROR_CHARS: usize = 80;
+
+/// One configured server as the app resolved it.
+pub struct ServerConfig {
+    /// Its name (`mcp.servers.NAME`).
+    pub name: String,
+    /// What to connect to, or why it cannot be (a secret missing from the keychain).
+    pub spec: Result<ServerSpec, String>,
+    /// Its tools the person always allows (server's own names).
+    pub always_allow: Vec<String>,
+}
+
+/// A server connected, with its tools as listed at connect time.
+pub struct Live {
+    conn: Connection,
+    pub tools: Vec<ToolInfo>,
+    /// The one-line summary of the catalogue.
+    pub summary: String,
+}
+
+struct Server {
+    spec: Result<ServerSpec, String>,
+    always: Mutex<BTreeSet<String>>,
+    state: OnceCell<Result<Arc<Live>, String>>,
+}
+
+/// The enabled servers of a chat service. Cheap to share behind an `Arc`.
+pub struct Connections {
+    servers: BTreeMap<String, Server>,
+    limits: Limits,
+}
+
+impl Connections {
+    /// The servers of `configs`, connected lazily under `limits`.
+    pub fn new(configs: Vec<ServerConfig>, limits: Limits) -> Connections {
+        let servers = configs
+            .into_iter()
+            .map(|c| {
+                let server = Server {
+                    spec: c.spec,
+                    always: Mutex::new(c.always_allow.into_iter().collect()),
+                    state: OnceCell::new(),
+                };
+                (c.name, server)
+            })
+            .collect();
+        Connections { servers, limits }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.servers.is_empty()
+    }
+
+    /// The servers' names, sorted.
+    pub fn names(&self) -> Vec<&str> {
+        self.servers.keys().map(String::as_str).collect()
+    }
+
+    /// Connects every server not tried yet, all at once; a failure is kept as the server's
+    /// state (shown in the catalogue) and tried again only by a new chat service.
+    pub async fn connect_all(&self) {
+        let tries = self.servers.keys().map(|name| self.live(name));
+        futures::future::join_all(tries).await;
+    }
+
+    /// The server connected (connecting it on first use), or why it is unavailable.
+    pub async fn live(&self, name: &str) -> Result<Arc<Live>, String> {
+        let Some(server) = self.servers.get(name) else {
+            return Err(format!(
+                "no connection is named `{name}`; choose one of: {}",
+                self.names().join(", ")
+            ));
+        };
+        let state = server.state.get_or_init(|| connect(name, &server.spec, self.limits)).await;
+        state.clone()
+    }
+
+    /// The server's state if it was tried (`None`: not yet).
+    pub fn tried(&self, name: &str) -> Option<Result<Arc<Live>, String>> {
+        self.servers.get(name)?.state.get().cloned()
+    }
+
+    /// One line per server for a model: its name and what it offers, or that it is
+    /// unavailable and why. Servers not tried yet say so.
+    pub fn catalogue(&self) -> Vec<String> {
+        self.servers
+            .keys()
+            .map(|name| {
+                let state = self.tried(name).map(|s| s.map(|live| live.summary.clone()));
+                catalogue_line(name, state)
+            })
+            .collect()
+    }
+
+    /// Whether the person always allows `tool` (the server's own name) of `server`.
+    pub fn always_allowed(&self, server: &str, tool: &str) -> bool {
+        self.servers.get(server).is_some_and(|s| lock(&s.always).contains(tool))
+    }
+
+    /// Remember that the person always allows `tool` of `server` (for this service; the
+    /// setting is written by the app).
+    pub fn allow_always(&self, server: &str, tool: &str) {
+        if let Some(s) = self.servers.get(server) {
+            lock(&s.always).insert(tool.to_string());
+        }
+    }
+
+    /// Calls `tool` (the server's own name) of `server`.
+    pub async fn call(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: Map<String, Value>,
+        cancel: &CancellationToken,
+    ) -> Result<vibe_mcp::ToolOutput, CallError> {
+        let live = self.live(server).await.map_err(CallError::Unavailable)?;
+        live.conn.call_tool(tool, arguments, cancel).await.map_err(CallError::Mcp)
+    }
+}
+
+/// Why a call did not give a result.
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    /// The server could not be connected (the reason as the catalogue shows it).
+    #[error("the server is unavailable: {0}")]
+    Unavailable(String),
+    #[error(transparent)]
+    Mcp(#[from] McpError),
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+async fn connect(
+    name: &str,
+    spec: &Result<ServerSpec, String>,
+    limits: Limits,
+) -> Result<Arc<Live>, String> {
+    let spec = spec.as_ref().map_err(Clone::clone)?;
+    let conn = Connection::connect(spec, limits).await.map_err(|e| e.to_string())?;
+    let tools = match conn.list_tools().await {
+        Ok(tools) => tools,
+        Err(e) => {
+            conn.close().await;
+            return Err(e.to_string());
+        }
+    };
+    let summary = summary(conn.instructions().as_deref(), conn.server_info(), &tools);
+    tracing::debug!(server = name, tools = tools.len(), "MCP server connected");
+    Ok(Arc::new(Live { conn, tools, summary }))
+}
+
+/// The catalogue line of `server`: its summary, or why it is unavailable (`None`: not
+/// tried yet).
+pub fn catalogue_line(server: &str, state: Option<Result<String, String>>) -> String {
+    match state {
+        Some(Ok(summary)) => format!("- {server}: {summary}"),
+        Some(Err(e)) => format!("- {server}: unavailable ({})", cap(&e, ERROR_CHARS)),
+        None => format!("- {server}: not connected yet"),
+    }
+}
+
+/// A server's one-line summary: the first line of its instructions, else its title, then
+/// its tools' names — capped.
+pub fn summary(
+    instructions: Option<&str>,
+    info: Option<(String, String)>,
+    tools: &[ToolInfo],
+) -> String {
+    let first_line = instructions
+        .and_then(|i| i.lines().map(str::trim).find(|l| !l.is_empty()))
+        .map(str::to_string);
+    let title = info.map(|(name, _)| name).filter(|n| !n.trim().is_empty());
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    let tools_part = format!("{} tools: {}", tools.len(), names.join(", "));
+    let text = match first_line.or(title) {
+        Some(head) => format!("{head}; {tools_part}"),
+        None => tools_part,
+    };
+    cap(&text, SUMMARY_CHARS)
+}
+
+/// `text` on one line, at most `max` characters (an ellipsis marks a cut).
+pub(crate) fn cap(text: &str, max: usize) -> String {
+    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= max {
+        return one_line;
+    }
+    let mut cut: String = one_line.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tool(name: &str) -> ToolInfo {
+        ToolInfo {
+            name: name.into(),
+            model_name: format!("mcp__s__{name}"),
+            title: None,
+            description: None,
+            input_schema: Value::Null,
+            read_only: None,
+            destructive: None,
+            open_world: None,
+        }
+    }
+
+    #[test]
+    fn a_summary_is_one_capped_line() {
+        let tools: Vec<ToolInfo> = (0..40).map(|i| tool(&format!("tool_{i}"))).collect();
+        let s = summary(Some("\n  Reads your calendar.\nMore."), None, &tools);
+        assert!(s.starts_with("Reads your calendar.; 40 tools: tool_0, tool_1"), "{s}");
+        assert!(s.chars().count() <= SUMMARY_CHARS && s.ends_with('…'), "{s}");
+        let s = summary(None, Some(("notes-server".into(), "1.0".into())), &tools[..2]);
+        assert_eq!(s, "notes-server; 2 tools: tool_0, tool_1");
+    }
+
+    #[tokio::test]
+    async fn a_server_that_cannot_connect_is_unavailable_with_its_reason() {
+        let hub = Connections::new(
+            vec![ServerConfig {
+                name: "cal".into(),
+                spec: Err("the value of TOKEN for server cal is not in the keychain".into()),
+                always_allow: vec!["list".into()],
+            }],
+            Limits::default(),
+        );
+        assert_eq!(hub.catalogue(), ["- cal: not connected yet"]);
+        hub.connect_all().await;
+        let line = &hub.catalogue()[0];
+        assert!(line.starts_with("- cal: unavailable (the value of TOKEN"), "{line}");
+        assert!(hub.always_allowed("cal", "list") && !hub.always_allowed("cal", "add"));
+        hub.allow_always("cal", "add");
+        assert!(hub.always_allowed("cal", "add"));
+        let e = hub.live("nope").await.err().unwrap();
+        assert!(e.contains("choose one of: cal"), "{e}");
+    }
+}

@@ -1,0 +1,21 @@
+//! The real MCP servers the tests start: the reference "everything" server from npm, installed
+//! by scripts/mcp-env.sh into crates/mcp/tests/npm (scripts/test.sh sources it). Starting and
+//! configuring them is each test's.
+
+use std::path::PathBuf;
+
+/// The "everything" server's script (run it as `node SCRIPT stdio`).
+///
+/// # Panics
+/// When it is not installed, saying how to install it.
+pub fn everything_server() -> PathBuf {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+        "../mcp/tests/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    assert!(
+        script.is_file(),
+        "{} is missing: run `bash scripts/mcp-env.sh` (scripts/test.sh does)",
+        script.display()
+    );
+    script
+}
