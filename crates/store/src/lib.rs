@@ -49,6 +49,8 @@ mod strict_json;
 mod sync_apply;
 mod sync_clock;
 mod sync_log;
+mod sync_merge;
+mod sync_record;
 mod undo;
 
 use std::path::{Path, PathBuf};

@@ -15,6 +15,7 @@ use crate::error::{Result, StoreError};
 use crate::json_path::parse_dotted;
 use crate::sync_clock::Hlc;
 use crate::sync_log::{self, LoggedOp, SyncOp};
+use crate::sync_merge::{self, Outcome};
 use crate::{Store, clock, skill_rows};
 
 /// What applying one batch did.
@@ -148,6 +149,20 @@ fn apply_op(tx: &Connection, op: &LoggedOp, done: &mut SyncApplied) -> Result<Op
             };
             done.put += 1;
             Ok(Some(Touched { list_id, user: user.clone(), skill: skill.clone() }))
+        }
+        other @ (SyncOp::ConversationPut { .. }
+        | SyncOp::ConversationDelete { .. }
+        | SyncOp::MessagePut { .. }
+        | SyncOp::DocSet { .. }
+        | SyncOp::MemoryPut { .. }
+        | SyncOp::MemoryForget { .. }
+        | SyncOp::ProtocolRunPut { .. }) => {
+            match sync_merge::apply(tx, other, &op.hlc)? {
+                Outcome::Put => done.put += 1,
+                Outcome::Deleted => done.deleted += 1,
+                Outcome::Unchanged => done.unchanged += 1,
+            }
+            Ok(None)
         }
         SyncOp::ListDelete { user, skill, entry_id, .. } => {
             let known = known(tx, entry_id)?;
@@ -297,11 +312,23 @@ impl Store {
 }
 
 fn describe(op: &SyncOp) -> String {
-    let (kind, skill, path, id) = match op {
-        SyncOp::ListPut { skill, path, entry_id, .. } => ("put", skill, path, entry_id),
-        SyncOp::ListDelete { skill, path, entry_id, .. } => ("delete", skill, path, entry_id),
-    };
-    format!("{kind} of entry {id} in skills.{skill}.{path}")
+    match op {
+        SyncOp::ListPut { skill, path, entry_id, .. } => {
+            format!("put of entry {entry_id} in skills.{skill}.{path}")
+        }
+        SyncOp::ListDelete { skill, path, entry_id, .. } => {
+            format!("delete of entry {entry_id} in skills.{skill}.{path}")
+        }
+        SyncOp::ConversationPut { id, .. } => format!("change of conversation {id}"),
+        SyncOp::ConversationDelete { id } => format!("deletion of conversation {id}"),
+        SyncOp::MessagePut { id, conversation, .. } => {
+            format!("message {id} of conversation {conversation}")
+        }
+        SyncOp::DocSet { path, .. } => format!("write of {path}"),
+        SyncOp::MemoryPut { id, .. } => format!("change of memory item {id}"),
+        SyncOp::MemoryForget { id, .. } => format!("forget of memory item {id}"),
+        SyncOp::ProtocolRunPut { id, skill, .. } => format!("protocol run {id} of skill {skill}"),
+    }
 }
 
 #[cfg(test)]
