@@ -212,6 +212,9 @@ pub(crate) fn refresh_mirror(tx: &Connection, user: &str, skill: &str) -> Result
 /// Pause the skill's active run (its `last_activity_at` stays: pausing is not the person's
 /// activity, and the idle gap is measured from it on resume).
 fn pause_active(tx: &Connection, user: &str, skill: &str) -> Result<Option<ProtocolRun>> {
+    // Sync: runs kept paused here because another device's run came first still claim
+    // `active`; the person choosing a run now makes them paused everywhere.
+    crate::sync_record::runs_paused(tx, user, skill)?;
     let Some(mut active) = active_of(tx, user, skill)? else { return Ok(None) };
     active.status = ProtocolStatus::Paused;
     save(tx, &active)?;

@@ -213,3 +213,20 @@ fn two_runs_started_apart_end_with_the_first_active_and_the_second_kept_paused()
         assert_eq!(statuses(store), want);
     }
 }
+
+#[test]
+fn starting_a_run_after_a_peer_s_run_was_kept_paused_leaves_one_active_run_everywhere() {
+    let (a, b) = (device("a"), device("b"));
+    start(&b, "run-1", "2026-03-01T10:00:00Z");
+    start(&a, "run-2", "2026-03-01T10:05:00Z");
+    send(&a, &b); // b keeps run-1 active, run-2 paused
+    start(&b, "run-3", "2026-03-01T10:09:00Z"); // the person's choice on b
+    send(&b, &a);
+    let want = vec![
+        ("run-1".to_string(), ProtocolStatus::Paused),
+        ("run-2".to_string(), ProtocolStatus::Paused),
+        ("run-3".to_string(), ProtocolStatus::Active),
+    ];
+    assert_eq!(statuses(&b), want);
+    assert_eq!(statuses(&a), want);
+}

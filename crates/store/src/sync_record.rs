@@ -290,6 +290,25 @@ pub(crate) fn protocol_run(tx: &Connection, id: &str) -> Result<()> {
     })
 }
 
+/// The runs of `skill` that are paused here but whose last write claims `active` (a peer's run
+/// came first) are recorded again as paused: the person chose another run.
+pub(crate) fn runs_paused(tx: &Connection, user: &str, skill: &str) -> Result<()> {
+    if !enabled(tx)? {
+        return Ok(());
+    }
+    let ids: Vec<String> = tx
+        .prepare_cached(
+            "SELECT p.id FROM protocol_runs p JOIN sync_rows s ON s.kind = 'protocol_run' AND s.key = p.id
+             WHERE p.user_id = ?1 AND p.skill = ?2 AND p.status = 'paused' AND s.value = 'active'",
+        )?
+        .query_map(params![user, skill], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for id in ids {
+        protocol_run(tx, &id)?;
+    }
+    Ok(())
+}
+
 /// Everything of the new kinds the store holds, recorded when sync is set up or joined (what
 /// the device already holds goes to the others). Answers how many operations.
 pub(crate) fn record_existing(tx: &Connection) -> Result<usize> {

@@ -6,6 +6,7 @@
 mod all {
     mod converge;
     mod devices;
+    mod every_kind;
     mod interrupted;
     mod refuse;
 }
