@@ -18,3 +18,7 @@ CREATE TABLE sync_rows (
     PRIMARY KEY (kind, key)
 ) STRICT;
 CREATE INDEX sync_rows_by_local ON sync_rows (kind, local);
+
+-- A device removed from sync (`vibe sync remove-device`): no longer listed; its files past the
+-- last one written before the removal are refused (the target's key check says which).
+ALTER TABLE sync_peers ADD COLUMN removed INTEGER NOT NULL DEFAULT 0 CHECK (removed IN (0, 1));

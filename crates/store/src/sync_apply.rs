@@ -292,11 +292,25 @@ impl Store {
         })
     }
 
+    /// Device `device` was removed from sync: it is no longer listed (its batches applied so
+    /// far stay applied, and its cursor stays where it is).
+    pub fn sync_peer_removed(&self, device: &str) -> Result<()> {
+        self.write_tx(|tx| {
+            tx.prepare_cached(
+                "INSERT INTO sync_peers (device_id, removed) VALUES (?1, 1)
+                 ON CONFLICT (device_id) DO UPDATE SET removed = 1",
+            )?
+            .execute([device])?;
+            Ok(())
+        })
+    }
+
     /// The other devices this one has read from.
     pub fn sync_peers(&self) -> Result<Vec<SyncPeer>> {
         self.read_tx(|tx| {
             let mut stmt = tx.prepare(
-                "SELECT device_id, name, next_batch - 1, seen_at FROM sync_peers ORDER BY device_id",
+                "SELECT device_id, name, next_batch - 1, seen_at FROM sync_peers WHERE removed = 0
+                 ORDER BY device_id",
             )?;
             let rows = stmt.query_map([], |r| {
                 Ok(SyncPeer {

@@ -8,11 +8,13 @@
 mod batch;
 mod error;
 mod key;
+mod keyring;
 mod run;
 mod target;
 
 pub use batch::{Place, open, seal};
 pub use error::{Result, SyncError};
 pub use key::SyncKey;
-pub use run::{DEVICES, KEY_CHECK, SyncReport, batch_path, check_key, devices, setup, sync_now};
+pub use keyring::{DEVICES, KEY_CHECK, Keyring, remove_device, setup};
+pub use run::{SyncReport, batch_path, check_key, devices, sync_now};
 pub use target::{DalTarget, Target};

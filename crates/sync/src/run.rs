@@ -12,12 +12,9 @@ use vibe_store::{LoggedOp, Store, SyncApplied};
 use crate::batch::{self, Place};
 use crate::error::{Result, SyncError};
 use crate::key::SyncKey;
+use crate::keyring::{self, DEVICES, Keyring};
 use crate::target::Target;
 
-/// The file that proves a code opens a target.
-pub const KEY_CHECK: &str = "key-check.vlsync";
-/// The folder of the devices' batch files.
-pub const DEVICES: &str = "devices";
 const EXT: &str = ".vlsync";
 
 /// The path of batch `number` of `device` on the target.
@@ -32,11 +29,6 @@ struct Content {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     device_name: Option<String>,
     ops: Vec<LoggedOp>,
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-struct KeyCheck {
-    format: u32,
 }
 
 /// What one run did.
@@ -55,41 +47,10 @@ pub struct SyncReport {
     pub refused: Vec<SyncError>,
 }
 
-/// Make `target` a sync target for `key`: write its key check, unless it already has one that
-/// `key` opens (setting up again is harmless). A target holding another key's data is refused.
-pub async fn setup(target: &impl Target, key: &SyncKey) -> Result<()> {
-    match check_key(target, key).await {
-        Ok(()) => Ok(()),
-        Err(SyncError::NotSetUp(_)) => {
-            let plain = serde_json::to_vec(&KeyCheck { format: 1 })
-                .map_err(|e| SyncError::Local(e.to_string()))?;
-            let sealed = batch::seal(key, &Place { device: "", number: 0 }, &plain)?;
-            target.write(KEY_CHECK, sealed).await
-        }
-        Err(SyncError::WrongKey { .. }) => {
-            Err(SyncError::TargetInUse(std::path::PathBuf::from(target.shown())))
-        }
-        Err(e) => Err(e),
-    }
-}
-
 /// Whether `key` opens `target` ([`SyncError::WrongKey`] when not, `NotSetUp` when the target
 /// holds no sync data).
 pub async fn check_key(target: &impl Target, key: &SyncKey) -> Result<()> {
-    let Some(bytes) = target.read(KEY_CHECK).await? else {
-        return Err(SyncError::NotSetUp(format!(
-            "{} holds no VibeLife sync data: set sync up on the first device with `vibe sync setup`",
-            target.shown()
-        )));
-    };
-    let place = Place { device: "", number: 0 };
-    match batch::open(key, KEY_CHECK, &place, &bytes) {
-        Ok(_) => Ok(()),
-        Err(
-            SyncError::Tampered { .. } | SyncError::Truncated { .. } | SyncError::Replayed { .. },
-        ) => Err(SyncError::WrongKey { target: target.shown().to_string() }),
-        Err(e) => Err(e),
-    }
+    keyring::open(target, key).await.map(|_| ())
 }
 
 /// One run: check the key, write this device's sealed batches, apply every other device's
@@ -100,10 +61,13 @@ pub async fn sync_now(
     key: &SyncKey,
     device_name: Option<&str>,
 ) -> Result<SyncReport> {
-    check_key(target, key).await?;
+    let keys = keyring::open(target, key).await?;
     let Some(me) = store.sync_device()? else {
         return Err(SyncError::NotSetUp("sync is not set up on this device".into()));
     };
+    for removed in keys.removed() {
+        store.sync_peer_removed(removed)?;
+    }
     let mut report = SyncReport::default();
     for sealed in store.sync_seal()? {
         let content = Content { device_name: device_name.map(str::to_string), ops: sealed.ops };
@@ -118,7 +82,7 @@ pub async fn sync_now(
         if device == me.device_id {
             continue;
         }
-        if let Err(e) = receive(store, target, key, &device, &mut report).await {
+        if let Err(e) = receive(store, target, &keys, &device, &mut report).await {
             if !e.is_refusal() {
                 return Err(e);
             }
@@ -134,7 +98,7 @@ pub async fn sync_now(
 async fn receive(
     store: &Store,
     target: &impl Target,
-    key: &SyncKey,
+    keys: &Keyring,
     device: &str,
     report: &mut SyncReport,
 ) -> Result<()> {
@@ -142,6 +106,7 @@ async fn receive(
     loop {
         let path = batch_path(device, number);
         let Some(bytes) = target.read(&path).await? else { return Ok(()) };
+        let key = keys.key_for(&path, device, number)?;
         let plain = batch::open(key, &path, &Place { device, number }, &bytes)?;
         let content: Content = serde_json::from_slice(&plain)
             .map_err(|_| SyncError::Tampered { file: path.clone() })?;
@@ -157,7 +122,9 @@ async fn receive(
     }
 }
 
-/// The ids of the devices that wrote to `target`.
-pub async fn devices(target: &impl Target) -> Result<Vec<String>> {
-    target.list(DEVICES).await
+/// The ids of the devices that wrote to `target` (opened with `key`) and were not removed.
+pub async fn devices(target: &impl Target, key: &SyncKey) -> Result<Vec<String>> {
+    let keys = keyring::open(target, key).await?;
+    let all = target.list(DEVICES).await?;
+    Ok(all.into_iter().filter(|d| !keys.removed().contains(d)).collect())
 }

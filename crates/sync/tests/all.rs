@@ -9,4 +9,5 @@ mod all {
     mod every_kind;
     mod interrupted;
     mod refuse;
+    mod remove;
 }

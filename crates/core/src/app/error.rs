@@ -312,7 +312,9 @@ fn sync_kind(e: &vibe_sync::SyncError) -> ErrorKind {
         E::BadCode { .. } | E::WrongKey { .. } | E::NotSetUp(_) | E::TargetInUse(_) => {
             ErrorKind::InvalidInput
         }
-        E::Tampered { .. } | E::Truncated { .. } | E::Replayed { .. } => ErrorKind::CorruptData,
+        E::Tampered { .. } | E::Truncated { .. } | E::Replayed { .. } | E::Removed { .. } => {
+            ErrorKind::CorruptData
+        }
         E::Unreachable { .. } | E::Local(_) => ErrorKind::Io,
         E::Store(e) => e.kind(),
     }

@@ -30,6 +30,13 @@ pub struct SyncJoinRequest {
     pub code: String,
 }
 
+/// `sync_remove_device`: stop syncing with device `device_id` (a lost or sold machine).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SyncRemoveDeviceRequest {
+    pub device_id: String,
+}
+
 /// One device syncing through the target.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
