@@ -363,6 +363,23 @@ impl Store {
         })
     }
 
+    /// Sync goes on as device `device_id` (another copy of this data folder, a restored
+    /// backup, writes as the old id): its batches are numbered from 1 again, every operation
+    /// not yet on the target is sealed again under the new id, and the clock is kept.
+    pub fn sync_new_device_id(&self, device_id: &str) -> Result<()> {
+        if device_id.is_empty() || device_id.contains(['/', '\\', '.']) {
+            return Err(StoreError::invalid(format!("invalid sync device id \"{device_id}\"")));
+        }
+        self.write_tx(|tx| {
+            tx.execute(
+                "UPDATE sync_state SET device_id = ?1, next_batch = 1, uploaded_through = 0",
+                [device_id],
+            )?;
+            tx.execute("UPDATE sync_ops SET batch = NULL", [])?;
+            Ok(())
+        })
+    }
+
     /// A sync run ended (its time is shown in the status).
     pub fn sync_finished(&self) -> Result<()> {
         self.write_tx(|tx| {

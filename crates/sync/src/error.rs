@@ -35,6 +35,12 @@ pub enum SyncError {
         "{file} was written by device {device} after it was removed from sync; nothing of it was merged"
     )]
     Removed { file: String, device: String },
+    /// Another copy of this data folder writes to the target as this device (a backup
+    /// restored on a second machine): handled by the run, which gives this copy a new id.
+    #[error(
+        "another copy of this data folder syncs as device {device} (a backup restored on a second machine?)"
+    )]
+    Twin { device: String },
     /// The target cannot be read or written.
     #[error("the sync target {target} cannot be reached: {why}")]
     Unreachable { target: String, why: String },

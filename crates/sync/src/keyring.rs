@@ -66,6 +66,11 @@ impl Keyring {
         Ok(&self.current)
     }
 
+    /// The key new files are written with.
+    pub fn current(&self) -> &SyncKey {
+        &self.current
+    }
+
     /// The devices removed from sync.
     pub fn removed(&self) -> &[String] {
         &self.removed

@@ -45,6 +45,9 @@ pub struct SyncReport {
     pub skipped: Vec<String>,
     /// Files refused (wrong key, tampered, truncated, replayed): nothing of them was merged.
     pub refused: Vec<SyncError>,
+    /// Another copy of this data folder (a backup restored elsewhere) was syncing as this
+    /// device: this one took this new id, and reads the other as a device of its own.
+    pub new_device_id: Option<String>,
 }
 
 /// Whether `key` opens `target` ([`SyncError::WrongKey`] when not, `NotSetUp` when the target
@@ -62,24 +65,27 @@ pub async fn sync_now(
     device_name: Option<&str>,
 ) -> Result<SyncReport> {
     let keys = keyring::open(target, key).await?;
-    let Some(me) = store.sync_device()? else {
+    if store.sync_device()?.is_none() {
         return Err(SyncError::NotSetUp("sync is not set up on this device".into()));
-    };
+    }
     for removed in keys.removed() {
         store.sync_peer_removed(removed)?;
     }
     let mut report = SyncReport::default();
-    for sealed in store.sync_seal()? {
-        let content = Content { device_name: device_name.map(str::to_string), ops: sealed.ops };
-        let plain = serde_json::to_vec(&content).map_err(|e| SyncError::Local(e.to_string()))?;
-        let place = Place { device: &me.device_id, number: sealed.number };
-        let bytes = batch::seal(key, &place, &plain)?;
-        target.write(&batch_path(&me.device_id, sealed.number), bytes).await?;
-        store.sync_uploaded(sealed.number)?;
-        report.sent += 1;
-    }
+    let me = match send(store, target, &keys, device_name, &mut report).await {
+        Err(SyncError::Twin { device }) => {
+            // Another copy of this data folder (a restored backup) writes as this device: this
+            // copy becomes a new device, and the other one's files are read as a peer's.
+            let new = uuid::Uuid::new_v4().simple().to_string()[..16].to_string();
+            tracing::warn!(old = device, new, "another copy syncs as this device; new device id");
+            store.sync_new_device_id(&new)?;
+            report.new_device_id = Some(new);
+            send(store, target, &keys, device_name, &mut report).await?
+        }
+        other => other?,
+    };
     for device in target.list(DEVICES).await? {
-        if device == me.device_id {
+        if device == me {
             continue;
         }
         if let Err(e) = receive(store, target, &keys, &device, &mut report).await {
@@ -92,6 +98,52 @@ pub async fn sync_now(
     }
     store.sync_finished()?;
     Ok(report)
+}
+
+/// Write this device's sealed batches; answers its id. A file already at a batch's place is
+/// this device's own (a run killed before it marked it written) when it holds the same
+/// operations; otherwise, or when the target has a file past this device's last, another copy
+/// of this data folder writes as this device ([`SyncError::Twin`]) and nothing more is sent.
+async fn send(
+    store: &Store,
+    target: &impl Target,
+    keys: &Keyring,
+    device_name: Option<&str>,
+    report: &mut SyncReport,
+) -> Result<String> {
+    let me = store
+        .sync_device()?
+        .ok_or_else(|| SyncError::NotSetUp("sync is not set up on this device".into()))?
+        .device_id;
+    let twin = || SyncError::Twin { device: me.clone() };
+    for sealed in store.sync_seal()? {
+        let path = batch_path(&me, sealed.number);
+        let place = Place { device: &me, number: sealed.number };
+        if let Some(there) = target.read(&path).await? {
+            let same = keys
+                .key_for(&path, &me, sealed.number)
+                .and_then(|key| batch::open(key, &path, &place, &there))
+                .ok()
+                .and_then(|plain| serde_json::from_slice::<Content>(&plain).ok())
+                .is_some_and(|c| c.ops == sealed.ops);
+            if !same {
+                return Err(twin());
+            }
+        } else {
+            let content = Content { device_name: device_name.map(str::to_string), ops: sealed.ops };
+            let plain =
+                serde_json::to_vec(&content).map_err(|e| SyncError::Local(e.to_string()))?;
+            let bytes = batch::seal(keys.current(), &place, &plain)?;
+            target.write(&path, bytes).await?;
+        }
+        store.sync_uploaded(sealed.number)?;
+        report.sent += 1;
+    }
+    let written = store.sync_device()?.map_or(0, |d| d.uploaded);
+    if target.read(&batch_path(&me, written + 1)).await?.is_some() {
+        return Err(twin());
+    }
+    Ok(me)
 }
 
 /// Apply the new batches of `device`, in order, until one is missing or refused.

@@ -10,4 +10,5 @@ mod all {
     mod interrupted;
     mod refuse;
     mod remove;
+    mod twin;
 }

@@ -86,6 +86,12 @@ pub fn run(ctx: &Ctx, args: SyncArgs) -> anyhow::Result<()> {
                 for s in &done.skipped {
                     text.push_str(&format!("\nnot applied: {s}"));
                 }
+                if let Some(id) = &done.new_device_id {
+                    text.push_str(&format!(
+                        "\nanother copy of this data folder (a restored backup?) was syncing as this \
+                         device: this one is now device {id}, the other one a device of its own"
+                    ));
+                }
                 text
             });
             if !done.refused.is_empty() {

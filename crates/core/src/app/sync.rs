@@ -143,6 +143,10 @@ impl App {
         let key = self.sync_key()?;
         let name = host_name();
         let report = vibe_sync::sync_now(self.store(), &target, &key, name.as_deref()).await?;
+        if let Some(id) = &report.new_device_id {
+            let change = SettingChange { key: "sync.device_id".into(), value: id.as_str().into() };
+            self.update_settings(UpdateSettingsRequest { changes: vec![change] })?;
+        }
         Ok(SyncRunView {
             sent: report.sent,
             received: report.received,
@@ -150,6 +154,7 @@ impl App {
             deleted: report.deleted as u64,
             skipped: report.skipped,
             refused: report.refused.iter().map(ToString::to_string).collect(),
+            new_device_id: report.new_device_id,
         })
     }
 
