@@ -1,6 +1,7 @@
 //! `vibe-sync`: end-to-end encrypted sync of VibeLife's data through storage the person already
 //! has (docs/sync.md). It owns the sync key and its recovery code (`key`), the encrypted file
-//! format (`batch`), the targets (`target`, through Apache OpenDAL) and one sync run (`run`).
+//! format (`batch`), the key check with the key history and removed devices (`keyring`), the
+//! targets (`target`, through Apache OpenDAL) and one sync run (`run`).
 //! What is recorded and how operations merge belong to `vibe-store` (its op log, written in
 //! the same transaction as each write); where the key is kept and which target is set belong
 //! to the app (`vibe-core`). Nothing here sees the database key or an API key.

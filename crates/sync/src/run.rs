@@ -1,10 +1,10 @@
-//! One sync run against a target, and setting a target up or joining it: the key check file
-//! (`key-check.vlsync`, proves a code opens the target), writing this device's sealed batches
-//! (`devices/<device id>/<number>.vlsync`, immutable, written only by that device), then
-//! reading every other device's new batches in order and handing them to the store to apply.
-//! A refused file stops the reading of that device's files (later ones wait for it) and is
-//! reported; nothing of it is merged. It owns the order of steps, not the merge rules
-//! (`vibe_store`'s `sync_apply`) nor the file format (`batch`).
+//! One sync run against a target: opening the key check (`keyring`), writing this device's
+//! sealed batches (`devices/<device id>/<number>.vlsync`, immutable, written only by that
+//! device; another copy of this data folder writing under the same id gives this one a new
+//! id), then reading every other device's new batches in order and handing them to the store
+//! to apply. A refused file stops the reading of that device's files (later ones wait for it)
+//! and is reported; nothing of it is merged. It owns the order of steps, not the merge rules
+//! (`vibe_store`'s `sync_apply`), the file format (`batch`) nor the keys (`keyring`).
 
 use serde::{Deserialize, Serialize};
 use vibe_store::{LoggedOp, Store, SyncApplied};
