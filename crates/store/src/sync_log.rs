@@ -285,7 +285,7 @@ impl Store {
                 "INSERT INTO sync_state (one, device_id, hlc) VALUES (1, ?1, ?2)",
                 params![device_id, Hlc::zero(device_id).to_string()],
             )?;
-            Ok(record_existing(tx)? + crate::sync_record::record_existing(tx)?)
+            Ok(record_existing(tx)? + crate::sync_existing::record_existing(tx)?)
         })
     }
 

@@ -20,7 +20,7 @@ use crate::change::{
     HistoryTarget, Removal, clear_history, describe, record_as, skill_snapshot,
 };
 use crate::error::{Result, StoreError};
-use crate::{Store, profile, skill_rows, sync_record};
+use crate::{Store, profile, skill_rows, sync_existing, sync_record};
 
 /// One recorded change.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -203,7 +203,7 @@ impl Store {
                 HistoryTarget::Skill(skill) => Some(skill.as_str()),
                 HistoryTarget::Profile => None,
             };
-            sync_record::restored(tx, user, skill, &old, &new)?;
+            sync_existing::restored(tx, user, skill, &old, &new)?;
             Ok(Undone {
                 reverted_to: to,
                 changes_reverted: reverted,
