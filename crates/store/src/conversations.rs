@@ -7,7 +7,7 @@ use serde::Serialize;
 use vibe_wire::VoiceMode;
 
 use crate::error::{Result, StoreError};
-use crate::{Store, clock};
+use crate::{Store, clock, sync_record};
 
 /// One conversation row.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -64,7 +64,7 @@ impl Store {
                 "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)",
             )?
             .execute(params![id, user, title, now])?;
-            Ok(())
+            sync_record::conversation(tx, &id)
         })?;
         self.conversation(&id)
     }
@@ -166,6 +166,9 @@ impl Store {
                 .execute(params)?;
             tx.prepare_cached("UPDATE conversations SET updated_at = ?2 WHERE id = ?1")?
                 .execute(params![id, now])?;
+            if n > 0 {
+                sync_record::conversation(tx, id)?;
+            }
             Ok(n)
         })?;
         if changed == 0 {
@@ -185,6 +188,9 @@ impl Store {
                 .query_map([id], |r| r.get::<_, String>(0))?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             let n = tx.execute("DELETE FROM conversations WHERE id = ?1", [id])?;
+            if n > 0 {
+                sync_record::conversation_deleted(tx, id)?;
+            }
             Ok((n, runs))
         })?;
         if n == 0 {

@@ -48,7 +48,10 @@ mod state;
 mod strict_json;
 mod sync_apply;
 mod sync_clock;
+mod sync_existing;
 mod sync_log;
+mod sync_merge;
+mod sync_record;
 mod undo;
 
 use std::path::{Path, PathBuf};

@@ -201,6 +201,7 @@ impl Store {
                 "UPDATE memory_items SET text = ?2, edited = 1, history = ?3, updated_at = ?4 WHERE id = ?1",
                 params![old.id, text, history_json(&history), now],
             )?;
+            crate::sync_record::memory(tx, &old.id)?;
             Ok(old.id)
         })?;
         self.memory_item(user, &full_id)
@@ -216,6 +217,7 @@ impl Store {
                 "UPDATE memory_items SET text = '', history = '[]', confidence = 0, forgotten_at = ?2, updated_at = ?2 WHERE id = ?1",
                 params![item.id, now],
             )?;
+            crate::sync_record::memory(tx, &item.id)?;
             Ok(item.id)
         })
     }

@@ -158,6 +158,9 @@ impl Store {
             for change in changes {
                 apply_one(tx, user, conversation_id, change, &now, &mut applied)?;
             }
+            for id in applied.added.iter().chain(&applied.merged).chain(&applied.replaced) {
+                crate::sync_record::memory(tx, id)?;
+            }
             tx.execute(
                 "INSERT INTO memory_watermarks (conversation_id, through_message_id, extracted_at) VALUES (?1, ?2, ?3)
                  ON CONFLICT (conversation_id) DO UPDATE SET

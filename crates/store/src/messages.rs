@@ -146,6 +146,7 @@ pub(crate) fn insert_message(
         tx.prepare_cached("UPDATE conversations SET updated_at = ?2 WHERE id = ?1")?
             .execute(params![conversation_id, now])?;
     }
+    crate::sync_record::message(tx, id)?;
     Ok(id)
 }
 
@@ -156,7 +157,7 @@ pub(crate) fn rewrite_message(
     id: i64,
     msg: &NewMessage,
 ) -> Result<usize> {
-    Ok(tx
+    let n = tx
         .prepare_cached(
             "UPDATE messages SET content = ?2, tool_calls = ?3, token_count = ?4, status = ?5 WHERE id = ?1",
         )?
@@ -166,7 +167,11 @@ pub(crate) fn rewrite_message(
             msg.tool_calls.as_ref().map(Value::to_string),
             msg.token_count,
             if msg.interrupted { "interrupted" } else { "complete" }
-        ])?)
+        ])?;
+    if n > 0 {
+        crate::sync_record::message(tx, id)?;
+    }
+    Ok(n)
 }
 
 /// The stored form of `msg` once it has its id.

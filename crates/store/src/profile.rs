@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use crate::change::{self, ChangeBy, HistoryTarget};
 use crate::error::{Result, StoreError};
 use crate::json_path::{parse_dotted, set_in, type_name};
-use crate::{Store, clock, legacy, skill_rows, state};
+use crate::{Store, clock, legacy, skill_rows, state, sync_record};
 
 /// The shape of a profile nobody has written to yet.
 pub fn empty_profile() -> Value {
@@ -207,6 +207,8 @@ impl Store {
                 let text = change::summary("*", before.as_ref(), new);
                 let target = HistoryTarget::Skill(skill.to_string());
                 change::record(tx, user, &target, "*", by, &change::Before::Whole(before), &text)?;
+                sync_record::lists_dropped(tx, user, skill)?;
+                sync_record::doc_set(tx, user, path, &value)?;
                 set_skill(tx, user, skill, value)
             }
             ["skills", skill, rel @ ..] => {
@@ -214,9 +216,8 @@ impl Store {
             }
             _ => {
                 record_root(tx, user, &segments, by, Some(&value).filter(|v| !v.is_null()))?;
-                let mut root = load_root(tx, user)?;
-                set_in(&mut root, &segments, path, value)?;
-                save_root(tx, user, &mut root)
+                sync_record::doc_set(tx, user, path, &value)?;
+                set_root_path(tx, user, &segments, path, value)
             }
         })?;
         Ok(())
@@ -268,8 +269,21 @@ impl Store {
     }
 }
 
+/// Set the value at `segments` of the profile's own sections (not under `skills`).
+pub(crate) fn set_root_path(
+    tx: &Connection,
+    user: &str,
+    segments: &[&str],
+    shown: &str,
+    value: Value,
+) -> Result<()> {
+    let mut root = load_root(tx, user)?;
+    set_in(&mut root, segments, shown, value)?;
+    save_root(tx, user, &mut root)
+}
+
 /// `skills.<skill>` replaced whole (null forgets the skill's state).
-fn set_skill(tx: &Connection, user: &str, skill: &str, value: Value) -> Result<()> {
+pub(crate) fn set_skill(tx: &Connection, user: &str, skill: &str, value: Value) -> Result<()> {
     skill_rows::delete_skill(tx, user, skill)?;
     match value {
         Value::Null => Ok(()),

@@ -155,7 +155,7 @@ fn save(tx: &Connection, run: &ProtocolRun) -> Result<()> {
         run.last_activity_at,
         run.completed_at,
     ])?;
-    Ok(())
+    crate::sync_record::protocol_run(tx, &run.id)
 }
 
 /// The mirror at `skills.<skill>.protocol` (docs/design.md#protocols): the run's state.
@@ -191,9 +191,30 @@ fn mirror(tx: &Connection, changed: &ProtocolRun) -> Result<()> {
     )
 }
 
+/// Refresh the mirror after a peer's change, the same on every device: the skill's active run,
+/// else its most recently active one (not recorded for sync: every device derives it).
+pub(crate) fn refresh_mirror(tx: &Connection, user: &str, skill: &str) -> Result<()> {
+    let shown = match active_of(tx, user, skill)? {
+        Some(active) => Some(active),
+        None => tx
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM protocol_runs WHERE user_id = ?1 AND skill = ?2
+                 ORDER BY last_activity_at DESC, id DESC LIMIT 1"
+            ))?
+            .query_row(params![user, skill], from_row)
+            .optional()?,
+    };
+    let Some(run) = shown else { return Ok(()) };
+    let path = format!("skills.{skill}.protocol");
+    crate::state::put_in_skill(tx, user, skill, &["protocol"], &path, mirror_of(&run), false)
+}
+
 /// Pause the skill's active run (its `last_activity_at` stays: pausing is not the person's
 /// activity, and the idle gap is measured from it on resume).
 fn pause_active(tx: &Connection, user: &str, skill: &str) -> Result<Option<ProtocolRun>> {
+    // Sync: runs kept paused here because another device's run came first still claim
+    // `active`; the person choosing a run now makes them paused everywhere.
+    crate::sync_record::runs_paused(tx, user, skill)?;
     let Some(mut active) = active_of(tx, user, skill)? else { return Ok(None) };
     active.status = ProtocolStatus::Paused;
     save(tx, &active)?;
@@ -231,6 +252,7 @@ impl Store {
                 new.model,
                 new.now,
             ])?;
+            crate::sync_record::protocol_run(tx, new.id)?;
             let run = load(tx, new.id)?;
             mirror(tx, &run)?;
             Ok((run, paused))

@@ -16,7 +16,7 @@ use crate::error::{Result, StoreError};
 use crate::json_path::{deep_merge, ensure_object_path, parse_dotted, set_in, type_name};
 use crate::losses::losses_of_merge;
 use crate::skill_rows::validate_skill_id;
-use crate::{Store, clock, skill_rows, sync_log};
+use crate::{Store, clock, skill_rows, sync_log, sync_record};
 
 /// How long a list an append may leave, and whether it may drop existing entries to stay
 /// within that (issue 28: the person's lists are never trimmed without asking).
@@ -127,6 +127,7 @@ impl StateWrite {
         change::record_as(tx, removal, (user, &target), section, by, &before, &text)?;
         for list in lists {
             if patch_touches(patch, &list.segments()) {
+                sync_record::list_dropped(tx, user, skill, &list)?;
                 skill_rows::drop_list(tx, &list)?;
             }
         }
@@ -135,6 +136,13 @@ impl StateWrite {
             .entry(section.clone())
             .or_insert_with(|| Value::Object(Map::new()));
         deep_merge(slot, patch[section].clone());
+        // Sync: each key written is a value of its own (the latest write of it wins).
+        if let (Some(keys), Some(merged)) = (patch[section].as_object(), slot.as_object()) {
+            for key in keys.keys() {
+                let value = merged.get(key).cloned().unwrap_or(Value::Null);
+                sync_record::doc_set(tx, user, &format!("skills.{skill}.{section}.{key}"), &value)?;
+            }
+        }
         skill_rows::touch(&mut doc)?;
         skill_rows::save_doc(tx, user, skill, &doc)
     }
@@ -195,6 +203,21 @@ pub(crate) fn set_in_skill(
         &before,
         &text,
     )?;
+    sync_record::doc_set(tx, user, shown, &value)?;
+    put_in_skill(tx, user, skill, rel, shown, value, true)
+}
+
+/// Set the value at `rel` of the skill's state, dropping the lists under it (recorded for sync
+/// when `record`; a peer's write applied here is not recorded again).
+pub(crate) fn put_in_skill(
+    tx: &Connection,
+    user: &str,
+    skill: &str,
+    rel: &[&str],
+    shown: &str,
+    value: Value,
+    record: bool,
+) -> Result<()> {
     for list in skill_rows::lists(tx, user, skill)? {
         let segments = list.segments();
         if segments.len() < rel.len() && is_prefix(&segments, rel) {
@@ -205,6 +228,9 @@ pub(crate) fn set_in_skill(
             )));
         }
         if is_prefix(rel, &segments) {
+            if record {
+                sync_record::list_dropped(tx, user, skill, &list)?;
+            }
             skill_rows::drop_list(tx, &list)?;
         }
     }

@@ -15,6 +15,7 @@ use crate::error::{Result, StoreError};
 use crate::json_path::parse_dotted;
 use crate::sync_clock::Hlc;
 use crate::sync_log::{self, LoggedOp, SyncOp};
+use crate::sync_merge::{self, Outcome};
 use crate::{Store, clock, skill_rows};
 
 /// What applying one batch did.
@@ -149,6 +150,20 @@ fn apply_op(tx: &Connection, op: &LoggedOp, done: &mut SyncApplied) -> Result<Op
             done.put += 1;
             Ok(Some(Touched { list_id, user: user.clone(), skill: skill.clone() }))
         }
+        other @ (SyncOp::ConversationPut { .. }
+        | SyncOp::ConversationDelete { .. }
+        | SyncOp::MessagePut { .. }
+        | SyncOp::DocSet { .. }
+        | SyncOp::MemoryPut { .. }
+        | SyncOp::MemoryForget { .. }
+        | SyncOp::ProtocolRunPut { .. }) => {
+            match sync_merge::apply(tx, other, &op.hlc)? {
+                Outcome::Put => done.put += 1,
+                Outcome::Deleted => done.deleted += 1,
+                Outcome::Unchanged => done.unchanged += 1,
+            }
+            Ok(None)
+        }
         SyncOp::ListDelete { user, skill, entry_id, .. } => {
             let known = known(tx, entry_id)?;
             if known.as_ref().is_some_and(|k| k.deleted) {
@@ -277,11 +292,25 @@ impl Store {
         })
     }
 
+    /// Device `device` was removed from sync: it is no longer listed (its batches applied so
+    /// far stay applied, and its cursor stays where it is).
+    pub fn sync_peer_removed(&self, device: &str) -> Result<()> {
+        self.write_tx(|tx| {
+            tx.prepare_cached(
+                "INSERT INTO sync_peers (device_id, removed) VALUES (?1, 1)
+                 ON CONFLICT (device_id) DO UPDATE SET removed = 1",
+            )?
+            .execute([device])?;
+            Ok(())
+        })
+    }
+
     /// The other devices this one has read from.
     pub fn sync_peers(&self) -> Result<Vec<SyncPeer>> {
         self.read_tx(|tx| {
             let mut stmt = tx.prepare(
-                "SELECT device_id, name, next_batch - 1, seen_at FROM sync_peers ORDER BY device_id",
+                "SELECT device_id, name, next_batch - 1, seen_at FROM sync_peers WHERE removed = 0
+                 ORDER BY device_id",
             )?;
             let rows = stmt.query_map([], |r| {
                 Ok(SyncPeer {
@@ -297,11 +326,23 @@ impl Store {
 }
 
 fn describe(op: &SyncOp) -> String {
-    let (kind, skill, path, id) = match op {
-        SyncOp::ListPut { skill, path, entry_id, .. } => ("put", skill, path, entry_id),
-        SyncOp::ListDelete { skill, path, entry_id, .. } => ("delete", skill, path, entry_id),
-    };
-    format!("{kind} of entry {id} in skills.{skill}.{path}")
+    match op {
+        SyncOp::ListPut { skill, path, entry_id, .. } => {
+            format!("put of entry {entry_id} in skills.{skill}.{path}")
+        }
+        SyncOp::ListDelete { skill, path, entry_id, .. } => {
+            format!("delete of entry {entry_id} in skills.{skill}.{path}")
+        }
+        SyncOp::ConversationPut { id, .. } => format!("change of conversation {id}"),
+        SyncOp::ConversationDelete { id } => format!("deletion of conversation {id}"),
+        SyncOp::MessagePut { id, conversation, .. } => {
+            format!("message {id} of conversation {conversation}")
+        }
+        SyncOp::DocSet { path, .. } => format!("write of {path}"),
+        SyncOp::MemoryPut { id, .. } => format!("change of memory item {id}"),
+        SyncOp::MemoryForget { id, .. } => format!("forget of memory item {id}"),
+        SyncOp::ProtocolRunPut { id, skill, .. } => format!("protocol run {id} of skill {skill}"),
+    }
 }
 
 #[cfg(test)]

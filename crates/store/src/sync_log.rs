@@ -22,6 +22,53 @@ pub enum SyncOp {
     ListPut { user: String, skill: String, path: String, entry_id: String, entry: Value },
     /// A list entry deleted: a tombstone, final.
     ListDelete { user: String, skill: String, path: String, entry_id: String },
+    /// A conversation made or changed (title, skill, scenario, voice mode): the latest wins,
+    /// a deleted conversation stays deleted.
+    ConversationPut {
+        user: String,
+        id: String,
+        title: Option<String>,
+        skill: Option<String>,
+        scenario: Option<String>,
+        voice_mode: Option<String>,
+        created_at: String,
+    },
+    /// A conversation deleted, with its messages: a tombstone, final.
+    ConversationDelete { id: String },
+    /// A message stored or rewritten (a streamed answer completed), by its synced id.
+    MessagePut {
+        user: String,
+        conversation: String,
+        id: String,
+        role: String,
+        content: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_calls: Option<Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_call_id: Option<String>,
+        token_count: u32,
+        interrupted: bool,
+        created_at: String,
+    },
+    /// A profile path (`birth_info.date`) or skill-state path (`skills.goals.goals.main`) set
+    /// to `value` (`null` removes it): the latest write to it or to a path above it wins.
+    DocSet { user: String, path: String, value: Value },
+    /// A memory item added or changed (an extraction pass, the person's edit).
+    MemoryPut {
+        user: String,
+        id: String,
+        kind: String,
+        text: String,
+        confidence: f64,
+        first_seen: String,
+        last_seen: String,
+        edited: bool,
+        history: Value,
+    },
+    /// A memory item forgotten: a tombstone, final (a forget wins over any edit).
+    MemoryForget { user: String, id: String, kind: String },
+    /// A protocol run started or changed: its whole row (column names as keys).
+    ProtocolRunPut { user: String, id: String, skill: String, run: Value },
 }
 
 /// An operation with the clock value of the write it records.
@@ -67,7 +114,7 @@ fn now_ms() -> u64 {
 }
 
 /// The next clock value of a local write (stored as the last one).
-fn tick(tx: &Connection, device: &str) -> Result<Hlc> {
+pub(crate) fn tick(tx: &Connection, device: &str) -> Result<Hlc> {
     let last: String = tx
         .prepare_cached("SELECT hlc FROM sync_state WHERE one = 1")?
         .query_row([], |r| r.get(0))?;
@@ -91,7 +138,7 @@ pub(crate) fn observe(tx: &Connection, seen: &Hlc) -> Result<()> {
     Ok(())
 }
 
-fn log(tx: &Connection, op: &LoggedOp) -> Result<()> {
+pub(crate) fn log(tx: &Connection, op: &LoggedOp) -> Result<()> {
     let text = serde_json::to_string(op)
         .map_err(|e| StoreError::invalid(format!("sync operation not serialisable: {e}")))?;
     tx.prepare_cached("INSERT INTO sync_ops (hlc, op) VALUES (?1, ?2)")?
@@ -238,7 +285,7 @@ impl Store {
                 "INSERT INTO sync_state (one, device_id, hlc) VALUES (1, ?1, ?2)",
                 params![device_id, Hlc::zero(device_id).to_string()],
             )?;
-            record_existing(tx)
+            Ok(record_existing(tx)? + crate::sync_existing::record_existing(tx)?)
         })
     }
 
@@ -313,6 +360,23 @@ impl Store {
                 }
             }
             Ok(batches)
+        })
+    }
+
+    /// Sync goes on as device `device_id` (another copy of this data folder, a restored
+    /// backup, writes as the old id): its batches are numbered from 1 again, every operation
+    /// not yet on the target is sealed again under the new id, and the clock is kept.
+    pub fn sync_new_device_id(&self, device_id: &str) -> Result<()> {
+        if device_id.is_empty() || device_id.contains(['/', '\\', '.']) {
+            return Err(StoreError::invalid(format!("invalid sync device id \"{device_id}\"")));
+        }
+        self.write_tx(|tx| {
+            tx.execute(
+                "UPDATE sync_state SET device_id = ?1, next_batch = 1, uploaded_through = 0",
+                [device_id],
+            )?;
+            tx.execute("UPDATE sync_ops SET batch = NULL", [])?;
+            Ok(())
         })
     }
 

@@ -114,6 +114,7 @@ fn entries_dropped_by_a_cap_and_removed_by_the_person_travel_as_deletions() {
         .map(|o| match o {
             SyncOp::ListPut { .. } => "put",
             SyncOp::ListDelete { .. } => "delete",
+            _ => "other",
         })
         .collect();
     assert_eq!(kinds, vec!["put", "put", "delete", "put", "delete"]);

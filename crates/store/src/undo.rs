@@ -20,7 +20,7 @@ use crate::change::{
     HistoryTarget, Removal, clear_history, describe, record_as, skill_snapshot,
 };
 use crate::error::{Result, StoreError};
-use crate::{Store, profile, skill_rows};
+use crate::{Store, profile, skill_rows, sync_existing, sync_record};
 
 /// One recorded change.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -53,6 +53,14 @@ fn snapshot(tx: &Connection, user: &str, target: &HistoryTarget) -> Result<Optio
     match target {
         HistoryTarget::Skill(skill) => skill_snapshot(tx, user, skill),
         HistoryTarget::Profile => profile::root_snapshot(tx, user),
+    }
+}
+
+/// The target's stored object row as sync sees it (a skill's lists not in it).
+fn sync_view(tx: &Connection, user: &str, target: &HistoryTarget) -> Result<Value> {
+    match target {
+        HistoryTarget::Skill(skill) => skill_rows::load_doc(tx, user, skill),
+        HistoryTarget::Profile => Ok(profile::root_snapshot(tx, user)?.unwrap_or(Value::Null)),
     }
 }
 
@@ -185,7 +193,17 @@ impl Store {
             let whole = Before::Whole(current);
             let recorded_as =
                 record_as(tx, Removal::Destructive, (user, target), "*", by, &whole, &text)?;
+            let old = sync_view(tx, user, target)?;
+            if let HistoryTarget::Skill(skill) = target {
+                sync_record::lists_dropped(tx, user, skill)?;
+            }
             restore(tx, user, target, before.clone())?;
+            let new = sync_view(tx, user, target)?;
+            let skill = match target {
+                HistoryTarget::Skill(skill) => Some(skill.as_str()),
+                HistoryTarget::Profile => None,
+            };
+            sync_existing::restored(tx, user, skill, &old, &new)?;
             Ok(Undone {
                 reverted_to: to,
                 changes_reverted: reverted,

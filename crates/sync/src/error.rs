@@ -14,7 +14,7 @@ pub enum SyncError {
     BadCode { why: String },
     /// The target is encrypted with another key: the code belongs to another sync target.
     #[error(
-        "the sync code does not open the sync target {target}: it belongs to another one, or was mistyped"
+        "the sync code does not open the sync target {target}: it belongs to another one, was mistyped, or was replaced when a device was removed (join again with the new code: `vibe sync join`)"
     )]
     WrongKey { target: String },
     /// A file whose authentication failed: changed by someone or something after it was written.
@@ -30,6 +30,17 @@ pub enum SyncError {
         "{file} is a copy of {claims} (another device's file or another place); nothing of it was merged"
     )]
     Replayed { file: String, claims: String },
+    /// A file a device wrote after it was removed from sync (with the key it still had).
+    #[error(
+        "{file} was written by device {device} after it was removed from sync; nothing of it was merged"
+    )]
+    Removed { file: String, device: String },
+    /// Another copy of this data folder writes to the target as this device (a backup
+    /// restored on a second machine): handled by the run, which gives this copy a new id.
+    #[error(
+        "another copy of this data folder syncs as device {device} (a backup restored on a second machine?)"
+    )]
+    Twin { device: String },
     /// The target cannot be read or written.
     #[error("the sync target {target} cannot be reached: {why}")]
     Unreachable { target: String, why: String },
@@ -59,6 +70,7 @@ impl SyncError {
                 | Self::Tampered { .. }
                 | Self::Truncated { .. }
                 | Self::Replayed { .. }
+                | Self::Removed { .. }
         )
     }
 }

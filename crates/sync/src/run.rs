@@ -1,10 +1,10 @@
-//! One sync run against a target, and setting a target up or joining it: the key check file
-//! (`key-check.vlsync`, proves a code opens the target), writing this device's sealed batches
-//! (`devices/<device id>/<number>.vlsync`, immutable, written only by that device), then
-//! reading every other device's new batches in order and handing them to the store to apply.
-//! A refused file stops the reading of that device's files (later ones wait for it) and is
-//! reported; nothing of it is merged. It owns the order of steps, not the merge rules
-//! (`vibe_store`'s `sync_apply`) nor the file format (`batch`).
+//! One sync run against a target: opening the key check (`keyring`), writing this device's
+//! sealed batches (`devices/<device id>/<number>.vlsync`, immutable, written only by that
+//! device; another copy of this data folder writing under the same id gives this one a new
+//! id), then reading every other device's new batches in order and handing them to the store
+//! to apply. A refused file stops the reading of that device's files (later ones wait for it)
+//! and is reported; nothing of it is merged. It owns the order of steps, not the merge rules
+//! (`vibe_store`'s `sync_apply`), the file format (`batch`) nor the keys (`keyring`).
 
 use serde::{Deserialize, Serialize};
 use vibe_store::{LoggedOp, Store, SyncApplied};
@@ -12,12 +12,9 @@ use vibe_store::{LoggedOp, Store, SyncApplied};
 use crate::batch::{self, Place};
 use crate::error::{Result, SyncError};
 use crate::key::SyncKey;
+use crate::keyring::{self, DEVICES, Keyring};
 use crate::target::Target;
 
-/// The file that proves a code opens a target.
-pub const KEY_CHECK: &str = "key-check.vlsync";
-/// The folder of the devices' batch files.
-pub const DEVICES: &str = "devices";
 const EXT: &str = ".vlsync";
 
 /// The path of batch `number` of `device` on the target.
@@ -34,11 +31,6 @@ struct Content {
     ops: Vec<LoggedOp>,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
-struct KeyCheck {
-    format: u32,
-}
-
 /// What one run did.
 #[derive(Debug, Default)]
 pub struct SyncReport {
@@ -53,43 +45,15 @@ pub struct SyncReport {
     pub skipped: Vec<String>,
     /// Files refused (wrong key, tampered, truncated, replayed): nothing of them was merged.
     pub refused: Vec<SyncError>,
-}
-
-/// Make `target` a sync target for `key`: write its key check, unless it already has one that
-/// `key` opens (setting up again is harmless). A target holding another key's data is refused.
-pub async fn setup(target: &impl Target, key: &SyncKey) -> Result<()> {
-    match check_key(target, key).await {
-        Ok(()) => Ok(()),
-        Err(SyncError::NotSetUp(_)) => {
-            let plain = serde_json::to_vec(&KeyCheck { format: 1 })
-                .map_err(|e| SyncError::Local(e.to_string()))?;
-            let sealed = batch::seal(key, &Place { device: "", number: 0 }, &plain)?;
-            target.write(KEY_CHECK, sealed).await
-        }
-        Err(SyncError::WrongKey { .. }) => {
-            Err(SyncError::TargetInUse(std::path::PathBuf::from(target.shown())))
-        }
-        Err(e) => Err(e),
-    }
+    /// Another copy of this data folder (a backup restored elsewhere) was syncing as this
+    /// device: this one took this new id, and reads the other as a device of its own.
+    pub new_device_id: Option<String>,
 }
 
 /// Whether `key` opens `target` ([`SyncError::WrongKey`] when not, `NotSetUp` when the target
 /// holds no sync data).
 pub async fn check_key(target: &impl Target, key: &SyncKey) -> Result<()> {
-    let Some(bytes) = target.read(KEY_CHECK).await? else {
-        return Err(SyncError::NotSetUp(format!(
-            "{} holds no VibeLife sync data: set sync up on the first device with `vibe sync setup`",
-            target.shown()
-        )));
-    };
-    let place = Place { device: "", number: 0 };
-    match batch::open(key, KEY_CHECK, &place, &bytes) {
-        Ok(_) => Ok(()),
-        Err(
-            SyncError::Tampered { .. } | SyncError::Truncated { .. } | SyncError::Replayed { .. },
-        ) => Err(SyncError::WrongKey { target: target.shown().to_string() }),
-        Err(e) => Err(e),
-    }
+    keyring::open(target, key).await.map(|_| ())
 }
 
 /// One run: check the key, write this device's sealed batches, apply every other device's
@@ -100,25 +64,31 @@ pub async fn sync_now(
     key: &SyncKey,
     device_name: Option<&str>,
 ) -> Result<SyncReport> {
-    check_key(target, key).await?;
-    let Some(me) = store.sync_device()? else {
+    let keys = keyring::open(target, key).await?;
+    if store.sync_device()?.is_none() {
         return Err(SyncError::NotSetUp("sync is not set up on this device".into()));
-    };
-    let mut report = SyncReport::default();
-    for sealed in store.sync_seal()? {
-        let content = Content { device_name: device_name.map(str::to_string), ops: sealed.ops };
-        let plain = serde_json::to_vec(&content).map_err(|e| SyncError::Local(e.to_string()))?;
-        let place = Place { device: &me.device_id, number: sealed.number };
-        let bytes = batch::seal(key, &place, &plain)?;
-        target.write(&batch_path(&me.device_id, sealed.number), bytes).await?;
-        store.sync_uploaded(sealed.number)?;
-        report.sent += 1;
     }
+    for removed in keys.removed() {
+        store.sync_peer_removed(removed)?;
+    }
+    let mut report = SyncReport::default();
+    let me = match send(store, target, &keys, device_name, &mut report).await {
+        Err(SyncError::Twin { device }) => {
+            // Another copy of this data folder (a restored backup) writes as this device: this
+            // copy becomes a new device, and the other one's files are read as a peer's.
+            let new = uuid::Uuid::new_v4().simple().to_string()[..16].to_string();
+            tracing::warn!(old = device, new, "another copy syncs as this device; new device id");
+            store.sync_new_device_id(&new)?;
+            report.new_device_id = Some(new);
+            send(store, target, &keys, device_name, &mut report).await?
+        }
+        other => other?,
+    };
     for device in target.list(DEVICES).await? {
-        if device == me.device_id {
+        if device == me {
             continue;
         }
-        if let Err(e) = receive(store, target, key, &device, &mut report).await {
+        if let Err(e) = receive(store, target, &keys, &device, &mut report).await {
             if !e.is_refusal() {
                 return Err(e);
             }
@@ -130,11 +100,57 @@ pub async fn sync_now(
     Ok(report)
 }
 
+/// Write this device's sealed batches; answers its id. A file already at a batch's place is
+/// this device's own (a run killed before it marked it written) when it holds the same
+/// operations; otherwise, or when the target has a file past this device's last, another copy
+/// of this data folder writes as this device ([`SyncError::Twin`]) and nothing more is sent.
+async fn send(
+    store: &Store,
+    target: &impl Target,
+    keys: &Keyring,
+    device_name: Option<&str>,
+    report: &mut SyncReport,
+) -> Result<String> {
+    let me = store
+        .sync_device()?
+        .ok_or_else(|| SyncError::NotSetUp("sync is not set up on this device".into()))?
+        .device_id;
+    let twin = || SyncError::Twin { device: me.clone() };
+    for sealed in store.sync_seal()? {
+        let path = batch_path(&me, sealed.number);
+        let place = Place { device: &me, number: sealed.number };
+        if let Some(there) = target.read(&path).await? {
+            let same = keys
+                .key_for(&path, &me, sealed.number)
+                .and_then(|key| batch::open(key, &path, &place, &there))
+                .ok()
+                .and_then(|plain| serde_json::from_slice::<Content>(&plain).ok())
+                .is_some_and(|c| c.ops == sealed.ops);
+            if !same {
+                return Err(twin());
+            }
+        } else {
+            let content = Content { device_name: device_name.map(str::to_string), ops: sealed.ops };
+            let plain =
+                serde_json::to_vec(&content).map_err(|e| SyncError::Local(e.to_string()))?;
+            let bytes = batch::seal(keys.current(), &place, &plain)?;
+            target.write(&path, bytes).await?;
+        }
+        store.sync_uploaded(sealed.number)?;
+        report.sent += 1;
+    }
+    let written = store.sync_device()?.map_or(0, |d| d.uploaded);
+    if target.read(&batch_path(&me, written + 1)).await?.is_some() {
+        return Err(twin());
+    }
+    Ok(me)
+}
+
 /// Apply the new batches of `device`, in order, until one is missing or refused.
 async fn receive(
     store: &Store,
     target: &impl Target,
-    key: &SyncKey,
+    keys: &Keyring,
     device: &str,
     report: &mut SyncReport,
 ) -> Result<()> {
@@ -142,6 +158,7 @@ async fn receive(
     loop {
         let path = batch_path(device, number);
         let Some(bytes) = target.read(&path).await? else { return Ok(()) };
+        let key = keys.key_for(&path, device, number)?;
         let plain = batch::open(key, &path, &Place { device, number }, &bytes)?;
         let content: Content = serde_json::from_slice(&plain)
             .map_err(|_| SyncError::Tampered { file: path.clone() })?;
@@ -157,7 +174,9 @@ async fn receive(
     }
 }
 
-/// The ids of the devices that wrote to `target`.
-pub async fn devices(target: &impl Target) -> Result<Vec<String>> {
-    target.list(DEVICES).await
+/// The ids of the devices that wrote to `target` (opened with `key`) and were not removed.
+pub async fn devices(target: &impl Target, key: &SyncKey) -> Result<Vec<String>> {
+    let keys = keyring::open(target, key).await?;
+    let all = target.list(DEVICES).await?;
+    Ok(all.into_iter().filter(|d| !keys.removed().contains(d)).collect())
 }

@@ -6,6 +6,9 @@
 mod all {
     mod converge;
     mod devices;
+    mod every_kind;
     mod interrupted;
     mod refuse;
+    mod remove;
+    mod twin;
 }

@@ -98,6 +98,7 @@ import type { StateEntryEdited } from "./StateEntryEdited";
 import type { StateWritten } from "./StateWritten";
 import type { SyncDeviceList } from "./SyncDeviceList";
 import type { SyncJoinRequest } from "./SyncJoinRequest";
+import type { SyncRemoveDeviceRequest } from "./SyncRemoveDeviceRequest";
 import type { SyncRunView } from "./SyncRunView";
 import type { SyncSetupRequest } from "./SyncSetupRequest";
 import type { SyncSetupResponse } from "./SyncSetupResponse";
@@ -203,6 +204,8 @@ export type Commands = {
   sync_now: [void, SyncRunView];
   sync_status: [void, SyncStatusView];
   sync_devices: [void, SyncDeviceList];
+  /** Removes a device and replaces the sync key: the new recovery code is answered once; every other device joins again with it. */
+  sync_remove_device: [SyncRemoveDeviceRequest, SyncSetupResponse];
   /** Opens the locked data folder: its passphrase, or (new folder) no encryption. */
   unlock_database: [UnlockDatabaseRequest, UnlockDatabaseResponse];
   /** The report (`App::protocol_report`) saved where the person picks. */

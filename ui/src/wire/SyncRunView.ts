@@ -27,4 +27,9 @@ skipped: Array<string>,
 /**
  * Files refused (wrong key, changed, cut short, replayed): nothing of them was merged.
  */
-refused: Array<string>, };
+refused: Array<string>, 
+/**
+ * Another copy of this data folder (a backup restored on a second machine) was syncing
+ * as this device: this one now syncs as this new id, and the other is a device of its own.
+ */
+new_device_id: string | null, };

@@ -251,6 +251,7 @@ export type * from "./SummaryBy";
 export type * from "./SyncDeviceList";
 export type * from "./SyncDeviceView";
 export type * from "./SyncJoinRequest";
+export type * from "./SyncRemoveDeviceRequest";
 export type * from "./SyncRunView";
 export type * from "./SyncSettings";
 export type * from "./SyncSetupRequest";

@@ -1,11 +1,13 @@
-//! `vibe sync setup|join|now|status|devices` (docs/sync.md): the end-to-end encrypted sync of
+//! `vibe sync setup|join|now|status|devices|remove-device` (docs/sync.md): the end-to-end encrypted sync of
 //! this data folder through a folder the person syncs (Syncthing, Nextcloud, Dropbox…). Parses,
 //! calls `App`, prints; the recovery code is printed once, by `setup`.
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use vibe_core::app::App;
-use vibe_wire::command::{SyncDeviceView, SyncJoinRequest, SyncSetupRequest, SyncStatusView};
+use vibe_wire::command::{
+    SyncDeviceView, SyncJoinRequest, SyncRemoveDeviceRequest, SyncSetupRequest, SyncStatusView,
+};
 
 use crate::ctx::Ctx;
 use crate::output::print;
@@ -40,6 +42,12 @@ enum SyncCommand {
     Status,
     /// This device and the others syncing through the target.
     Devices,
+    /// Stop syncing with a device (lost, sold) and replace the sync key: prints the new
+    /// recovery code; join again with it on every other device.
+    RemoveDevice {
+        /// The device's id (`vibe sync devices`).
+        id: String,
+    },
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
@@ -78,6 +86,12 @@ pub fn run(ctx: &Ctx, args: SyncArgs) -> anyhow::Result<()> {
                 for s in &done.skipped {
                     text.push_str(&format!("\nnot applied: {s}"));
                 }
+                if let Some(id) = &done.new_device_id {
+                    text.push_str(&format!(
+                        "\nanother copy of this data folder (a restored backup?) was syncing as this \
+                         device: this one is now device {id}, the other one a device of its own"
+                    ));
+                }
                 text
             });
             if !done.refused.is_empty() {
@@ -87,6 +101,20 @@ pub fn run(ctx: &Ctx, args: SyncArgs) -> anyhow::Result<()> {
         SyncCommand::Status => {
             let status = app.sync_status()?;
             print(ctx, &serde_json::to_value(&status)?, || status_text(&status));
+        }
+        SyncCommand::RemoveDevice { id } => {
+            let request = SyncRemoveDeviceRequest { device_id: id.clone() };
+            let done = runtime()?.block_on(app.sync_remove_device(&request))?;
+            let value = serde_json::json!({"code": done.code});
+            print(ctx, &value, || {
+                format!(
+                    "device {id} is removed and the sync key was replaced.\nThe new recovery code \
+                     (shown once; keep it somewhere safe):\n\n  {}\n\n\
+                     On each other device: vibe sync join --folder {} --code CODE",
+                    done.code,
+                    done.status.target.as_deref().unwrap_or("DIR")
+                )
+            });
         }
         SyncCommand::Devices => {
             let list = runtime()?.block_on(app.sync_devices())?;

@@ -343,4 +343,11 @@ impl Commands for App {
     async fn sync_devices(&self) -> Result<SyncDeviceList, AppError> {
         App::sync_devices(self).await
     }
+
+    async fn sync_remove_device(
+        &self,
+        request: SyncRemoveDeviceRequest,
+    ) -> Result<SyncSetupResponse, AppError> {
+        App::sync_remove_device(self, &request).await
+    }
 }

@@ -309,10 +309,14 @@ impl From<AppError> for CommandError {
 fn sync_kind(e: &vibe_sync::SyncError) -> ErrorKind {
     use vibe_sync::SyncError as E;
     match e {
-        E::BadCode { .. } | E::WrongKey { .. } | E::NotSetUp(_) | E::TargetInUse(_) => {
-            ErrorKind::InvalidInput
+        E::BadCode { .. }
+        | E::WrongKey { .. }
+        | E::NotSetUp(_)
+        | E::TargetInUse(_)
+        | E::Twin { .. } => ErrorKind::InvalidInput,
+        E::Tampered { .. } | E::Truncated { .. } | E::Replayed { .. } | E::Removed { .. } => {
+            ErrorKind::CorruptData
         }
-        E::Tampered { .. } | E::Truncated { .. } | E::Replayed { .. } => ErrorKind::CorruptData,
         E::Unreachable { .. } | E::Local(_) => ErrorKind::Io,
         E::Store(e) => e.kind(),
     }

@@ -7,8 +7,8 @@
 
 use vibe_sync::{DalTarget, SyncKey};
 use vibe_wire::command::{
-    SettingChange, SyncDeviceList, SyncDeviceView, SyncJoinRequest, SyncRunView, SyncSetupRequest,
-    SyncSetupResponse, SyncStatusView, UpdateSettingsRequest,
+    SettingChange, SyncDeviceList, SyncDeviceView, SyncJoinRequest, SyncRemoveDeviceRequest,
+    SyncRunView, SyncSetupRequest, SyncSetupResponse, SyncStatusView, UpdateSettingsRequest,
 };
 use zeroize::Zeroizing;
 
@@ -121,11 +121,17 @@ impl App {
         Ok(SyncSetupResponse { code: code.to_string(), status })
     }
 
-    /// `sync_join`: sync through `folder`, whose key `code` must open.
+    /// `sync_join`: sync through `folder`, whose key `code` must open. Joining the folder this
+    /// data folder already syncs through takes the code as its new key (after a device was
+    /// removed elsewhere) and keeps this device's id.
     pub async fn sync_join(&self, request: &SyncJoinRequest) -> Result<SyncStatusView, AppError> {
         let key = SyncKey::from_code(&request.code)?;
         let target = DalTarget::folder(std::path::Path::new(&request.folder))?;
         vibe_sync::check_key(&target, &key).await?;
+        if self.settings().sync.folder.as_deref() == Some(request.folder.as_str()) {
+            self.keep_sync_key(&key)?;
+            return self.sync_status();
+        }
         self.ensure_no_sync()?;
         self.keep_sync_key(&key)?;
         self.sync_begin(&request.folder)
@@ -137,6 +143,10 @@ impl App {
         let key = self.sync_key()?;
         let name = host_name();
         let report = vibe_sync::sync_now(self.store(), &target, &key, name.as_deref()).await?;
+        if let Some(id) = &report.new_device_id {
+            let change = SettingChange { key: "sync.device_id".into(), value: id.as_str().into() };
+            self.update_settings(UpdateSettingsRequest { changes: vec![change] })?;
+        }
         Ok(SyncRunView {
             sent: report.sent,
             received: report.received,
@@ -144,6 +154,7 @@ impl App {
             deleted: report.deleted as u64,
             skipped: report.skipped,
             refused: report.refused.iter().map(ToString::to_string).collect(),
+            new_device_id: report.new_device_id,
         })
     }
 
@@ -188,7 +199,8 @@ impl App {
     pub async fn sync_devices(&self) -> Result<SyncDeviceList, AppError> {
         let (target, _) = self.sync_target()?.ok_or_else(Self::not_set_up)?;
         let mut devices = self.known_devices()?;
-        for id in vibe_sync::devices(&target).await? {
+        let key = self.sync_key()?;
+        for id in vibe_sync::devices(&target, &key).await? {
             if !devices.iter().any(|d| d.device_id == id) {
                 devices.push(SyncDeviceView {
                     device_id: id,
@@ -200,5 +212,31 @@ impl App {
             }
         }
         Ok(SyncDeviceList { devices })
+    }
+
+    /// `sync_remove_device`: stop syncing with `device_id` and replace the key. The new key is
+    /// kept here before the target changes (the old one is put back if the target cannot be
+    /// written); its recovery code is answered once, for the devices that stay to join again.
+    pub async fn sync_remove_device(
+        &self,
+        request: &SyncRemoveDeviceRequest,
+    ) -> Result<SyncSetupResponse, AppError> {
+        let (target, me) = self.sync_target()?.ok_or_else(Self::not_set_up)?;
+        if request.device_id == me {
+            return Err(AppError::InvalidInput(format!(
+                "{me} is this device: remove it from another device (`vibe sync remove-device {me}` there)"
+            )));
+        }
+        let old = self.sync_key()?;
+        vibe_sync::check_key(&target, &old).await?;
+        let new = SyncKey::generate()?;
+        self.keep_sync_key(&new)?;
+        if let Err(e) = vibe_sync::remove_device(&target, &old, &new, &request.device_id).await {
+            self.keep_sync_key(&old)?;
+            return Err(e.into());
+        }
+        self.store().sync_peer_removed(&request.device_id)?;
+        let code: Zeroizing<String> = new.code();
+        Ok(SyncSetupResponse { code: code.to_string(), status: self.sync_status()? })
     }
 }

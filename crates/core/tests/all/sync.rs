@@ -7,7 +7,8 @@ use std::sync::Arc;
 use vibe_core::app::{App, AppPaths, EphemeralKeys, KeyStore, Overrides};
 use vibe_wire::ErrorKind;
 use vibe_wire::command::{
-    JournalAddRequest, JournalListRequest, SyncJoinRequest, SyncSetupRequest,
+    JournalAddRequest, JournalListRequest, SyncJoinRequest, SyncRemoveDeviceRequest,
+    SyncSetupRequest,
 };
 
 fn keyed() -> Overrides {
@@ -105,4 +106,58 @@ async fn without_a_keychain_setup_writes_nothing_and_says_how_to_give_the_code()
     assert!(err.to_string().contains("VIBE_SYNC_CODE"), "{err}");
     assert_eq!(std::fs::read_dir(target.path()).unwrap().count(), 0, "the target stays empty");
     assert!(!app.sync_status().unwrap().enabled);
+}
+
+#[tokio::test]
+async fn removing_a_device_replaces_the_code_the_others_join_again_and_the_removed_one_is_shut_out()
+{
+    let dirs: Vec<_> = (0..4).map(|_| tempfile::tempdir().unwrap()).collect();
+    let folder = dirs[0].path().to_str().unwrap().to_string();
+    let a = open(dirs[1].path(), Arc::new(EphemeralKeys::default()));
+    let b = open(dirs[2].path(), Arc::new(EphemeralKeys::default()));
+    let lost = open(dirs[3].path(), Arc::new(EphemeralKeys::default()));
+    let code = a.sync_setup(&SyncSetupRequest { folder: folder.clone() }).await.unwrap().code;
+    for app in [&b, &lost] {
+        app.sync_join(&SyncJoinRequest { folder: folder.clone(), code: code.clone() })
+            .await
+            .unwrap();
+    }
+    for app in [&a, &b, &lost, &a] {
+        app.sync_now().await.unwrap();
+    }
+    let lost_id = lost.sync_status().unwrap().device_id.unwrap();
+    let me = a.sync_status().unwrap().device_id.unwrap();
+    let own = a.sync_remove_device(&SyncRemoveDeviceRequest { device_id: me }).await;
+    assert_eq!(own.unwrap_err().kind(), ErrorKind::InvalidInput);
+
+    let done = a
+        .sync_remove_device(&SyncRemoveDeviceRequest { device_id: lost_id.clone() })
+        .await
+        .unwrap();
+    assert!(done.code.starts_with("VL1-") && done.code != code);
+    assert!(done.status.devices.iter().all(|d| d.device_id != lost_id));
+    let listed = a.sync_devices().await.unwrap().devices;
+    assert!(listed.iter().all(|d| d.device_id != lost_id), "{listed:?}");
+
+    // b, still on the old code, is told to join again; with the new code it keeps its id.
+    let err = b.sync_now().await.unwrap_err();
+    assert!(err.to_string().contains("join again"), "{err}");
+    let b_id = b.sync_status().unwrap().device_id;
+    b.sync_join(&SyncJoinRequest { folder: folder.clone(), code: done.code.clone() })
+        .await
+        .unwrap();
+    assert_eq!(b.sync_status().unwrap().device_id, b_id);
+
+    // The removed device cannot sync (or read) any more; the others keep converging.
+    journal_add(&lost, "written on the lost device");
+    assert!(lost.sync_now().await.is_err());
+    journal_add(&a, "after the removal");
+    a.sync_now().await.unwrap();
+    b.sync_now().await.unwrap();
+    let texts = |app: &App| {
+        let list = app.journal_list(&JournalListRequest::default()).unwrap();
+        list.entries.into_iter().map(|e| e.text).collect::<Vec<_>>()
+    };
+    assert_eq!(texts(&b), vec!["after the removal".to_string()]);
+    assert_eq!(texts(&a), texts(&b));
 }

@@ -46,6 +46,7 @@ async fn a_run_stopped_after_writing_loses_and_duplicates_nothing() {
     a.add("y");
     let report = a.sync(&target, &key).await;
     assert_eq!(report.sent, 2, "the landed batch again, then the new one");
+    assert!(report.new_device_id.is_none(), "its own landed file is not another copy's");
     b.sync(&target, &key).await;
     assert_eq!(b.texts(), vec!["y", "x"]);
     assert_eq!(a.journal(), b.journal());

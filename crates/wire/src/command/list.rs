@@ -123,6 +123,9 @@ macro_rules! with_commands {
                 future sync_now() -> SyncRunView;
                 blocking sync_status() -> SyncStatusView;
                 future sync_devices() -> SyncDeviceList;
+                /// Removes a device and replaces the sync key: the new recovery code is answered
+                /// once; every other device joins again with it.
+                future sync_remove_device(SyncRemoveDeviceRequest) -> SyncSetupResponse;
             }
             shell {
                 /// Opens the locked data folder: its passphrase, or (new folder) no encryption.

@@ -125,8 +125,8 @@ pub use state::{
     StateRead, StateReadStatus, StateWritten, WriteStateRequest,
 };
 pub use sync::{
-    SyncDeviceList, SyncDeviceView, SyncJoinRequest, SyncRunView, SyncSetupRequest,
-    SyncSetupResponse, SyncStatusView,
+    SyncDeviceList, SyncDeviceView, SyncJoinRequest, SyncRemoveDeviceRequest, SyncRunView,
+    SyncSetupRequest, SyncSetupResponse, SyncStatusView,
 };
 pub use today::{
     ActiveProtocolView, DailyPromptView, StarterList, StarterView, StartersRequest, StreakView,

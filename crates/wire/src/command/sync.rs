@@ -30,6 +30,13 @@ pub struct SyncJoinRequest {
     pub code: String,
 }
 
+/// `sync_remove_device`: stop syncing with device `device_id` (a lost or sold machine).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SyncRemoveDeviceRequest {
+    pub device_id: String,
+}
+
 /// One device syncing through the target.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -84,4 +91,8 @@ pub struct SyncRunView {
     pub skipped: Vec<String>,
     /// Files refused (wrong key, changed, cut short, replayed): nothing of them was merged.
     pub refused: Vec<String>,
+    /// Another copy of this data folder (a backup restored on a second machine) was syncing
+    /// as this device: this one now syncs as this new id, and the other is a device of its own.
+    #[serde(default)]
+    pub new_device_id: Option<String>,
 }
