@@ -183,7 +183,7 @@ impl SavedStates {
             })
             .collect();
         let mut total: u64 = files.iter().map(|(_, len, _)| len).sum();
-        files.sort_by(|a, b| (a.2 == keep, a.0).cmp(&(b.2 == keep, b.0)));
+        files.sort_by_key(|(modified, _, path)| (path == keep, *modified));
         for (_, len, path) in files {
             if total <= self.cap_bytes {
                 break;

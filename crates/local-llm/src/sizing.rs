@@ -40,7 +40,8 @@ impl Sizing {
     /// window.
     pub fn target(&self, needed: usize) -> u32 {
         let needed = u32::try_from(needed).unwrap_or(u32::MAX);
-        needed.div_ceil(STEP_TOKENS).saturating_mul(STEP_TOKENS).clamp(1, self.window)
+        let rounded = needed.div_ceil(STEP_TOKENS).saturating_mul(STEP_TOKENS);
+        rounded.min(self.window).max(1)
     }
 
     /// A new context of `tokens` tokens.

@@ -91,23 +91,27 @@ async fn a_state_of_another_key_model_prompt_or_cut_short_is_ignored() {
     let next = next_turn(&first_turn("conv-1", SYSTEM), &reply);
     let expected = answer(&LocalModel::open(config("q8_0")).unwrap(), next.clone()).await.unwrap();
     let other_prompt = first_turn("conv-1", "Tu es un entraîneur qui parle peu, en français. ");
-    let cut_short = |dir: &Path| {
-        let path = state_file(&dir.join(STATES_DIR), "conv-1");
-        let bytes = std::fs::read(&path).unwrap();
-        std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
-    };
-    // (what differs, the engine that resumes: model and key, the request, a change to the file)
-    let cases: [(&str, &str, u8, &ChatRequest, Option<&dyn Fn(&Path)>); 4] = [
-        ("another data folder's key", "q8_0", 2, &next, None),
-        ("another model file", "f16", 1, &next, None),
-        ("another prompt (only the template's first tokens match)", "q8_0", 1, &other_prompt, None),
-        ("a file cut short", "q8_0", 1, &next, Some(&cut_short)),
+    // (what differs, the engine that resumes: model and key, the request, whether the file
+    // is cut short first)
+    let cases = [
+        ("another data folder's key", "q8_0", 2, &next, false),
+        ("another model file", "f16", 1, &next, false),
+        (
+            "another prompt (only the template's first tokens match)",
+            "q8_0",
+            1,
+            &other_prompt,
+            false,
+        ),
+        ("a file cut short", "q8_0", 1, &next, true),
     ];
-    for (case, kind, key, request, change) in cases {
+    for (case, kind, key, request, cut) in cases {
         let dir = tempfile::tempdir().unwrap();
         first_answer("q8_0", dir.path(), 1, "conv-1").await;
-        if let Some(change) = change {
-            change(dir.path());
+        if cut {
+            let path = state_file(&dir.path().join(STATES_DIR), "conv-1");
+            let bytes = std::fs::read(&path).unwrap();
+            std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
         }
         let model = LocalModel::open(saving(kind, dir.path(), key)).unwrap();
         let got = answer(&model, request.clone()).await.unwrap();
