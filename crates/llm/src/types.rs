@@ -128,6 +128,11 @@ pub struct Params {
     /// the answer is validated when parsed either way.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub response_schema: Option<Value>,
+    /// The conversation this request continues (its id). An engine that keeps its prompt
+    /// state across processes files it under this key (the embedded engine's saved states,
+    /// docs/local-model.md#saved-states); servers never see it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_key: Option<String>,
 }
 
 /// One chat request.

@@ -8,7 +8,10 @@
 //! $CARGO_TARGET_DIR/release/examples/engine_bench [MODEL.gguf] [THREADS] [RUNS]`.
 //!
 //! Without a model path it measures the tiny test model. Every run's prompt starts with its
-//! own number, so no run reuses another's prompt state.
+//! own number, so no run reuses another's prompt state. `BENCH_CONTEXT` sets the context cap
+//! (default 4096) and `BENCH_REPEAT` how often the prompt's sentence is repeated (default 30,
+//! about 1,000 tokens; 240 makes an 8k-token conversation): the context the engine allocated
+//! for it is printed with the peak memory.
 
 use std::time::{Duration, Instant};
 
@@ -49,11 +52,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     let started = Instant::now();
-    let config = LocalConfig {
-        threads: Some(threads),
-        context_cap: 4096,
-        ..LocalConfig::new(&path, "bench")
-    };
+    let context_cap: u32 = std::env::var("BENCH_CONTEXT").map_or(Ok(4096), |c| c.parse())?;
+    let repeat: usize = std::env::var("BENCH_REPEAT").map_or(Ok(30), |r| r.parse())?;
+    let config =
+        LocalConfig { threads: Some(threads), context_cap, ..LocalConfig::new(&path, "bench") };
     let model = LocalModel::open(config)?;
     let info = model.info().await?;
     let load = started.elapsed();
@@ -73,7 +75,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let request = ChatRequest {
             messages: vec![
                 Message::system(format!("Run {run}. You are a warm, practical life coach.")),
-                Message::user(PROMPT_WORDS.repeat(30)),
+                Message::user(PROMPT_WORDS.repeat(repeat)),
             ],
             params: Params {
                 temperature: Some(0.0),
@@ -114,10 +116,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     println!(
-        "median: first token {:.0} ms, prompt {:.0} tokens/s, generation {:.1} tokens/s, peak memory (VmHWM) {}",
+        "median: first token {:.0} ms, prompt {:.0} tokens/s, generation {:.1} tokens/s, context allocated {} of {} tokens, peak memory (VmHWM) {}",
         ms(median(&mut first_tokens)),
         median(&mut prompt_rates),
         median(&mut gen_rates),
+        model.stats().context_tokens_allocated,
+        info.context_tokens,
         peak_memory()
     );
     Ok(())

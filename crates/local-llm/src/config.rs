@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use crate::saved_state::SavedStates;
+
 /// The most threads used when none are configured (more rarely helps on a CPU: generation is
 /// bound by memory bandwidth).
 pub const MAX_DEFAULT_THREADS: u32 = 8;
@@ -25,6 +27,9 @@ pub struct LocalConfig {
     pub temperature: Option<f32>,
     /// Answer length cap when a request sets none (`llm.max_tokens`); `None` = the context.
     pub max_tokens: Option<u32>,
+    /// Where the prompt states of conversations are saved across processes, sealed
+    /// (docs/local-model.md#saved-states); `None`: they are not saved.
+    pub saved_states: Option<SavedStates>,
 }
 
 impl LocalConfig {
@@ -38,6 +43,7 @@ impl LocalConfig {
             mmap: true,
             temperature: None,
             max_tokens: None,
+            saved_states: None,
         }
     }
 

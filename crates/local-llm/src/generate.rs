@@ -18,12 +18,16 @@ use vibe_llm::{ChatRequest, Delta, LlmError, Params, ThinkSplitter, TokenUsage};
 
 use crate::grammar::{self, greedy_pick};
 use crate::prompt::Template;
+use crate::sizing::Sizing;
+use crate::state_io::{self, Persist, Restored};
 use crate::stats::Counters;
 use crate::stop::StopScan;
 use crate::utf8::Utf8Assembler;
 
-/// Prompt tokens evaluated per `decode` call (also the context's batch sizes, `worker`).
+/// Prompt tokens evaluated per `decode` call (also the context's batch sizes, `sizing`).
 pub(crate) const BATCH_TOKENS: u32 = 512;
+/// Tokens of answer the context makes room for beside the prompt (it grows again for more).
+const ANSWER_ROOM: usize = 512;
 
 /// Sampling defaults when the request leaves them open (llama.cpp's server defaults).
 const DEFAULT_TEMPERATURE: f32 = 0.8;
@@ -47,21 +51,34 @@ enum End {
 pub(crate) struct Session {
     /// The tokens whose state is in the KV cache (sequence 0), in order.
     cached: Vec<LlamaToken>,
+    /// The conversation (`Params::cache_key`) whose request filled the cache last, if any.
+    cached_key: Option<String>,
+    /// Where prompt states are saved across processes; `None`: they are not.
+    persist: Option<Persist>,
+    /// How large a context may grow, and how to make one.
+    sizing: Sizing,
     temperature: Option<f32>,
     max_tokens: Option<u32>,
 }
 
 impl Session {
-    /// A session whose requests default to `temperature` and `max_tokens` (the endpoint's).
-    pub fn new(temperature: Option<f32>, max_tokens: Option<u32>) -> Self {
-        Self { cached: Vec::new(), temperature, max_tokens }
+    /// A session whose requests default to `temperature` and `max_tokens` (the endpoint's),
+    /// saving prompt states through `persist` when there is one, its context grown by
+    /// `sizing`.
+    pub fn new(
+        temperature: Option<f32>,
+        max_tokens: Option<u32>,
+        persist: Option<Persist>,
+        sizing: Sizing,
+    ) -> Self {
+        Self { cached: Vec::new(), cached_key: None, persist, sizing, temperature, max_tokens }
     }
 
     /// Answer `request` into `out`; errors go there too.
-    pub fn answer(
+    pub fn answer<'m>(
         &mut self,
-        model: &LlamaModel,
-        ctx: &mut LlamaContext<'_>,
+        model: &'m LlamaModel,
+        ctx: &mut LlamaContext<'m>,
         template: &Template,
         counters: &Counters,
         request: &ChatRequest,
@@ -70,18 +87,21 @@ impl Session {
         if out.is_closed() {
             return;
         }
-        if let Err(e) = self.try_answer(model, ctx, template, counters, request, out) {
+        let result = self.try_answer(model, ctx, template, counters, request, out);
+        counters.context_allocated.store(u64::from(ctx.n_ctx()), Ordering::Relaxed);
+        if let Err(e) = result {
             // The cache may hold half an evaluation: start clean next time.
             ctx.clear_kv_cache();
             self.cached.clear();
+            self.cached_key = None;
             let _ = out.blocking_send(Err(e));
         }
     }
 
-    fn try_answer(
+    fn try_answer<'m>(
         &mut self,
-        model: &LlamaModel,
-        ctx: &mut LlamaContext<'_>,
+        model: &'m LlamaModel,
+        ctx: &mut LlamaContext<'m>,
         template: &Template,
         counters: &Counters,
         request: &ChatRequest,
@@ -89,7 +109,7 @@ impl Session {
     ) -> Result<(), LlmError> {
         let prompt = template.render(model, &request.messages)?;
         let tokens = model.vocab().tokenize(prompt.as_bytes(), true, true);
-        let window = ctx.n_ctx() as usize;
+        let window = self.sizing.window as usize;
         if tokens.is_empty() {
             return Err(LlmError::BadRequest {
                 status: 400,
@@ -105,15 +125,21 @@ impl Session {
                 ),
             });
         }
+        let params = &request.params;
+        let max_new = params.max_tokens.or(self.max_tokens).map_or(usize::MAX, |m| m as usize);
+        // Room for the prompt and the start of the answer; a longer answer grows it again.
+        let needed = tokens.len() + max_new.min(ANSWER_ROOM);
+        self.sizing.grow(model, ctx, &mut self.cached, needed)?;
+        let key = params.cache_key.as_deref();
+        self.restore_saved(ctx, counters, key, &tokens);
+        self.cached_key = key.map(str::to_string);
         let Some(mut last_logits) = self.evaluate_prompt(ctx, counters, &tokens, out)? else {
             return Ok(()); // cancelled while evaluating the prompt
         };
 
-        let params = &request.params;
         let grammar =
             params.response_schema.as_ref().and_then(|schema| grammar::sampler(model, schema));
         let mut sampler = sampler(params, params.temperature.or(self.temperature), grammar);
-        let max_new = params.max_tokens.or(self.max_tokens).map_or(usize::MAX, |m| m as usize);
         let mut utf8 = Utf8Assembler::default();
         let mut stops = StopScan::new(&params.stop);
         let mut think = ThinkSplitter::default();
@@ -157,6 +183,14 @@ impl Session {
                 stopped_by_string = true;
                 break End::Stop;
             }
+            if self.cached.len() + 1 >= ctx.n_ctx() as usize {
+                let needed = self.cached.len() + ANSWER_ROOM;
+                self.sizing.grow(model, ctx, &mut self.cached, needed)?;
+                if self.cached.is_empty() {
+                    // The state did not move: the answer cannot go on from here.
+                    break End::Length;
+                }
+            }
             batch.clear();
             batch.add(token, position(self.cached.len()), &[0], true).map_err(internal)?;
             ctx.decode(&mut batch).map_err(|e| failed("generating", &e))?;
@@ -164,7 +198,12 @@ impl Session {
             last_logits = 0;
         };
         let reason = match end {
-            End::Cancelled => return Ok(()),
+            // What the cache holds is still this conversation's (an adapter may stop reading
+            // once it has the whole action).
+            End::Cancelled => {
+                self.save_state(ctx, counters, key);
+                return Ok(());
+            }
             End::Stop => "stop",
             End::Length => "length",
         };
@@ -184,7 +223,41 @@ impl Session {
         });
         deltas.push(Delta::Finish { reason: Some(reason.into()) });
         send_all(out, deltas);
+        // After the answer is out: the reader does not wait for the file.
+        self.save_state(ctx, counters, key);
         Ok(())
+    }
+
+    /// Save the cache as conversation `key`'s prompt state, when states are saved.
+    fn save_state(&self, ctx: &LlamaContext<'_>, counters: &Counters, key: Option<&str>) {
+        if let (Some(persist), Some(key)) = (&self.persist, key) {
+            state_io::save(ctx, persist, key, &self.cached);
+            counters.states_saved.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Before a request of conversation `key`: put its saved state into the cache when the
+    /// cache does not hold that conversation already and the state shares more of `tokens`.
+    fn restore_saved(
+        &mut self,
+        ctx: &mut LlamaContext<'_>,
+        counters: &Counters,
+        key: Option<&str>,
+        tokens: &[LlamaToken],
+    ) {
+        let (Some(persist), Some(key)) = (&self.persist, key) else { return };
+        if self.cached_key.as_deref() == Some(key) {
+            return; // the cache is this conversation's latest
+        }
+        let shared_now = self.cached.iter().zip(tokens).take_while(|(a, b)| a == b).count();
+        match state_io::restore(ctx, persist, key, tokens, shared_now) {
+            Restored::Untouched => {}
+            Restored::Loaded(cached) => {
+                self.cached = cached;
+                counters.states_loaded.fetch_add(1, Ordering::Relaxed);
+            }
+            Restored::Cleared => self.cached.clear(),
+        }
     }
 
     /// Bring the KV cache to `tokens`: keep the longest shared prefix, evaluate the rest.

@@ -25,8 +25,13 @@ mod grammar;
 mod model;
 #[cfg(feature = "engine")]
 mod prompt;
+pub mod saved_state;
 #[cfg(feature = "engine")]
 mod shared;
+#[cfg(feature = "engine")]
+mod sizing;
+#[cfg(feature = "engine")]
+mod state_io;
 #[cfg(feature = "engine")]
 mod stats;
 #[cfg(feature = "engine")]
@@ -43,6 +48,9 @@ pub use config::{LocalConfig, MAX_DEFAULT_THREADS};
 pub use cpu_backend::CpuBackend;
 #[cfg(feature = "engine")]
 pub use model::LocalModel;
+pub use saved_state::{
+    DEFAULT_STATES_CAP_BYTES, STATES_DIR, SavedStates, StateSeal, delete_saved_state,
+};
 #[cfg(feature = "engine")]
 pub use shared::shared_model;
 #[cfg(feature = "engine")]

@@ -66,6 +66,9 @@ impl LocalModel {
             prompt_tokens_reused: c.prompt_tokens_reused.load(Ordering::Relaxed),
             generated_tokens: c.generated_tokens.load(Ordering::Relaxed),
             answers: c.answers.load(Ordering::Relaxed),
+            states_loaded: c.states_loaded.load(Ordering::Relaxed),
+            states_saved: c.states_saved.load(Ordering::Relaxed),
+            context_tokens_allocated: c.context_allocated.load(Ordering::Relaxed),
         }
     }
 

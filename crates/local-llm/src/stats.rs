@@ -18,7 +18,9 @@ pub enum TemplateSource {
 /// What was loaded, once the worker has the model.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadedInfo {
-    /// The context window in use: the model's trained length, capped by the config.
+    /// The context window: the model's trained length, capped by the config. The context
+    /// is allocated smaller and grows up to it as a conversation needs
+    /// ([`EngineStats::context_tokens_allocated`]).
     pub context_tokens: u32,
     /// The model's trained context length (GGUF metadata).
     pub trained_context_tokens: u32,
@@ -39,6 +41,9 @@ pub(crate) struct Counters {
     pub prompt_tokens_reused: AtomicU64,
     pub generated_tokens: AtomicU64,
     pub answers: AtomicU64,
+    pub states_loaded: AtomicU64,
+    pub states_saved: AtomicU64,
+    pub context_allocated: AtomicU64,
 }
 
 /// A snapshot of the counters.
@@ -54,4 +59,11 @@ pub struct EngineStats {
     pub generated_tokens: u64,
     /// Answers the worker has finished or abandoned.
     pub answers: u64,
+    /// Saved prompt states put back into the cache (docs/local-model.md#saved-states).
+    pub states_loaded: u64,
+    /// Prompt states saved after an answer (or tried: a failure is logged).
+    pub states_saved: u64,
+    /// Tokens the context (KV cache) is allocated for now: it starts small and grows with
+    /// the conversation, up to [`LoadedInfo::context_tokens`].
+    pub context_tokens_allocated: u64,
 }

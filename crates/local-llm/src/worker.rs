@@ -1,15 +1,13 @@
 //! The worker thread of one local model: loads the file (mmap by default), creates the one
-//! context (window = trained length capped by the config), then answers jobs in order until
+//! context (small at first, grown up to the window = trained length capped by the config:
+//! `sizing`), then answers jobs in order until
 //! the `LocalModel` is dropped. llama.cpp objects never leave this thread. A failed load
 //! answers every job with the load error. Generation itself is `generate.rs`.
 
-use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 
-use llama_cpp_2::context::LlamaContext;
-use llama_cpp_2::context::params::LlamaContextParams;
 use llama_cpp_2::model::LlamaModel;
 use llama_cpp_2::model::params::LlamaModelParams;
 use tokio::sync::{mpsc as async_mpsc, oneshot};
@@ -18,8 +16,11 @@ use vibe_llm::{ChatRequest, Delta, LlmError};
 use crate::backend::backend;
 use crate::config::LocalConfig;
 use crate::cpu_backend::CpuBackend;
-use crate::generate::{BATCH_TOKENS, Session};
+use crate::generate::Session;
 use crate::prompt::Template;
+use crate::saved_state;
+use crate::sizing::Sizing;
+use crate::state_io::Persist;
 use crate::stats::{Counters, LoadedInfo};
 
 /// Work for the worker.
@@ -51,18 +52,22 @@ fn run(config: &LocalConfig, counters: &Counters, jobs: &mpsc::Receiver<Job>) {
     counters.loads.fetch_add(1, Ordering::Relaxed);
     let threads = config.threads_in_force();
     let trained = model.n_ctx_train();
-    let context_tokens = trained.min(config.context_cap.max(1));
-    let mut ctx = match new_context(config, &model, context_tokens, threads) {
+    let sizing = Sizing {
+        window: trained.min(config.context_cap.max(1)),
+        threads,
+        file: config.path.display().to_string(),
+    };
+    let mut ctx = match sizing.make(&model, sizing.initial()) {
         Ok(ctx) => ctx,
         Err(e) => return refuse_all(jobs, &e),
     };
+    counters.context_allocated.store(u64::from(ctx.n_ctx()), Ordering::Relaxed);
     let template = match Template::for_model(&model) {
         Ok(t) => t,
         Err(e) => return refuse_all(jobs, &e),
     };
     let info = LoadedInfo {
-        // llama.cpp may round the window (it has a minimum): report the one in use.
-        context_tokens: ctx.n_ctx(),
+        context_tokens: sizing.window,
         trained_context_tokens: trained,
         template: template.source,
         threads,
@@ -75,12 +80,13 @@ fn run(config: &LocalConfig, counters: &Counters, jobs: &mpsc::Receiver<Job>) {
         model = %config.name,
         load_ms = started.elapsed().as_millis() as u64,
         context_tokens = info.context_tokens,
+        allocated = ctx.n_ctx(),
         threads,
         template = ?info.template,
         cpu_backend = %info.cpu_backend.variant,
         "local model loaded"
     );
-    let mut session = Session::new(config.temperature, config.max_tokens);
+    let mut session = Session::new(config.temperature, config.max_tokens, persist(config), sizing);
     while let Ok(job) = jobs.recv() {
         match job {
             Job::Answer(request, out) => {
@@ -97,6 +103,19 @@ fn run(config: &LocalConfig, counters: &Counters, jobs: &mpsc::Receiver<Job>) {
     }
 }
 
+/// Where this model's prompt states are saved, when the config says so and the file's
+/// identity can be read (else they are not saved; logged).
+fn persist(config: &LocalConfig) -> Option<Persist> {
+    let states = config.saved_states.clone()?;
+    match saved_state::model_identity(&config.path) {
+        Ok(model_id) => Some(Persist { states, model_id }),
+        Err(e) => {
+            tracing::warn!("prompt states will not be saved: cannot identify the model file: {e}");
+            None
+        }
+    }
+}
+
 /// The model, and the CPU backend it runs on.
 fn load(config: &LocalConfig) -> Result<(LlamaModel, CpuBackend), LlmError> {
     let backend = backend().map_err(LlmError::config)?;
@@ -108,28 +127,6 @@ fn load(config: &LocalConfig) -> Result<(LlamaModel, CpuBackend), LlmError> {
         ))
     })?;
     Ok((model, backend.cpu.clone()))
-}
-
-fn new_context<'m>(
-    config: &LocalConfig,
-    model: &'m LlamaModel,
-    context_tokens: u32,
-    threads: u32,
-) -> Result<LlamaContext<'m>, LlmError> {
-    let backend = backend().map_err(LlmError::config)?;
-    let threads = i32::try_from(threads).unwrap_or(1);
-    let params = LlamaContextParams::default()
-        .with_n_ctx(NonZeroU32::new(context_tokens))
-        .with_n_batch(BATCH_TOKENS)
-        .with_n_ubatch(BATCH_TOKENS)
-        .with_n_threads(threads)
-        .with_n_threads_batch(threads);
-    model.new_context(&backend.llama, params).map_err(|e| {
-        LlmError::config(format!(
-            "cannot set up the local model {} with a {context_tokens}-token context ({e}); lower llm.local.context_tokens or free memory",
-            config.path.display()
-        ))
-    })
 }
 
 /// The model cannot run: every job gets `error`.

@@ -58,8 +58,51 @@ impl RunKey {
     }
 }
 
+impl RunKey {
+    /// `plain` sealed as one blob bound to `aad`: a fresh random 24-byte nonce, then the
+    /// ciphertext and its tag. For whole files other crates keep sealed with this key (the
+    /// embedded engine's saved prompt states); `None` when the OS gives no random bytes.
+    pub fn seal_blob(&self, aad: &[u8], plain: &[u8]) -> Option<Vec<u8>> {
+        let mut nonce = [0u8; NONCE_LEN];
+        getrandom::fill(&mut nonce).ok()?;
+        let mut blob = Vec::with_capacity(NONCE_LEN + plain.len() + TAG_LEN);
+        blob.extend_from_slice(&nonce);
+        blob.extend_from_slice(plain);
+        let mut body = blob.split_off(NONCE_LEN);
+        self.cipher.encrypt_in_place(XNonce::from_slice(&nonce), aad, &mut body).ok()?;
+        blob.append(&mut body);
+        Some(blob)
+    }
+
+    /// The clear text of a [`seal_blob`](Self::seal_blob) blob, when it authenticates with
+    /// `aad` under this key (`None`: another key, other associated data, cut or damaged).
+    pub fn open_blob(&self, aad: &[u8], blob: &[u8]) -> Option<Vec<u8>> {
+        if blob.len() < NONCE_LEN + TAG_LEN {
+            return None;
+        }
+        let (nonce, sealed) = blob.split_at(NONCE_LEN);
+        self.decrypt(nonce, aad, sealed)
+    }
+}
+
 impl fmt::Debug for RunKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "RunKey({}, ***)", self.id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sealed_blob_opens_only_with_its_key_and_associated_data() {
+        let key = RunKey::new(&[7; 32]);
+        let blob = key.seal_blob(b"aad", b"the clear words").unwrap();
+        assert!(!blob.windows(5).any(|w| w == b"clear"), "no clear text in the blob");
+        assert_eq!(key.open_blob(b"aad", &blob).unwrap(), b"the clear words");
+        assert_eq!(key.open_blob(b"other", &blob), None);
+        assert_eq!(RunKey::new(&[8; 32]).open_blob(b"aad", &blob), None);
+        assert_eq!(key.open_blob(b"aad", &blob[..blob.len() - 1]), None);
     }
 }

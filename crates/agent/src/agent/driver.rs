@@ -323,9 +323,12 @@ impl Loop {
         let prompt_tokens = assembled.prompt_tokens;
 
         let mut draft = Draft::new(&inp.conversation.id, &inp.run_id);
+        let mut request = assembled.request;
+        // An engine that keeps prompt states across processes files them by conversation.
+        request.params.cache_key = Some(inp.conversation.id.clone());
         let end = stream_round(
             inp.model.as_ref(),
-            assembled.request,
+            request,
             &inp.emitter,
             &inp.store,
             &mut draft,

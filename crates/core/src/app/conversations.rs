@@ -49,7 +49,8 @@ impl App {
     }
 
     /// `delete_conversation`: with its messages, its run rows and then its run folders
-    /// (`runs/<run_id>/`, which hold the messages' text too; docs/privacy.md#deleting). The
+    /// (`runs/<run_id>/`, which hold the messages' text too; docs/privacy.md#deleting) and
+    /// the embedded engine's saved prompt state of it (`kv-states/`). The
     /// rows go first, in one transaction: a crash before the folders are removed leaves
     /// folders no row points to, never a row pointing at a missing folder. A folder that
     /// cannot be removed is logged and named in the error.
@@ -59,6 +60,12 @@ impl App {
     ) -> Result<DeleteConversationResponse, AppError> {
         let runs = self.store.delete_conversation(&request.id)?;
         let mut failed = None;
+        // The embedded engine's saved prompt state of it (docs/local-model.md#saved-states).
+        if let Err(err) = vibe_local_llm::delete_saved_state(&self.paths.data_dir, &request.id) {
+            let dir = self.paths.data_dir.join(vibe_local_llm::STATES_DIR);
+            tracing::warn!(dir = %dir.display(), "cannot remove a deleted conversation's saved prompt state: {err}");
+            failed = Some((format!("its saved prompt state in {}", dir.display()), err));
+        }
         for run_id in &runs {
             let dir = vibe_runlog::run_dir(&self.paths.data_dir, run_id)?;
             match std::fs::remove_dir_all(&dir) {
@@ -66,17 +73,16 @@ impl App {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(err) => {
                     tracing::warn!(dir = %dir.display(), "cannot remove a deleted run's folder: {err}");
-                    failed.get_or_insert((dir, err));
+                    failed.get_or_insert((format!("its run folder {}", dir.display()), err));
                 }
             }
         }
-        if let Some((dir, err)) = failed {
+        if let Some((what, err)) = failed {
             return Err(AppError::Files {
                 what: format!(
-                    "the conversation {} was deleted, but its run folder {} could not be \
-                     removed (remove it by hand)",
+                    "the conversation {} was deleted, but {what} could not be removed \
+                     (remove it by hand)",
                     request.id,
-                    dir.display()
                 ),
                 err,
             });

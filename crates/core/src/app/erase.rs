@@ -17,8 +17,15 @@ use crate::backup::{BACKUPS_DIR, STAGING_DIR, WORK_PREFIXES};
 use vibe_runlog::RUNS_DIR;
 
 /// The entries of a data folder that are VibeLife's, besides `vibe.db*` and working folders.
-const OWNED: &[&str] =
-    &[SETTINGS_FILE, RUNS_DIR, BACKUPS_DIR, STAGING_DIR, "restore.lock", "skills"];
+const OWNED: &[&str] = &[
+    SETTINGS_FILE,
+    RUNS_DIR,
+    BACKUPS_DIR,
+    STAGING_DIR,
+    "restore.lock",
+    "skills",
+    vibe_local_llm::STATES_DIR,
+];
 
 impl App {
     /// `erase_data` over the data folder of `paths` (no app may be open on it).

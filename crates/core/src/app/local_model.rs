@@ -3,7 +3,8 @@
 //! file), the engine's knobs from `llm.local` (the context window capped by
 //! `chat.context.max_context_tokens` unless `llm.local.context_tokens` says otherwise; the
 //! same window, read from the file's metadata, fits the prompt budgets), and
-//! the structured-action adapter around it. The engine is `vibe-local-llm`, compiled in only
+//! the structured-action adapter around it, and where it saves prompt states (sealed with the
+//! run folders' key). The engine is `vibe-local-llm`, compiled in only
 //! with the `local-llm` cargo feature; without it choosing `local` is a config error that
 //! says so. Downloading and listing models belongs to `vibe-models`.
 
@@ -11,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use vibe_llm::{ChatModel, Endpoint, LlmError, LlmSettingsExt as _};
+use vibe_local_llm::{DEFAULT_STATES_CAP_BYTES, SavedStates, StateSeal};
 
 use crate::app::{App, AppError};
 
@@ -81,7 +83,36 @@ impl App {
             .local
             .context_tokens
             .unwrap_or(self.settings().chat.context.max_context_tokens);
-        Ok(engine::open(file, model, cap, endpoint)?)
+        Ok(engine::open(file, model, cap, endpoint, self.saved_states())?)
+    }
+
+    /// Where the engine saves conversations' prompt states: `<data dir>/kv-states/`, sealed
+    /// with the run folders' key (docs/local-model.md#saved-states). None in a data folder
+    /// without encryption: a clear state would put the conversation on disk in the clear.
+    fn saved_states(&self) -> Option<SavedStates> {
+        let key = self.run_folders().key()?.clone();
+        Some(SavedStates::new(
+            &self.paths().data_dir,
+            Arc::new(RunKeySeal(key)),
+            DEFAULT_STATES_CAP_BYTES,
+        ))
+    }
+}
+
+/// The engine's saved states sealed with the data folder's run key (its AEAD, as run logs).
+struct RunKeySeal(Arc<vibe_runlog::RunKey>);
+
+impl StateSeal for RunKeySeal {
+    fn key_id(&self) -> &str {
+        self.0.id()
+    }
+
+    fn seal(&self, aad: &[u8], plain: &[u8]) -> Option<Vec<u8>> {
+        self.0.seal_blob(aad, plain)
+    }
+
+    fn open(&self, aad: &[u8], sealed: &[u8]) -> Option<Vec<u8>> {
+        self.0.open_blob(aad, sealed)
     }
 }
 
@@ -100,6 +131,7 @@ mod engine {
         name: &str,
         context_cap: u32,
         endpoint: &Endpoint,
+        saved_states: Option<SavedStates>,
     ) -> Result<Arc<dyn ChatModel>, LlmError> {
         let config = LocalConfig {
             path: file,
@@ -109,6 +141,7 @@ mod engine {
             mmap: endpoint.local.mmap,
             temperature: endpoint.temperature,
             max_tokens: endpoint.max_tokens,
+            saved_states,
         };
         let local: Arc<dyn ChatModel> = shared_model(&config)?;
         // Tools always go through the JSON action protocol (docs/local-model.md#tools).
@@ -129,6 +162,7 @@ mod engine {
         _name: &str,
         _context_cap: u32,
         _endpoint: &Endpoint,
+        _saved_states: Option<SavedStates>,
     ) -> Result<Arc<dyn ChatModel>, LlmError> {
         Err(LlmError::config(vibe_llm::NO_EMBEDDED_ENGINE))
     }

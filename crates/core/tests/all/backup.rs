@@ -1,5 +1,5 @@
 //! Private by default, the second half (docs/privacy.md): deleting a conversation removes its
-//! run folders; backups round-trip (backup → verify → restore gives byte-identical exports);
+//! run folders and its saved prompt state; backups round-trip (backup → verify → restore gives byte-identical exports);
 //! a tampered backup fails its check; a backup of a newer schema is refused and changes
 //! nothing; erase leaves nothing behind. Real data dirs encrypted with a passphrase (no
 //! keychain on a test machine), real turns against the fake server.
@@ -95,9 +95,18 @@ async fn deleting_a_conversation_removes_its_run_folders_and_their_replay_fails_
     let replayed = serde_json::to_vec(&replay.events).unwrap();
     assert!(holds(&replayed, SECRET), "the run log holds the text, readable through the app");
 
+    // The embedded engine's saved prompt states of both (docs/local-model.md#saved-states).
+    let states = dir.path().join(vibe_local_llm::STATES_DIR);
+    let state = |id: &str| vibe_local_llm::saved_state::state_file(&states, id);
+    std::fs::create_dir_all(&states).unwrap();
+    std::fs::write(state(&conversation), b"sealed state").unwrap();
+    std::fs::write(state(&other), b"sealed state").unwrap();
+
     let deleted =
         app.delete_conversation(&DeleteConversationRequest { id: conversation.clone() }).unwrap();
     assert_eq!(deleted.runs_removed, vec![run.clone()]);
+    assert!(!state(&conversation).exists(), "its saved prompt state is gone");
+    assert!(state(&other).exists(), "another conversation's state stays");
     assert!(!runs.join(&run).exists(), "the run folder is gone");
     assert!(runs.join(&other_run).exists(), "another conversation's run stays");
     assert!(!files(&runs).values().any(|b| holds(b, SECRET)), "no byte of runs/ holds the text");

@@ -15,3 +15,5 @@ mod local_model_cancel;
 mod local_model_cpu_backend;
 mod local_model_grammar;
 mod local_model_loading;
+mod local_model_saved_state;
+mod local_model_sizing;
