@@ -18,14 +18,12 @@ use vibe_llm::{ChatRequest, Delta, LlmError, Params, ThinkSplitter, TokenUsage};
 
 use crate::grammar::{self, greedy_pick};
 use crate::prompt::Template;
-use crate::sizing::Sizing;
+use crate::sizing::{BATCH_TOKENS, Sizing};
 use crate::state_io::{self, Persist, Restored};
 use crate::stats::Counters;
 use crate::stop::StopScan;
 use crate::utf8::Utf8Assembler;
 
-/// Prompt tokens evaluated per `decode` call (also the context's batch sizes, `sizing`).
-pub(crate) const BATCH_TOKENS: u32 = 512;
 /// Tokens of answer the context makes room for beside the prompt (it grows again for more).
 const ANSWER_ROOM: usize = 512;
 

@@ -14,8 +14,10 @@ use llama_cpp_2::token::LlamaToken;
 use vibe_llm::LlmError;
 
 use crate::backend::backend;
-use crate::generate::BATCH_TOKENS;
 use crate::state_io;
+
+/// Prompt tokens evaluated per `decode` call (`generate`), also the context's batch sizes.
+pub(crate) const BATCH_TOKENS: u32 = 512;
 
 /// Contexts are made in multiples of this many tokens (the first one too, unless the window
 /// is smaller): a short conversation never pays for the model's whole window.

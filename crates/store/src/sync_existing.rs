@@ -1,14 +1,44 @@
 //! What sync records in bulk rather than per write (docs/sync.md, "What is recorded"):
 //! everything a data folder already holds when sync is set up or joined, and the values an
-//! undo put back. It only calls `sync_record`'s per-write recording; applying a peer's
-//! operations is `sync_merge`'s.
+//! undo put back, and setting sync up (`Store::sync_enable`, which records them). It only
+//! calls `sync_record`'s per-write recording; applying a peer's operations is `sync_merge`'s.
 
-use rusqlite::Connection;
+use rusqlite::{Connection, params};
 use serde_json::{Map, Value};
 
-use crate::error::Result;
+use crate::Store;
+use crate::error::{Result, StoreError};
 use crate::skill_rows;
+use crate::sync_clock::Hlc;
 use crate::sync_record::{conversation, doc_set, memory, message, protocol_run};
+
+impl Store {
+    /// Set sync up on this device as `device_id` (once; again with the same id is a no-op) and
+    /// record everything synced that the store holds as operations. Answers how many.
+    pub fn sync_enable(&self, device_id: &str) -> Result<usize> {
+        if device_id.is_empty() || device_id.contains(['/', '\\', '.']) {
+            return Err(StoreError::invalid(format!(
+                "invalid sync device id \"{device_id}\": use letters, digits and '-'"
+            )));
+        }
+        self.write_tx(|tx| {
+            match crate::sync_log::device(tx)? {
+                Some(id) if id == device_id => return Ok(0),
+                Some(id) => {
+                    return Err(StoreError::invalid(format!(
+                        "sync is already set up on this device as {id}; it keeps that id"
+                    )));
+                }
+                None => {}
+            }
+            tx.execute(
+                "INSERT INTO sync_state (one, device_id, hlc) VALUES (1, ?1, ?2)",
+                params![device_id, Hlc::zero(device_id).to_string()],
+            )?;
+            Ok(crate::sync_log::record_existing_lists(tx)? + record_existing(tx)?)
+        })
+    }
+}
 
 fn enabled(tx: &Connection) -> Result<bool> {
     Ok(crate::sync_log::device(tx)?.is_some())

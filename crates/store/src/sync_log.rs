@@ -240,7 +240,7 @@ pub(crate) fn known_at_or_below(tx: &Connection, list_id: i64, cut: i64) -> Resu
 
 /// Every stored list entry that sync does not know yet, recorded as a `ListPut` (sync set up,
 /// or joined: what the device already holds goes to the others). Answers how many.
-fn record_existing(tx: &Connection) -> Result<usize> {
+pub(crate) fn record_existing_lists(tx: &Connection) -> Result<usize> {
     let mut stmt = tx.prepare(
         "SELECT l.id, l.user_id, l.skill, l.path, i.seq, i.item
          FROM state_list_items i JOIN state_lists l ON l.id = i.list_id
@@ -263,32 +263,6 @@ fn record_existing(tx: &Connection) -> Result<usize> {
 }
 
 impl Store {
-    /// Set sync up on this device as `device_id` (once; again with the same id is a no-op) and
-    /// record everything synced that the store holds as operations. Answers how many.
-    pub fn sync_enable(&self, device_id: &str) -> Result<usize> {
-        if device_id.is_empty() || device_id.contains(['/', '\\', '.']) {
-            return Err(StoreError::invalid(format!(
-                "invalid sync device id \"{device_id}\": use letters, digits and '-'"
-            )));
-        }
-        self.write_tx(|tx| {
-            match device(tx)? {
-                Some(id) if id == device_id => return Ok(0),
-                Some(id) => {
-                    return Err(StoreError::invalid(format!(
-                        "sync is already set up on this device as {id}; it keeps that id"
-                    )));
-                }
-                None => {}
-            }
-            tx.execute(
-                "INSERT INTO sync_state (one, device_id, hlc) VALUES (1, ?1, ?2)",
-                params![device_id, Hlc::zero(device_id).to_string()],
-            )?;
-            Ok(record_existing(tx)? + crate::sync_existing::record_existing(tx)?)
-        })
-    }
-
     /// This device's sync state, `None` when sync is not set up.
     pub fn sync_device(&self) -> Result<Option<SyncDevice>> {
         self.read_tx(|tx| {
