@@ -34,7 +34,7 @@ impl Shell {
         let spawned = std::thread::Builder::new().name("open-app".into()).spawn(move || {
             let outcome = open_app(at, Self::overrides()).map(Arc::new);
             if let Ok(app) = &outcome {
-                schedule_backups(app);
+                on_opened(app);
             }
             slot.send_replace(Some(outcome));
             opened();
@@ -78,7 +78,7 @@ impl Shell {
 
     /// The app opened again (after an unlock) takes the place of the failed one.
     pub fn replace(&self, app: Arc<App>) {
-        schedule_backups(&app);
+        on_opened(&app);
         self.app.send_replace(Some(Ok(app)));
     }
 
@@ -97,6 +97,13 @@ impl Shell {
     pub fn data_dir(&self) -> &std::path::Path {
         &self.paths.data_dir
     }
+}
+
+/// What starts once an app is open: its automatic backups, and its MCP servers connecting in
+/// the background (so the first turn finds them ready).
+fn on_opened(app: &Arc<App>) {
+    schedule_backups(app);
+    app.start_connections(tauri::async_runtime::handle().inner());
 }
 
 /// Ask the app for its automatic backup at start and then every hour, on a thread of its own,

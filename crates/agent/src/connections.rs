@@ -1,15 +1,16 @@
 //! The connected MCP servers of one chat service ([`Connections`], docs/mcp.md "What the coach
-//! sees"): each enabled server connected once (the first turn that needs it; the tools listed
-//! then are kept), the catalogue line a model reads for each, calls to a server's tool under
+//! sees"): each enabled server connected once, in the background (started by the app early or
+//! by the first turn, which waits for it only briefly; the tools listed then are kept), the catalogue line a model reads for each, calls to a server's tool under
 //! the turn's cancellation, and which tools the person always allows. Resolving settings and
 //! secrets into [`ServerSpec`]s and writing "always allow" to the settings are `vibe-core`'s;
 //! offering tools, approvals and turning a result into an observation are the tools'.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::Duration;
 
 use serde_json::{Map, Value};
-use tokio::sync::OnceCell;
+use tokio::sync::{OnceCell, watch};
 use tokio_util::sync::CancellationToken;
 use vibe_mcp::{Connection, Limits, McpError, ServerSpec, ToolInfo};
 
@@ -46,6 +47,8 @@ struct Server {
 pub struct Connections {
     servers: BTreeMap<String, Server>,
     limits: Limits,
+    /// Set once connecting was started in the background: `true` when every server was tried.
+    settled: OnceLock<watch::Receiver<bool>>,
 }
 
 impl Connections {
@@ -62,7 +65,7 @@ impl Connections {
                 (c.name, server)
             })
             .collect();
-        Connections { servers, limits }
+        Connections { servers, limits, settled: OnceLock::new() }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -79,6 +82,32 @@ impl Connections {
     pub async fn connect_all(&self) {
         let tries = self.servers.keys().map(|name| self.live(name));
         futures::future::join_all(tries).await;
+    }
+
+    /// Starts connecting every server in the background on `runtime` (once per hub: later
+    /// calls only watch it). The receiver turns `true` when every server was tried.
+    pub fn start(self: &Arc<Self>, runtime: &tokio::runtime::Handle) -> watch::Receiver<bool> {
+        self.settled
+            .get_or_init(|| {
+                let (done, settled) = watch::channel(false);
+                let hub = Arc::clone(self);
+                runtime.spawn(async move {
+                    hub.connect_all().await;
+                    // Nobody may be watching any more: nothing to tell then.
+                    let _ = done.send(true);
+                });
+                settled
+            })
+            .clone()
+    }
+
+    /// Waits until every server was tried, or `wait` passed, whichever comes first (a turn
+    /// does not wait a slow server's whole connect timeout: it goes on, and the server is
+    /// listed as still connecting; connecting goes on in the background).
+    pub async fn settle(self: &Arc<Self>, wait: Duration) {
+        let mut settled = self.start(&tokio::runtime::Handle::current());
+        // A dropped sender (the task ended by its runtime) is as good as settled.
+        let _ = tokio::time::timeout(wait, settled.wait_for(|done| *done)).await;
     }
 
     /// The server connected (connecting it on first use), or why it is unavailable.
@@ -175,7 +204,7 @@ pub fn catalogue_line(server: &str, state: Option<Result<String, String>>) -> St
     match state {
         Some(Ok(summary)) => format!("- {server}: {summary}"),
         Some(Err(e)) => format!("- {server}: unavailable ({})", cap(&e, ERROR_CHARS)),
-        None => format!("- {server}: not connected yet"),
+        None => format!("- {server}: still connecting (use_connection waits for it)"),
     }
 }
 
@@ -247,7 +276,7 @@ mod tests {
             }],
             Limits::default(),
         );
-        assert_eq!(hub.catalogue(), ["- cal: not connected yet"]);
+        assert_eq!(hub.catalogue(), ["- cal: still connecting (use_connection waits for it)"]);
         hub.connect_all().await;
         let line = &hub.catalogue()[0];
         assert!(line.starts_with("- cal: unavailable (the value of TOKEN"), "{line}");
@@ -256,5 +285,43 @@ mod tests {
         assert!(hub.always_allowed("cal", "add"));
         let e = hub.live("nope").await.err().unwrap();
         assert!(e.contains("choose one of: cal"), "{e}");
+    }
+
+    /// A server that never answers `initialize` (a program that reads nothing and sleeps).
+    fn hanging(name: &str) -> ServerConfig {
+        let spec = ServerSpec {
+            name: name.into(),
+            transport: vibe_mcp::Transport::Stdio(vibe_mcp::StdioSpec {
+                command: "sleep".into(),
+                args: vec!["30".into()],
+                env: Vec::new(),
+                grant: vibe_mcp::Grant { unconfined: true, ..Default::default() },
+                search_path: None,
+            }),
+        };
+        ServerConfig { name: name.into(), spec: Ok(spec), always_allow: Vec::new() }
+    }
+
+    #[tokio::test]
+    async fn a_turn_does_not_wait_for_a_server_that_hangs() {
+        let broken = ServerConfig {
+            name: "broken".into(),
+            spec: Err("the command `nope` was not found".into()),
+            always_allow: Vec::new(),
+        };
+        let hub = Arc::new(Connections::new(vec![broken, hanging("slow")], Limits::default()));
+        // The connect timeout is a minute; settling gives up long before it.
+        hub.settle(Duration::from_millis(300)).await;
+        assert_eq!(
+            hub.catalogue(),
+            [
+                "- broken: unavailable (the command `nope` was not found)",
+                "- slow: still connecting (use_connection waits for it)",
+            ]
+        );
+        assert!(hub.tried("slow").is_none());
+        // Started once: a second settle watches the same attempt.
+        hub.settle(Duration::from_millis(10)).await;
+        assert!(hub.tried("slow").is_none());
     }
 }

@@ -31,6 +31,10 @@ use crate::tools::{McpTool, ToolRegistry, ToolSet, UseConnection};
 use vibe_runlog::RunAudit;
 use vibe_runlog::emit::Emitter;
 
+/// Longest a model round waits for the connections still connecting (a server that needs
+/// longer is listed as still connecting; `use_connection` waits for it).
+const CONNECT_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// Everything one run needs. Built by the chat service.
 pub struct AgentInput {
     pub store: Arc<Store>,
@@ -283,11 +287,12 @@ impl Loop {
         let round = self.machine.round();
         self.input.emitter.emit(Event::RoundStarted { round });
         if let Some(hub) = &self.input.connections {
-            // Once per chat service (each server's state is kept); Stop does not wait for it.
+            // Connecting runs in the background once per chat service (each server's state is
+            // kept); a round waits for it briefly, and Stop does not wait at all.
             tokio::select! {
                 biased;
                 _ = self.input.cancel.cancelled() => {}
-                () = hub.connect_all() => {}
+                () = hub.settle(CONNECT_WAIT) => {}
             }
         }
         let offer = self.offer();

@@ -64,6 +64,14 @@ impl App {
         Some(hub)
     }
 
+    /// Starts connecting the enabled servers in the background on `runtime` (a long-lived
+    /// front end calls it once the app is open, so the first turn does not wait for them).
+    pub fn start_connections(&self, runtime: &tokio::runtime::Handle) {
+        if let Some(hub) = self.mcp_connections() {
+            hub.start(runtime);
+        }
+    }
+
     /// Always allow `tool` (its own name) of the server `server`: at once for the turns
     /// running, and in the settings for later ones.
     pub fn always_allow_mcp_tool(&self, server: &str, tool: &str) -> Result<(), AppError> {
