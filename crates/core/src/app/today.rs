@@ -33,8 +33,13 @@ impl App {
             .cloned()
             .partition(|e| e.source == JournalSource::Checkin);
         let streak = streak(&person_days(&entries), day);
-        let mut reminders =
-            self.protocol_reminders(&vibe_wire::command::RemindersRequest { due: true })?.reminders;
+        // Reminders are due now: only today's view shows them (another day's view is a look
+        // back or ahead, where "answer now" would be wrong).
+        let mut reminders = if day == self.local_today() {
+            self.protocol_reminders(&vibe_wire::command::RemindersRequest { due: true })?.reminders
+        } else {
+            Vec::new()
+        };
         reminders.sort_by(|a, b| a.time.cmp(&b.time));
         let last_conversation =
             self.store.list_conversations(LOCAL_USER)?.into_iter().next().map(dto::conversation);

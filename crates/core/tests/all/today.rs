@@ -120,6 +120,9 @@ fn the_protocol_in_progress_shows_its_step_and_due_reminders() {
     let times: Vec<&str> = view.reminders.iter().map(|r| r.time.as_str()).collect();
     assert_eq!(times, ["11:00"]);
     assert_eq!(protocol.run.answers.len(), 1, "the answers recorded so far");
+    // Another day's view is a look back: nothing there is "due now".
+    let yesterday = TodayRequest { lang: Some("zh-CN".into()), date: Some("2026-03-13".into()) };
+    assert!(app.today(&yesterday).unwrap().reminders.is_empty());
 }
 
 #[test]
