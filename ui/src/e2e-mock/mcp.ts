@@ -77,7 +77,7 @@ export function createMcp(keychain: Map<string, string>) {
         ...base,
         ok: false,
         error: {
-          kind: "invalid_input",
+          kind: "config",
           message: `the command \`${command}\` was not found; looked in the app's PATH, ~/.local/bin, ~/.npm-global/bin, /usr/local/bin: give its absolute path (\`command -v ${command}\` in a terminal prints it)`,
         },
       };
@@ -86,7 +86,7 @@ export function createMcp(keychain: Map<string, string>) {
         ...base,
         ok: false,
         error: {
-          kind: "internal",
+          kind: "tool_failed",
           message: `MCP server ${name} stopped (exit status: 1) during initialize\nlast lines of its stderr:\n  Error: Cannot find module '/home/me/servers/notes/index.js'\n  code: 'MODULE_NOT_FOUND'`,
         },
       };
