@@ -260,7 +260,7 @@ fn always_at_a_connection_s_approval_allows_that_tool_from_then_on() {
     once.say("a");
     let events = once.until("run_finished");
     assert!(resolved(&events));
-    let result = events.iter().find(|e| e["type"] == "tool_result").unwrap();
+    let result = echo_result(&events);
     assert!(result["result"].to_string().contains("hi-from-chat"), "{result}");
     assert_eq!(text(&events), "回声收到了。");
     let stderr = once.stderr();
@@ -279,7 +279,15 @@ fn always_at_a_connection_s_approval_allows_that_tool_from_then_on() {
     let again = Session::start(dir.path(), &script, &["再回声一下"]);
     let events = again.until("run_finished");
     assert!(!events.iter().any(|e| e["type"] == "approval_required"), "{events:?}");
-    let result = events.iter().find(|e| e["type"] == "tool_result").unwrap();
+    let result = echo_result(&events);
     assert!(result["result"].to_string().contains("hi-from-chat"), "{result}");
     assert!(again.wait().success());
+}
+
+/// The result of the `echo` call (not of `use_connection`).
+fn echo_result(events: &[Value]) -> &Value {
+    events
+        .iter()
+        .find(|e| e["type"] == "tool_result" && e["name"] == "mcp__everything__echo")
+        .expect("a result of mcp__everything__echo")
 }

@@ -161,7 +161,8 @@ async fn a_server_that_cannot_start_is_a_failed_test_with_the_reason() {
 #[test]
 fn always_allow_is_set_and_taken_back_per_tool_and_concurrent_changes_all_land() {
     let dir = tempfile::tempdir().unwrap();
-    let app = Arc::new(open(dir.path(), Arc::new(EphemeralKeys::default())));
+    let keys = Arc::new(EphemeralKeys::default());
+    let app = Arc::new(open(dir.path(), keys.clone()));
     app.add_mcp_server(AddMcpServerRequest {
         name: "everything".into(),
         command: Some("node".into()),
@@ -199,11 +200,6 @@ fn always_allow_is_set_and_taken_back_per_tool_and_concurrent_changes_all_land()
 
     let view = app.set_mcp_tool_always_allow(&set("echo", false)).unwrap();
     assert!(!view.always_allow.contains(&"echo".to_string()), "{:?}", view.always_allow);
-    let reopened = open(dir.path(), Arc::new(EphemeralKeys::default()));
-    let saved = &reopened.list_mcp_servers().servers[0].always_allow;
-    assert_eq!(saved.len(), 8);
-    assert!(settings_text(dir.path()).contains("tool_7"));
-
     // A server or tool that is not there: refused, nothing written.
     let before = settings_text(dir.path());
     let e = app
@@ -217,4 +213,9 @@ fn always_allow_is_set_and_taken_back_per_tool_and_concurrent_changes_all_land()
     let e = app.set_mcp_tool_always_allow(&set("  ", true)).unwrap_err();
     assert!(e.to_string().contains("vibe mcp tools everything"), "{e}");
     assert_eq!(settings_text(dir.path()), before);
+    drop(app);
+    let reopened = open(dir.path(), keys);
+    let saved = &reopened.list_mcp_servers().servers[0].always_allow;
+    assert_eq!(saved.len(), 8);
+    assert!(settings_text(dir.path()).contains("tool_7"));
 }
