@@ -152,6 +152,13 @@ impl Connections {
         }
     }
 
+    /// Ask again before each call of `tool` of `server` (the person took back "always allow").
+    pub fn ask_again(&self, server: &str, tool: &str) {
+        if let Some(s) = self.servers.get(server) {
+            lock(&s.always).remove(tool);
+        }
+    }
+
     /// Calls `tool` (the server's own name) of `server`.
     pub async fn call(
         &self,

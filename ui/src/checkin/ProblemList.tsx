@@ -1,6 +1,7 @@
 // The problems the pure checks found (./validate.ts), each worded in the UI's language as a
 // danger Toast next to the form; nothing when there are none.
 
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { Toast } from "../design";
 import type { Problem } from "./validate";
@@ -20,7 +21,7 @@ export function ProblemList({ problems, field }: { problems: readonly Problem[];
   );
 }
 
-type T = ReturnType<typeof useTranslation>["t"];
+type T = TFunction;
 
 export function problemText(t: T, p: Problem): string {
   switch (p.key) {

@@ -16,6 +16,7 @@ import { applyChange, encryptionOf, initialSettings } from "./settings";
 import { pickScript, type Script } from "./scripts";
 import { createSkills } from "./skills";
 import { createJournal } from "./journal";
+import { createMcp } from "./mcp";
 import { createToday } from "./today";
 import { createUpdates } from "./updates";
 
@@ -151,6 +152,7 @@ export function installMockBackend() {
   const updates = createUpdates(params, () => mock.settings);
   mock.updates = updates.state;
   handlers.push(journal.handle, today.handle, updates.handle);
+  handlers.push(createMcp(mock.keychain).handle);
   let locked = params.get("locked");
   // `?long=N`: a stored conversation of N messages (Markdown replies, CJK) to open.
   const long = Number(params.get("long") ?? 0);

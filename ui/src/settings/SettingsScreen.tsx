@@ -18,6 +18,7 @@ import { DesktopSettings } from "./DesktopSettings";
 import { ModelsSection } from "./ModelsSection";
 import { ThemeSwitch } from "./ThemeSwitch";
 import { Button, Field, Toast } from "../design";
+import { ConnectionsSection } from "./connections/ConnectionsSection";
 
 export function SettingsScreen() {
   const { t } = useTranslation();
@@ -188,6 +189,7 @@ export function SettingsScreen() {
         </span>
       </Field>
       <ModelsSection onUsed={() => client.settings.get().then((view) => setS(formFromView(view)), (e) => report("settings", e))} />
+      <ConnectionsSection />
       {encryption && (
         <p
           className={encryption === "none" ? "encryption bad" : "encryption muted"}

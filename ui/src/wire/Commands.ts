@@ -82,6 +82,7 @@ import type { SendMessageResponse } from "./SendMessageResponse";
 import type { SetApiKeyRequest } from "./SetApiKeyRequest";
 import type { SetAutostartRequest } from "./SetAutostartRequest";
 import type { SetMcpServerEnabledRequest } from "./SetMcpServerEnabledRequest";
+import type { SetMcpToolAlwaysAllowRequest } from "./SetMcpToolAlwaysAllowRequest";
 import type { SetMemoryEnabledRequest } from "./SetMemoryEnabledRequest";
 import type { SetProfilePathRequest } from "./SetProfilePathRequest";
 import type { SettingsView } from "./SettingsView";
@@ -156,6 +157,8 @@ export type Commands = {
   add_mcp_server: [AddMcpServerRequest, McpServerView];
   remove_mcp_server: [McpServerRequest, McpServerRemoved];
   set_mcp_server_enabled: [SetMcpServerEnabledRequest, McpServerView];
+  /** One tool called without asking, or asked again (written in one settings change). */
+  set_mcp_tool_always_allow: [SetMcpToolAlwaysAllowRequest, McpServerView];
   /** A Claude Desktop or Cursor config (`mcpServers`), secrets to the keychain. */
   import_mcp_servers: [ImportMcpServersRequest, McpImportReport];
   /** Connects (starting a stdio server confined) and lists its tools. */

@@ -206,6 +206,7 @@ export type * from "./SendMessageResponse";
 export type * from "./SetApiKeyRequest";
 export type * from "./SetAutostartRequest";
 export type * from "./SetMcpServerEnabledRequest";
+export type * from "./SetMcpToolAlwaysAllowRequest";
 export type * from "./SetMemoryEnabledRequest";
 export type * from "./SetProfilePathRequest";
 export type * from "./SettingChange";

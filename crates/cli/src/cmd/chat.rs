@@ -103,7 +103,7 @@ pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
     overrides.seed = args.seed;
     // A session of many turns: run folders made ahead, skill folders watched.
     overrides.long_lived = repl;
-    let app = ctx.open_app(overrides)?;
+    let app = Arc::new(ctx.open_app(overrides)?);
     // Settings and the model first: a configuration error stores nothing.
     for notice in app.prepare_chat()? {
         crate::output::err_line(&format!("notice: {notice}"));
@@ -126,13 +126,14 @@ pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
 
 /// One turn (a message or `--retry`), or the REPL: one message per line until the end of
 /// input or a Ctrl-C at the message prompt. Every prompt reads through one [`Terminal`].
-async fn session(ctx: &Ctx, app: &App, args: &ChatArgs) -> anyhow::Result<()> {
+async fn session(ctx: &Ctx, app: &Arc<App>, args: &ChatArgs) -> anyhow::Result<()> {
     let terminal = Terminal::start();
+    let ask = || Arc::new(TerminalApprover::new(terminal.clone(), Arc::clone(app)));
     let approver: Arc<dyn Approver> = match args.approve {
         Some(ApproveMode::All) => Arc::new(ApprovalPolicy::ApproveAll),
         Some(ApproveMode::None) => Arc::new(ApprovalPolicy::DenyAll),
-        Some(ApproveMode::Ask) => Arc::new(TerminalApprover(terminal.clone())),
-        None if std::io::stdin().is_terminal() => Arc::new(TerminalApprover(terminal.clone())),
+        Some(ApproveMode::Ask) => ask(),
+        None if std::io::stdin().is_terminal() => ask(),
         None => Arc::new(ApprovalPolicy::DenyAll),
     };
     let mut conversation = args.conversation.clone();

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use tokio::sync::{Mutex, mpsc};
+use vibe_core::app::App;
 use vibe_core::approvals::{ApprovalDecision, ApprovalRequest, Approver};
 use vibe_core::input::{CappedLines, LINE_CAP};
 
@@ -90,15 +91,43 @@ fn spawn_reader(failed: Arc<std::sync::Mutex<Option<String>>>) -> mpsc::Unbounde
 }
 
 /// Asks the person on the terminal: the question on stderr, the answer the next line of stdin
-/// (`y` or `yes` approves; anything else, or the end of input, denies).
-pub struct TerminalApprover(pub Arc<Terminal>);
+/// (`y` or `yes` approves; anything else, or the end of input, denies). A connection's tool
+/// also offers `a` / `always`: approved, and that tool of that server always allowed from now
+/// on (written to the server's `always_allow`, as the app's "Always allow" does).
+pub struct TerminalApprover {
+    terminal: Arc<Terminal>,
+    app: Arc<App>,
+}
+
+impl TerminalApprover {
+    pub fn new(terminal: Arc<Terminal>, app: Arc<App>) -> Self {
+        Self { terminal, app }
+    }
+}
+
+/// What a line answers to an approval question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    Yes,
+    No,
+    Always,
+}
+
+/// `always` is only an answer where it was offered (a connection's tool).
+fn answer(line: &str, always_offered: bool) -> Answer {
+    match line.trim().to_lowercase().as_str() {
+        "y" | "yes" => Answer::Yes,
+        "a" | "always" if always_offered => Answer::Always,
+        _ => Answer::No,
+    }
+}
 
 impl Approver for TerminalApprover {
     fn decide<'a>(&'a self, request: &'a ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
         Box::pin(async move {
             let ask = match &request.connection {
                 Some(c) => format!(
-                    "allow {} of the connection {} ({}) — {}? [y/N] ",
+                    "allow {} of the connection {} ({}) — {}? [y]es / [n]o / [a]lways ",
                     c.tool,
                     c.server,
                     crate::render::connection_hints(c),
@@ -108,9 +137,40 @@ impl Approver for TerminalApprover {
             };
             eprint!("{}", crate::render::terminal_safe(&ask));
             let _ = std::io::stderr().flush();
-            let answer = self.0.next_line().await.unwrap_or_default();
-            let approved = matches!(answer.trim().to_lowercase().as_str(), "y" | "yes");
-            ApprovalDecision { approved, by: vibe_wire::ApprovalSource::User }
+            let line = self.terminal.next_line().await.unwrap_or_default();
+            let answer = answer(&line, request.connection.is_some());
+            if answer == Answer::Always
+                && let Some(c) = &request.connection
+            {
+                // The call goes ahead either way; a setting that cannot be written is said
+                // (the next call asks again).
+                match self.app.always_allow_mcp_tool(&c.server, &c.tool) {
+                    Ok(()) => eprintln!(
+                        "{}",
+                        crate::render::terminal_safe(&format!(
+                            "{} of {} is always allowed from now on (mcp.servers.{}.always_allow)",
+                            c.tool, c.server, c.server
+                        ))
+                    ),
+                    Err(e) => eprintln!("warning: cannot save \"always allow\": {e}"),
+                }
+            }
+            ApprovalDecision { approved: answer != Answer::No, by: vibe_wire::ApprovalSource::User }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Answer, answer};
+
+    #[test]
+    fn always_is_an_answer_only_where_it_was_offered() {
+        assert_eq!(answer(" A ", true), Answer::Always);
+        assert_eq!(answer("always", true), Answer::Always);
+        assert_eq!(answer("always", false), Answer::No);
+        assert_eq!(answer("Yes", false), Answer::Yes);
+        assert_eq!(answer("", true), Answer::No);
+        assert_eq!(answer("nope", true), Answer::No);
     }
 }

@@ -227,3 +227,67 @@ fn one_shot_chat_asks_its_approval_on_stdin() {
     assert!(once.stderr().contains("allow run_script"), "{}", once.stderr());
     assert!(once.wait().success());
 }
+
+/// Opens the connection, then calls its `echo`, then answers: one turn of the model.
+const ECHO_SCRIPT: &str = r#"
+mode: ordered
+responses:
+  - tool_calls: [{name: use_connection, arguments: {server: everything}}]
+  - tool_calls: [{name: mcp__everything__echo, arguments: {message: hi-from-chat}}]
+  - text: "回声收到了。"
+"#;
+
+/// A connection's tool asks `[y]es / [n]o / [a]lways`; "always" runs the call and writes the
+/// tool to the server's `always_allow`, so the next turn (a new process) calls it unasked.
+/// Against the reference "everything" server from npm (scripts/mcp-env.sh).
+#[cfg(unix)]
+#[test]
+fn always_at_a_connection_s_approval_allows_that_tool_from_then_on() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path());
+    let script = dir.path().join("echo.yaml");
+    std::fs::write(&script, ECHO_SCRIPT).unwrap();
+    let server = vibe_test_support::everything_server().display().to_string();
+    crate::support::ok_json_in(
+        dir.path(),
+        &["mcp", "add", "everything", "--", "node", &server, "stdio"],
+    );
+
+    let mut once = Session::start(dir.path(), &script, &["回声一下"]);
+    let asked = once.until("approval_required");
+    let question = asked.last().unwrap();
+    assert_eq!(question["connection"]["server"], "everything", "{question}");
+    once.say("a");
+    let events = once.until("run_finished");
+    assert!(resolved(&events));
+    let result = echo_result(&events);
+    assert!(result["result"].to_string().contains("hi-from-chat"), "{result}");
+    assert_eq!(text(&events), "回声收到了。");
+    let stderr = once.stderr();
+    assert!(stderr.contains("[y]es / [n]o / [a]lways"), "{stderr}");
+    assert!(stderr.contains("always allowed from now on"), "{stderr}");
+    assert!(once.wait().success());
+    let settings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("settings.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        settings["mcp"]["servers"]["everything"]["always_allow"],
+        serde_json::json!(["echo"])
+    );
+
+    // The next turn: no question, the call runs.
+    let again = Session::start(dir.path(), &script, &["再回声一下"]);
+    let events = again.until("run_finished");
+    assert!(!events.iter().any(|e| e["type"] == "approval_required"), "{events:?}");
+    let result = echo_result(&events);
+    assert!(result["result"].to_string().contains("hi-from-chat"), "{result}");
+    assert!(again.wait().success());
+}
+
+/// The result of the `echo` call (not of `use_connection`).
+fn echo_result(events: &[Value]) -> &Value {
+    events
+        .iter()
+        .find(|e| e["type"] == "tool_result" && e["name"] == "mcp__everything__echo")
+        .expect("a result of mcp__everything__echo")
+}

@@ -150,6 +150,13 @@ impl Commands for App {
         App::set_mcp_server_enabled(self, &request)
     }
 
+    fn set_mcp_tool_always_allow(
+        &self,
+        request: SetMcpToolAlwaysAllowRequest,
+    ) -> Result<McpServerView, AppError> {
+        App::set_mcp_tool_always_allow(self, &request)
+    }
+
     fn import_mcp_servers(
         &self,
         request: ImportMcpServersRequest,

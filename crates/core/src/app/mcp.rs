@@ -228,7 +228,7 @@ impl App {
         Ok(report)
     }
 
-    fn mcp_view(&self, name: &str, s: &McpServer) -> McpServerView {
+    pub(crate) fn mcp_view(&self, name: &str, s: &McpServer) -> McpServerView {
         let missing = |kind: &str, names: &[String]| -> Vec<String> {
             names
                 .iter()

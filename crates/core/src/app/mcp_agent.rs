@@ -10,7 +10,7 @@ use std::sync::{Arc, PoisonError};
 use serde_json::Value;
 use vibe_agent::connections::{Connections, ServerConfig};
 use vibe_mcp::Limits;
-use vibe_wire::command::{SettingChange, UpdateSettingsRequest};
+use vibe_wire::command::{McpServerView, SetMcpToolAlwaysAllowRequest, SettingChange};
 use vibe_wire::settings::McpSettings;
 
 use crate::app::mcp_config::{self, secret_account};
@@ -75,26 +75,55 @@ impl App {
     /// Always allow `tool` (its own name) of the server `server`: at once for the turns
     /// running, and in the settings for later ones.
     pub fn always_allow_mcp_tool(&self, server: &str, tool: &str) -> Result<(), AppError> {
-        let mut allowed = match self.settings().mcp.servers.get(server) {
-            Some(s) => s.always_allow.clone(),
-            None => {
+        let request = SetMcpToolAlwaysAllowRequest {
+            server: server.to_string(),
+            tool: tool.to_string(),
+            always_allow: true,
+        };
+        self.set_mcp_tool_always_allow(&request).map(|_| ())
+    }
+
+    /// `set_mcp_tool_always_allow`: the server's `always_allow` list read and written in one
+    /// settings change (no other change comes between), then the running turns told.
+    pub fn set_mcp_tool_always_allow(
+        &self,
+        request: &SetMcpToolAlwaysAllowRequest,
+    ) -> Result<McpServerView, AppError> {
+        let (server, tool) = (request.server.as_str(), request.tool.trim());
+        if tool.is_empty() {
+            return Err(AppError::InvalidInput(format!(
+                "no tool named: give the name `vibe mcp tools {server}` shows"
+            )));
+        }
+        let mut saved = None;
+        self.update_settings_with(|settings| {
+            let Some(s) = settings.mcp.servers.get(server) else {
                 return Err(AppError::InvalidInput(format!(
                     "no MCP server is named {server:?}; `vibe mcp list` shows the servers"
                 )));
+            };
+            let mut entry = s.clone();
+            entry.always_allow.retain(|t| t != tool);
+            if request.always_allow {
+                entry.always_allow.push(tool.to_string());
             }
-        };
+            let change = SettingChange {
+                key: format!("mcp.servers.{server}.always_allow"),
+                value: Value::from(entry.always_allow.clone()),
+            };
+            saved = Some(entry);
+            Ok(vec![change])
+        })?;
         let kept = self.mcp_hub.lock().unwrap_or_else(PoisonError::into_inner).clone();
         if let Some((_, hub)) = kept {
-            hub.allow_always(server, tool);
+            if request.always_allow {
+                hub.allow_always(server, tool);
+            } else {
+                hub.ask_again(server, tool);
+            }
         }
-        if allowed.iter().any(|t| t == tool) {
-            return Ok(());
-        }
-        allowed.push(tool.to_string());
-        let change = SettingChange {
-            key: format!("mcp.servers.{server}.always_allow"),
-            value: Value::from(allowed),
-        };
-        self.update_settings(UpdateSettingsRequest { changes: vec![change] }).map(|_| ())
+        let saved =
+            saved.ok_or_else(|| AppError::InvalidInput(format!("{server:?}: not saved")))?;
+        Ok(self.mcp_view(server, &saved))
     }
 }

@@ -58,7 +58,7 @@ use vibe_context::ContextLimitsExt;
 use vibe_llm::LlmSettingsExt;
 use vibe_skills::Registry;
 use vibe_store::{Recovery, Store};
-use vibe_wire::command::{SettingsView, UpdateSettingsRequest};
+use vibe_wire::command::{SettingChange, SettingsView, UpdateSettingsRequest};
 
 use vibe_agent::agent::PendingApprovals;
 use vibe_agent::chat::ChatService;
@@ -312,10 +312,20 @@ impl App {
         &self,
         request: UpdateSettingsRequest,
     ) -> Result<SettingsView, AppError> {
+        self.update_settings_with(|_| Ok(request.changes))
+    }
+
+    /// [`App::update_settings`] with changes computed from the settings in force while no
+    /// other change can come between (a read-modify-write of a list, say, loses nothing).
+    pub(crate) fn update_settings_with(
+        &self,
+        changes: impl FnOnce(&Settings) -> Result<Vec<SettingChange>, AppError>,
+    ) -> Result<SettingsView, AppError> {
         let file = self.paths.settings_file();
         {
             let mut loaded = self.settings.write().unwrap_or_else(PoisonError::into_inner);
-            let doc = settings::apply_changes(&loaded.doc, &request.changes, &file)?;
+            let changes = changes(&loaded.settings)?;
+            let doc = settings::apply_changes(&loaded.doc, &changes, &file)?;
             let settings = Settings::from_document(&doc, &file)?;
             if settings.storage != loaded.settings.storage {
                 return Err(AppError::Settings {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use vibe_core::app::{App, AppPaths, EphemeralKeys, KeyStore, Overrides};
 use vibe_wire::command::{
     AddMcpServerRequest, ImportMcpServersRequest, McpSecret, McpServerRequest,
-    SetMcpServerEnabledRequest,
+    SetMcpServerEnabledRequest, SetMcpToolAlwaysAllowRequest,
 };
 use vibe_wire::settings::McpSandbox;
 
@@ -156,4 +156,66 @@ async fn a_server_that_cannot_start_is_a_failed_test_with_the_reason() {
     assert!(!report.ok);
     let error = report.error.unwrap();
     assert!(error.message.contains("absolute path"), "{}", error.message);
+}
+
+#[test]
+fn always_allow_is_set_and_taken_back_per_tool_and_concurrent_changes_all_land() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = Arc::new(EphemeralKeys::default());
+    let app = Arc::new(open(dir.path(), keys.clone()));
+    app.add_mcp_server(AddMcpServerRequest {
+        name: "everything".into(),
+        command: Some("node".into()),
+        ..AddMcpServerRequest::default()
+    })
+    .unwrap();
+    let set = |tool: &str, always_allow: bool| SetMcpToolAlwaysAllowRequest {
+        server: "everything".into(),
+        tool: tool.into(),
+        always_allow,
+    };
+    let view = app.set_mcp_tool_always_allow(&set("echo", true)).unwrap();
+    assert_eq!(view.always_allow, ["echo"]);
+    // Twice is once.
+    let view = app.set_mcp_tool_always_allow(&set("echo", true)).unwrap();
+    assert_eq!(view.always_allow, ["echo"]);
+
+    // Read-modify-write from many threads at once: no change is lost.
+    let tools: Vec<String> = (0..8).map(|i| format!("tool_{i}")).collect();
+    std::thread::scope(|scope| {
+        for tool in &tools {
+            let app = Arc::clone(&app);
+            scope.spawn(move || {
+                app.set_mcp_tool_always_allow(&SetMcpToolAlwaysAllowRequest {
+                    server: "everything".into(),
+                    tool: tool.clone(),
+                    always_allow: true,
+                })
+                .unwrap();
+            });
+        }
+    });
+    let listed = &app.list_mcp_servers().servers[0].always_allow;
+    assert_eq!(listed.len(), 9, "{listed:?}");
+
+    let view = app.set_mcp_tool_always_allow(&set("echo", false)).unwrap();
+    assert!(!view.always_allow.contains(&"echo".to_string()), "{:?}", view.always_allow);
+    // A server or tool that is not there: refused, nothing written.
+    let before = settings_text(dir.path());
+    let e = app
+        .set_mcp_tool_always_allow(&SetMcpToolAlwaysAllowRequest {
+            server: "absent".into(),
+            tool: "echo".into(),
+            always_allow: true,
+        })
+        .unwrap_err();
+    assert!(e.to_string().contains("vibe mcp list"), "{e}");
+    let e = app.set_mcp_tool_always_allow(&set("  ", true)).unwrap_err();
+    assert!(e.to_string().contains("vibe mcp tools everything"), "{e}");
+    assert_eq!(settings_text(dir.path()), before);
+    drop(app);
+    let reopened = open(dir.path(), keys);
+    let saved = &reopened.list_mcp_servers().servers[0].always_allow;
+    assert_eq!(saved.len(), 8);
+    assert!(settings_text(dir.path()).contains("tool_7"));
 }

@@ -68,6 +68,8 @@ macro_rules! with_commands {
                 blocking add_mcp_server(AddMcpServerRequest) -> McpServerView;
                 blocking remove_mcp_server(McpServerRequest) -> McpServerRemoved;
                 blocking set_mcp_server_enabled(SetMcpServerEnabledRequest) -> McpServerView;
+                /// One tool called without asking, or asked again (written in one settings change).
+                blocking set_mcp_tool_always_allow(SetMcpToolAlwaysAllowRequest) -> McpServerView;
                 /// A Claude Desktop or Cursor config (`mcpServers`), secrets to the keychain.
                 blocking import_mcp_servers(ImportMcpServersRequest) -> McpImportReport;
                 /// Connects (starting a stdio server confined) and lists its tools.

@@ -52,6 +52,16 @@ pub struct SetMcpServerEnabledRequest {
     pub enabled: bool,
 }
 
+/// `set_mcp_tool_always_allow`: call `tool` (the server's own name for it) without asking
+/// each time, or ask again.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SetMcpToolAlwaysAllowRequest {
+    pub server: String,
+    pub tool: String,
+    pub always_allow: bool,
+}
+
 /// One server as configured (secret values never: names only).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]

@@ -78,7 +78,7 @@ pub use list::Commands;
 pub use mcp::{
     AddMcpServerRequest, ImportMcpServersRequest, McpImportReport, McpImportSkipped, McpSecret,
     McpServerList, McpServerRemoved, McpServerRequest, McpServerView, McpTestReport, McpToolList,
-    McpToolView, SetMcpServerEnabledRequest,
+    McpToolView, SetMcpServerEnabledRequest, SetMcpToolAlwaysAllowRequest,
 };
 pub use memory::{
     EditMemoryRequest, ExtractMemoryRequest, ExtractMemoryResponse, ForgetMemoryResponse,
