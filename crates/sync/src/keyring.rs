@@ -97,7 +97,7 @@ pub async fn setup(target: &impl Target, key: &SyncKey) -> Result<()> {
             target.write(KEY_CHECK, bytes).await
         }
         Err(SyncError::WrongKey { .. }) => {
-            Err(SyncError::TargetInUse(std::path::PathBuf::from(target.shown())))
+            Err(SyncError::TargetInUse(target.shown().to_string()))
         }
         Err(e) => Err(e),
     }
