@@ -129,9 +129,11 @@ pub(crate) fn failure(target: &str, e: &opendal::Error) -> SyncError {
     let denied = |why: String| SyncError::Denied { target: target.into(), why };
     match (status(e), e.kind()) {
         (Some(401), _) => denied(format!("HTTP 401 Unauthorized {}", said(e))),
-        (Some(403), _) | (_, ErrorKind::PermissionDenied) => {
-            denied(format!("{} {}", status(e).map_or("permission denied".into(), |s| format!("HTTP {s}")), said(e)))
-        }
+        (Some(403), _) | (_, ErrorKind::PermissionDenied) => denied(format!(
+            "{} {}",
+            status(e).map_or("permission denied".into(), |s| format!("HTTP {s}")),
+            said(e)
+        )),
         (Some(404), _) | (_, ErrorKind::NotFound) => SyncError::Unreachable {
             target: target.into(),
             why: format!(

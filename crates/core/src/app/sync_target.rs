@@ -63,6 +63,8 @@ impl App {
         secret: Option<&str>,
     ) -> Result<DalTarget, AppError> {
         let secret = secret.unwrap_or_default();
+        // The URL is checked first: one holding a password is refused without echoing it.
+        let storage = open(target, secret)?;
         if target.needs_secret() && secret.is_empty() {
             let what = match target {
                 SyncTarget::S3 { .. } => "the secret access key (VIBE_SYNC_SECRET_KEY)",
@@ -73,7 +75,6 @@ impl App {
                 shown(target)
             )));
         }
-        let storage = open(target, secret)?;
         storage.probe().await?;
         Ok(storage)
     }
@@ -114,8 +115,7 @@ impl App {
     /// The target in the settings, as storage with its kept secret, and this device's id.
     pub(super) fn sync_target(&self) -> Result<Option<(DalTarget, String)>, AppError> {
         let settings = self.settings().sync;
-        let (Some(target), Some(device)) = (settings.effective_target(), settings.device_id)
-        else {
+        let (Some(target), Some(device)) = (settings.effective_target(), settings.device_id) else {
             return Ok(None);
         };
         let secret: Zeroizing<String> = if let Some(given) = &self.overrides().sync_secret {

@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use vibe_core::app::{App, AppPaths, EphemeralKeys, KeyStore, Overrides};
 use vibe_wire::ErrorKind;
-use vibe_wire::settings::SyncTarget;
 use vibe_wire::command::{
     JournalAddRequest, JournalListRequest, SyncJoinRequest, SyncRemoveDeviceRequest,
     SyncSetupRequest,
 };
+use vibe_wire::settings::SyncTarget;
 
 fn keyed() -> Overrides {
     Overrides {
@@ -128,9 +128,7 @@ async fn removing_a_device_replaces_the_code_the_others_join_again_and_the_remov
     let lost = open(dirs[3].path(), Arc::new(EphemeralKeys::default()));
     let code = a.sync_setup(&setup_request(&folder)).await.unwrap().code;
     for app in [&b, &lost] {
-        app.sync_join(&join_request(&folder, code.clone()))
-            .await
-            .unwrap();
+        app.sync_join(&join_request(&folder, code.clone())).await.unwrap();
     }
     for app in [&a, &b, &lost, &a] {
         app.sync_now().await.unwrap();
@@ -153,9 +151,7 @@ async fn removing_a_device_replaces_the_code_the_others_join_again_and_the_remov
     let err = b.sync_now().await.unwrap_err();
     assert!(err.to_string().contains("join again"), "{err}");
     let b_id = b.sync_status().unwrap().device_id;
-    b.sync_join(&join_request(&folder, done.code.clone()))
-        .await
-        .unwrap();
+    b.sync_join(&join_request(&folder, done.code.clone())).await.unwrap();
     assert_eq!(b.sync_status().unwrap().device_id, b_id);
 
     // The removed device cannot sync (or read) any more; the others keep converging.

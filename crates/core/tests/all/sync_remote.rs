@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use vibe_core::app::{App, AppPaths, EphemeralKeys, KeyStore, Overrides};
 use vibe_store::{LOCAL_USER as U, MemoryChange, NewMessage, Role};
+use vibe_sync::Target as _;
 use vibe_test_support::{
     DAV_PASSWORD, DAV_USER, S3_ACCESS_KEY_ID, S3_SECRET_KEY, S3Server, WebDavServer,
 };
@@ -198,7 +199,20 @@ async fn three_data_folders_converge_through_an_s3_server_that_sees_only_ciphert
         root: "people/me/".into(),
     };
     let (devices, code) = converge(&target, S3_SECRET_KEY).await;
-    let stored = server.objects("vibe-sync");
+    let storage = vibe_sync::DalTarget::s3(&vibe_sync::S3Place {
+        endpoint: &server.url,
+        bucket: "vibe-sync",
+        region: "us-east-1",
+        access_key_id: S3_ACCESS_KEY_ID,
+        secret_access_key: S3_SECRET_KEY,
+        root: "",
+    })
+    .unwrap();
+    let mut stored = Vec::new();
+    for key in server.keys("vibe-sync") {
+        let bytes = storage.read(&key).await.unwrap().unwrap();
+        stored.push((key, bytes));
+    }
     assert!(stored.iter().all(|(key, _)| key.starts_with("people/me/")), "{stored:?}");
     assert_opaque(&stored, &code, S3_SECRET_KEY);
     let shown = devices[0].app.sync_status().unwrap().target.unwrap();
@@ -236,7 +250,8 @@ async fn a_wrong_webdav_password_is_refused_clearly_and_nothing_is_kept_or_writt
 
     // Joining a set-up target with a wrong password is refused the same way.
     let first = Device::new();
-    let request = SyncSetupRequest { target: webdav(&server.url), secret: Some(DAV_PASSWORD.into()) };
+    let request =
+        SyncSetupRequest { target: webdav(&server.url), secret: Some(DAV_PASSWORD.into()) };
     let code = first.app.sync_setup(&request).await.unwrap().code;
     let join = SyncJoinRequest { target: webdav(&server.url), secret: Some(wrong.into()), code };
     let err = device.app.sync_join(&join).await.unwrap_err();

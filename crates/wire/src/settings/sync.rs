@@ -53,9 +53,7 @@ pub struct SyncSettings {
 impl SyncSettings {
     /// The target in force: `target`, else the older `folder`.
     pub fn effective_target(&self) -> Option<SyncTarget> {
-        self.target
-            .clone()
-            .or_else(|| self.folder.clone().map(|path| SyncTarget::Folder { path }))
+        self.target.clone().or_else(|| self.folder.clone().map(|path| SyncTarget::Folder { path }))
     }
 }
 
@@ -71,7 +69,9 @@ mod tests {
         let s3 = r#"{"target": {"kind": "s3", "endpoint": "http://h", "bucket": "b",
             "region": "r", "access_key_id": "k"}}"#;
         let s3: SyncSettings = serde_json::from_str(s3).unwrap();
-        assert!(matches!(s3.effective_target(), Some(SyncTarget::S3 { root, .. }) if root.is_empty()));
+        assert!(
+            matches!(s3.effective_target(), Some(SyncTarget::S3 { root, .. }) if root.is_empty())
+        );
         let secret = r#"{"target": {"kind": "webdav", "url": "u", "user": "a", "password": "p"}}"#;
         assert!(serde_json::from_str::<SyncSettings>(secret).is_err(), "no password field");
     }
