@@ -24,15 +24,15 @@ pub struct S3Place<'a> {
 
 impl std::fmt::Debug for S3Place<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "S3Place({})", shown_s3(self))
+        write!(f, "S3Place({})", shown_s3(self.endpoint, self.bucket, self.root))
     }
 }
 
 /// How an S3 target is shown: `s3://bucket/root at endpoint`.
-pub fn shown_s3(place: &S3Place<'_>) -> String {
-    let root = place.root.trim_matches('/');
+pub fn shown_s3(endpoint: &str, bucket: &str, root: &str) -> String {
+    let root = root.trim_matches('/');
     let path = if root.is_empty() { String::new() } else { format!("/{root}") };
-    format!("s3://{}{path} at {}", place.bucket, place.endpoint.trim_end_matches('/'))
+    format!("s3://{bucket}{path} at {}", endpoint.trim_end_matches('/'))
 }
 
 /// `url` checked: http or https, a host, no credentials, query or fragment in it.
@@ -82,7 +82,7 @@ impl DalTarget {
     /// (no AWS configuration files, environment or instance metadata are read).
     pub fn s3(place: &S3Place<'_>) -> Result<Self> {
         let endpoint = checked_url(place.endpoint, "the S3 endpoint URL")?;
-        let shown = shown_s3(&S3Place { endpoint: &endpoint, ..*place });
+        let shown = shown_s3(&endpoint, place.bucket, place.root);
         let bad = |why: &str| SyncError::BadTarget { target: shown.clone(), why: why.into() };
         if place.bucket.trim().is_empty() {
             return Err(bad("no bucket is named: give it with --bucket"));

@@ -13,18 +13,18 @@ pub const PASSWORD_ENV: &str = "VIBE_SYNC_PASSWORD";
 pub const SECRET_KEY_ENV: &str = "VIBE_SYNC_SECRET_KEY";
 
 #[derive(Debug, Args)]
-#[group(id = "target", required = true, multiple = false)]
+#[group(skip)]
 pub struct TargetArgs {
     /// A folder (synced between your devices by Syncthing, Nextcloud, Dropbox…).
-    #[arg(long, group = "target")]
+    #[arg(long, required_unless_present_any = ["webdav", "s3"], conflicts_with_all = ["webdav", "s3"])]
     folder: Option<String>,
     /// A WebDAV folder's URL (Nextcloud, ownCloud, a NAS), which must exist; with --user,
     /// the password in VIBE_SYNC_PASSWORD or typed when asked.
-    #[arg(long, group = "target")]
+    #[arg(long, conflicts_with = "s3")]
     webdav: Option<String>,
     /// An S3-compatible service's endpoint URL; with --bucket, --access-key-id, the secret
     /// key in VIBE_SYNC_SECRET_KEY or typed when asked.
-    #[arg(long, group = "target")]
+    #[arg(long)]
     s3: Option<String>,
     /// The WebDAV user name.
     #[arg(long, requires = "webdav")]

@@ -41,15 +41,8 @@ pub(super) fn shown(target: &SyncTarget) -> String {
     match target {
         SyncTarget::Folder { path } => path.clone(),
         SyncTarget::Webdav { url, .. } => url.trim_end_matches('/').to_string(),
-        SyncTarget::S3 { endpoint, bucket, region, access_key_id, root } => {
-            vibe_sync::shown_s3(&S3Place {
-                endpoint,
-                bucket,
-                region,
-                access_key_id,
-                secret_access_key: "",
-                root,
-            })
+        SyncTarget::S3 { endpoint, bucket, root, .. } => {
+            vibe_sync::shown_s3(endpoint, bucket, root)
         }
     }
 }
