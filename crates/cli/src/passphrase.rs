@@ -40,6 +40,13 @@ pub fn choose(data_dir: &Path, why: &str) -> anyhow::Result<Option<Zeroizing<Str
     Ok(Some(first))
 }
 
+/// A secret typed at the terminal after `prompt` (a sync target's password); `None` when
+/// standard input is not a terminal.
+pub fn ask_secret(prompt: &str) -> anyhow::Result<Option<Zeroizing<String>>> {
+    let Some(tty) = Tty::open() else { return Ok(None) };
+    Ok(Some(tty.read_hidden(prompt)?))
+}
+
 /// The terminal a person is typing at.
 struct Tty(std::fs::File);
 

@@ -1,8 +1,6 @@
 //! The one error type of `vibe-sync`. A refused batch file (wrong key, tampered, truncated,
 //! replayed) merges nothing; the run goes on with other devices' files and reports it.
 
-use std::path::PathBuf;
-
 /// What went wrong in a sync step. None of them is retried within a run; the next run tries
 /// again (a file that was refused is read again then, and refused again unless it changed).
 #[derive(Debug, thiserror::Error)]
@@ -41,17 +39,26 @@ pub enum SyncError {
         "another copy of this data folder syncs as device {device} (a backup restored on a second machine?)"
     )]
     Twin { device: String },
-    /// The target cannot be read or written.
+    /// The target cannot be read or written (a server that does not answer, a missing folder
+    /// or bucket, a server error): `why` says what the server said.
     #[error("the sync target {target} cannot be reached: {why}")]
     Unreachable { target: String, why: String },
+    /// The server refused this device's credentials.
+    #[error(
+        "the sync target {target} refused the credentials ({why}): check the user name and the password (VIBE_SYNC_PASSWORD), or the access key id and secret key (VIBE_SYNC_SECRET_KEY), and that they may read and write there"
+    )]
+    Denied { target: String, why: String },
+    /// A target described wrongly (a URL that is not one, one holding a password, no bucket).
+    #[error("{target} cannot be used as a sync target: {why}")]
+    BadTarget { target: String, why: String },
     /// The target holds no VibeLife sync data (join) or sync is not set up (now, status).
     #[error("{0}")]
     NotSetUp(String),
     /// A setup over a target that already holds another key's sync data.
     #[error(
-        "the folder {0} already holds VibeLife sync data made with another code: join it with that code (`vibe sync join`), or choose an empty folder"
+        "the sync target {0} already holds VibeLife sync data made with another code: join it with that code (`vibe sync join`), or choose an empty folder or bucket"
     )]
-    TargetInUse(PathBuf),
+    TargetInUse(String),
     /// This device cannot prepare what it would write (no random bytes from the OS, content
     /// that does not encode).
     #[error("this device cannot prepare its sync files: {0}")]

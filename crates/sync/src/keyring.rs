@@ -96,9 +96,7 @@ pub async fn setup(target: &impl Target, key: &SyncKey) -> Result<()> {
             let bytes = seal_content(key, &Content { format: 1, ..Content::default() })?;
             target.write(KEY_CHECK, bytes).await
         }
-        Err(SyncError::WrongKey { .. }) => {
-            Err(SyncError::TargetInUse(std::path::PathBuf::from(target.shown())))
-        }
+        Err(SyncError::WrongKey { .. }) => Err(SyncError::TargetInUse(target.shown().to_string())),
         Err(e) => Err(e),
     }
 }

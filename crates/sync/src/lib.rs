@@ -1,7 +1,7 @@
 //! `vibe-sync`: end-to-end encrypted sync of VibeLife's data through storage the person already
 //! has (docs/sync.md). It owns the sync key and its recovery code (`key`), the encrypted file
 //! format (`batch`), the key check with the key history and removed devices (`keyring`), the
-//! targets (`target`, through Apache OpenDAL) and one sync run (`run`).
+//! targets (`target`, through Apache OpenDAL; WebDAV and S3 in `remote`) and one sync run (`run`).
 //! What is recorded and how operations merge belong to `vibe-store` (its op log, written in
 //! the same transaction as each write); where the key is kept and which target is set belong
 //! to the app (`vibe-core`). Nothing here sees the database key or an API key.
@@ -10,6 +10,7 @@ mod batch;
 mod error;
 mod key;
 mod keyring;
+mod remote;
 mod run;
 mod target;
 
@@ -17,5 +18,6 @@ pub use batch::{Place, open, seal};
 pub use error::{Result, SyncError};
 pub use key::SyncKey;
 pub use keyring::{DEVICES, KEY_CHECK, Keyring, remove_device, setup};
+pub use remote::{S3Place, shown_s3};
 pub use run::{SyncReport, batch_path, check_key, devices, sync_now};
 pub use target::{DalTarget, Target};

@@ -1,7 +1,8 @@
 //! Where batch files go: the [`Target`] trait (read, write, list one folder) and its one
-//! implementation over Apache OpenDAL ([`DalTarget`]), a local folder now (which the person
-//! syncs with Syncthing, Nextcloud, Dropbox or iCloud Drive); WebDAV and S3 are compiled in
-//! for the next slices. It knows nothing of what the files hold.
+//! implementation over Apache OpenDAL ([`DalTarget`]): a local folder (which the person syncs
+//! with Syncthing, Nextcloud, Dropbox or iCloud Drive), a WebDAV folder or an S3-compatible
+//! bucket (`remote`). It knows nothing of what the files hold, and never shows a credential:
+//! `shown` and every error name the target by its URL without them.
 
 use std::path::Path;
 
@@ -43,8 +44,19 @@ impl DalTarget {
         Ok(Self { op, shown })
     }
 
+    /// A target over a built operator (`remote`).
+    pub(crate) fn new(op: Operator, shown: String) -> Self {
+        Self { op, shown }
+    }
+
     fn unreachable(&self, e: &opendal::Error) -> SyncError {
-        SyncError::Unreachable { target: self.shown.clone(), why: e.to_string() }
+        crate::remote::failure(&self.shown, e)
+    }
+
+    /// Whether the target answers (its top folder is listed): a refused login, a missing bucket or
+    /// folder, an unreachable server is an error before anything is written anywhere.
+    pub async fn probe(&self) -> Result<()> {
+        self.op.list("/").await.map(|_| ()).map_err(|e| self.unreachable(&e))
     }
 }
 

@@ -6,7 +6,8 @@
 //! connection holding a database's write lock; the one way a test skips itself (`skip`, failing
 //! under `CI=true` unless allow-listed); waiting for another thread (`eventually`); writing
 //! skill folders (`write_skill`); valid step data of the `dankoe` protocol (`dankoe_step`); the
-//! data folder v0.1.0 made and its manifest (`copy_v010_data`, `v010_manifest`). Dev-only:
+//! data folder v0.1.0 made and its manifest (`copy_v010_data`, `v010_manifest`); real WebDAV
+//! and S3 servers for the sync tests (`WebDavServer`, `S3Server`). Dev-only:
 //! nothing here may be used by production code.
 
 mod check;
@@ -21,6 +22,7 @@ mod sample;
 mod server;
 mod skill_folder;
 mod skip;
+mod sync_servers;
 mod v010_fixture;
 mod write_lock;
 
@@ -40,5 +42,8 @@ pub use sample::sample_run;
 pub use server::{FakeServer, RecordedRequest};
 pub use skill_folder::{write_file, write_skill};
 pub use skip::{current_test, skip};
+pub use sync_servers::{
+    DAV_PASSWORD, DAV_USER, S3_ACCESS_KEY_ID, S3_SECRET_KEY, S3Server, WebDavServer,
+};
 pub use v010_fixture::{copy_v010_data, v010_fixture_dir, v010_manifest, v010_recorded_message};
 pub use write_lock::{WriteLock, on_one_thread};

@@ -23,5 +23,6 @@ pub mod skills;
 pub mod state;
 pub mod state_history;
 pub mod sync;
+mod sync_target;
 pub mod terminal;
 pub mod today;

@@ -1,6 +1,7 @@
 //! `vibe sync setup|join|now|status|devices|remove-device` (docs/sync.md): the end-to-end encrypted sync of
-//! this data folder through a folder the person syncs (Syncthing, Nextcloud, Dropbox…). Parses,
-//! calls `App`, prints; the recovery code is printed once, by `setup`.
+//! this data folder through a folder the person syncs (Syncthing, Nextcloud, Dropbox…), a
+//! WebDAV folder or an S3-compatible bucket (the target flags: `sync_target`). Parses, calls
+//! `App`, prints; the recovery code is printed once, by `setup`.
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
@@ -9,6 +10,7 @@ use vibe_wire::command::{
     SyncDeviceView, SyncJoinRequest, SyncRemoveDeviceRequest, SyncSetupRequest, SyncStatusView,
 };
 
+use super::sync_target::TargetArgs;
 use crate::ctx::Ctx;
 use crate::output::print;
 
@@ -20,17 +22,16 @@ pub struct SyncArgs {
 
 #[derive(Debug, Subcommand)]
 enum SyncCommand {
-    /// Make a folder the sync target, with a new key; prints the recovery code (keep it: it
-    /// joins your other devices and recovers your data).
+    /// Make a folder, WebDAV folder or S3 bucket the sync target, with a new key; prints the
+    /// recovery code (keep it: it joins your other devices and recovers your data).
     Setup {
-        /// The folder (synced between your devices by Syncthing, Nextcloud, Dropbox…).
-        #[arg(long)]
-        folder: String,
+        #[command(flatten)]
+        target: TargetArgs,
     },
     /// Sync this data folder through a target set up on another device.
     Join {
-        #[arg(long)]
-        folder: String,
+        #[command(flatten)]
+        target: TargetArgs,
         /// The recovery code the first device printed.
         #[arg(long)]
         code: String,
@@ -57,21 +58,25 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 pub fn run(ctx: &Ctx, args: SyncArgs) -> anyhow::Result<()> {
     let app: App = ctx.app()?;
     match args.command {
-        SyncCommand::Setup { folder } => {
-            let done = runtime()?.block_on(app.sync_setup(&SyncSetupRequest { folder }))?;
+        SyncCommand::Setup { target } => {
+            let (target, secret) = target.resolve()?;
+            let request = SyncSetupRequest { target, secret: secret.map(|s| s.to_string()) };
+            let done = runtime()?.block_on(app.sync_setup(&request))?;
             let value = serde_json::json!({"code": done.code});
             print(ctx, &value, || {
                 format!(
                     "sync is set up with {}.\nYour recovery code (shown once; keep it somewhere safe, \
                      it joins your other devices and recovers your data):\n\n  {}\n\n\
-                     On another device: vibe sync join --folder DIR --code CODE",
+                     On another device: vibe sync join (with the same target) --code CODE",
                     done.status.target.as_deref().unwrap_or(""),
                     done.code
                 )
             });
         }
-        SyncCommand::Join { folder, code } => {
-            let status = runtime()?.block_on(app.sync_join(&SyncJoinRequest { folder, code }))?;
+        SyncCommand::Join { target, code } => {
+            let (target, secret) = target.resolve()?;
+            let request = SyncJoinRequest { target, secret: secret.map(|s| s.to_string()), code };
+            let status = runtime()?.block_on(app.sync_join(&request))?;
             print(ctx, &serde_json::to_value(&status)?, || {
                 format!("joined; run `vibe sync now` to sync.\n{}", status_text(&status))
             });
@@ -110,9 +115,9 @@ pub fn run(ctx: &Ctx, args: SyncArgs) -> anyhow::Result<()> {
                 format!(
                     "device {id} is removed and the sync key was replaced.\nThe new recovery code \
                      (shown once; keep it somewhere safe):\n\n  {}\n\n\
-                     On each other device: vibe sync join --folder {} --code CODE",
+                     On each other device: vibe sync join (with the target {}) --code CODE",
                     done.code,
-                    done.status.target.as_deref().unwrap_or("DIR")
+                    done.status.target.as_deref().unwrap_or("-")
                 )
             });
         }
@@ -128,7 +133,9 @@ pub fn run(ctx: &Ctx, args: SyncArgs) -> anyhow::Result<()> {
 
 fn status_text(s: &SyncStatusView) -> String {
     if !s.enabled {
-        return "sync is not set up (vibe sync setup --folder DIR, or vibe sync join)".into();
+        return "sync is not set up (vibe sync setup --folder DIR | --webdav URL | --s3 URL, or \
+                vibe sync join)"
+            .into();
     }
     let mut text = format!(
         "target:          {}\nthis device:     {}\nchanges to send: {}\nlast sync:       {}",

@@ -80,3 +80,53 @@ fn a_journal_entry_reaches_another_data_folder_through_setup_join_and_now() {
     let settings = std::fs::read_to_string(a.path().join("settings.json")).unwrap();
     assert!(settings.contains("\"sync\"") && !settings.contains("IJKL"), "{settings}");
 }
+
+#[test]
+fn setup_and_join_through_webdav_take_the_password_from_the_environment_and_keep_it_out_of_settings()
+ {
+    use vibe_test_support::{DAV_PASSWORD, DAV_USER, WebDavServer};
+    let server = WebDavServer::start();
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let target = ["--webdav", server.url.as_str(), "--user", DAV_USER];
+    let with_password = |dir: &Path, password: &str| {
+        let mut cmd = synced(dir);
+        cmd.env("VIBE_SYNC_PASSWORD", password);
+        cmd
+    };
+
+    // A wrong password: refused with the URL and what the server said; nothing set up.
+    let out = with_password(a.path(), "wrong-Pa55")
+        .args(["sync", "setup"])
+        .args(target)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&server.url) && stderr.contains("401"), "{stderr}");
+    assert!(!stderr.contains("wrong-Pa55"), "{stderr}");
+    assert_eq!(ok_json_in(a.path(), &["sync", "status"])["enabled"], false);
+
+    let mut setup_args = vec!["sync", "setup"];
+    setup_args.extend(target);
+    assert_eq!(ok_json(&mut with_password(a.path(), DAV_PASSWORD), &setup_args)["code"], CODE);
+    ok_json_in(a.path(), &["journal", "add", MARKER]);
+    ok_json(&mut with_password(a.path(), DAV_PASSWORD), &["sync", "now"]);
+
+    let mut join_args = vec!["sync", "join"];
+    join_args.extend(target);
+    join_args.extend(["--code", CODE]);
+    ok_json(&mut with_password(b.path(), DAV_PASSWORD), &join_args);
+    ok_json(&mut with_password(b.path(), DAV_PASSWORD), &["sync", "now"]);
+    let list = ok_json_in(b.path(), &["journal", "list"]);
+    assert_eq!(list["entries"][0]["text"], MARKER, "{list}");
+
+    let status = ok_json_in(b.path(), &["sync", "status"]);
+    assert_eq!(status["target"], server.url.as_str(), "{status}");
+    assert_eq!(status["target_settings"]["kind"], "webdav", "{status}");
+    for dir in [a.path(), b.path()] {
+        let settings = std::fs::read_to_string(dir.join("settings.json")).unwrap();
+        assert!(settings.contains("webdav") && !settings.contains(DAV_PASSWORD), "{settings}");
+    }
+    let text = String::from_utf8_lossy(&all_bytes(server.stored())).to_string();
+    assert!(!text.contains("marker-7d2e") && !text.contains(DAV_PASSWORD), "clear text stored");
+}

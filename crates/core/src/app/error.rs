@@ -313,7 +313,9 @@ fn sync_kind(e: &vibe_sync::SyncError) -> ErrorKind {
         | E::WrongKey { .. }
         | E::NotSetUp(_)
         | E::TargetInUse(_)
+        | E::BadTarget { .. }
         | E::Twin { .. } => ErrorKind::InvalidInput,
+        E::Denied { .. } => ErrorKind::Auth,
         E::Tampered { .. } | E::Truncated { .. } | E::Replayed { .. } | E::Removed { .. } => {
             ErrorKind::CorruptData
         }

@@ -48,6 +48,7 @@ mod skills;
 mod state;
 mod streak;
 mod sync;
+mod sync_target;
 mod today;
 mod turns;
 pub mod updates;

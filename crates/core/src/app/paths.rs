@@ -86,6 +86,10 @@ pub struct Overrides {
     /// The sync key as its recovery code (`VIBE_SYNC_CODE`), used instead of the keychain's
     /// (a machine without a keychain; tests); at `sync setup`, the key the new target gets.
     pub sync_code: Option<zeroize::Zeroizing<String>>,
+    /// The sync target's password or secret key (`VIBE_SYNC_PASSWORD`, else
+    /// `VIBE_SYNC_SECRET_KEY`), used instead of the keychain's; kept in the keychain at setup
+    /// or join when there is one (a machine without a keychain gives it on every run).
+    pub sync_secret: Option<zeroize::Zeroizing<String>>,
 }
 
 /// What tests, evals and benchmarks put in place of what the settings describe. No front end
@@ -136,6 +140,11 @@ impl Overrides {
                 .map(zeroize::Zeroizing::new),
             models_catalog: value(vibe_models::CATALOG_ENV),
             sync_code: value(crate::app::sync::SYNC_CODE_ENV).map(zeroize::Zeroizing::new),
+            // Not trimmed: spaces may be part of a password.
+            sync_secret: crate::app::sync_target::SECRET_ENVS
+                .iter()
+                .find_map(|k| get(k).filter(|v| !v.is_empty()))
+                .map(zeroize::Zeroizing::new),
             ..Self::default()
         }
     }
@@ -155,6 +164,7 @@ impl std::fmt::Debug for Overrides {
             .field("front_end", &self.front_end)
             .field("models_catalog", &self.models_catalog.as_deref().map(vibe_llm::redact_url))
             .field("sync_code", &self.sync_code.as_ref().map(|_| "***"))
+            .field("sync_secret", &self.sync_secret.as_ref().map(|_| "***"))
             .finish()
     }
 }

@@ -1,15 +1,17 @@
-//! Sync of this data folder (docs/sync.md): setting a folder target up (a new key, its
+//! Sync of this data folder (docs/sync.md): setting a target up (a new key, its
 //! recovery code answered once), joining one with the code, a sync run, the status and the
 //! devices. The key is kept in the key store (the OS keychain) under this data folder's sync
 //! account, or given as `VIBE_SYNC_CODE`; never in the settings, the database, logs or events.
-//! The settings' `sync` section holds the target and this device's id. What syncs and how it
+//! The settings' `sync` section holds the target and this device's id (the target's own
+//! password is `sync_target`'s). What syncs and how it
 //! merges is `vibe-store`'s; the files and the run are `vibe-sync`'s.
 
-use vibe_sync::{DalTarget, SyncKey};
+use vibe_sync::SyncKey;
 use vibe_wire::command::{
     SettingChange, SyncDeviceList, SyncDeviceView, SyncJoinRequest, SyncRemoveDeviceRequest,
     SyncRunView, SyncSetupRequest, SyncSetupResponse, SyncStatusView, UpdateSettingsRequest,
 };
+use vibe_wire::settings::SyncTarget;
 use zeroize::Zeroizing;
 
 use crate::app::{App, AppError};
@@ -46,28 +48,20 @@ impl App {
         }
     }
 
-    /// The target in the settings, when sync is set up.
-    fn sync_target(&self) -> Result<Option<(DalTarget, String)>, AppError> {
-        let settings = self.settings().sync;
-        let (Some(folder), Some(device)) = (settings.folder, settings.device_id) else {
-            return Ok(None);
-        };
-        Ok(Some((DalTarget::folder(std::path::Path::new(&folder))?, device)))
-    }
-
     fn not_set_up() -> AppError {
         AppError::InvalidInput(
-            "sync is not set up on this data folder: `vibe sync setup --folder DIR` on the first \
-             device, `vibe sync join --folder DIR --code CODE` on the others"
+            "sync is not set up on this data folder: `vibe sync setup --folder DIR` (or --webdav \
+             URL, --s3 URL) on the first device, `vibe sync join … --code CODE` on the others"
                 .into(),
         )
     }
 
     /// Refuses when sync is already set up here (its key and target stay).
     fn ensure_no_sync(&self) -> Result<(), AppError> {
-        match self.settings().sync.folder {
+        match self.settings().sync.effective_target() {
             Some(set) => Err(AppError::InvalidInput(format!(
-                "sync is already set up on this data folder, with {set}"
+                "sync is already set up on this data folder, with {}",
+                crate::app::sync_target::shown(&set)
             ))),
             None => Ok(()),
         }
@@ -89,21 +83,27 @@ impl App {
     }
 
     /// Start the op log as a new device and record the target in the settings.
-    fn sync_begin(&self, folder: &str) -> Result<SyncStatusView, AppError> {
+    fn sync_begin(&self, target: &SyncTarget) -> Result<SyncStatusView, AppError> {
         self.ensure_no_sync()?;
         let device = match self.store().sync_device()? {
             Some(d) => d.device_id,
             None => uuid::Uuid::new_v4().simple().to_string()[..16].to_string(),
         };
         self.store().sync_enable(&device)?;
-        let change =
-            |key: &str, value: &str| SettingChange { key: key.into(), value: value.into() };
-        let changes = vec![change("sync.folder", folder), change("sync.device_id", &device)];
+        let target = serde_json::to_value(target)
+            .map_err(|e| AppError::InvalidInput(format!("the sync target does not encode: {e}")))?;
+        let change = |key: &str, value: serde_json::Value| SettingChange { key: key.into(), value };
+        let changes = vec![
+            change("sync.target", target),
+            change("sync.folder", serde_json::Value::Null),
+            change("sync.device_id", device.into()),
+        ];
         self.update_settings(UpdateSettingsRequest { changes })?;
         self.sync_status()
     }
 
-    /// `sync_setup`: make `folder` the target with a new key (or `VIBE_SYNC_CODE`'s).
+    /// `sync_setup`: make `request.target` the target with a new key (or `VIBE_SYNC_CODE`'s).
+    /// An unreachable target or a refused login changes nothing, here or there.
     pub async fn sync_setup(
         &self,
         request: &SyncSetupRequest,
@@ -113,28 +113,43 @@ impl App {
             Some(code) => SyncKey::from_code(code)?,
             None => SyncKey::generate()?,
         };
-        let target = DalTarget::folder(std::path::Path::new(&request.folder))?;
+        let secret = request.secret.as_deref();
+        let target = self.given_target(&request.target, secret).await?;
+        match vibe_sync::check_key(&target, &key).await {
+            Ok(()) | Err(vibe_sync::SyncError::NotSetUp(_)) => {}
+            Err(vibe_sync::SyncError::WrongKey { target }) => {
+                return Err(vibe_sync::SyncError::TargetInUse(target).into());
+            }
+            Err(e) => return Err(e.into()),
+        }
         self.keep_sync_key(&key)?;
-        vibe_sync::setup(&target, &key).await?;
-        let status = self.sync_begin(&request.folder)?;
+        self.keep_target_secret(&request.target, secret)?;
+        if let Err(e) = vibe_sync::setup(&target, &key).await {
+            self.drop_target_secret();
+            return Err(e.into());
+        }
+        let status = self.sync_begin(&request.target)?;
         let code: Zeroizing<String> = key.code();
         Ok(SyncSetupResponse { code: code.to_string(), status })
     }
 
-    /// `sync_join`: sync through `folder`, whose key `code` must open. Joining the folder this
-    /// data folder already syncs through takes the code as its new key (after a device was
-    /// removed elsewhere) and keeps this device's id.
+    /// `sync_join`: sync through `request.target`, whose key `code` must open. Joining the
+    /// target this data folder already syncs through takes the code as its new key (after a
+    /// device was removed elsewhere) and the secret as its new one, and keeps this device's id.
     pub async fn sync_join(&self, request: &SyncJoinRequest) -> Result<SyncStatusView, AppError> {
         let key = SyncKey::from_code(&request.code)?;
-        let target = DalTarget::folder(std::path::Path::new(&request.folder))?;
+        let secret = request.secret.as_deref();
+        let target = self.given_target(&request.target, secret).await?;
         vibe_sync::check_key(&target, &key).await?;
-        if self.settings().sync.folder.as_deref() == Some(request.folder.as_str()) {
+        if self.settings().sync.effective_target().as_ref() == Some(&request.target) {
             self.keep_sync_key(&key)?;
+            self.keep_target_secret(&request.target, secret)?;
             return self.sync_status();
         }
         self.ensure_no_sync()?;
         self.keep_sync_key(&key)?;
-        self.sync_begin(&request.folder)
+        self.keep_target_secret(&request.target, secret)?;
+        self.sync_begin(&request.target)
     }
 
     /// `sync_now`: one run. Refused files are in the answer; the rest was merged.
@@ -160,12 +175,13 @@ impl App {
 
     /// `sync_status`: set up or not, the target, what waits to be sent, the devices read from.
     pub fn sync_status(&self) -> Result<SyncStatusView, AppError> {
-        let settings = self.settings().sync;
+        let target = self.settings().sync.effective_target();
         let device = self.store().sync_device()?;
         let devices = self.known_devices()?;
         Ok(SyncStatusView {
-            enabled: settings.folder.is_some() && device.is_some(),
-            target: settings.folder,
+            enabled: target.is_some() && device.is_some(),
+            target: target.as_ref().map(crate::app::sync_target::shown),
+            target_settings: target,
             pending_changes: device.as_ref().map_or(0, |d| d.pending_ops),
             last_sync: device.as_ref().and_then(|d| d.last_run.clone()),
             device_id: device.map(|d| d.device_id),

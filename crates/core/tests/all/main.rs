@@ -39,6 +39,7 @@ mod store_waits;
 mod stored_calls;
 mod structured;
 mod sync;
+mod sync_remote;
 mod today;
 mod tool_order;
 mod undo;

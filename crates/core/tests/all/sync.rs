@@ -10,12 +10,22 @@ use vibe_wire::command::{
     JournalAddRequest, JournalListRequest, SyncJoinRequest, SyncRemoveDeviceRequest,
     SyncSetupRequest,
 };
+use vibe_wire::settings::SyncTarget;
 
 fn keyed() -> Overrides {
     Overrides {
         db_passphrase: Some(zeroize::Zeroizing::new("a sync test passphrase".to_string())),
         ..Overrides::default()
     }
+}
+
+fn setup_request(folder: &str) -> SyncSetupRequest {
+    SyncSetupRequest { target: SyncTarget::Folder { path: folder.into() }, secret: None }
+}
+
+fn join_request(folder: &str, code: impl Into<String>) -> SyncJoinRequest {
+    let target = SyncTarget::Folder { path: folder.into() };
+    SyncJoinRequest { target, secret: None, code: code.into() }
 }
 
 fn open(dir: &std::path::Path, keys: Arc<EphemeralKeys>) -> App {
@@ -41,7 +51,7 @@ async fn setup_keeps_the_key_in_the_key_store_and_a_joined_folder_receives_the_j
     let a_keys = Arc::new(EphemeralKeys::default());
     let a = open(a_dir.path(), a_keys.clone());
     assert!(!a.sync_status().unwrap().enabled);
-    let done = a.sync_setup(&SyncSetupRequest { folder: folder.clone() }).await.unwrap();
+    let done = a.sync_setup(&setup_request(&folder)).await.unwrap();
     assert!(done.code.starts_with("VL1-"), "{}", done.code);
     assert!(done.status.enabled);
     let account = format!("sync-{}", vibe_core::app::db_key_account(a_dir.path()));
@@ -53,7 +63,7 @@ async fn setup_keeps_the_key_in_the_key_store_and_a_joined_folder_receives_the_j
     let body = done.code.replace('-', "");
     assert!(!settings.contains(&done.code) && !settings.contains(&body[3..]), "{settings}");
     // Setting up twice is refused.
-    let again = a.sync_setup(&SyncSetupRequest { folder: folder.clone() }).await.unwrap_err();
+    let again = a.sync_setup(&setup_request(&folder)).await.unwrap_err();
     assert_eq!(again.kind(), ErrorKind::InvalidInput);
 
     journal_add(&a, "今天很平静 sync-marker");
@@ -62,16 +72,16 @@ async fn setup_keeps_the_key_in_the_key_store_and_a_joined_folder_receives_the_j
     assert_eq!(sent.sent, 1);
 
     let b = open(b_dir.path(), Arc::new(EphemeralKeys::default()));
-    let wrong = SyncJoinRequest { folder: folder.clone(), code: "VL1-AAAA".into() };
+    let wrong = join_request(&folder, "VL1-AAAA");
     assert_eq!(b.sync_join(&wrong).await.unwrap_err().kind(), ErrorKind::InvalidInput);
     let other = vibe_sync::SyncKey::generate().unwrap().code().to_string();
-    let wrong = SyncJoinRequest { folder: folder.clone(), code: other };
+    let wrong = join_request(&folder, other);
     let err = b.sync_join(&wrong).await.unwrap_err();
     assert!(err.to_string().contains("does not open"), "{err}");
     assert!(!b.sync_status().unwrap().enabled);
-    assert!(b.settings().sync.folder.is_none());
+    assert!(b.settings().sync.effective_target().is_none());
 
-    b.sync_join(&SyncJoinRequest { folder, code: done.code.clone() }).await.unwrap();
+    b.sync_join(&join_request(&folder, done.code.clone())).await.unwrap();
     let got = b.sync_now().await.unwrap();
     assert_eq!((got.received, got.changed), (1, 1));
     let list = b.journal_list(&JournalListRequest::default()).unwrap();
@@ -101,7 +111,7 @@ async fn without_a_keychain_setup_writes_nothing_and_says_how_to_give_the_code()
     let app =
         App::open_with_keys(AppPaths::new(dir.path()), keyed(), Arc::new(NoKeychain)).unwrap();
     let folder = target.path().to_str().unwrap().to_string();
-    let err = app.sync_setup(&SyncSetupRequest { folder }).await.unwrap_err();
+    let err = app.sync_setup(&setup_request(&folder)).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Keychain);
     assert!(err.to_string().contains("VIBE_SYNC_CODE"), "{err}");
     assert_eq!(std::fs::read_dir(target.path()).unwrap().count(), 0, "the target stays empty");
@@ -116,11 +126,9 @@ async fn removing_a_device_replaces_the_code_the_others_join_again_and_the_remov
     let a = open(dirs[1].path(), Arc::new(EphemeralKeys::default()));
     let b = open(dirs[2].path(), Arc::new(EphemeralKeys::default()));
     let lost = open(dirs[3].path(), Arc::new(EphemeralKeys::default()));
-    let code = a.sync_setup(&SyncSetupRequest { folder: folder.clone() }).await.unwrap().code;
+    let code = a.sync_setup(&setup_request(&folder)).await.unwrap().code;
     for app in [&b, &lost] {
-        app.sync_join(&SyncJoinRequest { folder: folder.clone(), code: code.clone() })
-            .await
-            .unwrap();
+        app.sync_join(&join_request(&folder, code.clone())).await.unwrap();
     }
     for app in [&a, &b, &lost, &a] {
         app.sync_now().await.unwrap();
@@ -143,9 +151,7 @@ async fn removing_a_device_replaces_the_code_the_others_join_again_and_the_remov
     let err = b.sync_now().await.unwrap_err();
     assert!(err.to_string().contains("join again"), "{err}");
     let b_id = b.sync_status().unwrap().device_id;
-    b.sync_join(&SyncJoinRequest { folder: folder.clone(), code: done.code.clone() })
-        .await
-        .unwrap();
+    b.sync_join(&join_request(&folder, done.code.clone())).await.unwrap();
     assert_eq!(b.sync_status().unwrap().device_id, b_id);
 
     // The removed device cannot sync (or read) any more; the others keep converging.

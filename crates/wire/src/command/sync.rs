@@ -1,15 +1,28 @@
 //! Sync through storage the person already has (docs/sync.md): setting a target up (the
 //! recovery code is answered once, to be shown to the person), joining it with the code, one
-//! sync run, the status and the devices. The sync key itself never crosses here again.
+//! sync run, the status and the devices. The sync key itself never crosses here again; a
+//! target's password or secret key goes in once (setup, join) and never comes back.
 
 use serde::{Deserialize, Serialize};
 
-/// `sync_setup`: make `folder` this data folder's sync target, with a new key.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+use crate::settings::SyncTarget;
+
+/// `sync_setup`: make `target` this data folder's sync target, with a new key. `Debug`
+/// never shows the secret.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SyncSetupRequest {
-    /// A local folder (which the person syncs with Syncthing, Nextcloud, Dropbox…).
-    pub folder: String,
+    pub target: SyncTarget,
+    /// The WebDAV password or the S3 secret access key (kept in the keychain); none for a folder.
+    #[serde(default)]
+    pub secret: Option<String>,
+}
+
+impl std::fmt::Debug for SyncSetupRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let secret = self.secret.as_ref().map(|_| "***");
+        write!(f, "SyncSetupRequest({:?}, secret: {secret:?})", self.target)
+    }
 }
 
 /// `sync_setup`: the recovery code (shown once: it joins another device and recovers the
@@ -21,13 +34,24 @@ pub struct SyncSetupResponse {
     pub status: SyncStatusView,
 }
 
-/// `sync_join`: sync this data folder through `folder`, set up on another device.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// `sync_join`: sync this data folder through `target`, set up on another device. `Debug`
+/// never shows the code or the secret.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SyncJoinRequest {
-    pub folder: String,
+    pub target: SyncTarget,
+    /// The WebDAV password or the S3 secret access key (kept in the keychain); none for a folder.
+    #[serde(default)]
+    pub secret: Option<String>,
     /// The recovery code the first device showed.
     pub code: String,
+}
+
+impl std::fmt::Debug for SyncJoinRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let secret = self.secret.as_ref().map(|_| "***");
+        write!(f, "SyncJoinRequest({:?}, secret: {secret:?}, code: ***)", self.target)
+    }
 }
 
 /// `sync_remove_device`: stop syncing with device `device_id` (a lost or sold machine).
@@ -58,8 +82,11 @@ pub struct SyncDeviceView {
 pub struct SyncStatusView {
     /// Sync is set up on this data folder.
     pub enabled: bool,
-    /// The target (a folder's path).
+    /// The target as shown to the person (a folder's path, a URL; never a credential).
     pub target: Option<String>,
+    /// The target's kind and fields (without its password or secret key).
+    #[serde(default)]
+    pub target_settings: Option<SyncTarget>,
     pub device_id: Option<String>,
     /// Changes recorded here and not yet on the target.
     pub pending_changes: u64,

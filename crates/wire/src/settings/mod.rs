@@ -31,7 +31,7 @@ pub use models::ModelsSettings;
 pub use preferences::{Language, OnClose, Preferences, QuietHours, ReminderSettings, UpdateChecks};
 pub use skills::SkillsSettings;
 pub use storage::StorageSettings;
-pub use sync::SyncSettings;
+pub use sync::{SyncSettings, SyncTarget};
 pub use time_of_day::TimeOfDay;
 pub use tools::ToolsSettings;
 
