@@ -24,8 +24,11 @@ apt_install_missing() {
 
 APP_BUILD_PACKAGES=(libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libayatana-appindicator3-dev
   librsvg2-dev libxdo-dev libssl-dev build-essential pkg-config file)
+# gnome-keyring: the Secret Service the .deb recommends; present before scripts/test-install.sh
+# installs the .deb, whose apt-get must fetch nothing (on a fresh machine it was missing until
+# the later keychain stage installed it).
 APP_TEST_PACKAGES=(xvfb xauth webkit2gtk-driver imagemagick x11-utils xdotool fonts-noto-cjk
-  fonts-noto-color-emoji dbus-daemon python3-xlib dunst dbus-bin)
+  fonts-noto-color-emoji dbus-daemon python3-xlib dunst dbus-bin gnome-keyring)
 
 apt_install_missing "the desktop app's build" "${APP_BUILD_PACKAGES[@]}"
 

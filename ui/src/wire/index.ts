@@ -258,6 +258,7 @@ export type * from "./SyncSettings";
 export type * from "./SyncSetupRequest";
 export type * from "./SyncSetupResponse";
 export type * from "./SyncStatusView";
+export type * from "./SyncTarget";
 export type * from "./TestConnectionRequest";
 export type * from "./TestConnectionResponse";
 export type * from "./Theme";
