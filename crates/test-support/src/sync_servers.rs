@@ -3,6 +3,8 @@
 //! and moto's standalone S3 server (in the venv scripts/sync-env.sh makes). Each is started on a
 //! free port and stopped when dropped. A server that cannot start fails the test, saying how
 //! to install it; none is ever skipped.
+// Test set-up: a server that cannot start, or a port that cannot be had, fails the test.
+#![allow(clippy::expect_used)]
 
 use std::io::{Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
