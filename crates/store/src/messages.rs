@@ -146,7 +146,7 @@ pub(crate) fn insert_message(
         tx.prepare_cached("UPDATE conversations SET updated_at = ?2 WHERE id = ?1")?
             .execute(params![conversation_id, now])?;
     }
-    crate::sync_record::message(tx, id)?;
+    crate::sync_record::message_inserted(tx, id)?;
     Ok(id)
 }
 

@@ -285,7 +285,7 @@ fn close_dangling_calls(
                  VALUES (?1, 'tool', ?2, ?3, 0, ?4, 'interrupted', ?5)",
                 params![conversation, content.to_string(), id, run_id, now],
             )?;
-            crate::sync_record::message(tx, tx.last_insert_rowid())?;
+            crate::sync_record::message_inserted(tx, tx.last_insert_rowid())?;
             closed += 1;
         }
     }

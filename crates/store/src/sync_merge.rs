@@ -130,6 +130,7 @@ fn message_put(tx: &Connection, op: &SyncOp, hlc: &Hlc) -> Result<Outcome> {
             )?
             .execute(params![conversation, role, content, calls, tool_call_id, token_count, status, created_at])?;
             let rowid = tx.last_insert_rowid();
+            crate::sync_record::message_row_reused(tx, rowid)?;
             tx.prepare_cached(
                 "UPDATE conversations SET updated_at = max(updated_at, ?2) WHERE id = ?1",
             )?

@@ -114,6 +114,22 @@ pub(crate) fn conversation_deleted(tx: &Connection, id: &str) -> Result<()> {
     })
 }
 
+/// A message row was just inserted as `rowid`: SQLite reuses the row ids of deleted messages
+/// (a deleted conversation's), so a register still naming this row id belongs to a message that
+/// is gone; it lets go of the row, or that message's puts would rewrite this one here and the
+/// new message would travel under the old one's id.
+pub(crate) fn message_row_reused(tx: &Connection, rowid: i64) -> Result<()> {
+    tx.prepare_cached("UPDATE sync_rows SET local = NULL WHERE kind = 'message' AND local = ?1")?
+        .execute([rowid.to_string()])?;
+    Ok(())
+}
+
+/// Message `rowid` was just inserted: a put under a new synced id.
+pub(crate) fn message_inserted(tx: &Connection, rowid: i64) -> Result<()> {
+    message_row_reused(tx, rowid)?;
+    message(tx, rowid)
+}
+
 /// Message `rowid` was stored or rewritten: a put under its synced id (a new one when new).
 pub(crate) fn message(tx: &Connection, rowid: i64) -> Result<()> {
     if !enabled(tx)? {

@@ -133,3 +133,29 @@ fn a_refused_write_records_no_operation() {
     assert_eq!(batches[0].ops.len(), 1, "only the append that was written: {batches:?}");
     assert_eq!(texts(&store), vec!["a"]);
 }
+
+/// SQLite reuses a deleted message's row id: the new message must travel under an id of its
+/// own, not as an edit of the deleted one (three folders diverged on this under load).
+#[test]
+fn a_message_in_a_reused_row_travels_under_its_own_id() {
+    use crate::{NewMessage, Role};
+    let store = Store::open_in_memory().unwrap();
+    store.sync_enable("me").unwrap();
+    let first = store.create_conversation(U, None).unwrap().id;
+    let old = store.append_message(&first, NewMessage::text(Role::User, "old words")).unwrap().id;
+    store.delete_conversation(&first).unwrap();
+    let second = store.create_conversation(U, None).unwrap().id;
+    let new = store.append_message(&second, NewMessage::text(Role::User, "new words")).unwrap().id;
+    assert_eq!(old, new, "the test needs SQLite to reuse the row id");
+    let ops: Vec<SyncOp> =
+        store.sync_seal().unwrap().into_iter().flat_map(|b| b.ops).map(|o| o.op).collect();
+    let ids: Vec<(&str, &str)> = ops
+        .iter()
+        .filter_map(|op| match op {
+            SyncOp::MessagePut { id, content, .. } => Some((id.as_str(), content.as_str())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ids.len(), 2, "{ops:?}");
+    assert_ne!(ids[0].0, ids[1].0, "the new message has an id of its own: {ids:?}");
+}

@@ -7,6 +7,7 @@
 //! to the app (`vibe-core`). Nothing here sees the database key or an API key.
 
 mod batch;
+mod dal_error;
 mod error;
 mod key;
 mod keyring;

@@ -3,7 +3,7 @@
 //! password or secret key), and OpenDAL's errors told as what the server said and how to fix
 //! it. Credentials go into the operator only: never into `shown`, an error or a log line.
 
-use opendal::{ErrorKind, Operator};
+use opendal::Operator;
 
 use crate::error::{Result, SyncError};
 use crate::target::DalTarget;
@@ -106,45 +106,5 @@ impl DalTarget {
             .disable_ec2_metadata();
         let op = Operator::new(builder).map_err(|e| bad(&e.to_string()))?.finish();
         Ok(Self::new(op, shown))
-    }
-}
-
-/// The HTTP status in an OpenDAL error's response context, if the server answered.
-fn status(e: &opendal::Error) -> Option<u16> {
-    let text = e.to_string();
-    let at = text.find("status: ")? + "status: ".len();
-    text[at..].chars().take_while(char::is_ascii_digit).collect::<String>().parse().ok()
-}
-
-/// What the server's answer says, short: its message (an S3 error code and message, a WebDAV
-/// server's body), one line, at most 300 characters.
-fn said(e: &opendal::Error) -> String {
-    let message: String = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
-    message.chars().take(300).collect()
-}
-
-/// An OpenDAL error on `target` as a sync error: a refused login ([`SyncError::Denied`]), a
-/// missing folder or bucket, or an unreachable server, each with what the server said.
-pub(crate) fn failure(target: &str, e: &opendal::Error) -> SyncError {
-    let denied = |why: String| SyncError::Denied { target: target.into(), why };
-    match (status(e), e.kind()) {
-        (Some(401), _) => denied(format!("HTTP 401 Unauthorized {}", said(e))),
-        (Some(403), _) | (_, ErrorKind::PermissionDenied) => denied(format!(
-            "{} {}",
-            status(e).map_or("permission denied".into(), |s| format!("HTTP {s}")),
-            said(e)
-        )),
-        (Some(404), _) | (_, ErrorKind::NotFound) => SyncError::Unreachable {
-            target: target.into(),
-            why: format!(
-                "the server answered that it has no such folder or bucket ({}): create it first, or check the URL",
-                said(e)
-            ),
-        },
-        (Some(code), _) => SyncError::Unreachable {
-            target: target.into(),
-            why: format!("the server answered HTTP {code}: {}", said(e)),
-        },
-        (None, _) => SyncError::Unreachable { target: target.into(), why: e.to_string() },
     }
 }

@@ -50,7 +50,7 @@ impl DalTarget {
     }
 
     fn unreachable(&self, e: &opendal::Error) -> SyncError {
-        crate::remote::failure(&self.shown, e)
+        crate::dal_error::failure(&self.shown, e)
     }
 
     /// Whether the target answers (its top folder is listed): a refused login, a missing bucket or

@@ -52,7 +52,7 @@ export const DEFAULT_SETTINGS: Settings = {
   storage: { encryption: null },
   backups: { daily: true, keep: 7 },
   models: { catalog: null },
-  sync: { target: null, folder: null, device_id: null },
+  sync: { folder: null, device_id: null },
   mcp: { servers: {} },
 };
 

@@ -6,9 +6,10 @@ import type { SyncTarget } from "./SyncTarget";
  */
 export type SyncSettings = { 
 /**
- * The target; `null` (and no `folder`): sync is not set up.
+ * The target; absent (and no `folder`): sync is not set up. Not written while absent, so a
+ * settings file from before WebDAV and S3 reads and writes back byte for byte.
  */
-target: SyncTarget | null, 
+target?: SyncTarget, 
 /**
  * A folder target as written before WebDAV and S3 (still read; `target` wins).
  */

@@ -42,7 +42,10 @@ impl SyncTarget {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(default, deny_unknown_fields)]
 pub struct SyncSettings {
-    /// The target; `null` (and no `folder`): sync is not set up.
+    /// The target; absent (and no `folder`): sync is not set up. Not written while absent, so a
+    /// settings file from before WebDAV and S3 reads and writes back byte for byte.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub target: Option<SyncTarget>,
     /// A folder target as written before WebDAV and S3 (still read; `target` wins).
     pub folder: Option<String>,
