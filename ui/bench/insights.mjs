@@ -8,8 +8,7 @@
 // → React's commit and effects, uPlot's chart included) and the longest long task. The mock's
 // computing of the series stands in for the core's (which runs in Rust, off the main thread),
 // so the ThreadTime figures are an upper bound. Goal: ≤ 100 ms. Not a test.
-import { spawn } from "node:child_process";
-import { chromium } from "@playwright/test";
+import { startPreview } from "./preview.mjs";
 
 const PORT = 4176;
 const RUNS = Number(process.env.RUNS ?? 10);
@@ -19,19 +18,11 @@ function stats(xs) {
   return { median: s[Math.floor(s.length / 2)], max: s[s.length - 1], min: s[0] };
 }
 
-const server = spawn("npx", ["vite", "preview", "--outDir", "dist-e2e", "--host", "127.0.0.1", "--port", String(PORT), "--strictPort"], {
-  stdio: ["ignore", "pipe", "inherit"],
-});
-await new Promise((resolve) => server.stdout.on("data", (d) => String(d).includes(String(PORT)) && resolve()));
-console.log("server up");
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-});
+const { browser, stop } = await startPreview(PORT);
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
   await page.goto(`http://127.0.0.1:${PORT}/?lang=zh-CN&delay=0&insightsDays=365&today=2026-11-27`);
-  await page.getByTestId("composer").waitFor();
+  await page.getByTestId("nav-insights").waitFor();
   await page.evaluate(() => {
     window.__longTasks = [];
     new PerformanceObserver((l) => window.__longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: "longtask", buffered: false });
@@ -76,6 +67,5 @@ try {
   console.log(`switch to the year: main-thread CPU median ${f(y.median)} ms (min ${f(y.min)}, max ${f(y.max)}); UI render (answer → drawn) median ${f(r.median)} ms, max ${f(r.max)} ms; longest long task in the last run ${f(longest)} ms`);
   console.log("goal: a year renders in ≤ 100 ms of main-thread time");
 } finally {
-  await browser.close();
-  server.kill();
+  await stop();
 }

@@ -4,8 +4,7 @@
 // at the end it reports the renderer main thread's CPU time per delta (CDP ThreadTime: JS,
 // React, style and layout) and the wall time from the event's arrival to the laid-out DOM.
 // Goal: the last deltas ≤ 2 ms each and ≤ 2× the first ones. Not a test.
-import { spawn } from "node:child_process";
-import { chromium } from "@playwright/test";
+import { startPreview } from "./preview.mjs";
 
 const PORT = 4175;
 const TOTAL = 20_000;
@@ -32,14 +31,7 @@ function stats(xs) {
   return { median: q(0.5), p95: q(0.95), max: s[s.length - 1], mean: xs.reduce((a, b) => a + b, 0) / xs.length };
 }
 
-const server = spawn("npx", ["vite", "preview", "--outDir", "dist-e2e", "--host", "127.0.0.1", "--port", String(PORT), "--strictPort"], {
-  stdio: ["ignore", "pipe", "inherit"],
-});
-await new Promise((resolve) => server.stdout.on("data", (d) => String(d).includes(String(PORT)) && resolve()));
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-});
+const { browser, stop } = await startPreview(PORT);
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
   await page.goto(`http://127.0.0.1:${PORT}/?lang=en&delay=0#chat`);
@@ -89,6 +81,5 @@ try {
   const [, last] = windows[2];
   console.log(`end/start: CPU ${(last.cpu / start.cpu).toFixed(2)}×, wall median ${(last.wall.median / start.wall.median).toFixed(2)}×; goal: end ≤ 2 ms per delta and ≤ 2× the start`);
 } finally {
-  await browser.close();
-  server.kill();
+  await stop();
 }

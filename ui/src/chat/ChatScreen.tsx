@@ -66,30 +66,48 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [running, chat]);
+  }, [running, chat.stop]);
+  // Stable callbacks: the list and the composer are memoised, so a streamed delta (which
+  // re-renders this screen) does not re-render them.
+  const { send: chatSend, stop: chatStop, retry: chatRetry } = chat;
+  const send = useCallback(
+    (m: string) => {
+      setReminder(null);
+      void chatSend(m);
+    },
+    [chatSend],
+  );
+  const stop = useCallback(() => void chatStop(), [chatStop]);
+  const retry = useCallback(() => void chatRetry(), [chatRetry]);
+  const openConversation = useCallback(
+    (id: string | null) => {
+      setReminder(null);
+      void open(id);
+    },
+    [open],
+  );
+  const search = useCallback(
+    (q: string) => void listed(q.trim() ? client.conversations.search(q) : client.conversations.list()).then((l) => l && setList(l)),
+    [],
+  );
+  const rename = useCallback(
+    (id: string, title: string) => void listed(client.conversations.rename(id, title)).then((r) => r && refresh()),
+    [refresh],
+  );
+  const remove = useCallback(
+    (id: string) =>
+      void listed(client.conversations.remove(id)).then((r) => {
+        if (!r) return;
+        if (id === store.get().chat.conversationId) void open(null);
+        refresh();
+      }),
+    [open, refresh],
+  );
   const last = state.messages.at(-1);
   const canRetry = !!state.conversationId && !!last && (last.role === "user" || last.status !== "done");
   return (
     <div className="chat-screen">
-      <ConversationList
-        items={list}
-        activeId={state.conversationId}
-        onOpen={(id) => {
-          setReminder(null);
-          void chat.open(id);
-        }}
-        onSearch={(q) =>
-          void listed(q.trim() ? client.conversations.search(q) : client.conversations.list()).then((l) => l && setList(l))
-        }
-        onRename={(id, title) => void listed(client.conversations.rename(id, title)).then((r) => r && refresh())}
-        onDelete={(id) =>
-          void listed(client.conversations.remove(id)).then((r) => {
-            if (!r) return;
-            if (id === state.conversationId) void chat.open(null);
-            refresh();
-          })
-        }
-      />
+      <ConversationList items={list} activeId={state.conversationId} onOpen={openConversation} onSearch={search} onRename={rename} onDelete={remove} />
       <main className="thread-pane">
         {state.safety && <SafetyNotice key={state.conversationId ?? ""} safety={state.safety} />}
         {state.plan && state.plan.steps.length > 0 && <PlanView plan={state.plan} />}
@@ -114,30 +132,15 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
             error={state.error}
             hint={state.hint}
             onOpenSettings={onOpenSettings}
-            onRetry={canRetry && !running ? () => void chat.retry() : null}
+            onRetry={canRetry && !running ? retry : null}
             onDismiss={() => setDismissed(state.error)}
           />
         )}
         {state.messages.length === 0 && !state.conversationId && (
-          <Starters
-            disabled={running}
-            onSend={(m) => {
-              setReminder(null);
-              void chat.send(m);
-            }}
-          />
+          <Starters disabled={running} onSend={send} />
         )}
         {reminder && <ReminderQuestion reminder={reminder} onClose={() => setReminder(null)} />}
-        <Composer
-          running={running}
-          canRetry={canRetry}
-          onSend={(m) => {
-            setReminder(null);
-            void chat.send(m);
-          }}
-          onStop={() => void chat.stop()}
-          onRetry={() => void chat.retry()}
-        />
+        <Composer running={running} canRetry={canRetry} onSend={send} onStop={stop} onRetry={retry} />
       </main>
       {state.approval && (
         <ApprovalDialog approval={state.approval} onDecide={(ok, always) => state.approval && void chat.decide(state.approval.requestId, ok, always)} />

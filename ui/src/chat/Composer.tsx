@@ -1,6 +1,6 @@
 // The message input: Enter sends, Shift+Enter is a new line (IME composition is left alone).
 
-import { useEffect, useState, type KeyboardEvent } from "react";
+import { memo, useEffect, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { Button } from "../design";
@@ -8,7 +8,7 @@ import { Button } from "../design";
 /** The shell is told once per window, after the composer's first frame has been painted. */
 let readyReported = false;
 
-export function Composer(props: {
+export const Composer = memo(function Composer(props: {
   running: boolean;
   canRetry: boolean;
   onSend: (text: string) => void;
@@ -66,4 +66,4 @@ export function Composer(props: {
       </div>
     </div>
   );
-}
+});

@@ -1,12 +1,12 @@
 // The conversation list: newest first, search, rename, delete with confirmation.
 
-import { useState } from "react";
+import { memo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FailureLine } from "../errors/FailureLine";
 import type { ConversationSummary } from "../wire";
 import { Button, EmptyState } from "../design";
 
-export function ConversationList(props: {
+export const ConversationList = memo(function ConversationList(props: {
   items: ConversationSummary[];
   activeId: string | null;
   onOpen: (id: string | null) => void;
@@ -75,4 +75,4 @@ export function ConversationList(props: {
       </ul>
     </nav>
   );
-}
+});
