@@ -5,23 +5,6 @@
 # (the tray test), and tauri-driver (a cargo install cached under $HOME/.cache, so it is built
 # once per machine).
 
-apt_install_missing() {
-  local label="$1"
-  shift
-  local need=()
-  local pkg
-  for pkg in "$@"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
-  done
-  if [ "${#need[@]}" -gt 0 ]; then
-    echo "installing Debian packages for $label: ${need[*]}"
-    local sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}"
-  fi
-}
-
 APP_BUILD_PACKAGES=(libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libayatana-appindicator3-dev
   librsvg2-dev libxdo-dev libssl-dev build-essential pkg-config file)
 # gnome-keyring: the Secret Service the .deb recommends; present before scripts/test-install.sh
@@ -30,14 +13,14 @@ APP_BUILD_PACKAGES=(libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libayatan
 APP_TEST_PACKAGES=(xvfb xauth webkit2gtk-driver imagemagick x11-utils xdotool fonts-noto-cjk
   fonts-noto-color-emoji dbus-daemon python3-xlib dunst dbus-bin gnome-keyring)
 
-apt_install_missing "the desktop app's build" "${APP_BUILD_PACKAGES[@]}"
+apt_install_missing --no-recommends "the desktop app's build" "${APP_BUILD_PACKAGES[@]}"
 
 # tauri-driver: the WebDriver front for Tauri apps, built from crates.io once and kept.
 TAURI_DRIVER_ROOT="${TAURI_DRIVER_ROOT:-$HOME/.cache/vibelife/tools/tauri-driver}"
 export TAURI_DRIVER="$TAURI_DRIVER_ROOT/bin/tauri-driver"
 
 app_test_env() {
-  apt_install_missing "the desktop app's real-window test" "${APP_TEST_PACKAGES[@]}"
+  apt_install_missing --no-recommends "the desktop app's real-window test" "${APP_TEST_PACKAGES[@]}"
   if [ ! -x "$TAURI_DRIVER" ]; then
     echo "installing tauri-driver into $TAURI_DRIVER_ROOT"
     # Its own target dir: the workspace's would rebuild on every switch.

@@ -4,6 +4,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+source "$ROOT/scripts/install-lib.sh"
 
 # Build outside the clone so a fresh clone (CI) reuses earlier builds.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/vibelife/target}"
@@ -23,17 +24,7 @@ if [ "${CI:-}" = "true" ]; then export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0
 APT_PACKAGES=(pkg-config gcc g++ libssl-dev python3 fonts-noto-cjk poppler-utils cmake clang
   libclang-dev)
 
-missing=()
-for pkg in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  echo "installing Debian packages: ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
-fi
+apt_install_missing "the build and tests" "${APT_PACKAGES[@]}"
 
 for component in clippy rustfmt; do
   if ! cargo "${component/rustfmt/fmt}" --version >/dev/null 2>&1; then
@@ -56,18 +47,7 @@ LOCAL_ENGINE=(--release --locked -p vibe-local-llm -p vibe-core -p vibe-cli -p v
 # (crates/store/tests/standard_sqlcipher.rs, docs/privacy.md#opening-your-data-with-standard-tools):
 # the `sqlcipher3-binary` wheel from PyPI, in a venv under $HOME/.cache/vibelife.
 SQLCIPHER_VENV="$HOME/.cache/vibelife/sqlcipher-venv"
-if ! "$SQLCIPHER_VENV/bin/python" -c 'import sqlcipher3' 2>/dev/null; then
-  echo "installing the sqlcipher3-binary wheel into $SQLCIPHER_VENV"
-  if ! python3 -m venv "$SQLCIPHER_VENV" 2>/dev/null; then
-    # Debian's python3 makes venvs only with python3-venv.
-    SUDO=""
-    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-venv
-    python3 -m venv --clear "$SQLCIPHER_VENV"
-  fi
-  "$SQLCIPHER_VENV/bin/pip" install -q sqlcipher3-binary
-fi
+ensure_venv "$SQLCIPHER_VENV" sqlcipher3 sqlcipher3-binary
 export VIBE_SQLCIPHER_PYTHON="$SQLCIPHER_VENV/bin/python"
 
 # The JSONTestSuite (test data that must not be copied into the repository) for the

@@ -3,11 +3,7 @@
 # (crates/mcp/tests/npm, locked), installed when node_modules is absent or older than the lock.
 
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  echo "installing Node.js and npm for the MCP tests"
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nodejs npm
+  apt_install "the MCP tests" nodejs npm
 fi
 MCP_NPM="$ROOT/crates/mcp/tests/npm"
 if [ ! -f "$MCP_NPM/node_modules/.package-lock.json" ] ||

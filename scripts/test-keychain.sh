@@ -28,17 +28,8 @@ skip() {
 }
 
 # Debian packages of the Secret Service (installed only when missing, as env.sh does).
-missing=()
-for pkg in dbus-daemon gnome-keyring libsecret-tools; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  echo "installing Debian packages: ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"; }; then
-    skip "cannot install ${missing[*]}"
-  fi
+if ! apt_install_missing --no-recommends "the keychain tests" dbus-daemon gnome-keyring libsecret-tools; then
+  skip "cannot install dbus-daemon, gnome-keyring or libsecret-tools"
 fi
 
 for tool in dbus-run-session gnome-keyring-daemon secret-tool; do

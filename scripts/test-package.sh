@@ -23,7 +23,7 @@ source "$ROOT/scripts/app-env.sh"
 
 # rpm: reads the .rpm; desktop-file-utils: desktop-file-validate; appstream: appstreamcli;
 # binutils: readelf; apt-cache (apt) and dpkg are part of Debian.
-apt_install_missing "the package test" rpm desktop-file-utils appstream binutils
+apt_install_missing --no-recommends "the package test" rpm desktop-file-utils appstream binutils
 
 passed=0
 failed=0

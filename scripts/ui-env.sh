@@ -8,16 +8,7 @@ command -v node >/dev/null 2>&1 || ui_missing+=(nodejs npm)
 command -v node >/dev/null 2>&1 && ! command -v npm >/dev/null 2>&1 && ui_missing+=(npm)
 [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || ui_missing+=(chromium)
 # Fonts for Chinese text and emoji, so the browser tests' screenshots show what a person sees.
-for pkg in fonts-noto-cjk fonts-noto-color-emoji; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || ui_missing+=("$pkg")
-done
-if [ "${#ui_missing[@]}" -gt 0 ]; then
-  echo "installing Debian packages for the UI: ${ui_missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${ui_missing[@]}"
-fi
+apt_install_missing "the UI" "${ui_missing[@]}" fonts-noto-cjk fonts-noto-color-emoji
 export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
 
 # npm ci when node_modules is absent or older than the lockfile.
