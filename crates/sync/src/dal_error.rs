@@ -6,7 +6,10 @@ use opendal::ErrorKind;
 
 use crate::error::SyncError;
 
-/// The HTTP status in an OpenDAL error's response context, if the server answered.
+/// The HTTP status in an OpenDAL error's response context, if the server answered. OpenDAL 0.57
+/// has no accessor for an error's context (only `kind`, `message` and its `Display`), so the
+/// status is read from the displayed context; the wrong WebDAV password test
+/// (crates/core/tests/all/sync_remote.rs) fails if a new OpenDAL words it differently.
 fn status(e: &opendal::Error) -> Option<u16> {
     let text = e.to_string();
     let at = text.find("status: ")? + "status: ".len();

@@ -43,7 +43,7 @@ pub use server::{FakeServer, RecordedRequest};
 pub use skill_folder::{write_file, write_skill};
 pub use skip::{current_test, skip};
 pub use sync_servers::{
-    DAV_PASSWORD, DAV_USER, S3_ACCESS_KEY_ID, S3_SECRET_KEY, S3Server, WebDavServer,
+    DAV_PASSWORD, DAV_USER, S3_ACCESS_KEY_ID, S3_SECRET_KEY, S3Key, S3Server, WebDavServer,
 };
 pub use v010_fixture::{copy_v010_data, v010_fixture_dir, v010_manifest, v010_recorded_message};
 pub use write_lock::{WriteLock, on_one_thread};

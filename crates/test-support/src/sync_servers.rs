@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 /// The WebDAV server's user and password.
 pub const DAV_USER: &str = "vibe-sync-user";
 pub const DAV_PASSWORD: &str = "dav-Pa55word-for-tests";
-/// The credentials the S3 tests use (moto accepts any).
+/// The credentials the S3 tests use (moto accepts any unless started checking keys).
 pub const S3_ACCESS_KEY_ID: &str = "AKIAVIBESYNCTEST";
 pub const S3_SECRET_KEY: &str = "s3-Secret-Key-for-vibe-sync-tests";
 
@@ -103,24 +103,110 @@ fn moto_server() -> PathBuf {
     PathBuf::from(home).join(".cache/vibelife/moto-venv/bin/moto_server")
 }
 
+/// An access key moto made (an IAM user's), for a server that checks signatures.
+pub struct S3Key {
+    pub id: String,
+    pub secret: String,
+}
+
+/// moto's IAM requests before its checks start: made up, parsed only for the service's name.
+const IAM_UNCHECKED: &str = "AWS4-HMAC-SHA256 Credential=AKIASETUP/20260101/us-east-1/iam/aws4_request, SignedHeaders=host, Signature=00";
+
+/// `text` as one value of a form body.
+fn form_value(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The text of `<tag>` in an XML answer.
+fn xml_text(xml: &str, tag: &str) -> Option<String> {
+    let (_, rest) = xml.split_once(&format!("<{tag}>"))?;
+    rest.split_once(&format!("</{tag}>")).map(|(text, _)| text.to_string())
+}
+
 impl S3Server {
     pub fn start() -> Self {
+        Self::spawn(None)
+    }
+
+    fn spawn(unchecked_actions: Option<u32>) -> Self {
         let port = free_port();
         let mut command = Command::new(moto_server());
         command.args(["-H", "127.0.0.1", "-p", &port.to_string()]);
+        if let Some(n) = unchecked_actions {
+            command.env("INITIAL_NO_AUTH_ACTION_COUNT", n.to_string());
+        }
         let install = "install moto's server (`bash scripts/sync-env.sh`; scripts/test.sh does)";
         let child = start(command, port, "moto_server", install);
         Self { child, port, url: format!("http://127.0.0.1:{port}") }
     }
 
+    /// moto checking every request's signature against the access keys it made: an IAM user
+    /// allowed all of S3, its access key, and `bucket`, made by the four requests moto answers
+    /// before its checks start (`INITIAL_NO_AUTH_ACTION_COUNT`). Only signed requests work
+    /// after, so [`S3Server::keys`] does not.
+    pub fn start_checking_keys(bucket: &str) -> (Self, S3Key) {
+        let server = Self::spawn(Some(4));
+        let iam = |form: &[(&str, &str)]| {
+            let body: Vec<String> =
+                form.iter().map(|(k, v)| format!("{k}={}", form_value(v))).collect();
+            let (status, answer) = server.request_with(
+                "POST",
+                "/",
+                &[
+                    ("Authorization", IAM_UNCHECKED),
+                    ("Content-Type", "application/x-www-form-urlencoded"),
+                ],
+                body.join("&").as_bytes(),
+            );
+            let answer = String::from_utf8_lossy(&answer).to_string();
+            assert_eq!(status, 200, "moto's IAM refused {form:?}: {answer}");
+            answer
+        };
+        let user = [("Version", "2010-05-08"), ("UserName", "vibe-sync")];
+        iam(&[&user[..], &[("Action", "CreateUser")]].concat());
+        let made = iam(&[&user[..], &[("Action", "CreateAccessKey")]].concat());
+        let policy = r#"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:*","Resource":"*"}]}"#;
+        iam(&[
+            &user[..],
+            &[("Action", "PutUserPolicy"), ("PolicyName", "s3"), ("PolicyDocument", policy)],
+        ]
+        .concat());
+        server.make_bucket(bucket);
+        let key = S3Key {
+            id: xml_text(&made, "AccessKeyId").expect("moto's answer names the access key id"),
+            secret: xml_text(&made, "SecretAccessKey").expect("moto's answer holds the secret"),
+        };
+        (server, key)
+    }
+
     /// One plain HTTP request (moto answers unsigned ones): the status and the body.
     fn request(&self, method: &str, path: &str) -> (u16, Vec<u8>) {
+        self.request_with(method, path, &[], &[])
+    }
+
+    fn request_with(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> (u16, Vec<u8>) {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("moto answers");
+        let extra: String = headers.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
         let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-            self.port
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n",
+            self.port,
+            body.len()
         );
         stream.write_all(head.as_bytes()).expect("the request is sent");
+        stream.write_all(body).expect("the body is sent");
         let mut answer = Vec::new();
         stream.read_to_end(&mut answer).expect("the answer is read");
         let end = answer.windows(4).position(|w| w == b"\r\n\r\n").map_or(answer.len(), |i| i + 4);

@@ -93,7 +93,7 @@ export function createSkills(send: (channel: number, index: number, env: Envelop
           valid: s.valid,
           shadows: s.shadows,
           meta: { name: s.name, description: s.description, metadata: DISPLAY_NAMES[s.name] ?? {} },
-          parts: s.name === "lifecoach" ? { rules: ["goal_tracking", "journaling"], scenarios: ["weekly_review"], cases: ["stuck"], tools: true, protocols: ["dankoe", "weekly_review"] } : { rules: [], scenarios: [], cases: [], tools: false, protocols: [] },
+          parts: s.name === "lifecoach" ? { rules: ["goal_tracking", "journaling"], scenarios: ["weekly_review"], cases: ["stuck"], tools: true, protocols: ["dankoe", "weekly_review"], daily_prompts: [{ zh: "今天你为自己做了哪一件小事？", en: "What is one small thing you did for yourself today?" }], starters: [] } : { rules: [], scenarios: [], cases: [], tools: false, protocols: [], daily_prompts: [], starters: [] },
           resources: [
             { path: "SKILL.md", bytes: 2048, kind: "part" as const },
             ...(s.name === "lifecoach" ? [{ path: "scripts/streak.py", bytes: 812, kind: "script" as const }, { path: "references/dankoe.md", bytes: 4096, kind: "reference" as const }] : []),

@@ -229,6 +229,7 @@ export type * from "./SkillShadow";
 export type * from "./SkillStateRequest";
 export type * from "./SkillStateView";
 export type * from "./SkillSummary";
+export type * from "./SkillText";
 export type * from "./SkillsChange";
 export type * from "./SkillsChangeKind";
 export type * from "./SkillsReloaded";

@@ -116,6 +116,16 @@ pub fn show(v: &Value) -> String {
     if parts["tools"].as_bool().unwrap_or(false) {
         let _ = writeln!(out, "    tools      tools.yaml");
     }
+    for (key, label) in [("daily_prompts", "daily"), ("starters", "starters")] {
+        let texts = parts[key].as_array().cloned().unwrap_or_default();
+        if !texts.is_empty() {
+            let _ = writeln!(out, "    {label:<10} prompts.yaml ({})", texts.len());
+        }
+        for t in &texts {
+            let en = t["en"].as_str().map(|en| format!(" / {}", clip(en, 60))).unwrap_or_default();
+            let _ = writeln!(out, "      - {}{en}", clip(str_of(t, "zh"), 40));
+        }
+    }
     let resources = v["resources"].as_array().cloned().unwrap_or_default();
     let _ = writeln!(out, "  resources ({}):", resources.len());
     for r in &resources {

@@ -107,6 +107,27 @@ fn list_shows_the_agent_skills_fixture_and_precedence() {
 }
 
 #[test]
+fn show_lists_a_skills_daily_prompts_and_starters() {
+    let data = tempfile::tempdir().unwrap();
+    let builtin = repo().join("skills");
+    let shown = ok_json(data.path(), &builtin, &["skills", "show", "lifecoach"]);
+    let daily = shown["parts"]["daily_prompts"].as_array().unwrap();
+    assert!(daily.len() >= 5, "{daily:?}");
+    assert_eq!(daily[0]["zh"], "今天有哪一刻，让你觉得“这就是我想要的生活”？");
+    assert_eq!(daily[0]["en"], "Which moment today felt like the life you want?");
+    assert!(!shown["parts"]["starters"].as_array().unwrap().is_empty());
+
+    let out = vibe(data.path(), &builtin, &["skills", "show", "lifecoach"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(&format!("daily      prompts.yaml ({})", daily.len())), "{text}");
+    assert!(text.contains("今天你为自己做了哪一件小事？ / What is one small thing"), "{text}");
+
+    // A skill without prompts.yaml lists none.
+    let shown = ok_json(data.path(), &fixture_root(), &["skills", "show", "pdf-processing"]);
+    assert_eq!(shown["parts"]["daily_prompts"], serde_json::json!([]));
+}
+
+#[test]
 fn show_lists_metadata_parts_and_resources() {
     let data = tempfile::tempdir().unwrap();
     let shown = ok_json(data.path(), &fixture_root(), &["skills", "show", "pdf-processing"]);

@@ -10,7 +10,8 @@ use vibe_wire::command::{
     CaseMatchView, CaseMatches, CheckSkillsRequest, CheckedSkillView, MatchCasesRequest,
     NewSkillRequest, NewSkillResponse, ShowSkillRequest, SkillCheckProblem, SkillCheckReport,
     SkillDetail, SkillList, SkillParts, SkillProblemSeverity, SkillProblemView, SkillResourceKind,
-    SkillResourceView, SkillRootKind, SkillRootView, SkillShadow, SkillSummary, SkillsReloaded,
+    SkillResourceView, SkillRootKind, SkillRootView, SkillShadow, SkillSummary, SkillText,
+    SkillsReloaded,
 };
 
 use crate::app::{App, AppError};
@@ -86,6 +87,10 @@ impl App {
         let name = &request.name;
         let entry = registry.skill(name)?;
         let parts = registry.parts(name)?;
+        let prompts = registry.prompts(name)?;
+        let texts = |list: &[vibe_skills::LocalText]| -> Vec<SkillText> {
+            list.iter().map(|t| SkillText { zh: t.zh.clone(), en: t.en.clone() }).collect()
+        };
         Ok(SkillDetail {
             name: entry.name.clone(),
             root: root_kind(entry.root),
@@ -99,6 +104,8 @@ impl App {
                 cases: parts.cases,
                 tools: parts.tools,
                 protocols: parts.protocols,
+                daily_prompts: prompts.as_deref().map(|p| texts(&p.daily)).unwrap_or_default(),
+                starters: prompts.as_deref().map(|p| texts(&p.starters)).unwrap_or_default(),
             },
             resources: registry
                 .resources(name)?

@@ -14,9 +14,7 @@ use vibe_test_support::{
     DAV_PASSWORD, DAV_USER, S3_ACCESS_KEY_ID, S3_SECRET_KEY, S3Server, WebDavServer,
 };
 use vibe_wire::ErrorKind;
-use vibe_wire::command::{
-    JournalAddRequest, JournalListRequest, MemoryKind, SyncJoinRequest, SyncSetupRequest,
-};
+use vibe_wire::command::{JournalListRequest, MemoryKind, SyncJoinRequest, SyncSetupRequest};
 use vibe_wire::settings::SyncTarget;
 
 const MARKERS: [&str; 3] =
@@ -57,14 +55,7 @@ impl Device {
     }
 
     fn journal_add(&self, text: &str) {
-        let request = JournalAddRequest {
-            date: None,
-            mood: None,
-            feelings: Vec::new(),
-            text: text.into(),
-            tags: Vec::new(),
-        };
-        self.app.journal_add(&request).unwrap();
+        super::sync::journal_add(&self.app, text);
     }
 
     fn conversations(&self) -> Vec<String> {
@@ -257,6 +248,35 @@ async fn a_wrong_webdav_password_is_refused_clearly_and_nothing_is_kept_or_writt
     let err = device.app.sync_join(&join).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Auth, "{err}");
     assert_nothing_kept(&device);
+}
+
+#[tokio::test]
+async fn a_wrong_s3_secret_key_is_refused_clearly_and_nothing_is_kept() {
+    let (server, key) = S3Server::start_checking_keys("vibe-sync");
+    let target = SyncTarget::S3 {
+        endpoint: server.url.clone(),
+        bucket: "vibe-sync".into(),
+        region: "us-east-1".into(),
+        access_key_id: key.id.clone(),
+        root: String::new(),
+    };
+    let device = Device::new();
+    let wrong = "not-the-Secret-Key-123";
+    let request = SyncSetupRequest { target, secret: Some(wrong.into()) };
+    let err = device.app.sync_setup(&request).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Auth, "{err}");
+    let text = err.to_string();
+    assert!(text.contains("s3://vibe-sync") && text.contains("403"), "{text}");
+    assert!(text.contains("VIBE_SYNC_SECRET_KEY") && !text.contains(wrong), "{text}");
+    assert!(!text.contains(&key.secret), "{text}");
+    assert_nothing_kept(&device);
+
+    // Refused by the signature check (not, say, a missing bucket). The right key cannot be shown
+    // working here: moto's own check rejects OpenDAL's signed listing with an unescaped `/` in
+    // the query (`delimiter=/`) whatever the key, while boto3's escaped one passes; S3 signs the
+    // escaped form for both, so real S3 accepts it. Listing and writing with a right key are
+    // shown by the converging test above (moto without checks).
+    assert!(text.contains("SignatureDoesNotMatch"), "{text}");
 }
 
 #[tokio::test]

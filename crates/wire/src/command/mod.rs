@@ -118,7 +118,7 @@ pub use skills::{
     CaseMatchView, CaseMatches, CheckSkillsRequest, CheckedSkillView, MatchCasesRequest,
     NewSkillRequest, NewSkillResponse, ShowSkillRequest, SkillCheckProblem, SkillCheckReport,
     SkillDetail, SkillList, SkillParts, SkillResourceKind, SkillResourceView, SkillRootKind,
-    SkillRootView, SkillShadow, SkillSummary, SkillsReloaded,
+    SkillRootView, SkillShadow, SkillSummary, SkillText, SkillsReloaded,
 };
 pub use state::{
     AppendStateRequest, EditStateEntryRequest, ReadStateRequest, StateAppended, StateEntryEdited,

@@ -81,6 +81,20 @@ pub struct SkillParts {
     /// Whether it has a `tools.yaml`.
     pub tools: bool,
     pub protocols: Vec<String>,
+    /// `prompts.yaml`'s daily journaling questions, in file order (none without the file).
+    #[serde(default)]
+    pub daily_prompts: Vec<SkillText>,
+    /// `prompts.yaml`'s conversation starters, in file order.
+    #[serde(default)]
+    pub starters: Vec<SkillText>,
+}
+
+/// A text a skill author wrote in Chinese, with its English version when they wrote one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SkillText {
+    pub zh: String,
+    pub en: Option<String>,
 }
 
 /// What a file in a skill folder is for.
