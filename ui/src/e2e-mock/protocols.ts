@@ -41,6 +41,8 @@ const run = (id: string, protocol_id: string, status: ProtocolRunView["status"],
   last_activity_at: `2026-11-${String(day).padStart(2, "0")}T09:30:00Z`,
   completed_at: status === "completed" ? `2026-11-${String(day).padStart(2, "0")}T21:00:00Z` : null,
   answers: [],
+  step_names: protocol_id === "dankoe" ? STEPS.map(([n]) => n) : [],
+  step_names_en: protocol_id === "dankoe" ? STEPS.map(([, , en]) => en) : [],
 });
 
 /** A few whole replies the mock takes as agreeing (the core's list is longer). */

@@ -8,12 +8,19 @@ const conv = (id: string, skill: string | null): ConversationSummary => ({
 const run = (id: string, status: ProtocolRunView["status"], conversation_id: string | null, skill = "lifecoach"): ProtocolRunView => ({
   id, skill, protocol_id: "dankoe", protocol_version: 1, status, step: 3, total_steps: 6, data: {}, summaries: {},
   conversation_id, model: null, cancel_reason: null, started_at: "", last_activity_at: "", completed_at: null, answers: [],
+  step_names: ["觉察痛点", "反愿景", "愿景", "一年目标", "一个月项目", "游戏计划"],
+  step_names_en: ["Notice the pain", "Anti-vision", "Vision", "One-year goal", "One-month project", "Game plan"],
 });
 
 describe("reopenedProtocol", () => {
   it("shows the conversation's own active run first", () => {
     const events = reopenedProtocol(conv("c1", "lifecoach"), [run("other", "active", null), run("mine", "active", "c1")]);
     expect(events).toMatchObject([{ type: "protocol_progress", protocol_run_id: "mine", step: 3, total_steps: 6 }]);
+  });
+  it("names the current step and every step, in both languages, as a live event does", () => {
+    const [event] = reopenedProtocol(conv("c1", "lifecoach"), [run("mine", "active", "c1")]);
+    expect(event).toMatchObject({ step_name: "愿景", step_names: expect.arrayContaining(["反愿景"]) });
+    expect(event).toMatchObject({ step_names_en: expect.arrayContaining(["Vision"]) });
   });
   it("else the active run of its skill that names no conversation", () => {
     expect(reopenedProtocol(conv("c1", "lifecoach"), [run("card", "active", null)])).toHaveLength(1);

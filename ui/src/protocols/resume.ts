@@ -18,9 +18,10 @@ export function reopenedProtocol(conversation: ConversationSummary, runs: Protoc
       protocol_run_id: run.id,
       step: run.step,
       total_steps: run.total_steps,
-      // The run's view names no step; the bar says "Step N" until the next event names it.
-      step_name: "",
+      step_name: run.step_names[run.step - 1] ?? "",
       progress: (run.step - 1) / Math.max(run.total_steps, 1),
+      step_names: run.step_names,
+      step_names_en: run.step_names_en,
     },
   ];
 }

@@ -24,4 +24,13 @@ summaries: JsonValue, conversation_id: string | null, model: string | null, canc
  * card and the report show these, not the model's transitions). Steps without any
  * recorded field are left out.
  */
-answers: Array<StepAnswers>, };
+answers: Array<StepAnswers>, 
+/**
+ * Every step's name, in order, as `protocol_progress` names them (empty when the protocol
+ * is gone), so a front end opening a stored run shows the step by name.
+ */
+step_names: Array<string>, 
+/**
+ * The same names in English, when the protocol has English titles; empty otherwise.
+ */
+step_names_en: Array<string>, };

@@ -84,6 +84,13 @@ pub(crate) fn protocol_run(
         last_activity_at: r.last_activity_at.clone(),
         completed_at: r.completed_at.clone(),
         answers: super::answers::step_answers(def, r),
+        step_names: def
+            .map(|d| d.steps.iter().map(|s| s.title.clone()).collect())
+            .unwrap_or_default(),
+        step_names_en: def
+            .filter(|d| d.steps.iter().any(|s| s.title_en.is_some()))
+            .map(|d| d.steps.iter().map(|s| s.title_in("en").to_owned()).collect())
+            .unwrap_or_default(),
     }
 }
 

@@ -236,6 +236,10 @@ fn protocols_are_listed_started_declined_paused_cancelled_and_reported_by_comman
     let ask = |id: &str| ProtocolRequest { id: id.into(), skill: None };
     let started = app.start_protocol(&ask("dankoe")).unwrap();
     assert_eq!(started.run.status, ProtocolRunStatus::Active);
+    // The run names its steps, so a front end opening it later shows step 1 by name.
+    assert_eq!(started.run.step_names.len(), 6);
+    assert_eq!(started.run.step_names[0], "觉察痛点");
+    assert_eq!(started.run.step_names_en.len(), 6);
     let first = started.run.id.clone();
     let second = app.start_protocol(&ask("weekly_review")).unwrap();
     let paused = app.get_protocol_run(&ProtocolRunRequest { run_id: first.clone() }).unwrap();

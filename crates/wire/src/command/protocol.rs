@@ -41,6 +41,13 @@ pub struct ProtocolRunView {
     /// card and the report show these, not the model's transitions). Steps without any
     /// recorded field are left out.
     pub answers: Vec<StepAnswers>,
+    /// Every step's name, in order, as `protocol_progress` names them (empty when the protocol
+    /// is gone), so a front end opening a stored run shows the step by name.
+    #[serde(default)]
+    pub step_names: Vec<String>,
+    /// The same names in English, when the protocol has English titles; empty otherwise.
+    #[serde(default)]
+    pub step_names_en: Vec<String>,
 }
 
 /// One step's recorded fields.
