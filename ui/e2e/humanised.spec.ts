@@ -45,5 +45,7 @@ test("in English the lines are English: the skill opened, the plan, the step sav
   await page.getByTestId("new-conversation").click();
   await startDankoe(page);
   await send(page, "answer 1");
-  await expect(page.getByTestId("tool-activity").filter({ hasText: "Saved step 1 — next: 反愿景" })).toBeVisible();
+  // The next step by its English name (the protocol has one), not the Chinese title the model reads.
+  await expect(page.getByTestId("tool-activity").filter({ hasText: "Saved step 1 — next: Anti-vision" })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/conversation-humanised-en.png` });
 });

@@ -2,9 +2,10 @@
 // (name, arguments, result) only in the expandable details.
 
 import { useTranslation } from "react-i18next";
+import { useApp } from "../store";
 import { useSkillName } from "./skillName";
 import type { ToolActivity as Tool } from "./state";
-import { toolLine } from "./toolLine";
+import { toolLine, withEnglishStep } from "./toolLine";
 
 function json(v: unknown): string {
   return typeof v === "string" ? v : JSON.stringify(v, null, 2);
@@ -18,13 +19,31 @@ function UseSkillLine({ tool }: { tool: Tool }) {
   return <>{toolLine(t, tool, skill)}</>;
 }
 
+const NONE: readonly string[] = [];
+
+/** A protocol step's line names the next step in English in an English UI, when the protocol
+ * followed has English names (the tool's result carries the Chinese title the model reads).
+ * Selects only the name lists, which change with a step, not with each streamed delta. */
+function AdvanceLine({ tool }: { tool: Tool }) {
+  const { t, i18n } = useTranslation();
+  const zh = useApp((s) => s.chat.protocol?.stepNames ?? NONE);
+  const en = useApp((s) => s.chat.protocol?.stepNamesEn ?? NONE);
+  return <>{toolLine(t, i18n.language.startsWith("en") ? withEnglishStep(tool, { zh, en }) : tool)}</>;
+}
+
 export function ToolActivity({ tool }: { tool: Tool }) {
   const { t } = useTranslation();
   return (
     <details className={`tool tool-${tool.status}`} data-testid="tool-activity">
       <summary>
         <span className="tool-line">
-          {tool.name === "use_skill" ? <UseSkillLine tool={tool} /> : toolLine(t, tool)}
+          {tool.name === "use_skill" ? (
+            <UseSkillLine tool={tool} />
+          ) : tool.name === "advance_protocol_step" ? (
+            <AdvanceLine tool={tool} />
+          ) : (
+            toolLine(t, tool)
+          )}
         </span>
         <span className="tool-status">{t(`chat.toolStatus.${tool.status}`)}</span>
       </summary>

@@ -3,7 +3,9 @@ import { join } from "node:path";
 import i18next from "i18next";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resources } from "../i18n";
-import { TOOL_LINES, toolLine } from "./toolLine";
+import { TOOL_LINES, toolLine, withEnglishStep } from "./toolLine";
+
+const obj = (v: unknown) => v as Record<string, unknown>;
 
 /** The core's one list of built-in tools (`pub const BUILTIN_TOOLS` somewhere under crates/). */
 function builtinTools(): string[] {
@@ -77,5 +79,20 @@ describe("tool lines", () => {
       const opened = toolLine(t(lng), { name: "use_connection", arguments: { server: "calendar" }, result: undefined });
       expect(opened, lng).toContain("calendar");
     }
+  });
+});
+
+describe("withEnglishStep", () => {
+  const names = { zh: ["觉察痛点", "反愿景"], en: ["Name the pain", "Anti-vision"] };
+  const advance = (title: string) => ({
+    name: "advance_protocol_step",
+    result: { status: "success", saved_step: 1, next_step: { step: 2, total_steps: 6, title } },
+  });
+  it("names the next step in English when the protocol followed names it so", () => {
+    expect(obj(withEnglishStep(advance("反愿景"), names).result).next_step).toMatchObject({ title: "Anti-vision" });
+  });
+  it("keeps the title of another protocol's step, or without English names", () => {
+    expect(withEnglishStep(advance("别的步骤"), names)).toEqual(advance("别的步骤"));
+    expect(withEnglishStep(advance("反愿景"), { zh: names.zh, en: [] })).toEqual(advance("反愿景"));
   });
 });

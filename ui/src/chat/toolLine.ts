@@ -49,6 +49,20 @@ export function isBuiltin(name: string): name is BuiltinTool {
   return (TOOL_LINES as readonly string[]).includes(name);
 }
 
+/** `advance_protocol_step`'s result with the next step's title in English, when the protocol
+ * being followed names that step (in Chinese) as the result does and has an English name. */
+export function withEnglishStep<T extends Pick<ToolActivity, "name" | "result">>(
+  tool: T,
+  names: { zh: readonly string[]; en: readonly string[] },
+): T {
+  const result = obj(tool.result);
+  const next = obj(result.next_step);
+  const step = typeof next.step === "number" ? next.step : 0;
+  const en = names.en[step - 1];
+  if (tool.name !== "advance_protocol_step" || !en || names.zh[step - 1] !== str(next.title)) return tool;
+  return { ...tool, result: { ...result, next_step: { ...next, title: en } } };
+}
+
 /** The line for `tool`; a tool that is not built in (a skill's own) is named as it is.
  * `skillName`: the display name of the skill `use_skill` opened, when known. */
 export function toolLine(
