@@ -74,3 +74,25 @@ test("Settings say how the data is encrypted, and warn when it is not", async ({
   await warning.scrollIntoViewIfNeeded();
   await page.screenshot({ path: "test-results/screenshots/settings-unencrypted-zh.png" });
 });
+
+test("a control reached with Tab is never hidden under the sticky Save bar", async ({ page }) => {
+  await page.goto("./?lang=en#chat");
+  await page.getByTestId("nav-settings").click();
+  await page.getByTestId("settings-base-url").focus();
+  let checked = 0;
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press("Tab");
+    const hidden = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      const bar = document.querySelector(".settings-actions");
+      if (!el || !bar || !el.closest(".settings") || el.closest(".settings-actions")) return null;
+      const r = el.getBoundingClientRect();
+      if (r.height === 0) return null;
+      return { covered: r.bottom > bar.getBoundingClientRect().top + 1, what: el.outerHTML.slice(0, 120) };
+    });
+    if (!hidden) continue;
+    checked++;
+    expect(hidden.covered, `focused control under the Save bar: ${hidden.what}`).toBe(false);
+  }
+  expect(checked).toBeGreaterThan(10);
+});
