@@ -5,8 +5,6 @@
 //! version is newer are the core's (`vibe_core::app::updates`); the plugin's errors become the
 //! wire's refusals (bad signature, truncated download, no build for this platform).
 
-use std::sync::Mutex;
-
 use tauri::{AppHandle, Runtime};
 use tauri_plugin_updater::{Error, Update, UpdaterBuilder, UpdaterExt as _};
 use time::format_description::well_known::Rfc3339;
@@ -15,20 +13,6 @@ use vibe_wire::command::{UpdateCheck, UpdateInstall, UpdateOffer, UpdateRefusal}
 
 /// The environment variable naming another `latest.json` (tests point it at loopback).
 pub const URL_ENV: &str = "VIBELIFE_UPDATE_URL";
-
-/// The update the last check found, kept for `update_install`.
-#[derive(Default)]
-pub struct Pending(Mutex<Option<Update>>);
-
-impl Pending {
-    pub fn set(&self, update: Option<Update>) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = update;
-    }
-
-    pub fn get(&self) -> Option<Update> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-}
 
 /// The app's updater: the configured endpoint or `endpoint` (from [`URL_ENV`]), and the core's
 /// "newer" rule as the version comparator, so a lower or equal version is never offered.
