@@ -1,5 +1,5 @@
 //! The tray icon and its menu: Open, Today's reminders, Quit, and "Update available" at the
-//! top while an update check found one (`update_runs`), worded in the app's language
+//! top while an update check found one (`update_runs` says when), worded in the app's language
 //! (`preferences.language`; `system` follows the locale of the environment). Owns building the
 //! icon and the words of its menu; what each item does is `window`'s (open), `update_runs`'s
 //! (the update dialog) or the app's exit. The menu follows a language change within a minute
@@ -139,13 +139,10 @@ fn try_build(handle: &AppHandle, on_choice: fn(&AppHandle, MenuChoice)) -> tauri
     Ok(TrayMenu { menu, open, today, quit, update, update_shown: AtomicBool::new(false) })
 }
 
-/// Re-words the menu after the language setting and shows "Update available" while an
-/// update was found (nothing when there is no tray).
+/// Re-words the menu after the language setting (nothing when there is no tray).
 pub fn refresh(handle: &AppHandle) {
     let Some(menu) = handle.try_state::<TrayMenu>() else { return };
     let words = current_labels(handle);
-    let found = handle.try_state::<crate::update_runs::AppChecks>().and_then(|c| c.available());
-    show_update(&menu, found.is_some());
     for (item, text) in [
         (&menu.open, words.open),
         (&menu.today, words.today),
@@ -160,8 +157,10 @@ pub fn refresh(handle: &AppHandle) {
     }
 }
 
-/// Puts "Update available" at the top of the menu, or takes it away.
-fn show_update(menu: &TrayMenu, found: bool) {
+/// Puts "Update available" at the top of the menu while an update `found` is kept for the
+/// install (`update_runs` says so after each check), or takes it away.
+pub fn show_update(handle: &AppHandle, found: bool) {
+    let Some(menu) = handle.try_state::<TrayMenu>() else { return };
     if menu.update_shown.load(Ordering::SeqCst) == found {
         return;
     }

@@ -131,11 +131,13 @@ pub async fn run_now(
 ) -> Result<UpdateCheck, AppError> {
     let endpoint = std::env::var(crate::update::URL_ENV).ok();
     let checks = handle.state::<AppChecks>();
-    checks
+    let answer = checks
         .run(core, SystemTime::now(), asker, |decision| {
             crate::update::check(decision, || crate::update::builder(handle, endpoint))
         })
-        .await
+        .await;
+    crate::tray::show_update(handle, checks.available().is_some());
+    answer
 }
 
 /// The clock of a running app (with or without its window): every [`TICK`] the core is asked
@@ -170,13 +172,12 @@ pub fn show_found(handle: &tauri::AppHandle) {
 }
 
 /// Tells an open window that an update was found (it asks `update_check`, which hands it the
-/// offer) and re-words the tray.
+/// offer).
 fn announce(handle: &tauri::AppHandle) {
-    crate::tray::refresh(handle);
-    if let Some(window) = handle.get_webview_window(crate::window::MAIN)
-        && let Err(e) = window.eval("window.dispatchEvent(new Event('vibelife:update-found'))")
-    {
-        tracing::warn!("the window could not be told about the update: {e}");
+    for window in handle.webview_windows().into_values() {
+        if let Err(e) = window.eval("window.dispatchEvent(new Event('vibelife:update-found'))") {
+            tracing::warn!("the window could not be told about the update: {e}");
+        }
     }
 }
 

@@ -91,6 +91,14 @@ impl Server {
     }
 }
 
+/// Lets a held request go once the other checks had their turns to run.
+async fn release_soon(release: oneshot::Sender<()>) {
+    for _ in 0..20 {
+        tokio::task::yield_now().await;
+    }
+    release.send(()).unwrap();
+}
+
 #[tokio::test]
 async fn nothing_is_asked_while_the_person_has_not_allowed_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -155,12 +163,7 @@ async fn two_checks_never_run_at_once() {
     let clock = checks.run(&core, at(0), Asker::Clock, server.ask(Some("0.2.0"), Some(hold)));
     // The window starts while the clock's request is out.
     let window = checks.run(&core, at(0), Asker::Window, server.ask(Some("0.2.0"), None));
-    let release = async {
-        for _ in 0..20 {
-            tokio::task::yield_now().await;
-        }
-        release.send(()).unwrap();
-    };
+    let release = release_soon(release);
     let (clock, window, ()) = tokio::join!(clock, window, release);
     assert!(matches!(clock.unwrap(), UpdateCheck::Available { .. }));
     assert_eq!(server.requests(), 1, "the window's check waited and was not due");
@@ -172,12 +175,7 @@ async fn two_checks_never_run_at_once() {
     let (release, hold) = oneshot::channel();
     let clock = checks.run(&core, at(30), Asker::Clock, server.ask(None, Some(hold)));
     let manual = checks.run(&core, at(30), Asker::Manual, server.ask(Some("0.2.1"), None));
-    let release = async {
-        for _ in 0..20 {
-            tokio::task::yield_now().await;
-        }
-        release.send(()).unwrap();
-    };
+    let release = release_soon(release);
     let (clock, manual, ()) = tokio::join!(clock, manual, release);
     assert_eq!(clock.unwrap(), UpdateCheck::UpToDate);
     assert!(matches!(manual.unwrap(), UpdateCheck::Available { .. }));

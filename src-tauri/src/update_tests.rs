@@ -106,6 +106,24 @@ impl Scenario {
         Self { server, app: mock_app(&keys.public()), dir }
     }
 
+    /// A server offering a newer build (0.2.0) for this platform, signed by the key the app trusts.
+    fn offering_a_signed_build() -> Self {
+        let keys = Keys::new();
+        let build = new_build("0.2.0");
+        let sig = keys.sign(&build, "0.2.0");
+        let s = Self::new(&keys, vec![("/vibelife.AppImage", Route::ok(build))]);
+        s.server.route(
+            "/latest.json",
+            Route::ok(manifest(
+                "0.2.0",
+                &this_platform(),
+                &s.server.url("/vibelife.AppImage"),
+                &sig,
+            )),
+        );
+        s
+    }
+
     fn installed(&self) -> Vec<u8> {
         std::fs::read(self.dir.path().join("VibeLife.AppImage")).unwrap()
     }
@@ -267,14 +285,7 @@ fn a_lower_or_equal_version_is_ignored() {
 
 #[test]
 fn off_or_undecided_makes_no_request_at_all() {
-    let keys = Keys::new();
-    let build = new_build("0.2.0");
-    let sig = keys.sign(&build, "0.2.0");
-    let s = Scenario::new(&keys, vec![("/vibelife.AppImage", Route::ok(build))]);
-    s.server.route(
-        "/latest.json",
-        Route::ok(manifest("0.2.0", &this_platform(), &s.server.url("/vibelife.AppImage"), &sig)),
-    );
+    let s = Scenario::offering_a_signed_build();
     let now = std::time::SystemTime::now();
     for choice in [UpdateChecks::Off, UpdateChecks::Undecided] {
         for manual in [false, true] {
@@ -295,14 +306,7 @@ fn off_or_undecided_makes_no_request_at_all() {
 #[test]
 fn a_running_app_checks_one_at_a_time_and_again_a_day_later() {
     use crate::update_runs::{Asker, Checks};
-    let keys = Keys::new();
-    let build = new_build("0.2.0");
-    let sig = keys.sign(&build, "0.2.0");
-    let s = Scenario::new(&keys, vec![("/vibelife.AppImage", Route::ok(build))]);
-    s.server.route(
-        "/latest.json",
-        Route::ok(manifest("0.2.0", &this_platform(), &s.server.url("/vibelife.AppImage"), &sig)),
-    );
+    let s = Scenario::offering_a_signed_build();
     let data = tempfile::tempdir().unwrap();
     let core = vibe_core::app::App::open_with_keys(
         vibe_core::app::AppPaths::new(data.path()),

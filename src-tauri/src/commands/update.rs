@@ -18,9 +18,7 @@ pub async fn update_check(
 ) -> Result<UpdateCheck, CommandError> {
     let core = shell.app().await?;
     let asker = if request.manual { Asker::Manual } else { Asker::Window };
-    let answer = update_runs::run_now(&app, &core, asker).await;
-    crate::tray::refresh(&app);
-    answer.map_err(|e| e.to_command_error())
+    update_runs::run_now(&app, &core, asker).await.map_err(|e| e.to_command_error())
 }
 
 #[tauri::command]
