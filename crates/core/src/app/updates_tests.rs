@@ -37,8 +37,21 @@ fn check_now_skips_the_daily_rule_only() {
 }
 
 #[test]
-fn a_last_check_in_the_future_is_not_due() {
-    assert_eq!(decide(UpdateChecks::Ask, Some(at(48)), at(0), false), CheckDecision::NotDue);
+fn a_last_check_a_little_in_the_future_is_not_due() {
+    assert_eq!(decide(UpdateChecks::Ask, Some(at(5)), at(0), false), CheckDecision::NotDue);
+    assert_eq!(decide(UpdateChecks::Ask, Some(at(24)), at(0), false), CheckDecision::NotDue);
+}
+
+#[test]
+fn a_last_check_recorded_by_a_clock_far_ahead_does_not_stop_checks_until_that_date() {
+    // Recorded while the clock said a year ahead: due now, once.
+    assert_eq!(decide(UpdateChecks::Ask, Some(at(24 * 365)), at(0), false), CheckDecision::Check);
+    assert_eq!(decide(UpdateChecks::Ask, Some(at(0)), at(1), false), CheckDecision::NotDue);
+    // Never while not allowed.
+    assert_eq!(
+        decide(UpdateChecks::Off, Some(at(24 * 365)), at(0), false),
+        CheckDecision::NotAllowed
+    );
 }
 
 #[test]
