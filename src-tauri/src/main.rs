@@ -15,6 +15,7 @@ mod shell;
 mod sink;
 mod tray;
 mod update;
+mod update_runs;
 mod webview;
 mod window;
 
@@ -47,7 +48,7 @@ fn main() -> anyhow::Result<()> {
         .manage(started)
         .manage(commands::skills_watch::SkillsWatch::default())
         .manage(window::InTray::default())
-        .manage(update::Pending::default())
+        .manage(update_runs::AppChecks::default())
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_notification::init())
         // Its public key and endpoint: tauri.conf.json, `plugins.updater` (src/update.rs).
@@ -74,6 +75,7 @@ fn main() -> anyhow::Result<()> {
             }
             tauri::async_runtime::spawn(idle::memory_checks(app.handle().clone()));
             tauri::async_runtime::spawn(reminders::notify_due(app.handle().clone()));
+            tauri::async_runtime::spawn(update_runs::every(app.handle().clone()));
             tauri::async_runtime::spawn(quit::on_signal(app.handle().clone()));
             Ok(())
         })

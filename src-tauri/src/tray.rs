@@ -1,11 +1,15 @@
-//! The tray icon and its menu: Open, Today's reminders, Quit, worded in the app's language
+//! The tray icon and its menu: Open, Today's reminders, Quit, and "Update available" at the
+//! top while an update check found one (`update_runs` says when), worded in the app's language
 //! (`preferences.language`; `system` follows the locale of the environment). Owns building the
-//! icon and the words of its menu; what each item does is `window`'s (open) or the app's exit.
-//! The words follow a language change within a minute (`refresh`, called from the reminder
-//! clock) and whenever the window opens or closes.
+//! icon and the words of its menu; what each item does is `window`'s (open), `update_runs`'s
+//! (the update dialog) or the app's exit. The menu follows a language change within a minute
+//! (`refresh`, called from the reminder clock), an update check, and the window opening or
+//! closing.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use tauri::menu::{Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::TrayIconBuilder;
+
 use tauri::{AppHandle, Manager as _};
 use vibe_wire::settings::Language;
 
@@ -19,17 +23,22 @@ pub struct MenuLabels {
     pub today: &'static str,
     pub quit: &'static str,
     pub answer: &'static str,
+    pub update: &'static str,
 }
 
-const ZH_CN: MenuLabels =
-    MenuLabels {
-        open: "打开 VibeLife", today: "今日提醒", quit: "退出", answer: "现在回答"
-    };
+const ZH_CN: MenuLabels = MenuLabels {
+    open: "打开 VibeLife",
+    today: "今日提醒",
+    quit: "退出",
+    answer: "现在回答",
+    update: "有可用更新…",
+};
 const EN: MenuLabels = MenuLabels {
     open: "Open VibeLife",
     today: "Today's reminders",
     quit: "Quit",
     answer: "Answer now",
+    update: "Update available…",
 };
 
 /// The menu's words for `language`; `system` reads `locale` (the first of `LC_ALL`,
@@ -61,11 +70,15 @@ pub fn current_labels(handle: &AppHandle) -> MenuLabels {
     labels(language, env_locale().as_deref())
 }
 
-/// The menu's items, kept to re-word them.
+/// The menu's items, kept to re-word them; "Update available" is in the menu only while an
+/// update was found.
 pub struct TrayMenu {
+    menu: Menu<tauri::Wry>,
     open: MenuItem<tauri::Wry>,
     today: MenuItem<tauri::Wry>,
     quit: MenuItem<tauri::Wry>,
+    update: MenuItem<tauri::Wry>,
+    update_shown: AtomicBool,
 }
 
 /// Whether the tray icon is there (closing to the tray needs a way back).
@@ -78,6 +91,8 @@ pub enum MenuChoice {
     Open,
     Today,
     Quit,
+    /// The update found: the window with its update dialog.
+    Update,
 }
 
 /// Builds the tray icon, its menu's choices going to `on_choice`; `false` (logged) when this
@@ -100,6 +115,7 @@ fn try_build(handle: &AppHandle, on_choice: fn(&AppHandle, MenuChoice)) -> tauri
     let open = MenuItem::with_id(handle, "open", words.open, true, None::<&str>)?;
     let today = MenuItem::with_id(handle, "today", words.today, true, None::<&str>)?;
     let quit = MenuItem::with_id(handle, "quit", words.quit, true, None::<&str>)?;
+    let update = MenuItem::with_id(handle, "update", words.update, true, None::<&str>)?;
     let separator = PredefinedMenuItem::separator(handle)?;
     let menu = Menu::with_items(handle, &[&open, &today, &separator, &quit])?;
     let mut tray = TrayIconBuilder::with_id("main")
@@ -111,6 +127,7 @@ fn try_build(handle: &AppHandle, on_choice: fn(&AppHandle, MenuChoice)) -> tauri
                 "open" => MenuChoice::Open,
                 "today" => MenuChoice::Today,
                 "quit" => MenuChoice::Quit,
+                "update" => MenuChoice::Update,
                 _ => return,
             };
             on_choice(app, choice);
@@ -119,21 +136,39 @@ fn try_build(handle: &AppHandle, on_choice: fn(&AppHandle, MenuChoice)) -> tauri
         tray = tray.icon(icon);
     }
     tray.build(handle)?;
-    Ok(TrayMenu { open, today, quit })
+    Ok(TrayMenu { menu, open, today, quit, update, update_shown: AtomicBool::new(false) })
 }
 
 /// Re-words the menu after the language setting (nothing when there is no tray).
 pub fn refresh(handle: &AppHandle) {
     let Some(menu) = handle.try_state::<TrayMenu>() else { return };
     let words = current_labels(handle);
-    for (item, text) in
-        [(&menu.open, words.open), (&menu.today, words.today), (&menu.quit, words.quit)]
-    {
+    for (item, text) in [
+        (&menu.open, words.open),
+        (&menu.today, words.today),
+        (&menu.quit, words.quit),
+        (&menu.update, words.update),
+    ] {
         if item.text().ok().as_deref() != Some(text)
             && let Err(e) = item.set_text(text)
         {
             tracing::debug!("tray menu not re-worded: {e}");
         }
+    }
+}
+
+/// Puts "Update available" at the top of the menu while an update `found` is kept for the
+/// install (`update_runs` says so after each check), or takes it away.
+pub fn show_update(handle: &AppHandle, found: bool) {
+    let Some(menu) = handle.try_state::<TrayMenu>() else { return };
+    if menu.update_shown.load(Ordering::SeqCst) == found {
+        return;
+    }
+    let changed =
+        if found { menu.menu.insert(&menu.update, 0) } else { menu.menu.remove(&menu.update) };
+    match changed {
+        Ok(()) => menu.update_shown.store(found, Ordering::SeqCst),
+        Err(e) => tracing::debug!("the tray's update item not changed: {e}"),
     }
 }
 
@@ -148,6 +183,8 @@ mod tests {
         assert_eq!(labels(Language::ZhCn, None).today, "今日提醒");
         assert_eq!(labels(Language::ZhCn, None).answer, "现在回答");
         assert_eq!(labels(Language::En, None).answer, "Answer now");
+        assert_eq!(labels(Language::ZhCn, None).update, "有可用更新…");
+        assert_eq!(labels(Language::En, None).update, "Update available…");
     }
 
     #[test]

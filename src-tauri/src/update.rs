@@ -5,7 +5,7 @@
 //! version is newer are the core's (`vibe_core::app::updates`); the plugin's errors become the
 //! wire's refusals (bad signature, truncated download, no build for this platform).
 
-use std::sync::Mutex;
+use std::time::Duration;
 
 use tauri::{AppHandle, Runtime};
 use tauri_plugin_updater::{Error, Update, UpdaterBuilder, UpdaterExt as _};
@@ -16,29 +16,23 @@ use vibe_wire::command::{UpdateCheck, UpdateInstall, UpdateOffer, UpdateRefusal}
 /// The environment variable naming another `latest.json` (tests point it at loopback).
 pub const URL_ENV: &str = "VIBELIFE_UPDATE_URL";
 
-/// The update the last check found, kept for `update_install`.
-#[derive(Default)]
-pub struct Pending(Mutex<Option<Update>>);
+/// How long a check may wait for the manifest (not the download): checks run one at a time
+/// (`update_runs`), so a server that never answers must not hold the next one forever.
+pub const CHECK_TIMEOUT: Duration = Duration::from_secs(60);
 
-impl Pending {
-    pub fn set(&self, update: Option<Update>) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = update;
-    }
-
-    pub fn get(&self) -> Option<Update> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-}
-
-/// The app's updater: the configured endpoint or `endpoint` (from [`URL_ENV`]), and the core's
-/// "newer" rule as the version comparator, so a lower or equal version is never offered.
+/// The app's updater: the configured endpoint or `endpoint` (from [`URL_ENV`]), the core's
+/// "newer" rule as the version comparator, so a lower or equal version is never offered, and
+/// [`CHECK_TIMEOUT`].
 pub fn builder<R: Runtime>(
     app: &AppHandle<R>,
     endpoint: Option<String>,
 ) -> Result<UpdaterBuilder, Error> {
-    let mut builder = app.updater_builder().version_comparator(|current, release| {
-        is_newer(&current.to_string(), &release.version.to_string())
-    });
+    let mut builder = app
+        .updater_builder()
+        .version_comparator(|current, release| {
+            is_newer(&current.to_string(), &release.version.to_string())
+        })
+        .timeout(CHECK_TIMEOUT);
     if let Some(url) = endpoint.filter(|u| !u.is_empty()) {
         let url = url.parse().map_err(|e| Error::Network(format!("{URL_ENV}={url:?}: {e}")))?;
         builder = builder.endpoints(vec![url])?;

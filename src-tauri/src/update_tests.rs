@@ -88,6 +88,9 @@ fn mock_app(pubkey: &str) -> tauri::App<MockRuntime> {
     mock_builder().plugin(tauri_plugin_updater::Builder::new().build()).build(context).unwrap()
 }
 
+/// A check's answer to come.
+type Asked = std::pin::Pin<Box<dyn Future<Output = (UpdateCheck, Option<Update>)> + Send>>;
+
 /// One update scenario: the server, the app, the installed file.
 struct Scenario {
     server: Server,
@@ -103,6 +106,24 @@ impl Scenario {
         Self { server, app: mock_app(&keys.public()), dir }
     }
 
+    /// A server offering a newer build (0.2.0) for this platform, signed by the key the app trusts.
+    fn offering_a_signed_build() -> Self {
+        let keys = Keys::new();
+        let build = new_build("0.2.0");
+        let sig = keys.sign(&build, "0.2.0");
+        let s = Self::new(&keys, vec![("/vibelife.AppImage", Route::ok(build))]);
+        s.server.route(
+            "/latest.json",
+            Route::ok(manifest(
+                "0.2.0",
+                &this_platform(),
+                &s.server.url("/vibelife.AppImage"),
+                &sig,
+            )),
+        );
+        s
+    }
+
     fn installed(&self) -> Vec<u8> {
         std::fs::read(self.dir.path().join("VibeLife.AppImage")).unwrap()
     }
@@ -110,15 +131,25 @@ impl Scenario {
     /// `update::check` as the command runs it, trusting the test CA and installing to the
     /// scenario's file.
     fn check(&self, decision: CheckDecision) -> (UpdateCheck, Option<Update>) {
+        tauri::async_runtime::block_on(self.ask()(decision))
+    }
+
+    /// `update::check` for a decision still to be made (`update_runs::Checks::run`).
+    fn ask(&self) -> impl FnOnce(CheckDecision) -> Asked {
         let endpoint = Some(self.server.url("/latest.json"));
         let ca = reqwest::Certificate::from_pem(self.server.ca_pem.as_bytes()).unwrap();
         let exe = self.dir.path().join("VibeLife.AppImage");
         let handle = self.app.handle().clone();
-        tauri::async_runtime::block_on(check(decision, move || {
-            Ok(builder(&handle, endpoint)?
-                .configure_client(move |c| c.tls_certs_only([ca.clone()]))
-                .executable_path(exe))
-        }))
+        move |decision| {
+            Box::pin(async move {
+                check(decision, move || {
+                    Ok(builder(&handle, endpoint)?
+                        .configure_client(move |c| c.tls_certs_only([ca.clone()]))
+                        .executable_path(exe))
+                })
+                .await
+            })
+        }
     }
 
     fn requests(&self) -> usize {
@@ -254,14 +285,7 @@ fn a_lower_or_equal_version_is_ignored() {
 
 #[test]
 fn off_or_undecided_makes_no_request_at_all() {
-    let keys = Keys::new();
-    let build = new_build("0.2.0");
-    let sig = keys.sign(&build, "0.2.0");
-    let s = Scenario::new(&keys, vec![("/vibelife.AppImage", Route::ok(build))]);
-    s.server.route(
-        "/latest.json",
-        Route::ok(manifest("0.2.0", &this_platform(), &s.server.url("/vibelife.AppImage"), &sig)),
-    );
+    let s = Scenario::offering_a_signed_build();
     let now = std::time::SystemTime::now();
     for choice in [UpdateChecks::Off, UpdateChecks::Undecided] {
         for manual in [false, true] {
@@ -277,4 +301,56 @@ fn off_or_undecided_makes_no_request_at_all() {
     let (answer, _) = s.check(decide(UpdateChecks::Ask, None, now, false));
     assert!(matches!(answer, UpdateCheck::Available { .. }), "{answer:?}");
     assert_eq!(s.requests(), 1);
+}
+
+#[test]
+fn a_running_app_checks_one_at_a_time_and_again_a_day_later() {
+    use crate::update_runs::{Asker, Checks};
+    let s = Scenario::offering_a_signed_build();
+    let data = tempfile::tempdir().unwrap();
+    let core = vibe_core::app::App::open_with_keys(
+        vibe_core::app::AppPaths::new(data.path()),
+        vibe_core::app::Overrides::default(),
+        std::sync::Arc::new(vibe_core::app::EphemeralKeys::default()),
+    )
+    .unwrap();
+    let choose = |updates: &str| {
+        let change = vibe_wire::command::SettingChange {
+            key: "preferences.updates".into(),
+            value: updates.into(),
+        };
+        core.update_settings(vibe_wire::command::UpdateSettingsRequest { changes: vec![change] })
+            .unwrap();
+    };
+    let at = |hours: u64| {
+        std::time::SystemTime::UNIX_EPOCH
+            + std::time::Duration::from_secs(1_800_000_000 + hours * 3600)
+    };
+    let checks = Checks::<Update>::default();
+    choose("ask");
+    tauri::async_runtime::block_on(async {
+        // The clock and a window starting at the same moment: one request.
+        let (clock, window) = tokio::join!(
+            checks.run(&core, at(0), Asker::Clock, s.ask()),
+            checks.run(&core, at(0), Asker::Window, s.ask()),
+        );
+        assert!(matches!(clock.unwrap(), UpdateCheck::Available { .. }));
+        assert!(matches!(window.unwrap(), UpdateCheck::Available { .. }), "handed the offer");
+        assert_eq!(s.requests(), 1, "never two checks at once");
+        let soon = checks.run(&core, at(5), Asker::Clock, s.ask()).await;
+        assert_eq!(soon.unwrap(), UpdateCheck::NotDue);
+        assert_eq!(s.requests(), 1);
+        let next_day = checks.run(&core, at(24), Asker::Clock, s.ask()).await;
+        assert!(matches!(next_day.unwrap(), UpdateCheck::Available { .. }));
+        assert_eq!(s.requests(), 2, "a day later the running app asks again");
+        // The update found is the one installed; then checks go off: none at all.
+        assert_eq!(checks.update().map(|u| u.version), Some("0.2.0".to_string()));
+        choose("off");
+        for day in 2..10 {
+            let off = checks.run(&core, at(24 * day), Asker::Clock, s.ask()).await;
+            assert_eq!(off.unwrap(), UpdateCheck::NotAllowed);
+        }
+        assert_eq!(s.requests(), 2, "off: no request");
+        assert!(checks.update().is_none());
+    });
 }

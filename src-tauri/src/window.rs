@@ -192,6 +192,10 @@ pub fn on_tray_choice(handle: &AppHandle, choice: tray::MenuChoice) {
         tray::MenuChoice::Open => open(handle, &Screen::Home),
         tray::MenuChoice::Today => open(handle, &Screen::Today),
         tray::MenuChoice::Quit => handle.exit(0),
+        tray::MenuChoice::Update => {
+            open(handle, &Screen::Home);
+            crate::update_runs::show_found(handle);
+        }
     }
 }
 

@@ -55,11 +55,11 @@ function appEnv(name, dbus) {
     VIBE_LLM_API_KEY: "",
   };
   for (const d of [env.HOME, env.VIBE_DATA_DIR]) mkdirSync(d, { recursive: true });
-  // A configured app (no first run, no passphrase), which keeps running in the tray when its
-  // window is closed; the model is never called here.
+  // A configured app (no first run, no passphrase, updates answered: no question, no request),
+  // which keeps running in the tray when its window is closed; the model is never called here.
   writeFileSync(
     join(env.VIBE_DATA_DIR, "settings.json"),
-    JSON.stringify({ llm: { base_url: "http://127.0.0.1:9/v1", model: "none" }, storage: { encryption: "none" }, preferences: { on_close: "tray" } }),
+    JSON.stringify({ llm: { base_url: "http://127.0.0.1:9/v1", model: "none" }, storage: { encryption: "none" }, preferences: { on_close: "tray", updates: "off" } }),
   );
   return env;
 }

@@ -226,6 +226,12 @@ test("a passphrase chosen, first run, settings, a streamed reply stored encrypte
     await testId(app, "first-run");
     await waitFor("first-run detection", async () => (await app.findAll(".none-found, [data-testid=first-run-server]")).length > 0);
     await shot(app, "first-run.png");
+    // The update question: "Don't look" (no request from this test); the answer is saved at
+    // once, so the app's pages do not ask it again.
+    await (await testId(app, "updates-off")).click();
+    await testId(app, "updates-chosen");
+    const updatesChoice = () => JSON.parse(readFileSync(join(dataDir, "data", "settings.json"), "utf8")).preferences?.updates;
+    await waitFor("the update choice in settings.json", async () => updatesChoice() === "off");
     await (await testId(app, "first-run-settings")).click();
 
     // Settings: point at the fake server, choose Chinese, test, save.

@@ -1,8 +1,9 @@
-// Updates over the mocked shell (src/e2e-mock/updates.ts): the first run's question, the Settings
-// switch and "Check now", and the update dialog that shows what's new and installs only when the
-// person says so; refusals (bad signature, truncated download, no build for this platform) in
-// words, in both languages, with axe-core. Until the person allows checks no request reaches the
-// (fake) update server.
+// Updates over the mocked shell (src/e2e-mock/updates.ts): the first run's question, the same
+// question asked once of a person whose data folder predates it, the Settings switch and "Check
+// now", the update the shell's clock found while the window was open, and the update dialog that
+// shows what's new and installs only when the person says so; refusals (bad signature, truncated
+// download, no build for this platform) in words, in both languages, with axe-core. Until the
+// person allows checks no request reaches the (fake) update server.
 import { expect, test, type Page } from "@playwright/test";
 import { axe, SHOTS } from "./support";
 
@@ -24,6 +25,9 @@ const WORDS = {
     noBuild: "has no build of this version for your system",
     nothingChanged: "Nothing was installed or changed.",
     switch: "Look for updates once a day (asks before installing)",
+    intro: "New in this version: VibeLife can keep itself up to date.",
+    chosenOff: "VibeLife will not look for updates.",
+    close: "Close",
   },
   "zh-CN": {
     question: "要检查更新吗？",
@@ -38,6 +42,9 @@ const WORDS = {
     noBuild: "没有适用于你的系统的这个版本",
     nothingChanged: "没有安装或更改任何东西。",
     switch: "每天检查一次更新（安装前先问我）",
+    intro: "此版本新增：VibeLife 可以自动检查更新。",
+    chosenOff: "VibeLife 不会检查更新。",
+    close: "关闭",
   },
 } as const;
 
@@ -97,8 +104,57 @@ for (const lang of ["en", "zh-CN"] as const) {
     });
   }
 
+  test(`a folder from before the choice is asked once, above the app, and the answer is saved (${lang})`, async ({ page }) => {
+    // An upgrader: set up (no first run), no update choice saved.
+    await page.goto(`./?lang=${lang}&updates=undecided&update=0.2.0#today`);
+    const card = page.getByTestId("update-question");
+    await expect(card.getByRole("heading")).toHaveText(w.question);
+    await expect(card).toContainText(w.intro);
+    await expect(card.getByTestId("updates-ask")).toHaveText(w.ask);
+    await expect(card.getByTestId("updates-off")).toHaveText(w.off);
+    await axe(page, `upgrader update question ${lang}`);
+    await page.screenshot({ path: `${SHOTS}/updates-upgrader-question-${lang}.png` });
+    // Asked on every screen of the app until answered, but not beside the Settings switch.
+    await page.getByTestId("nav-journal").click();
+    await expect(page.getByTestId("update-question")).toBeVisible();
+    await page.getByTestId("nav-settings").click();
+    await expect(page.getByTestId("settings-updates")).toBeVisible();
+    await expect(page.getByTestId("update-question")).toHaveCount(0);
+    await page.getByTestId("nav-today").click();
+    expect(await choice(page)).toBe("undecided");
+    await page.getByTestId("update-question").getByTestId("updates-off").click();
+    await expect(page.getByTestId("updates-chosen")).toContainText(w.chosenOff);
+    expect(await choice(page)).toBe("off");
+    await axe(page, `upgrader update question answered ${lang}`);
+    await page.screenshot({ path: `${SHOTS}/updates-upgrader-answered-${lang}.png` });
+    await page.getByTestId("updates-done").click();
+    await expect(page.getByTestId("update-question")).toHaveCount(0);
+    // Answered is answered: another screen does not ask again.
+    await page.getByTestId("nav-chat").click();
+    await expect(page.getByTestId("composer")).toBeVisible();
+    await expect(page.getByTestId("update-question")).toHaveCount(0);
+    expect(await serverRequests(page)).toBe(0);
+  });
+
+  test(`an update the shell's clock finds while the window is open is offered (${lang})`, async ({ page }) => {
+    // Checked today already: the window's own check at start is not due.
+    await page.goto(`./?lang=${lang}&updates=ask&updateChecked=today&update=0.2.0#today`);
+    await expect(page.getByTestId("nav-today")).toBeVisible();
+    await expect(page.getByTestId("update-dialog")).toHaveCount(0);
+    expect(await serverRequests(page)).toBe(0);
+    // A day later the shell's clock checks and tells the window.
+    await page.evaluate(() => window.__vibeMock.updates.clock());
+    const dialog = page.getByTestId("update-dialog");
+    await expect(dialog.getByRole("heading").first()).toHaveText(w.title);
+    expect(await serverRequests(page)).toBe(1);
+    await axe(page, `update found by the clock ${lang}`);
+    await page.screenshot({ path: `${SHOTS}/update-found-by-clock-${lang}.png` });
+    await page.getByTestId("update-later").click();
+    await expect(dialog).toHaveCount(0);
+  });
+
   test(`the Settings switch turns checks on and off; off makes no request (${lang})`, async ({ page }) => {
-    await page.goto(`./?lang=${lang}&update=0.2.0#chat`);
+    await page.goto(`./?lang=${lang}&updates=undecided&update=0.2.0#chat`);
     await expect(page.getByTestId("composer")).toBeVisible();
     await page.getByTestId("nav-settings").click();
     const toggle = page.getByTestId("settings-updates");
@@ -132,7 +188,7 @@ for (const lang of ["en", "zh-CN"] as const) {
 }
 
 test("without a choice no request is made at start", async ({ page }) => {
-  await page.goto("./?lang=en&update=0.2.0#chat");
+  await page.goto("./?lang=en&updates=undecided&update=0.2.0#chat");
   await expect(page.getByTestId("composer")).toBeVisible();
   await expect(page.getByTestId("update-dialog")).toHaveCount(0);
   expect(await serverRequests(page)).toBe(0);

@@ -24,6 +24,7 @@ import { SkillsScreen } from "./skills/SkillsScreen";
 import { TodayScreen } from "./today/TodayScreen";
 import { CloseDialog } from "./tray/CloseDialog";
 import { UpdateCheckOnStart } from "./updates/UpdateCheck";
+import { UpdateQuestion } from "./updates/UpdateQuestion";
 import { recovered, report, watchSkills } from "./store";
 import { isLock, UnlockScreen, type LockKind } from "./unlock/UnlockScreen";
 import type { ReminderView } from "./wire";
@@ -153,6 +154,8 @@ export function App() {
       </header>
       {/* Today shows the due reminders itself. */}
       {inApp && screen !== "today" && <ReminderCard onOpen={openReminder} answering={openRequest?.reminder ? reminderKey(openRequest.reminder) : null} />}
+      {/* A folder from before the update choice existed: asked once it is open (not beside Settings' switch). */}
+      {inApp && screen !== "settings" && <UpdateQuestion />}
       {screen !== "unlock" && <FailureLine area="app" />}
       {screen === "starting" && <p className="starting muted">{t("app.starting")}</p>}
       {screen === "unlock" && (

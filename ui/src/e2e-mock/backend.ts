@@ -18,7 +18,8 @@ import { createSkills } from "./skills";
 import { createJournal } from "./journal";
 import { createMcp } from "./mcp";
 import { createToday } from "./today";
-import { createUpdates } from "./updates";
+import { createUpdates, type UpdatesState } from "./updates";
+import { UPDATE_FOUND } from "../updates/UpdateCheck";
 
 interface Run {
   id: string;
@@ -61,7 +62,7 @@ interface MockState {
   /** How often `close_window` ran (the window closed as the setting says). */
   windowClosed: number;
   /** The fake update server (updates.ts): requests that reached it, installs. */
-  updates: { serverRequests: number; checkedToday: boolean; installs: number };
+  updates: UpdatesState;
 }
 
 declare global {
@@ -100,7 +101,7 @@ export function installMockBackend() {
     configured: false,
     autostart: false,
     windowClosed: 0,
-    updates: { serverRequests: 0, checkedToday: false, installs: 0 },
+    updates: { serverRequests: 0, checkedToday: false, installs: 0, clock: () => ({ outcome: "not_allowed" }) },
     emit: (e) => live && send(live, e),
     editSkill: (name, fixed, notify) => skills.editSkill(name, fixed, notify),
     coachAppends: (list, entry) => {
@@ -146,10 +147,13 @@ export function installMockBackend() {
     lastConversation: () => [...conversations.values()].map(summary).sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0] ?? null,
     noPrompts: params.get("prompts") === "none",
   });
-  // `?updates=ask|off`: the person chose before (else "undecided", as a new data folder).
-  const updatesChoice = params.get("updates");
-  if (updatesChoice) mock.settings = applyChange(mock.settings, { key: "preferences.updates", value: updatesChoice === "ask" ? "ask" : "off" });
-  const updates = createUpdates(params, () => mock.settings);
+  // `?updates=ask|off|undecided`: the person's saved choice. Without it: "undecided" on first run
+  // (a new data folder), else "off" (a folder set up with the question answered, so the tests of
+  // other screens do not meet the question a folder from before the choice gets).
+  const updatesChoice = params.get("updates") ?? (params.get("firstRun") === "1" ? "undecided" : "off");
+  const saved = updatesChoice === "ask" || updatesChoice === "undecided" ? updatesChoice : "off";
+  mock.settings = applyChange(mock.settings, { key: "preferences.updates", value: saved });
+  const updates = createUpdates(params, () => mock.settings, () => window.dispatchEvent(new Event(UPDATE_FOUND)));
   mock.updates = updates.state;
   handlers.push(journal.handle, today.handle, updates.handle);
   handlers.push(createMcp(mock.keychain).handle);

@@ -31,8 +31,10 @@ pub enum CheckDecision {
 
 /// Whether to ask the server at `now`, given the person's `choice`, the last check's time and
 /// whether the person asked for it (`manual`: skips the once-a-day rule, never the choice). A
-/// last check in the future (the clock went back) counts as not due until a day after `now`
-/// would pass it, so a wrong clock cannot make the app ask more often.
+/// last check up to a day in the future (the clock went back a little) is not due, so a clock
+/// set back cannot make the app ask more often; one more than a day ahead (recorded while the
+/// clock was far wrong) is due, once (the check records `now`), so an app left running is not
+/// kept from updates until that date comes.
 pub fn decide(
     choice: UpdateChecks,
     last_check: Option<SystemTime>,
@@ -49,6 +51,7 @@ pub fn decide(
         None => CheckDecision::Check,
         Some(last) => match now.duration_since(last) {
             Ok(age) if age >= UPDATE_CHECK_EVERY => CheckDecision::Check,
+            Err(ahead) if ahead.duration() > UPDATE_CHECK_EVERY => CheckDecision::Check,
             _ => CheckDecision::NotDue,
         },
     }

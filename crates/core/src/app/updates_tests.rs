@@ -37,8 +37,21 @@ fn check_now_skips_the_daily_rule_only() {
 }
 
 #[test]
-fn a_last_check_in_the_future_is_not_due() {
-    assert_eq!(decide(UpdateChecks::Ask, Some(at(48)), at(0), false), CheckDecision::NotDue);
+fn a_last_check_a_little_in_the_future_is_not_due() {
+    assert_eq!(decide(UpdateChecks::Ask, Some(at(5)), at(0), false), CheckDecision::NotDue);
+    assert_eq!(decide(UpdateChecks::Ask, Some(at(24)), at(0), false), CheckDecision::NotDue);
+}
+
+#[test]
+fn a_last_check_recorded_by_a_clock_far_ahead_does_not_stop_checks_until_that_date() {
+    // Recorded while the clock said a year ahead: due now, once.
+    assert_eq!(decide(UpdateChecks::Ask, Some(at(24 * 365)), at(0), false), CheckDecision::Check);
+    assert_eq!(decide(UpdateChecks::Ask, Some(at(0)), at(1), false), CheckDecision::NotDue);
+    // Never while not allowed.
+    assert_eq!(
+        decide(UpdateChecks::Off, Some(at(24 * 365)), at(0), false),
+        CheckDecision::NotAllowed
+    );
 }
 
 #[test]
@@ -79,4 +92,24 @@ fn the_last_check_is_kept_in_the_data_folder_and_makes_the_next_one_wait() {
     assert_eq!(app.update_check_decision(at(5), false), CheckDecision::NotDue);
     assert_eq!(app.update_check_decision(at(25), false), CheckDecision::Check);
     assert!(dir.path().join(UPDATE_CHECK_FILE).is_file());
+}
+
+#[test]
+fn a_settings_file_from_before_the_choice_reads_as_undecided_and_allows_no_check() {
+    use crate::app::settings::{Settings, SettingsFile as _};
+    // v0.1.0's, from the committed fixture folder, and a later one with preferences but no
+    // `updates` key: the person never chose, so the window asks (ui/src/updates/UpdateQuestion.tsx).
+    let v010 = include_str!("../../../../tests/fixtures/v0.1.0/data/settings.json");
+    let before = r#"{ "preferences": { "language": "zh-CN", "on_close": "tray" } }"#;
+    for text in [v010, before] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("settings.json");
+        std::fs::write(&file, text).unwrap();
+        let (settings, _) = Settings::load(&file).unwrap();
+        assert_eq!(settings.preferences.updates, UpdateChecks::Undecided, "{text}");
+        assert_eq!(
+            decide(settings.preferences.updates, None, at(0), true),
+            CheckDecision::NotAllowed
+        );
+    }
 }
