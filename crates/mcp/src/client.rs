@@ -17,6 +17,7 @@ use tokio_util::sync::CancellationToken;
 use crate::error::{McpError, StderrTail};
 use crate::http;
 use crate::names::{check_server_name, model_tool_name};
+use crate::notified::Notified;
 use crate::spec::{Limits, ServerSpec, Transport};
 use crate::stdio::{self, Fault, Stdio};
 
@@ -57,7 +58,8 @@ pub struct ToolOutput {
 /// A live connection. Dropping it stops a stdio server.
 pub struct Connection {
     name: String,
-    service: RunningService<RoleClient, ()>,
+    service: RunningService<RoleClient, Notified>,
+    notified: Notified,
     stdio: Option<Stdio>,
     url: Option<String>,
     limits: Limits,
@@ -69,18 +71,21 @@ impl Connection {
         let name = spec.name.clone();
         check_server_name(&name)
             .map_err(|reason| McpError::Config { server: name.clone(), reason })?;
+        let notified = Notified::default();
+        let handler = notified.clone();
         let (served, stdio, url) = match &spec.transport {
             Transport::Stdio(s) => {
                 let (stdio, read, write) = stdio::start(&name, s, &limits)?;
                 let served =
-                    tokio::time::timeout(limits.connect_timeout, ().serve((read, write))).await;
+                    tokio::time::timeout(limits.connect_timeout, handler.serve((read, write)))
+                        .await;
                 (served.map(|r| r.map_err(|e| e.to_string())), Some(stdio), None)
             }
             Transport::Http(h) => {
                 let transport =
                     StreamableHttpClientTransport::from_config(http::config(&name, h, &limits)?);
                 let served =
-                    tokio::time::timeout(limits.connect_timeout, ().serve(transport)).await;
+                    tokio::time::timeout(limits.connect_timeout, handler.serve(transport)).await;
                 (served.map(|r| r.map_err(|e| e.to_string())), None, Some(h.url.clone()))
             }
         };
@@ -97,11 +102,23 @@ impl Connection {
             Ok(Err(reason)) => return Err(conn_err.closed(reason).await),
             Err(_) => return Err(conn_err.timed_out(limits.connect_timeout).await),
         };
-        Ok(Connection { name, service, stdio, url, limits })
+        Ok(Connection { name, service, notified, stdio, url, limits })
     }
 
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Whether the server said its tools changed since the last call (`list_changed`; the
+    /// news is taken: list the tools again).
+    pub fn take_tools_changed(&self) -> bool {
+        self.notified.take_tools_changed()
+    }
+
+    /// Whether the session ended (the server stopped, closed its output or the transport
+    /// failed): nothing more can be asked on it.
+    pub fn is_closed(&self) -> bool {
+        self.service.is_closed() || self.service.peer().is_transport_closed()
     }
 
     /// The server's name and version as it gives them.

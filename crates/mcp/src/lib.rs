@@ -1,7 +1,7 @@
 //! The MCP client (on the official Rust SDK, `rmcp`): one [`Connection`] to one Model Context
 //! Protocol server — a stdio server started as a confined child through `vibe-sandbox`
 //! (`stdio`, its program found by `resolve`) or a streamable HTTP server (`http`) —
-//! initialize, tools listed (all pages, capped) and called (timeout, size cap, cancellation),
+//! initialize, tools listed (all pages, capped; again after `list_changed`) and called (timeout, size cap, cancellation),
 //! with [`McpError`]s a person can act on; and the names tools reach a model under
 //! (`names`). Settings, the keychain, approvals and the agent loop are not here: `vibe-core`
 //! resolves a server's settings and secrets into a [`ServerSpec`]; the agent decides which
@@ -11,6 +11,7 @@ mod client;
 mod error;
 mod http;
 mod names;
+mod notified;
 mod resolve;
 mod spec;
 mod stdio;

@@ -19,3 +19,10 @@ pub fn everything_server() -> PathBuf {
     );
     script
 }
+
+/// Our own misbehaving server's script (`node SCRIPT MODE`; its header lists the modes: a
+/// crash, a hang or garbage in the middle of a call, 500 tools, a huge result, a tool list
+/// that grows). Plain Node, no packages.
+pub fn misbehaving_server() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("mcp/misbehaving.mjs")
+}

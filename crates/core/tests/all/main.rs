@@ -23,6 +23,7 @@ mod layering;
 #[cfg(feature = "local-llm")]
 mod local_model;
 mod mcp;
+mod mcp_failures;
 mod mcp_turns;
 mod memory;
 mod model_window;
