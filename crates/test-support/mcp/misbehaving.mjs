@@ -7,7 +7,8 @@
 //   tools500 lists 500 tools in pages of 100 (tools/list's cursor)
 //   huge     `dump` answers 2 MiB of text
 //   grows    `add_tool` adds the tool `added` and sends notifications/tools/list_changed
-//   ok       prompts (prompts/list, prompts/get) and resources (resources/list, resources/read)
+//   ok       declares prompts (prompts/list, prompts/get) and resources (resources/list,
+//            resources/read); the other modes declare neither
 import { createInterface } from "node:readline";
 
 const mode = process.argv[2] ?? "ok";
@@ -87,7 +88,10 @@ lines.on("line", (line) => {
         id,
         result: {
           protocolVersion: params?.protocolVersion ?? "2025-06-18",
-          capabilities: { tools: { listChanged: true }, prompts: {}, resources: {} },
+          capabilities: {
+            tools: { listChanged: true },
+            ...(mode === "ok" ? { prompts: {}, resources: {} } : {}),
+          },
           serverInfo: { name: `misbehaving-${mode}`, version: "1.0.0" },
         },
       });
