@@ -265,6 +265,11 @@ async fn connect(
 }
 
 impl Live {
+    /// The session (for a server's prompts and resources).
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
     fn new(conn: Arc<Connection>, tools: Vec<ToolInfo>) -> Live {
         let summary = summary(conn.instructions().as_deref(), conn.server_info(), &tools);
         Live { conn, tools, summary }

@@ -5,7 +5,7 @@
 //! configuration means is `mcp_config.rs`'s; connecting is `vibe-mcp`'s.
 
 use serde_json::Value;
-use vibe_mcp::{Connection, Limits};
+use vibe_mcp::Connection;
 use vibe_wire::command::{
     AddMcpServerRequest, ImportMcpServersRequest, McpImportReport, McpSecret, McpServerList,
     McpServerRemoved, McpServerRequest, McpServerView, McpTestReport, McpToolList, McpToolView,
@@ -156,7 +156,10 @@ impl App {
     }
 
     /// Connects to the server (starting a stdio one confined as granted).
-    async fn mcp_connect(&self, name: &str) -> Result<(Connection, McpServer), AppError> {
+    pub(crate) async fn mcp_connect(
+        &self,
+        name: &str,
+    ) -> Result<(Connection, McpServer), AppError> {
         let server = self.mcp_server(name)?;
         let spec = mcp_config::spec(name, &server, |kind, n| {
             self.keys
@@ -166,7 +169,7 @@ impl App {
                 .map(|v| v.to_string())
         })
         .map_err(AppError::InvalidInput)?;
-        let conn = Connection::connect(&spec, Limits::default()).await?;
+        let conn = Connection::connect(&spec, self.assembly().mcp_limits).await?;
         Ok((conn, server))
     }
 

@@ -24,6 +24,7 @@ mod layering;
 mod local_model;
 mod mcp;
 mod mcp_failures;
+mod mcp_offers;
 mod mcp_turns;
 mod memory;
 mod model_window;

@@ -82,8 +82,7 @@ async fn the_everything_server_lists_prompts_and_resources() {
 #[tokio::test]
 async fn a_server_without_prompts_or_resources_offers_none() {
     let spec = node_server("plain", scripted(), "grows");
-    let conn =
-        Connection::connect(&spec, Limits::default()).await.unwrap();
+    let conn = Connection::connect(&spec, Limits::default()).await.unwrap();
     assert!(conn.list_prompts().await.unwrap().is_empty());
     assert!(conn.list_resources().await.unwrap().is_empty());
     conn.close().await;

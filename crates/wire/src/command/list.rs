@@ -76,6 +76,13 @@ macro_rules! with_commands {
                 future mcp_server_tools(McpServerRequest) -> McpToolList;
                 /// A failure is an answer carrying the error, not an error.
                 future test_mcp_server(McpServerRequest) -> McpTestReport;
+                /// The enabled servers' prompts (conversation starters); a server that fails is named.
+                future mcp_prompts() -> McpPromptList;
+                /// Runs `prompts/get`: the text the composer is filled with.
+                future get_mcp_prompt(GetMcpPromptRequest) -> McpText;
+                future mcp_server_resources(McpServerRequest) -> McpResourceList;
+                /// A resource's content, for the message being written.
+                future read_mcp_resource(ReadMcpResourceRequest) -> McpText;
                 // Memory
                 blocking list_memory(ListMemoryRequest) -> MemoryList;
                 blocking edit_memory_item(EditMemoryRequest) -> MemoryItemView;

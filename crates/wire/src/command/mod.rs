@@ -19,6 +19,7 @@ mod insights;
 mod journal;
 mod list;
 mod mcp;
+mod mcp_offers;
 mod memory;
 mod models;
 mod place;
@@ -79,6 +80,10 @@ pub use mcp::{
     AddMcpServerRequest, ImportMcpServersRequest, McpImportReport, McpImportSkipped, McpSecret,
     McpServerList, McpServerRemoved, McpServerRequest, McpServerView, McpTestReport, McpToolList,
     McpToolView, SetMcpServerEnabledRequest, SetMcpToolAlwaysAllowRequest,
+};
+pub use mcp_offers::{
+    GetMcpPromptRequest, McpPromptArgumentView, McpPromptList, McpPromptView, McpResourceList,
+    McpResourceView, McpText, ReadMcpResourceRequest,
 };
 pub use memory::{
     EditMemoryRequest, ExtractMemoryRequest, ExtractMemoryResponse, ForgetMemoryResponse,
