@@ -53,6 +53,8 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
   const { open } = chat;
   /** The reminder question the next message answers (opened from the reminder card). */
   const [reminder, setReminder] = useState<ReminderView | null>(null);
+  /** A connection's prompt put into the composer (a new object each time). */
+  const [fill, setFill] = useState<{ text: string } | null>(null);
   useEffect(() => {
     if (!openRequest) return;
     setReminder(openRequest.reminder ?? null);
@@ -125,10 +127,12 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
               setReminder(null);
               void chat.send(m);
             }}
+            onFill={(text) => setFill({ text })}
           />
         )}
         {reminder && <ReminderQuestion reminder={reminder} onClose={() => setReminder(null)} />}
         <Composer
+          fill={fill}
           running={running}
           canRetry={canRetry}
           onSend={(m) => {
