@@ -167,6 +167,13 @@ export function createMcp(keychain: Map<string, string>) {
         s.enabled = call.request.enabled;
         return reply(call.cmd, s);
       }
+      case "set_mcp_server_grant": {
+        const s = named(call.request.name);
+        if (s.url) throw invalid(`server ${s.name} is reached at a URL, so it runs elsewhere: sandbox settings do not apply to it`);
+        s.sandbox = call.request.sandbox;
+        s.permissions = permissions(s.sandbox, s.url);
+        return reply(call.cmd, s);
+      }
       case "set_mcp_tool_always_allow": {
         const s = named(call.request.server);
         s.always_allow = s.always_allow.filter((t) => t !== call.request.tool);

@@ -87,6 +87,7 @@ import type { SendMessageResponse } from "./SendMessageResponse";
 import type { SetApiKeyRequest } from "./SetApiKeyRequest";
 import type { SetAutostartRequest } from "./SetAutostartRequest";
 import type { SetMcpServerEnabledRequest } from "./SetMcpServerEnabledRequest";
+import type { SetMcpServerGrantRequest } from "./SetMcpServerGrantRequest";
 import type { SetMcpToolAlwaysAllowRequest } from "./SetMcpToolAlwaysAllowRequest";
 import type { SetMemoryEnabledRequest } from "./SetMemoryEnabledRequest";
 import type { SetProfilePathRequest } from "./SetProfilePathRequest";
@@ -162,6 +163,8 @@ export type Commands = {
   add_mcp_server: [AddMcpServerRequest, McpServerView];
   remove_mcp_server: [McpServerRequest, McpServerRemoved];
   set_mcp_server_enabled: [SetMcpServerEnabledRequest, McpServerView];
+  /** The grant replaced whole (checked as at add); no remove and add again. */
+  set_mcp_server_grant: [SetMcpServerGrantRequest, McpServerView];
   /** One tool called without asking, or asked again (written in one settings change). */
   set_mcp_tool_always_allow: [SetMcpToolAlwaysAllowRequest, McpServerView];
   /** A Claude Desktop or Cursor config (`mcpServers`), secrets to the keychain. */

@@ -214,6 +214,7 @@ export type * from "./SendMessageResponse";
 export type * from "./SetApiKeyRequest";
 export type * from "./SetAutostartRequest";
 export type * from "./SetMcpServerEnabledRequest";
+export type * from "./SetMcpServerGrantRequest";
 export type * from "./SetMcpToolAlwaysAllowRequest";
 export type * from "./SetMemoryEnabledRequest";
 export type * from "./SetProfilePathRequest";

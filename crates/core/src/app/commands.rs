@@ -172,6 +172,13 @@ impl Commands for App {
         App::test_mcp_server(self, &request).await
     }
 
+    fn set_mcp_server_grant(
+        &self,
+        request: SetMcpServerGrantRequest,
+    ) -> Result<McpServerView, AppError> {
+        App::set_mcp_server_grant(self, &request)
+    }
+
     async fn mcp_prompts(&self) -> Result<McpPromptList, AppError> {
         Ok(App::mcp_prompts(self).await)
     }

@@ -9,7 +9,7 @@ use vibe_mcp::Connection;
 use vibe_wire::command::{
     AddMcpServerRequest, ImportMcpServersRequest, McpImportReport, McpSecret, McpServerList,
     McpServerRemoved, McpServerRequest, McpServerView, McpTestReport, McpToolList, McpToolView,
-    SetMcpServerEnabledRequest, SettingChange, UpdateSettingsRequest,
+    SetMcpServerEnabledRequest, SetMcpServerGrantRequest, SettingChange, UpdateSettingsRequest,
 };
 use vibe_wire::settings::McpServer;
 
@@ -118,6 +118,24 @@ impl App {
         let key = format!("mcp.servers.{}.enabled", request.name);
         let change = SettingChange { key, value: Value::Bool(request.enabled) };
         self.update_settings(UpdateSettingsRequest { changes: vec![change] })?;
+        Ok(self.mcp_view(&request.name, &server))
+    }
+
+    /// `set_mcp_server_grant`: the stdio server's grant replaced whole, checked as at add
+    /// (absolute folders; none for a server reached at a URL); its connection is made again
+    /// with it at the next use (the hub follows the settings).
+    pub fn set_mcp_server_grant(
+        &self,
+        request: &SetMcpServerGrantRequest,
+    ) -> Result<McpServerView, AppError> {
+        let mut server = self.mcp_server(&request.name)?;
+        server.sandbox = request.sandbox.clone();
+        mcp_config::check(&request.name, &server).map_err(AppError::InvalidInput)?;
+        let key = format!("mcp.servers.{}.sandbox", request.name);
+        let value = serde_json::to_value(&server.sandbox).unwrap_or(Value::Null);
+        self.update_settings(UpdateSettingsRequest {
+            changes: vec![SettingChange { key, value }],
+        })?;
         Ok(self.mcp_view(&request.name, &server))
     }
 

@@ -68,6 +68,8 @@ macro_rules! with_commands {
                 blocking add_mcp_server(AddMcpServerRequest) -> McpServerView;
                 blocking remove_mcp_server(McpServerRequest) -> McpServerRemoved;
                 blocking set_mcp_server_enabled(SetMcpServerEnabledRequest) -> McpServerView;
+                /// The grant replaced whole (checked as at add); no remove and add again.
+                blocking set_mcp_server_grant(SetMcpServerGrantRequest) -> McpServerView;
                 /// One tool called without asking, or asked again (written in one settings change).
                 blocking set_mcp_tool_always_allow(SetMcpToolAlwaysAllowRequest) -> McpServerView;
                 /// A Claude Desktop or Cursor config (`mcpServers`), secrets to the keychain.

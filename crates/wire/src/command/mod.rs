@@ -79,7 +79,8 @@ pub use list::Commands;
 pub use mcp::{
     AddMcpServerRequest, ImportMcpServersRequest, McpImportReport, McpImportSkipped, McpSecret,
     McpServerList, McpServerRemoved, McpServerRequest, McpServerView, McpTestReport, McpToolList,
-    McpToolView, SetMcpServerEnabledRequest, SetMcpToolAlwaysAllowRequest,
+    McpToolView, SetMcpServerEnabledRequest, SetMcpServerGrantRequest,
+    SetMcpToolAlwaysAllowRequest,
 };
 pub use mcp_offers::{
     GetMcpPromptRequest, McpPromptArgumentView, McpPromptList, McpPromptView, McpResourceList,
