@@ -18,7 +18,7 @@ use crate::error::{McpError, StderrTail};
 use crate::http;
 use crate::names::{check_server_name, model_tool_name};
 use crate::notified::Notified;
-use crate::offers::pages;
+use crate::pages::pages;
 use crate::spec::{Limits, ServerSpec, Transport};
 use crate::stdio::{self, Fault, Stdio};
 

@@ -14,6 +14,7 @@ mod http;
 mod names;
 mod notified;
 mod offers;
+mod pages;
 mod resolve;
 mod spec;
 mod stdio;

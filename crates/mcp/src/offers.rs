@@ -1,17 +1,14 @@
 //! What a server offers besides tools: its prompts (`prompts/list`, `prompts/get`: shown as
 //! conversation starters) and resources (`resources/list`, `resources/read`: content a
-//! person may attach to a message), every list read page by page through [`pages`] (which
-//! `list_tools` uses too). A server that does not declare prompts or resources offers none.
+//! person may attach to a message), every list read page by page (`pages`). A server that does not declare prompts or resources offers none.
 //! Showing them and sending their text is the app's.
 
-use rmcp::model::{GetPromptRequestParams, PaginatedRequestParams, ReadResourceRequestParams};
+use rmcp::model::{GetPromptRequestParams, ReadResourceRequestParams};
 use serde_json::{Map, Value};
 
 use crate::client::Connection;
 use crate::error::McpError;
-
-/// Pages asked for at most (a server whose cursor never ends is cut off here).
-pub(crate) const MAX_PAGES: usize = 100;
+use crate::pages::pages;
 
 /// One prompt of a server.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,37 +39,6 @@ pub struct ResourceInfo {
 
 fn text(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::to_string)
-}
-
-/// The items under `key` of every page `fetch` gives (following `nextCursor`), at most
-/// `max` (more: the error `too_many` makes).
-pub(crate) async fn pages<F, Fut>(
-    key: &str,
-    max: usize,
-    mut fetch: F,
-    too_many: impl Fn() -> McpError,
-) -> Result<Vec<Value>, McpError>
-where
-    F: FnMut(Option<PaginatedRequestParams>) -> Fut,
-    Fut: Future<Output = Result<Value, McpError>>,
-{
-    let mut items = Vec::new();
-    let mut cursor: Option<String> = None;
-    for _ in 0..MAX_PAGES {
-        let page =
-            fetch(Some(PaginatedRequestParams::default().with_cursor(cursor.take()))).await?;
-        for item in page.get(key).and_then(Value::as_array).into_iter().flatten() {
-            if items.len() == max {
-                return Err(too_many());
-            }
-            items.push(item.clone());
-        }
-        match page.get("nextCursor").and_then(Value::as_str) {
-            Some(next) if !next.is_empty() => cursor = Some(next.to_string()),
-            _ => return Ok(items),
-        }
-    }
-    Err(too_many())
 }
 
 impl Connection {

@@ -1,6 +1,7 @@
 //! The real MCP servers the tests start: the reference "everything" server from npm, installed
-//! by scripts/mcp-env.sh into crates/mcp/tests/npm (scripts/test.sh sources it). Starting and
-//! configuring them is each test's.
+//! by scripts/mcp-env.sh into crates/mcp/tests/npm (scripts/test.sh sources it), and our own
+//! misbehaving one (mcp/misbehaving.mjs, plain Node). Starting and configuring them is each
+//! test's.
 
 use std::path::PathBuf;
 
