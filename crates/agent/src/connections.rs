@@ -1,11 +1,14 @@
 //! The connected MCP servers of one chat service ([`Connections`], docs/mcp.md "What the coach
 //! sees"): each enabled server connected once, in the background (started by the app early or
-//! by the first turn, which waits for it only briefly; the tools listed then are kept), the catalogue line a model reads for each, calls to a server's tool under
-//! the turn's cancellation, and which tools the person always allows. Resolving settings and
+//! by the first turn, which waits for it only briefly; the tools listed then are kept, and
+//! listed again when the server says they changed), the catalogue line a model reads for
+//! each, calls to a server's tool under the turn's cancellation (a call that ended the
+//! session lets the next use connect again), and which tools the person always allows. Resolving settings and
 //! secrets into [`ServerSpec`]s and writing "always allow" to the settings are `vibe-core`'s;
 //! offering tools, approvals and turning a result into an observation are the tools'.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
@@ -31,16 +34,26 @@ pub struct ServerConfig {
 
 /// A server connected, with its tools as listed at connect time.
 pub struct Live {
-    conn: Connection,
+    conn: Arc<Connection>,
     pub tools: Vec<ToolInfo>,
     /// The one-line summary of the catalogue.
     pub summary: String,
 }
 
+/// A server's state: unset until it was tried, then connected or why not.
+type State = OnceCell<Result<Arc<Live>, String>>;
+
 struct Server {
     spec: Result<ServerSpec, String>,
     always: Mutex<BTreeSet<String>>,
-    state: OnceCell<Result<Arc<Live>, String>>,
+    /// Replaced (never reset in place) when its tools changed or its session ended.
+    state: Mutex<Arc<State>>,
+}
+
+impl Server {
+    fn state(&self) -> Arc<State> {
+        Arc::clone(&lock(&self.state))
+    }
 }
 
 /// The enabled servers of a chat service. Cheap to share behind an `Arc`.
@@ -49,6 +62,9 @@ pub struct Connections {
     limits: Limits,
     /// Set once connecting was started in the background: `true` when every server was tried.
     settled: OnceLock<watch::Receiver<bool>>,
+    /// How many times a server's state was replaced: what a model is offered is rebuilt
+    /// when it moves.
+    version: AtomicU64,
 }
 
 impl Connections {
@@ -60,12 +76,12 @@ impl Connections {
                 let server = Server {
                     spec: c.spec,
                     always: Mutex::new(c.always_allow.into_iter().collect()),
-                    state: OnceCell::new(),
+                    state: Mutex::new(Arc::new(OnceCell::new())),
                 };
                 (c.name, server)
             })
             .collect();
-        Connections { servers, limits, settled: OnceLock::new() }
+        Connections { servers, limits, settled: OnceLock::new(), version: AtomicU64::new(0) }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -118,13 +134,45 @@ impl Connections {
                 self.names().join(", ")
             ));
         };
-        let state = server.state.get_or_init(|| connect(name, &server.spec, self.limits)).await;
-        state.clone()
+        let state = server.state();
+        state.get_or_init(|| connect(name, &server.spec, self.limits)).await.clone()
     }
 
     /// The server's state if it was tried (`None`: not yet).
     pub fn tried(&self, name: &str) -> Option<Result<Arc<Live>, String>> {
-        self.servers.get(name)?.state.get().cloned()
+        self.servers.get(name)?.state().get().cloned()
+    }
+
+    /// Moves when a server's tools or session changed (see [`Connections::refresh`]).
+    pub fn version(&self) -> u64 {
+        self.version.load(Ordering::Acquire)
+    }
+
+    /// `server`'s state becomes `new`, unless it was replaced since `old` was read.
+    fn replace(&self, server: &Server, old: &Arc<State>, new: State) {
+        let mut state = lock(&server.state);
+        if Arc::ptr_eq(&state, old) {
+            *state = Arc::new(new);
+            self.version.fetch_add(1, Ordering::AcqRel);
+        }
+    }
+
+    /// Lists again the tools of each connected server that said they changed
+    /// (`notifications/tools/list_changed`), so the next model round sees the change; a
+    /// listing that fails makes the server unavailable with the reason.
+    pub async fn refresh(&self) {
+        for server in self.servers.values() {
+            let state = server.state();
+            let Some(Ok(live)) = state.get() else { continue };
+            if !live.conn.take_tools_changed() {
+                continue;
+            }
+            let listed = match live.conn.list_tools().await {
+                Ok(tools) => Ok(Arc::new(Live::new(Arc::clone(&live.conn), tools))),
+                Err(e) => Err(e.to_string()),
+            };
+            self.replace(server, &state, OnceCell::new_with(Some(listed)));
+        }
     }
 
     /// One line per server for a model: its name and what it offers, or that it is
@@ -167,8 +215,20 @@ impl Connections {
         arguments: Map<String, Value>,
         cancel: &CancellationToken,
     ) -> Result<vibe_mcp::ToolOutput, CallError> {
-        let live = self.live(server).await.map_err(CallError::Unavailable)?;
-        live.conn.call_tool(tool, arguments, cancel).await.map_err(CallError::Mcp)
+        let Some(entry) = self.servers.get(server) else {
+            return Err(CallError::Unavailable(format!("no connection is named `{server}`")));
+        };
+        let state = entry.state();
+        let live = state.get_or_init(|| connect(server, &entry.spec, self.limits)).await;
+        let live = live.clone().map_err(CallError::Unavailable)?;
+        let result = live.conn.call_tool(tool, arguments, cancel).await;
+        if let Err(e) = &result
+            && (e.ends_connection() || live.conn.is_closed())
+        {
+            // The session is over: the next use starts (or reaches) the server again.
+            self.replace(entry, &state, OnceCell::new());
+        }
+        result.map_err(CallError::Mcp)
     }
 }
 
@@ -200,9 +260,20 @@ async fn connect(
             return Err(e.to_string());
         }
     };
-    let summary = summary(conn.instructions().as_deref(), conn.server_info(), &tools);
     tracing::debug!(server = name, tools = tools.len(), "MCP server connected");
-    Ok(Arc::new(Live { conn, tools, summary }))
+    Ok(Arc::new(Live::new(Arc::new(conn), tools)))
+}
+
+impl Live {
+    /// The session (for a server's prompts and resources).
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
+    fn new(conn: Arc<Connection>, tools: Vec<ToolInfo>) -> Live {
+        let summary = summary(conn.instructions().as_deref(), conn.server_info(), &tools);
+        Live { conn, tools, summary }
+    }
 }
 
 /// The catalogue line of `server`: its summary, or why it is unavailable (`None`: not

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, PaginatedRequestParams};
+use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::{Map, Value};
@@ -17,11 +17,11 @@ use tokio_util::sync::CancellationToken;
 use crate::error::{McpError, StderrTail};
 use crate::http;
 use crate::names::{check_server_name, model_tool_name};
+use crate::notified::Notified;
+use crate::pages::pages;
 use crate::spec::{Limits, ServerSpec, Transport};
 use crate::stdio::{self, Fault, Stdio};
 
-/// Pages of tools asked for at most (a server whose cursor never ends is cut off here).
-const MAX_PAGES: usize = 100;
 /// How long a stdio server that closed its output gets to exit before its status is read.
 const EXIT_WAIT: Duration = Duration::from_secs(2);
 
@@ -57,7 +57,8 @@ pub struct ToolOutput {
 /// A live connection. Dropping it stops a stdio server.
 pub struct Connection {
     name: String,
-    service: RunningService<RoleClient, ()>,
+    service: RunningService<RoleClient, Notified>,
+    notified: Notified,
     stdio: Option<Stdio>,
     url: Option<String>,
     limits: Limits,
@@ -69,18 +70,21 @@ impl Connection {
         let name = spec.name.clone();
         check_server_name(&name)
             .map_err(|reason| McpError::Config { server: name.clone(), reason })?;
+        let notified = Notified::default();
+        let handler = notified.clone();
         let (served, stdio, url) = match &spec.transport {
             Transport::Stdio(s) => {
                 let (stdio, read, write) = stdio::start(&name, s, &limits)?;
                 let served =
-                    tokio::time::timeout(limits.connect_timeout, ().serve((read, write))).await;
+                    tokio::time::timeout(limits.connect_timeout, handler.serve((read, write)))
+                        .await;
                 (served.map(|r| r.map_err(|e| e.to_string())), Some(stdio), None)
             }
             Transport::Http(h) => {
                 let transport =
                     StreamableHttpClientTransport::from_config(http::config(&name, h, &limits)?);
                 let served =
-                    tokio::time::timeout(limits.connect_timeout, ().serve(transport)).await;
+                    tokio::time::timeout(limits.connect_timeout, handler.serve(transport)).await;
                 (served.map(|r| r.map_err(|e| e.to_string())), None, Some(h.url.clone()))
             }
         };
@@ -97,11 +101,23 @@ impl Connection {
             Ok(Err(reason)) => return Err(conn_err.closed(reason).await),
             Err(_) => return Err(conn_err.timed_out(limits.connect_timeout).await),
         };
-        Ok(Connection { name, service, stdio, url, limits })
+        Ok(Connection { name, service, notified, stdio, url, limits })
     }
 
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Whether the server said its tools changed since the last call (`list_changed`; the
+    /// news is taken: list the tools again).
+    pub fn take_tools_changed(&self) -> bool {
+        self.notified.take_tools_changed()
+    }
+
+    /// Whether the session ended (the server stopped, closed its output or the transport
+    /// failed): nothing more can be asked on it.
+    pub fn is_closed(&self) -> bool {
+        self.service.is_closed() || self.service.peer().is_transport_closed()
     }
 
     /// The server's name and version as it gives them.
@@ -132,28 +148,38 @@ impl Connection {
 
     /// Every tool of the server (all pages), at most `max_tools`.
     pub async fn list_tools(&self) -> Result<Vec<ToolInfo>, McpError> {
-        let mut tools = Vec::new();
-        let mut cursor = None;
-        for _ in 0..MAX_PAGES {
-            let params = PaginatedRequestParams::default().with_cursor(cursor.take());
-            let list = self.service.peer().list_tools(Some(params));
-            let page = self.request("tools/list", None, list).await?;
-            let page = serde_json::to_value(&page).unwrap_or_default();
-            for tool in page.get("tools").and_then(Value::as_array).into_iter().flatten() {
-                if tools.len() == self.limits.max_tools {
-                    return Err(McpError::TooManyTools {
-                        server: self.name.clone(),
-                        limit: self.limits.max_tools,
-                    });
-                }
-                tools.push(tool_info(&self.name, tool));
-            }
-            match page.get("nextCursor").and_then(Value::as_str) {
-                Some(next) if !next.is_empty() => cursor = Some(next.to_string()),
-                _ => return Ok(tools),
-            }
-        }
-        Err(McpError::TooManyTools { server: self.name.clone(), limit: self.limits.max_tools })
+        let listed = pages(
+            "tools",
+            self.limits.max_tools,
+            |params| self.json("tools/list", self.service.peer().list_tools(params)),
+            || McpError::TooManyTools { server: self.name.clone(), limit: self.limits.max_tools },
+        )
+        .await?;
+        Ok(listed.iter().map(|tool| tool_info(&self.name, tool)).collect())
+    }
+
+    /// The session's peer, for the requests of `offers`.
+    pub(crate) fn peer(&self) -> &rmcp::Peer<RoleClient> {
+        self.service.peer()
+    }
+
+    pub(crate) fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// What the server said of itself at initialize, as JSON.
+    pub(crate) fn peer_info_value(&self) -> Value {
+        self.service.peer_info().and_then(|i| serde_json::to_value(i).ok()).unwrap_or_default()
+    }
+
+    /// One request (no tool) under `call_timeout`, its answer as JSON.
+    pub(crate) async fn json<T: serde::Serialize>(
+        &self,
+        during: &str,
+        fut: impl Future<Output = Result<T, ServiceError>>,
+    ) -> Result<Value, McpError> {
+        let answer = self.request(during, None, fut).await?;
+        Ok(serde_json::to_value(&answer).unwrap_or_default())
     }
 
     /// Calls `tool` with `arguments`; stops waiting (and tells the server) when `cancel` is

@@ -91,3 +91,11 @@ pub enum McpError {
     #[error("MCP server {server} at {url}: {reason}")]
     Http { server: String, url: String, reason: String },
 }
+
+impl McpError {
+    /// The failure ended the session (the server stopped or broke the protocol): a later
+    /// use must connect again.
+    pub fn ends_connection(&self) -> bool {
+        matches!(self, McpError::Crashed { .. } | McpError::Malformed { .. })
+    }
+}

@@ -1,7 +1,9 @@
-//! The MCP client's scenario tests: our misbehaving server and a real one from npm.
+//! The MCP client's scenario tests: our misbehaving server, the scripted Node one of
+//! test-support (prompts, resources) and a real one from npm.
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] fns unwrap too
 
 mod all {
     mod everything;
     mod misbehaving;
+    mod offers;
 }

@@ -1,6 +1,7 @@
 //! The real MCP servers the tests start: the reference "everything" server from npm, installed
-//! by scripts/mcp-env.sh into crates/mcp/tests/npm (scripts/test.sh sources it). Starting and
-//! configuring them is each test's.
+//! by scripts/mcp-env.sh into crates/mcp/tests/npm (scripts/test.sh sources it), and our own
+//! misbehaving one (mcp/misbehaving.mjs, plain Node). Starting and configuring them is each
+//! test's.
 
 use std::path::PathBuf;
 
@@ -18,4 +19,11 @@ pub fn everything_server() -> PathBuf {
         script.display()
     );
     script
+}
+
+/// Our own misbehaving server's script (`node SCRIPT MODE`; its header lists the modes: a
+/// crash, a hang or garbage in the middle of a call, 500 tools, a huge result, a tool list
+/// that grows). Plain Node, no packages.
+pub fn misbehaving_server() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("mcp/misbehaving.mjs")
 }

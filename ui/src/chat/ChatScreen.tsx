@@ -53,6 +53,8 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
   const { open } = chat;
   /** The reminder question the next message answers (opened from the reminder card). */
   const [reminder, setReminder] = useState<ReminderView | null>(null);
+  /** A connection's prompt put into the composer (a new object each time). */
+  const [fill, setFill] = useState<{ text: string } | null>(null);
   useEffect(() => {
     if (!openRequest) return;
     setReminder(openRequest.reminder ?? null);
@@ -79,6 +81,7 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
   );
   const stop = useCallback(() => void chatStop(), [chatStop]);
   const retry = useCallback(() => void chatRetry(), [chatRetry]);
+  const fillComposer = useCallback((text: string) => setFill({ text }), []);
   const openConversation = useCallback(
     (id: string | null) => {
       setReminder(null);
@@ -137,10 +140,10 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
           />
         )}
         {state.messages.length === 0 && !state.conversationId && (
-          <Starters disabled={running} onSend={send} />
+          <Starters disabled={running} onSend={send} onFill={fillComposer} />
         )}
         {reminder && <ReminderQuestion reminder={reminder} onClose={() => setReminder(null)} />}
-        <Composer running={running} canRetry={canRetry} onSend={send} onStop={stop} onRetry={retry} />
+        <Composer fill={fill} running={running} canRetry={canRetry} onSend={send} onStop={stop} onRetry={retry} />
       </main>
       {state.approval && (
         <ApprovalDialog approval={state.approval} onDecide={(ok, always) => state.approval && void chat.decide(state.approval.requestId, ok, always)} />

@@ -4,11 +4,14 @@ import { memo, useEffect, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { Button } from "../design";
+import { onAttached, takeAttached } from "./attachments";
 
 /** The shell is told once per window, after the composer's first frame has been painted. */
 let readyReported = false;
 
 export const Composer = memo(function Composer(props: {
+  /** Text put into the input from outside (a connection's prompt); a new object each time. */
+  fill?: { text: string } | null;
   running: boolean;
   canRetry: boolean;
   onSend: (text: string) => void;
@@ -17,6 +20,18 @@ export const Composer = memo(function Composer(props: {
 }) {
   const { t } = useTranslation();
   const [text, setText] = useState("");
+  useEffect(() => {
+    if (props.fill) setText(props.fill.text);
+  }, [props.fill]);
+  // A resource added in Settings → Connections starts the next message.
+  useEffect(() => {
+    const take = () => {
+      const attached = takeAttached();
+      if (attached) setText((t) => (t.trim() ? `${t}\n\n${attached}` : attached));
+    };
+    take();
+    return onAttached(take);
+  }, []);
   useEffect(() => {
     if (readyReported) return;
     readyReported = true;

@@ -1,5 +1,6 @@
 // A new conversation's starters: what the skills offer to say first (`conversation_starters`,
-// in the UI's language), each a button that sends it as the first message. Shown while the
+// in the UI's language), each a button that sends it as the first message, then the
+// connections' prompts (`McpPrompts`: choosing one fills the composer). Shown while the
 // thread is empty; a failed read shows its failure line (the composer still works).
 
 import { useEffect, useState } from "react";
@@ -9,8 +10,17 @@ import { Button } from "../design";
 import { FailureLine } from "../errors/FailureLine";
 import { recovered, report } from "../store";
 import type { StarterView } from "../wire";
+import { McpPrompts } from "./McpPrompts";
 
-export function Starters({ onSend, disabled }: { onSend: (text: string) => void; disabled: boolean }) {
+export function Starters({
+  onSend,
+  onFill,
+  disabled,
+}: {
+  onSend: (text: string) => void;
+  onFill: (text: string) => void;
+  disabled: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const [starters, setStarters] = useState<StarterView[]>([]);
   useEffect(() => {
@@ -27,7 +37,15 @@ export function Starters({ onSend, disabled }: { onSend: (text: string) => void;
       live = false;
     };
   }, [i18n.language]);
-  if (starters.length === 0) return <FailureLine area="starters" />;
+  if (starters.length === 0)
+    return (
+      <>
+        <FailureLine area="starters" />
+        <div className="starters">
+          <McpPrompts onFill={onFill} disabled={disabled} />
+        </div>
+      </>
+    );
   return (
     <section className="starters" aria-labelledby="starters-title" data-testid="starters">
       <FailureLine area="starters" />
@@ -44,6 +62,7 @@ export function Starters({ onSend, disabled }: { onSend: (text: string) => void;
           </li>
         ))}
       </ul>
+      <McpPrompts onFill={onFill} disabled={disabled} />
     </section>
   );
 }

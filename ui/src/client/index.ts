@@ -254,6 +254,13 @@ export const today = (lang: string | null, date: string | null = null) => call("
 export const conversationStarters = (lang: string | null) =>
   call("conversation_starters", { lang }).then((l) => l.starters);
 
+/** The enabled connections' prompts (MCP `prompts/list`), offered beside the starters. */
+export const mcpPrompts = () => call("mcp_prompts");
+
+/** A connection's prompt as text for the composer (MCP `prompts/get`). */
+export const getMcpPrompt = (server: string, name: string, args: Record<string, string>) =>
+  call("get_mcp_prompt", { server, name, arguments: args }).then((t) => t.text);
+
 /** The journal the person writes (entries in the life coach's state; the core validates). */
 export const journal = {
   /** Newest first; `query` matches text, feelings and tags. */

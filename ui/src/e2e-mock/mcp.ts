@@ -4,9 +4,9 @@
 // and never come back. What a test reports depends on the command, standing in for real
 // servers: `no-such-*` is not found (with where it looked), `crash-*` stops during initialize
 // with stderr lines; anything else works and offers the tools of the reference "everything"
-// server (a few, with their hints).
+// server (a few, with their hints), two prompts (one asking for an argument) and a resource.
 
-import type { AddMcpServerRequest, McpImportSkipped, McpSandbox, McpServerView, McpTestReport, McpToolView } from "../wire";
+import type { AddMcpServerRequest, McpImportSkipped, McpPromptView, McpResourceView, McpSandbox, McpServerView, McpTestReport, McpToolView } from "../wire";
 import { reply, type Call } from "./call";
 
 const invalid = (message: string) => ({ error: { kind: "invalid_input", message }, hint: null });
@@ -17,6 +17,26 @@ const TOOLS: Array<Omit<McpToolView, "model_name" | "always_allow">> = [
   { name: "trigger-long-running-operation", title: null, description: "Demonstrates a long running operation with progress updates", read_only: null, destructive: null, open_world: null },
   { name: "delete-note", title: "Delete a note", description: "Deletes a note for good", read_only: false, destructive: true, open_world: false },
 ];
+
+const PROMPTS: Array<Omit<McpPromptView, "server">> = [
+  { name: "simple-prompt", title: "A simple prompt", description: "A prompt without arguments", arguments: [] },
+  {
+    name: "weekly-review",
+    title: "Weekly review",
+    description: "Look back at the week",
+    arguments: [{ name: "focus", description: "What to look at", required: true }],
+  },
+];
+
+const RESOURCES: McpResourceView[] = [
+  { uri: "test://static/resource/1", name: "Resource 1", title: null, description: "A plain text resource", mime_type: "text/plain" },
+];
+
+function promptText(name: string, args: Record<string, string>): string {
+  if (name === "simple-prompt") return "This is a simple prompt without arguments.";
+  if (name === "weekly-review") return `Let us review my week, looking at ${args.focus ?? ""}.`;
+  throw invalid(`MCP server answered prompts/get of ${name} with an error: unknown prompt`);
+}
 
 function permissions(sandbox: McpSandbox, url: string | null): string {
   if (url) return `a remote server at ${url}: it runs elsewhere and sees what its tools are called with`;
@@ -147,6 +167,13 @@ export function createMcp(keychain: Map<string, string>) {
         s.enabled = call.request.enabled;
         return reply(call.cmd, s);
       }
+      case "set_mcp_server_grant": {
+        const s = named(call.request.name);
+        if (s.url) throw invalid(`server ${s.name} is reached at a URL, so it runs elsewhere: sandbox settings do not apply to it`);
+        s.sandbox = call.request.sandbox;
+        s.permissions = permissions(s.sandbox, s.url);
+        return reply(call.cmd, s);
+      }
       case "set_mcp_tool_always_allow": {
         const s = named(call.request.server);
         s.always_allow = s.always_allow.filter((t) => t !== call.request.tool);
@@ -161,6 +188,30 @@ export function createMcp(keychain: Map<string, string>) {
         if (!report.ok) throw { error: report.error, hint: null };
         const tools = TOOLS.map((t) => ({ ...t, model_name: `mcp__${s.name}__${t.name}`, always_allow: s.always_allow.includes(t.name) }));
         return reply(call.cmd, { server: s.name, tools });
+      }
+      case "mcp_prompts": {
+        const prompts: McpPromptView[] = [];
+        const unavailable: string[] = [];
+        for (const s of [...servers.values()].filter((v) => v.enabled).sort((a, b) => a.name.localeCompare(b.name))) {
+          const report = test(s.name);
+          if (report.ok) prompts.push(...PROMPTS.map((p) => ({ ...p, server: s.name })));
+          else unavailable.push(`${s.name}: ${report.error?.message ?? ""}`);
+        }
+        return reply(call.cmd, { prompts, unavailable });
+      }
+      case "get_mcp_prompt": {
+        const s = named(call.request.server);
+        return reply(call.cmd, { server: s.name, text: promptText(call.request.name, call.request.arguments) });
+      }
+      case "mcp_server_resources": {
+        const s = named(call.request.name);
+        const report = test(s.name);
+        if (!report.ok) throw { error: report.error, hint: null };
+        return reply(call.cmd, { server: s.name, resources: RESOURCES });
+      }
+      case "read_mcp_resource": {
+        const s = named(call.request.server);
+        return reply(call.cmd, { server: s.name, text: "Resource 1: This is a plaintext resource" });
       }
       default:
         return undefined;

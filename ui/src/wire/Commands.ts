@@ -23,6 +23,7 @@ import type { ExportAllRequest } from "./ExportAllRequest";
 import type { ExportAllResponse } from "./ExportAllResponse";
 import type { ForgetMemoryResponse } from "./ForgetMemoryResponse";
 import type { GetConversationRequest } from "./GetConversationRequest";
+import type { GetMcpPromptRequest } from "./GetMcpPromptRequest";
 import type { ImportMcpServersRequest } from "./ImportMcpServersRequest";
 import type { InsightsRequest } from "./InsightsRequest";
 import type { InsightsView } from "./InsightsView";
@@ -42,11 +43,14 @@ import type { LocalModels } from "./LocalModels";
 import type { LocalServerView } from "./LocalServerView";
 import type { LookupPlaceRequest } from "./LookupPlaceRequest";
 import type { McpImportReport } from "./McpImportReport";
+import type { McpPromptList } from "./McpPromptList";
+import type { McpResourceList } from "./McpResourceList";
 import type { McpServerList } from "./McpServerList";
 import type { McpServerRemoved } from "./McpServerRemoved";
 import type { McpServerRequest } from "./McpServerRequest";
 import type { McpServerView } from "./McpServerView";
 import type { McpTestReport } from "./McpTestReport";
+import type { McpText } from "./McpText";
 import type { McpToolList } from "./McpToolList";
 import type { MemoryExport } from "./MemoryExport";
 import type { MemoryItemRequest } from "./MemoryItemRequest";
@@ -71,6 +75,7 @@ import type { ProtocolRunChange } from "./ProtocolRunChange";
 import type { ProtocolRunList } from "./ProtocolRunList";
 import type { ProtocolRunRequest } from "./ProtocolRunRequest";
 import type { ProtocolRunView } from "./ProtocolRunView";
+import type { ReadMcpResourceRequest } from "./ReadMcpResourceRequest";
 import type { ReminderList } from "./ReminderList";
 import type { RenameConversationRequest } from "./RenameConversationRequest";
 import type { ResolveApprovalRequest } from "./ResolveApprovalRequest";
@@ -82,6 +87,7 @@ import type { SendMessageResponse } from "./SendMessageResponse";
 import type { SetApiKeyRequest } from "./SetApiKeyRequest";
 import type { SetAutostartRequest } from "./SetAutostartRequest";
 import type { SetMcpServerEnabledRequest } from "./SetMcpServerEnabledRequest";
+import type { SetMcpServerGrantRequest } from "./SetMcpServerGrantRequest";
 import type { SetMcpToolAlwaysAllowRequest } from "./SetMcpToolAlwaysAllowRequest";
 import type { SetMemoryEnabledRequest } from "./SetMemoryEnabledRequest";
 import type { SetProfilePathRequest } from "./SetProfilePathRequest";
@@ -157,6 +163,8 @@ export type Commands = {
   add_mcp_server: [AddMcpServerRequest, McpServerView];
   remove_mcp_server: [McpServerRequest, McpServerRemoved];
   set_mcp_server_enabled: [SetMcpServerEnabledRequest, McpServerView];
+  /** The grant replaced whole (checked as at add); no remove and add again. */
+  set_mcp_server_grant: [SetMcpServerGrantRequest, McpServerView];
   /** One tool called without asking, or asked again (written in one settings change). */
   set_mcp_tool_always_allow: [SetMcpToolAlwaysAllowRequest, McpServerView];
   /** A Claude Desktop or Cursor config (`mcpServers`), secrets to the keychain. */
@@ -165,6 +173,13 @@ export type Commands = {
   mcp_server_tools: [McpServerRequest, McpToolList];
   /** A failure is an answer carrying the error, not an error. */
   test_mcp_server: [McpServerRequest, McpTestReport];
+  /** The enabled servers' prompts (conversation starters); a server that fails is named. */
+  mcp_prompts: [void, McpPromptList];
+  /** Runs `prompts/get`: the text the composer is filled with. */
+  get_mcp_prompt: [GetMcpPromptRequest, McpText];
+  mcp_server_resources: [McpServerRequest, McpResourceList];
+  /** A resource's content, for the message being written. */
+  read_mcp_resource: [ReadMcpResourceRequest, McpText];
   list_memory: [ListMemoryRequest, MemoryList];
   edit_memory_item: [EditMemoryRequest, MemoryItemView];
   forget_memory_item: [MemoryItemRequest, ForgetMemoryResponse];

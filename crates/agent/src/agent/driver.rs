@@ -86,6 +86,8 @@ struct Offer {
     skill: Option<String>,
     /// The connections `use_connection` opened this turn.
     connected: Vec<String>,
+    /// The connections' version it was built at (their tools may have changed since).
+    hub_version: u64,
     toolset: ToolSet,
     defs: Vec<vibe_llm::ToolDef>,
 }
@@ -249,9 +251,12 @@ impl Loop {
 
     /// The tools offered while the active skill is active, built once per run and skill.
     fn offer(&mut self) -> Arc<Offer> {
+        let hub_version = self.input.connections.as_ref().map_or(0, |h| h.version());
         match &self.offer {
             Some(offer)
-                if offer.skill == self.active_skill && offer.connected == self.connected =>
+                if offer.skill == self.active_skill
+                    && offer.connected == self.connected
+                    && offer.hub_version == hub_version =>
             {
                 Arc::clone(offer)
             }
@@ -269,6 +274,7 @@ impl Loop {
                 let offer = Arc::new(Offer {
                     skill: self.active_skill.clone(),
                     connected: self.connected.clone(),
+                    hub_version,
                     toolset,
                     defs,
                 });
@@ -292,7 +298,11 @@ impl Loop {
             tokio::select! {
                 biased;
                 _ = self.input.cancel.cancelled() => {}
-                () = hub.settle(CONNECT_WAIT) => {}
+                () = async {
+                    hub.settle(CONNECT_WAIT).await;
+                    // A server that said its tools changed is listed again before the round.
+                    hub.refresh().await;
+                } => {}
             }
         }
         let offer = self.offer();

@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use vibe_core::app::Overrides;
 use vibe_wire::command::{
     AddMcpServerRequest, ImportMcpServersRequest, McpSecret, McpServerRequest, McpServerView,
-    SetMcpServerEnabledRequest,
+    SetMcpServerEnabledRequest, SetMcpServerGrantRequest,
 };
 use vibe_wire::settings::McpSandbox;
 
@@ -30,6 +30,10 @@ enum McpCommand {
     /// Add a server: `vibe mcp add NAME [--allow-network] [--read DIR]… -- COMMAND ARGS…`
     /// (started by the app, sandboxed) or `vibe mcp add NAME --url URL [--header K=V]…`.
     Add(AddArgs),
+    /// Change what a server may touch, without removing and adding it again: `vibe mcp edit
+    /// NAME [--allow-network] [--read DIR]… [--write DIR]… [--unconfined]` (the grant becomes
+    /// exactly what the flags say; no flag: confined, no network, no folders).
+    Edit(EditArgs),
     /// Remove a server and its secrets from the keychain.
     Rm(NameArg),
     /// Turn a server on.
@@ -72,6 +76,16 @@ struct AddArgs {
     /// alone takes the value of K from this shell.
     #[arg(long = "env", value_name = "K=V")]
     env: Vec<String>,
+    #[command(flatten)]
+    grant: GrantArgs,
+    /// The command and its arguments, after `--`.
+    #[arg(last = true, value_name = "COMMAND")]
+    command: Vec<String>,
+}
+
+/// What a stdio server may touch (`add`, and `edit`, which replaces the grant whole).
+#[derive(Debug, Args)]
+struct GrantArgs {
     /// Let the server use the network.
     #[arg(long)]
     allow_network: bool,
@@ -84,9 +98,35 @@ struct AddArgs {
     /// Run it without the sandbox, with all your rights.
     #[arg(long)]
     unconfined: bool,
-    /// The command and its arguments, after `--`.
-    #[arg(last = true, value_name = "COMMAND")]
-    command: Vec<String>,
+}
+
+impl GrantArgs {
+    /// The grant, its folders made absolute.
+    fn sandbox(self) -> anyhow::Result<McpSandbox> {
+        let absolute = |dirs: Vec<PathBuf>| -> anyhow::Result<Vec<String>> {
+            dirs.iter()
+                .map(|d| {
+                    std::path::absolute(d)
+                        .map(|p| p.display().to_string())
+                        .with_context(|| format!("cannot resolve {}", d.display()))
+                })
+                .collect()
+        };
+        Ok(McpSandbox {
+            network: self.allow_network,
+            read: absolute(self.read)?,
+            write: absolute(self.write)?,
+            unconfined: self.unconfined,
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+struct EditArgs {
+    /// The server's name (see `vibe mcp list`).
+    name: String,
+    #[command(flatten)]
+    grant: GrantArgs,
 }
 
 pub fn run(ctx: &Ctx, args: McpArgs) -> anyhow::Result<()> {
@@ -110,6 +150,14 @@ pub fn run(ctx: &Ctx, args: McpArgs) -> anyhow::Result<()> {
                 text.push_str(&server_text(&view));
                 text.push_str(&format!("\ntry it: `vibe mcp test {}`", view.name));
                 text
+            });
+        }
+        McpCommand::Edit(args) => {
+            let request =
+                SetMcpServerGrantRequest { name: args.name, sandbox: args.grant.sandbox()? };
+            let view = app.set_mcp_server_grant(&request)?;
+            print(ctx, &serde_json::to_value(&view)?, || {
+                format!("changed what {} may touch\n{}", view.name, server_text(&view))
             });
         }
         McpCommand::Rm(arg) => {
@@ -204,15 +252,6 @@ fn add_request(args: AddArgs) -> anyhow::Result<AddMcpServerRequest> {
             args.name
         );
     }
-    let absolute = |dirs: Vec<PathBuf>| -> anyhow::Result<Vec<String>> {
-        dirs.iter()
-            .map(|d| {
-                std::path::absolute(d)
-                    .map(|p| p.display().to_string())
-                    .with_context(|| format!("cannot resolve {}", d.display()))
-            })
-            .collect()
-    };
     Ok(AddMcpServerRequest {
         name: args.name,
         command,
@@ -220,12 +259,7 @@ fn add_request(args: AddArgs) -> anyhow::Result<AddMcpServerRequest> {
         env: secrets(&args.env, "--env")?,
         url: args.url,
         headers: secrets(&args.headers, "--header")?,
-        sandbox: McpSandbox {
-            network: args.allow_network,
-            read: absolute(args.read)?,
-            write: absolute(args.write)?,
-            unconfined: args.unconfined,
-        },
+        sandbox: args.grant.sandbox()?,
     })
 }
 

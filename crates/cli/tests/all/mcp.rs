@@ -1,4 +1,4 @@
-//! `vibe mcp add|list|tools|test|disable|rm|import`: the reference "everything" server from
+//! `vibe mcp add|edit|list|tools|test|disable|rm|import`: the reference "everything" server from
 //! npm (installed by scripts/mcp-env.sh into crates/mcp/tests/npm) added over stdio, listed,
 //! its tools listed and tested, turned off and removed, and imported from a Claude Desktop
 //! config; a server that cannot start fails its test with the reason; mistakes refused with
@@ -92,4 +92,54 @@ fn a_claude_desktop_config_is_imported() {
     assert_eq!(report["skipped"][0]["name"], "has space");
     let out = run(&data, &["mcp", "test", "everything"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+/// `vibe mcp edit`: a server's grant changed without removing it (network, folders, then
+/// unconfined, then back to nothing); a folder that does not exist, or a grant a URL server
+/// cannot have, is refused with nothing changed.
+#[test]
+fn a_servers_grant_is_edited_in_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let notes = tmp.path().join("Notes");
+    let notes = notes.to_str().unwrap();
+    ok_json_in(&data, &["mcp", "add", "everything", "--", "node", &everything(), "stdio"]);
+    // A folder that does not exist is refused, nothing changed.
+    let before = settings(&data);
+    let out = run(&data, &["mcp", "edit", "everything", "--read", notes]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist"));
+    assert_eq!(settings(&data), before);
+    std::fs::create_dir(notes).unwrap();
+    let edited =
+        ok_json_in(&data, &["mcp", "edit", "everything", "--allow-network", "--read", notes]);
+    assert_eq!(
+        edited["sandbox"],
+        serde_json::json!({"network": true, "read": [notes], "write": [], "unconfined": false})
+    );
+    let words = edited["permissions"].as_str().unwrap();
+    assert!(words.contains("use the network") && words.contains(notes), "{words}");
+    let text = String::from_utf8(run(&data, &["mcp", "edit", "everything", "--unconfined"]).stdout)
+        .unwrap();
+    assert!(text.starts_with("changed what everything may touch"), "{text}");
+    assert!(text.contains("UNCONFINED"), "{text}");
+    let cleared = ok_json_in(&data, &["mcp", "edit", "everything"]);
+    assert_eq!(cleared["sandbox"]["unconfined"], false);
+    assert_eq!(cleared["sandbox"]["network"], false);
+    // The server is the same one: still on, same command, tools still listed.
+    let list = ok_json_in(&data, &["mcp", "list"]);
+    assert_eq!(list["servers"][0]["enabled"], true);
+    assert_eq!(list["servers"][0]["args"][1], "stdio");
+    let tools = ok_json_in(&data, &["mcp", "tools", "everything"]);
+    assert!(tools["tools"].as_array().is_some_and(|t| !t.is_empty()), "{tools}");
+
+    ok_json_in(&data, &["mcp", "add", "remote", "--url", "https://mcp.example/mcp"]);
+    let before = settings(&data);
+    let out = run(&data, &["mcp", "edit", "remote", "--allow-network"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("server remote is reached at a URL"), "{err}");
+    assert_eq!(settings(&data), before);
+    let out = run(&data, &["mcp", "edit", "nobody"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no MCP server is named \"nobody\""));
 }

@@ -41,6 +41,8 @@ pub struct Assembly {
     pub clock: Clock,
     /// A long-lived host: run folders are made ahead of turns.
     pub long_lived: bool,
+    /// The limits of MCP connections.
+    pub mcp_limits: vibe_mcp::Limits,
 }
 
 impl Assembly {
@@ -89,6 +91,7 @@ impl Assembly {
             catalog: overrides.models_catalog.clone().or_else(|| settings.models.catalog.clone()),
             clock: injections.protocol_clock.clone().unwrap_or_else(vibe_protocol::system_clock),
             long_lived: overrides.long_lived,
+            mcp_limits: injections.mcp_limits.unwrap_or_default(),
         }
     }
 }

@@ -172,6 +172,35 @@ impl Commands for App {
         App::test_mcp_server(self, &request).await
     }
 
+    fn set_mcp_server_grant(
+        &self,
+        request: SetMcpServerGrantRequest,
+    ) -> Result<McpServerView, AppError> {
+        App::set_mcp_server_grant(self, &request)
+    }
+
+    async fn mcp_prompts(&self) -> Result<McpPromptList, AppError> {
+        Ok(App::mcp_prompts(self).await)
+    }
+
+    async fn get_mcp_prompt(&self, request: GetMcpPromptRequest) -> Result<McpText, AppError> {
+        App::get_mcp_prompt(self, &request).await
+    }
+
+    async fn mcp_server_resources(
+        &self,
+        request: McpServerRequest,
+    ) -> Result<McpResourceList, AppError> {
+        App::mcp_server_resources(self, &request).await
+    }
+
+    async fn read_mcp_resource(
+        &self,
+        request: ReadMcpResourceRequest,
+    ) -> Result<McpText, AppError> {
+        App::read_mcp_resource(self, &request).await
+    }
+
     fn list_skills(&self) -> Result<SkillList, AppError> {
         Ok(App::list_skills(self))
     }

@@ -5,11 +5,11 @@
 //! configuration means is `mcp_config.rs`'s; connecting is `vibe-mcp`'s.
 
 use serde_json::Value;
-use vibe_mcp::{Connection, Limits};
+use vibe_mcp::Connection;
 use vibe_wire::command::{
     AddMcpServerRequest, ImportMcpServersRequest, McpImportReport, McpSecret, McpServerList,
     McpServerRemoved, McpServerRequest, McpServerView, McpTestReport, McpToolList, McpToolView,
-    SetMcpServerEnabledRequest, SettingChange, UpdateSettingsRequest,
+    SetMcpServerEnabledRequest, SetMcpServerGrantRequest, SettingChange, UpdateSettingsRequest,
 };
 use vibe_wire::settings::McpServer;
 
@@ -121,6 +121,24 @@ impl App {
         Ok(self.mcp_view(&request.name, &server))
     }
 
+    /// `set_mcp_server_grant`: the stdio server's grant replaced whole, checked as at add
+    /// (absolute folders; none for a server reached at a URL); its connection is made again
+    /// with it at the next use (the hub follows the settings).
+    pub fn set_mcp_server_grant(
+        &self,
+        request: &SetMcpServerGrantRequest,
+    ) -> Result<McpServerView, AppError> {
+        let mut server = self.mcp_server(&request.name)?;
+        server.sandbox = request.sandbox.clone();
+        mcp_config::check(&request.name, &server).map_err(AppError::InvalidInput)?;
+        let key = format!("mcp.servers.{}.sandbox", request.name);
+        let value = serde_json::to_value(&server.sandbox).unwrap_or(Value::Null);
+        self.update_settings(UpdateSettingsRequest {
+            changes: vec![SettingChange { key, value }],
+        })?;
+        Ok(self.mcp_view(&request.name, &server))
+    }
+
     /// `import_mcp_servers`: each usable server of the config is added (its secrets to the
     /// keychain); one whose name is taken, or that cannot be used, is skipped with the reason.
     pub fn import_mcp_servers(
@@ -156,7 +174,10 @@ impl App {
     }
 
     /// Connects to the server (starting a stdio one confined as granted).
-    async fn mcp_connect(&self, name: &str) -> Result<(Connection, McpServer), AppError> {
+    pub(crate) async fn mcp_connect(
+        &self,
+        name: &str,
+    ) -> Result<(Connection, McpServer), AppError> {
         let server = self.mcp_server(name)?;
         let spec = mcp_config::spec(name, &server, |kind, n| {
             self.keys
@@ -166,7 +187,7 @@ impl App {
                 .map(|v| v.to_string())
         })
         .map_err(AppError::InvalidInput)?;
-        let conn = Connection::connect(&spec, Limits::default()).await?;
+        let conn = Connection::connect(&spec, self.assembly().mcp_limits).await?;
         Ok((conn, server))
     }
 

@@ -9,7 +9,6 @@ use std::sync::{Arc, PoisonError};
 
 use serde_json::Value;
 use vibe_agent::connections::{Connections, ServerConfig};
-use vibe_mcp::Limits;
 use vibe_wire::command::{McpServerView, SetMcpToolAlwaysAllowRequest, SettingChange};
 use vibe_wire::settings::McpSettings;
 
@@ -59,7 +58,7 @@ impl App {
                 always_allow: server.always_allow.clone(),
             })
             .collect();
-        let hub = Arc::new(Connections::new(configs, Limits::default()));
+        let hub = Arc::new(Connections::new(configs, self.assembly().mcp_limits));
         *kept = Some((key, Arc::clone(&hub)));
         Some(hub)
     }

@@ -32,6 +32,7 @@ mod local_model;
 mod mcp;
 mod mcp_agent;
 mod mcp_config;
+mod mcp_offers;
 mod memory;
 mod models;
 mod paths;

@@ -107,6 +107,9 @@ pub struct Injections {
     /// The clock protocols (and protocol tools) read instead of the system's: tests and evals
     /// simulate idle gaps and times of day with it.
     pub protocol_clock: Option<vibe_protocol::Clock>,
+    /// Limits of the MCP connections (timeouts, result cap) instead of the defaults: tests
+    /// of a server that never answers do not wait a minute.
+    pub mcp_limits: Option<vibe_mcp::Limits>,
 }
 
 impl std::fmt::Debug for Injections {
@@ -116,6 +119,7 @@ impl std::fmt::Debug for Injections {
             .field("budgets", &self.budgets)
             .field("memory", &self.memory)
             .field("protocol_clock", &self.protocol_clock.as_ref().map(|_| "injected"))
+            .field("mcp_limits", &self.mcp_limits)
             .finish()
     }
 }

@@ -23,6 +23,8 @@ mod layering;
 #[cfg(feature = "local-llm")]
 mod local_model;
 mod mcp;
+mod mcp_failures;
+mod mcp_offers;
 mod mcp_turns;
 mod memory;
 mod model_window;

@@ -68,6 +68,8 @@ macro_rules! with_commands {
                 blocking add_mcp_server(AddMcpServerRequest) -> McpServerView;
                 blocking remove_mcp_server(McpServerRequest) -> McpServerRemoved;
                 blocking set_mcp_server_enabled(SetMcpServerEnabledRequest) -> McpServerView;
+                /// The grant replaced whole (checked as at add); no remove and add again.
+                blocking set_mcp_server_grant(SetMcpServerGrantRequest) -> McpServerView;
                 /// One tool called without asking, or asked again (written in one settings change).
                 blocking set_mcp_tool_always_allow(SetMcpToolAlwaysAllowRequest) -> McpServerView;
                 /// A Claude Desktop or Cursor config (`mcpServers`), secrets to the keychain.
@@ -76,6 +78,13 @@ macro_rules! with_commands {
                 future mcp_server_tools(McpServerRequest) -> McpToolList;
                 /// A failure is an answer carrying the error, not an error.
                 future test_mcp_server(McpServerRequest) -> McpTestReport;
+                /// The enabled servers' prompts (conversation starters); a server that fails is named.
+                future mcp_prompts() -> McpPromptList;
+                /// Runs `prompts/get`: the text the composer is filled with.
+                future get_mcp_prompt(GetMcpPromptRequest) -> McpText;
+                future mcp_server_resources(McpServerRequest) -> McpResourceList;
+                /// A resource's content, for the message being written.
+                future read_mcp_resource(ReadMcpResourceRequest) -> McpText;
                 // Memory
                 blocking list_memory(ListMemoryRequest) -> MemoryList;
                 blocking edit_memory_item(EditMemoryRequest) -> MemoryItemView;

@@ -52,6 +52,15 @@ pub struct SetMcpServerEnabledRequest {
     pub enabled: bool,
 }
 
+/// `set_mcp_server_grant`: what a stdio server may touch, replaced whole (network, folders
+/// to read, folders to write, unconfined); the server is started again with it at its next use.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SetMcpServerGrantRequest {
+    pub name: String,
+    pub sandbox: McpSandbox,
+}
+
 /// `set_mcp_tool_always_allow`: call `tool` (the server's own name for it) without asking
 /// each time, or ask again.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -19,6 +19,7 @@ mod insights;
 mod journal;
 mod list;
 mod mcp;
+mod mcp_offers;
 mod memory;
 mod models;
 mod place;
@@ -78,7 +79,12 @@ pub use list::Commands;
 pub use mcp::{
     AddMcpServerRequest, ImportMcpServersRequest, McpImportReport, McpImportSkipped, McpSecret,
     McpServerList, McpServerRemoved, McpServerRequest, McpServerView, McpTestReport, McpToolList,
-    McpToolView, SetMcpServerEnabledRequest, SetMcpToolAlwaysAllowRequest,
+    McpToolView, SetMcpServerEnabledRequest, SetMcpServerGrantRequest,
+    SetMcpToolAlwaysAllowRequest,
+};
+pub use mcp_offers::{
+    GetMcpPromptRequest, McpPromptArgumentView, McpPromptList, McpPromptView, McpResourceList,
+    McpResourceView, McpText, ReadMcpResourceRequest,
 };
 pub use memory::{
     EditMemoryRequest, ExtractMemoryRequest, ExtractMemoryResponse, ForgetMemoryResponse,

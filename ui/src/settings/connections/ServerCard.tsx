@@ -11,12 +11,14 @@ import { mcp } from "./api";
 import { Permissions } from "./Permissions";
 import { statusFromReport, type ServerStatus } from "./status";
 import { FailureDetail, StatusBadge } from "./StatusBadge";
+import { ResourceList } from "./ResourceList";
 import { ToolList } from "./ToolList";
 
 export function ServerCard({ server, onChanged, onError }: { server: McpServerView; onChanged: () => void; onError: (e: unknown) => void }) {
   const { t } = useTranslation();
   const [status, setStatus] = useState<ServerStatus>(server.enabled ? { kind: "testing" } : { kind: "disabled" });
   const [showTools, setShowTools] = useState(false);
+  const [showResources, setShowResources] = useState(false);
   const [confirm, setConfirm] = useState(false);
   const test = useCallback(async () => {
     setStatus({ kind: "testing" });
@@ -56,6 +58,9 @@ export function ServerCard({ server, onChanged, onError }: { server: McpServerVi
         <Button size="sm" type="button" data-testid="connection-tools-toggle" aria-expanded={showTools} disabled={!server.enabled} onClick={() => setShowTools((v) => !v)}>
           {showTools ? t("connections.hideTools") : t("connections.showTools")}
         </Button>
+        <Button size="sm" type="button" data-testid="connection-resources-toggle" aria-expanded={showResources} disabled={!server.enabled} onClick={() => setShowResources((v) => !v)}>
+          {showResources ? t("connections.hideResources") : t("connections.showResources")}
+        </Button>
         <label className="check">
           <input type="checkbox" data-testid="connection-enabled" checked={server.enabled} onChange={act(() => mcp.setEnabled(server.name, !server.enabled))} />
           {t("connections.enabled")}
@@ -65,6 +70,7 @@ export function ServerCard({ server, onChanged, onError }: { server: McpServerVi
         </Button>
       </div>
       {showTools && server.enabled && <ToolList server={server.name} onChanged={onChanged} />}
+      {showResources && server.enabled && <ResourceList server={server.name} />}
       {confirm && (
         <Dialog title={t("connections.removeTitle", { name: server.name })} onClose={() => setConfirm(false)} data-testid="connection-remove-dialog">
           <p>{t("connections.removeBody")}</p>
