@@ -86,7 +86,7 @@ for (const theme of ["light", "dark"] as const) {
 test("status, sync now, pause and resume, live from sync_changed; removing a device shows the new code", async ({ page }) => {
   await open(page, "en", "&sync=on");
   await expect(page.getByTestId("sync-state")).toHaveText("Sync is on");
-  await expect(page.getByTestId("settings-sync")).toContainText("2 change(s) wait to be sent.");
+  await expect(page.getByTestId("settings-sync")).toContainText("2 changes wait to be sent.");
   await expect(page.getByTestId("sync-device")).toHaveCount(2);
   await expect(page.getByTestId("sync-devices")).toContainText("This device");
   await page.getByTestId("sync-now").click();

@@ -32,7 +32,8 @@ fn open(dir: &std::path::Path, keys: Arc<EphemeralKeys>) -> App {
     App::open_with_keys(AppPaths::new(dir), keyed(), keys).unwrap()
 }
 
-fn journal_add(app: &App, text: &str) {
+/// A journal entry written by the person (also used by `sync_runner` and `sync_remote`).
+pub(crate) fn journal_add(app: &App, text: &str) {
     let request = JournalAddRequest {
         date: None,
         mood: None,

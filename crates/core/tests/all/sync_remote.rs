@@ -14,9 +14,7 @@ use vibe_test_support::{
     DAV_PASSWORD, DAV_USER, S3_ACCESS_KEY_ID, S3_SECRET_KEY, S3Server, WebDavServer,
 };
 use vibe_wire::ErrorKind;
-use vibe_wire::command::{
-    JournalAddRequest, JournalListRequest, MemoryKind, SyncJoinRequest, SyncSetupRequest,
-};
+use vibe_wire::command::{JournalListRequest, MemoryKind, SyncJoinRequest, SyncSetupRequest};
 use vibe_wire::settings::SyncTarget;
 
 const MARKERS: [&str; 3] =
@@ -57,14 +55,7 @@ impl Device {
     }
 
     fn journal_add(&self, text: &str) {
-        let request = JournalAddRequest {
-            date: None,
-            mood: None,
-            feelings: Vec::new(),
-            text: text.into(),
-            tags: Vec::new(),
-        };
-        self.app.journal_add(&request).unwrap();
+        crate::sync::journal_add(&self.app, text);
     }
 
     fn conversations(&self) -> Vec<String> {

@@ -1,16 +1,16 @@
 //! Sync in the background (`vibe_core::app::run_sync_in_background`) with a real folder target
 //! and short intervals: a change is sent after the debounce and a second device receives it at
-//! its periodic run; nothing runs while paused or not set up; a failure is kept in the status;
-//! (a run never overlapping another is a unit test of `sync_runner.rs`). Waits are bounded polls of the status (generous
-//! deadlines, no assertion on how fast anything is).
+//! its periodic run; nothing runs while paused or not set up; a failure is kept in the status
+//! (a run never overlapping another is a unit test of `sync_runner.rs`). Waits are bounded
+//! polls of the status (generous deadlines, no assertion on how fast anything is).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::sync::journal_add;
 use vibe_core::app::{App, AppPaths, EphemeralKeys, Overrides, SyncTiming, run_sync_in_background};
 use vibe_wire::command::{
-    JournalAddRequest, JournalListRequest, SyncJoinRequest, SyncPauseRequest, SyncSetupRequest,
-    SyncStatusView,
+    JournalListRequest, SyncJoinRequest, SyncPauseRequest, SyncSetupRequest, SyncStatusView,
 };
 use vibe_wire::settings::SyncTarget;
 
@@ -27,17 +27,6 @@ fn open(dir: &std::path::Path) -> Arc<App> {
 
 fn folder(path: &std::path::Path) -> SyncTarget {
     SyncTarget::Folder { path: path.to_str().unwrap().into() }
-}
-
-fn journal_add(app: &App, text: &str) {
-    let request = JournalAddRequest {
-        date: None,
-        mood: None,
-        feelings: Vec::new(),
-        text: text.into(),
-        tags: Vec::new(),
-    };
-    app.journal_add(&request).unwrap();
 }
 
 fn quick(every: Duration) -> SyncTiming {
