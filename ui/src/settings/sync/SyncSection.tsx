@@ -172,7 +172,8 @@ export function SyncSection() {
             </Button>
           </div>
           {status.paused && <p className="muted small">{t("sync.pausedHint")}</p>}
-          {mode === "idle" && error && (
+          {/* A failed run is already said above, as the status's last error. */}
+          {mode === "idle" && error && error.error.message !== status.activity.last_error?.message && (
             <Toast tone="danger" as="p" className="sync-failure bad" data-testid="sync-error">
               <FailureText failure={error} />
             </Toast>
