@@ -47,6 +47,7 @@ fn main() -> anyhow::Result<()> {
         )
         .manage(started)
         .manage(commands::skills_watch::SkillsWatch::default())
+        .manage(commands::sync_watch::SyncWatch::default())
         .manage(window::InTray::default())
         .manage(update_runs::AppChecks::default())
         .plugin(tauri_plugin_dialog::init())

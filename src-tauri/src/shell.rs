@@ -99,11 +99,17 @@ impl Shell {
     }
 }
 
-/// What starts once an app is open: its automatic backups, and its MCP servers connecting in
-/// the background (so the first turn finds them ready).
+/// What starts once an app is open: its automatic backups, its MCP servers connecting in
+/// the background (so the first turn finds them ready), and sync in the background (the core
+/// decides when; it ends with the app).
 fn on_opened(app: &Arc<App>) {
     schedule_backups(app);
     app.start_connections(tauri::async_runtime::handle().inner());
+    let timing = vibe_core::app::SyncTiming::default();
+    tauri::async_runtime::spawn(vibe_core::app::run_sync_in_background(
+        Arc::downgrade(app),
+        timing,
+    ));
 }
 
 /// Ask the app for its automatic backup at start and then every hour, on a thread of its own,

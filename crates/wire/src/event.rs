@@ -41,6 +41,9 @@ pub enum Event {
     /// A model download stopped: cancelled (`cancelled`), a network error (pulling again
     /// resumes), no room, a wrong checksum (the partial file was removed).
     ModelDownloadFailed { id: String, error: ErrorInfo },
+    /// Sync's status changed: a run began or ended (in the background or asked for), or it
+    /// was set up, joined, paused or resumed. Outside any run (`run_id` empty).
+    SyncChanged { status: crate::command::SyncStatusView },
     /// A run (one request → one agent run) began.
     RunStarted {
         conversation_id: String,

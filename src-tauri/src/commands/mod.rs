@@ -1,7 +1,7 @@
 //! The commands the webview may invoke, all named in the command list of the wire crate
 //! (`vibe_wire::with_commands!`): its `app` section is generated in `wire` (answered by the
 //! core's `App`), its `shell` section is written by hand in the other modules here (dialogs,
-//! opening a folder, unlocking, the skills watch, closing to the tray, starting at login,
+//! opening a folder, unlocking, the skills and sync watches, closing to the tray, starting at login,
 //! updates) and
 //! re-exported below, where the generated handler finds them. Requests and responses are the wire crate's types, `CommandError` (a
 //! typed kind, a message and the data for a hint) the error. Database work runs on blocking
@@ -13,6 +13,7 @@ pub mod export;
 pub mod lifecycle;
 pub mod models;
 pub mod skills_watch;
+pub mod sync_watch;
 pub mod update;
 pub mod wire;
 
@@ -23,6 +24,7 @@ pub use export::*;
 pub use lifecycle::*;
 pub use models::*;
 pub use skills_watch::*;
+pub use sync_watch::*;
 pub use update::*;
 
 use std::sync::Arc;

@@ -19,6 +19,7 @@ const ALL_TYPES: Record<Event["type"], true> = {
   model_download_progress: true,
   model_download_finished: true,
   model_download_failed: true,
+  sync_changed: true,
   run_started: true,
   round_started: true,
   model_request: true,
@@ -308,6 +309,12 @@ describe("reduce over cases the recordings do not hold", () => {
     expect(s.safety?.resources.map((r) => r.number)).toContain("12356");
     expect(s.messages.at(-1)).toMatchObject({ role: "assistant", status: "done" });
     expect(s.messages.at(-1)?.role === "assistant" && s.messages.at(-1)?.text).toContain("你不必一个人扛着");
+  });
+
+  it("leaves a conversation untouched by sync's status (it belongs to Settings → Sync)", () => {
+    const s = feed(base.slice(0, 3));
+    const status = { enabled: false, target: null, target_settings: null, device_id: null, pending_changes: 0, last_sync: null, devices: [], paused: false, activity: { running: true, last_run_at: null, last_run: null, last_error: null } };
+    expect(feed([{ run_id: "", seq: 0, ts: "", type: "sync_changed", status }], s)).toEqual(s);
   });
 
   it("leaves a conversation untouched by model downloads (they belong to Settings)", () => {

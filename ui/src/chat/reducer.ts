@@ -296,6 +296,9 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
     case "model_download_failed":
       // Downloads of local models (Settings → Models) are not part of a conversation.
       return state;
+    case "sync_changed":
+      // Sync's status is Settings → Sync's (its own watch channel), not a conversation's.
+      return state;
     case "safety_check":
       // The model check of an unsure screening (docs/safety.md): what stands arrives as
       // `safety_notice` (or nothing); the check itself changes nothing on screen.

@@ -17,6 +17,7 @@ import { pickScript, type Script } from "./scripts";
 import { createSkills } from "./skills";
 import { createJournal } from "./journal";
 import { createMcp } from "./mcp";
+import { createSync } from "./sync";
 import { createToday } from "./today";
 import { createUpdates, type UpdatesState } from "./updates";
 import { UPDATE_FOUND } from "../updates/UpdateCheck";
@@ -157,6 +158,7 @@ export function installMockBackend() {
   mock.updates = updates.state;
   handlers.push(journal.handle, today.handle, updates.handle);
   handlers.push(createMcp(mock.keychain).handle);
+  handlers.push(createSync(params, mock.keychain, (channel, index, env) => window.__TAURI_INTERNALS__.runCallback(channel, { index, message: out(env) })).handle);
   let locked = params.get("locked");
   // `?long=N`: a stored conversation of N messages (Markdown replies, CJK) to open.
   const long = Number(params.get("long") ?? 0);

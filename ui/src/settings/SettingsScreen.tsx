@@ -19,6 +19,7 @@ import { ModelsSection } from "./ModelsSection";
 import { ThemeSwitch } from "./ThemeSwitch";
 import { Button, Field, Toast } from "../design";
 import { ConnectionsSection } from "./connections/ConnectionsSection";
+import { SyncSection } from "./sync/SyncSection";
 
 export function SettingsScreen() {
   const { t } = useTranslation();
@@ -190,6 +191,7 @@ export function SettingsScreen() {
       </Field>
       <ModelsSection onUsed={() => client.settings.get().then((view) => setS(formFromView(view)), (e) => report("settings", e))} />
       <ConnectionsSection />
+      <SyncSection />
       {encryption && (
         <p
           className={encryption === "none" ? "encryption bad" : "encryption muted"}

@@ -105,6 +105,7 @@ import type { StateEntryEdited } from "./StateEntryEdited";
 import type { StateWritten } from "./StateWritten";
 import type { SyncDeviceList } from "./SyncDeviceList";
 import type { SyncJoinRequest } from "./SyncJoinRequest";
+import type { SyncPauseRequest } from "./SyncPauseRequest";
 import type { SyncRemoveDeviceRequest } from "./SyncRemoveDeviceRequest";
 import type { SyncRunView } from "./SyncRunView";
 import type { SyncSetupRequest } from "./SyncSetupRequest";
@@ -224,6 +225,8 @@ export type Commands = {
   sync_devices: [void, SyncDeviceList];
   /** Removes a device and replaces the sync key: the new recovery code is answered once; every other device joins again with it. */
   sync_remove_device: [SyncRemoveDeviceRequest, SyncSetupResponse];
+  /** Pauses or resumes background syncing (`sync.paused`). */
+  sync_pause: [SyncPauseRequest, SyncStatusView];
   /** Opens the locked data folder: its passphrase, or (new folder) no encryption. */
   unlock_database: [UnlockDatabaseRequest, UnlockDatabaseResponse];
   /** The report (`App::protocol_report`) saved where the person picks. */
@@ -238,6 +241,8 @@ export type Commands = {
   ui_ready: [void, null];
   /** The skill registry's `skills_changed` notices, to the channel. */
   watch_skills: [void, null];
+  /** Sync's status as it changes (`sync_changed`: runs begun and ended, pause), to the channel; a new call replaces the earlier channel. */
+  watch_sync: [void, null];
   /** The window closes as `preferences.on_close` now says: to the tray, or quitting (the first-close dialog calls it once the answer is saved). */
   close_window: [void, null];
   /** Whether VibeLife starts at login (the OS's autostart entry). */
@@ -251,4 +256,4 @@ export type Commands = {
 };
 
 /** The commands whose events stream to a channel (`onEvent`). */
-export type StreamingCommand = "send_message" | "pull_model" | "watch_skills";
+export type StreamingCommand = "send_message" | "pull_model" | "watch_skills" | "watch_sync";

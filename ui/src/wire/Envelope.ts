@@ -15,6 +15,7 @@ import type { SectionTokens } from "./SectionTokens";
 import type { SkillsChange } from "./SkillsChange";
 import type { StopReason } from "./StopReason";
 import type { SummaryBy } from "./SummaryBy";
+import type { SyncStatusView } from "./SyncStatusView";
 import type { TokenUsage } from "./TokenUsage";
 import type { JsonValue } from "./serde_json/JsonValue";
 
@@ -33,7 +34,7 @@ seq: number,
 /**
  * RFC 3339 UTC timestamp.
  */
-ts: string, } & ({ "type": "skills_changed", changes: Array<SkillsChange>, } | { "type": "model_download_progress", id: string, received: number, total: number, } | { "type": "model_download_finished", id: string, size_bytes: number, sha256: string, } | { "type": "model_download_failed", id: string, error: ErrorInfo, } | { "type": "run_started", conversation_id: string, phase: Phase, 
+ts: string, } & ({ "type": "skills_changed", changes: Array<SkillsChange>, } | { "type": "model_download_progress", id: string, received: number, total: number, } | { "type": "model_download_finished", id: string, size_bytes: number, sha256: string, } | { "type": "model_download_failed", id: string, error: ErrorInfo, } | { "type": "sync_changed", status: SyncStatusView, } | { "type": "run_started", conversation_id: string, phase: Phase, 
 /**
  * The active skill at the start (restored from the conversation).
  */

@@ -15,6 +15,7 @@ import type { SectionTokens } from "./SectionTokens";
 import type { SkillsChange } from "./SkillsChange";
 import type { StopReason } from "./StopReason";
 import type { SummaryBy } from "./SummaryBy";
+import type { SyncStatusView } from "./SyncStatusView";
 import type { TokenUsage } from "./TokenUsage";
 import type { JsonValue } from "./serde_json/JsonValue";
 
@@ -23,7 +24,7 @@ import type { JsonValue } from "./serde_json/JsonValue";
  * round `round_started`, `model_request`, deltas, `tool_call` / `approval_*` / `tool_result`
  * and their side events, `usage`; finally exactly one `run_finished`.
  */
-export type Event = { "type": "skills_changed", changes: Array<SkillsChange>, } | { "type": "model_download_progress", id: string, received: number, total: number, } | { "type": "model_download_finished", id: string, size_bytes: number, sha256: string, } | { "type": "model_download_failed", id: string, error: ErrorInfo, } | { "type": "run_started", conversation_id: string, phase: Phase, 
+export type Event = { "type": "skills_changed", changes: Array<SkillsChange>, } | { "type": "model_download_progress", id: string, received: number, total: number, } | { "type": "model_download_finished", id: string, size_bytes: number, sha256: string, } | { "type": "model_download_failed", id: string, error: ErrorInfo, } | { "type": "sync_changed", status: SyncStatusView, } | { "type": "run_started", conversation_id: string, phase: Phase, 
 /**
  * The active skill at the start (restored from the conversation).
  */

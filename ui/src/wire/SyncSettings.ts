@@ -17,4 +17,9 @@ folder: string | null,
 /**
  * This device's id on the target (its files' folder), chosen at setup or join.
  */
-device_id: string | null, };
+device_id: string | null, 
+/**
+ * Background syncing is paused (Settings → Sync): the app's runner starts no run; a
+ * sync the person asks for still runs. Not written while false (older files round-trip).
+ */
+paused?: boolean, };

@@ -93,6 +93,8 @@ pub(crate) fn status_lines(event: &Event) -> Vec<String> {
         Event::ModelDownloadFailed { id, error } => {
             vec![format!("error [{}]: download of {id}: {}", error.kind, error.message)]
         }
+        // Only the desktop app watches sync; `vibe sync status` answers for itself.
+        Event::SyncChanged { .. } => vec![],
         Event::ProtocolInvitation { .. }
         | Event::ProtocolInvitationLapsed { .. }
         | Event::ProtocolProgress { .. }

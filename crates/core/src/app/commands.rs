@@ -386,4 +386,8 @@ impl Commands for App {
     ) -> Result<SyncSetupResponse, AppError> {
         App::sync_remove_device(self, &request).await
     }
+
+    fn sync_pause(&self, request: SyncPauseRequest) -> Result<SyncStatusView, AppError> {
+        App::sync_pause(self, &request)
+    }
 }

@@ -49,6 +49,7 @@ mod skills;
 mod state;
 mod streak;
 mod sync;
+mod sync_runner;
 mod sync_target;
 mod today;
 mod turns;
@@ -79,6 +80,7 @@ pub use paths::{
 pub use secrets::{EphemeralKeys, KeyStore, OsKeychain};
 pub use settings::{Language, Preferences, Settings, SettingsFile};
 pub use sync::SYNC_CODE_ENV;
+pub use sync_runner::{Schedule, SyncTiming, run_in_background as run_sync_in_background};
 pub use turns::LiveRuns;
 /// What opening the data folder upgraded (`App::upgraded`): the schema versions, the old file kept.
 pub use vibe_store::Upgrade;
@@ -109,6 +111,8 @@ pub struct App {
     /// This data folder's run folders with their key (none when encryption is off), passed
     /// down to every writer and reader of run folders.
     run_folders: vibe_runlog::RunFolders,
+    /// Sync runs one at a time, and what the last one did (`sync_runner.rs`).
+    sync_runs: sync_runner::SyncRuns,
 }
 
 struct Loaded {
@@ -230,6 +234,7 @@ impl App {
             recovered,
             downloads: models::Downloads::default(),
             run_folders,
+            sync_runs: sync_runner::SyncRuns::default(),
         })
     }
 

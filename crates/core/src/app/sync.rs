@@ -8,8 +8,9 @@
 
 use vibe_sync::SyncKey;
 use vibe_wire::command::{
-    SettingChange, SyncDeviceList, SyncDeviceView, SyncJoinRequest, SyncRemoveDeviceRequest,
-    SyncRunView, SyncSetupRequest, SyncSetupResponse, SyncStatusView, UpdateSettingsRequest,
+    SettingChange, SyncDeviceList, SyncDeviceView, SyncJoinRequest, SyncPauseRequest,
+    SyncRemoveDeviceRequest, SyncRunView, SyncSetupRequest, SyncSetupResponse, SyncStatusView,
+    UpdateSettingsRequest,
 };
 use vibe_wire::settings::SyncTarget;
 use zeroize::Zeroizing;
@@ -99,6 +100,7 @@ impl App {
             change("sync.device_id", device.into()),
         ];
         self.update_settings(UpdateSettingsRequest { changes })?;
+        self.sync_runs.notify();
         self.sync_status()
     }
 
@@ -152,8 +154,9 @@ impl App {
         self.sync_begin(&request.target)
     }
 
-    /// `sync_now`: one run. Refused files are in the answer; the rest was merged.
-    pub async fn sync_now(&self) -> Result<SyncRunView, AppError> {
+    /// One run (`sync_runner.rs` keeps them one at a time). Refused files are in the answer;
+    /// the rest was merged.
+    pub(crate) async fn sync_run(&self) -> Result<SyncRunView, AppError> {
         let (target, _) = self.sync_target()?.ok_or_else(Self::not_set_up)?;
         let key = self.sync_key()?;
         let name = host_name();
@@ -186,7 +189,20 @@ impl App {
             last_sync: device.as_ref().and_then(|d| d.last_run.clone()),
             device_id: device.map(|d| d.device_id),
             devices,
+            paused: self.settings().sync.paused,
+            activity: self.sync_runs.activity(),
         })
+    }
+
+    /// `sync_pause`: pause or resume background syncing (a run asked for still runs).
+    pub fn sync_pause(&self, request: &SyncPauseRequest) -> Result<SyncStatusView, AppError> {
+        if self.settings().sync.effective_target().is_none() {
+            return Err(Self::not_set_up());
+        }
+        let change = SettingChange { key: "sync.paused".into(), value: request.paused.into() };
+        self.update_settings(UpdateSettingsRequest { changes: vec![change] })?;
+        self.sync_runs.notify();
+        self.sync_status()
     }
 
     /// This device, then every other one this store has read from.
@@ -252,6 +268,7 @@ impl App {
             return Err(e.into());
         }
         self.store().sync_peer_removed(&request.device_id)?;
+        self.sync_runs.notify();
         let code: Zeroizing<String> = new.code();
         Ok(SyncSetupResponse { code: code.to_string(), status: self.sync_status()? })
     }

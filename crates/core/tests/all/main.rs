@@ -42,6 +42,7 @@ mod stored_calls;
 mod structured;
 mod sync;
 mod sync_remote;
+mod sync_runner;
 mod today;
 mod tool_order;
 mod undo;

@@ -32,7 +32,8 @@ fn open(dir: &std::path::Path, keys: Arc<EphemeralKeys>) -> App {
     App::open_with_keys(AppPaths::new(dir), keyed(), keys).unwrap()
 }
 
-/// A journal entry of `text`, today, through the app (as the person's journal screen adds one).
+/// A journal entry of `text`, today, through the app (as the person's journal screen adds one);
+/// also used by `sync_runner` and `sync_remote`.
 pub(crate) fn journal_add(app: &App, text: &str) {
     let request = JournalAddRequest {
         date: None,

@@ -55,7 +55,7 @@ impl Device {
     }
 
     fn journal_add(&self, text: &str) {
-        super::sync::journal_add(&self.app, text);
+        crate::sync::journal_add(&self.app, text);
     }
 
     fn conversations(&self) -> Vec<String> {

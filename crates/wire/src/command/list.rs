@@ -137,6 +137,8 @@ macro_rules! with_commands {
                 /// Removes a device and replaces the sync key: the new recovery code is answered
                 /// once; every other device joins again with it.
                 future sync_remove_device(SyncRemoveDeviceRequest) -> SyncSetupResponse;
+                /// Pauses or resumes background syncing (`sync.paused`).
+                blocking sync_pause(SyncPauseRequest) -> SyncStatusView;
             }
             shell {
                 /// Opens the locked data folder: its passphrase, or (new folder) no encryption.
@@ -153,6 +155,9 @@ macro_rules! with_commands {
                 call ui_ready() -> ();
                 /// The skill registry's `skills_changed` notices, to the channel.
                 stream watch_skills() -> ();
+                /// Sync's status as it changes (`sync_changed`: runs begun and ended, pause), to
+                /// the channel; a new call replaces the earlier channel.
+                stream watch_sync() -> ();
                 /// The window closes as `preferences.on_close` now says: to the tray, or quitting
                 /// (the first-close dialog calls it once the answer is saved).
                 call close_window() -> ();

@@ -131,8 +131,8 @@ pub use state::{
     StateRead, StateReadStatus, StateWritten, WriteStateRequest,
 };
 pub use sync::{
-    SyncDeviceList, SyncDeviceView, SyncJoinRequest, SyncRemoveDeviceRequest, SyncRunView,
-    SyncSetupRequest, SyncSetupResponse, SyncStatusView,
+    SyncActivity, SyncDeviceList, SyncDeviceView, SyncJoinRequest, SyncPauseRequest,
+    SyncRemoveDeviceRequest, SyncRunView, SyncSetupRequest, SyncSetupResponse, SyncStatusView,
 };
 pub use today::{
     ActiveProtocolView, DailyPromptView, StarterList, StarterView, StartersRequest, StreakView,

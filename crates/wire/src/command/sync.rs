@@ -61,6 +61,13 @@ pub struct SyncRemoveDeviceRequest {
     pub device_id: String,
 }
 
+/// `sync_pause`: pause (`paused: true`) or resume background syncing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SyncPauseRequest {
+    pub paused: bool,
+}
+
 /// One device syncing through the target.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -93,6 +100,27 @@ pub struct SyncStatusView {
     /// The end of the last sync run (RFC 3339).
     pub last_sync: Option<String>,
     pub devices: Vec<SyncDeviceView>,
+    /// Background syncing is paused (`sync.paused`).
+    #[serde(default)]
+    pub paused: bool,
+    /// What this app's runs did since it started (background or asked for).
+    #[serde(default)]
+    pub activity: SyncActivity,
+}
+
+/// This app's sync runs since it started: kept in memory, so a failure in the background is
+/// said in the status (not as a popup each time).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SyncActivity {
+    /// A run is going on now.
+    pub running: bool,
+    /// When the last run ended (RFC 3339), whether it worked or not.
+    pub last_run_at: Option<String>,
+    /// What the last run that worked did.
+    pub last_run: Option<SyncRunView>,
+    /// Why the last run failed; none once a later one worked.
+    pub last_error: Option<crate::ErrorInfo>,
 }
 
 /// `sync_devices`: this device and every other one that wrote to the target.

@@ -51,6 +51,11 @@ pub struct SyncSettings {
     pub folder: Option<String>,
     /// This device's id on the target (its files' folder), chosen at setup or join.
     pub device_id: Option<String>,
+    /// Background syncing is paused (Settings → Sync): the app's runner starts no run; a
+    /// sync the person asks for still runs. Not written while false (older files round-trip).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
+    pub paused: bool,
 }
 
 impl SyncSettings {
@@ -77,5 +82,15 @@ mod tests {
         );
         let secret = r#"{"target": {"kind": "webdav", "url": "u", "user": "a", "password": "p"}}"#;
         assert!(serde_json::from_str::<SyncSettings>(secret).is_err(), "no password field");
+    }
+
+    #[test]
+    fn paused_is_written_only_when_set() {
+        let off = SyncSettings::default();
+        assert!(!serde_json::to_string(&off).unwrap().contains("paused"));
+        let on = SyncSettings { paused: true, ..SyncSettings::default() };
+        let back: SyncSettings =
+            serde_json::from_str(&serde_json::to_string(&on).unwrap()).unwrap();
+        assert!(back.paused);
     }
 }
