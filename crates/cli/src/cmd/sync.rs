@@ -7,7 +7,8 @@ use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use vibe_core::app::App;
 use vibe_wire::command::{
-    SyncDeviceView, SyncJoinRequest, SyncRemoveDeviceRequest, SyncSetupRequest, SyncStatusView,
+    SyncDeviceView, SyncJoinRequest, SyncPauseRequest, SyncRemoveDeviceRequest, SyncSetupRequest,
+    SyncStatusView,
 };
 
 use super::sync_target::TargetArgs;
@@ -49,6 +50,10 @@ enum SyncCommand {
         /// The device's id (`vibe sync devices`).
         id: String,
     },
+    /// Stop the desktop app's background syncing (`vibe sync now` still syncs when asked).
+    Pause,
+    /// Let the desktop app sync in the background again.
+    Resume,
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
@@ -121,6 +126,11 @@ pub fn run(ctx: &Ctx, args: SyncArgs) -> anyhow::Result<()> {
                 )
             });
         }
+        SyncCommand::Pause | SyncCommand::Resume => {
+            let paused = matches!(args.command, SyncCommand::Pause);
+            let status = app.sync_pause(&SyncPauseRequest { paused })?;
+            print(ctx, &serde_json::to_value(&status)?, || status_text(&status));
+        }
         SyncCommand::Devices => {
             let list = runtime()?.block_on(app.sync_devices())?;
             print(ctx, &serde_json::to_value(&list)?, || {
@@ -144,6 +154,9 @@ fn status_text(s: &SyncStatusView) -> String {
         s.pending_changes,
         s.last_sync.as_deref().unwrap_or("never"),
     );
+    if s.paused {
+        text.push_str("\nbackground sync: paused (vibe sync resume)");
+    }
     for d in &s.devices {
         text.push('\n');
         text.push_str(&device_line(d));

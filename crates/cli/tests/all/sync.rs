@@ -1,4 +1,4 @@
-//! `vibe sync setup|join|now|status|devices` between two real data folders through a folder
+//! `vibe sync setup|join|now|status|devices|pause|resume` between two real data folders through a folder
 //! target (docs/sync.md): a journal entry made on one reaches the other, a wrong code is
 //! refused and changes nothing, the target holds no clear text. A test machine has no OS
 //! keychain, so the key is given as `VIBE_SYNC_CODE` (its documented stand-in).
@@ -71,6 +71,16 @@ fn a_journal_entry_reaches_another_data_folder_through_setup_join_and_now() {
     ok_json(&mut synced(a.path()), &["sync", "now"]);
     let devices = ok_json(&mut synced(a.path()), &["sync", "devices"]);
     assert_eq!(devices["devices"].as_array().unwrap().len(), 2, "{devices}");
+
+    // Pausing the app's background syncing is kept in the settings and said by `status`;
+    // resuming takes it back. Asking still syncs while paused.
+    assert_eq!(ok_json_in(a.path(), &["sync", "pause"])["paused"], true);
+    let shown = in_dir(a.path()).args(["sync", "status"]).output().unwrap();
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(shown.contains("background sync: paused (vibe sync resume)"), "{shown}");
+    ok_json(&mut synced(a.path()), &["sync", "now"]);
+    assert_eq!(ok_json_in(a.path(), &["sync", "resume"])["paused"], false);
+    assert_eq!(ok_json_in(a.path(), &["sync", "status"])["paused"], false);
 
     // The target holds neither the entry nor the key in clear.
     let bytes = all_bytes(target.path());
