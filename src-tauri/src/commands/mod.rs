@@ -15,6 +15,7 @@ pub mod models;
 pub mod skills_watch;
 pub mod sync_watch;
 pub mod update;
+pub mod watch_target;
 pub mod wire;
 
 // The `shell` section of the command list, by name (with tauri's hidden helpers).
