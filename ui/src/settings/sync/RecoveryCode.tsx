@@ -4,17 +4,19 @@
 
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import QRCode from "qrcode";
+import { encode } from "uqr";
 import { Button, Card } from "../../design";
 import { codeGroups } from "./form";
 
-/** The code's dark modules as one SVG path (a quiet zone of four modules around it). */
+/** The code's dark modules as one SVG path (a quiet zone of four modules around it). `uqr`,
+ * not `qrcode`: qrcode assigns `toString` on its own objects, which throws under the app's
+ * frozen `Object.prototype` (tauri.conf.json `freezePrototype`) and blanked the whole window. */
 function qrPath(code: string): { size: number; d: string } {
-  const { modules } = QRCode.create(code, { errorCorrectionLevel: "M" });
+  const { data, size } = encode(code, { ecc: "M", border: 0 });
   const parts: string[] = [];
-  for (let row = 0; row < modules.size; row++)
-    for (let col = 0; col < modules.size; col++) if (modules.get(row, col)) parts.push(`M${col + 4} ${row + 4}h1v1h-1z`);
-  return { size: modules.size + 8, d: parts.join("") };
+  for (let row = 0; row < size; row++)
+    for (let col = 0; col < size; col++) if (data[row]?.[col]) parts.push(`M${col + 4} ${row + 4}h1v1h-1z`);
+  return { size: size + 8, d: parts.join("") };
 }
 
 export function RecoveryCode({ code, rotated, onSaved }: { code: string; rotated: boolean; onSaved: () => void }) {
