@@ -98,7 +98,7 @@ mod tests {
     #[test]
     fn defaults_are_the_documented_ones_and_valid() {
         let l = ContextLimits::default();
-        assert_eq!((l.phase1_prompt_tokens, l.phase2_prompt_tokens), (2400, 6000));
+        assert_eq!((l.phase1_prompt_tokens, l.phase2_prompt_tokens), (2000, 6000));
         assert_eq!((l.phase1_history_messages, l.phase2_history_messages), (5, 10));
         assert_eq!(l.cases_top_k, 2);
         assert_eq!(l.history_mode, HistoryMode::FixedCount);

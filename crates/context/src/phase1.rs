@@ -1,14 +1,15 @@
-//! The phase-1 prompt (docs/design.md#phase-1): no active skill, so the light core persona, a
-//! short note on `use_skill`, the wellbeing instruction, the language rule, the `use_skill`
+//! The phase-1 prompt (docs/design.md#phase-1): no active skill, so the light core persona in
+//! the conversation's voice, a short note on `use_skill`, the wellbeing instruction, the language rule, the `use_skill`
 //! tool carrying the skill catalog and the `flag_wellbeing_concern` tool; and, riding with the
 //! latest user message, the protocol prompt and the compaction summary when there are any —
 //! all within the phase-1 budget. No profile, cases or SOP.
 
 use vibe_llm::ToolDef;
-use vibe_skills::SkillsError;
+use vibe_skills::{SkillsError, VoiceMode};
 use vibe_wire::{Phase, SectionTokens};
 
 use super::catalog;
+use super::phase2::voice_mode;
 use super::render::head_and_tail;
 use super::sections::{
     Section, join, join_turn, measure, seam_slack, section_tokens, tools_tokens,
@@ -54,6 +55,23 @@ impl ContextBuilder {
         Ok(super::statics::titled(body, entry.meta.expert_persona.as_deref().unwrap_or("Vibe")))
     }
 
+    /// The voice of the core persona: the conversation's mode, else the profile's preference,
+    /// else warm, limited to the modes `core` allows (as phase 2 does for a skill).
+    fn core_voice(
+        &self,
+        req: &PromptRequest<'_>,
+        notices: &mut Vec<String>,
+    ) -> Result<VoiceMode, ContextError> {
+        match self.skills.skill("core") {
+            Ok(entry) => {
+                let view = self.view(req.user, &entry.meta)?;
+                Ok(voice_mode(&entry.meta, req.voice_mode, &view, notices))
+            }
+            Err(SkillsError::UnknownSkill { .. }) => Ok(req.voice_mode.unwrap_or(VoiceMode::Warm)),
+            Err(e) => Err(e.into()),
+        }
+    }
+
     pub(super) fn phase1(
         &self,
         req: &PromptRequest<'_>,
@@ -62,6 +80,7 @@ impl ContextBuilder {
         let budget = self.budget(self.limits.phase1_prompt_tokens);
         let tk = self.tk;
         let mut persona = self.core_persona()?;
+        let voice = self.core_voice(req, &mut notices)?;
         let persona_cap = budget * PERSONA_SHARE / 100;
         if tk.count(&persona) > persona_cap {
             persona = head_and_tail(tk, &persona, persona_cap);
@@ -73,6 +92,7 @@ impl ContextBuilder {
         // section and the summary ride with the latest user message (docs/local-model.md).
         let sections = vec![
             Section::new("persona", persona),
+            Section::new("voice", texts::voice_text(voice)),
             Section::new("tool_guide", texts::PHASE1_TOOLS),
             Section::new("wellbeing", texts::WELLBEING),
             Section::new("language", texts::LANGUAGE),

@@ -29,7 +29,7 @@ fn builtin_catalog_fits_in_full_without_notices() {
     let (b, _) = builtin();
     let p = b.system_prompt(&request("最近工作好累，想聊聊")).unwrap();
     assert_eq!(p.phase, Phase::Phase1);
-    assert!(p.prompt_tokens <= 2400, "{}", p.prompt_tokens);
+    assert!(p.prompt_tokens <= 2000, "{}", p.prompt_tokens);
     assert!(p.notices.is_empty(), "{:?}", p.notices);
     let names = enum_names(&p);
     assert_eq!(names, ["bazi", "career", "lifecoach", "tarot", "zodiac"]);
@@ -37,6 +37,25 @@ fn builtin_catalog_fits_in_full_without_notices() {
     assert!(!p.system.contains("## 用户资料"), "no profile in phase 1");
     let description = &p.tools[0].description;
     assert!(description.contains("八字") && description.contains("命盘"), "{description}");
+}
+
+#[test]
+fn the_companion_speaks_in_the_conversations_voice_then_the_profiles() {
+    let (b, store) = builtin();
+    let p = b.system_prompt(&request("hi")).unwrap();
+    assert!(p.system.contains("## 语气：温暖"), "warm by default");
+    store
+        .set_path(vibe_store::LOCAL_USER, "preferences.voice_mode", serde_json::json!("direct"))
+        .unwrap();
+    let p = b.system_prompt(&request("hi")).unwrap();
+    assert!(p.system.contains("## 语气：直接") && !p.system.contains("## 语气：温暖"));
+    let req =
+        PromptRequest { voice_mode: Some(vibe_wire::VoiceMode::Playful), ..request("hi") };
+    let p = b.system_prompt(&req).unwrap();
+    assert!(p.system.contains("## 语气：轻松"), "the conversation's mode wins");
+    assert!(p.notices.is_empty(), "{:?}", p.notices);
+    // The persona no longer describes all three voices (only the chosen one reaches the model).
+    assert_eq!(p.system.matches("## 语气").count(), 1, "{}", p.system);
 }
 
 fn real_tokens(b: &super::ContextBuilder, p: &super::BuiltPrompt) -> u32 {
@@ -50,12 +69,12 @@ fn fifty_skills_still_fit_the_relevant_ones_described_first() {
     write_many_skills(root.path(), 50);
     let (b, _) = builder_with(Some(root.path()), true, ContextLimits::default());
     let p = b.system_prompt(&request("我想聊聊话题37-3")).unwrap();
-    assert!(p.prompt_tokens <= 2400, "{}", p.prompt_tokens);
-    assert!(real_tokens(&b, &p) <= 2400, "{}", real_tokens(&b, &p));
+    assert!(p.prompt_tokens <= 2000, "{}", p.prompt_tokens);
+    assert!(real_tokens(&b, &p) <= 2000, "{}", real_tokens(&b, &p));
     assert_eq!(p.notices.len(), 1, "{:?}", p.notices);
     assert!(p.notices[0].starts_with("catalog: "), "{:?}", p.notices);
     assert!(
-        p.notices[0].contains("of 55 skills") && p.notices[0].ends_with("to fit 2400 tokens"),
+        p.notices[0].contains("of 55 skills") && p.notices[0].ends_with("to fit 2000 tokens"),
         "{:?}",
         p.notices
     );
@@ -72,10 +91,10 @@ fn two_hundred_skills_list_the_most_relevant_and_say_how_many_are_left_out() {
     write_many_skills(root.path(), 200);
     let (b, _) = builder_with(Some(root.path()), true, ContextLimits::default());
     let p = b.system_prompt(&request("话题150-1 怎么办")).unwrap();
-    assert!(real_tokens(&b, &p) <= 2400);
+    assert!(real_tokens(&b, &p) <= 2000);
     let names = enum_names(&p);
     let expected = format!(
-        "catalog: {} of 205 skills listed; {} left out to fit 2400 tokens",
+        "catalog: {} of 205 skills listed; {} left out to fit 2000 tokens",
         names.len(),
         205 - names.len()
     );
@@ -135,7 +154,10 @@ fn sections_add_up_and_match_the_real_count() {
         .unwrap();
     assert_eq!(p.sections.iter().map(|s| s.tokens).sum::<u32>(), p.prompt_tokens);
     let names: Vec<&str> = p.sections.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["persona", "tool_guide", "wellbeing", "language", "catalog", "summary"]);
+    assert_eq!(
+        names,
+        ["persona", "voice", "tool_guide", "wellbeing", "language", "catalog", "summary"]
+    );
     assert!(p.turn.as_deref().unwrap().contains("用户叫小林") && !p.system.contains("用户叫小林"));
     // Counting section by section may differ from counting the whole by a token at a seam.
     let real = real_tokens(&b, &p);

@@ -56,7 +56,7 @@ fn persona_mode(
 
 /// The voice mode: requested, else the profile's preference, else warm; limited to the ones
 /// the skill allows.
-fn voice_mode(
+pub(super) fn voice_mode(
     meta: &SkillMeta,
     requested: Option<VoiceMode>,
     view: &SkillView,
@@ -132,7 +132,7 @@ impl ContextBuilder {
     }
 
     /// The skill's declared profile fields and state, through the store's cache.
-    fn view(&self, user: &str, meta: &SkillMeta) -> Result<Arc<SkillView>, ContextError> {
+    pub(super) fn view(&self, user: &str, meta: &SkillMeta) -> Result<Arc<SkillView>, ContextError> {
         let mut fields: Vec<&str> = meta.profile_fields.iter().map(String::as_str).collect();
         for extra in [VOICE_PREFERENCE, MEMORY_PREFERENCE] {
             if !fields.contains(&extra) {

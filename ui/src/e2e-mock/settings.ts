@@ -29,7 +29,7 @@ export const DEFAULT_SETTINGS: Settings = {
   chat: {
     budgets: { max_rounds: 10, max_tool_calls: 24, max_script_runs: 3, max_consecutive_failures: 3 },
     context: {
-      phase1_prompt_tokens: 2400,
+      phase1_prompt_tokens: 2000,
       phase2_prompt_tokens: 6000,
       phase1_history_messages: 5,
       phase2_history_messages: 10,

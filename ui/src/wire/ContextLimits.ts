@@ -7,7 +7,7 @@ import type { HistoryMode } from "./HistoryMode";
  */
 export type ContextLimits = { 
 /**
- * System prompt + tool definitions in phase 1 (no active skill). Default 2400 (the
+ * System prompt + tool definitions in phase 1 (no active skill). Default 2000 (the
  * wellbeing instruction and tool of docs/safety.md take about 300 of it).
  */
 phase1_prompt_tokens: number, 

@@ -17,15 +17,15 @@ pub(crate) const FIELDS: [&str; 7] =
 pub(crate) fn schema() -> Value {
     json!({
         "type": "object",
-        "description": "用户告诉你的出生信息（只传用户说过并确认的字段）",
+        "description": "用户说过并确认的出生信息（只传这些字段）",
         "properties": {
             "date": {"type": "string", "description": "公历 YYYY-MM-DD"},
-            "time": {"type": "string", "description": "HH:MM，24 小时制"},
-            "place": {"type": "string", "description": "出生城市（中文或英文名；同名时加省份，如 \"苏州, 江苏\"），会自动查出经度和时区"},
-            "place_id": {"type": "string", "description": "同名地点有多个时，从错误信息列出的候选中选一个 place_id"},
+            "time": {"type": "string", "description": "HH:MM（24 小时制）"},
+            "place": {"type": "string", "description": "出生城市，同名时加省份（如 \"苏州, 江苏\"）；自动查出经纬度和时区"},
+            "place_id": {"type": "string", "description": "地名有多个候选时，填错误信息列出的 place_id"},
             "timezone": {"type": "string", "description": "IANA 时区，如 Asia/Shanghai"},
-            "longitude": {"type": "number", "description": "出生地经度，东经为正（查不到地名时才需要）"},
-            "latitude": {"type": "number", "description": "出生地纬度，北纬为正"}
+            "longitude": {"type": "number", "description": "经度，东经为正（查不到地名时才填）"},
+            "latitude": {"type": "number", "description": "纬度，北纬为正"}
         }
     })
 }

@@ -37,7 +37,7 @@ async fn a_models_reported_tokens_correct_the_budgets_of_the_next_process() {
     let turn = first.turn(say("你好")).await;
     let (estimate, factor, corrected_tokens, notices) = request(&turn);
     assert_eq!((factor, corrected_tokens), (None, None), "nothing learnt yet");
-    assert!(notices.is_empty(), "the built-in catalog fits 2400 tokens: {notices:?}");
+    assert!(notices.is_empty(), "the built-in catalog fits 2000 tokens: {notices:?}");
     let learnt = round3(3000.0 / f64::from(estimate));
     assert!(learnt > 1.2 && learnt < 2.0, "{learnt} from {estimate}");
     let stored = first.store.token_calibration("test-model").unwrap().unwrap();
@@ -51,9 +51,9 @@ async fn a_models_reported_tokens_correct_the_budgets_of_the_next_process() {
     let (estimate2, factor, corrected_tokens, notices) = request(&turn);
     assert_eq!(factor, Some(learnt));
     assert_eq!(corrected_tokens, Some(corrected(estimate2, learnt)));
-    // The phase-1 budget of 2400 model tokens is 2400 / factor estimated tokens: the catalog
+    // The phase-1 budget of 2000 model tokens is 2000 / factor estimated tokens: the catalog
     // is shortened to fit it, and says so.
-    let budget = scaled_budget(2400, Some(learnt));
+    let budget = scaled_budget(2000, Some(learnt));
     assert!(notices.iter().any(|n| n.contains(&format!("to fit {budget} tokens"))), "{notices:?}");
     assert!(estimate2 < estimate, "{estimate2} vs {estimate}");
     // The second sample is averaged in.

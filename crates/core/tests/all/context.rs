@@ -52,14 +52,14 @@ fn phase_one_fits_its_budget_with_builtin_and_fifty_skills() {
         PromptRequest { user: LOCAL_USER, user_message: "你好", ..PromptRequest::default() };
     let p = b.system_prompt(&req).unwrap();
     assert_eq!(p.phase, Phase::Phase1);
-    assert!(real_tokens(&b, &p.system, &p.tools) <= 2400);
+    assert!(real_tokens(&b, &p.system, &p.tools) <= 2000);
     assert!(p.notices.is_empty(), "{:?}", p.notices);
 
     let root = tempfile::tempdir().unwrap();
     write_skills(root.path(), 50);
     let (b, _) = builder(Some(root.path()));
     let p = b.system_prompt(&PromptRequest { user_message: "想做主题7的练习", ..req }).unwrap();
-    assert!(p.prompt_tokens <= 2400 && real_tokens(&b, &p.system, &p.tools) <= 2400);
+    assert!(p.prompt_tokens <= 2000 && real_tokens(&b, &p.system, &p.tools) <= 2000);
     assert_eq!(p.notices.len(), 1, "{:?}", p.notices);
     assert!(p.notices[0].contains("of 55 skills"), "{:?}", p.notices);
     assert!(p.tools[0].description.contains("- extra-07："), "the matched skill is described");
@@ -87,7 +87,7 @@ fn the_registry_use_skill_parameters_are_kept_and_the_builtin_catalog_still_fits
     let props = &p.tools[0].parameters["properties"];
     assert!(props.get("birth_info").is_some(), "{props}");
     assert!(props["skill"].get("enum").is_some());
-    assert!(real_tokens(&b, &p.system, &p.tools) <= 2400);
+    assert!(real_tokens(&b, &p.system, &p.tools) <= 2000);
     assert!(p.notices.is_empty(), "{:?}", p.notices);
 }
 
@@ -138,8 +138,8 @@ fn phase_one_fits_its_budget_with_five_servers_and_sixty_tools() {
         registry.get(FLAG_WELLBEING_CONCERN).unwrap().definition(),
         UseConnection::with_catalogue(&lines).definition(),
     ];
-    // Phase 1 fills its budget of 2,400: with these connections it measured 2,286 real tokens
-    // with the whole skill catalogue (the issue's 2,000 is not met: docs/mcp.md says why).
+    // Phase 1 stays within its budget of 2,000 (issue #33): the connections' catalogue lines
+    // come first, the skill catalogue gives way (descriptions shortened, with a notice).
     let (b, _) = builder(None);
     let request = PromptRequest {
         user: LOCAL_USER,
@@ -156,9 +156,13 @@ fn phase_one_fits_its_budget_with_five_servers_and_sixty_tools() {
     }
     assert!(catalogue.contains("- filesystem: unavailable (the command `npx`"), "{catalogue}");
     let tokens = real_tokens(&b, &p.system, &p.tools);
-    assert!(tokens <= 2400 && p.prompt_tokens <= 2400, "{tokens} / {}", p.prompt_tokens);
-    // The skill catalogue may give way (a skill listed by name only); nothing is over budget.
+    assert!(tokens <= 2000 && p.prompt_tokens <= 2000, "{tokens} / {}", p.prompt_tokens);
+    // The skill catalogue gives way (a skill listed by name only, said in a notice), but every
+    // skill can still be activated; nothing is over budget.
     assert!(!p.notices.iter().any(|n| n.contains("over the")), "{:?}", p.notices);
+    assert!(p.notices.iter().any(|n| n.starts_with("catalog: ")), "{:?}", p.notices);
+    let skills = &p.tools[0].parameters["properties"]["skill"]["enum"];
+    assert_eq!(skills.as_array().map(Vec::len), Some(5), "{skills}");
     // The connections cost a bounded couple of hundred tokens however many tools they have.
     let connections = p.sections.iter().find(|s| s.name == "connections").unwrap();
     assert!(connections.tokens <= 250, "{:?}", p.sections);

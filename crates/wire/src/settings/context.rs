@@ -24,7 +24,7 @@ pub enum HistoryMode {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(default, deny_unknown_fields)]
 pub struct ContextLimits {
-    /// System prompt + tool definitions in phase 1 (no active skill). Default 2400 (the
+    /// System prompt + tool definitions in phase 1 (no active skill). Default 2000 (the
     /// wellbeing instruction and tool of docs/safety.md take about 300 of it).
     pub phase1_prompt_tokens: u32,
     /// System prompt + tool definitions in phase 2 (an active skill). Default 6000.
@@ -61,7 +61,7 @@ pub struct ContextLimits {
 impl Default for ContextLimits {
     fn default() -> Self {
         Self {
-            phase1_prompt_tokens: 2400,
+            phase1_prompt_tokens: 2000,
             phase2_prompt_tokens: 6000,
             phase1_history_messages: 5,
             phase2_history_messages: 10,
