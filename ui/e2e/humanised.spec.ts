@@ -30,6 +30,8 @@ test("a protocol step reads as the step saved and the next one, the raw call onl
   await tool.locator("summary").click();
   await send(page, "十年后仍在加班");
   await expect(page.getByTestId("tool-activity").filter({ hasText: "记下了第 2 步，接下来：最小可行愿景" })).toBeVisible();
+  // Tall enough for the whole conversation, so the picture has no message cut at its top.
+  await page.setViewportSize({ width: 1100, height: 900 });
   await page.emulateMedia({ colorScheme: "light" });
   await page.screenshot({ path: `${SHOTS}/conversation-humanised-light.png` });
   await page.emulateMedia({ colorScheme: "dark" });
