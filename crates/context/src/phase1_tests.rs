@@ -49,8 +49,7 @@ fn the_companion_speaks_in_the_conversations_voice_then_the_profiles() {
         .unwrap();
     let p = b.system_prompt(&request("hi")).unwrap();
     assert!(p.system.contains("## 语气：直接") && !p.system.contains("## 语气：温暖"));
-    let req =
-        PromptRequest { voice_mode: Some(vibe_wire::VoiceMode::Playful), ..request("hi") };
+    let req = PromptRequest { voice_mode: Some(vibe_wire::VoiceMode::Playful), ..request("hi") };
     let p = b.system_prompt(&req).unwrap();
     assert!(p.system.contains("## 语气：轻松"), "the conversation's mode wins");
     assert!(p.notices.is_empty(), "{:?}", p.notices);

@@ -132,7 +132,11 @@ impl ContextBuilder {
     }
 
     /// The skill's declared profile fields and state, through the store's cache.
-    pub(super) fn view(&self, user: &str, meta: &SkillMeta) -> Result<Arc<SkillView>, ContextError> {
+    pub(super) fn view(
+        &self,
+        user: &str,
+        meta: &SkillMeta,
+    ) -> Result<Arc<SkillView>, ContextError> {
         let mut fields: Vec<&str> = meta.profile_fields.iter().map(String::as_str).collect();
         for extra in [VOICE_PREFERENCE, MEMORY_PREFERENCE] {
             if !fields.contains(&extra) {

@@ -65,7 +65,8 @@ pub(crate) const USE_SKILL_INTRO: &str = "激活一个专业技能：你会在�
 pub(crate) const USE_SKILL_PARAM: &str = "要激活的技能名（目录中的名字）。";
 
 /// The description of the `scenario` parameter.
-pub(crate) const USE_SKILL_SCENARIO: &str = "可选：技能的场景名（如 career 的 interview_prep）；不确定时省略，用技能的默认做法。";
+pub(crate) const USE_SKILL_SCENARIO: &str =
+    "可选：技能的场景名（如 career 的 interview_prep）；不确定时省略，用技能的默认做法。";
 
 /// Opens the turn's sections where they ride with the latest user message
 /// (docs/local-model.md, "Prompt order").
