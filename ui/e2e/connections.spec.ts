@@ -181,3 +181,70 @@ test("the Connections screen in Chinese", async ({ page }) => {
   await page.screenshot({ path: `${SHOTS}/connections-zh.png` });
   await axe(page, "connections, Chinese");
 });
+
+test("a program's permissions are changed on its card: fields filled, a folder to fix said at its field, saved in words", async ({ page }) => {
+  await open(page, "en");
+  await addByForm(page, "notes", "npx");
+  await page.getByTestId("connection-read").fill("/home/me/Notes");
+  await page.getByTestId("connection-add-submit").click();
+  const card = page.getByTestId("connection-notes");
+  await expect(card).toContainText("Reads: /home/me/Notes");
+  await card.getByTestId("connection-grant-edit").click();
+  const editor = card.getByTestId("grant-editor");
+  await expect(editor.getByTestId("grant-read")).toHaveValue("/home/me/Notes");
+  await expect(editor.getByTestId("grant-network")).not.toBeChecked();
+  // A relative folder: said at its field, nothing sent.
+  await editor.getByTestId("grant-write").fill("Out");
+  await editor.getByTestId("grant-save").click();
+  await expect(editor).toContainText('The folder "Out" must be an absolute path');
+  const sent = () => page.evaluate(() => window.__vibeMock.fromWebview.filter((c) => c.cmd === "set_mcp_server_grant").map((c) => JSON.parse(c.args).request));
+  expect(await sent()).toEqual([]);
+  await editor.getByTestId("grant-write").fill("/home/me/Out");
+  await editor.getByTestId("grant-network").check();
+  const preview = editor.getByTestId("grant-preview");
+  await expect(preview).toContainText("Can use the network.");
+  await expect(preview).toContainText("Reads and changes: /home/me/Out");
+  await expect(editor).toContainText("Once saved, this connection:");
+  await expect(editor).toContainText("starts again with these permissions");
+  await editor.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/connections-grant-en.png` });
+  await axe(page, "connections, change permissions");
+  await editor.getByTestId("grant-save").click();
+  await expect(card.getByTestId("grant-editor")).toHaveCount(0);
+  await expect(card).toContainText("Can use the network.");
+  await expect(card).toContainText("Reads and changes: /home/me/Out");
+  expect(await sent()).toEqual([{ name: "notes", sandbox: { network: true, read: ["/home/me/Notes"], write: ["/home/me/Out"], unconfined: false } }]);
+  // Cancel changes nothing.
+  await card.getByTestId("connection-grant-edit").click();
+  await card.getByTestId("grant-unconfined").check();
+  await expect(card.getByTestId("grant-unconfined-warning")).toBeVisible();
+  await card.getByTestId("grant-cancel").click();
+  await expect(card).toContainText("Can use the network.");
+  expect(await sent()).toHaveLength(1);
+  // A server reached at a URL runs elsewhere: no permissions to change.
+  await page.getByTestId("connection-add-form").click();
+  await page.getByTestId("connection-name").fill("remote");
+  await page.getByTestId("connection-transport").selectOption("http");
+  await page.getByTestId("connection-url").fill("https://mcp.example.com/mcp");
+  await page.getByTestId("connection-add-submit").click();
+  await expect(page.getByTestId("connection-remote")).toBeVisible();
+  await expect(page.getByTestId("connection-remote").getByTestId("connection-grant-edit")).toHaveCount(0);
+});
+
+test("changing permissions in Chinese", async ({ page }) => {
+  await open(page, "zh-CN");
+  await addByForm(page, "notes", "npx");
+  await page.getByTestId("connection-add-submit").click();
+  const card = page.getByTestId("connection-notes");
+  await card.getByTestId("connection-grant-edit").click();
+  await expect(card.getByTestId("connection-grant-edit")).toHaveCount(0);
+  await card.getByTestId("grant-read").fill("/home/me/笔记");
+  await expect(card.getByTestId("grant-preview")).toContainText("可读取：/home/me/笔记");
+  await expect(card.getByTestId("grant-editor")).toContainText("下次使用时，这个连接会按新的权限重新启动。");
+  await expect(card.getByTestId("grant-save")).toHaveText("保存权限");
+  await card.getByTestId("grant-editor").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/connections-grant-zh.png` });
+  await axe(page, "connections, change permissions, zh");
+  await card.getByTestId("grant-save").click();
+  await expect(card).toContainText("可读取：/home/me/笔记");
+});

@@ -6,8 +6,9 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button, Field } from "../../design";
-import type { AddMcpServerRequest, McpSandbox } from "../../wire";
-import { emptyForm, requestFromForm, type FormProblem, type ServerForm } from "./form";
+import type { AddMcpServerRequest } from "../../wire";
+import { emptyForm, previewOf, requestFromForm, type FormProblem, type ServerForm } from "./form";
+import { GrantFields } from "./GrantFields";
 import { PairRows } from "./PairRows";
 import { Permissions } from "./Permissions";
 
@@ -25,10 +26,7 @@ export function AddForm({ onAdd }: { onAdd: (request: AddMcpServerRequest) => Pr
     if ("problem" in r) return setProblem(r.problem);
     if (await onAdd(r.request)) setForm(emptyForm());
   };
-  const lines = (s: string) => s.split("\n").map((l) => l.trim()).filter(Boolean);
-  const preview: McpSandbox = form.unconfined
-    ? { network: false, read: [], write: [], unconfined: true }
-    : { network: form.network, read: lines(form.read), write: lines(form.write), unconfined: false };
+  const preview = previewOf(form);
   const stdio = form.transport === "stdio";
   return (
     <div className="connection-form" data-testid="connection-form">
@@ -51,28 +49,7 @@ export function AddForm({ onAdd }: { onAdd: (request: AddMcpServerRequest) => Pr
           </Field>
           <PairRows kind="env" rows={form.env} onChange={(env) => edit({ env })} />
           {at("env") && <p className="ds-field-error" role="alert">{at("env")}</p>}
-          <fieldset className="connection-grant">
-            <legend>{t("connections.form.grant")}</legend>
-            <label className="check">
-              <input type="checkbox" data-testid="connection-network" checked={form.network} disabled={form.unconfined} onChange={(e) => edit({ network: e.target.checked })} />
-              {t("connections.form.network")}
-            </label>
-            <Field label={t("connections.form.read")} hint={t("connections.form.foldersHint")} error={at("read")}>
-              <textarea data-testid="connection-read" rows={2} value={form.read} disabled={form.unconfined} onChange={(e) => edit({ read: e.target.value })} />
-            </Field>
-            <Field label={t("connections.form.write")} hint={t("connections.form.foldersHint")} error={at("write")}>
-              <textarea data-testid="connection-write" rows={2} value={form.write} disabled={form.unconfined} onChange={(e) => edit({ write: e.target.value })} />
-            </Field>
-            <label className="check warn">
-              <input type="checkbox" data-testid="connection-unconfined" checked={form.unconfined} onChange={(e) => edit({ unconfined: e.target.checked })} />
-              {t("connections.form.unconfined")}
-            </label>
-            {form.unconfined && (
-              <p className="connection-warning" role="alert" data-testid="connection-unconfined-warning">
-                {t("connections.form.unconfinedWarning")}
-              </p>
-            )}
-          </fieldset>
+          <GrantFields grant={form} onChange={edit} errorAt={at} prefix="connection" />
         </>
       ) : (
         <>

@@ -1,5 +1,5 @@
 // One connection: its name, what it runs or where it is, its live status (tested when the
-// screen opens and on "Test"), its permissions in plain words, its secrets named as stored or
+// screen opens and on "Test"), its permissions in plain words (and changing them), its secrets named as stored or
 // missing (never their values), on/off, its tools, and remove after a confirmation.
 
 import { useCallback, useEffect, useState } from "react";
@@ -8,6 +8,7 @@ import { toErrorInfo } from "../../client";
 import { Button, Card, Dialog } from "../../design";
 import type { McpServerView } from "../../wire";
 import { mcp } from "./api";
+import { GrantEditor } from "./GrantEditor";
 import { Permissions } from "./Permissions";
 import { statusFromReport, type ServerStatus } from "./status";
 import { FailureDetail, StatusBadge } from "./StatusBadge";
@@ -20,6 +21,7 @@ export function ServerCard({ server, onChanged, onError }: { server: McpServerVi
   const [showTools, setShowTools] = useState(false);
   const [showResources, setShowResources] = useState(false);
   const [confirm, setConfirm] = useState(false);
+  const [editGrant, setEditGrant] = useState(false);
   const test = useCallback(async () => {
     setStatus({ kind: "testing" });
     try {
@@ -46,6 +48,15 @@ export function ServerCard({ server, onChanged, onError }: { server: McpServerVi
       </p>
       <FailureDetail status={status} />
       <Permissions sandbox={server.sandbox} url={server.url} />
+      {editGrant ? (
+        <GrantEditor server={server} onSaved={onChanged} onClose={() => setEditGrant(false)} />
+      ) : (
+        !server.url && (
+          <Button size="sm" type="button" data-testid="connection-grant-edit" onClick={() => setEditGrant(true)}>
+            {t("connections.editGrant")}
+          </Button>
+        )
+      )}
       {secrets.length > 0 && (
         <p className="small" data-testid="connection-secrets">
           {secrets.map((n) => t(server.missing_secrets.includes(n) ? "connections.secretMissing" : "connections.secretSet", { name: n })).join(" · ")}

@@ -1,10 +1,10 @@
 // The Connections screen's commands (MCP servers, crates/wire/src/command/mcp.rs) through the
 // typed client. Secret values only ever travel in (add, import); answers name them. A change
-// of the servers (add, import, remove, on/off) is told to `onConnectionsChanged` listeners
+// of the servers (add, import, remove, on/off, permissions) is told to `onConnectionsChanged` listeners
 // (the new conversation's prompts list, which stays mounted).
 
 import { call } from "../../client";
-import type { AddMcpServerRequest } from "../../wire";
+import type { AddMcpServerRequest, McpSandbox } from "../../wire";
 
 const listeners = new Set<() => void>();
 
@@ -27,6 +27,7 @@ export const mcp = {
   import: (json: string) => changed(call("import_mcp_servers", { json })),
   remove: (name: string) => changed(call("remove_mcp_server", { name })),
   setEnabled: (name: string, enabled: boolean) => changed(call("set_mcp_server_enabled", { name, enabled })),
+  setGrant: (name: string, sandbox: McpSandbox) => changed(call("set_mcp_server_grant", { name, sandbox })),
   tools: (name: string) => call("mcp_server_tools", { name }),
   test: (name: string) => call("test_mcp_server", { name }),
   resources: (name: string) => call("mcp_server_resources", { name }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyForm, requestFromForm, type ServerForm } from "./form";
+import { emptyForm, grantForm, previewOf, requestFromForm, sandboxFromGrant, type ServerForm } from "./form";
 import { checkPasted } from "./paste";
 import { permissionLines } from "./permissions";
 import { splitFailure, statusFromReport } from "./status";
@@ -120,5 +120,24 @@ describe("status from a test", () => {
   it("a working server is connected with its tools", () => {
     const s = statusFromReport({ server: "e", ok: true, server_name: "everything", server_version: "1.0", tools: 11, error: null });
     expect(s).toEqual({ kind: "connected", tools: 11, serverName: "everything", version: "1.0" });
+  });
+});
+
+describe("a server's permissions, changed", () => {
+  it("the grant as fields and back: folders one per line, unchanged when nothing was edited", () => {
+    const sandbox = { network: true, read: ["/home/a/Notes", "/srv/x"], write: ["/tmp/out"], unconfined: false };
+    const g = grantForm(sandbox);
+    expect(g).toEqual({ network: true, read: "/home/a/Notes\n/srv/x", write: "/tmp/out", unconfined: false });
+    expect(sandboxFromGrant(g)).toEqual({ sandbox });
+  });
+
+  it("a relative folder is said at its field; unconfined drops the other grants", () => {
+    expect(sandboxFromGrant({ network: false, read: "", write: "/ok\nNotes", unconfined: false })).toEqual({
+      problem: { field: "write", key: "folderRelative", values: { dir: "Notes" } },
+    });
+    expect(sandboxFromGrant({ network: true, read: "/a", write: "/b", unconfined: true })).toEqual({
+      sandbox: { network: false, read: [], write: [], unconfined: true },
+    });
+    expect(previewOf({ network: true, read: " /a \n\n", write: "", unconfined: false })).toEqual({ network: true, read: ["/a"], write: [], unconfined: false });
   });
 });

@@ -128,9 +128,33 @@ export function requestFromForm(form: ServerForm): FormResult {
   if (isProblem(read)) return { problem: read };
   const write = folders(form.write, "write");
   if (isProblem(write)) return { problem: write };
-  // Unconfined grants everything: the folder and network grants would only mislead.
-  const sandbox: McpSandbox = form.unconfined
-    ? { network: false, read: [], write: [], unconfined: true }
-    : { network: form.network, read, write, unconfined: false };
-  return { request: { name, command, args: lines(form.args), env, url: null, headers: [], sandbox } };
+  return { request: { name, command, args: lines(form.args), env, url: null, headers: [], sandbox: sandboxOf(form, read, write) } };
 }
+
+/** Unconfined grants everything: the folder and network grants would only mislead. */
+function sandboxOf(grant: GrantForm, read: string[], write: string[]): McpSandbox {
+  return grant.unconfined ? { network: false, read: [], write: [], unconfined: true } : { network: grant.network, read, write, unconfined: false };
+}
+
+/** What a program may touch, as the form holds it (folders one per line). */
+export type GrantForm = Pick<ServerForm, "network" | "read" | "write" | "unconfined">;
+
+/** A server's grant as form fields, to change it. */
+export const grantForm = (sandbox: McpSandbox): GrantForm => ({
+  network: sandbox.network,
+  read: sandbox.read.join("\n"),
+  write: sandbox.write.join("\n"),
+  unconfined: sandbox.unconfined,
+});
+
+/** The grant the fields make, or the first folder to fix. */
+export function sandboxFromGrant(grant: GrantForm): { sandbox: McpSandbox } | { problem: FormProblem } {
+  const read = folders(grant.read, "read");
+  if (isProblem(read)) return { problem: read };
+  const write = folders(grant.write, "write");
+  if (isProblem(write)) return { problem: write };
+  return { sandbox: sandboxOf(grant, read, write) };
+}
+
+/** What the fields would allow, for the plain-word preview while they are edited. */
+export const previewOf = (grant: GrantForm): McpSandbox => sandboxOf(grant, lines(grant.read), lines(grant.write));
