@@ -43,6 +43,7 @@ mod structured;
 mod sync;
 mod sync_remote;
 mod sync_runner;
+mod sync_syncthing;
 mod today;
 mod tool_order;
 mod undo;
