@@ -25,6 +25,7 @@ mod local_model;
 mod mcp;
 mod mcp_failures;
 mod mcp_offers;
+mod mcp_python;
 mod mcp_turns;
 mod memory;
 mod model_window;
