@@ -36,7 +36,7 @@ pub use events::{
     sse_frame,
 };
 pub use file_server::FileServer;
-pub use mcp_servers::{everything_server, misbehaving_server, python_server};
+pub use mcp_servers::{EverythingHttp, everything_server, misbehaving_server, python_server};
 pub use model_file::{catalog_entry, gguf_bytes, sha256_hex};
 pub use poll::{eventually, within};
 pub use protocol_steps::dankoe_step;

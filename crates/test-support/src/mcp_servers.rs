@@ -48,3 +48,56 @@ pub fn python_server() -> (PathBuf, PathBuf) {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("mcp/python_server.py");
     (python, script)
 }
+
+/// The "everything" server over HTTP on a free port (listening on every interface: the
+/// server takes no address), started by the test and killed when dropped.
+pub struct EverythingHttp {
+    child: std::process::Child,
+    /// The port it listens on.
+    pub port: u16,
+}
+
+impl EverythingHttp {
+    /// Start it in `mode`: `streamableHttp` (its endpoint is `/mcp`) or `sse`, the older
+    /// HTTP+SSE transport (`/sse`); answers once it says it listens.
+    ///
+    /// # Panics
+    /// When it cannot start or stops before it listens.
+    pub fn start(mode: &str) -> Self {
+        use std::io::BufRead;
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .unwrap_or_else(|e| panic!("no free port on 127.0.0.1: {e}"));
+        let mut child = std::process::Command::new("node")
+            .arg(everything_server())
+            .arg(mode)
+            .env("PORT", port.to_string())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("node cannot start ({e}): run `bash scripts/mcp-env.sh`"));
+        let stderr = child.stderr.take().unwrap_or_else(|| panic!("its stderr is piped"));
+        let server = EverythingHttp { child, port };
+        let mut lines = std::io::BufReader::new(stderr).lines();
+        let mut listening = false;
+        for line in lines.by_ref().map_while(Result::ok) {
+            assert!(!line.contains("Failed to start"), "{line}");
+            if line.contains("listening on port") || line.contains("is running on port") {
+                listening = true;
+                break;
+            }
+        }
+        assert!(listening, "the everything server ({mode}) stopped before it listened");
+        // Keep draining its stderr so it never blocks on a full pipe.
+        std::thread::spawn(move || lines.for_each(drop));
+        server
+    }
+}
+
+impl Drop for EverythingHttp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
