@@ -1,8 +1,9 @@
 //! Sync through a folder that two real Syncthing instances (Debian's `syncthing`, on
 //! 127.0.0.1) keep in step between two places, as a person's Syncthing does between two
-//! machines (docs/sync.md#tests): device A sets up sync on its copy, writes a journal entry and
-//! syncs; Syncthing carries the files; device B joins with the recovery code through its own
-//! copy and sees the entry; B's entry travels back the same way. Syncthing only ever carries
+//! machines (docs/sync.md#tests): device A sets up sync on its copy; device B joins with the
+//! recovery code through its own copy once Syncthing brought the key check there; A writes a
+//! journal entry and syncs, Syncthing carries the files, B syncs and sees the entry; B's entry
+//! travels back the same way. Syncthing only ever carries
 //! ciphertext and never has a conflict to resolve (each device writes only its own files).
 
 use std::sync::Arc;
@@ -47,21 +48,27 @@ async fn a_journal_entry_made_on_one_device_reaches_the_other_through_two_syncth
     let mut syncthing = SyncthingPair::start(&a_share, &b_share);
     let (a, b) = (open(dirs[2].path()), open(dirs[3].path()));
 
+    // A sets sync up on its copy; Syncthing brings the key check to B's copy, where B joins.
     let code = a.sync_setup(&SyncSetupRequest { target: folder(&a_share), secret: None }).await;
     let code = code.unwrap().code;
+    sync(&a).await;
+    syncthing.wait_until_carried();
+    let join = SyncJoinRequest { target: folder(&b_share), secret: None, code: code.clone() };
+    b.sync_join(&join).await.unwrap();
+    assert_eq!(sync(&b).await, 0, "nothing written yet");
+    assert!(journal(&b).is_empty());
+
+    // A writes a journal entry and syncs; once Syncthing carried it, B's sync applies it.
     crate::sync::journal_add(&a, MARKER);
     sync(&a).await;
     let carried = syncthing.wait_until_carried();
-    assert!(carried.len() >= 2, "the key check and a's first batch: {:?}", carried.keys());
+    assert!(carried.len() >= 3, "the key check and a's and b's batches: {:?}", carried.keys());
     for (name, bytes) in &carried {
         for needle in [MARKER.as_bytes(), code.as_bytes(), b"syncthing-marker"] {
             let clear = bytes.windows(needle.len()).any(|w| w == needle);
             assert!(!clear, "{name} holds {:?} in clear", String::from_utf8_lossy(needle));
         }
     }
-
-    let join = SyncJoinRequest { target: folder(&b_share), secret: None, code };
-    b.sync_join(&join).await.unwrap();
     assert_eq!(sync(&b).await, 1, "a's entry, applied on b");
     assert_eq!(journal(&b), vec![MARKER.to_string()]);
 
