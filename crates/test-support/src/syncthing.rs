@@ -154,18 +154,18 @@ impl Syncthing {
         Self { child, home: me.home, gui_port, api_key, id, folder: folder.to_path_buf() }
     }
 
-    /// A REST request (`HTTP/1.0`: Syncthing's Go server answers it unchunked).
-    fn rest(&self, method: &str, path: &str) -> (u16, String) {
+    /// A REST request (`HTTP/1.0`: Syncthing's Go server answers it unchunked); `None` when
+    /// it does not answer.
+    fn rest(&self, method: &str, path: &str) -> Option<(u16, String)> {
         let key = [("X-API-Key", self.api_key.as_str())];
-        let (status, body) =
-            crate::raw_http::exchange(self.gui_port, "HTTP/1.0", (method, path), &key, &[]);
-        (status, String::from_utf8_lossy(&body).to_string())
+        let answer =
+            crate::raw_http::try_exchange(self.gui_port, "HTTP/1.0", (method, path), &key, &[]);
+        answer.ok().map(|(status, body)| (status, String::from_utf8_lossy(&body).to_string()))
     }
 
     /// The JSON a REST `GET path` answers, `None` until it answers 200.
     fn get(&self, path: &str) -> Option<serde_json::Value> {
-        std::net::TcpStream::connect(("127.0.0.1", self.gui_port)).ok()?;
-        let (status, body) = self.rest("GET", path);
+        let (status, body) = self.rest("GET", path)?;
         (status == 200).then(|| serde_json::from_str(&body).ok()).flatten()
     }
 
@@ -185,7 +185,9 @@ impl Syncthing {
     /// Ask it to scan the shared folder now (answered when the scan is done), as its watcher
     /// would a moment later.
     pub fn scan(&self) {
-        let (status, body) = self.rest("POST", &format!("/rest/db/scan?folder={SYNCTHING_FOLDER}"));
+        let answer = self.rest("POST", &format!("/rest/db/scan?folder={SYNCTHING_FOLDER}"));
+        let (status, body) =
+            answer.unwrap_or_else(|| panic!("syncthing did not answer:\n{}", self.log()));
         assert_eq!(status, 200, "syncthing refused the scan: {body}");
     }
 
@@ -204,9 +206,7 @@ impl Drop for Syncthing {
     /// Syncthing as its child, which killing the monitor would leave behind. Killed when it
     /// does not stop in time.
     fn drop(&mut self) {
-        if std::net::TcpStream::connect(("127.0.0.1", self.gui_port)).is_ok() {
-            let _ = self.rest("POST", "/rest/system/shutdown");
-        }
+        let _ = self.rest("POST", "/rest/system/shutdown");
         let stopped =
             within(Duration::from_secs(10), || matches!(self.child.try_wait(), Ok(Some(_))));
         if !stopped {
