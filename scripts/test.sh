@@ -16,7 +16,7 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test"
 # Real MCP servers from npm for crates/mcp's tests (Node.js when missing).
 source "$ROOT/scripts/mcp-env.sh"
-# rclone (WebDAV) and moto (S3) for the sync tests against real servers.
+# rclone (WebDAV), syncthing and moto (S3) for the sync tests against real servers.
 source "$ROOT/scripts/sync-env.sh"
 cargo test --workspace --locked --no-fail-fast
 

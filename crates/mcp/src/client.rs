@@ -85,6 +85,9 @@ impl Connection {
                     StreamableHttpClientTransport::from_config(http::config(&name, h, &limits)?);
                 let served =
                     tokio::time::timeout(limits.connect_timeout, handler.serve(transport)).await;
+                if matches!(served, Ok(Err(_))) && http::speaks_old_sse(h).await {
+                    return Err(McpError::OldSse { server: name, url: http::shown(&h.url) });
+                }
                 (served.map(|r| r.map_err(|e| e.to_string())), None, Some(h.url.clone()))
             }
         };

@@ -87,6 +87,16 @@ pub enum McpError {
     /// The server answered with a JSON-RPC error (e.g. an unknown tool).
     #[error("MCP server {server} answered {during} with an error: {message}")]
     Server { server: String, during: String, message: String },
+    /// The URL is a server of the older HTTP+SSE transport (MCP 2024-11-05), which the app
+    /// cannot speak: the MCP SDK it is built on (rmcp) dropped it in 0.11. The configuration
+    /// must change (another address of the server, or run it as a program).
+    #[error(
+        "MCP server {server} at {url} speaks only the older HTTP+SSE transport, which VibeLife \
+         does not support (the MCP SDK it is built on, rmcp, dropped it in version 0.11): give \
+         the server's streamable HTTP address instead (often the same host ending in /mcp; see \
+         the server's documentation), or add it as a program VibeLife starts (stdio)"
+    )]
+    OldSse { server: String, url: String },
     /// An HTTP server could not be reached or refused the request.
     #[error("MCP server {server} at {url}: {reason}")]
     Http { server: String, url: String, reason: String },

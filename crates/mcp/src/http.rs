@@ -1,8 +1,11 @@
 //! The streamable HTTP transport of a connection: the SDK's reqwest client for a URL with the
 //! configured headers (values already taken from the keychain), checked before anything is
-//! sent. Speaking MCP is `client`'s.
+//! sent; and telling a server that speaks only the older HTTP+SSE transport apart, which the
+//! SDK no longer has (rmcp dropped it in 0.11), so the person is told what to change. Speaking
+//! MCP is `client`'s.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use http::{HeaderName, HeaderValue};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -36,6 +39,45 @@ pub(crate) fn config(
     Ok(StreamableHttpClientTransportConfig::with_uri(spec.url.clone())
         .custom_headers(headers)
         .max_sse_event_size(limits.max_result_bytes.saturating_add(64 * 1024)))
+}
+
+/// How long telling an old HTTP+SSE server apart may take.
+const SSE_PROBE: Duration = Duration::from_secs(5);
+
+/// Whether the server at `spec`'s URL speaks the older HTTP+SSE transport (MCP 2024-11-05),
+/// as the specification's backwards-compatibility check tells it: after a failed `initialize`
+/// POST, a GET asking for an event stream is answered with one whose first event is
+/// `endpoint` (where that transport posts its messages). Reads at most a few KiB for at most
+/// [`SSE_PROBE`]; anything else (no answer, another status or type) is `false`.
+pub(crate) async fn speaks_old_sse(spec: &HttpSpec) -> bool {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let probe = async {
+        let client = reqwest::Client::builder().build().ok()?;
+        let mut request =
+            client.get(&spec.url).header(reqwest::header::ACCEPT, "text/event-stream");
+        for (k, v) in &spec.headers {
+            request = request.header(k.as_str(), v.as_str());
+        }
+        let mut response = request.send().await.ok()?;
+        let content_type = response.headers().get(reqwest::header::CONTENT_TYPE);
+        let stream = content_type
+            .and_then(|t| t.to_str().ok())
+            .is_some_and(|t| t.starts_with("text/event-stream"));
+        if !response.status().is_success() || !stream {
+            return Some(false);
+        }
+        let mut head = Vec::new();
+        while head.len() < 4096 && !head.windows(2).any(|w| w == b"\n\n") {
+            match response.chunk().await.ok()? {
+                Some(chunk) => head.extend_from_slice(&chunk),
+                None => break,
+            }
+        }
+        let head = String::from_utf8_lossy(&head);
+        let first = head.lines().find_map(|l| l.strip_prefix("event:"));
+        Some(first.is_some_and(|event| event.trim() == "endpoint"))
+    };
+    matches!(tokio::time::timeout(SSE_PROBE, probe).await, Ok(Some(true)))
 }
 
 /// `url` as shown in messages: without a user name, password, query or fragment, which may

@@ -1,7 +1,8 @@
 //! Finding a stdio server's program: an absolute path as given, or a bare command looked up on
 //! the app's `PATH` and then in the folders node, npx, uv, uvx, python and cargo usually
 //! install to (a desktop app does not get a terminal's `PATH`); and the folders a confined
-//! server may read by default (the program's own, and the package of a script it is given).
+//! server may read by default (the program's own, a Python's venv or installation, and the
+//! package of a script it is given).
 //! Nothing here starts anything.
 
 use std::ffi::OsStr;
@@ -67,8 +68,9 @@ fn is_executable(path: &Path) -> bool {
 }
 
 /// What a confined server may read without being granted it: the program's folder (and, for
-/// a link, its target's), and for each argument that is an existing absolute path, the
-/// package it belongs to (the folder holding its outermost `node_modules`, else its folder).
+/// a link, its target's), a Python interpreter's venv or installation ([`python_prefix`]), and
+/// for each argument that is an existing absolute path, the package it belongs to (the folder
+/// holding its outermost `node_modules`, else its folder).
 pub fn default_read(program: &Path, args: &[String]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut add = |p: Option<&Path>| {
@@ -79,8 +81,10 @@ pub fn default_read(program: &Path, args: &[String]) -> Vec<PathBuf> {
         }
     };
     add(program.parent());
+    add(python_prefix(program));
     if let Ok(real) = program.canonicalize() {
         add(real.parent());
+        add(python_prefix(&real));
     }
     for arg in args {
         let path = Path::new(arg);
@@ -95,6 +99,27 @@ pub fn default_read(program: &Path, args: &[String]) -> Vec<PathBuf> {
         }));
     }
     out
+}
+
+/// For a Python interpreter (a program named `python…`) in `PREFIX/bin`: `PREFIX` when it is
+/// a venv (it holds `pyvenv.cfg`; its packages are under it) or the interpreter's installation
+/// (its standard library, `PREFIX/lib/pythonX.Y/os.py`): without it the interpreter cannot
+/// start. Nothing for any other program or folder (a `~/.local` holding only `pip --user`
+/// packages is not an installation).
+fn python_prefix(program: &Path) -> Option<&Path> {
+    let name = program.file_name()?.to_str()?;
+    let bin = program.parent()?;
+    let prefix = bin.parent()?;
+    if !name.starts_with("python") || bin.file_name() != Some(OsStr::new("bin")) {
+        return None;
+    }
+    let stdlib = |e: std::fs::DirEntry| {
+        e.file_name().to_str().is_some_and(|n| n.starts_with("python"))
+            && e.path().join("os.py").is_file()
+    };
+    let installed =
+        std::fs::read_dir(prefix.join("lib")).is_ok_and(|entries| entries.flatten().any(stdlib));
+    (prefix.join("pyvenv.cfg").is_file() || installed).then_some(prefix)
 }
 
 /// The folder holding the outermost `node_modules` above `path`.
@@ -160,5 +185,25 @@ mod tests {
         );
         assert!(read.contains(&PathBuf::from("/usr/bin")), "{read:?}");
         assert!(read.contains(&root.path().canonicalize().unwrap()), "{read:?}");
+    }
+
+    #[test]
+    fn a_python_in_a_venv_or_its_own_installation_makes_that_readable() {
+        let root = tempfile::tempdir().unwrap();
+        let (venv, install) = (root.path().join("venv"), root.path().join("py311"));
+        std::fs::create_dir_all(venv.join("bin")).unwrap();
+        std::fs::write(venv.join("pyvenv.cfg"), "home = /x\n").unwrap();
+        std::fs::create_dir_all(install.join("lib/python3.11")).unwrap();
+        std::fs::write(install.join("lib/python3.11/os.py"), "").unwrap();
+        std::fs::create_dir_all(install.join("bin")).unwrap();
+        let read = default_read(&venv.join("bin/python"), &[]);
+        assert!(read.contains(&venv), "{read:?}");
+        let read = default_read(&install.join("bin/python3.11"), &[]);
+        assert!(read.contains(&install), "{read:?}");
+        // Not for another program in the venv, nor for a prefix with only `pip --user` packages.
+        assert!(!default_read(&venv.join("bin/node"), &[]).contains(&venv));
+        let user = root.path().join("local");
+        std::fs::create_dir_all(user.join("lib/python3.11/site-packages")).unwrap();
+        assert!(!default_read(&user.join("bin/python3"), &[]).contains(&user));
     }
 }

@@ -7,7 +7,8 @@
 //! under `CI=true` unless allow-listed); waiting for another thread (`eventually`); writing
 //! skill folders (`write_skill`); valid step data of the `dankoe` protocol (`dankoe_step`); the
 //! data folder v0.1.0 made and its manifest (`copy_v010_data`, `v010_manifest`); real WebDAV
-//! and S3 servers for the sync tests (`WebDavServer`, `S3Server`). Dev-only:
+//! and S3 servers and two real Syncthing instances for the sync tests (`WebDavServer`,
+//! `S3Server`, `SyncthingPair`). Dev-only:
 //! nothing here may be used by production code.
 
 mod check;
@@ -17,12 +18,14 @@ mod mcp_servers;
 mod model_file;
 mod poll;
 mod protocol_steps;
+mod raw_http;
 mod reply;
 mod sample;
 mod server;
 mod skill_folder;
 mod skip;
 mod sync_servers;
+mod syncthing;
 mod v010_fixture;
 mod write_lock;
 
@@ -33,9 +36,9 @@ pub use events::{
     sse_frame,
 };
 pub use file_server::FileServer;
-pub use mcp_servers::{everything_server, misbehaving_server};
+pub use mcp_servers::{EverythingHttp, everything_server, misbehaving_server, python_server};
 pub use model_file::{catalog_entry, gguf_bytes, sha256_hex};
-pub use poll::eventually;
+pub use poll::{eventually, within};
 pub use protocol_steps::dankoe_step;
 pub use reply::Reply;
 pub use sample::sample_run;
@@ -45,5 +48,6 @@ pub use skip::{current_test, skip};
 pub use sync_servers::{
     DAV_PASSWORD, DAV_USER, S3_ACCESS_KEY_ID, S3_SECRET_KEY, S3Key, S3Server, WebDavServer,
 };
+pub use syncthing::{SYNCTHING_FOLDER, Syncthing, SyncthingPair, folder_files};
 pub use v010_fixture::{copy_v010_data, v010_fixture_dir, v010_manifest, v010_recorded_message};
 pub use write_lock::{WriteLock, on_one_thread};

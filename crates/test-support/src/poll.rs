@@ -11,15 +11,23 @@ const DEADLINE: Duration = Duration::from_secs(20);
 ///
 /// # Panics
 /// When `cond` still does not hold after the deadline.
-pub fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
-    let deadline = Instant::now() + DEADLINE;
-    while Instant::now() < deadline {
+pub fn eventually(what: &str, cond: impl FnMut() -> bool) {
+    if !within(DEADLINE, cond) {
+        panic!("timed out waiting for: {what}");
+    }
+}
+
+/// Poll `cond` every 20 ms until it holds (true) or `deadline` passed (false), for a caller
+/// that says more than [`eventually`] when it fails (a server's log, what it saw last).
+pub fn within(deadline: Duration, mut cond: impl FnMut() -> bool) -> bool {
+    let end = Instant::now() + deadline;
+    while Instant::now() < end {
         if cond() {
-            return;
+            return true;
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    panic!("timed out waiting for: {what}");
+    cond()
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 // Test set-up: a server that cannot start, or a port that cannot be had, fails the test.
 #![allow(clippy::expect_used)]
 
-use std::io::{Read as _, Write as _};
+use std::io::Read as _;
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -19,7 +19,7 @@ pub const DAV_PASSWORD: &str = "dav-Pa55word-for-tests";
 pub const S3_ACCESS_KEY_ID: &str = "AKIAVIBESYNCTEST";
 pub const S3_SECRET_KEY: &str = "s3-Secret-Key-for-vibe-sync-tests";
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").expect("no free port on 127.0.0.1");
     listener.local_addr().expect("the listener's address").port()
 }
@@ -198,21 +198,7 @@ impl S3Server {
         headers: &[(&str, &str)],
         body: &[u8],
     ) -> (u16, Vec<u8>) {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("moto answers");
-        let extra: String = headers.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
-        let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n",
-            self.port,
-            body.len()
-        );
-        stream.write_all(head.as_bytes()).expect("the request is sent");
-        stream.write_all(body).expect("the body is sent");
-        let mut answer = Vec::new();
-        stream.read_to_end(&mut answer).expect("the answer is read");
-        let end = answer.windows(4).position(|w| w == b"\r\n\r\n").map_or(answer.len(), |i| i + 4);
-        let head = String::from_utf8_lossy(&answer[..end]);
-        let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-        (status, answer[end..].to_vec())
+        crate::raw_http::exchange(self.port, "HTTP/1.1", (method, path), headers, body)
     }
 
     /// Make bucket `name`.

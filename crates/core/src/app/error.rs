@@ -208,7 +208,7 @@ impl AppError {
 fn mcp_kind(e: &vibe_mcp::McpError) -> ErrorKind {
     use vibe_mcp::McpError as E;
     match e {
-        E::Config { .. } | E::CommandNotFound { .. } => ErrorKind::Config,
+        E::Config { .. } | E::CommandNotFound { .. } | E::OldSse { .. } => ErrorKind::Config,
         E::TimedOut { .. } => ErrorKind::Timeout,
         E::Malformed { .. } | E::TooManyTools { .. } => ErrorKind::Protocol,
         E::Server { .. } => ErrorKind::Server,

@@ -193,6 +193,12 @@ fn import_one(name: &str, entry: &Value) -> Result<Imported, String> {
             })
             .collect()
     };
+    // Claude Code, Cursor and VS Code name the transport; the older HTTP+SSE one cannot be used.
+    let kind = string("type").or_else(|| string("transport"));
+    if kind.is_some_and(|k| k.eq_ignore_ascii_case("sse")) {
+        let url = string("url").map_or_else(|| "its URL".to_string(), |u| vibe_llm::redact_url(&u));
+        return Err(vibe_mcp::McpError::OldSse { server: name.to_string(), url }.to_string());
+    }
     let env = pairs("env")?;
     let headers = pairs("headers")?;
     let disabled = entry.get("disabled").and_then(Value::as_bool).unwrap_or(false);
@@ -220,20 +226,25 @@ mod tests {
                 "notes": {"command": "npx", "args": ["-y", "notes-mcp"], "env": {"NOTES_TOKEN": "t-123"}},
                 "web": {"url": "https://mcp.example/mcp", "headers": {"Authorization": "Bearer b-9"}},
                 "bad name": {"command": "x"},
-                "empty": {}
+                "empty": {},
+                "streamed": {"type": "http", "url": "https://mcp.example/mcp"},
+                "old-sse": {"type": "sse", "url": "https://user:pw-77@mcp.example/sse"}
             }}"#,
         )
         .unwrap();
         let names: Vec<&str> = added.iter().map(|a| a.name.as_str()).collect();
-        assert_eq!(names, ["notes", "web"]);
+        assert_eq!(names, ["notes", "web", "streamed"]);
         assert_eq!(added[0].server.env, ["NOTES_TOKEN"]);
         assert_eq!(added[0].env[0].value, "t-123");
         assert_eq!(added[1].server.headers, ["Authorization"]);
         let saved =
             serde_json::to_string(&added.iter().map(|a| &a.server).collect::<Vec<_>>()).unwrap();
         assert!(!saved.contains("t-123") && !saved.contains("b-9"), "{saved}");
+        let old = skipped.iter().find(|s| s.name == "old-sse").unwrap();
+        assert!(old.reason.contains("older HTTP+SSE") && old.reason.contains("streamable HTTP"));
+        assert!(!old.reason.contains("pw-77"), "{}", old.reason);
         let skipped: Vec<&str> = skipped.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(skipped, ["bad name", "empty"]);
+        assert_eq!(skipped, ["bad name", "empty", "old-sse"]);
     }
 
     #[test]

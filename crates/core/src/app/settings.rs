@@ -83,6 +83,9 @@ impl SettingsFile for Settings {
                 ),
             ));
         }
+        if let Some((key, problem)) = mcp_transport_key(map) {
+            return Err(setting_error(file, Some(&key), &problem));
+        }
         let settings = Settings {
             llm: section(map, "llm", file)?,
             skills: section(map, "skills", file)?,
@@ -107,6 +110,29 @@ impl SettingsFile for Settings {
         }
         Ok(settings)
     }
+}
+
+/// A server's `"type"` (`mcp.servers.NAME.type`), which Claude Code, Cursor and VS Code
+/// write and these settings do not take, with what to do: a server with `url` is streamable
+/// HTTP here, and the older HTTP+SSE transport cannot be used at all (docs/mcp.md).
+fn mcp_transport_key(map: &Map<String, Value>) -> Option<(String, String)> {
+    let servers = map.get("mcp")?.get("servers")?.as_object()?;
+    servers.iter().find_map(|(name, server)| {
+        let kind = server.get("type")?;
+        let key = format!("mcp.servers.{name}.type");
+        let problem = if kind.as_str().is_some_and(|k| k.eq_ignore_ascii_case("sse")) {
+            let url = server.get("url").and_then(Value::as_str).unwrap_or("its URL");
+            let url = vibe_llm::redact_url(url);
+            vibe_mcp::McpError::OldSse { server: name.clone(), url }.to_string()
+        } else {
+            format!(
+                "\"{key}\" is not read: a server with \"command\" is a program VibeLife starts \
+                 (stdio) and one with \"url\" is reached over streamable HTTP; remove \"type\" \
+                 (`vibe mcp import FILE` reads a config that has it)"
+            )
+        };
+        Some((key, problem))
+    })
 }
 
 /// Section `name` into its type (absent or `null`: the defaults).

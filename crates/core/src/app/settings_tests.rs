@@ -76,6 +76,16 @@ fn a_malformed_settings_file_is_refused_naming_the_file_and_the_key() {
             "preferences",
             "\"9:00\" is not a time of day",
         ),
+        (
+            json!({"mcp": {"servers": {"web": {"type": "http", "url": "https://h.example/mcp"}}}}),
+            "mcp.servers.web.type",
+            "reached over streamable HTTP; remove \"type\"",
+        ),
+        (
+            json!({"mcp": {"servers": {"old": {"type": "sse", "url": "https://h.example/sse"}}}}),
+            "mcp.servers.old.type",
+            "speaks only the older HTTP+SSE transport",
+        ),
         (json!([1, 2]), "", "must hold a JSON object"),
     ];
     for (doc, key, says) in cases {

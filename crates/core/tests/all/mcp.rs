@@ -1,6 +1,7 @@
 //! MCP servers through the App (docs/mcp.md): added with secrets that reach the keychain and
 //! never settings.json, listed, turned off, imported from a Claude Desktop config, removed
-//! with their secrets; a real server from npm (tests/npm of vibe-mcp) listed and tested.
+//! with their secrets; a real server from npm (tests/npm of vibe-mcp) listed and tested, and
+//! tested in its older HTTP+SSE mode, which fails naming streamable HTTP.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -218,4 +219,25 @@ fn always_allow_is_set_and_taken_back_per_tool_and_concurrent_changes_all_land()
     let saved = &reopened.list_mcp_servers().servers[0].always_allow;
     assert_eq!(saved.len(), 8);
     assert!(settings_text(dir.path()).contains("tool_7"));
+}
+
+#[tokio::test]
+async fn a_server_of_the_older_sse_transport_fails_its_test_naming_streamable_http() {
+    let server = vibe_test_support::EverythingHttp::start("sse");
+    let dir = tempfile::tempdir().unwrap();
+    let app = open(dir.path(), Arc::new(EphemeralKeys::default()));
+    let url = format!("http://127.0.0.1:{}/sse", server.port);
+    app.add_mcp_server(AddMcpServerRequest {
+        name: "old".into(),
+        url: Some(url.clone()),
+        ..AddMcpServerRequest::default()
+    })
+    .unwrap();
+    let report = app.test_mcp_server(&McpServerRequest { name: "old".into() }).await.unwrap();
+    assert!(!report.ok);
+    let error = report.error.unwrap();
+    assert_eq!(error.kind, vibe_wire::ErrorKind::Config, "{error:?}");
+    assert!(error.message.contains(&url), "{}", error.message);
+    assert!(error.message.contains("older HTTP+SSE transport"), "{}", error.message);
+    assert!(error.message.contains("streamable HTTP address"), "{}", error.message);
 }

@@ -26,9 +26,9 @@ fn everything() -> PathBuf {
     vibe_test_support::everything_server()
 }
 
-/// An app talking to `server`, with the "everything" server connected (its environment
-/// holding [`TOKEN`] from the keychain).
-fn app_with_everything(dir: &Path, server: &FakeServer) -> Arc<App> {
+/// An app on data folder `dir` whose model is `server` (the scripted model); also used by
+/// `mcp_python`.
+pub(crate) fn app_on(dir: &Path, server: &FakeServer) -> App {
     let keys = Arc::new(EphemeralKeys::default());
     let app = App::open_with_keys(AppPaths::new(dir), Overrides::default(), keys).unwrap();
     let changes = vec![
@@ -36,6 +36,13 @@ fn app_with_everything(dir: &Path, server: &FakeServer) -> Arc<App> {
         SettingChange { key: "llm.model".into(), value: json!("test-model") },
     ];
     app.update_settings(UpdateSettingsRequest { changes }).unwrap();
+    app
+}
+
+/// An app talking to `server`, with the "everything" server connected (its environment
+/// holding [`TOKEN`] from the keychain).
+fn app_with_everything(dir: &Path, server: &FakeServer) -> Arc<App> {
+    let app = app_on(dir, server);
     app.add_mcp_server(AddMcpServerRequest {
         name: "everything".into(),
         command: Some("node".into()),
@@ -231,13 +238,7 @@ async fn stop_cancels_a_call_under_way() {
 async fn a_server_that_cannot_start_is_listed_unavailable_and_the_turn_goes_on() {
     let server = FakeServer::start();
     let dir = tempfile::tempdir().unwrap();
-    let keys = Arc::new(EphemeralKeys::default());
-    let app = App::open_with_keys(AppPaths::new(dir.path()), Overrides::default(), keys).unwrap();
-    let changes = vec![
-        SettingChange { key: "llm.base_url".into(), value: json!(server.url()) },
-        SettingChange { key: "llm.model".into(), value: json!("test-model") },
-    ];
-    app.update_settings(UpdateSettingsRequest { changes }).unwrap();
+    let app = app_on(dir.path(), &server);
     app.add_mcp_server(AddMcpServerRequest {
         name: "gone".into(),
         command: Some("no-such-mcp-command-xyz".into()),

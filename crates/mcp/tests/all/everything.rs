@@ -1,23 +1,11 @@
 //! The reference "everything" server from npm (`@modelcontextprotocol/server-everything`,
 //! installed by scripts/mcp-env.sh into tests/npm) over stdio, confined with the default
-//! grant: its tools listed, `echo` called.
-
-use std::path::PathBuf;
+//! grant, and over streamable HTTP: its tools listed, `echo` called. In its older HTTP+SSE
+//! mode, which the SDK no longer speaks, connecting says so and names streamable HTTP.
 
 use serde_json::json;
 use vibe_mcp::{CancellationToken, Connection, Grant, Limits, ServerSpec, StdioSpec, Transport};
-
-fn everything() -> PathBuf {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    assert!(
-        script.is_file(),
-        "{} is missing: run `bash scripts/mcp-env.sh` (scripts/test.sh does) to install the npm \
-         servers the MCP tests use",
-        script.display()
-    );
-    script
-}
+use vibe_test_support::{EverythingHttp, everything_server};
 
 #[tokio::test]
 async fn the_everything_server_from_npm_lists_its_tools_and_echoes() {
@@ -25,7 +13,7 @@ async fn the_everything_server_from_npm_lists_its_tools_and_echoes() {
         name: "everything".to_string(),
         transport: Transport::Stdio(StdioSpec {
             command: "node".to_string(),
-            args: vec![everything().display().to_string(), "stdio".to_string()],
+            args: vec![everything_server().display().to_string(), "stdio".to_string()],
             grant: Grant::default(),
             ..StdioSpec::default()
         }),
@@ -42,53 +30,18 @@ async fn the_everything_server_from_npm_lists_its_tools_and_echoes() {
     conn.close().await;
 }
 
-/// The same server over streamable HTTP on a free port of 127.0.0.1 (started by the test,
-/// killed when dropped).
-struct HttpServer(std::process::Child, u16);
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+fn http_spec(name: &str, url: String) -> ServerSpec {
+    let headers = vec![("X-Test".to_string(), "1".to_string())];
+    ServerSpec {
+        name: name.to_string(),
+        transport: Transport::Http(vibe_mcp::HttpSpec { url, headers }),
     }
-}
-
-fn start_http() -> HttpServer {
-    use std::io::BufRead;
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let mut child = std::process::Command::new("node")
-        .arg(everything())
-        .arg("streamableHttp")
-        .env("PORT", port.to_string())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let mut lines = std::io::BufReader::new(stderr).lines();
-    let server = HttpServer(child, port);
-    for line in lines.by_ref() {
-        let line = line.unwrap();
-        assert!(!line.contains("Failed to start"), "{line}");
-        if line.contains("listening on port") {
-            break;
-        }
-    }
-    // Keep draining its stderr so it never blocks on a full pipe.
-    std::thread::spawn(move || lines.for_each(drop));
-    server
 }
 
 #[tokio::test]
 async fn the_everything_server_over_streamable_http_lists_its_tools_and_echoes() {
-    let server = start_http();
-    let spec = ServerSpec {
-        name: "everything-http".to_string(),
-        transport: Transport::Http(vibe_mcp::HttpSpec {
-            url: format!("http://127.0.0.1:{}/mcp", server.1),
-            headers: vec![("X-Test".to_string(), "1".to_string())],
-        }),
-    };
+    let server = EverythingHttp::start("streamableHttp");
+    let spec = http_spec("everything-http", format!("http://127.0.0.1:{}/mcp", server.port));
     let conn = Connection::connect(&spec, Limits::default()).await.unwrap();
     let tools = conn.list_tools().await.unwrap();
     assert!(tools.iter().any(|t| t.model_name == "mcp__everything-http__echo"), "{tools:?}");
@@ -96,6 +49,23 @@ async fn the_everything_server_over_streamable_http_lists_its_tools_and_echoes()
     let out = conn.call_tool("echo", args, &CancellationToken::new()).await.unwrap();
     assert!(out.text.contains("over http"), "{out:?}");
     conn.close().await;
+}
+
+#[tokio::test]
+async fn a_server_of_the_older_sse_transport_is_named_as_such_and_streamable_http_is_asked_for() {
+    let server = EverythingHttp::start("sse");
+    let url = format!("http://127.0.0.1:{}/sse", server.port);
+    let e =
+        Connection::connect(&http_spec("old", url.clone()), Limits::default()).await.err().unwrap();
+    assert!(matches!(&e, vibe_mcp::McpError::OldSse { url: shown, .. } if *shown == url), "{e:?}");
+    let text = e.to_string();
+    assert!(text.contains("older HTTP+SSE transport") && text.contains("rmcp"), "{text}");
+    assert!(text.contains("streamable HTTP address") && text.contains("(stdio)"), "{text}");
+    // A server that answers neither way is not taken for one (the streamable endpoint's
+    // address on the same server, mistyped).
+    let wrong = format!("http://127.0.0.1:{}/nothing-here", server.port);
+    let e = Connection::connect(&http_spec("old", wrong), Limits::default()).await.err().unwrap();
+    assert!(matches!(e, vibe_mcp::McpError::Http { .. }), "{e:?}");
 }
 
 #[tokio::test]
