@@ -3,6 +3,7 @@
 
 export { Button, type ButtonVariant } from "./Button";
 export { Card, type CardTone } from "./Card";
+export { ConfirmDialog } from "./ConfirmDialog";
 export { Dialog } from "./Dialog";
 export { EmptyState } from "./EmptyState";
 export { Field } from "./Field";

@@ -9,7 +9,7 @@ import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { renderMarkdown } from "../chat/Markdown";
 import { moodFace, moodKey } from "../checkin/mood";
-import { Button, Card, Dialog, EmptyState, Toast } from "../design";
+import { Button, Card, ConfirmDialog, EmptyState, Toast } from "../design";
 import { FailureLine } from "../errors/FailureLine";
 import { FailureText } from "../errors/Failure";
 import { recovered, report } from "../store";
@@ -123,17 +123,18 @@ export function JournalScreen({ writeRequest = null }: { writeRequest?: WriteReq
         </ul>
       )}
       {removing && (
-        <Dialog title={t("journal.deleteTitle")} onClose={() => setRemoving(null)} data-testid="journal-delete-dialog">
+        <ConfirmDialog
+          title={t("journal.deleteTitle")}
+          cancelLabel={t("journal.cancel")}
+          confirmLabel={t("journal.deleteConfirm")}
+          onCancel={() => setRemoving(null)}
+          onConfirm={() => remove(removing)}
+          data-testid="journal-delete-dialog"
+          confirmTestId="journal-delete-confirm"
+          cancelTestId="journal-delete-cancel"
+        >
           <p>{t("journal.deleteBody", { date: removing.date })}</p>
-          <div className="actions">
-            <Button onClick={() => setRemoving(null)} data-testid="journal-delete-cancel">
-              {t("journal.cancel")}
-            </Button>
-            <Button variant="danger" onClick={() => remove(removing)} data-testid="journal-delete-confirm">
-              {t("journal.deleteConfirm")}
-            </Button>
-          </div>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </div>
   );

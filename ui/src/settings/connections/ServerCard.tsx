@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toErrorInfo } from "../../client";
-import { Button, Card, Dialog } from "../../design";
+import { Button, Card, ConfirmDialog } from "../../design";
 import type { McpServerView } from "../../wire";
 import { mcp } from "./api";
 import { GrantEditor } from "./GrantEditor";
@@ -83,25 +83,20 @@ export function ServerCard({ server, onChanged, onError }: { server: McpServerVi
       {showTools && server.enabled && <ToolList server={server.name} onChanged={onChanged} />}
       {showResources && server.enabled && <ResourceList server={server.name} />}
       {confirm && (
-        <Dialog title={t("connections.removeTitle", { name: server.name })} onClose={() => setConfirm(false)} data-testid="connection-remove-dialog">
+        <ConfirmDialog
+          title={t("connections.removeTitle", { name: server.name })}
+          cancelLabel={t("connections.cancel")}
+          confirmLabel={t("connections.removeConfirm")}
+          onCancel={() => setConfirm(false)}
+          onConfirm={() => {
+            setConfirm(false);
+            act(() => mcp.remove(server.name))();
+          }}
+          data-testid="connection-remove-dialog"
+          confirmTestId="connection-remove-confirm"
+        >
           <p>{t("connections.removeBody")}</p>
-          <div className="actions">
-            <Button type="button" onClick={() => setConfirm(false)}>
-              {t("connections.cancel")}
-            </Button>
-            <Button
-              type="button"
-              variant="danger"
-              data-testid="connection-remove-confirm"
-              onClick={() => {
-                setConfirm(false);
-                act(() => mcp.remove(server.name))();
-              }}
-            >
-              {t("connections.removeConfirm")}
-            </Button>
-          </div>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </Card>
   );

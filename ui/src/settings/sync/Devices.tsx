@@ -4,7 +4,7 @@
 
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Button, Dialog } from "../../design";
+import { Button, ConfirmDialog } from "../../design";
 import type { SyncDeviceView } from "../../wire";
 
 export function Devices({
@@ -42,25 +42,20 @@ export function Devices({
         ))}
       </ul>
       {asking && (
-        <Dialog title={t("sync.devices.confirmTitle", { name: name(asking) })} onClose={() => setAsking(null)} data-testid="sync-remove-dialog">
+        <ConfirmDialog
+          title={t("sync.devices.confirmTitle", { name: name(asking) })}
+          cancelLabel={t("sync.devices.cancel")}
+          confirmLabel={t("sync.devices.confirm")}
+          onCancel={() => setAsking(null)}
+          onConfirm={() => {
+            onRemove(asking.device_id);
+            setAsking(null);
+          }}
+          data-testid="sync-remove-dialog"
+          confirmTestId="sync-remove-confirm"
+        >
           <p>{t("sync.devices.confirmText")}</p>
-          <div className="actions">
-            <Button type="button" onClick={() => setAsking(null)}>
-              {t("sync.devices.cancel")}
-            </Button>
-            <Button
-              type="button"
-              variant="danger"
-              data-testid="sync-remove-confirm"
-              onClick={() => {
-                onRemove(asking.device_id);
-                setAsking(null);
-              }}
-            >
-              {t("sync.devices.confirm")}
-            </Button>
-          </div>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </div>
   );
