@@ -13,7 +13,7 @@ use crate::batch::{self, Place};
 use crate::error::{Result, SyncError};
 use crate::key::SyncKey;
 use crate::keyring::{self, DEVICES, Keyring};
-use crate::target::Target;
+use crate::target::{PART, Target};
 
 const EXT: &str = ".vlsync";
 
@@ -116,13 +116,21 @@ async fn send(
         .ok_or_else(|| SyncError::NotSetUp("sync is not set up on this device".into()))?
         .device_id;
     let twin = || SyncError::Twin { device: me.clone() };
+    remove_parts(target, &me).await?;
     for sealed in store.sync_seal()? {
         let path = batch_path(&me, sealed.number);
         let place = Place { device: &me, number: sealed.number };
-        if let Some(there) = target.read(&path).await? {
-            let same = keys
-                .key_for(&path, &me, sealed.number)
-                .and_then(|key| batch::open(key, &path, &place, &there))
+        let there = match target.read(&path).await? {
+            Some(bytes) => Some(
+                keys.key_for(&path, &me, sealed.number)
+                    .and_then(|key| batch::open(key, &path, &place, &bytes)),
+            ),
+            None => None,
+        };
+        // A file cut short at this place is this device's own write, interrupted: written again.
+        let whole = there.filter(|opened| !matches!(opened, Err(SyncError::Truncated { .. })));
+        if let Some(opened) = whole {
+            let same = opened
                 .ok()
                 .and_then(|plain| serde_json::from_slice::<Content>(&plain).ok())
                 .is_some_and(|c| c.ops == sealed.ops);
@@ -144,6 +152,18 @@ async fn send(
         return Err(twin());
     }
     Ok(me)
+}
+
+/// Remove what a run of this device killed while writing left in its folder (files under a
+/// temporary name, `target::PART`); no other device writes there.
+async fn remove_parts(target: &impl Target, me: &str) -> Result<()> {
+    let dir = format!("{DEVICES}/{me}");
+    for name in target.list(&dir).await? {
+        if name.contains(PART) {
+            target.delete(&format!("{dir}/{name}")).await?;
+        }
+    }
+    Ok(())
 }
 
 /// Apply the new batches of `device`, in order, until one is missing or refused.
