@@ -5,10 +5,8 @@
 //! Figures go in docs/performance.md; tests never assert timings. `vibe bench insights` is
 //! `insights`.
 
-mod history;
 mod insights;
 
-pub use history::{Seeded, seed_history};
 pub use insights::{InsightsBench, bench_insights};
 
 use std::path::Path;

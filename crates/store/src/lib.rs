@@ -42,6 +42,7 @@ mod read_only;
 mod reminder_notices;
 mod run_key;
 mod runs;
+pub mod sample;
 mod session;
 mod skill_rows;
 mod skill_view;

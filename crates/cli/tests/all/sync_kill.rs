@@ -3,7 +3,8 @@
 //! holding thousands of messages and journal entries (many batch files) through a folder
 //! target; the test kills it as its second batch file appears on the target (sending), and kills
 //! a joining device's run once it applied its first batch (receiving), by watching the target
-//! folder and the database, never through a hook in the code.
+//! folder and the database, never through a hook in the code. A third kill lands while a run
+//! compacts its files into a snapshot (`sync.compact_after`).
 
 use std::os::unix::process::ExitStatusExt as _;
 use std::path::Path;
@@ -104,7 +105,8 @@ fn a_sync_killed_while_sending_and_while_receiving_loses_and_duplicates_nothing(
     let t = target.path().to_str().unwrap();
     ok_json(&mut synced(a.path()), &["sync", "setup", "--folder", t]);
     let a_id = ok_json_in(a.path(), &["sync", "status"])["device_id"].as_str().unwrap().to_string();
-    let seeded = vibe_core::bench::seed_history(&store(a.path()), MESSAGES, ENTRIES, "A").unwrap();
+    let seeded =
+        vibe_store::sample::seed_history(&store(a.path()), MESSAGES, ENTRIES, "A").unwrap();
     assert_eq!((seeded.messages, seeded.journal_entries), (MESSAGES as u64, ENTRIES as u64));
     let (all_messages, all_entries) = contents(a.path());
 
@@ -172,4 +174,60 @@ fn walk_names(dir: &Path) -> Vec<String> {
         }
     }
     out
+}
+
+/// Set `sync.compact_after` in `dir`'s settings.
+fn compact_after(dir: &Path, n: u32) {
+    let path = dir.join("settings.json");
+    let mut settings: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    settings["sync"]["compact_after"] = n.into();
+    std::fs::write(&path, serde_json::to_string_pretty(&settings).unwrap()).unwrap();
+}
+
+#[test]
+fn a_sync_killed_while_compacting_loses_nothing() {
+    let (target, a, b, c) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let t = target.path().to_str().unwrap();
+    ok_json(&mut synced(a.path()), &["sync", "setup", "--folder", t]);
+    ok_json(&mut synced(b.path()), &["sync", "join", "--folder", t, "--code", CODE]);
+    sync_ok(b.path());
+    compact_after(a.path(), 3);
+    let a_id = ok_json_in(a.path(), &["sync", "status"])["device_id"].as_str().unwrap().to_string();
+    vibe_store::sample::seed_history(&store(a.path()), MESSAGES / 2, ENTRIES / 2, "A").unwrap();
+    let (all_messages, all_entries) = contents(a.path());
+
+    // The first run writes more than 3 batches, then compacts them: killed as the snapshot
+    // appears (under its temporary name, or just after).
+    let child = start_sync(a.path());
+    let a_files = target.path().join("devices").join(&a_id);
+    let snapshot = || {
+        std::fs::read_dir(&a_files).is_ok_and(|mut d| {
+            d.any(|e| e.unwrap().file_name().to_string_lossy().starts_with("snapshot-"))
+        })
+    };
+    kill_when(child, "A's snapshot on the target", snapshot);
+
+    // B, which read none of A's batches, gets everything from what the killed run left.
+    sync_ok(b.path());
+    assert_eq!(contents(b.path()), (all_messages.clone(), all_entries.clone()));
+    // A's next run finishes the compaction: one snapshot, nothing else, nothing left over.
+    sync_ok(a.path());
+    let left = walk_names(&a_files);
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert!(left[0].starts_with("snapshot-") && left[0].ends_with(".vlsync"), "{left:?}");
+    // A device joining now reads the snapshot.
+    ok_json(&mut synced(c.path()), &["sync", "join", "--folder", t, "--code", CODE]);
+    sync_ok(c.path());
+    sync_ok(b.path());
+    for dir in [b.path(), c.path()] {
+        let (messages, entries) = contents(dir);
+        assert_eq!(messages, all_messages, "every message exactly once");
+        assert_eq!(entries, all_entries, "every entry exactly once");
+    }
 }

@@ -71,7 +71,6 @@ pub use auto_backup::{AUTO_BACKUP_EVERY, BackupSettings};
 pub use dbkey::{Encryption, StorageSettings, account as db_key_account, open_database};
 pub use endpoint::check_probe_tools;
 pub use error::{AppError, hint_of};
-pub(crate) use journal::{JOURNAL_PATH, JOURNAL_SKILL};
 pub use local_model::{MODELS_DIR, local_model_file};
 pub use models::LOCAL_PRESET;
 pub use paths::{

@@ -1,12 +1,16 @@
-//! Years of use as a data set: conversations of alternating messages (a person's line, a
-//! coach's answer of a few hundred characters) and journal entries, written through the
-//! store's own operations (each its own transaction, recorded for sync when sync is set up),
-//! so what a sync or an export reads is what a person's data folder holds. Used by `vibe bench
-//! sync` and the sync scenario tests; it measures nothing itself.
+//! Years of use as a data set, for benchmarks and scenario tests: conversations of alternating
+//! messages (a person's line, a coach's answer of a few hundred characters) and journal
+//! entries, written through the store's own operations (each its own transaction, recorded for
+//! sync when sync is set up), so what a sync or an export reads is what a person's data folder
+//! holds. Used by the sync benchmark (`crates/sync/benches`) and the CLI's kill -9 sync test;
+//! it measures nothing itself and is never called by the app.
 
+use crate::{LOCAL_USER, NewMessage, Role, Store, StoreError};
 use serde::Serialize;
 use serde_json::json;
-use vibe_store::{LOCAL_USER, NewMessage, Role, Store, StoreError};
+
+/// Where the journal lives (vibe-core's `JOURNAL_SKILL` and `JOURNAL_PATH`).
+const JOURNAL: (&str, &str) = ("lifecoach", "journal");
 
 /// Messages per conversation.
 const PER_CONVERSATION: usize = 20;
@@ -66,8 +70,8 @@ pub fn seed_history(
             let i = seeded.journal_entries;
             store.append_to_list(
                 LOCAL_USER,
-                crate::app::JOURNAL_SKILL,
-                crate::app::JOURNAL_PATH,
+                JOURNAL.0,
+                JOURNAL.1,
                 json!({
                     "date": format!("20{:02}-{:02}-{:02}", 16 + i / 400, 1 + (i / 31) % 12, 1 + i % 28),
                     "mood": 1 + i % 5,
