@@ -38,9 +38,11 @@ fn open(dir: &Path, name: &str) -> Store {
     Store::open_with_key(&dir.join(format!("{name}.db")), &key).expect("open")
 }
 
-/// A target whose reads of batch files fail once `reads` were made: a run stopped half-way.
+/// A target whose reads of the files under `prefix` fail once `reads` were made: a run
+/// stopped half-way through them.
 struct StopsAfter {
     inner: DalTarget,
+    prefix: String,
     reads: usize,
     made: AtomicUsize,
 }
@@ -51,7 +53,8 @@ impl Target for StopsAfter {
     }
 
     async fn read(&self, path: &str) -> vibe_sync::Result<Option<Vec<u8>>> {
-        if path.starts_with("devices/") && self.made.fetch_add(1, Ordering::SeqCst) >= self.reads {
+        if path.starts_with(&self.prefix) && self.made.fetch_add(1, Ordering::SeqCst) >= self.reads
+        {
             return Err(SyncError::Unreachable { target: self.shown().into(), why: "stop".into() });
         }
         self.inner.read(path).await
@@ -146,15 +149,23 @@ fn main() {
     let c = open(work.path(), "c");
     c.sync_enable("device-c").expect("enable");
     let half = (sent.sent as usize / 2).max(1);
-    let stops = StopsAfter { inner: target.clone(), reads: half, made: AtomicUsize::new(0) };
+    let stops = StopsAfter {
+        inner: target.clone(),
+        prefix: "devices/device-a/".into(),
+        reads: half,
+        made: AtomicUsize::new(0),
+    };
     let start = Instant::now();
     let stopped = rt.block_on(vibe_sync::sync_now(&c, &stops, &key, None));
     let first_part = secs(start);
     assert!(stopped.is_err(), "the run was stopped");
+    let applied = c.sync_peer_cursor("device-a").expect("cursor") - 1;
     let start = Instant::now();
     let rest = sync(&c, &target);
     println!(
-        "first sync stopped after {half} files ({first_part:.1} s), resumed: {} files in {:.1} s",
+        "first sync stopped after {half} of device-a's files ({first_part:.1} s, {} applied), \
+         resumed: {} files in {:.1} s",
+        applied,
         rest.received,
         secs(start)
     );
