@@ -3,55 +3,21 @@
 //! log — its earlier snapshot and batches merged, keeping per register only what still counts —
 //! as `devices/<id>/snapshot-<through>.vlsync`, then removes the files it covers. A device that
 //! had not read them reads the snapshot instead (`run`). It owns which operations a snapshot
-//! keeps and the order of the steps, not reading other devices (`run`) nor the merge (`vibe_store`).
+//! keeps and the order of the steps, not reading other devices (`run`), where files go (`files`)
+//! nor the merge (`vibe_store`).
 
 use std::collections::{BTreeSet, HashMap};
 
 use vibe_store::{LoggedOp, SyncOp};
 
+use crate::content::{Content, open_content, seal_content};
 use crate::error::Result;
-use crate::keyring::{DEVICES, Keyring};
-use crate::run::{Content, batch_path, open_content, seal_content};
+use crate::files::{Folder, batch_path, snapshot_path};
+use crate::keyring::Keyring;
 use crate::target::Target;
 
 /// A device compacts once this many of its batch files follow its last snapshot.
 pub const COMPACT_AFTER: u64 = 100;
-
-const SNAPSHOT: &str = "snapshot-";
-const EXT: &str = ".vlsync";
-
-/// The path of the snapshot of `device` that covers its batches 1 to `through`.
-pub fn snapshot_path(device: &str, through: u64) -> String {
-    format!("{DEVICES}/{device}/{SNAPSHOT}{through:012}{EXT}")
-}
-
-/// What a device's folder holds: the numbers of its batch files and of its snapshots.
-#[derive(Debug, Default)]
-pub(crate) struct Folder {
-    pub batches: BTreeSet<u64>,
-    pub snapshots: BTreeSet<u64>,
-}
-
-impl Folder {
-    pub(crate) async fn list(target: &impl Target, device: &str) -> Result<Self> {
-        let mut folder = Self::default();
-        for name in target.list(&format!("{DEVICES}/{device}")).await? {
-            let Some(stem) = name.strip_suffix(EXT) else { continue };
-            if let Some(n) = stem.strip_prefix(SNAPSHOT).and_then(|n| n.parse().ok()) {
-                folder.snapshots.insert(n);
-            } else if let Ok(n) = stem.parse() {
-                folder.batches.insert(n);
-            }
-        }
-        Ok(folder)
-    }
-
-    /// The highest number of any of its files.
-    pub(crate) fn last(&self) -> u64 {
-        let last = |s: &BTreeSet<u64>| s.last().copied().unwrap_or(0);
-        last(&self.batches).max(last(&self.snapshots))
-    }
-}
 
 /// The register an operation writes, for keeping the last write to each.
 fn register(op: &SyncOp) -> (&'static str, String) {

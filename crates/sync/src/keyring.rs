@@ -14,13 +14,12 @@ use zeroize::Zeroizing;
 
 use crate::batch::{self, Place};
 use crate::error::{Result, SyncError};
+use crate::files::{DEVICES, Folder};
 use crate::key::SyncKey;
 use crate::target::Target;
 
 /// The file that proves a code opens a target, and holds its key history.
 pub const KEY_CHECK: &str = "key-check.vlsync";
-/// The folder of the devices' batch files.
-pub const DEVICES: &str = "devices";
 
 /// A key the target used before, and the files written with it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -152,7 +151,7 @@ pub async fn open(target: &impl Target, key: &SyncKey) -> Result<Keyring> {
 async fn last_numbers(target: &impl Target) -> Result<BTreeMap<String, u64>> {
     let mut out = BTreeMap::new();
     for device in target.list(DEVICES).await? {
-        let last = crate::compact::Folder::list(target, &device).await?.last();
+        let last = Folder::list(target, &device).await?.last();
         out.insert(device, last);
     }
     Ok(out)

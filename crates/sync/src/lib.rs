@@ -9,8 +9,10 @@
 
 mod batch;
 mod compact;
+mod content;
 mod dal_error;
 mod error;
+mod files;
 mod key;
 mod keyring;
 mod remote;
@@ -18,10 +20,11 @@ mod run;
 mod target;
 
 pub use batch::{Place, open, seal};
-pub use compact::{COMPACT_AFTER, compact_ops, snapshot_path};
+pub use compact::{COMPACT_AFTER, compact_ops};
 pub use error::{Result, SyncError};
+pub use files::{DEVICES, batch_path, snapshot_path};
 pub use key::SyncKey;
-pub use keyring::{DEVICES, KEY_CHECK, Keyring, remove_device, setup};
+pub use keyring::{KEY_CHECK, Keyring, remove_device, setup};
 pub use remote::{S3Place, shown_s3};
-pub use run::{SyncReport, batch_path, check_key, devices, sync_now, sync_now_with};
+pub use run::{SyncReport, check_key, devices, sync_now, sync_now_with};
 pub use target::{DalTarget, Target};

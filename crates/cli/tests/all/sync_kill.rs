@@ -94,16 +94,18 @@ fn sync_ok(dir: &Path) -> Value {
     report
 }
 
+/// A folder target and three data folders, sync set up on the first.
+fn set_up() -> [tempfile::TempDir; 4] {
+    let dirs = [(); 4].map(|()| tempfile::tempdir().unwrap());
+    let t = dirs[0].path().to_str().unwrap();
+    ok_json(&mut synced(dirs[1].path()), &["sync", "setup", "--folder", t]);
+    dirs
+}
+
 #[test]
 fn a_sync_killed_while_sending_and_while_receiving_loses_and_duplicates_nothing() {
-    let (target, a, b, c) = (
-        tempfile::tempdir().unwrap(),
-        tempfile::tempdir().unwrap(),
-        tempfile::tempdir().unwrap(),
-        tempfile::tempdir().unwrap(),
-    );
+    let [target, a, b, c] = set_up();
     let t = target.path().to_str().unwrap();
-    ok_json(&mut synced(a.path()), &["sync", "setup", "--folder", t]);
     let a_id = ok_json_in(a.path(), &["sync", "status"])["device_id"].as_str().unwrap().to_string();
     let seeded =
         vibe_store::sample::seed_history(&store(a.path()), MESSAGES, ENTRIES, "A").unwrap();
@@ -187,14 +189,8 @@ fn compact_after(dir: &Path, n: u32) {
 
 #[test]
 fn a_sync_killed_while_compacting_loses_nothing() {
-    let (target, a, b, c) = (
-        tempfile::tempdir().unwrap(),
-        tempfile::tempdir().unwrap(),
-        tempfile::tempdir().unwrap(),
-        tempfile::tempdir().unwrap(),
-    );
+    let [target, a, b, c] = set_up();
     let t = target.path().to_str().unwrap();
-    ok_json(&mut synced(a.path()), &["sync", "setup", "--folder", t]);
     ok_json(&mut synced(b.path()), &["sync", "join", "--folder", t, "--code", CODE]);
     sync_ok(b.path());
     compact_after(a.path(), 3);
