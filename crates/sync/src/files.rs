@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use crate::error::Result;
-use crate::target::Target;
+use crate::target::{PART, Target};
 
 /// The folder of the devices' batch files.
 pub const DEVICES: &str = "devices";
@@ -24,17 +24,23 @@ pub fn snapshot_path(device: &str, through: u64) -> String {
     format!("{DEVICES}/{device}/{SNAPSHOT}{through:012}{EXT}")
 }
 
-/// What a device's folder holds: the numbers of its batch files and of its snapshots.
+/// What a device's folder holds: the numbers of its batch files and of its snapshots, and the
+/// names of files left under a temporary name (`target::PART`) by a writer that was stopped.
 #[derive(Debug, Default)]
 pub(crate) struct Folder {
     pub batches: BTreeSet<u64>,
     pub snapshots: BTreeSet<u64>,
+    pub parts: Vec<String>,
 }
 
 impl Folder {
     pub(crate) async fn list(target: &impl Target, device: &str) -> Result<Self> {
         let mut folder = Self::default();
         for name in target.list(&format!("{DEVICES}/{device}")).await? {
+            if name.contains(PART) {
+                folder.parts.push(name);
+                continue;
+            }
             let Some(stem) = name.strip_suffix(EXT) else { continue };
             if let Some(n) = stem.strip_prefix(SNAPSHOT).and_then(|n| n.parse().ok()) {
                 folder.snapshots.insert(n);

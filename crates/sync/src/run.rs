@@ -14,7 +14,7 @@ use crate::error::{Result, SyncError};
 use crate::files::{DEVICES, Folder, batch_path, snapshot_path};
 use crate::key::SyncKey;
 use crate::keyring::{self, Keyring};
-use crate::target::{PART, Target};
+use crate::target::Target;
 
 /// What one run did.
 #[derive(Debug, Default)]
@@ -118,10 +118,15 @@ async fn send(
         .ok_or_else(|| SyncError::NotSetUp("sync is not set up on this device".into()))?
         .device_id;
     let twin = || SyncError::Twin { device: me.clone() };
-    remove_parts(target, &me).await?;
+    let mine = Folder::list(target, &me).await?;
+    // What a run of this device killed while writing left (files under a temporary name); no
+    // other device writes there.
+    for part in &mine.parts {
+        target.delete(&format!("{DEVICES}/{me}/{part}")).await?;
+    }
     // A snapshot past what this copy wrote: another copy wrote, then compacted, as this device.
     let uploaded = store.sync_device()?.map_or(0, |d| d.uploaded);
-    if Folder::list(target, &me).await?.snapshots.last().is_some_and(|&s| s > uploaded) {
+    if mine.snapshots.last().is_some_and(|&s| s > uploaded) {
         return Err(twin());
     }
     for sealed in store.sync_seal()? {
@@ -150,18 +155,6 @@ async fn send(
         return Err(twin());
     }
     Ok(me)
-}
-
-/// Remove what a run of this device killed while writing left in its folder (files under a
-/// temporary name, `target::PART`); no other device writes there.
-async fn remove_parts(target: &impl Target, me: &str) -> Result<()> {
-    let dir = format!("{DEVICES}/{me}");
-    for name in target.list(&dir).await? {
-        if name.contains(PART) {
-            target.delete(&format!("{dir}/{name}")).await?;
-        }
-    }
-    Ok(())
 }
 
 /// Apply the new batches of `device`, in order, until one is missing or refused. A missing
