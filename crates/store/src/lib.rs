@@ -42,6 +42,7 @@ mod read_only;
 mod reminder_notices;
 mod run_key;
 mod runs;
+pub mod sample;
 mod session;
 mod skill_rows;
 mod skill_view;
@@ -91,7 +92,7 @@ pub use state::{AppendCap, AppendOutcome, StateRead, StateStatus, StateWrite};
 pub use strict_json::parse_strict;
 pub use sync_apply::{SyncApplied, SyncPeer};
 pub use sync_clock::{BadHlc, Hlc};
-pub use sync_log::{LoggedOp, SealedBatch, SyncDevice, SyncOp};
+pub use sync_log::{BATCH_MAX_BYTES, BATCH_MAX_OPS, LoggedOp, SealedBatch, SyncDevice, SyncOp};
 pub use undo::{StateChange, Undone};
 
 pub(crate) use open::{BUSY_TIMEOUT, STATEMENT_CACHE, open_lock};

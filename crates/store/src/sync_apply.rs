@@ -120,6 +120,9 @@ fn apply_op(tx: &Connection, op: &LoggedOp, done: &mut SyncApplied) -> Result<Op
             let known = known(tx, entry_id)?;
             if known.as_ref().is_some_and(|k| k.deleted || k.hlc >= op.hlc) {
                 done.unchanged += 1;
+                if known.as_ref().is_some_and(|k| k.deleted) {
+                    return list_of_deleted(tx, user, skill, path, &op.hlc);
+                }
                 return Ok(None);
             }
             let place = match &known {
@@ -188,6 +191,35 @@ fn apply_op(tx: &Connection, op: &LoggedOp, done: &mut SyncApplied) -> Result<Op
     }
 }
 
+/// A put of an entry deleted here still made its list where there was none (on the device
+/// that wrote it, and on one that read the put before the deletion): the list is made, so
+/// whether an emptied list exists does not depend on the order the two arrive in. Not when a
+/// later write replaced or removed the path, nor when the path holds no list here.
+fn list_of_deleted(
+    tx: &Connection,
+    user: &str,
+    skill: &str,
+    path: &str,
+    hlc: &Hlc,
+) -> Result<Option<Touched>> {
+    if skill_rows::find_list(tx, user, skill, path)?.is_some()
+        || sync_merge::written_over(tx, user, &format!("skills.{skill}.{path}"), hlc)?
+    {
+        return Ok(None);
+    }
+    tx.execute_batch("SAVEPOINT sync_list")?;
+    match list_for(tx, user, skill, path) {
+        Ok(list_id) => {
+            tx.execute_batch("RELEASE sync_list")?;
+            Ok(Some(Touched { list_id, user: user.into(), skill: skill.into() }))
+        }
+        Err(_) => {
+            tx.execute_batch("ROLLBACK TO sync_list; RELEASE sync_list")?;
+            Ok(None)
+        }
+    }
+}
+
 /// Put the entries of `list_id` in the order every device agrees on: by `_created_at`, then
 /// entry id (newest = highest seq), seqs 1..n, moving sync's record of each along.
 fn resequence(tx: &Connection, list_id: i64) -> Result<()> {
@@ -249,11 +281,37 @@ impl Store {
         name: Option<&str>,
         ops: &[LoggedOp],
     ) -> Result<Option<SyncApplied>> {
+        self.apply_peer(device, number..=number, name, ops)
+    }
+
+    /// Apply peer `device`'s snapshot of its batches 1 to `through` (it compacted its files),
+    /// in one transaction with its cursor, when this device has not yet applied them all
+    /// (`None` otherwise). What of it was applied already changes nothing again: every merge
+    /// rule keeps a register's latest write, and a write is never later than itself.
+    pub fn sync_apply_snapshot(
+        &self,
+        device: &str,
+        through: u64,
+        name: Option<&str>,
+        ops: &[LoggedOp],
+    ) -> Result<Option<SyncApplied>> {
+        self.apply_peer(device, 1..=through, name, ops)
+    }
+
+    /// Apply `ops` of `device` when its cursor is within `covers`, moving the cursor past it.
+    fn apply_peer(
+        &self,
+        device: &str,
+        covers: std::ops::RangeInclusive<u64>,
+        name: Option<&str>,
+        ops: &[LoggedOp],
+    ) -> Result<Option<SyncApplied>> {
+        let number = *covers.end();
         self.write_tx(|tx| {
             let Some(me) = sync_log::device(tx)? else {
                 return Err(StoreError::invalid("sync is not set up on this device"));
             };
-            if me == device || cursor(tx, device)? != number {
+            if me == device || !covers.contains(&cursor(tx, device)?) {
                 return Ok(None);
             }
             let mut done = SyncApplied::default();

@@ -101,6 +101,46 @@ pub struct SyncDevice {
     pub last_run: Option<String>,
 }
 
+/// The most operations one batch holds.
+pub const BATCH_MAX_OPS: usize = 1000;
+/// About the most bytes of operations (as JSON) one batch holds: a batch is applied in one
+/// transaction and written as one file, so a first sync of years of data is many batches of
+/// bounded size, and an interrupted one goes on from the last batch written or applied.
+pub const BATCH_MAX_BYTES: usize = 1 << 20;
+
+/// Give the operations not yet sealed batch numbers from `next` on, in order, at most
+/// [`BATCH_MAX_OPS`] and about [`BATCH_MAX_BYTES`] each. The first run seals a batch even when
+/// there is no operation: it names the device to the others.
+fn seal_pending(tx: &Connection, next: i64) -> Result<()> {
+    let mut stmt =
+        tx.prepare("SELECT seq, length(op) FROM sync_ops WHERE batch IS NULL ORDER BY seq")?;
+    let pending: Vec<(i64, i64)> =
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    // The last seq of each batch.
+    let mut ends = Vec::new();
+    let (mut ops, mut bytes) = (0usize, 0usize);
+    for (i, &(seq, len)) in pending.iter().enumerate() {
+        ops += 1;
+        bytes += usize::try_from(len).unwrap_or(0);
+        let last = i + 1 == pending.len();
+        if last || ops >= BATCH_MAX_OPS || bytes >= BATCH_MAX_BYTES {
+            ends.push(seq);
+            (ops, bytes) = (0, 0);
+        }
+    }
+    let mut number = next;
+    for end in &ends {
+        tx.prepare_cached("UPDATE sync_ops SET batch = ?1 WHERE batch IS NULL AND seq <= ?2")?
+            .execute(params![number, end])?;
+        number += 1;
+    }
+    if ends.is_empty() && next == 1 {
+        number += 1;
+    }
+    tx.prepare_cached("UPDATE sync_state SET next_batch = ?1")?.execute([number])?;
+    Ok(())
+}
+
 /// This device's id, when sync is set up.
 pub(crate) fn device(tx: &Connection) -> Result<Option<String>> {
     Ok(tx
@@ -287,8 +327,8 @@ impl Store {
         })
     }
 
-    /// Seal the operations recorded since the last batch into a new numbered batch (when there
-    /// are any) and answer every sealed batch not yet written to the target, oldest first. A
+    /// Seal the operations recorded since the last batch into new numbered batches (when there
+    /// are any; [`BATCH_MAX_OPS`] and [`BATCH_MAX_BYTES`] bound each) and answer every sealed batch not yet written to the target, oldest first. A
     /// batch's number and content never change once sealed, so writing it again after a crash
     /// writes the same operations under the same name.
     pub fn sync_seal(&self) -> Result<Vec<SealedBatch>> {
@@ -296,23 +336,11 @@ impl Store {
             if device(tx)?.is_none() {
                 return Err(StoreError::invalid("sync is not set up on this device"));
             }
-            let pending: i64 =
-                tx.query_row("SELECT count(*) FROM sync_ops WHERE batch IS NULL", [], |r| {
-                    r.get(0)
+            let (next, uploaded): (i64, i64) =
+                tx.query_row("SELECT next_batch, uploaded_through FROM sync_state", [], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
                 })?;
-            let (next, uploaded): (i64, i64) = tx.query_row(
-                "SELECT next_batch, uploaded_through FROM sync_state",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )?;
-            // The first run seals a batch even when empty: it names the device to the others.
-            if pending > 0 || next == 1 {
-                tx.execute(
-                    "UPDATE sync_ops SET batch = (SELECT next_batch FROM sync_state) WHERE batch IS NULL",
-                    [],
-                )?;
-                tx.execute("UPDATE sync_state SET next_batch = next_batch + 1", [])?;
-            }
+            seal_pending(tx, next)?;
             let mut stmt = tx.prepare(
                 "SELECT batch, op FROM sync_ops WHERE batch IS NOT NULL ORDER BY batch, seq",
             )?;
@@ -326,9 +354,11 @@ impl Store {
                 .collect();
             for row in rows {
                 let (number, text) = row?;
-                let op: LoggedOp = serde_json::from_str(&text).map_err(|source| {
-                    StoreError::CorruptJson { what: format!("sync operation of batch {number}"), source }
-                })?;
+                let op: LoggedOp =
+                    serde_json::from_str(&text).map_err(|source| StoreError::CorruptJson {
+                        what: format!("sync operation of batch {number}"),
+                        source,
+                    })?;
                 if let Some(batch) = batches.iter_mut().find(|b| b.number == number.max(0) as u64) {
                     batch.ops.push(op);
                 }

@@ -44,6 +44,17 @@ pub(crate) fn apply(tx: &Connection, op: &SyncOp, hlc: &Hlc) -> Result<Outcome> 
     }
 }
 
+/// Whether a write to `path` (of `user`'s profile) or to a path above it is later than `hlc`.
+pub(crate) fn written_over(tx: &Connection, user: &str, path: &str, hlc: &Hlc) -> Result<bool> {
+    let segments = parse_dotted(path, "synced path")?;
+    for i in 1..=segments.len() {
+        if reg(tx, DOC, &doc_key(user, &segments[..i].join(".")))?.is_some_and(|r| &r.hlc > hlc) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// Whether the register of (`kind`, `key`) already holds `hlc` or later, or a tombstone.
 fn stale(tx: &Connection, kind: &str, key: &str, hlc: &Hlc) -> Result<bool> {
     Ok(reg(tx, kind, key)?.is_some_and(|r| r.deleted || &r.hlc >= hlc))

@@ -39,6 +39,33 @@ fn texts(store: &Store) -> Vec<String> {
 }
 
 #[test]
+fn many_operations_are_sealed_into_batches_of_bounded_size_in_order() {
+    let store = Store::open_in_memory().unwrap();
+    store.sync_enable("me").unwrap();
+    let n = crate::BATCH_MAX_OPS * 2 + 5;
+    for i in 0..n {
+        store
+            .append_to_list(U, "coach", "journal", json!({"text": format!("e{i}")}), 1_000_000)
+            .unwrap();
+    }
+    let batches = store.sync_seal().unwrap();
+    let sizes: Vec<usize> = batches.iter().map(|b| b.ops.len()).collect();
+    assert_eq!(sizes, vec![crate::BATCH_MAX_OPS, crate::BATCH_MAX_OPS, 5]);
+    assert_eq!(batches.iter().map(|b| b.number).collect::<Vec<_>>(), vec![1, 2, 3]);
+    let clocks: Vec<_> = batches.iter().flat_map(|b| b.ops.iter().map(|o| o.hlc.clone())).collect();
+    assert!(clocks.windows(2).all(|w| w[0] < w[1]), "batches keep the order of writes");
+
+    // Long entries: a batch holds about BATCH_MAX_BYTES of them.
+    store.sync_uploaded(3).unwrap();
+    let long = "x".repeat(crate::BATCH_MAX_BYTES / 4);
+    for _ in 0..6 {
+        store.append_to_list(U, "coach", "journal", json!({"text": long}), 1_000_000).unwrap();
+    }
+    let sizes: Vec<usize> = store.sync_seal().unwrap().iter().map(|b| b.ops.len()).collect();
+    assert_eq!(sizes, vec![4, 2]);
+}
+
+#[test]
 fn nothing_is_recorded_until_sync_is_set_up_then_what_exists_is() {
     let store = Store::open_in_memory().unwrap();
     store.append_to_list(U, "coach", "journal", json!({"text": "old"}), 100).unwrap();

@@ -14,13 +14,12 @@ use zeroize::Zeroizing;
 
 use crate::batch::{self, Place};
 use crate::error::{Result, SyncError};
+use crate::files::{DEVICES, Folder};
 use crate::key::SyncKey;
 use crate::target::Target;
 
 /// The file that proves a code opens a target, and holds its key history.
 pub const KEY_CHECK: &str = "key-check.vlsync";
-/// The folder of the devices' batch files.
-pub const DEVICES: &str = "devices";
 
 /// A key the target used before, and the files written with it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -64,6 +63,25 @@ impl Keyring {
             return Err(SyncError::Removed { file: path.to_string(), device: device.to_string() });
         }
         Ok(&self.current)
+    }
+
+    /// The keys a snapshot through `number` of `device` may have been written with, to try in
+    /// order: the current one (unless the device was removed), then each earlier key whose
+    /// files of the device reach `number`, newest first. None is [`SyncError::Removed`].
+    pub fn snapshot_keys(&self, path: &str, device: &str, number: u64) -> Result<Vec<&SyncKey>> {
+        let mut keys = Vec::new();
+        if !self.removed.iter().any(|r| r == device) {
+            keys.push(&self.current);
+        }
+        for (key, through) in self.previous.iter().rev() {
+            if through.get(device).is_some_and(|&last| number <= last) {
+                keys.push(key);
+            }
+        }
+        if keys.is_empty() {
+            return Err(SyncError::Removed { file: path.to_string(), device: device.to_string() });
+        }
+        Ok(keys)
     }
 
     /// The key new files are written with.
@@ -129,16 +147,11 @@ pub async fn open(target: &impl Target, key: &SyncKey) -> Result<Keyring> {
     Ok(Keyring { current: key.clone(), previous, removed: content.removed })
 }
 
-/// The highest file number of every device on `target`.
+/// The highest file number (batch or snapshot) of every device on `target`.
 async fn last_numbers(target: &impl Target) -> Result<BTreeMap<String, u64>> {
     let mut out = BTreeMap::new();
     for device in target.list(DEVICES).await? {
-        let names = target.list(&format!("{DEVICES}/{device}")).await?;
-        let last = names
-            .iter()
-            .filter_map(|n| n.strip_suffix(".vlsync").and_then(|n| n.parse::<u64>().ok()))
-            .max()
-            .unwrap_or(0);
+        let last = Folder::list(target, &device).await?.last();
         out.insert(device, last);
     }
     Ok(out)

@@ -6,30 +6,15 @@
 //! and is reported; nothing of it is merged. It owns the order of steps, not the merge rules
 //! (`vibe_store`'s `sync_apply`), the file format (`batch`) nor the keys (`keyring`).
 
-use serde::{Deserialize, Serialize};
-use vibe_store::{LoggedOp, Store, SyncApplied};
+use vibe_store::{Store, SyncApplied};
 
-use crate::batch::{self, Place};
+use crate::compact::{self, COMPACT_AFTER};
+use crate::content::{Content, open_content, seal_content};
 use crate::error::{Result, SyncError};
+use crate::files::{DEVICES, Folder, batch_path, snapshot_path};
 use crate::key::SyncKey;
-use crate::keyring::{self, DEVICES, Keyring};
+use crate::keyring::{self, Keyring};
 use crate::target::Target;
-
-const EXT: &str = ".vlsync";
-
-/// The path of batch `number` of `device` on the target.
-pub fn batch_path(device: &str, number: u64) -> String {
-    format!("{DEVICES}/{device}/{number:012}{EXT}")
-}
-
-/// What a batch file holds, once opened.
-#[derive(Debug, Serialize, Deserialize)]
-struct Content {
-    /// The name the writing device gave itself (its host name), for the device list.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    device_name: Option<String>,
-    ops: Vec<LoggedOp>,
-}
 
 /// What one run did.
 #[derive(Debug, Default)]
@@ -48,6 +33,8 @@ pub struct SyncReport {
     /// Another copy of this data folder (a backup restored elsewhere) was syncing as this
     /// device: this one took this new id, and reads the other as a device of its own.
     pub new_device_id: Option<String>,
+    /// This device's files were compacted into a snapshot through this batch.
+    pub compacted: Option<u64>,
 }
 
 /// Whether `key` opens `target` ([`SyncError::WrongKey`] when not, `NotSetUp` when the target
@@ -57,12 +44,24 @@ pub async fn check_key(target: &impl Target, key: &SyncKey) -> Result<()> {
 }
 
 /// One run: check the key, write this device's sealed batches, apply every other device's
-/// new ones. `device_name` travels inside this device's batches.
+/// new ones, compact this device's files once [`COMPACT_AFTER`] batches follow its last
+/// snapshot. `device_name` travels inside this device's batches.
 pub async fn sync_now(
     store: &Store,
     target: &impl Target,
     key: &SyncKey,
     device_name: Option<&str>,
+) -> Result<SyncReport> {
+    sync_now_with(store, target, key, device_name, COMPACT_AFTER).await
+}
+
+/// [`sync_now`], compacting once `compact_after` batches follow the last snapshot.
+pub async fn sync_now_with(
+    store: &Store,
+    target: &impl Target,
+    key: &SyncKey,
+    device_name: Option<&str>,
+    compact_after: u64,
 ) -> Result<SyncReport> {
     let keys = keyring::open(target, key).await?;
     if store.sync_device()?.is_none() {
@@ -96,6 +95,9 @@ pub async fn sync_now(
             report.refused.push(e);
         }
     }
+    let uploaded = store.sync_device()?.map_or(0, |d| d.uploaded);
+    report.compacted =
+        compact::compact(target, &keys, &me, uploaded, device_name, compact_after).await?;
     store.sync_finished()?;
     Ok(report)
 }
@@ -116,24 +118,33 @@ async fn send(
         .ok_or_else(|| SyncError::NotSetUp("sync is not set up on this device".into()))?
         .device_id;
     let twin = || SyncError::Twin { device: me.clone() };
+    let mine = Folder::list(target, &me).await?;
+    // What a run of this device killed while writing left (files under a temporary name); no
+    // other device writes there.
+    for part in &mine.parts {
+        target.delete(&format!("{DEVICES}/{me}/{part}")).await?;
+    }
+    // A snapshot past what this copy wrote: another copy wrote, then compacted, as this device.
+    let uploaded = store.sync_device()?.map_or(0, |d| d.uploaded);
+    if mine.snapshots.last().is_some_and(|&s| s > uploaded) {
+        return Err(twin());
+    }
     for sealed in store.sync_seal()? {
         let path = batch_path(&me, sealed.number);
-        let place = Place { device: &me, number: sealed.number };
-        if let Some(there) = target.read(&path).await? {
-            let same = keys
-                .key_for(&path, &me, sealed.number)
-                .and_then(|key| batch::open(key, &path, &place, &there))
-                .ok()
-                .and_then(|plain| serde_json::from_slice::<Content>(&plain).ok())
-                .is_some_and(|c| c.ops == sealed.ops);
-            if !same {
+        let there = match target.read(&path).await? {
+            Some(bytes) => Some(open_content(keys, &path, &me, sealed.number, false, &bytes)),
+            None => None,
+        };
+        // A file cut short at this place is this device's own write, interrupted: written again.
+        let whole = there.filter(|opened| !matches!(opened, Err(SyncError::Truncated { .. })));
+        if let Some(opened) = whole {
+            if !opened.is_ok_and(|c| c.ops == sealed.ops) {
                 return Err(twin());
             }
         } else {
-            let content = Content { device_name: device_name.map(str::to_string), ops: sealed.ops };
-            let plain =
-                serde_json::to_vec(&content).map_err(|e| SyncError::Local(e.to_string()))?;
-            let bytes = batch::seal(keys.current(), &place, &plain)?;
+            let name = device_name.map(str::to_string);
+            let content = Content { device_name: name, ops: sealed.ops, through: None };
+            let bytes = seal_content(keys, &me, sealed.number, &content)?;
             target.write(&path, bytes).await?;
         }
         store.sync_uploaded(sealed.number)?;
@@ -146,7 +157,9 @@ async fn send(
     Ok(me)
 }
 
-/// Apply the new batches of `device`, in order, until one is missing or refused.
+/// Apply the new batches of `device`, in order, until one is missing or refused. A missing
+/// batch that a snapshot of the device covers (it compacted its files) is read from the
+/// snapshot, and the batches after it from there on.
 async fn receive(
     store: &Store,
     target: &impl Target,
@@ -155,22 +168,33 @@ async fn receive(
     report: &mut SyncReport,
 ) -> Result<()> {
     let mut number = store.sync_peer_cursor(device)?;
+    let mut listed = false;
     loop {
         let path = batch_path(device, number);
-        let Some(bytes) = target.read(&path).await? else { return Ok(()) };
-        let key = keys.key_for(&path, device, number)?;
-        let plain = batch::open(key, &path, &Place { device, number }, &bytes)?;
-        let content: Content = serde_json::from_slice(&plain)
-            .map_err(|_| SyncError::Tampered { file: path.clone() })?;
-        let name = content.device_name.as_deref();
-        if let Some(done) = store.sync_apply(device, number, name, &content.ops)? {
-            let SyncApplied { put, deleted, skipped, .. } = done;
+        let (done, next) = if let Some(bytes) = target.read(&path).await? {
+            let content = open_content(keys, &path, device, number, false, &bytes)?;
+            let name = content.device_name.as_deref();
+            (store.sync_apply(device, number, name, &content.ops)?, number + 1)
+        } else {
+            if listed {
+                return Ok(());
+            }
+            listed = true;
+            let folder = Folder::list(target, device).await?;
+            let Some(&through) = folder.snapshots.range(number..).last() else { return Ok(()) };
+            let path = snapshot_path(device, through);
+            let Some(bytes) = target.read(&path).await? else { return Ok(()) };
+            let content = open_content(keys, &path, device, through, true, &bytes)?;
+            let name = content.device_name.as_deref();
+            (store.sync_apply_snapshot(device, through, name, &content.ops)?, through + 1)
+        };
+        if let Some(SyncApplied { put, deleted, skipped, .. }) = done {
             report.put += put;
             report.deleted += deleted;
             report.skipped.extend(skipped);
             report.received += 1;
         }
-        number += 1;
+        number = next;
     }
 }
 

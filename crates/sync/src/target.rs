@@ -2,7 +2,11 @@
 //! implementation over Apache OpenDAL ([`DalTarget`]): a local folder (which the person syncs
 //! with Syncthing, Nextcloud, Dropbox or iCloud Drive), a WebDAV folder or an S3-compatible
 //! bucket (`remote`). It knows nothing of what the files hold, and never shows a credential:
-//! `shown` and every error name the target by its URL without them.
+//! `shown` and every error name the target by its URL without them. A file appears whole or not
+//! at all: in a folder it is written under a temporary name ([`PART`]) beside its place and
+//! renamed (OpenDAL's fs backend writes in place), an S3 object appears when its upload ends,
+//! and a WebDAV server keeps a cut-short upload under its name at worst, which the reader
+//! refuses as truncated and its writer writes again (`run`).
 
 use std::path::Path;
 
@@ -20,13 +24,21 @@ pub trait Target: Send + Sync {
     fn write(&self, path: &str, bytes: Vec<u8>) -> impl Future<Output = Result<()>> + Send;
     /// The names of the entries of folder `dir` (without a trailing `/`); none when it is missing.
     fn list(&self, dir: &str) -> impl Future<Output = Result<Vec<String>>> + Send;
+    /// Remove the file at `path` (none there is fine).
+    fn delete(&self, path: &str) -> impl Future<Output = Result<()>> + Send;
 }
+
+/// What a file's temporary name holds (`<name><PART><random>`) while it is being written to a
+/// folder; a writer killed before the rename leaves it, and its device removes it later.
+pub const PART: &str = ".part-";
 
 /// A target through OpenDAL.
 #[derive(Clone, Debug)]
 pub struct DalTarget {
     op: Operator,
     shown: String,
+    /// Write under a temporary name, then rename (a local folder).
+    rename: bool,
 }
 
 impl DalTarget {
@@ -41,12 +53,12 @@ impl DalTarget {
         let op = Operator::new(opendal::services::Fs::default().root(root))
             .map_err(|e| unreachable(e.to_string()))?
             .finish();
-        Ok(Self { op, shown })
+        Ok(Self { op, shown, rename: true })
     }
 
     /// A target over a built operator (`remote`).
     pub(crate) fn new(op: Operator, shown: String) -> Self {
-        Self { op, shown }
+        Self { op, shown, rename: false }
     }
 
     fn unreachable(&self, e: &opendal::Error) -> SyncError {
@@ -74,7 +86,23 @@ impl Target for DalTarget {
     }
 
     async fn write(&self, path: &str, bytes: Vec<u8>) -> Result<()> {
-        self.op.write(path, bytes).await.map(|_| ()).map_err(|e| self.unreachable(&e))
+        if !self.rename {
+            return self.op.write(path, bytes).await.map(|_| ()).map_err(|e| self.unreachable(&e));
+        }
+        let part = format!("{path}{PART}{}", uuid::Uuid::new_v4().simple());
+        let written = match self.op.write(&part, bytes).await {
+            Ok(_) => self.op.rename(&part, path).await,
+            Err(e) => Err(e),
+        };
+        if let Err(e) = written {
+            let _ = self.op.delete(&part).await;
+            return Err(self.unreachable(&e));
+        }
+        Ok(())
+    }
+
+    async fn delete(&self, path: &str) -> Result<()> {
+        self.op.delete(path).await.map_err(|e| self.unreachable(&e))
     }
 
     async fn list(&self, dir: &str) -> Result<Vec<String>> {

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod all {
+    mod compact;
     mod converge;
     mod devices;
     mod every_kind;

@@ -22,4 +22,10 @@ device_id: string | null,
  * Background syncing is paused (Settings → Sync): the app's runner starts no run; a
  * sync the person asks for still runs. Not written while false (older files round-trip).
  */
-paused?: boolean, };
+paused?: boolean, 
+/**
+ * Compact this device's files on the target into a snapshot once this many of its batch
+ * files follow its last snapshot (docs/sync.md, "Compaction"); absent: 100. Not written
+ * while absent.
+ */
+compact_after?: number, };

@@ -35,5 +35,6 @@ mod skills;
 mod state;
 mod state_history;
 mod sync;
+mod sync_kill;
 mod today;
 mod v010_upgrade;

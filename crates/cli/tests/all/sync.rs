@@ -10,11 +10,12 @@ use assert_cmd::Command;
 use crate::support::{in_dir, ok_json, ok_json_in};
 
 /// A valid code (any 32 bytes make one).
-const CODE: &str = "VL1-ABCD-EFGH-IJKL-MNOP-QRST-UVWX-YZ23-4567-ABCD-EFGH-IJKL-MNOP-QRSA";
+pub(crate) const CODE: &str =
+    "VL1-ABCD-EFGH-IJKL-MNOP-QRST-UVWX-YZ23-4567-ABCD-EFGH-IJKL-MNOP-QRSA";
 const WRONG: &str = "VL1-ZZZZ-EFGH-IJKL-MNOP-QRST-UVWX-YZ23-4567-ABCD-EFGH-IJKL-MNOP-QRSA";
 const MARKER: &str = "从A写的日记 marker-7d2e";
 
-fn synced(dir: &Path) -> Command {
+pub(crate) fn synced(dir: &Path) -> Command {
     let mut cmd = in_dir(dir);
     cmd.env("VIBE_SYNC_CODE", CODE);
     cmd

@@ -160,7 +160,9 @@ impl App {
         let (target, _) = self.sync_target()?.ok_or_else(Self::not_set_up)?;
         let key = self.sync_key()?;
         let name = host_name();
-        let report = vibe_sync::sync_now(self.store(), &target, &key, name.as_deref()).await?;
+        let after = self.settings().sync.compact_after.map_or(vibe_sync::COMPACT_AFTER, u64::from);
+        let report =
+            vibe_sync::sync_now_with(self.store(), &target, &key, name.as_deref(), after).await?;
         if let Some(id) = &report.new_device_id {
             let change = SettingChange { key: "sync.device_id".into(), value: id.as_str().into() };
             self.update_settings(UpdateSettingsRequest { changes: vec![change] })?;

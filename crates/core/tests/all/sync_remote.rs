@@ -1,6 +1,7 @@
 //! Sync through real remote targets on 127.0.0.1 (docs/sync.md): Debian's `rclone serve
 //! webdav` with a user and password, and moto's S3 server. Three data folders converge through
-//! each (a journal entry, a forgotten memory item, a deleted conversation); the server holds no
+//! each (a journal entry, a forgotten memory item, a deleted conversation), compacting their
+//! files into snapshots on the way; the server holds no
 //! clear text, no sync key and no password; the password is in the key store, never in
 //! settings.json; a wrong password, an unreachable server, a missing bucket and a URL holding
 //! credentials are refused with what to fix, and nothing is kept or written.
@@ -14,7 +15,10 @@ use vibe_test_support::{
     DAV_PASSWORD, DAV_USER, S3_ACCESS_KEY_ID, S3_SECRET_KEY, S3Server, WebDavServer,
 };
 use vibe_wire::ErrorKind;
-use vibe_wire::command::{JournalListRequest, MemoryKind, SyncJoinRequest, SyncSetupRequest};
+use vibe_wire::command::{
+    JournalListRequest, MemoryKind, SettingChange, SyncJoinRequest, SyncSetupRequest,
+    UpdateSettingsRequest,
+};
 use vibe_wire::settings::SyncTarget;
 
 const MARKERS: [&str; 3] =
@@ -115,6 +119,12 @@ async fn converge(target: &SyncTarget, secret: &str) -> (Vec<Device>, String) {
         assert_eq!(device.memory(), vec![MARKERS[2].to_string()]);
     }
 
+    // From here on every device compacts its files at each run that sends something: the
+    // server lists, reads back, writes a snapshot and removes the batches it covers.
+    for device in &devices {
+        let change = SettingChange { key: "sync.compact_after".into(), value: 1.into() };
+        device.app.update_settings(UpdateSettingsRequest { changes: vec![change] }).unwrap();
+    }
     // Apart: b forgets the memory item, c deletes the conversation and writes in the journal.
     let item = b.app.store().memory_items(U, None).unwrap().remove(0);
     b.app.store().forget_memory_item(U, &item.id).unwrap();
@@ -138,6 +148,8 @@ async fn converge(target: &SyncTarget, secret: &str) -> (Vec<Device>, String) {
 /// No marker, sync code or secret in anything the server stored.
 fn assert_opaque(stored: &[(String, Vec<u8>)], code: &str, secret: &str) {
     assert!(stored.len() >= 4, "the key check and each device's batches: {stored:?}");
+    let names: Vec<&str> = stored.iter().map(|(name, _)| name.as_str()).collect();
+    assert!(names.iter().any(|n| n.contains("/snapshot-")), "no device compacted: {names:?}");
     let needles: Vec<&[u8]> = MARKERS
         .iter()
         .map(|m| m.as_bytes())

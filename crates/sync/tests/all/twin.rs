@@ -74,3 +74,26 @@ async fn a_restored_copy_that_only_reads_notices_the_other_and_receives_its_chan
     assert!(report.new_device_id.is_some(), "{report:?}");
     assert_eq!(texts(&restored), vec!["before the backup", "on the first machine"]);
 }
+
+#[tokio::test]
+async fn a_restored_copy_notices_the_other_even_after_it_compacted_its_files_away() {
+    let (_t, target, key) = target().await;
+    let data = tempfile::tempdir().unwrap();
+    let (a, restored) = twins(data.path()).await;
+    // The first machine syncs twice and compacts: its batch files are gone, a snapshot stays.
+    vibe_sync::sync_now_with(&a, &target, &key, None, 1).await.unwrap();
+    add(&a, "on the first machine");
+    let report = vibe_sync::sync_now_with(&a, &target, &key, None, 1).await.unwrap();
+    assert!(report.compacted.is_some());
+    add(&restored, "on the restored copy");
+
+    let report = vibe_sync::sync_now_with(&restored, &target, &key, None, 1).await.unwrap();
+    assert!(report.new_device_id.is_some(), "the copy sees the snapshot past what it wrote");
+    vibe_sync::sync_now_with(&a, &target, &key, None, 1).await.unwrap();
+    let b = Device::new("dev-b");
+    b.sync(&target, &key).await;
+    let want = vec!["before the backup", "on the first machine", "on the restored copy"];
+    for store in [&a, &restored, &b.store] {
+        assert_eq!(texts(store), want);
+    }
+}

@@ -56,6 +56,12 @@ pub struct SyncSettings {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     #[cfg_attr(test, ts(as = "Option<bool>", optional))]
     pub paused: bool,
+    /// Compact this device's files on the target into a snapshot once this many of its batch
+    /// files follow its last snapshot (docs/sync.md, "Compaction"); absent: 100. Not written
+    /// while absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub compact_after: Option<u32>,
 }
 
 impl SyncSettings {
