@@ -5,7 +5,8 @@
 // sends a message and reads the streamed reply, checks the message in the SQLite file, restarts
 // the app and finds the conversation again; its log holds neither what was said nor the
 // passphrase. Settings → Models downloads a model from `fake-files` (a file server on
-// 127.0.0.1, through a hub-style redirect), verifies and uses it. Screenshots go to $SHOTS_DIR.
+// 127.0.0.1, through a hub-style redirect), verifies and uses it. Settings → Connections adds
+// our own MCP server, and a conversation uses its tool after the approval. Screenshots go to $SHOTS_DIR.
 //
 // Environment: VIBELIFE_APP (absolute path of the binary), FAKE_LLM and FAKE_FILES (their
 // binaries), TAURI_DRIVER,
@@ -17,6 +18,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { driverArgs, ENTER, Session, waitFor } from "./webdriver.mjs";
 
@@ -389,6 +391,19 @@ function protocolScript() {
   return entries;
 }
 
+/** Unlocks the app with the test passphrase and points Settings at the model server `url`
+ * (the page stays on Settings). */
+async function unlockWithModel(app, url) {
+  await (await testId(app, "unlock-passphrase")).type(PASSPHRASE);
+  await (await testId(app, "unlock-submit")).click();
+  await (await testId(app, "nav-settings")).click();
+  const baseUrl = await testId(app, "settings-base-url");
+  await baseUrl.clear();
+  await baseUrl.type(url);
+  await (await testId(app, "settings-save")).click();
+  await waitFor("saved", async () => (await app.findAll(".settings-status .toast-ok")).length > 0);
+}
+
 /** Starts `fake-llm` with `args`; resolves with its base URL. */
 function startFakeLlm(args) {
   const llm = start(FAKE_LLM, args);
@@ -424,14 +439,7 @@ test("a whole dankoe run in the window: invitation, Start, six steps on the bar,
   writeFileSync(join(dataDir, "data", "skills", "broken", "SKILL.md"), "---\nname: broken\ndescription: [unclosed\n---\n# Broken\n");
   const app = await openApp();
   try {
-    await (await testId(app, "unlock-passphrase")).type(PASSPHRASE);
-    await (await testId(app, "unlock-submit")).click();
-    await (await testId(app, "nav-settings")).click();
-    const baseUrl = await testId(app, "settings-base-url");
-    await baseUrl.clear();
-    await baseUrl.type(url);
-    await (await testId(app, "settings-save")).click();
-    await waitFor("saved", async () => (await app.findAll(".settings-status .toast-ok")).length > 0);
+    await unlockWithModel(app, url);
 
     await (await testId(app, "nav-chat")).click();
     await (await testId(app, "new-conversation")).click();
@@ -485,6 +493,59 @@ test("a whole dankoe run in the window: invitation, Start, six steps on the bar,
     const problem = await testId(app, "skill-problem");
     assert.match(await problem.text(), /SKILL\.md:\d+:\d+/);
     await shot(app, "skills-problem.png");
+  } finally {
+    await app.close();
+  }
+});
+
+/** Our own MCP server (plain Node, no packages; its `ok` mode has the tool `echo`). */
+const MCP_SERVER = fileURLToPath(new URL("../../crates/test-support/mcp/misbehaving.mjs", import.meta.url));
+const MCP_QUESTION = "看看我的笔记里明天有什么安排";
+
+test("Settings → Connections adds a server, and the coach uses its tool after the person allows it", async () => {
+  const script = [
+    { when: MCP_QUESTION, tool_calls: [{ name: "use_connection", arguments: { server: "notes" } }] },
+    { when: MCP_QUESTION, tool_calls: [{ name: "mcp__notes__echo", arguments: { text: "明天九点复盘" } }] },
+    { when: MCP_QUESTION, text: "你的笔记里写着：明天九点复盘。" },
+  ];
+  const url = await startFakeLlm(["--script", writeScript(script), "--reply", "好的。", "--chunk", "4", "--delay-ms", "10", "--model", "fake-chat"]);
+  const app = await openApp();
+  try {
+    await unlockWithModel(app, url);
+
+    // Added by form, as a person would: a program, its arguments one per line, the default grant.
+    await app.execute("document.querySelector('[data-testid=settings-connections]').scrollIntoView({ block: 'center' });");
+    await (await testId(app, "connection-add-form")).click();
+    await (await testId(app, "connection-name")).type("notes");
+    await (await testId(app, "connection-command")).type(process.execPath);
+    const args = await testId(app, "connection-args");
+    await args.type(MCP_SERVER);
+    await args.type(ENTER); // a new line in the box: the next argument
+    await args.type("ok");
+    await (await testId(app, "connection-add-submit")).click();
+    const card = await app.waitFind('[data-testid="connection-notes"]', 20_000);
+    const status = await app.waitFind('[data-testid="connection-notes"] [data-testid="connection-status"]', 20_000);
+    await waitFor("the server connected", async () => /Connected|已连接/.test(await status.text()), 30_000).catch(async (e) => {
+      throw new Error(`${e.message}; the card says: ${await card.text()}`);
+    });
+    await app.execute("document.querySelector('[data-testid=connection-notes]').scrollIntoView({ block: 'center' });");
+    await shot(app, "connections-window.png");
+    const listed = vibe("mcp", "list");
+    assert.ok(JSON.stringify(listed).includes(MCP_SERVER), `the server is in settings: ${JSON.stringify(listed)}`);
+
+    await (await testId(app, "nav-chat")).click();
+    await (await testId(app, "new-conversation")).click();
+    const composer = await testId(app, "composer");
+    await composer.type(MCP_QUESTION);
+    await composer.type(ENTER);
+    const dialog = await app.waitFind('[data-testid="approval-dialog"]', 30_000);
+    assert.match(await dialog.text(), /notes/);
+    assert.match(await dialog.text(), /echo/);
+    await (await testId(app, "approve")).click();
+    await waitFor("the answer with the tool's result", async () => (await lastText(app, "msg-assistant")).includes("明天九点复盘"), 30_000);
+    const activity = await lastText(app, "tool-activity");
+    assert.match(activity, /notes/, `the tool line names the connection: ${activity}`);
+    await shot(app, "connection-used-window.png");
   } finally {
     await app.close();
   }

@@ -48,15 +48,7 @@ export function ServerCard({ server, onChanged, onError }: { server: McpServerVi
       </p>
       <FailureDetail status={status} />
       <Permissions sandbox={server.sandbox} url={server.url} />
-      {editGrant ? (
-        <GrantEditor server={server} onSaved={onChanged} onClose={() => setEditGrant(false)} />
-      ) : (
-        !server.url && (
-          <Button size="sm" type="button" data-testid="connection-grant-edit" onClick={() => setEditGrant(true)}>
-            {t("connections.editGrant")}
-          </Button>
-        )
-      )}
+      {editGrant && <GrantEditor server={server} onSaved={onChanged} onClose={() => setEditGrant(false)} />}
       {secrets.length > 0 && (
         <p className="small" data-testid="connection-secrets">
           {secrets.map((n) => t(server.missing_secrets.includes(n) ? "connections.secretMissing" : "connections.secretSet", { name: n })).join(" · ")}
@@ -72,6 +64,11 @@ export function ServerCard({ server, onChanged, onError }: { server: McpServerVi
         <Button size="sm" type="button" data-testid="connection-resources-toggle" aria-expanded={showResources} disabled={!server.enabled} onClick={() => setShowResources((v) => !v)}>
           {showResources ? t("connections.hideResources") : t("connections.showResources")}
         </Button>
+        {!server.url && !editGrant && (
+          <Button size="sm" type="button" data-testid="connection-grant-edit" onClick={() => setEditGrant(true)}>
+            {t("connections.editGrant")}
+          </Button>
+        )}
         <label className="check">
           <input type="checkbox" data-testid="connection-enabled" checked={server.enabled} onChange={act(() => mcp.setEnabled(server.name, !server.enabled))} />
           {t("connections.enabled")}
