@@ -147,7 +147,7 @@ fn table(report: &LocalBenchReport) -> String {
         report.prefill_tokens_per_s.map_or("?".into(), |r| format!("{r:.0}")),
     );
     out.push_str(
-        "turn proc step                     reqs | prompt  eval reused state  ttft ms gen t/s | limit ms ratio | server: prompt  eval reused  ttft ms | vs server\n",
+        "turn proc step                     reqs | prompt  eval reused  ttft ms gen t/s state | limit ms ratio | server: prompt  eval reused  ttft ms | vs server\n",
     );
     for t in &report.turns {
         let e = &t.engine;

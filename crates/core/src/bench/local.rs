@@ -33,7 +33,7 @@ const PROTOCOL: &str = "dankoe";
 
 /// What happens before a turn's message is sent.
 #[derive(Debug, Clone, Copy)]
-enum Step {
+enum Before {
     /// The conversation opens with the skill active.
     Skill,
     Plain,
@@ -45,17 +45,17 @@ enum Step {
 }
 
 /// The scripted conversation: what happens before each turn, and the person's message.
-const SCRIPT: [(Step, &str); 10] = [
-    (Step::Skill, "最近总是拖延，想改变一下生活习惯"),
-    (Step::Plain, "我每天都很累，下班后只想刷手机"),
-    (Step::Memory("在上海做设计师，经常加班"), "今天又加班到很晚，有点沮丧"),
-    (Step::ProtocolStart, "好，我们开始那个一日人生重置吧"),
-    (Step::ProtocolStep(1), "五年后的周二，我大概还坐在同一个工位上"),
-    (Step::ProtocolStep(2), "三年后我希望每天早上能写作"),
-    (Step::ProtocolStep(3), "我一直在回避写作和运动"),
-    (Step::Memory("想每天早起写作"), "我想先从每天写 500 字开始"),
-    (Step::Plain, "你觉得我这周最该守住哪个小习惯？"),
-    (Step::Memory("睡眠不足时容易焦虑"), "谢谢，今晚我想早点睡"),
+const SCRIPT: [(Before, &str); 10] = [
+    (Before::Skill, "最近总是拖延，想改变一下生活习惯"),
+    (Before::Plain, "我每天都很累，下班后只想刷手机"),
+    (Before::Memory("在上海做设计师，经常加班"), "今天又加班到很晚，有点沮丧"),
+    (Before::ProtocolStart, "好，我们开始那个一日人生重置吧"),
+    (Before::ProtocolStep(1), "五年后的周二，我大概还坐在同一个工位上"),
+    (Before::ProtocolStep(2), "三年后我希望每天早上能写作"),
+    (Before::ProtocolStep(3), "我一直在回避写作和运动"),
+    (Before::Memory("想每天早起写作"), "我想先从每天写 500 字开始"),
+    (Before::Plain, "你觉得我这周最该守住哪个小习惯？"),
+    (Before::Memory("睡眠不足时容易焦虑"), "谢谢，今晚我想早点睡"),
 ];
 
 /// The most turns the script has.
@@ -298,8 +298,8 @@ pub async fn run_segment(segment: &Segment) -> Result<Vec<LocalTurn>, AppError> 
     let load_ms = load_model(&app).await?;
     let approver = Arc::new(ApprovalPolicy::DenyAll);
     let mut turns = Vec::new();
-    for n in segment.from..segment.to {
-        let (step, message) = SCRIPT[n];
+    let script = SCRIPT.iter().enumerate().take(segment.to).skip(segment.from);
+    for (n, &(step, message)) in script {
         let label = before_turn(&app, &segment.conversation, step)?;
         log.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clear();
         let request = SendMessageRequest::say(Some(segment.conversation.clone()), message);
@@ -340,15 +340,15 @@ async fn load_model(app: &App) -> Result<f64, AppError> {
 }
 
 /// Do what the script says before a turn; returns its label.
-fn before_turn(app: &App, conversation: &str, step: Step) -> Result<String, AppError> {
+fn before_turn(app: &App, conversation: &str, step: Before) -> Result<String, AppError> {
     let store = app.store();
     Ok(match step {
-        Step::Skill => {
+        Before::Skill => {
             store.set_conversation_skill(conversation, Some(SKILL), None)?;
             format!("skill {SKILL}")
         }
-        Step::Plain => "plain".into(),
-        Step::Memory(text) => {
+        Before::Plain => "plain".into(),
+        Before::Memory(text) => {
             let messages = store.messages(conversation)?;
             let Some(source) = messages.iter().rev().find(|m| m.role == Role::User) else {
                 return Err(invalid("a memory item needs an earlier message".into()));
@@ -362,13 +362,13 @@ fn before_turn(app: &App, conversation: &str, step: Step) -> Result<String, AppE
             store.apply_memory(LOCAL_USER, conversation, source.id, &[change])?;
             "memory item".into()
         }
-        Step::ProtocolStart => {
+        Before::ProtocolStart => {
             app.protocols()
                 .start(Some(SKILL), PROTOCOL, Some(conversation), None)
                 .map_err(CoreError::from)?;
             format!("protocol {PROTOCOL} started")
         }
-        Step::ProtocolStep(n) => {
+        Before::ProtocolStep(n) => {
             let advanced = app
                 .protocols()
                 .advance(SKILL, &protocol_step(n), Some("用户回答了这一步"))
