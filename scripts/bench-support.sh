@@ -28,6 +28,23 @@ ensure_bench_model() {
   echo "$model"
 }
 
+# CMake flags for llama.cpp's tools: the instruction sets of the CPU backend variant the engine
+# picks on this CPU (zen4: AVX-512 VBMI/VNNI/BF16, else haswell: AVX2/FMA, else native) — not
+# GGML_NATIVE where a CPU reports AMX (docs/local-model.md#cpu-support).
+llama_cpu_flags() {
+  has() { grep -qw "$1" /proc/cpuinfo; }
+  if has avx512f && has avx512_vnni && has avx512_bf16 && has avx512vbmi; then
+    echo -DGGML_NATIVE=OFF -DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON \
+      -DGGML_F16C=ON -DGGML_BMI2=ON -DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON \
+      -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON
+  elif has avx2 && has fma && has f16c && has bmi2; then
+    echo -DGGML_NATIVE=OFF -DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON \
+      -DGGML_F16C=ON -DGGML_BMI2=ON
+  else
+    echo -DGGML_NATIVE=ON
+  fi
+}
+
 LLAMA_SERVER_SYS_VERSION=0.1.160
 LLAMA_SERVER_PY_VERSION=0.3.36
 
@@ -71,16 +88,8 @@ file(COPY "$vendored/tools/server" DESTINATION "\${CMAKE_BINARY_DIR}/tools")
 file(COPY "$src/tools/mtmd/mtmd.h" "$src/tools/mtmd/mtmd-helper.h" DESTINATION "\${CMAKE_BINARY_DIR}/tools/mtmd")
 add_subdirectory("\${CMAKE_BINARY_DIR}/tools/server" server)
 EOF
-  local flags=(-DGGML_NATIVE=ON)
-  has() { grep -qw "$1" /proc/cpuinfo; }
-  if has avx512f && has avx512_vnni && has avx512_bf16 && has avx512vbmi; then
-    flags=(-DGGML_NATIVE=OFF -DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON
-      -DGGML_F16C=ON -DGGML_BMI2=ON -DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON
-      -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON)
-  elif has avx2 && has fma && has f16c && has bmi2; then
-    flags=(-DGGML_NATIVE=OFF -DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON
-      -DGGML_F16C=ON -DGGML_BMI2=ON)
-  fi
+  local flags
+  read -r -a flags <<<"$(llama_cpu_flags)"
   cmake -S "$cache" -B "$cache/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
     "${flags[@]}" -DGGML_OPENMP=OFF -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_TOOLS=OFF \
     -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF \
