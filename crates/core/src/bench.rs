@@ -12,11 +12,8 @@ mod local_record;
 mod local_replay;
 
 pub use insights::{InsightsBench, bench_insights};
-pub use local::{
-    LOCAL_BENCH_TURNS, LocalBenchOptions, LocalBenchReport, LocalTurn, Segment, bench_local,
-    run_segment,
-};
-pub use local_record::RequestFigures;
+pub use local::{LOCAL_BENCH_TURNS, LocalBenchOptions, Segment, bench_local, run_segment};
+pub use local_record::{LocalBenchReport, LocalTurn, RequestFigures};
 
 use std::path::Path;
 use std::sync::Arc;

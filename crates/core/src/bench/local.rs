@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use vibe_agent::agent::ApprovalPolicy;
@@ -21,11 +20,12 @@ use vibe_llm::ChatModel;
 use vibe_store::{LOCAL_USER, MemoryChange, Role};
 use vibe_wire::command::{MemoryKind, SendMessageRequest};
 
-use super::local_record::{Log, Recorded, Recorder, RequestFigures, engine_counts};
+use super::local_record::{LocalBenchReport, LocalTurn, engine_counts};
 use crate::CoreError;
 use crate::app::{
     App, AppError, AppPaths, EphemeralKeys, Injections, LocalWrap, Overrides, SETTINGS_FILE,
 };
+use vibe_llm::measure::{Log, Recorder};
 
 /// The skill the conversation runs in, and the protocol it starts.
 const SKILL: &str = "lifecoach";
@@ -92,51 +92,6 @@ pub struct Segment {
     pub process: usize,
     /// The throw-away folder's database passphrase.
     pub passphrase: zeroize::Zeroizing<String>,
-}
-
-/// One turn's figures.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct LocalTurn {
-    /// 1-based.
-    pub turn: usize,
-    /// The process that ran it (1: the bench's own; more: fresh processes).
-    pub process: usize,
-    /// The first turn of a fresh process (its engine started empty).
-    pub restarted: bool,
-    /// What happened before the message (`skill`, `plain`, `memory`, `protocol start`, …).
-    pub step: String,
-    /// The model's load time, on a process's first turn (before the turn is timed).
-    pub load_ms: Option<f64>,
-    /// Model requests in the turn (the agent's rounds and repair retries).
-    pub requests: usize,
-    /// How the turn ended.
-    pub stop_reason: String,
-    /// The turn's first request: what the person waits for.
-    pub engine: RequestFigures,
-    /// The same request replayed against llama-server.
-    pub server: Option<RequestFigures>,
-    /// The time to prefill only this turn's new tokens at the cold turn's rate (the limit).
-    pub limit_ms: Option<f64>,
-    /// The engine's time to first token ÷ the limit.
-    pub ratio: Option<f64>,
-    /// The engine's time to first token ÷ llama-server's.
-    pub vs_server: Option<f64>,
-    /// Every request sent in the turn (for the replay; not in the final report).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub sent: Vec<Recorded>,
-}
-
-/// The whole run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LocalBenchReport {
-    pub model: String,
-    pub threads: Option<u32>,
-    pub answer_tokens: u32,
-    pub restart_every: Option<usize>,
-    /// Prompt tokens per second of the first (cold) turn: what the limits are computed at.
-    pub prefill_tokens_per_s: Option<f64>,
-    pub llama_server: Option<String>,
-    pub turns: Vec<LocalTurn>,
 }
 
 /// Run the benchmark in a new folder under `work`; `restart` runs a later segment in a fresh

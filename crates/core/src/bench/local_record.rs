@@ -1,57 +1,53 @@
-//! What `vibe bench local` measures of each model request: a [`ChatModel`] wrapper put around
-//! a model (the embedded engine, through `Injections::local_wrap`, or llama-server's client in
-//! the replay) that keeps the request, times the first answer token and the generation, and
-//! reads how many prompt tokens the engine evaluated and reused from its counters before and
-//! after (`vibe_local_llm::shared_model_stats`). Measuring only: it changes no request and no
-//! delta, and never fails one.
+//! What `vibe bench local` reports: the figures of a turn and of the run (each request is
+//! measured by `vibe_llm::measure`), and the embedded engine's counters it reads them from.
 
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
-
-use futures::StreamExt as _;
-use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
-use vibe_llm::{ChatModel, ChatRequest, Delta, DeltaStream, LlmError, ModelInfo};
+pub use vibe_llm::measure::{Counts, Recorded, RequestFigures};
 
-/// The figures of one model request.
+/// One turn's figures.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct RequestFigures {
-    /// Prompt tokens, as the model's own tokenizer counted them (its `Usage`).
-    pub prompt_tokens: u64,
-    /// Prompt tokens run through the model (`None`: the model does not say).
-    pub evaluated_tokens: Option<u64>,
-    /// Prompt tokens whose state was kept or loaded (`None`: the model does not say).
-    pub reused_tokens: Option<u64>,
-    /// Whether a saved state was loaded for this request (the embedded engine only).
-    pub state_loaded: bool,
-    /// From sending the request to the first answer token.
-    pub first_token_ms: f64,
-    /// Tokens generated.
-    pub generated_tokens: u64,
-    /// Generated tokens per second after the first one (`None`: fewer than two).
-    pub generation_tokens_per_s: Option<f64>,
-    /// The request's error, if it failed.
-    pub error: Option<String>,
+pub struct LocalTurn {
+    /// 1-based.
+    pub turn: usize,
+    /// The process that ran it (1: the bench's own; more: fresh processes).
+    pub process: usize,
+    /// The first turn of a fresh process (its engine started empty).
+    pub restarted: bool,
+    /// What happened before the message (`skill`, `plain`, `memory`, `protocol start`, …).
+    pub step: String,
+    /// The model's load time, on a process's first turn (before the turn is timed).
+    pub load_ms: Option<f64>,
+    /// Model requests in the turn (the agent's rounds and repair retries).
+    pub requests: usize,
+    /// How the turn ended.
+    pub stop_reason: String,
+    /// The turn's first request: what the person waits for.
+    pub engine: RequestFigures,
+    /// The same request replayed against llama-server.
+    pub server: Option<RequestFigures>,
+    /// The time to prefill only this turn's new tokens at the cold turn's rate (the limit).
+    pub limit_ms: Option<f64>,
+    /// The engine's time to first token ÷ the limit.
+    pub ratio: Option<f64>,
+    /// The engine's time to first token ÷ llama-server's.
+    pub vs_server: Option<f64>,
+    /// Every request sent in the turn (for the replay; not in the final report).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sent: Vec<Recorded>,
 }
 
-/// One recorded request: what was sent and what it cost.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Recorded {
-    pub request: ChatRequest,
-    pub figures: RequestFigures,
+/// The whole run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LocalBenchReport {
+    pub model: String,
+    pub threads: Option<u32>,
+    pub answer_tokens: u32,
+    pub restart_every: Option<usize>,
+    /// Prompt tokens per second of the first (cold) turn: what the limits are computed at.
+    pub prefill_tokens_per_s: Option<f64>,
+    pub llama_server: Option<String>,
+    pub turns: Vec<LocalTurn>,
 }
-
-/// The engine's counters that matter here.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Counts {
-    pub evaluated: u64,
-    pub reused: u64,
-    pub states_loaded: u64,
-}
-
-/// Where the counts come from: the embedded engine's, or none (a server says nothing here;
-/// the replay reads llama-server's own metrics instead).
-pub(crate) type CountSource = Arc<dyn Fn() -> Option<Counts> + Send + Sync>;
 
 /// The embedded engine's counters (of the model the app keeps loaded).
 #[cfg(feature = "local-llm")]
@@ -67,110 +63,4 @@ pub(crate) fn engine_counts() -> Option<Counts> {
 #[cfg(not(feature = "local-llm"))]
 pub(crate) fn engine_counts() -> Option<Counts> {
     None
-}
-
-/// The requests recorded so far, in order.
-pub(crate) type Log = Arc<Mutex<Vec<Recorded>>>;
-
-/// A model that records every request it passes on into `log`.
-pub(crate) struct Recorder {
-    inner: Arc<dyn ChatModel>,
-    log: Log,
-    counts: CountSource,
-}
-
-impl Recorder {
-    pub fn new(inner: Arc<dyn ChatModel>, log: Log, counts: CountSource) -> Self {
-        Self { inner, log, counts }
-    }
-}
-
-/// What one stream has seen so far; written to the log when the stream ends or is dropped.
-struct Pending {
-    request: Option<ChatRequest>,
-    log: Log,
-    counts: CountSource,
-    before: Option<Counts>,
-    started: Instant,
-    first: Option<Instant>,
-    last: Option<Instant>,
-    generated: u64,
-    prompt_tokens: u64,
-    error: Option<String>,
-}
-
-impl Pending {
-    fn see(&mut self, item: &Result<Delta, LlmError>) {
-        let now = Instant::now();
-        match item {
-            Ok(Delta::Text { text } | Delta::Reasoning { text }) if !text.is_empty() => {
-                self.first.get_or_insert(now);
-                self.last = Some(now);
-            }
-            Ok(Delta::Usage { usage }) => {
-                self.prompt_tokens = usage.prompt_tokens;
-                self.generated = usage.completion_tokens;
-            }
-            Err(e) => self.error = Some(e.to_string()),
-            _ => {}
-        }
-    }
-}
-
-impl Drop for Pending {
-    fn drop(&mut self) {
-        let Some(request) = self.request.take() else { return };
-        let after = (self.counts)();
-        let delta = self.before.zip(after).map(|(b, a)| Counts {
-            evaluated: a.evaluated.saturating_sub(b.evaluated),
-            reused: a.reused.saturating_sub(b.reused),
-            states_loaded: a.states_loaded.saturating_sub(b.states_loaded),
-        });
-        let first = self.first.unwrap_or_else(Instant::now);
-        let generating = self.last.map(|l| l.duration_since(first).as_secs_f64());
-        let figures = RequestFigures {
-            prompt_tokens: self.prompt_tokens,
-            evaluated_tokens: delta.map(|d| d.evaluated),
-            reused_tokens: delta.map(|d| d.reused),
-            state_loaded: delta.is_some_and(|d| d.states_loaded > 0),
-            first_token_ms: first.duration_since(self.started).as_secs_f64() * 1000.0,
-            generated_tokens: self.generated,
-            generation_tokens_per_s: generating
-                .filter(|&s| s > 0.0 && self.generated > 1)
-                .map(|s| (self.generated - 1) as f64 / s),
-            error: self.error.take(),
-        };
-        let mut log = self.log.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        log.push(Recorded { request, figures });
-    }
-}
-
-impl ChatModel for Recorder {
-    fn stream(&self, request: ChatRequest) -> DeltaStream {
-        let mut pending = Pending {
-            request: Some(request.clone()),
-            log: self.log.clone(),
-            counts: self.counts.clone(),
-            before: (self.counts)(),
-            started: Instant::now(),
-            first: None,
-            last: None,
-            generated: 0,
-            prompt_tokens: 0,
-            error: None,
-        };
-        let inner = self.inner.stream(request);
-        Box::pin(inner.map(move |item| {
-            pending.see(&item);
-            item
-        }))
-    }
-
-    fn list_models(&self) -> BoxFuture<'_, Result<Vec<ModelInfo>, LlmError>> {
-        self.inner.list_models()
-    }
-
-    fn model_name(&self) -> &str {
-        self.inner.model_name()
-    }
 }

@@ -1,7 +1,7 @@
 //! The second half of `vibe bench local`: the requests the embedded engine answered, replayed
 //! in order against llama.cpp's own `llama-server` through the `llama.cpp server` preset (the
 //! OpenAI-compatible client, the server's prompt cache on), with the tokens it evaluated read
-//! from its `/metrics` (`llamacpp:prompt_tokens_total`; the server must run with `--metrics`);
+//! from its `/metrics` (`vibe_llm::measure::llama_server_prompt_tokens`; `--metrics` on);
 //! and the ratios of issue 32's goals. No timing is judged here: figures only.
 
 use std::sync::{Arc, Mutex};
@@ -10,10 +10,10 @@ use futures::StreamExt as _;
 use serde_json::json;
 use vibe_llm::{ChatModel, LlmSettings};
 
-use super::local::LocalTurn;
-use super::local_record::{Log, Recorder};
+use super::local_record::LocalTurn;
 use crate::CoreError;
 use crate::app::AppError;
+use vibe_llm::measure::{Log, Recorder, llama_server_prompt_tokens};
 
 /// Send every recorded request of `turns` to llama-server at `base_url` (`…/v1`), in order,
 /// and put the figures of each turn's first request in `LocalTurn::server`.
@@ -29,17 +29,15 @@ pub(crate) async fn replay(base_url: &str, turns: &mut [LocalTurn]) -> Result<()
     }))
     .map_err(|e| CoreError::InvalidRequest(format!("llama-server settings: {e}")))?;
     let server = vibe_llm::build_model_with(&settings, None, None)?.model;
-    let metrics = metrics_url(base_url);
-    let http = reqwest::Client::new();
     let log: Log = Arc::new(Mutex::new(Vec::new()));
     let recorder = Recorder::new(server, log.clone(), Arc::new(|| None));
     for turn in turns.iter_mut() {
         for (i, sent) in turn.sent.iter().enumerate() {
-            let before = prompt_tokens_total(&http, &metrics).await;
+            let before = llama_server_prompt_tokens(base_url).await;
             let mut stream = recorder.stream(sent.request.clone());
             while stream.next().await.is_some() {}
             drop(stream);
-            let after = prompt_tokens_total(&http, &metrics).await;
+            let after = llama_server_prompt_tokens(base_url).await;
             let mut figures = log
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -57,22 +55,6 @@ pub(crate) async fn replay(base_url: &str, turns: &mut [LocalTurn]) -> Result<()
         }
     }
     Ok(())
-}
-
-/// `http://host:port/v1` → `http://host:port/metrics`.
-fn metrics_url(base_url: &str) -> String {
-    let root = base_url.trim_end_matches('/');
-    let root = root.strip_suffix("/v1").unwrap_or(root);
-    format!("{root}/metrics")
-}
-
-/// llama-server's count of prompt tokens it has evaluated; `None` without `--metrics`.
-async fn prompt_tokens_total(http: &reqwest::Client, url: &str) -> Option<u64> {
-    let text = http.get(url).send().await.ok()?.error_for_status().ok()?.text().await.ok()?;
-    text.lines()
-        .find_map(|l| l.strip_prefix("llamacpp:prompt_tokens_total "))
-        .and_then(|v| v.trim().parse::<f64>().ok())
-        .map(|v| v as u64)
 }
 
 /// The goals' ratios (issue 32): each later turn's time to first token against the time the
@@ -132,11 +114,5 @@ mod tests {
         assert!((turns[1].ratio.unwrap() - 1.3).abs() < 1e-9);
         assert!((turns[2].ratio.unwrap() - 1.25).abs() < 1e-9);
         assert_eq!((turns[3].limit_ms, turns[3].ratio), (None, None));
-    }
-
-    #[test]
-    fn metrics_live_beside_the_api() {
-        assert_eq!(metrics_url("http://127.0.0.1:8080/v1"), "http://127.0.0.1:8080/metrics");
-        assert_eq!(metrics_url("http://127.0.0.1:8080/v1/"), "http://127.0.0.1:8080/metrics");
     }
 }
