@@ -12,7 +12,9 @@
 # server's sources (and the templates of its embedded web UI) come from the llama.cpp that the
 # PyPI sdist of llama-cpp-python 0.3.36 vendors, as scripts/bench-local-model.sh does for
 # llama-bench. The web UI is embedded empty (no assets: the bench only uses the API; nothing is
-# downloaded at build time). Release, no OpenMP, the instruction sets of the CPU backend variant
+# downloaded at build time). KNOWN TO FAIL (2026-11-30): the sdist's server is older than the
+# vendored llama.cpp, and server-context.cpp does not compile against its mtmd
+# (docs/performance.md, "Turns"). Release, no OpenMP, the instruction sets of the CPU backend variant
 # the engine picks here (zen4, else haswell, else native): see scripts/bench-local-model.sh for
 # why not GGML_NATIVE on a CPU that reports AMX.
 
