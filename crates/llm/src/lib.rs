@@ -11,6 +11,7 @@ mod errors;
 mod factory;
 mod http_errors;
 mod keychain;
+pub mod measure;
 mod model;
 mod models;
 mod presets;

@@ -52,6 +52,6 @@ pub use saved_state::{
     DEFAULT_STATES_CAP_BYTES, STATES_DIR, SavedStates, StateSeal, delete_saved_state,
 };
 #[cfg(feature = "engine")]
-pub use shared::shared_model;
+pub use shared::{shared_model, shared_model_info, shared_model_stats};
 #[cfg(feature = "engine")]
 pub use stats::{EngineStats, LoadedInfo, TemplateSource};

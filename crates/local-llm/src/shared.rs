@@ -26,3 +26,19 @@ pub fn shared_model(config: &LocalConfig) -> Result<Arc<LocalModel>, LlmError> {
     *last = Some((config.clone(), model.clone()));
     Ok(model)
 }
+
+/// The counters of the model kept here, if one is: a benchmark reads them before and after
+/// each request the app makes (`vibe bench local`) without holding the model itself.
+pub fn shared_model_stats() -> Option<crate::stats::EngineStats> {
+    let last = LAST.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    last.as_ref().map(|(_, model)| model.stats())
+}
+
+/// What the kept model loaded, once it has (`None`: no model is kept): a benchmark waits for
+/// the load before timing a turn.
+pub fn shared_model_info()
+-> Option<impl std::future::Future<Output = Result<crate::stats::LoadedInfo, LlmError>>> {
+    let last = LAST.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let model = last.as_ref().map(|(_, model)| model.clone())?;
+    Some(async move { model.info().await })
+}

@@ -1,5 +1,6 @@
 //! `vibe bench agent`: end-to-end cost of chat turns; `vibe bench insights`: the Insights and
-//! Today screens over a year of use (see `vibe_core::bench`).
+//! Today screens over a year of use; `vibe bench local`: the embedded engine over a scripted
+//! conversation (`bench_local.rs`). Measuring is `vibe_core::bench`'s.
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
@@ -42,6 +43,10 @@ enum BenchCommand {
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
     },
+    /// A scripted conversation through the embedded engine: per turn the prompt tokens, tokens
+    /// evaluated and reused, time to first token and generation speed; with restarts, and
+    /// llama-server replaying the same requests.
+    Local(super::bench_local::LocalArgs),
 }
 
 /// `--turns`: a count of at least one (a median of no turns means nothing).
@@ -57,6 +62,7 @@ pub fn run(ctx: &Ctx, args: BenchArgs) -> anyhow::Result<()> {
     let (history, turns, dir) = match args.command {
         BenchCommand::Agent { history, turns, dir } => (history, turns, dir),
         BenchCommand::Insights { days, runs, dir } => return insights(ctx, days, runs, dir),
+        BenchCommand::Local(args) => return super::bench_local::run(ctx, args),
     };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let mut results = Vec::new();

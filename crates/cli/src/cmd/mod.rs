@@ -3,6 +3,7 @@
 
 pub mod backup;
 pub mod bench;
+pub mod bench_local;
 pub mod chat;
 pub mod compute;
 pub mod conversations;

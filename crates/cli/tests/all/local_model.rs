@@ -16,7 +16,8 @@ use serde_json::Value;
 
 use crate::support::{ok_json_in, vibe_std, write};
 
-fn fixture() -> String {
+/// The tiny fixture model's absolute path.
+pub(crate) fn fixture() -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../local-llm/tests/fixtures/tiny-q8_0.gguf")
         .canonicalize()

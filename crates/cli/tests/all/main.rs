@@ -23,6 +23,8 @@ mod llm;
 // Named `local_model` so scripts/test.sh's one filter runs it with the engine's tests.
 #[cfg(feature = "local-llm")]
 mod local_model;
+#[cfg(feature = "local-llm")]
+mod local_model_bench;
 mod mcp;
 mod memory;
 mod models;

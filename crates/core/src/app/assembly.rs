@@ -14,7 +14,7 @@ use vibe_llm::{ChatModel, LlmSettings};
 use vibe_protocol::Clock;
 use vibe_skills::RegistryConfig;
 
-use crate::app::{Injections, Overrides, Settings};
+use crate::app::{Injections, LocalWrap, Overrides, Settings};
 use vibe_agent::chat::ChatConfig;
 use vibe_agent::tools::ToolsSettings;
 
@@ -43,6 +43,8 @@ pub struct Assembly {
     pub long_lived: bool,
     /// The limits of MCP connections.
     pub mcp_limits: vibe_mcp::Limits,
+    /// What wraps the embedded engine's model (an injection: `vibe bench local`).
+    pub local_wrap: Option<LocalWrap>,
 }
 
 impl Assembly {
@@ -92,6 +94,7 @@ impl Assembly {
             clock: injections.protocol_clock.clone().unwrap_or_else(vibe_protocol::system_clock),
             long_lived: overrides.long_lived,
             mcp_limits: injections.mcp_limits.unwrap_or_default(),
+            local_wrap: injections.local_wrap.clone(),
         }
     }
 }

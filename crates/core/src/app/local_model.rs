@@ -14,7 +14,7 @@ use std::sync::Arc;
 use vibe_llm::{ChatModel, Endpoint, LlmError, LlmSettingsExt as _};
 use vibe_local_llm::{DEFAULT_STATES_CAP_BYTES, SavedStates, StateSeal};
 
-use crate::app::{App, AppError};
+use crate::app::{App, AppError, LocalWrap};
 
 /// The folder of installed models inside the data dir (the models crate's layout).
 pub use vibe_models::MODELS_DIR;
@@ -83,7 +83,8 @@ impl App {
             .local
             .context_tokens
             .unwrap_or(self.settings().chat.context.max_context_tokens);
-        Ok(engine::open(file, model, cap, endpoint, self.saved_states())?)
+        let wrap = self.assembly().local_wrap.clone();
+        Ok(engine::open(file, model, cap, endpoint, self.saved_states(), wrap.as_ref())?)
     }
 
     /// Where the engine saves conversations' prompt states: `<data dir>/kv-states/`, sealed
@@ -132,6 +133,7 @@ mod engine {
         context_cap: u32,
         endpoint: &Endpoint,
         saved_states: Option<SavedStates>,
+        wrap: Option<&LocalWrap>,
     ) -> Result<Arc<dyn ChatModel>, LlmError> {
         let config = LocalConfig {
             path: file,
@@ -143,7 +145,10 @@ mod engine {
             max_tokens: endpoint.max_tokens,
             saved_states,
         };
-        let local: Arc<dyn ChatModel> = shared_model(&config)?;
+        let mut local: Arc<dyn ChatModel> = shared_model(&config)?;
+        if let Some(wrap) = wrap {
+            local = wrap(local);
+        }
         // Tools always go through the JSON action protocol (docs/local-model.md#tools).
         Ok(Arc::new(StructuredModel::new(local)))
     }
@@ -163,6 +168,7 @@ mod engine {
         _context_cap: u32,
         _endpoint: &Endpoint,
         _saved_states: Option<SavedStates>,
+        _wrap: Option<&LocalWrap>,
     ) -> Result<Arc<dyn ChatModel>, LlmError> {
         Err(LlmError::config(vibe_llm::NO_EMBEDDED_ENGINE))
     }

@@ -74,8 +74,8 @@ pub use error::{AppError, hint_of};
 pub use local_model::{MODELS_DIR, local_model_file};
 pub use models::LOCAL_PRESET;
 pub use paths::{
-    APP_IDENTIFIER, AppPaths, DB_FILE, DB_PASSPHRASE_ENV, FrontEnd, Injections, Overrides,
-    SETTINGS_FILE,
+    APP_IDENTIFIER, AppPaths, DB_FILE, DB_PASSPHRASE_ENV, FrontEnd, Injections, LocalWrap,
+    Overrides, SETTINGS_FILE,
 };
 pub use secrets::{EphemeralKeys, KeyStore, OsKeychain};
 pub use settings::{Language, Preferences, Settings, SettingsFile};

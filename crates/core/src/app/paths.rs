@@ -110,7 +110,14 @@ pub struct Injections {
     /// Limits of the MCP connections (timeouts, result cap) instead of the defaults: tests
     /// of a server that never answers do not wait a minute.
     pub mcp_limits: Option<vibe_mcp::Limits>,
+    /// Wraps the embedded engine's model (before the structured-action adapter) when the
+    /// settings choose the `local` preset: `vibe bench local` times and records each request
+    /// the engine gets, the window and saved states staying the settings' own.
+    pub local_wrap: Option<LocalWrap>,
 }
+
+/// See [`Injections::local_wrap`].
+pub type LocalWrap = Arc<dyn Fn(Arc<dyn ChatModel>) -> Arc<dyn ChatModel> + Send + Sync>;
 
 impl std::fmt::Debug for Injections {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -120,6 +127,7 @@ impl std::fmt::Debug for Injections {
             .field("memory", &self.memory)
             .field("protocol_clock", &self.protocol_clock.as_ref().map(|_| "injected"))
             .field("mcp_limits", &self.mcp_limits)
+            .field("local_wrap", &self.local_wrap.as_ref().map(|_| "injected"))
             .finish()
     }
 }

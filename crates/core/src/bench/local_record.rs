@@ -1,0 +1,66 @@
+//! What `vibe bench local` reports: the figures of a turn and of the run (each request is
+//! measured by `vibe_llm::measure`), and the embedded engine's counters it reads them from.
+
+use serde::{Deserialize, Serialize};
+pub use vibe_llm::measure::{Counts, Recorded, RequestFigures};
+
+/// One turn's figures.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LocalTurn {
+    /// 1-based.
+    pub turn: usize,
+    /// The process that ran it (1: the bench's own; more: fresh processes).
+    pub process: usize,
+    /// The first turn of a fresh process (its engine started empty).
+    pub restarted: bool,
+    /// What happened before the message (`skill`, `plain`, `memory`, `protocol start`, …).
+    pub step: String,
+    /// The model's load time, on a process's first turn (before the turn is timed).
+    pub load_ms: Option<f64>,
+    /// Model requests in the turn (the agent's rounds and repair retries).
+    pub requests: usize,
+    /// How the turn ended.
+    pub stop_reason: String,
+    /// The turn's first request: what the person waits for.
+    pub engine: RequestFigures,
+    /// The same request replayed against llama-server.
+    pub server: Option<RequestFigures>,
+    /// The time to prefill only this turn's new tokens at the cold turn's rate (the limit).
+    pub limit_ms: Option<f64>,
+    /// The engine's time to first token ÷ the limit.
+    pub ratio: Option<f64>,
+    /// The engine's time to first token ÷ llama-server's.
+    pub vs_server: Option<f64>,
+    /// Every request sent in the turn (for the replay; not in the final report).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sent: Vec<Recorded>,
+}
+
+/// The whole run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LocalBenchReport {
+    pub model: String,
+    pub threads: Option<u32>,
+    pub answer_tokens: u32,
+    pub restart_every: Option<usize>,
+    /// Prompt tokens per second of the first (cold) turn: what the limits are computed at.
+    pub prefill_tokens_per_s: Option<f64>,
+    pub llama_server: Option<String>,
+    pub turns: Vec<LocalTurn>,
+}
+
+/// The embedded engine's counters (of the model the app keeps loaded).
+#[cfg(feature = "local-llm")]
+pub(crate) fn engine_counts() -> Option<Counts> {
+    vibe_local_llm::shared_model_stats().map(|s| Counts {
+        evaluated: s.prompt_tokens_evaluated,
+        reused: s.prompt_tokens_reused,
+        states_loaded: s.states_loaded,
+    })
+}
+
+/// Without the engine there are no counters (and no local model to run).
+#[cfg(not(feature = "local-llm"))]
+pub(crate) fn engine_counts() -> Option<Counts> {
+    None
+}

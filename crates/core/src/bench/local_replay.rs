@@ -1,0 +1,118 @@
+//! The second half of `vibe bench local`: the requests the embedded engine answered, replayed
+//! in order against llama.cpp's own `llama-server` through the `llama.cpp server` preset (the
+//! OpenAI-compatible client, the server's prompt cache on), with the tokens it evaluated read
+//! from its `/metrics` (`vibe_llm::measure::llama_server_prompt_tokens`; `--metrics` on);
+//! and the ratios of issue 32's goals. No timing is judged here: figures only.
+
+use std::sync::{Arc, Mutex};
+
+use futures::StreamExt as _;
+use serde_json::json;
+use vibe_llm::{ChatModel, LlmSettings};
+
+use super::local_record::LocalTurn;
+use crate::CoreError;
+use crate::app::AppError;
+use vibe_llm::measure::{Log, Recorder, llama_server_prompt_tokens};
+
+/// Send every recorded request of `turns` to llama-server at `base_url` (`…/v1`), in order,
+/// and put the figures of each turn's first request in `LocalTurn::server`.
+pub(crate) async fn replay(base_url: &str, turns: &mut [LocalTurn]) -> Result<(), AppError> {
+    let settings: LlmSettings = serde_json::from_value(json!({
+        "preset": "llamacpp",
+        "base_url": base_url,
+        "model": "bench",
+        // The requests are sent as the engine got them: the structured-action adapter has
+        // already put the tools in the prompt and the action's schema in the parameters.
+        "tool_mode": "native",
+        "temperature": 0.0,
+    }))
+    .map_err(|e| CoreError::InvalidRequest(format!("llama-server settings: {e}")))?;
+    let server = vibe_llm::build_model_with(&settings, None, None)?.model;
+    let log: Log = Arc::new(Mutex::new(Vec::new()));
+    let recorder = Recorder::new(server, log.clone(), Arc::new(|| None));
+    for turn in turns.iter_mut() {
+        for (i, sent) in turn.sent.iter().enumerate() {
+            let before = llama_server_prompt_tokens(base_url).await;
+            let mut stream = recorder.stream(sent.request.clone());
+            while stream.next().await.is_some() {}
+            drop(stream);
+            let after = llama_server_prompt_tokens(base_url).await;
+            let mut figures = log
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .pop()
+                .map(|r| r.figures)
+                .unwrap_or_default();
+            if let (Some(b), Some(a)) = (before, after) {
+                let evaluated = a.saturating_sub(b);
+                figures.evaluated_tokens = Some(evaluated);
+                figures.reused_tokens = Some(figures.prompt_tokens.saturating_sub(evaluated));
+            }
+            if i == 0 {
+                turn.server = Some(figures);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The goals' ratios (issue 32): each later turn's time to first token against the time the
+/// cold first turn's prefill rate needs for only that turn's new tokens (what perfect reuse
+/// leaves: the tokens evaluated, when the previous tokens were in the cache or a saved state
+/// was loaded), and against llama-server on the same request. Returns the rate.
+pub(crate) fn ratios(turns: &mut [LocalTurn]) -> Option<f64> {
+    let first = turns.first()?;
+    let cold = first.engine.evaluated_tokens.filter(|&n| n > 0)? as f64;
+    let seconds = first.engine.first_token_ms / 1000.0;
+    let rate = (seconds > 0.0).then_some(cold / seconds)?;
+    for turn in turns.iter_mut() {
+        if let Some(server) = turn.server.as_ref().filter(|s| s.first_token_ms > 0.0) {
+            turn.vs_server = Some(turn.engine.first_token_ms / server.first_token_ms);
+        }
+        if turn.turn == 1 || (turn.restarted && !turn.engine.state_loaded) {
+            continue;
+        }
+        let Some(new) = turn.engine.evaluated_tokens else { continue };
+        let limit = new.max(1) as f64 / rate * 1000.0;
+        turn.limit_ms = Some(limit);
+        turn.ratio = Some(turn.engine.first_token_ms / limit);
+    }
+    Some(rate)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::local_record::RequestFigures;
+
+    fn turn(n: usize, evaluated: u64, ms: f64, restarted: bool, loaded: bool) -> LocalTurn {
+        LocalTurn {
+            turn: n,
+            restarted,
+            engine: RequestFigures {
+                evaluated_tokens: Some(evaluated),
+                first_token_ms: ms,
+                state_loaded: loaded,
+                ..RequestFigures::default()
+            },
+            ..LocalTurn::default()
+        }
+    }
+
+    #[test]
+    fn the_limit_is_the_new_tokens_at_the_cold_rate_and_an_unloaded_state_has_none() {
+        let mut turns = vec![
+            turn(1, 1000, 2000.0, false, false),
+            turn(2, 100, 260.0, false, false),
+            turn(3, 120, 300.0, true, true),
+            turn(4, 1100, 2200.0, true, false),
+        ];
+        assert_eq!(ratios(&mut turns), Some(500.0));
+        assert_eq!(turns[0].ratio, None);
+        assert_eq!(turns[1].limit_ms, Some(200.0));
+        assert!((turns[1].ratio.unwrap() - 1.3).abs() < 1e-9);
+        assert!((turns[2].ratio.unwrap() - 1.25).abs() < 1e-9);
+        assert_eq!((turns[3].limit_ms, turns[3].ratio), (None, None));
+    }
+}
