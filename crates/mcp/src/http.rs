@@ -13,6 +13,12 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use crate::error::McpError;
 use crate::spec::{HttpSpec, Limits};
 
+/// rmcp's reqwest is built without a TLS provider: the workspace's rustls on ring (once per
+/// process; a provider installed before stays).
+fn tls_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 /// The transport's configuration for `spec`; `Err` for a URL or header the app cannot send.
 pub(crate) fn config(
     name: &str,
@@ -23,9 +29,7 @@ pub(crate) fn config(
     if !(spec.url.starts_with("http://") || spec.url.starts_with("https://")) {
         return Err(config_error(format!("{:?} is not an http:// or https:// URL", spec.url)));
     }
-    // rmcp's reqwest is built without a TLS provider: the workspace's rustls on ring (once per
-    // process; a provider installed before stays).
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    tls_provider();
     let mut headers = HashMap::new();
     for (k, v) in &spec.headers {
         let key = HeaderName::try_from(k.as_str())
@@ -50,7 +54,7 @@ const SSE_PROBE: Duration = Duration::from_secs(5);
 /// `endpoint` (where that transport posts its messages). Reads at most a few KiB for at most
 /// [`SSE_PROBE`]; anything else (no answer, another status or type) is `false`.
 pub(crate) async fn speaks_old_sse(spec: &HttpSpec) -> bool {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    tls_provider();
     let probe = async {
         let client = reqwest::Client::builder().build().ok()?;
         let mut request =
