@@ -227,7 +227,10 @@ test("a passphrase chosen, first run, settings, a streamed reply stored encrypte
     // First run: no model chosen yet.
     await testId(app, "first-run");
     await waitFor("first-run detection", async () => (await app.findAll(".none-found, [data-testid=first-run-server]")).length > 0);
+    // Tall enough for the whole first-run page (the update question's buttons included).
+    await app.setWindowRect(1100, 1150);
     await shot(app, "first-run.png");
+    await app.setWindowRect(1100, 760);
     // The update question: "Don't look" (no request from this test); the answer is saved at
     // once, so the app's pages do not ask it again.
     await (await testId(app, "updates-off")).click();
