@@ -320,3 +320,25 @@ fn edits_to_the_persona_and_rules_show_in_the_next_prompt() {
         |p: &BuiltPrompt| p.sections.iter().find(|s| s.name == "rules").unwrap().tokens;
     assert!(rules_tokens(&edited) > rules_tokens(&first), "the new rules are counted");
 }
+
+#[test]
+fn the_turn_gives_way_before_the_system_prompt_changes() {
+    let root = tempfile::tempdir().unwrap();
+    oversized(root.path(), 60);
+    let limits =
+        ContextLimits { cases_top_k: 2, summary_max_tokens: 2000, ..ContextLimits::default() };
+    let (b, _) = builder_with(Some(root.path()), true, limits);
+    let plain = b.system_prompt(&request("big", "我总是拖延，想复盘")).unwrap();
+    assert!(plain.system.contains("这是一段很长的规则细节"), "{:?}", plain.notices);
+    // A long conversation's summary pushes the turn over the budget: the summary and the cases
+    // are shortened, the system prompt (the cached prefix) stays exactly as it was.
+    let facts: String =
+        (0..400).map(|i| format!("- 第 {i} 件事：用户说起了工作里的一次复盘和拖延。\n")).collect();
+    let req = PromptRequest { summary: Some(&facts), ..request("big", "我总是拖延，想复盘") };
+    let long = b.system_prompt(&req).unwrap();
+    assert!(long.prompt_tokens <= 6000, "{}", long.prompt_tokens);
+    let kinds: Vec<&str> = long.notices.iter().map(|n| n.split(':').next().unwrap()).collect();
+    assert!(kinds.contains(&"summary"), "{:?}", long.notices);
+    assert!(!kinds.contains(&"rules"), "{:?}", long.notices);
+    assert_eq!(long.system, plain.system);
+}

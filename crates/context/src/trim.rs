@@ -3,13 +3,15 @@
 //! persona, persona_mode, voice, rules | scenario, ethics, boundaries, wellbeing, language
 //! (then the tool definitions); the turn's sections — cases, profile, state, protocol,
 //! summary — ride with the latest user message. When the total is over budget,
-//! trims are applied one step at a time in this fixed priority order until it fits:
+//! trims are applied one step at a time in this fixed priority order until it fits. The
+//! turn's sections give way first, so the system prompt (the prefix a model's cache keeps)
+//! changes only when shortening them could not make room:
 //!
 //! 1. cases — the lowest-ranked matched case is dropped, one at a time;
 //! 2. state — lists cut to their newest 5 items, long texts to 200 characters;
-//! 3. rules / scenario — each file cut to its opening paragraph;
-//! 4. profile — lists cut to their newest 5 items, long texts to 200 characters;
-//! 5. summary — kept to its first and last lines, half then a quarter of its size;
+//! 3. profile — lists cut to their newest 5 items, long texts to 200 characters;
+//! 4. summary — kept to its first and last lines, half then a quarter of its size;
+//! 5. rules / scenario — each file cut to its opening paragraph;
 //! 6. rules / scenario — whole files dropped, the last first;
 //! 7. state — left out, with a pointer to `read_state`.
 //!
@@ -121,14 +123,14 @@ fn next_step(parts: &Parts, l: Levels) -> Option<(Levels, Slot)> {
     if !l.state_short && state_present {
         return Some((Levels { state_short: true, ..l }, Slot::State));
     }
-    if !l.guide_short && guide_items > 0 {
-        return Some((Levels { guide_short: true, ..l }, Slot::Guide));
-    }
     if !l.profile_short && parts.profile.iter().any(|(_, v)| v.is_some()) {
         return Some((Levels { profile_short: true, ..l }, Slot::Profile));
     }
     if l.summary < 2 && parts.summary.is_some() {
         return Some((Levels { summary: l.summary + 1, ..l }, Slot::Summary));
+    }
+    if !l.guide_short && guide_items > 0 {
+        return Some((Levels { guide_short: true, ..l }, Slot::Guide));
     }
     if l.guide_dropped < guide_items {
         return Some((Levels { guide_dropped: l.guide_dropped + 1, ..l }, Slot::Guide));
