@@ -11,7 +11,8 @@
 //! 2. state — lists cut to their newest 5 items, long texts to 200 characters;
 //! 3. profile — lists cut to their newest 5 items, long texts to 200 characters;
 //! 4. summary — kept to its first and last lines, half then a quarter of its size;
-//! 5. rules / scenario — each file cut to its opening paragraph;
+//! 5. rules / scenario — files cut to their opening paragraph, one at a time, the last first
+//!    (the files before it, and so the prefix up to it, stay as they were);
 //! 6. rules / scenario — whole files dropped, the last first;
 //! 7. state — left out, with a pointer to `read_state`.
 //!
@@ -64,7 +65,8 @@ pub(crate) struct Parts {
 struct Levels {
     cases_dropped: usize,
     state_short: bool,
-    guide_short: bool,
+    /// Guide files cut to their opening, counted from the last.
+    guide_cut: usize,
     profile_short: bool,
     /// 0 whole, 1 half, 2 a quarter.
     summary: u8,
@@ -129,8 +131,8 @@ fn next_step(parts: &Parts, l: Levels) -> Option<(Levels, Slot)> {
     if l.summary < 2 && parts.summary.is_some() {
         return Some((Levels { summary: l.summary + 1, ..l }, Slot::Summary));
     }
-    if !l.guide_short && guide_items > 0 {
-        return Some((Levels { guide_short: true, ..l }, Slot::Guide));
+    if l.guide_cut < guide_items {
+        return Some((Levels { guide_cut: l.guide_cut + 1, ..l }, Slot::Guide));
     }
     if l.guide_dropped < guide_items {
         return Some((Levels { guide_dropped: l.guide_dropped + 1, ..l }, Slot::Guide));
@@ -175,7 +177,7 @@ impl ContextBuilder {
             Slot::Persona => {
                 return Some(untrimmed(&p.statics.persona, p.statics.persona_tokens));
             }
-            Slot::Guide if !l.guide_short && l.guide_dropped == 0 => {
+            Slot::Guide if l.guide_cut == 0 && l.guide_dropped == 0 => {
                 return p.statics.guide_text.as_ref().map(|(text, n)| untrimmed(text, *n));
             }
             _ => {}
@@ -258,9 +260,13 @@ impl ContextBuilder {
                 if kept == 0 {
                     return None;
                 }
+                let first_cut = g.items.len().saturating_sub(l.guide_cut);
                 let items: Vec<String> = g.items[..kept]
                     .iter()
-                    .map(|t| if l.guide_short { opening(t, OPENING_CHARS) } else { t.clone() })
+                    .enumerate()
+                    .map(
+                        |(i, t)| if i >= first_cut { opening(t, OPENING_CHARS) } else { t.clone() },
+                    )
                     .collect();
                 Some(format!("{}\n\n{}", g.heading, items.join("\n\n")))
             }
@@ -392,8 +398,13 @@ fn trim_notices(parts: &Parts, l: Levels, budget: u32) -> Vec<String> {
         ));
     }
     if let Some(g) = &parts.statics.guide {
-        if l.guide_short {
-            out.push(format!("{}: cut to their opening paragraphs {fit}", g.kind));
+        if l.guide_cut > 0 {
+            out.push(format!(
+                "{}: {} of {} files cut to their opening paragraphs, the last first {fit}",
+                g.kind,
+                l.guide_cut,
+                g.items.len()
+            ));
         }
         if l.guide_dropped > 0 {
             out.push(format!(
