@@ -10,8 +10,8 @@ fn measure(lang: &str) -> Figures {
     let text = std::fs::read_to_string(&path).unwrap();
     let set = parse_labelled(&text, &path).unwrap();
     assert!(set.len() >= 80, "{lang}: only {} messages", set.len());
-    for group in GROUPS {
-        assert!(set.iter().any(|m| m.group == group), "{lang}: no {group} messages");
+    for group in GROUPS.iter().filter(|g| **g != "everyday") {
+        assert!(set.iter().any(|m| m.group == *group), "{lang}: no {group} messages");
     }
     evaluate(builtin_rules().unwrap(), &set)
 }
@@ -156,5 +156,31 @@ fn second_tuning_sets_cover_every_category_with_both_levels() {
 fn third_tuning_sets_meet_the_layer_one_goals() {
     for lang in ["zh", "en"] {
         assert_layer_one_goals("tuning3", lang, 150, 40);
+    }
+}
+
+/// The everyday sets (`tests/safety/everyday/`): 300 ordinary life-coach messages a language
+/// (goals, habits, work, sleep, relationships, mood, tiredness), written without reading the
+/// rules. False alarms there must stay at or under 0.02 (rules and learned detector together).
+#[test]
+fn everyday_messages_raise_almost_no_false_alarms() {
+    for lang in ["zh", "en"] {
+        let path = format!("{}/../../tests/safety/everyday/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
+        let set = parse_labelled(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
+        let figures = evaluate(builtin_rules().unwrap(), &set);
+        let everyday = figures.groups.iter().find(|g| g.group == "everyday").unwrap();
+        assert!(everyday.safe >= 300, "{lang}: only {} everyday messages", everyday.safe);
+        let wrong: Vec<String> = figures
+            .outcomes
+            .iter()
+            .filter(|o| !o.correct)
+            .map(|o| format!("line {} {} -> {:?}", o.message.line, o.message.text, o.got.rule))
+            .collect();
+        assert!(
+            everyday.false_alarms as f64 / everyday.safe as f64 <= 0.02,
+            "{lang}: {} false alarms on everyday messages:\n{}",
+            everyday.false_alarms,
+            wrong.join("\n")
+        );
     }
 }

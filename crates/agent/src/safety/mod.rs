@@ -12,6 +12,7 @@ mod classify;
 mod error;
 mod eval;
 mod gate;
+mod learned;
 mod normalize;
 mod resources;
 mod resources_override;
@@ -24,6 +25,8 @@ mod eval_tests;
 #[cfg(test)]
 mod gate_tests;
 #[cfg(test)]
+mod learned_tests;
+#[cfg(test)]
 mod resources_tests;
 #[cfg(test)]
 mod screen_tests;
@@ -31,6 +34,7 @@ mod screen_tests;
 pub use classify::{ModelCheck, check_with_model, classification_request, parse_classification};
 pub use error::SafetyError;
 pub use eval::{Figures, GroupFigures, LabelledMessage, Outcome, evaluate, parse_labelled, tally};
+pub use learned::{LearnedModel, LearnedScore};
 pub use resources::{Contact, CrisisResources, GENERIC as GENERIC_LOCALE, Region};
 pub use resources_override::{OVERRIDE_FILE as RESOURCES_OVERRIDE_FILE, override_path};
 pub use rules::RuleSet;
@@ -40,15 +44,27 @@ use std::sync::OnceLock;
 
 /// The rules shipped with VibeLife (`data/safety/rules.yaml`).
 pub const BUILTIN_RULES: &str = include_str!("../../data/safety/rules.yaml");
+/// The learned detectors shipped beside the rules (`data/safety/learned-{zh,en}.tsv`, written by
+/// `scripts/safety-learn.py`).
+pub const BUILTIN_LEARNED: [(&str, &str); 2] = [
+    ("data/safety/learned-zh.tsv", include_str!("../../data/safety/learned-zh.tsv")),
+    ("data/safety/learned-en.tsv", include_str!("../../data/safety/learned-en.tsv")),
+];
 /// The crisis resources shipped with VibeLife (`data/safety/resources.yaml`).
 pub const BUILTIN_RESOURCES: &str = include_str!("../../data/safety/resources.yaml");
 
-/// The built-in rule set, compiled once. An error means the embedded file is broken (a
-/// build problem; the tests catch it before release).
+/// The built-in rule set with the built-in learned detectors, compiled once. An error means an
+/// embedded file is broken (a build problem; the tests catch it before release).
 pub fn builtin_rules() -> Result<&'static RuleSet, SafetyError> {
     static RULES: OnceLock<Result<RuleSet, SafetyError>> = OnceLock::new();
     RULES
-        .get_or_init(|| RuleSet::parse(BUILTIN_RULES, "data/safety/rules.yaml"))
+        .get_or_init(|| {
+            let learned = BUILTIN_LEARNED
+                .iter()
+                .map(|(file, text)| LearnedModel::parse(text, file))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(RuleSet::parse(BUILTIN_RULES, "data/safety/rules.yaml")?.with_learned(learned))
+        })
         .as_ref()
         .map_err(Clone::clone)
 }
