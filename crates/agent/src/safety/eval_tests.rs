@@ -159,17 +159,20 @@ fn third_tuning_sets_meet_the_layer_one_goals() {
     }
 }
 
-/// The everyday sets (`tests/safety/everyday/`): 300 ordinary life-coach messages a language
+/// The everyday sets (`tests/safety/everyday/`): 300+ ordinary life-coach messages a language
 /// (goals, habits, work, sleep, relationships, mood, tiredness), written without reading the
-/// rules. False alarms there must stay at or under 0.02 (rules and learned detector together).
+/// rules, and batch D's lookalikes (big wishes in risk-adjacent words: 彻底改变, "for good").
+/// False alarms must stay at or under 0.02 on the first, 0.10 on the second.
 #[test]
 fn everyday_messages_raise_almost_no_false_alarms() {
     for lang in ["zh", "en"] {
         let path = format!("{}/../../tests/safety/everyday/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
         let set = parse_labelled(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
         let figures = evaluate(builtin_rules().unwrap(), &set);
-        let everyday = figures.groups.iter().find(|g| g.group == "everyday").unwrap();
+        let group = |name: &str| figures.groups.iter().find(|g| g.group == name).unwrap();
+        let (everyday, lookalike) = (group("everyday"), group("lookalike"));
         assert!(everyday.safe >= 300, "{lang}: only {} everyday messages", everyday.safe);
+        assert!(lookalike.safe >= 40, "{lang}: only {} lookalikes of batch D", lookalike.safe);
         let wrong: Vec<String> = figures
             .outcomes
             .iter()
@@ -177,9 +180,11 @@ fn everyday_messages_raise_almost_no_false_alarms() {
             .map(|o| format!("line {} {} -> {:?}", o.message.line, o.message.text, o.got.rule))
             .collect();
         assert!(
-            everyday.false_alarms as f64 / everyday.safe as f64 <= 0.02,
-            "{lang}: {} false alarms on everyday messages:\n{}",
+            everyday.false_alarms as f64 / everyday.safe as f64 <= 0.02
+                && lookalike.false_alarms as f64 / lookalike.safe as f64 <= 0.10,
+            "{lang}: {} false alarms on everyday messages, {} on batch D's lookalikes:\n{}",
             everyday.false_alarms,
+            lookalike.false_alarms,
             wrong.join("\n")
         );
     }

@@ -64,8 +64,8 @@ fn a_message_no_rule_matches_can_be_flagged_as_concern_by_the_learned_detector()
 fn the_learned_detector_keeps_quiet_under_fiction_joking_and_reported_cues() {
     let rules = builtin_rules().unwrap();
     for (message, discount) in [
-        ("好想从这个世界上彻底消失哈哈", Discount::Joking),
-        ("好想从这个世界上彻底消失，这是我写的小说里的一句", Discount::Fiction),
+        ("好想从这个世界上彻底消失😂", Discount::Joking),
+        ("好想从这个世界上彻底消失（小说）", Discount::Fiction),
         ("她跟我说好想从这个世界上彻底消失", Discount::Reported),
         ("“好想从这个世界上彻底消失”", Discount::Reported),
         (
@@ -151,4 +151,20 @@ fn one_screen_call_stays_fast_in_a_debug_build() {
         "loading both weight files: {load:?}; one screen call through the detector: {each:?}"
     );
     assert!(each < std::time::Duration::from_millis(20), "one screen call took {each:?}");
+}
+
+/// The first trained detector flagged a scripted test's "我想彻底改变现在的生活" as suicide;
+/// ordinary wishes for big changes (everyday batch D) must stay clear.
+#[test]
+fn ordinary_wishes_for_big_changes_are_not_flagged() {
+    for message in [
+        "我想彻底改变现在的生活",
+        "我想彻底改变",
+        "我想重新规划我的人生方向",
+        "I want to completely change my life",
+        "I want to start over in a new city",
+    ] {
+        let got = screen(message).unwrap();
+        assert_eq!(got.risk, Risk::None, "{message}: {got:?}");
+    }
 }
