@@ -1,11 +1,13 @@
 //! The wellbeing safety screen (issue #11): deterministic, offline rules that rate one message
-//! as `none`, `concern` or `acute` risk in one of five categories, and the crisis resources
-//! shown for a locale. Rules and resources live in editable data files under
-//! `crates/agent/data/safety/` (embedded at build time); docs/safety.md explains both.
+//! as `none`, `concern` or `acute` risk in one of five categories, a learned n-gram detector
+//! that may add a `concern` where no rule fired (issue #28 §7), and the crisis resources shown
+//! for a locale. Rules, weights and resources live in data files under
+//! `crates/agent/data/safety/` (embedded at build time); docs/safety.md explains them.
 //!
 //! This module owns the rule format, the matching (normalisation, guards, negation, reported
-//! speech, fiction), the resources lookup, the labelled-set evaluation, and the model check of
-//! `unsure` results (`classify`). It does not emit events, pause protocols or touch memory:
+//! speech, fiction), the learned detector's scoring (`learned`; trained by
+//! `scripts/safety-learn.py`), the resources lookup, the labelled-set evaluation, and the model
+//! check of `unsure` results (`classify`). It does not emit events, pause protocols or touch memory:
 //! the chat service does that.
 
 mod classify;
