@@ -9,7 +9,8 @@ use super::rules::RuleSet;
 use super::types::{Category, Risk, Screening};
 
 /// The groups of a labelled set, in report order.
-pub const GROUPS: [&str; 5] = ["explicit", "indirect", "borderline", "lookalike", "safe"];
+pub const GROUPS: [&str; 6] =
+    ["explicit", "indirect", "borderline", "lookalike", "safe", "everyday"];
 
 /// One labelled line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

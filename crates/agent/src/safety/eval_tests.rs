@@ -10,8 +10,8 @@ fn measure(lang: &str) -> Figures {
     let text = std::fs::read_to_string(&path).unwrap();
     let set = parse_labelled(&text, &path).unwrap();
     assert!(set.len() >= 80, "{lang}: only {} messages", set.len());
-    for group in GROUPS {
-        assert!(set.iter().any(|m| m.group == group), "{lang}: no {group} messages");
+    for group in GROUPS.iter().filter(|g| **g != "everyday") {
+        assert!(set.iter().any(|m| m.group == *group), "{lang}: no {group} messages");
     }
     evaluate(builtin_rules().unwrap(), &set)
 }
@@ -156,5 +156,36 @@ fn second_tuning_sets_cover_every_category_with_both_levels() {
 fn third_tuning_sets_meet_the_layer_one_goals() {
     for lang in ["zh", "en"] {
         assert_layer_one_goals("tuning3", lang, 150, 40);
+    }
+}
+
+/// The everyday sets (`tests/safety/everyday/`): 300+ ordinary life-coach messages a language
+/// (goals, habits, work, sleep, relationships, mood, tiredness), written without reading the
+/// rules, and batch D's lookalikes (big wishes in risk-adjacent words: 彻底改变, "for good").
+/// False alarms must stay at or under 0.02 on the first, 0.10 on the second.
+#[test]
+fn everyday_messages_raise_almost_no_false_alarms() {
+    for lang in ["zh", "en"] {
+        let path = format!("{}/../../tests/safety/everyday/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
+        let set = parse_labelled(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
+        let figures = evaluate(builtin_rules().unwrap(), &set);
+        let group = |name: &str| figures.groups.iter().find(|g| g.group == name).unwrap();
+        let (everyday, lookalike) = (group("everyday"), group("lookalike"));
+        assert!(everyday.safe >= 300, "{lang}: only {} everyday messages", everyday.safe);
+        assert!(lookalike.safe >= 40, "{lang}: only {} lookalikes of batch D", lookalike.safe);
+        let wrong: Vec<String> = figures
+            .outcomes
+            .iter()
+            .filter(|o| !o.correct)
+            .map(|o| format!("line {} {} -> {:?}", o.message.line, o.message.text, o.got.rule))
+            .collect();
+        assert!(
+            everyday.false_alarms as f64 / everyday.safe as f64 <= 0.02
+                && lookalike.false_alarms as f64 / lookalike.safe as f64 <= 0.10,
+            "{lang}: {} false alarms on everyday messages, {} on batch D's lookalikes:\n{}",
+            everyday.false_alarms,
+            lookalike.false_alarms,
+            wrong.join("\n")
+        );
     }
 }

@@ -156,6 +156,7 @@ fn check_reproduces_every_figures_table_in_the_safety_doc() {
         ("### Held-out sets", "heldout/"),
         ("#### A second held-out set", "heldout2/"),
         ("#### The fresh set of issue #28", "fresh/"),
+        ("#### The everyday set", "everyday/"),
         ("#### The blind set", "blind/"),
     ] {
         assert_eq!(documented(&doc, heading), measured(set), "docs/safety.md, {heading:?}");
