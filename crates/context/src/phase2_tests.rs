@@ -334,7 +334,8 @@ fn the_turn_gives_way_before_the_system_prompt_changes() {
     // are shortened, the system prompt (the cached prefix) stays exactly as it was.
     let facts: String =
         (0..400).map(|i| format!("- 第 {i} 件事：用户说起了工作里的一次复盘和拖延。\n")).collect();
-    let req = PromptRequest { summary: Some(&facts), ..request("big", "我总是拖延，想复盘") };
+    let req =
+        PromptRequest { summary: Some(&facts), ..request("big", "我总是拖延，想复盘") };
     let long = b.system_prompt(&req).unwrap();
     assert!(long.prompt_tokens <= 6000, "{}", long.prompt_tokens);
     let kinds: Vec<&str> = long.notices.iter().map(|n| n.split(':').next().unwrap()).collect();

@@ -163,6 +163,11 @@ impl ChatService {
         &self.context
     }
 
+    /// The model turns are answered by.
+    pub fn model(&self) -> &Arc<dyn ChatModel> {
+        &self.model
+    }
+
     /// The connected MCP servers of this service.
     pub fn connections(&self) -> Option<&Arc<Connections>> {
         self.connections.as_ref()
@@ -300,3 +305,5 @@ mod protocol_hook;
 mod run_folders;
 #[path = "safety_hook.rs"]
 mod safety_hook;
+#[path = "warm_up.rs"]
+mod warm_up;
