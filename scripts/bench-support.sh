@@ -12,9 +12,11 @@
 # server's sources (and the templates of its embedded web UI) come from the llama.cpp that the
 # PyPI sdist of llama-cpp-python 0.3.36 vendors, as scripts/bench-local-model.sh does for
 # llama-bench. The web UI is embedded empty (no assets: the bench only uses the API; nothing is
-# downloaded at build time). KNOWN TO FAIL (2026-11-30): the sdist's server is older than the
-# vendored llama.cpp, and server-context.cpp does not compile against its mtmd
-# (docs/performance.md, "Turns"). Release, no OpenMP, the instruction sets of the CPU backend variant
+# downloaded at build time). The sdist's server and the vendored llama.cpp differ in two calls,
+# patched in the copy (two string replacements below, nothing else changed): the vendored
+# `mtmd_get_memory_usage` returns a struct holding the per-device map the server iterates, and
+# the vendored common library has no `fs_open_ifstream` (a plain std::ifstream opens the MCP
+# config the bench never gives). Release, no OpenMP, the instruction sets of the CPU backend variant
 # the engine picks here (zen4, else haswell, else native): see scripts/bench-local-model.sh for
 # why not GGML_NATIVE on a CPU that reports AMX.
 
@@ -88,6 +90,16 @@ add_custom_target(llama-ui-assets)
 # tools/server includes ../mtmd: the vendored crate's mtmd, beside a copy of the server.
 file(COPY "$vendored/tools/server" DESTINATION "\${CMAKE_BINARY_DIR}/tools")
 file(COPY "$src/tools/mtmd/mtmd.h" "$src/tools/mtmd/mtmd-helper.h" DESTINATION "\${CMAKE_BINARY_DIR}/tools/mtmd")
+# The two calls where the sdist's server and the vendored llama.cpp differ.
+set(SRV "\${CMAKE_BINARY_DIR}/tools/server")
+file(READ "\${SRV}/server-context.cpp" TEXT)
+string(REPLACE "mtmd_get_memory_usage(mmproj_path.c_str(), mparams);"
+  "mtmd_get_memory_usage(mmproj_path.c_str(), mparams).backend_mem_usage;" TEXT "\${TEXT}")
+file(WRITE "\${SRV}/server-context.cpp" "\${TEXT}")
+file(READ "\${SRV}/server-mcp.cpp" TEXT)
+string(REPLACE "std::ifstream f = fs_open_ifstream(params.mcp_servers_config, std::ios::in);"
+  "std::ifstream f(params.mcp_servers_config);" TEXT "\${TEXT}")
+file(WRITE "\${SRV}/server-mcp.cpp" "\${TEXT}")
 add_subdirectory("\${CMAKE_BINARY_DIR}/tools/server" server)
 EOF
   local flags

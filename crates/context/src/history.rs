@@ -55,6 +55,15 @@ impl History {
         self.keep_where(|id| id <= last);
     }
 
+    /// Drop the oldest messages until the window holds `budget` tokens (see `fit_tokens`):
+    /// for a call whose prompt came out bigger than its budget (a small context window).
+    pub fn fit_within(&mut self, budget: u32) {
+        let mut sizes = std::mem::take(&mut self.message_tokens);
+        fit_tokens(self, &mut sizes, budget);
+        self.tokens = sizes.iter().sum();
+        self.message_tokens = sizes;
+    }
+
     fn keep_where(&mut self, keep: impl Fn(i64) -> bool) {
         if self.message_ids.iter().all(|id| keep(*id)) {
             return;
@@ -177,6 +186,16 @@ impl ContextBuilder {
     pub(crate) fn history_room(&self, phase: Phase) -> u32 {
         let room = self.limits.max_context_tokens.saturating_sub(self.prompt_and_reply(phase));
         self.budget(room).max(1)
+    }
+
+    /// The most history tokens a call can carry beside `prompt_tokens` of prompt (system
+    /// prompt, tools, the turn's sections and the run's own messages, estimated): the context
+    /// window less those and the reply reserve. Usually more than the history already has;
+    /// less when every trim left the prompt over its budget.
+    pub fn history_room_beside(&self, prompt_tokens: u32) -> u32 {
+        let l = &self.limits;
+        let window = self.budget(l.max_context_tokens.saturating_sub(l.reply_reserve_tokens));
+        window.saturating_sub(prompt_tokens).max(1)
     }
 
     /// The stored rows of the window (oldest first, after `through`), and whether older

@@ -21,6 +21,7 @@ mod sections;
 mod statics;
 mod texts;
 mod tokenizer;
+mod tool_forms;
 mod trim;
 
 #[cfg(test)]

@@ -343,3 +343,22 @@ fn the_turn_gives_way_before_the_system_prompt_changes() {
     assert!(!kinds.contains(&"rules"), "{:?}", long.notices);
     assert_eq!(long.system, plain.system);
 }
+
+#[test]
+fn rule_files_are_cut_from_the_last_so_the_first_stay_whole() {
+    let root = tempfile::tempdir().unwrap();
+    oversized(root.path(), 100);
+    let limits = ContextLimits { cases_top_k: 0, ..ContextLimits::default() };
+    let (b, _) = builder_with(Some(root.path()), true, limits);
+    let p = b.system_prompt(&request("big", "我总是拖延，想复盘")).unwrap();
+    assert!(p.prompt_tokens <= 6000, "{}", p.prompt_tokens);
+    let rules: Vec<&String> = p.notices.iter().filter(|n| n.starts_with("rules: ")).collect();
+    assert_eq!(rules.len(), 1, "{:?}", p.notices);
+    assert!(rules[0].contains("of 4 files cut to their opening paragraphs"), "{:?}", p.notices);
+    assert!(!rules[0].starts_with("rules: 4 of 4"), "one file or two suffice: {:?}", p.notices);
+    // The first file is whole (all its 100 lines), the last is its opening only.
+    let r0 = p.system.split("# 规则 1").next().unwrap();
+    assert_eq!(r0.matches("这是一段很长的规则细节").count(), 100);
+    let r3 = p.system.split("# 规则 3").nth(1).unwrap();
+    assert!(r3.matches("这是一段很长的规则细节").count() <= 1, "{r3}");
+}

@@ -11,12 +11,17 @@
 //! 2. state — lists cut to their newest 5 items, long texts to 200 characters;
 //! 3. profile — lists cut to their newest 5 items, long texts to 200 characters;
 //! 4. summary — kept to its first and last lines, half then a quarter of its size;
-//! 5. rules / scenario — each file cut to its opening paragraph;
+//! 5. rules / scenario — files cut to their opening paragraph, one at a time, the last first
+//!    (the files before it, and so the prefix up to it, stay as they were);
 //! 6. rules / scenario — whole files dropped, the last first;
-//! 7. state — left out, with a pointer to `read_state`.
+//! 7. state — left out, with a pointer to `read_state`;
+//! 8. tools — the short form: each description cut to its first sentence, the schemas without
+//!    their descriptions (`tool_forms`; every tool and field stays);
+//! 9. persona — cut to its heading and opening paragraph.
 //!
-//! The persona, persona mode, voice, ethics, boundaries, wellbeing instruction, protocol
-//! prompt, language rule and tool definitions are never trimmed. Every trim leaves a notice.
+//! Steps 8 and 9 are the last resort of a small context window (a 4k model). The persona mode,
+//! voice, ethics, boundaries, wellbeing instruction, protocol prompt and language rule are never
+//! trimmed. Every trim leaves a notice.
 
 use std::sync::Arc;
 
@@ -32,10 +37,13 @@ use super::sections::{
 };
 use super::statics::Statics;
 use super::texts;
+use super::tool_forms::short_tools;
 use super::{BuiltPrompt, ContextBuilder};
 
-/// Characters kept of each rule file at step 3.
+/// Characters kept of each rule file at step 5.
 const OPENING_CHARS: usize = 240;
+/// Characters kept of the persona at step 9.
+const PERSONA_CHARS: usize = 400;
 /// The shape of state and profile after their trim step.
 const SHORT: Shape = Shape { list_items: 5, text_chars: 200 };
 /// The longest text value shown untrimmed.
@@ -64,12 +72,15 @@ pub(crate) struct Parts {
 struct Levels {
     cases_dropped: usize,
     state_short: bool,
-    guide_short: bool,
+    /// Guide files cut to their opening, counted from the last.
+    guide_cut: usize,
     profile_short: bool,
     /// 0 whole, 1 half, 2 a quarter.
     summary: u8,
     guide_dropped: usize,
     state_omitted: bool,
+    tools_short: bool,
+    persona_short: bool,
 }
 
 /// The sections in prompt order.
@@ -114,7 +125,7 @@ fn per_turn(slot: Slot) -> bool {
 
 /// The next trim in priority order, and the section it changes; `None` when nothing is left
 /// to trim.
-fn next_step(parts: &Parts, l: Levels) -> Option<(Levels, Slot)> {
+fn next_step(parts: &Parts, l: Levels, has_tools: bool) -> Option<(Levels, Slot)> {
     let state_present = !is_blank(&parts.view.state);
     let guide_items = parts.statics.guide.as_ref().map_or(0, |g| g.items.len());
     if l.cases_dropped < parts.cases.len() {
@@ -129,14 +140,21 @@ fn next_step(parts: &Parts, l: Levels) -> Option<(Levels, Slot)> {
     if l.summary < 2 && parts.summary.is_some() {
         return Some((Levels { summary: l.summary + 1, ..l }, Slot::Summary));
     }
-    if !l.guide_short && guide_items > 0 {
-        return Some((Levels { guide_short: true, ..l }, Slot::Guide));
+    if l.guide_cut < guide_items {
+        return Some((Levels { guide_cut: l.guide_cut + 1, ..l }, Slot::Guide));
     }
     if l.guide_dropped < guide_items {
         return Some((Levels { guide_dropped: l.guide_dropped + 1, ..l }, Slot::Guide));
     }
     if !l.state_omitted && state_present {
         return Some((Levels { state_omitted: true, ..l }, Slot::State));
+    }
+    if !l.tools_short && has_tools {
+        // No section changes: the tools are fitted beside the sections.
+        return Some((Levels { tools_short: true, ..l }, Slot::Persona));
+    }
+    if !l.persona_short {
+        return Some((Levels { persona_short: true, ..l }, Slot::Persona));
     }
     None
 }
@@ -172,10 +190,10 @@ impl ContextBuilder {
         let untrimmed =
             |text: &str, tokens: u32| Rendered { text: text.to_string(), tokens: Some(tokens) };
         match slot {
-            Slot::Persona => {
+            Slot::Persona if !l.persona_short => {
                 return Some(untrimmed(&p.statics.persona, p.statics.persona_tokens));
             }
-            Slot::Guide if !l.guide_short && l.guide_dropped == 0 => {
+            Slot::Guide if l.guide_cut == 0 && l.guide_dropped == 0 => {
                 return p.statics.guide_text.as_ref().map(|(text, n)| untrimmed(text, *n));
             }
             _ => {}
@@ -249,7 +267,7 @@ impl ContextBuilder {
     /// The sections rendered as one text.
     fn render_text(&self, slot: Slot, p: &Parts, l: Levels) -> Option<String> {
         match slot {
-            Slot::Persona => Some(p.statics.persona.clone()),
+            Slot::Persona => Some(opening(&p.statics.persona, PERSONA_CHARS)),
             Slot::PersonaMode => p.persona_mode.clone(),
             Slot::Voice => Some(p.voice.to_string()),
             Slot::Guide => {
@@ -258,9 +276,13 @@ impl ContextBuilder {
                 if kept == 0 {
                     return None;
                 }
+                let first_cut = g.items.len().saturating_sub(l.guide_cut);
                 let items: Vec<String> = g.items[..kept]
                     .iter()
-                    .map(|t| if l.guide_short { opening(t, OPENING_CHARS) } else { t.clone() })
+                    .enumerate()
+                    .map(
+                        |(i, t)| if i >= first_cut { opening(t, OPENING_CHARS) } else { t.clone() },
+                    )
                     .collect();
                 Some(format!("{}\n\n{}", g.heading, items.join("\n\n")))
             }
@@ -291,7 +313,8 @@ impl ContextBuilder {
         mut notices: Vec<String>,
     ) -> BuiltPrompt {
         let budget = self.budget(self.limits.phase2_prompt_tokens);
-        let tools_cost = tools_tokens(self.tk, tools);
+        let mut shown_tools = tools.to_vec();
+        let mut tools_cost = tools_tokens(self.tk, tools);
         let mut levels = Levels::default();
         let mut texts: Vec<Option<Rendered>> =
             SLOTS.iter().map(|&s| self.render(s, parts, levels)).collect();
@@ -306,13 +329,17 @@ impl ContextBuilder {
             if total + seam_slack(texts.iter().flatten().count()) <= budget {
                 break;
             }
-            let Some((next, slot)) = next_step(parts, levels) else {
+            let Some((next, slot)) = next_step(parts, levels, !tools.is_empty()) else {
                 notices.push(format!(
                     "prompt: {total} tokens is over the {budget}-token phase-2 budget after every trim; \
-                     the persona, ethics, protocol prompt and tools are never trimmed"
+                     the ethics, protocol prompt and tool names are never trimmed"
                 ));
                 break;
             };
+            if next.tools_short != levels.tools_short {
+                shown_tools = short_tools(tools);
+                tools_cost = tools_tokens(self.tk, &shown_tools);
+            }
             levels = next;
             let i = SLOTS.iter().position(|&s| s == slot).unwrap_or(0);
             texts[i] = self.render(slot, parts, levels);
@@ -335,7 +362,7 @@ impl ContextBuilder {
                 sections.push(Section::new(name, r.text));
             }
         }
-        if !tools.is_empty() {
+        if !shown_tools.is_empty() {
             counts.push(SectionTokens { name: "tools".to_string(), tokens: tools_cost });
         }
         counts.extend(turn_counts);
@@ -344,7 +371,7 @@ impl ContextBuilder {
             phase: Phase::Phase2,
             skill: Some(skill.to_string()),
             system: join(&sections),
-            tools: tools.to_vec(),
+            tools: shown_tools,
             turn: join_turn(&turn),
             sections: counts,
             prompt_tokens: total,
@@ -392,8 +419,13 @@ fn trim_notices(parts: &Parts, l: Levels, budget: u32) -> Vec<String> {
         ));
     }
     if let Some(g) = &parts.statics.guide {
-        if l.guide_short {
-            out.push(format!("{}: cut to their opening paragraphs {fit}", g.kind));
+        if l.guide_cut > 0 {
+            out.push(format!(
+                "{}: {} of {} files cut to their opening paragraphs, the last first {fit}",
+                g.kind,
+                l.guide_cut,
+                g.items.len()
+            ));
         }
         if l.guide_dropped > 0 {
             out.push(format!(
@@ -403,6 +435,14 @@ fn trim_notices(parts: &Parts, l: Levels, budget: u32) -> Vec<String> {
                 g.items.len()
             ));
         }
+    }
+    if l.tools_short {
+        out.push(format!(
+            "tools: descriptions cut to their first sentence, schemas without descriptions {fit}"
+        ));
+    }
+    if l.persona_short {
+        out.push(format!("persona: cut to its opening paragraph {fit}"));
     }
     if l.profile_short {
         out.push(format!(

@@ -169,20 +169,50 @@ fn metrics_url(base_url: &str) -> String {
     format!("{root}/metrics")
 }
 
-/// llama-server's count of the prompt tokens it has evaluated (`llamacpp:prompt_tokens_total`
-/// on its `/metrics`, beside the API at `base_url`); `None` without `--metrics`.
-pub async fn llama_server_prompt_tokens(base_url: &str) -> Option<u64> {
+/// What llama-server has spent on prompts so far, from its `/metrics` beside the API at
+/// `base_url` (`--metrics` on): the prompt tokens it evaluated (`llamacpp:prompt_tokens_total`)
+/// and the seconds its prefill took (`llamacpp:prompt_seconds_total`: llama.cpp's own decode of
+/// those tokens, without HTTP, templating or tokenising). `None` without `--metrics`.
+pub async fn llama_server_prompt_totals(base_url: &str) -> Option<PromptTotals> {
     let url = metrics_url(base_url);
     let text = reqwest::get(&url).await.ok()?.error_for_status().ok()?.text().await.ok()?;
-    text.lines()
-        .find_map(|l| l.strip_prefix("llamacpp:prompt_tokens_total "))
-        .and_then(|v| v.trim().parse::<f64>().ok())
-        .map(|v| v as u64)
+    parse_prompt_totals(&text)
+}
+
+/// llama-server's prompt counters (`llama_server_prompt_totals`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PromptTotals {
+    pub tokens: u64,
+    pub seconds: f64,
+}
+
+fn parse_prompt_totals(metrics: &str) -> Option<PromptTotals> {
+    let value = |name: &str| {
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+            .and_then(|v| v.trim().parse::<f64>().ok())
+    };
+    Some(PromptTotals {
+        tokens: value("llamacpp:prompt_tokens_total")? as u64,
+        seconds: value("llamacpp:prompt_seconds_total")?,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prompt_totals_are_read_from_the_metrics_text() {
+        let text = "# HELP llamacpp:prompt_tokens_total Number of prompt tokens processed.\n\
+            # TYPE llamacpp:prompt_tokens_total counter\n\
+            llamacpp:prompt_tokens_total 5846\n\
+            llamacpp:prompt_seconds_total 53.54\n\
+            llamacpp:tokens_predicted_total 35\n";
+        assert_eq!(parse_prompt_totals(text), Some(PromptTotals { tokens: 5846, seconds: 53.54 }));
+        assert_eq!(parse_prompt_totals("llamacpp:prompt_tokens_total 3\n"), None);
+    }
 
     #[test]
     fn metrics_live_beside_the_api() {

@@ -306,7 +306,7 @@ impl Loop {
     /// around [`request::assemble`]: read the history, build the prompt, stream the answer.
     async fn model_round(&mut self, closing: Option<StopReason>) -> Result<Action, CoreError> {
         let phase = self.phase();
-        let history = self.history(phase).await?;
+        let mut history = self.history(phase).await?;
         let conversation = self.conversation_now();
         let round = self.machine.round();
         self.input.emitter.emit(Event::RoundStarted { round });
@@ -337,6 +337,9 @@ impl Loop {
             tools: &offer.defs,
             run: Some(&self.prompt_parts),
         })?;
+        // A prompt that every trim left over its budget (a small window) takes the room from
+        // the oldest history, so the request still fits the window.
+        history.fit_within(inp.context.history_room_beside(prompt.prompt_tokens + self.run_tokens));
         let assembled = request::assemble(RoundState {
             round,
             phase,

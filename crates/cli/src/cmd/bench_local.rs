@@ -168,13 +168,20 @@ fn table(report: &LocalBenchReport) -> String {
             t.requests,
             figures(e),
             if e.state_loaded { "load" } else { "-" },
-            opt(t.limit_ms, 0),
+            format!(
+                "{}{}",
+                opt(t.limit_ms, 0),
+                if t.limit_basis.as_deref() == Some("cold turn") { "c" } else { "" }
+            ),
             opt(t.ratio, 2),
             t.server.as_ref().map_or_else(|| format!("{:>31}", "-"), server),
             opt(t.vs_server, 2),
         ));
     }
-    out.push_str("(* a fresh process; state: a saved state was loaded; ratio: ttft ÷ limit)");
+    out.push_str(
+        "(* a fresh process; state: a saved state was loaded; limit: prefilling only the turn's new \
+         tokens, at llama-server's rate on that request, c: at the cold turn's rate; ratio: ttft ÷ limit)",
+    );
     for t in &report.turns {
         if let Some(w) = &t.warm_up {
             out.push_str(&format!(

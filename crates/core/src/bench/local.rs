@@ -137,7 +137,7 @@ pub async fn bench_local(
         turns.extend(done);
     }
     if let Some(url) = &options.llama_server {
-        super::local_replay::replay(url, &mut turns).await?;
+        super::local_replay::replay(url, options.answer_tokens, &mut turns).await?;
     }
     let prefill = super::local_replay::ratios(&mut turns);
     for turn in &mut turns {

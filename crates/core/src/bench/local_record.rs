@@ -29,8 +29,16 @@ pub struct LocalTurn {
     pub warm_up: Option<WarmUpFigures>,
     /// The same request replayed against llama-server.
     pub server: Option<RequestFigures>,
-    /// The time to prefill only this turn's new tokens at the cold turn's rate (the limit).
+    /// llama-server's prefill time of the same request (its `/metrics`: llama.cpp's decode
+    /// of the tokens it evaluated, without HTTP or templating).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_prefill_ms: Option<f64>,
+    /// The time to prefill only this turn's new tokens (the limit: perfect reuse), at
+    /// llama-server's rate on this request when it ran beside, else at the cold turn's rate.
     pub limit_ms: Option<f64>,
+    /// Which rate the limit took: `llama-server` or `cold turn`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_basis: Option<String>,
     /// The engine's time to first token ÷ the limit.
     pub ratio: Option<f64>,
     /// The engine's time to first token ÷ llama-server's.
