@@ -307,3 +307,7 @@ mod run_folders;
 mod safety_hook;
 #[path = "warm_up.rs"]
 mod warm_up;
+#[path = "warm_ups.rs"]
+mod warm_ups;
+
+pub use warm_ups::{WarmUpJob, WarmUpTicket, WarmUps, log_warm_up};

@@ -115,7 +115,7 @@ pub struct App {
     /// Sync runs one at a time, and what the last one did (`sync_runner.rs`).
     sync_runs: sync_runner::SyncRuns,
     /// The embedded model's warm-up in progress (`warm_up.rs`).
-    warm_ups: warm_up::WarmUps,
+    warm_ups: vibe_agent::chat::WarmUps,
 }
 
 struct Loaded {
@@ -238,7 +238,7 @@ impl App {
             downloads: models::Downloads::default(),
             run_folders,
             sync_runs: sync_runner::SyncRuns::default(),
-            warm_ups: warm_up::WarmUps::default(),
+            warm_ups: vibe_agent::chat::WarmUps::default(),
         })
     }
 

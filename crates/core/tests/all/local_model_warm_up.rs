@@ -1,10 +1,8 @@
-//! The embedded model's warm-up through the app (docs/local-model.md#warm-up), with the tiny
-//! fixture model (only with the `local-llm` feature; scripts/test.sh runs these in release):
-//! opening a conversation warms its prefix up in the background and its first turn's first
-//! request reuses it (the engine's counters, per request, as `vibe bench local` reads them);
-//! a turn sent while a warm-up runs is answered; a newer conversation's warm-up drops the
-//! older one; with `llm.local.warm_up` off nothing is warmed up. (A remote preset:
-//! `warm_up.rs`; the engine's side, saved states included: crates/local-llm's tests.)
+//! The embedded model's warm-up through the app (docs/local-model.md#warm-up; tiny fixture
+//! model, `local-llm` feature): opening a conversation warms it up in the background and its
+//! first turn's first request reuses it (the engine's counters per request, as `vibe bench
+//! local`); a turn during a warm-up is answered; a newer conversation drops the older one's;
+//! `llm.local.warm_up` off warms nothing. (Remote presets: `warm_up.rs`.)
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -12,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use vibe_core::app::{App, AppPaths, EphemeralKeys, Injections, LocalWrap, Overrides};
-use vibe_llm::measure::{Counts, Log, Recorded, Recorder};
+use vibe_llm::measure::{Counts, Log, Recorded, Recorder, RequestFigures};
 use vibe_llm::{ChatModel, Message};
 use vibe_store::LOCAL_USER;
 use vibe_wire::StopReason;
@@ -68,15 +66,11 @@ async fn settled(app: &App) {
     }
 }
 
-/// The agent's requests (its tools in the system prompt), not a safety check's.
-fn agent_requests(log: &[Recorded]) -> Vec<&Recorded> {
-    let agent = |r: &&Recorded| match r.request.messages.first() {
-        Some(Message::System { content }) => content.contains("## Tools"),
-        _ => false,
-    };
-    let found: Vec<&Recorded> = log.iter().filter(agent).collect();
-    assert!(!found.is_empty(), "the turn asked the model");
-    found
+/// The figures of the turn's first agent request (its tools in the system prompt), not a
+/// safety check's.
+fn first_agent_request(log: &[Recorded]) -> RequestFigures {
+    let agent = |r: &&Recorded| matches!(r.request.messages.first(), Some(Message::System { content }) if content.contains("## Tools"));
+    log.iter().find(agent).expect("the turn asked the model").figures.clone()
 }
 
 fn warm_ups() -> u64 {
@@ -101,13 +95,21 @@ async fn local_model_warm_up_on_opening_a_conversation_lets_its_first_turn_reuse
 
     let (sink, _events) = sink();
     app.send_message(SendMessageRequest::say(Some(id), "我最近总熬夜"), sink).await.unwrap();
-    let log = log.lock().unwrap();
-    let first = &agent_requests(&log)[0].figures;
+    let first = first_agent_request(&log.lock().unwrap());
     let reused = first.reused_tokens.unwrap();
     // Everything of the prefix (the last token or so may be split differently when the
     // person's words follow it).
     assert!(reused + 2 >= again.prefix_tokens && reused < first.prompt_tokens, "{first:?}");
     assert_eq!(first.evaluated_tokens.unwrap() + reused, first.prompt_tokens, "{first:?}");
+
+    // The setting off: nothing is warmed up.
+    set(&app, &[("llm.local.warm_up", json!(false))]);
+    open_conversation(&app, &conversation(&app));
+    assert_eq!(app.warming_up(), None);
+    assert_eq!(app.warm_up(None).await.unwrap(), None);
+    app.warm_up_at_start(None);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(warm_ups(), 1, "no warm-up reached the engine");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -127,24 +129,7 @@ async fn local_model_turn_during_a_warm_up_is_answered_and_a_newer_conversation_
     assert_eq!(done.stop_reason, StopReason::RepeatedToolFailure, "as without a warm-up");
     assert!(!done.text.is_empty());
     settled(&app).await;
-    let log = log.lock().unwrap();
-    let first = &agent_requests(&log)[0].figures;
+    let first = first_agent_request(&log.lock().unwrap());
     assert!(first.error.is_none() && first.generated_tokens > 0, "{first:?}");
     assert_eq!(first.evaluated_tokens.unwrap() + first.reused_tokens.unwrap(), first.prompt_tokens);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn local_model_warm_up_setting_off_warms_nothing() {
-    let _engine = ENGINE.lock().await;
-    let dir = tempfile::tempdir().unwrap();
-    let (app, _log) = recorded(dir.path());
-    set(&app, &[("llm.local.warm_up", json!(false))]);
-    let before = warm_ups();
-    let id = conversation(&app);
-    open_conversation(&app, &id);
-    assert_eq!(app.warming_up(), None);
-    assert_eq!(app.warm_up(Some(&id)).await.unwrap(), None);
-    app.warm_up_at_start(None);
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(warm_ups(), before, "no warm-up reached the engine");
 }

@@ -1,7 +1,5 @@
 //! Warm-up with a remote preset (docs/local-model.md#warm-up): only the embedded engine is
-//! warmed up, so opening a conversation, the app's start or an explicit warm-up send no
-//! request to a server. (The embedded engine's warm-up: `local_model_warm_up.rs`; the
-//! decisions alone: `app/warm_up_tests.rs`.)
+//! warmed up; opening a conversation, the app's start or a warm-up send a server nothing.
 
 use std::time::Duration;
 

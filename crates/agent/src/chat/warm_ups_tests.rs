@@ -1,16 +1,7 @@
-//! The warm-up's decisions without an engine: only the local preset with the setting on, one at
-//! a time, a newer one or a turn of another conversation cancels it, one of the same
-//! conversation goes on.
+//! The warm-ups' bookkeeping: one at a time, a newer one or a turn of another conversation
+//! cancels it, one of the same conversation goes on.
 
 use super::*;
-
-#[test]
-fn only_the_local_preset_with_the_setting_on_warms_up() {
-    assert!(applies(vibe_llm::LOCAL_PRESET, true));
-    assert!(!applies(vibe_llm::LOCAL_PRESET, false));
-    assert!(!applies("ollama", true));
-    assert!(!applies("openai", true));
-}
 
 #[test]
 fn a_warm_up_of_another_conversation_cancels_the_running_one() {
@@ -18,8 +9,8 @@ fn a_warm_up_of_another_conversation_cancels_the_running_one() {
     let a = warm.start(Some("a")).unwrap();
     assert_eq!(warm.running(), Some(Some("a".into())));
     let b = warm.start(Some("b")).unwrap();
-    assert!(a.cancel.is_cancelled(), "A's warm-up is dropped when B is opened");
-    assert!(!b.cancel.is_cancelled());
+    assert!(a.is_cancelled(), "A's warm-up is dropped when B is opened");
+    assert!(!b.is_cancelled());
     assert_eq!(warm.running(), Some(Some("b".into())));
     // A ending late does not forget B.
     drop(a);
@@ -33,11 +24,11 @@ fn the_same_conversation_opened_again_keeps_its_running_warm_up() {
     let warm = WarmUps::default();
     let first = warm.start(Some("a")).unwrap();
     assert!(warm.start(Some("a")).is_none(), "no second warm-up of the same prefix");
-    assert!(!first.cancel.is_cancelled());
+    assert!(!first.is_cancelled());
     let new = WarmUps::default();
     let start = new.start(None).unwrap();
     assert!(new.start(None).is_none());
-    assert!(new.start(Some("a")).is_some() && start.cancel.is_cancelled());
+    assert!(new.start(Some("a")).is_some() && start.is_cancelled());
 }
 
 #[test]
@@ -45,17 +36,17 @@ fn a_turn_cancels_a_warm_up_of_another_conversation_only() {
     let warm = WarmUps::default();
     let a = warm.start(Some("a")).unwrap();
     warm.before_turn(Some("a"));
-    assert!(!a.cancel.is_cancelled(), "the turn waits for its own prefix");
+    assert!(!a.is_cancelled(), "the turn waits for its own prefix");
     assert_eq!(warm.running(), Some(Some("a".into())));
     warm.before_turn(Some("b"));
-    assert!(a.cancel.is_cancelled());
+    assert!(a.is_cancelled());
     assert_eq!(warm.running(), None);
 
     let new = warm.start(None).unwrap();
     warm.before_turn(None);
-    assert!(!new.cancel.is_cancelled(), "a new conversation's turn uses the phase-1 warm-up");
+    assert!(!new.is_cancelled(), "a new conversation's turn uses the phase-1 warm-up");
     warm.before_turn(Some("c"));
-    assert!(new.cancel.is_cancelled());
+    assert!(new.is_cancelled());
 }
 
 #[test]
@@ -63,7 +54,7 @@ fn changed_settings_cancel_the_running_warm_up() {
     let warm = WarmUps::default();
     let a = warm.start(Some("a")).unwrap();
     warm.cancel();
-    assert!(a.cancel.is_cancelled());
+    assert!(a.is_cancelled());
     assert_eq!(warm.running(), None);
     assert!(warm.start(Some("a")).is_some(), "a later warm-up starts again");
 }
