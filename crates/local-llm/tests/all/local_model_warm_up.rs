@@ -5,16 +5,16 @@
 //! this one; a turn sent while a warm-up runs waits for it and gets the answer of a cold
 //! prompt; a dropped warm-up does not disturb the next answer.
 
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use futures::StreamExt as _;
 use serde_json::json;
 use vibe_llm::measure::{Counts, Log, Recorder};
 use vibe_llm::{ChatModel, ChatRequest, Message, StructuredModel, ToolDef};
-use vibe_local_llm::{DEFAULT_STATES_CAP_BYTES, LocalConfig, LocalModel, SavedStates, StateSeal};
+use vibe_local_llm::LocalModel;
 
-use crate::support::{answer, config, greedy, open};
+use crate::local_model_saved_state::{next_turn, saving};
+use crate::support::{answer, greedy, open};
 
 const SYSTEM: &str = "You are a calm coach who asks one question at a time and listens well. ";
 
@@ -89,43 +89,12 @@ async fn through_the_structured_adapter_the_prefix_holds_the_tools() {
     assert!(first.evaluated_tokens.unwrap() > 0, "the message is read: {first:?}");
 }
 
-/// The app's seal: the data folder's run key (core's `RunKeySeal`).
-struct RunKeySeal(vibe_runlog::RunKey);
-
-impl StateSeal for RunKeySeal {
-    fn key_id(&self) -> &str {
-        self.0.id()
-    }
-    fn seal(&self, aad: &[u8], plain: &[u8]) -> Option<Vec<u8>> {
-        self.0.seal_blob(aad, plain)
-    }
-    fn open(&self, aad: &[u8], sealed: &[u8]) -> Option<Vec<u8>> {
-        self.0.open_blob(aad, sealed)
-    }
-}
-
-fn saving(data_dir: &Path) -> LocalConfig {
-    let seal = Arc::new(RunKeySeal(vibe_runlog::RunKey::new(&[1; 32])));
-    LocalConfig {
-        saved_states: Some(SavedStates::new(data_dir, seal, DEFAULT_STATES_CAP_BYTES)),
-        ..config("q8_0")
-    }
-}
-
-/// The next turn of `first`, after its answer.
-fn next_turn(first: &ChatRequest, reply: &str) -> ChatRequest {
-    let mut next = first.clone();
-    next.messages.push(Message::assistant(reply.to_string(), vec![]));
-    next.messages.push(Message::user("And what about the evenings?"));
-    next
-}
-
 #[tokio::test]
 async fn a_warm_up_loads_the_saved_state_and_another_conversations_is_not_used() {
     let dir = tempfile::tempdir().unwrap();
     let (first_a, first_b) = (turn("conv-a", "I slept badly"), turn("conv-b", "I run too little"));
     let (reply_a, reply_b) = {
-        let model = LocalModel::open(saving(dir.path())).unwrap();
+        let model = LocalModel::open(saving("q8_0", dir.path(), 1)).unwrap();
         let a = answer(&model, first_a.clone()).await.unwrap().text;
         let b = answer(&model, first_b.clone()).await.unwrap().text;
         (a, b)
@@ -134,7 +103,7 @@ async fn a_warm_up_loads_the_saved_state_and_another_conversations_is_not_used()
     let cold_b = answer(&open("q8_0"), next_b.clone()).await.unwrap();
 
     // A new process opens conversation A: its warm-up loads A's state (prompt and answer).
-    let model = LocalModel::open(saving(dir.path())).unwrap();
+    let model = LocalModel::open(saving("q8_0", dir.path(), 1)).unwrap();
     let warmed = model.warm_up(prefix(&next_a)).await.unwrap().unwrap();
     assert!(warmed.state_loaded, "{warmed:?}");
     assert_eq!((warmed.evaluated_tokens, warmed.reused_tokens), (0, warmed.prefix_tokens));
