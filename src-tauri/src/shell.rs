@@ -105,6 +105,8 @@ impl Shell {
 fn on_opened(app: &Arc<App>) {
     schedule_backups(app);
     app.start_connections(tauri::async_runtime::handle().inner());
+    // The window opens on a new conversation: with the embedded model, its prompt is read now.
+    app.warm_up_at_start(None);
     let timing = vibe_core::app::SyncTiming::default();
     tauri::async_runtime::spawn(vibe_core::app::run_sync_in_background(
         Arc::downgrade(app),

@@ -45,6 +45,10 @@ pub enum CoreError {
     /// Not retried.
     #[error("invalid context setting: {0}")]
     InvalidLimits(String),
+    /// The model refused or failed outside a turn (a warm-up); a turn reports its model's
+    /// errors as events instead. Not retried.
+    #[error(transparent)]
+    Model(#[from] vibe_llm::LlmError),
 }
 
 /// A context error keeps its variant's meaning (and message) here: a store or skills error
@@ -73,6 +77,7 @@ impl CoreError {
             Self::Store(e) => e.kind(),
             Self::Tokenizer(_) | Self::ShuttingDown => ErrorKind::Internal,
             Self::InvalidLimits(_) => ErrorKind::InvalidInput,
+            Self::Model(e) => e.kind(),
             Self::Skills(
                 SkillsError::UnknownSkill { .. }
                 | SkillsError::UnknownPart { .. }

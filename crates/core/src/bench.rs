@@ -13,7 +13,7 @@ mod local_replay;
 
 pub use insights::{InsightsBench, bench_insights};
 pub use local::{LOCAL_BENCH_TURNS, LocalBenchOptions, Segment, bench_local, run_segment};
-pub use local_record::{LocalBenchReport, LocalTurn, RequestFigures};
+pub use local_record::{LocalBenchReport, LocalTurn, RequestFigures, WarmUpFigures};
 
 use std::path::Path;
 use std::sync::Arc;

@@ -36,7 +36,7 @@ pub use keychain::{
     API_KEY_ENV, ApiKey, KEYCHAIN_SERVICE, KeySource, account_for, delete_api_key, load_api_key,
     store_api_key,
 };
-pub use model::{ChatModel, DeltaStream};
+pub use model::{ChatModel, DeltaStream, Warmed};
 pub use presets::{LOCAL_BASE_URL, LOCAL_PRESET, PRESETS, Preset, ToolMode};
 pub use redact::{REDACTED, Secrets, redact_url};
 pub use retry::{RetryClock, SystemClock};

@@ -11,7 +11,7 @@ use futures::StreamExt as _;
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
-use crate::{ChatModel, ChatRequest, Delta, DeltaStream, LlmError, ModelInfo};
+use crate::{ChatModel, ChatRequest, Delta, DeltaStream, LlmError, ModelInfo, Warmed};
 
 /// The figures of one model request.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -155,6 +155,10 @@ impl ChatModel for Recorder {
 
     fn model_name(&self) -> &str {
         self.inner.model_name()
+    }
+
+    fn warm_up(&self, request: ChatRequest) -> BoxFuture<'_, Result<Option<Warmed>, LlmError>> {
+        self.inner.warm_up(request)
     }
 }
 

@@ -25,7 +25,7 @@ use crate::stop::StopScan;
 use crate::utf8::Utf8Assembler;
 
 /// Tokens of answer the context makes room for beside the prompt (it grows again for more).
-const ANSWER_ROOM: usize = 512;
+pub(crate) const ANSWER_ROOM: usize = 512;
 
 /// Sampling defaults when the request leaves them open (llama.cpp's server defaults).
 const DEFAULT_TEMPERATURE: f32 = 0.8;
@@ -48,13 +48,13 @@ enum End {
 /// What the context holds between answers, and the defaults of requests.
 pub(crate) struct Session {
     /// The tokens whose state is in the KV cache (sequence 0), in order.
-    cached: Vec<LlamaToken>,
+    pub(crate) cached: Vec<LlamaToken>,
     /// The conversation (`Params::cache_key`) whose request filled the cache last, if any.
-    cached_key: Option<String>,
+    pub(crate) cached_key: Option<String>,
     /// Where prompt states are saved across processes; `None`: they are not.
     persist: Option<Persist>,
     /// How large a context may grow, and how to make one.
-    sizing: Sizing,
+    pub(crate) sizing: Sizing,
     temperature: Option<f32>,
     max_tokens: Option<u32>,
 }
@@ -88,12 +88,16 @@ impl Session {
         let result = self.try_answer(model, ctx, template, counters, request, out);
         counters.context_allocated.store(u64::from(ctx.n_ctx()), Ordering::Relaxed);
         if let Err(e) = result {
-            // The cache may hold half an evaluation: start clean next time.
-            ctx.clear_kv_cache();
-            self.cached.clear();
-            self.cached_key = None;
+            self.forget(ctx);
             let _ = out.blocking_send(Err(e));
         }
+    }
+
+    /// After a failure: the cache may hold half an evaluation, so start clean next time.
+    pub(crate) fn forget(&mut self, ctx: &mut LlamaContext<'_>) {
+        ctx.clear_kv_cache();
+        self.cached.clear();
+        self.cached_key = None;
     }
 
     fn try_answer<'m>(
@@ -129,8 +133,7 @@ impl Session {
         let needed = tokens.len() + max_new.min(ANSWER_ROOM);
         self.sizing.grow(model, ctx, &mut self.cached, needed)?;
         let key = params.cache_key.as_deref();
-        self.restore_saved(ctx, counters, key, &tokens);
-        self.cached_key = key.map(str::to_string);
+        self.restore_saved(ctx, counters, key, &tokens, false);
         let Some(mut last_logits) = self.evaluate_prompt(ctx, counters, &tokens, out)? else {
             return Ok(()); // cancelled while evaluating the prompt
         };
@@ -234,27 +237,54 @@ impl Session {
         }
     }
 
-    /// Before a request of conversation `key`: put its saved state into the cache when the
-    /// cache does not hold that conversation already and the state shares more of `tokens`.
-    fn restore_saved(
+    /// Before a request of conversation `key` (or a warm-up of its prefix, `prefix`): put its
+    /// saved state into the cache when the cache does not hold that conversation already and
+    /// the state shares more of `tokens` — for a prefix, also when both hold all of it (the
+    /// state brings the conversation's history with it). Then the cache is `key`'s — for a
+    /// prefix only when the state was loaded: a state left out because the context is still
+    /// smaller than it is tried again by the request. Returns whether a state was loaded.
+    pub(crate) fn restore_saved(
         &mut self,
         ctx: &mut LlamaContext<'_>,
         counters: &Counters,
         key: Option<&str>,
         tokens: &[LlamaToken],
-    ) {
-        let (Some(persist), Some(key)) = (&self.persist, key) else { return };
-        if self.cached_key.as_deref() == Some(key) {
-            return; // the cache is this conversation's latest
+        prefix: bool,
+    ) -> bool {
+        let loaded = self.load_saved(ctx, counters, key, tokens, prefix);
+        if loaded || !prefix {
+            self.cached_key = key.map(str::to_string);
         }
-        let shared_now = self.cached.iter().zip(tokens).take_while(|(a, b)| a == b).count();
+        loaded
+    }
+
+    fn load_saved(
+        &mut self,
+        ctx: &mut LlamaContext<'_>,
+        counters: &Counters,
+        key: Option<&str>,
+        tokens: &[LlamaToken],
+        prefix: bool,
+    ) -> bool {
+        let (Some(persist), Some(key)) = (&self.persist, key) else { return false };
+        if self.cached_key.as_deref() == Some(key) {
+            return false; // the cache is this conversation's latest
+        }
+        let mut shared_now = shared_prefix(&self.cached, tokens);
+        if prefix {
+            shared_now = shared_now.min(tokens.len().saturating_sub(1));
+        }
         match state_io::restore(ctx, persist, key, tokens, shared_now) {
-            Restored::Untouched => {}
+            Restored::Untouched => false,
             Restored::Loaded(cached) => {
                 self.cached = cached;
                 counters.states_loaded.fetch_add(1, Ordering::Relaxed);
+                true
             }
-            Restored::Cleared => self.cached.clear(),
+            Restored::Cleared => {
+                self.cached.clear();
+                false
+            }
         }
     }
 
@@ -267,9 +297,23 @@ impl Session {
         tokens: &[LlamaToken],
         out: &Out,
     ) -> Result<Option<i32>, LlmError> {
-        let shared = self.cached.iter().zip(tokens).take_while(|(a, b)| a == b).count();
         // The last prompt token is always evaluated again: its logits start the answer.
-        let keep = shared.min(tokens.len() - 1);
+        let keep = shared_prefix(&self.cached, tokens).min(tokens.len() - 1);
+        self.fill(ctx, counters, tokens, keep, &|| out.is_closed())
+    }
+
+    /// Keep the first `keep` cached tokens (the caller knows they are a prefix of `tokens`)
+    /// and evaluate the rest of `tokens` in batches, with the last token's logits. Returns the
+    /// batch index of those logits, or `None` when `cancelled` says so between batches (what
+    /// was evaluated stays in the cache).
+    pub(crate) fn fill(
+        &mut self,
+        ctx: &mut LlamaContext<'_>,
+        counters: &Counters,
+        tokens: &[LlamaToken],
+        keep: usize,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<Option<i32>, LlmError> {
         let kept = u32::try_from(keep).map_err(internal)?;
         if ctx.kv_cache_seq_rm(0, Some(kept), None).is_ok() {
             self.cached.truncate(keep);
@@ -283,7 +327,7 @@ impl Session {
         let chunks = rest.chunks(BATCH_TOKENS as usize).count();
         let mut last = 0;
         for (n, chunk) in rest.chunks(BATCH_TOKENS as usize).enumerate() {
-            if out.is_closed() {
+            if cancelled() {
                 return Ok(None);
             }
             batch.clear();
@@ -300,6 +344,11 @@ impl Session {
         }
         Ok(Some(last))
     }
+}
+
+/// How many tokens `a` and `b` share from their start.
+pub(crate) fn shared_prefix(a: &[LlamaToken], b: &[LlamaToken]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
 /// How the next token is chosen.

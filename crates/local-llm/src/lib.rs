@@ -35,6 +35,8 @@ mod state_io;
 #[cfg(feature = "engine")]
 mod stats;
 #[cfg(feature = "engine")]
+mod warm_up;
+#[cfg(feature = "engine")]
 mod worker;
 
 #[cfg_attr(not(feature = "engine"), allow(dead_code))]

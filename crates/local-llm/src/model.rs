@@ -9,7 +9,7 @@ use std::sync::mpsc;
 
 use futures::future::BoxFuture;
 use tokio::sync::{mpsc as async_mpsc, oneshot};
-use vibe_llm::{ChatModel, ChatRequest, Delta, DeltaStream, LlmError, ModelInfo};
+use vibe_llm::{ChatModel, ChatRequest, Delta, DeltaStream, LlmError, ModelInfo, Warmed};
 
 use crate::config::LocalConfig;
 use crate::stats::{Counters, EngineStats, LoadedInfo};
@@ -69,6 +69,7 @@ impl LocalModel {
             states_loaded: c.states_loaded.load(Ordering::Relaxed),
             states_saved: c.states_saved.load(Ordering::Relaxed),
             context_tokens_allocated: c.context_allocated.load(Ordering::Relaxed),
+            warm_ups: c.warm_ups.load(Ordering::Relaxed),
         }
     }
 
@@ -102,5 +103,16 @@ impl ChatModel for LocalModel {
 
     fn model_name(&self) -> &str {
         &self.name
+    }
+
+    /// The prefix evaluated (or the conversation's saved state loaded) by the worker, in
+    /// order with the answers: an answer sent after it waits for it and starts from it.
+    fn warm_up(&self, request: ChatRequest) -> BoxFuture<'_, Result<Option<Warmed>, LlmError>> {
+        let (tx, rx) = oneshot::channel();
+        let sent = self.send(Job::WarmUp(request, tx));
+        Box::pin(async move {
+            sent?;
+            rx.await.map_err(|_| gone())?
+        })
     }
 }

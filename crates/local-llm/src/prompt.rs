@@ -57,6 +57,31 @@ impl Template {
     }
 }
 
+/// Where a warm-up's prefix ends: the text of a probe message after the prefix's messages.
+const CUT: &str = "<<vibe-warm-up-cut>>";
+
+impl Template {
+    /// The start of the prompt of any request whose messages begin with `messages`: the
+    /// prompt of `messages` and one more user message, cut where that message's text begins
+    /// (so a template that writes the system prompt into the first user turn, as Gemma's
+    /// does, still gives the text the request will start with).
+    pub fn render_prefix(
+        &self,
+        model: &LlamaModel,
+        messages: &[Message],
+    ) -> Result<String, LlmError> {
+        let mut probe = messages.to_vec();
+        probe.push(Message::user(CUT));
+        let text = self.render(model, &probe)?;
+        let at = text.find(CUT).ok_or_else(|| {
+            LlmError::config(
+                "the local model's chat template dropped a message; the prefix cannot be warmed up",
+            )
+        })?;
+        Ok(text[..at].to_string())
+    }
+}
+
 /// The template role and text of a message. Tool calls and results normally arrive already
 /// rewritten as text by the structured-action adapter; any that do not are shown as text too
 /// (a tool result as a user message: templates without a tool role would drop it).

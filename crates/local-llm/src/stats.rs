@@ -44,6 +44,7 @@ pub(crate) struct Counters {
     pub states_loaded: AtomicU64,
     pub states_saved: AtomicU64,
     pub context_allocated: AtomicU64,
+    pub warm_ups: AtomicU64,
 }
 
 /// A snapshot of the counters.
@@ -66,4 +67,6 @@ pub struct EngineStats {
     /// Tokens the context (KV cache) is allocated for now: it starts small and grows with
     /// the conversation, up to [`LoadedInfo::context_tokens`].
     pub context_tokens_allocated: u64,
+    /// Warm-ups done to their end (docs/local-model.md#warm-up).
+    pub warm_ups: u64,
 }

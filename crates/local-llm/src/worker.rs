@@ -11,7 +11,7 @@ use std::sync::mpsc;
 use llama_cpp_2::model::LlamaModel;
 use llama_cpp_2::model::params::LlamaModelParams;
 use tokio::sync::{mpsc as async_mpsc, oneshot};
-use vibe_llm::{ChatRequest, Delta, LlmError};
+use vibe_llm::{ChatRequest, Delta, LlmError, Warmed};
 
 use crate::backend::backend;
 use crate::config::LocalConfig;
@@ -28,6 +28,9 @@ pub(crate) enum Job {
     Answer(ChatRequest, async_mpsc::Sender<Result<Delta, LlmError>>),
     Info(oneshot::Sender<Result<LoadedInfo, LlmError>>),
     Count(String, oneshot::Sender<Result<usize, LlmError>>),
+    /// Evaluate a request's prefix without answering (`warm_up.rs`); a dropped receiver is
+    /// the cancel.
+    WarmUp(ChatRequest, oneshot::Sender<Result<Option<Warmed>, LlmError>>),
 }
 
 /// Start the worker thread of `config`; it ends when the returned sender is dropped.
@@ -99,6 +102,14 @@ fn run(config: &LocalConfig, counters: &Counters, jobs: &mpsc::Receiver<Job>) {
             Job::Count(text, reply) => {
                 let _ = reply.send(Ok(model.vocab().tokenize(text.as_bytes(), false, true).len()));
             }
+            Job::WarmUp(request, reply) => {
+                let done =
+                    session.warm_up(&model, &mut ctx, &template, counters, &request, &|| {
+                        reply.is_closed()
+                    });
+                counters.context_allocated.store(u64::from(ctx.n_ctx()), Ordering::Relaxed);
+                let _ = reply.send(done);
+            }
         }
     }
 }
@@ -141,6 +152,9 @@ fn refuse_all(jobs: &mpsc::Receiver<Job>, error: &LlmError) {
                 let _ = reply.send(Err(error.clone()));
             }
             Job::Count(_, reply) => {
+                let _ = reply.send(Err(error.clone()));
+            }
+            Job::WarmUp(_, reply) => {
                 let _ = reply.send(Err(error.clone()));
             }
         }

@@ -22,7 +22,7 @@ export const DEFAULT_SETTINGS: Settings = {
     include_usage: null,
     temperature: null,
     max_tokens: null,
-    local: { threads: null, context_tokens: null, mmap: true },
+    local: { threads: null, context_tokens: null, mmap: true, warm_up: true },
   },
   skills: { extra_dir: null, max_resource_bytes: null },
   tools: { script_timeout_secs: null, script_output_bytes: null, script_max_processes: null, script_memory_mib: null, trusted_skills: [] },

@@ -18,4 +18,10 @@ context_tokens: number | null,
  * Map the model file into memory instead of reading it (faster loads, shared pages).
  * Default on.
  */
-mmap: boolean, };
+mmap: boolean, 
+/**
+ * Evaluate the active skill's static prompt prefix in the background when the app opens
+ * or a conversation is opened, so that the first turn starts from the cache
+ * (docs/local-model.md#warm-up). Default on.
+ */
+warm_up: boolean, };

@@ -171,6 +171,25 @@ pub async fn run_agent(input: AgentInput) -> Result<AgentOutcome, CoreError> {
     }
 }
 
+/// The tools offered with `skill` active (phase 1 when `None`): the registry's for the skill,
+/// and with connections configured, `use_connection`, the MCP tools the skill declares and
+/// those of the connections opened this turn (`connected`). A warm-up offers the same
+/// (`chat::ChatService::warm_up_request`).
+pub(crate) fn offered_tools(
+    tools: &ToolRegistry,
+    skills: &Registry,
+    connections: Option<&Arc<Connections>>,
+    skill: Option<&str>,
+    connected: &[String],
+) -> ToolSet {
+    let mut toolset = tools.tools_for(skills, skill);
+    if let Some(hub) = connections.filter(|h| !h.is_empty()) {
+        let declared = skill.map_or_else(Vec::new, |skill| declared_mcp_tools(skills, skill));
+        offer_connections(&mut toolset, hub, connected, &declared);
+    }
+    toolset
+}
+
 /// The MCP tools the skill's tools.yaml names (`mcp: SERVER/TOOL`).
 fn declared_mcp_tools(skills: &Registry, skill: &str) -> Vec<McpToolRef> {
     match skills.tools(skill) {
@@ -262,14 +281,13 @@ impl Loop {
             }
             _ => {
                 let inp = &self.input;
-                let mut toolset = inp.tools.tools_for(&inp.skills, self.active_skill.as_deref());
-                if let Some(hub) = inp.connections.as_ref().filter(|h| !h.is_empty()) {
-                    let declared = self
-                        .active_skill
-                        .as_deref()
-                        .map_or_else(Vec::new, |skill| declared_mcp_tools(&inp.skills, skill));
-                    offer_connections(&mut toolset, hub, &self.connected, &declared);
-                }
+                let toolset = offered_tools(
+                    &inp.tools,
+                    &inp.skills,
+                    inp.connections.as_ref(),
+                    self.active_skill.as_deref(),
+                    &self.connected,
+                );
                 let defs = toolset.definitions();
                 let offer = Arc::new(Offer {
                     skill: self.active_skill.clone(),

@@ -19,5 +19,6 @@ pub use approvals::{
     ApprovalDecision, ApprovalPolicy, ApprovalRequest, Approver, PendingApprovals,
 };
 pub use budgets::Budgets;
+pub(crate) use driver::offered_tools;
 pub use driver::{AgentInput, AgentOutcome, run_agent};
 pub use fsm::{Action, Answered, CallVerdict, Machine, PlannedCall, StoreAnswer, ToolReport};

@@ -11,5 +11,6 @@
 mod service;
 
 pub use service::{
-    ChatConfig, ChatService, ChatSetup, ProtocolChoiceMade, TurnRequest, TurnResult, recover_runs,
+    ChatConfig, ChatService, ChatSetup, ProtocolChoiceMade, TurnRequest, TurnResult, WarmUpJob,
+    WarmUpTicket, WarmUps, log_warm_up, recover_runs,
 };

@@ -163,6 +163,11 @@ impl ChatService {
         &self.context
     }
 
+    /// The model turns are answered by.
+    pub fn model(&self) -> &Arc<dyn ChatModel> {
+        &self.model
+    }
+
     /// The connected MCP servers of this service.
     pub fn connections(&self) -> Option<&Arc<Connections>> {
         self.connections.as_ref()
@@ -300,3 +305,9 @@ mod protocol_hook;
 mod run_folders;
 #[path = "safety_hook.rs"]
 mod safety_hook;
+#[path = "warm_up.rs"]
+mod warm_up;
+#[path = "warm_ups.rs"]
+mod warm_ups;
+
+pub use warm_ups::{WarmUpJob, WarmUpTicket, WarmUps, log_warm_up};

@@ -41,6 +41,10 @@ pub struct LocalArgs {
     /// --metrics), in the same run.
     #[arg(long, value_name = "URL")]
     llama_server: Option<String>,
+    /// Warm the conversation up before each process's first turn, as the app does when a
+    /// conversation is opened (its time and tokens are a row of the table).
+    #[arg(long)]
+    warm_up: bool,
     /// Folder to hold the benchmark's data folder (default: the system temp folder).
     #[arg(long)]
     dir: Option<PathBuf>,
@@ -77,6 +81,7 @@ pub fn run(ctx: &Ctx, args: LocalArgs) -> anyhow::Result<()> {
             to: args.segment.segment_to,
             process: args.segment.segment_process,
             passphrase: zeroize::Zeroizing::new(passphrase),
+            warm_up: args.warm_up,
         };
         let turns = runtime.block_on(vibe_core::bench::run_segment(&segment))?;
         println!("{}", serde_json::to_string(&turns)?);
@@ -92,6 +97,7 @@ pub fn run(ctx: &Ctx, args: LocalArgs) -> anyhow::Result<()> {
         context_tokens: args.context_tokens,
         answer_tokens: args.answer_tokens,
         llama_server: args.llama_server.clone(),
+        warm_up: args.warm_up,
     };
     let work = match &args.dir {
         Some(dir) => tempfile::tempdir_in(dir)
@@ -109,9 +115,12 @@ fn child(model: &std::path::Path, segment: &Segment) -> Result<Vec<LocalTurn>, A
     let failed = |what: String| AppError::from(vibe_core::CoreError::InvalidRequest(what));
     let exe = std::env::current_exe()
         .map_err(|e| failed(format!("cannot find this program to restart it: {e}")))?;
-    let out = Command::new(exe)
-        .args(["bench", "local", "--model"])
-        .arg(model)
+    let mut command = Command::new(exe);
+    command.args(["bench", "local", "--model"]).arg(model);
+    if segment.warm_up {
+        command.arg("--warm-up");
+    }
+    let out = command
         .arg("--segment-dir")
         .arg(&segment.data_dir)
         .args(["--segment-conversation", &segment.conversation])
@@ -173,6 +182,21 @@ fn table(report: &LocalBenchReport) -> String {
         "(* a fresh process; state: a saved state was loaded; limit: prefilling only the turn's new \
          tokens, at llama-server's rate on that request, c: at the cold turn's rate; ratio: ttft ÷ limit)",
     );
+    for t in &report.turns {
+        if let Some(w) = &t.warm_up {
+            out.push_str(&format!(
+                "\nwarm-up before turn {}: {:.0} ms, prefix {} tokens ({} evaluated, {} reused{}); turn {} then reused {} tokens",
+                t.turn,
+                w.ms,
+                w.prefix_tokens,
+                w.evaluated_tokens,
+                w.reused_tokens,
+                if w.state_loaded { ", saved state loaded" } else { "" },
+                t.turn,
+                t.engine.reused_tokens.map_or("?".into(), |n| n.to_string()),
+            ));
+        }
+    }
     for t in &report.turns {
         if let Some(error) = &t.engine.error {
             out.push_str(&format!("\nturn {}: the engine failed: {error}", t.turn));

@@ -115,6 +115,10 @@ pub fn run(ctx: &Ctx, args: ChatArgs) -> anyhow::Result<()> {
             recovered.runs_closed.len()
         );
     }
+    if repl && args.skill.is_none() {
+        // The prompt is read while the person types the first line (the embedded model only).
+        app.warm_up_at_start(args.conversation.clone());
+    }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let outcome = session(ctx, &app, &args).await;

@@ -2,7 +2,8 @@
 //! scripts/test.sh runs it in release, filtered by `local_model`): three turns of the scripted
 //! conversation, the second in a fresh process, as `--json` and as the table. Checks the
 //! report's shape and that the fresh process started from the saved state (tokens reused on
-//! its first turn, a state loaded) — never a timing.
+//! its first turn, a state loaded) — never a timing. With `--warm-up`: each process's warm-up
+//! is reported and its first turn reuses it.
 
 use std::path::Path;
 use std::process::Stdio;
@@ -13,13 +14,18 @@ use crate::local_model::fixture;
 use crate::support::vibe_std;
 
 fn bench(dir: &Path, json: bool) -> String {
+    bench_with(dir, json, &["--turns", "3"])
+}
+
+fn bench_with(dir: &Path, json: bool, extra: &[&str]) -> String {
     let mut cmd = vibe_std();
     cmd.env_remove("LD_LIBRARY_PATH");
     if json {
         cmd.arg("--json");
     }
     let out = cmd
-        .args(["bench", "local", "--model", &fixture(), "--turns", "3", "--restart-every", "2"])
+        .args(["bench", "local", "--model", &fixture(), "--restart-every", "2"])
+        .args(extra)
         // The tiny model's 512-token vocabulary makes ~17k tokens of the skill's prompt: its
         // whole trained window (32k) instead of the default 16k.
         .args(["--threads", "1", "--answer-tokens", "16", "--context-tokens", "32768", "--dir"])
@@ -75,4 +81,37 @@ fn local_model_bench_reports_each_turn_and_a_restart_starts_from_the_saved_state
     assert_eq!(rows.len(), 3, "{text}");
     assert!(rows[1].trim_start().starts_with("2   2*"), "{text}");
     assert!(rows[1].contains(" load "), "the restart's state loaded: {text}");
+}
+
+#[test]
+fn local_model_bench_warm_up_is_reported_and_each_process_first_turn_reuses_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let args = ["--turns", "2", "--warm-up"];
+    let report: Value = serde_json::from_str(bench_with(tmp.path(), true, &args).trim()).unwrap();
+    assert_eq!(report["warm_up"], true, "{report}");
+    let turns = report["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 2, "{report}");
+    let number = |v: &Value| v.as_u64().unwrap();
+    // Process 1 read the skill's prefix in its warm-up; its first turn reused it.
+    let warm = &turns[0]["warm_up"];
+    let prefix = number(&warm["prefix_tokens"]);
+    assert!(prefix > 100 && number(&warm["evaluated_tokens"]) == prefix, "{warm}");
+    assert_eq!(warm["state_loaded"], false);
+    assert!(warm["ms"].as_f64().unwrap() > 0.0);
+    assert!(number(&turns[0]["engine"]["reused_tokens"]) + 2 >= prefix, "{}", turns[0]);
+    // Process 2's warm-up loaded the saved state of turn 1 (and read only what of the prefix
+    // differs from turn 1's).
+    let warm = &turns[1]["warm_up"];
+    assert_eq!(warm["state_loaded"], true, "{warm}");
+    let (evaluated, reused) = (number(&warm["evaluated_tokens"]), number(&warm["reused_tokens"]));
+    assert!(reused > 100 && evaluated + reused == number(&warm["prefix_tokens"]), "{warm}");
+    assert!(number(&turns[1]["engine"]["reused_tokens"]) + 2 >= prefix, "{}", turns[1]);
+    assert!(turns[0]["ratio"].as_f64().unwrap() > 0.0, "turn 1 has a limit after a warm-up");
+
+    let text = bench_with(tmp.path(), false, &args);
+    let warm_lines: Vec<&str> =
+        text.lines().filter(|l| l.starts_with("warm-up before turn")).collect();
+    assert_eq!(warm_lines.len(), 2, "{text}");
+    assert!(warm_lines[0].contains("turn 1 then reused"), "{text}");
+    assert!(warm_lines[1].contains("saved state loaded"), "{text}");
 }

@@ -19,13 +19,16 @@ impl App {
         Ok(ConversationList { conversations: rows.into_iter().map(dto::conversation).collect() })
     }
 
-    /// `get_conversation`: with its messages, oldest first.
+    /// `get_conversation`: with its messages, oldest first. The conversation is being opened:
+    /// with the local preset its next turn's prompt prefix is warmed up in the background
+    /// (`warm_up.rs`).
     pub fn get_conversation(
         &self,
         request: &GetConversationRequest,
     ) -> Result<ConversationDetail, AppError> {
         let conversation = self.store.conversation(&request.id)?;
         let messages = self.store.messages(&request.id)?;
+        self.warm_up_in_background(&conversation);
         Ok(ConversationDetail {
             conversation: dto::conversation(conversation),
             messages: messages.into_iter().map(dto::message).collect(),

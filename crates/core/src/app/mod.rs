@@ -54,6 +54,7 @@ mod sync_target;
 mod today;
 mod turns;
 pub mod updates;
+mod warm_up;
 
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
@@ -113,6 +114,8 @@ pub struct App {
     run_folders: vibe_runlog::RunFolders,
     /// Sync runs one at a time, and what the last one did (`sync_runner.rs`).
     sync_runs: sync_runner::SyncRuns,
+    /// The embedded model's warm-up in progress (`warm_up.rs`).
+    warm_ups: vibe_agent::chat::WarmUps,
 }
 
 struct Loaded {
@@ -235,6 +238,7 @@ impl App {
             downloads: models::Downloads::default(),
             run_folders,
             sync_runs: sync_runner::SyncRuns::default(),
+            warm_ups: vibe_agent::chat::WarmUps::default(),
         })
     }
 
@@ -371,5 +375,6 @@ impl App {
     /// Drop the chat service, so the next turn builds it from the settings and keys in force.
     fn reset_service(&self) {
         *self.service.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        self.warm_ups.cancel();
     }
 }

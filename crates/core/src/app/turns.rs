@@ -80,6 +80,8 @@ impl App {
         cancel: CancellationToken,
     ) -> Result<SendMessageResponse, AppError> {
         let minted = request.run_id.clone();
+        // A warm-up of another conversation would only delay this turn.
+        self.warm_ups.before_turn(request.conversation_id.as_deref());
         let mut turn = turn_request(request)?;
         let service = self.chat_service()?;
         // The run's id is the caller's (a front end that can stop the run before any event names

@@ -4,7 +4,9 @@
 //! tokens, tokens evaluated and reused, time to the first token, generation speed. With a
 //! restart interval K, turn K, 2K, … each start a fresh process (the front end's `restart`
 //! callback runs [`run_segment`] in a child process that re-opens the same folder), so what
-//! makes them fast is the saved state. The conversation: the skill active from the start, a
+//! makes them fast is the saved state. With `warm_up`, each process warms the conversation up
+//! before its first turn (`App::warm_up`, as the app does when a conversation is opened) and
+//! the warm-up's figures ride with that turn. The conversation: the skill active from the start, a
 //! memory item, a protocol started and three steps advanced, more memory items; the person's
 //! words are fixed, the answers the model's own (greedy, capped). Figures only: tests never
 //! assert timings. The replay against llama-server and the ratios are `local_replay`.
@@ -20,7 +22,7 @@ use vibe_llm::ChatModel;
 use vibe_store::{LOCAL_USER, MemoryChange, Role};
 use vibe_wire::command::{MemoryKind, SendMessageRequest};
 
-use super::local_record::{LocalBenchReport, LocalTurn, engine_counts};
+use super::local_record::{LocalBenchReport, LocalTurn, WarmUpFigures, engine_counts};
 use crate::CoreError;
 use crate::app::{
     App, AppError, AppPaths, EphemeralKeys, Injections, LocalWrap, Overrides, SETTINGS_FILE,
@@ -79,6 +81,9 @@ pub struct LocalBenchOptions {
     /// llama-server's OpenAI-compatible base URL (`http://127.0.0.1:PORT/v1`) to replay the
     /// conversation's requests against, in the same run.
     pub llama_server: Option<String>,
+    /// Warm the conversation up before each process's first turn, as the app does when a
+    /// conversation is opened (docs/local-model.md#warm-up).
+    pub warm_up: bool,
 }
 
 /// Turns `from..to` (0-based, `to` excluded) of the conversation in data folder `data_dir`,
@@ -92,6 +97,8 @@ pub struct Segment {
     pub process: usize,
     /// The throw-away folder's database passphrase.
     pub passphrase: zeroize::Zeroizing<String>,
+    /// Warm the conversation up before the segment's first turn.
+    pub warm_up: bool,
 }
 
 /// Run the benchmark in a new folder under `work`; `restart` runs a later segment in a fresh
@@ -116,6 +123,7 @@ pub async fn bench_local(
             to,
             process: process + 1,
             passphrase: passphrase.clone(),
+            warm_up: options.warm_up,
         };
         let done = if process == 0 { run_segment(&segment).await? } else { restart(&segment)? };
         if done.len() != to - from {
@@ -140,6 +148,7 @@ pub async fn bench_local(
         threads: options.threads,
         answer_tokens: options.answer_tokens,
         restart_every: options.restart_every,
+        warm_up: options.warm_up,
         prefill_tokens_per_s: prefill,
         llama_server: options.llama_server.clone(),
         turns,
@@ -256,6 +265,13 @@ pub async fn run_segment(segment: &Segment) -> Result<Vec<LocalTurn>, AppError> 
     let script = SCRIPT.iter().enumerate().take(segment.to).skip(segment.from);
     for (n, &(step, message)) in script {
         let label = before_turn(&app, &segment.conversation, step)?;
+        // After what happens before the turn (the skill activated), as the app warms up a
+        // conversation when it is opened.
+        let warm_up = if segment.warm_up && n == segment.from {
+            Some(warm_up(&app, &segment.conversation).await?)
+        } else {
+            None
+        };
         log.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clear();
         let request = SendMessageRequest::say(Some(segment.conversation.clone()), message);
         let result =
@@ -275,6 +291,7 @@ pub async fn run_segment(segment: &Segment) -> Result<Vec<LocalTurn>, AppError> 
             requests: sent.len(),
             stop_reason: result.stop_reason.as_str().to_string(),
             engine: first.figures.clone(),
+            warm_up,
             sent,
             ..LocalTurn::default()
         });
@@ -292,6 +309,24 @@ async fn load_model(app: &App) -> Result<f64, AppError> {
         loading.await?;
     }
     Ok(started.elapsed().as_secs_f64() * 1000.0)
+}
+
+/// Warm the conversation up and wait for it; its figures.
+async fn warm_up(app: &App, conversation: &str) -> Result<WarmUpFigures, AppError> {
+    let started = Instant::now();
+    let warmed = app.warm_up(Some(conversation)).await?.ok_or_else(|| {
+        invalid(
+            "the warm-up did not run (is llm.local.warm_up off, or no engine in this build?)"
+                .into(),
+        )
+    })?;
+    Ok(WarmUpFigures {
+        ms: started.elapsed().as_secs_f64() * 1000.0,
+        prefix_tokens: warmed.prefix_tokens,
+        evaluated_tokens: warmed.evaluated_tokens,
+        reused_tokens: warmed.reused_tokens,
+        state_loaded: warmed.state_loaded,
+    })
 }
 
 /// Do what the script says before a turn; returns its label.

@@ -23,6 +23,10 @@ pub struct LocalTurn {
     pub stop_reason: String,
     /// The turn's first request: what the person waits for.
     pub engine: RequestFigures,
+    /// The warm-up run before a process's first turn (`--warm-up`), as the app runs one when
+    /// a conversation is opened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warm_up: Option<WarmUpFigures>,
     /// The same request replayed against llama-server.
     pub server: Option<RequestFigures>,
     /// llama-server's prefill time of the same request (its `/metrics`: llama.cpp's decode
@@ -44,6 +48,19 @@ pub struct LocalTurn {
     pub sent: Vec<Recorded>,
 }
 
+/// A warm-up's figures (docs/local-model.md#warm-up).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct WarmUpFigures {
+    /// How long it took (building the prefix, loading a saved state, evaluating).
+    pub ms: f64,
+    /// Tokens of the prefix (system prompt and tools), in the model's tokens.
+    pub prefix_tokens: u64,
+    pub evaluated_tokens: u64,
+    pub reused_tokens: u64,
+    /// The conversation's saved state was loaded (a fresh process).
+    pub state_loaded: bool,
+}
+
 /// The whole run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LocalBenchReport {
@@ -51,7 +68,11 @@ pub struct LocalBenchReport {
     pub threads: Option<u32>,
     pub answer_tokens: u32,
     pub restart_every: Option<usize>,
-    /// Prompt tokens per second of the first (cold) turn: what the limits are computed at.
+    /// Each process warmed the conversation up before its first turn (`--warm-up`).
+    #[serde(default)]
+    pub warm_up: bool,
+    /// Prompt tokens per second of the first (cold) turn, or of the first warm-up: what the
+    /// limits are computed at.
     pub prefill_tokens_per_s: Option<f64>,
     pub llama_server: Option<String>,
     pub turns: Vec<LocalTurn>,

@@ -73,23 +73,29 @@ pub(crate) async fn replay(
     Ok(())
 }
 
-/// The goals' ratios (issue 32): each later turn's time to first token against the limit —
-/// the time llama.cpp needs to prefill only the turn's new tokens — and against llama-server on
-/// the same request. The new tokens are the fewer of what the engine and llama-server each
-/// evaluated (what perfect reuse leaves). Their time, with llama-server beside the run, is at
-/// llama-server's own prefill rate on that request (llama.cpp's decode alone, at that depth of
-/// the context: a token late in a long prompt costs more than the cold turn's average); without
-/// it, at the cold first turn's rate. Returns the cold rate.
+/// The goals' ratios (issue 32): each later (or warmed-up) turn's time to first token against
+/// the limit — the time llama.cpp needs to prefill only the turn's new tokens — and against
+/// llama-server on the same request. The new tokens are the fewer of what the engine and
+/// llama-server each evaluated (what perfect reuse leaves). Their time, with llama-server
+/// beside the run, is at llama-server's own prefill rate on that request (llama.cpp's decode
+/// alone, at that depth of the context: a token late in a long prompt costs more than the cold
+/// turn's average); without it, at the cold first turn's rate (after a warm-up, the first
+/// warm-up's: the first turn is not cold then). Returns the cold rate.
 pub(crate) fn ratios(turns: &mut [LocalTurn]) -> Option<f64> {
     let first = turns.first()?;
-    let cold = first.engine.evaluated_tokens.filter(|&n| n > 0)? as f64;
-    let seconds = first.engine.first_token_ms / 1000.0;
-    let rate = (seconds > 0.0).then_some(cold / seconds)?;
+    // After a warm-up the first turn is not cold: the warm-up's prefill is.
+    let (cold, ms) = match first.warm_up.filter(|w| w.evaluated_tokens > 0) {
+        Some(w) => (w.evaluated_tokens, w.ms),
+        None => (first.engine.evaluated_tokens.filter(|&n| n > 0)?, first.engine.first_token_ms),
+    };
+    let seconds = ms / 1000.0;
+    let rate = (seconds > 0.0).then_some(cold as f64 / seconds)?;
     for turn in turns.iter_mut() {
         if let Some(server) = turn.server.as_ref().filter(|s| s.first_token_ms > 0.0) {
             turn.vs_server = Some(turn.engine.first_token_ms / server.first_token_ms);
         }
-        if turn.turn == 1 || (turn.restarted && !turn.engine.state_loaded) {
+        let warmed = turn.warm_up.is_some();
+        if (turn.turn == 1 && !warmed) || (turn.restarted && !turn.engine.state_loaded && !warmed) {
             continue;
         }
         let Some(engine_new) = turn.engine.evaluated_tokens else { continue };
@@ -113,7 +119,7 @@ pub(crate) fn ratios(turns: &mut [LocalTurn]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::local_record::RequestFigures;
+    use crate::bench::local_record::{RequestFigures, WarmUpFigures};
 
     fn turn(n: usize, evaluated: u64, ms: f64, restarted: bool, loaded: bool) -> LocalTurn {
         LocalTurn {
@@ -175,5 +181,26 @@ mod tests {
         assert_eq!(turns[2].limit_ms, Some(400.0));
         assert!((turns[2].ratio.unwrap() - 3.0).abs() < 1e-9);
         assert_eq!(turns[2].limit_basis.as_deref(), Some("llama-server"));
+    }
+
+    #[test]
+    fn after_a_warm_up_the_rate_is_the_warm_ups_and_the_first_turn_has_a_limit() {
+        let warm = |evaluated, ms, state_loaded| {
+            Some(WarmUpFigures {
+                ms,
+                evaluated_tokens: evaluated,
+                state_loaded,
+                ..Default::default()
+            })
+        };
+        let mut turns = vec![
+            LocalTurn { warm_up: warm(900, 1800.0, false), ..turn(1, 100, 250.0, false, false) },
+            turn(2, 100, 260.0, false, false),
+            LocalTurn { warm_up: warm(0, 20.0, true), ..turn(3, 50, 130.0, true, false) },
+        ];
+        assert_eq!(ratios(&mut turns), Some(500.0));
+        assert_eq!(turns[0].limit_ms, Some(200.0));
+        assert!((turns[0].ratio.unwrap() - 1.25).abs() < 1e-9);
+        assert_eq!(turns[2].limit_ms, Some(100.0), "the warm-up loaded the restart's state");
     }
 }

@@ -61,7 +61,7 @@ pub(crate) fn endpoint(app: &App, url: &str) {
     set(app, &[("llm.base_url", json!(url)), ("llm.model", json!("test-model"))]);
 }
 
-fn sink() -> (Arc<ChannelSink>, mpsc::UnboundedReceiver<Envelope>) {
+pub(crate) fn sink() -> (Arc<ChannelSink>, mpsc::UnboundedReceiver<Envelope>) {
     let (tx, rx) = mpsc::unbounded_channel();
     (Arc::new(ChannelSink(tx)), rx)
 }

@@ -17,7 +17,11 @@ use vibe_wire::{Event, StopReason};
 
 use crate::app::open;
 
-fn fixture() -> PathBuf {
+/// The engine keeps the last model loaded once per process (`vibe_local_llm::shared_model`), and
+/// tests read its counters: tests that run it take this lock.
+pub(crate) static ENGINE: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+pub(crate) fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../local-llm/tests/fixtures/tiny-q8_0.gguf")
 }
 
@@ -27,7 +31,7 @@ fn set(app: &App, changes: &[(&str, Value)]) {
     app.update_settings(UpdateSettingsRequest { changes }).unwrap();
 }
 
-fn local(app: &App, model: &str) {
+pub(crate) fn local(app: &App, model: &str) {
     set(
         app,
         &[
@@ -42,6 +46,7 @@ fn local(app: &App, model: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn local_model_by_path_runs_an_agent_turn_in_structured_mode() {
+    let _engine = ENGINE.lock().await;
     let dir = tempfile::tempdir().unwrap();
     let app = open(dir.path(), Overrides::default());
     local(&app, fixture().to_str().unwrap());
@@ -80,6 +85,7 @@ async fn local_model_by_path_runs_an_agent_turn_in_structured_mode() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn local_model_by_installed_id_is_found_in_the_models_folder_and_a_missing_one_says_how_to_install_it()
  {
+    let _engine = ENGINE.lock().await;
     let dir = tempfile::tempdir().unwrap();
     let app = open(dir.path(), Overrides::default());
     local(&app, "tiny-test");

@@ -22,6 +22,8 @@ mod keychain;
 mod layering;
 #[cfg(feature = "local-llm")]
 mod local_model;
+#[cfg(feature = "local-llm")]
+mod local_model_warm_up;
 mod mcp;
 mod mcp_failures;
 mod mcp_offers;
@@ -49,4 +51,5 @@ mod today;
 mod tool_order;
 mod undo;
 mod v010_upgrade;
+mod warm_up;
 mod wellbeing;

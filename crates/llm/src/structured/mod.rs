@@ -22,7 +22,7 @@ use futures::future::BoxFuture;
 use serde_json::json;
 
 use crate::errors::LlmError;
-use crate::model::{ChatModel, DeltaStream, error_stream};
+use crate::model::{ChatModel, DeltaStream, Warmed, error_stream};
 use crate::types::{ChatRequest, Delta, Message, ModelInfo};
 use answer::AnswerParser;
 
@@ -88,6 +88,12 @@ impl ChatModel for StructuredModel {
 
     fn model_name(&self) -> &str {
         self.inner.model_name()
+    }
+
+    /// The prefix as `stream` sends it: the tools written into the system prompt.
+    fn warm_up(&self, request: ChatRequest) -> BoxFuture<'_, Result<Option<Warmed>, LlmError>> {
+        let request = if request.tools.is_empty() { request } else { prompt::rewrite(&request) };
+        self.inner.warm_up(request)
     }
 }
 
@@ -186,3 +192,7 @@ impl Round {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "warm_up_tests.rs"]
+mod warm_up_tests;

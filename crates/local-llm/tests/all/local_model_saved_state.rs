@@ -33,7 +33,7 @@ impl StateSeal for RunKeySeal {
 
 const MARKER: &str = "ZEBRAMARKER";
 
-fn saving(kind: &str, data_dir: &Path, key: u8) -> LocalConfig {
+pub(crate) fn saving(kind: &str, data_dir: &Path, key: u8) -> LocalConfig {
     let seal = Arc::new(RunKeySeal(vibe_runlog::RunKey::new(&[key; 32])));
     LocalConfig {
         saved_states: Some(SavedStates::new(data_dir, seal, DEFAULT_STATES_CAP_BYTES)),
@@ -52,7 +52,7 @@ fn first_turn(conv: &str, system: &str) -> ChatRequest {
 const SYSTEM: &str = "You are a calm coach who asks one question at a time and listens well. ";
 
 /// The next turn: the first one, its answer, a new message.
-fn next_turn(first: &ChatRequest, reply: &str) -> ChatRequest {
+pub(crate) fn next_turn(first: &ChatRequest, reply: &str) -> ChatRequest {
     let mut next = first.clone();
     next.messages.push(Message::assistant(reply.to_string(), vec![]));
     next.messages.push(Message::user("And what about the evenings?"));

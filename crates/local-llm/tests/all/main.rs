@@ -17,3 +17,4 @@ mod local_model_grammar;
 mod local_model_loading;
 mod local_model_saved_state;
 mod local_model_sizing;
+mod local_model_warm_up;

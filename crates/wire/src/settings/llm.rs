@@ -58,11 +58,15 @@ pub struct LocalSettings {
     /// Map the model file into memory instead of reading it (faster loads, shared pages).
     /// Default on.
     pub mmap: bool,
+    /// Evaluate the active skill's static prompt prefix in the background when the app opens
+    /// or a conversation is opened, so that the first turn starts from the cache
+    /// (docs/local-model.md#warm-up). Default on.
+    pub warm_up: bool,
 }
 
 impl Default for LocalSettings {
     fn default() -> Self {
-        Self { threads: None, context_tokens: None, mmap: true }
+        Self { threads: None, context_tokens: None, mmap: true, warm_up: true }
     }
 }
 

@@ -1,0 +1,88 @@
+//! Warm-up on the worker thread (docs/local-model.md#warm-up): the prefix of a request to come
+//! (its messages rendered through the same chat template as an answer's prompt, up to where
+//! the next message's text begins) evaluated into the KV cache without answering, or the
+//! conversation's saved state loaded instead, by the same rules as an answer (`state_io`:
+//! never trusted when wrong). The answer that follows finds it through the prompt cache
+//! (`generate`), whose path does not change. Nothing here samples or sends text.
+
+use std::sync::atomic::Ordering;
+
+use llama_cpp_2::context::LlamaContext;
+use llama_cpp_2::model::LlamaModel;
+use vibe_llm::{ChatRequest, LlmError, Warmed};
+
+use crate::generate::{ANSWER_ROOM, Session, shared_prefix};
+use crate::prompt::Template;
+use crate::stats::Counters;
+
+impl Session {
+    /// Bring the cache to `request`'s prefix. `Ok(None)`: `cancelled` said so before the end
+    /// (what was evaluated stays, and is reused as any cached prefix). A failure leaves the
+    /// cache empty.
+    pub fn warm_up<'m>(
+        &mut self,
+        model: &'m LlamaModel,
+        ctx: &mut LlamaContext<'m>,
+        template: &Template,
+        counters: &Counters,
+        request: &ChatRequest,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<Option<Warmed>, LlmError> {
+        if cancelled() {
+            return Ok(None);
+        }
+        let result = self.try_warm_up(model, ctx, template, counters, request, cancelled);
+        if result.is_err() {
+            self.forget(ctx);
+        }
+        result
+    }
+
+    fn try_warm_up<'m>(
+        &mut self,
+        model: &'m LlamaModel,
+        ctx: &mut LlamaContext<'m>,
+        template: &Template,
+        counters: &Counters,
+        request: &ChatRequest,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<Option<Warmed>, LlmError> {
+        let prefix = template.render_prefix(model, &request.messages)?;
+        let tokens = model.vocab().tokenize(prefix.as_bytes(), true, true);
+        let window = self.sizing.window as usize;
+        if tokens.len() >= window {
+            return Err(LlmError::BadRequest {
+                status: 400,
+                message: format!(
+                    "the prompt's fixed part is {} tokens but the local model's context window is {window}; raise llm.local.context_tokens if the model allows more",
+                    tokens.len()
+                ),
+            });
+        }
+        // The room an answer would make, so that the turn does not move the cache again.
+        self.sizing.grow(model, ctx, &mut self.cached, tokens.len() + ANSWER_ROOM)?;
+        let key = request.params.cache_key.as_deref();
+        let state_loaded = self.restore_saved(ctx, counters, key, &tokens, true);
+        let shared = shared_prefix(&self.cached, &tokens);
+        // A cache that holds the whole prefix (and maybe the conversation after it) is kept.
+        if shared < tokens.len() {
+            if !state_loaded {
+                // Holding only a prefix now, the cache is no conversation's latest: the next
+                // request of any conversation may still load its saved state.
+                self.cached_key = None;
+            }
+            if self.fill(ctx, counters, &tokens, shared, cancelled)?.is_none() {
+                return Ok(None);
+            }
+        }
+        counters.warm_ups.fetch_add(1, Ordering::Relaxed);
+        tracing::debug!(tokens = tokens.len(), reused = shared, state_loaded, "prompt warmed up");
+        Ok(Some(Warmed {
+            prefix_tokens: tokens.len() as u64,
+            evaluated_tokens: (tokens.len() - shared) as u64,
+            reused_tokens: shared as u64,
+            state_loaded,
+            cached_tokens: self.cached.len() as u64,
+        }))
+    }
+}
