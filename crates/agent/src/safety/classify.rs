@@ -1,8 +1,7 @@
 //! The model check of the safety screen: only when the rules are `unsure`, one small call to
 //! the configured model asks for `{"risk": "none|concern|acute", "category": ...}`. The
-//! model can raise or confirm a risk but never clear one the rules found at full strength —
-//! only the learned detector's guess (`learned:*`, `safety/learned.rs`), which it may set
-//! aside — and an unusable answer (a failed call, not that JSON) keeps the rules' result. Calling it
+//! model can raise or confirm a risk but never clear one the rules found at full strength,
+//! and an unusable answer (a failed call, not that JSON) keeps the rules' result. Calling it
 //! for every message, or deciding what to do with the result, is not this module's job.
 
 use serde::Deserialize;
@@ -114,12 +113,8 @@ pub async fn check_with_model(
     match parse_classification(&response.text) {
         Err(why) => ModelCheck { screening: rules, unusable: Some(why), usage },
         Ok((risk, category)) => {
-            // The model may raise or confirm a risk, never clear one the rules found; a learned
-            // guess it answers `none` to is set aside (its rule kept: what was seen).
-            let learned = rules.rule.as_deref().is_some_and(|r| r.starts_with("learned:"));
-            let screening = if learned && risk == Risk::None {
-                Screening { risk: Risk::None, category: None, unsure: false, ..rules }
-            } else if risk >= rules.risk && risk != Risk::None {
+            // The model may raise or confirm a risk, never clear one the rules found.
+            let screening = if risk >= rules.risk && risk != Risk::None {
                 Screening {
                     risk,
                     category,
@@ -217,27 +212,5 @@ mod tests {
         let bad = check_with_model(&raise, "x", unsure.clone()).await;
         assert_eq!(bad.screening, unsure);
         assert!(bad.unusable.is_some());
-    }
-
-    #[tokio::test]
-    async fn the_model_may_set_aside_a_learned_guess_but_not_confirm_it_away() {
-        let model = vibe_llm::ScriptedModel::from_yaml("mode: ordered\nresponses:\n  - text: '{\"risk\": \"none\", \"category\": null}'\n  - text: '{\"risk\": \"concern\", \"category\": \"suicide\"}'\n  - text: 'hm'\n", "t").unwrap();
-        let guess = Screening {
-            risk: Risk::Concern,
-            category: Some(Category::Suicide),
-            rule: Some("learned:suicide".into()),
-            unsure: true,
-            discount: None,
-        };
-        let cleared = check_with_model(&model, "想换个活法", guess.clone()).await.screening;
-        assert_eq!(
-            cleared,
-            Screening { risk: Risk::None, category: None, unsure: false, ..guess.clone() },
-            "the guess is set aside, its rule kept"
-        );
-        let confirmed = check_with_model(&model, "x", guess.clone()).await.screening;
-        assert_eq!((confirmed.risk, confirmed.rule.as_deref()), (Risk::Concern, Some("model")));
-        // Without a usable answer the guess stands: the person still sees the resources.
-        assert_eq!(check_with_model(&model, "x", guess.clone()).await.screening, guess);
     }
 }

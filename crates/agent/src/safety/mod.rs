@@ -1,20 +1,17 @@
 //! The wellbeing safety screen (issue #11): deterministic, offline rules that rate one message
-//! as `none`, `concern` or `acute` risk in one of five categories, a learned n-gram detector
-//! that may add a `concern` where no rule fired (issue #28 §7), and the crisis resources shown
-//! for a locale. Rules, weights and resources live in data files under
-//! `crates/agent/data/safety/` (embedded at build time); docs/safety.md explains them.
+//! as `none`, `concern` or `acute` risk in one of five categories, and the crisis resources
+//! shown for a locale. Rules and resources live in editable data files under
+//! `crates/agent/data/safety/` (embedded at build time); docs/safety.md explains both.
 //!
 //! This module owns the rule format, the matching (normalisation, guards, negation, reported
-//! speech, fiction), the learned detector's scoring (`learned`; trained by
-//! `scripts/safety-learn.py`), the resources lookup, the labelled-set evaluation, and the model
-//! check of `unsure` results (`classify`). It does not emit events, pause protocols or touch memory:
+//! speech, fiction), the resources lookup, the labelled-set evaluation, and the model check of
+//! `unsure` results (`classify`). It does not emit events, pause protocols or touch memory:
 //! the chat service does that.
 
 mod classify;
 mod error;
 mod eval;
 mod gate;
-mod learned;
 mod normalize;
 mod resources;
 mod resources_override;
@@ -27,8 +24,6 @@ mod eval_tests;
 #[cfg(test)]
 mod gate_tests;
 #[cfg(test)]
-mod learned_tests;
-#[cfg(test)]
 mod resources_tests;
 #[cfg(test)]
 mod screen_tests;
@@ -36,7 +31,6 @@ mod screen_tests;
 pub use classify::{ModelCheck, check_with_model, classification_request, parse_classification};
 pub use error::SafetyError;
 pub use eval::{Figures, GroupFigures, LabelledMessage, Outcome, evaluate, parse_labelled, tally};
-pub use learned::{LearnedModel, LearnedScore};
 pub use resources::{Contact, CrisisResources, GENERIC as GENERIC_LOCALE, Region};
 pub use resources_override::{OVERRIDE_FILE as RESOURCES_OVERRIDE_FILE, override_path};
 pub use rules::RuleSet;
@@ -46,27 +40,15 @@ use std::sync::OnceLock;
 
 /// The rules shipped with VibeLife (`data/safety/rules.yaml`).
 pub const BUILTIN_RULES: &str = include_str!("../../data/safety/rules.yaml");
-/// The learned detectors shipped beside the rules (`data/safety/learned-{zh,en}.tsv`, written by
-/// `scripts/safety-learn.py`).
-pub const BUILTIN_LEARNED: [(&str, &str); 2] = [
-    ("data/safety/learned-zh.tsv", include_str!("../../data/safety/learned-zh.tsv")),
-    ("data/safety/learned-en.tsv", include_str!("../../data/safety/learned-en.tsv")),
-];
 /// The crisis resources shipped with VibeLife (`data/safety/resources.yaml`).
 pub const BUILTIN_RESOURCES: &str = include_str!("../../data/safety/resources.yaml");
 
-/// The built-in rule set with the built-in learned detectors, compiled once. An error means an
-/// embedded file is broken (a build problem; the tests catch it before release).
+/// The built-in rule set, compiled once. An error means the embedded file is broken (a
+/// build problem; the tests catch it before release).
 pub fn builtin_rules() -> Result<&'static RuleSet, SafetyError> {
     static RULES: OnceLock<Result<RuleSet, SafetyError>> = OnceLock::new();
     RULES
-        .get_or_init(|| {
-            let learned = BUILTIN_LEARNED
-                .iter()
-                .map(|(file, text)| LearnedModel::parse(text, file))
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(RuleSet::parse(BUILTIN_RULES, "data/safety/rules.yaml")?.with_learned(learned))
-        })
+        .get_or_init(|| RuleSet::parse(BUILTIN_RULES, "data/safety/rules.yaml"))
         .as_ref()
         .map_err(Clone::clone)
 }

@@ -12,7 +12,6 @@ use serde::Deserialize;
 
 use super::error::SafetyError;
 use super::gate::{GateTable, required_literals};
-use super::learned::LearnedModel;
 use super::types::{Category, Risk};
 
 /// The gates of the built-in rules, worked out ahead of time (`gate.rs`).
@@ -178,8 +177,6 @@ pub struct RuleSet {
     pub(super) rules: Vec<Rule>,
     /// Gates of the rules (by index), then of the guards, then of the fiction cues.
     pub(super) prefilter: Prefilter,
-    /// The learned detectors consulted when no rule fires (none unless added).
-    pub(super) learned: Vec<LearnedModel>,
 }
 
 impl RuleSet {
@@ -253,15 +250,7 @@ impl RuleSet {
             guards,
             rules,
             prefilter,
-            learned: Vec::new(),
         })
-    }
-
-    /// The same rules with learned detectors beside them (one per language), consulted only
-    /// when no rule fires (`screen.rs`).
-    pub fn with_learned(mut self, models: Vec<LearnedModel>) -> RuleSet {
-        self.learned = models;
-        self
     }
 
     /// How many rules the set holds.

@@ -1,14 +1,12 @@
 //! Screening one message against a compiled [`RuleSet`]: guards blank out idioms, rules are
 //! matched, each hit is weighed against negation, fiction, joking and reported speech, and the
-//! strongest hit decides. When no rule fired, the learned detector (`learned.rs`) may add a
-//! `concern`, under the same fiction, joking and reported discounts.
+//! strongest hit decides.
 
-use super::learned::language_of;
 use super::normalize::{
     clause_end, clause_start, inside_quotes, normalize, sentence_end, sentence_start,
 };
 use super::rules::{LazyRegex, Rule, RuleSet};
-use super::types::{Category, Discount, Risk, Screening};
+use super::types::{Discount, Risk, Screening};
 
 /// One rule's strongest hit in a message after discounts.
 struct Hit<'a> {
@@ -17,15 +15,16 @@ struct Hit<'a> {
     discount: Option<Discount>,
 }
 
-/// The fewest non-space characters a prepared message needs before the learned detector reads
-/// it (`scripts/safety-learn.py` applies the same limit to its figures).
-const MIN_LEARNED_CHARS: usize = 6;
-
 impl RuleSet {
     /// Screen one message. Never fails: the rules were validated when the set was built.
-    pub fn screen(&self, message: &str) -> Screening {
-        let (text, open) = self.prepare_gated(message);
-        let (rules, fiction_open) = (&open[..self.rules.len()], open[self.rules.len() + 1]);
+    pub fn screen(&self, text: &str) -> Screening {
+        let text = normalize(text, &self.fold);
+        // Which rules, guards and fiction cues the message's words can match at all: the rest
+        // are neither compiled nor run for it (blanking guards only removes words).
+        let open = self.prefilter.open(&text);
+        let (rules, guards_open, fiction_open) =
+            (&open[..self.rules.len()], open[self.rules.len()], open[self.rules.len() + 1]);
+        let text = if guards_open { self.blank_guards(&text) } else { text };
         let fiction =
             fiction_open && self.fiction.as_ref().is_some_and(|re| re.get().is_match(&text));
         let mut best: Option<Hit> = None;
@@ -50,7 +49,7 @@ impl RuleSet {
             }
         }
         match best {
-            None => self.screen_learned(&text, fiction),
+            None => Screening::clear(),
             Some(hit) => Screening {
                 risk: hit.risk,
                 category: (hit.risk != Risk::None).then_some(hit.rule.category),
@@ -59,60 +58,6 @@ impl RuleSet {
                 discount: hit.discount,
             },
         }
-    }
-
-    /// No rule fired: the learned detector of the message's language may add a `concern` —
-    /// never `acute`, always `unsure` (a guess; the model check may confirm or raise it). A
-    /// fiction cue anywhere, or (but for abuse told about oneself) a joking or reported cue or
-    /// quotes anywhere, keep it at `none` with that discount, as the rules' hits are.
-    fn screen_learned(&self, text: &str, fiction: bool) -> Screening {
-        // What is left after the guards' idioms are blanked must be a message, not a word:
-        // a lone "i" of "I overdosed on Netflix" says nothing the rules did not.
-        if text.chars().filter(|c| !c.is_whitespace()).count() < MIN_LEARNED_CHARS {
-            return Screening::clear();
-        }
-        let language = language_of(text);
-        let Some(model) = self.learned.iter().find(|m| m.language() == language) else {
-            return Screening::clear();
-        };
-        let score = model.score(text);
-        if !score.hit {
-            return Screening::clear();
-        }
-        let cue = |re: &Option<LazyRegex>| re.as_ref().is_some_and(|re| re.get().is_match(text));
-        let told_about_self = score.category == Category::Abuse;
-        let quoted = ['"', '“', '「', '『'].iter().any(|q| text.contains(*q));
-        let discount = if fiction {
-            Some(Discount::Fiction)
-        } else if !told_about_self && cue(&self.joking) {
-            Some(Discount::Joking)
-        } else if !told_about_self && (quoted || cue(&self.reported)) {
-            Some(Discount::Reported)
-        } else {
-            None
-        };
-        Screening {
-            risk: if discount.is_some() { Risk::None } else { Risk::Concern },
-            category: discount.is_none().then_some(score.category),
-            rule: Some(format!("learned:{}", score.category.as_str())),
-            unsure: true,
-            discount,
-        }
-    }
-
-    /// The text the rules and the learned detector read: normalised (`normalize.rs`) with
-    /// the guards' idioms blanked out. `scripts/safety-learn.py` trains on exactly this.
-    pub fn prepare(&self, message: &str) -> String {
-        self.prepare_gated(message).0
-    }
-
-    /// [`Self::prepare`], and which rules, guards and fiction cues the message's words can
-    /// match at all (the rest are neither compiled nor run; blanking guards only removes words).
-    fn prepare_gated(&self, message: &str) -> (String, Vec<bool>) {
-        let text = normalize(message, &self.fold);
-        let open = self.prefilter.open(&text);
-        let text = if open[self.rules.len()] { self.blank_guards(&text) } else { text };
-        (text, open)
     }
 
     fn weigh<'a>(&self, rule: &'a Rule, text: &str, at: usize, fiction: bool) -> Hit<'a> {

@@ -156,7 +156,6 @@ fn check_reproduces_every_figures_table_in_the_safety_doc() {
         ("### Held-out sets", "heldout/"),
         ("#### A second held-out set", "heldout2/"),
         ("#### The fresh set of issue #28", "fresh/"),
-        ("#### The everyday set", "everyday/"),
         ("#### The blind set", "blind/"),
         ("#### Blind set 3", "blind3/"),
     ] {
