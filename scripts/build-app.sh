@@ -4,7 +4,7 @@
 # `vibelife` binary with the UI inside it (no dev server needed). Prints the binary's absolute
 # path on its last line.
 #   scripts/build-app.sh           release build (what scripts/run.sh opens)
-#   scripts/build-app.sh --debug   debug build (no engine; compiles faster)
+#   scripts/build-app.sh --debug   debug build (the real-window test's; compiles faster)
 source "$(dirname "$0")/env.sh"
 source "$ROOT/scripts/app-env.sh"
 source "$ROOT/scripts/ui-env.sh"

@@ -1,23 +1,15 @@
 #!/usr/bin/env bash
-# The desktop app's real-window test: builds the app a person runs (release, with the embedded
-# engine and the UI inside: scripts/build-app.sh, the same build the packages take, so after the
-# packages stage of scripts/test.sh nothing is compiled again) and the fake model server, starts
-# Xvfb, and runs ui/e2e-window/window.test.mjs, which drives the app through tauri-driver +
-# WebKitWebDriver, then ui/e2e-window/tray.test.mjs (the tray, start at login). Screenshots land
-# in docs/screenshots/. Installs what it needs when missing (scripts/app-env.sh). Run by
-# scripts/test.sh.
-#   WINDOW_APP=debug scripts/test-app-window.sh   a debug app instead (compiles faster when the
-#                                                 release engine build is not there yet)
+# The desktop app's real-window test: builds the app (debug, with the UI inside) and the fake
+# model server, starts Xvfb, and runs ui/e2e-window/window.test.mjs, which drives the app through
+# tauri-driver + WebKitWebDriver, then ui/e2e-window/tray.test.mjs (the tray, start at login).
+# Screenshots land in docs/screenshots/. Installs what it needs when missing
+# (scripts/app-env.sh). Run by scripts/test.sh.
 source "$(dirname "$0")/env.sh"
 source "$ROOT/scripts/app-env.sh"
 app_test_env
 source "$ROOT/scripts/ui-env.sh"
 
-if [ "${WINDOW_APP:-release}" = debug ]; then
-  APP="$(bash "$ROOT/scripts/build-app.sh" --debug | tail -n 1)"
-else
-  APP="$(bash "$ROOT/scripts/build-app.sh" | tail -n 1)"
-fi
+APP="$(bash "$ROOT/scripts/build-app.sh" --debug | tail -n 1)"
 cargo build --locked -p vibe-test-support -p vibe-cli --bin fake-llm --bin fake-files --bin vibe
 FAKE_LLM="$(cd "$CARGO_TARGET_DIR/debug" && pwd)/fake-llm"
 FAKE_FILES="$(cd "$CARGO_TARGET_DIR/debug" && pwd)/fake-files"
