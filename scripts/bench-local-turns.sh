@@ -9,7 +9,8 @@
 # new tokens, and ÷ llama-server's on the same request.
 #   scripts/bench-local-turns.sh [MODEL.gguf]     (default: Gemma 3 270M Q4_K_M, fetched once)
 # Environment: THREADS (2), TURNS (10), RESTART_EVERY (3), ANSWER_TOKENS (64), PORT (8097),
-# SKIP_LLAMA_SERVER=1, JSON=1 (the report as JSON instead of the table).
+# SKIP_LLAMA_SERVER=1, JSON=1 (the report as JSON instead of the table), WARM_UP=1 (each process
+# warms the conversation up before its first turn, as the app does when a conversation opens).
 source "$(dirname "$0")/env.sh"
 source "$(dirname "$0")/bench-support.sh"
 MODEL="${1:-$(ensure_bench_model)}"
@@ -41,7 +42,9 @@ fi
 echo "load before: $(uptime | sed 's/.*load average: //')"
 FLAGS=()
 [ "${JSON:-0}" = 1 ] && FLAGS=(--json)
+WARM=()
+[ "${WARM_UP:-0}" = 1 ] && WARM=(--warm-up)
 "$VIBE" "${FLAGS[@]}" bench local --model "$MODEL" --turns "${TURNS:-10}" \
   --restart-every "${RESTART_EVERY:-3}" --threads "$THREADS" \
-  --answer-tokens "${ANSWER_TOKENS:-64}" "${SERVER_ARGS[@]}"
+  --answer-tokens "${ANSWER_TOKENS:-64}" "${WARM[@]}" "${SERVER_ARGS[@]}"
 echo "load after: $(uptime | sed 's/.*load average: //')"

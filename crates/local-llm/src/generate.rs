@@ -231,8 +231,9 @@ impl Session {
 
     /// Save the cache as conversation `key`'s prompt state, when states are saved.
     fn save_state(&self, ctx: &LlamaContext<'_>, counters: &Counters, key: Option<&str>) {
-        if let (Some(persist), Some(key)) = (&self.persist, key) {
-            state_io::save(ctx, persist, key, &self.cached);
+        if let (Some(persist), Some(key)) = (&self.persist, key)
+            && state_io::save(ctx, persist, key, &self.cached)
+        {
             counters.states_saved.fetch_add(1, Ordering::Relaxed);
         }
     }

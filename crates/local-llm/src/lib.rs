@@ -32,6 +32,8 @@ mod shared;
 mod sizing;
 #[cfg(feature = "engine")]
 mod state_io;
+#[cfg_attr(not(feature = "engine"), allow(dead_code))]
+mod state_saver;
 #[cfg(feature = "engine")]
 mod stats;
 #[cfg(feature = "engine")]
@@ -55,5 +57,6 @@ pub use saved_state::{
 };
 #[cfg(feature = "engine")]
 pub use shared::{shared_model, shared_model_info, shared_model_stats};
+pub use state_saver::flush as flush_saved_states;
 #[cfg(feature = "engine")]
 pub use stats::{EngineStats, LoadedInfo, TemplateSource};

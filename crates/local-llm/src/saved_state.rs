@@ -159,11 +159,19 @@ impl SavedStates {
         std::fs::create_dir_all(&self.dir).map_err(|e| format!("{}: {e}", self.dir.display()))?;
         let path = state_file(&self.dir, key);
         let tmp = path.with_extension("kv.tmp");
-        let mut file = format!("{MAGIC} key={key_id} model={model_id}\n").into_bytes();
-        file.extend_from_slice(&sealed);
-        drop(sealed);
+        let header = format!("{MAGIC} key={key_id} model={model_id}\n");
         // Written beside and renamed over: a crash leaves the old state or the new, whole.
-        std::fs::write(&tmp, &file).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        std::fs::File::create(&tmp)
+            .and_then(|mut file| {
+                use std::io::Write as _;
+                file.write_all(header.as_bytes())?;
+                file.write_all(&sealed)
+            })
+            .map_err(|e| {
+                let _ = std::fs::remove_file(&tmp);
+                format!("{}: {e}", tmp.display())
+            })?;
+        drop(sealed);
         std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
         self.prune(&path);
         Ok(())
@@ -210,11 +218,13 @@ pub fn state_file(dir: &Path, key: &str) -> PathBuf {
 }
 
 /// Delete conversation `key`'s saved state in the data folder `data_dir`, if there is one.
+/// A state of it still waiting to be written is dropped first (`state_saver`).
 pub fn delete_saved_state(data_dir: &Path, key: &str) -> std::io::Result<()> {
-    match std::fs::remove_file(state_file(&data_dir.join(STATES_DIR), key)) {
+    let path = state_file(&data_dir.join(STATES_DIR), key);
+    crate::state_saver::forget(&path, || match std::fs::remove_file(&path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         other => other,
-    }
+    })
 }
 
 /// A cheap identity of a model file: its size, modification time and first megabyte, hashed.
@@ -272,4 +282,4 @@ fn decode(plain: &[u8]) -> Option<SavedState> {
 
 #[cfg(test)]
 #[path = "saved_state_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -19,7 +19,7 @@ impl StateSeal for RunKeySeal {
     }
 }
 
-fn states(dir: &Path, key: u8, cap: u64) -> SavedStates {
+pub(crate) fn states(dir: &Path, key: u8, cap: u64) -> SavedStates {
     SavedStates::new(dir, Arc::new(RunKeySeal(vibe_runlog::RunKey::new(&[key; 32]))), cap)
 }
 

@@ -1,6 +1,7 @@
 //! Saved prompt states on the worker thread (docs/local-model.md#saved-states): after an answer
 //! to a request that names its conversation (`Params::cache_key`), the KV cache's sequence is
-//! copied out of llama.cpp and saved sealed (`saved_state`); when a request of that
+//! copied out of llama.cpp and handed to the saver thread, which seals and writes it
+//! (`state_saver`, `saved_state`); when a request of that
 //! conversation arrives and the cache does not already hold it (a new process, or another
 //! request ran in between), the saved state is put back when it shares more of the new prompt
 //! than the cache does. Files, sealing and the cap are `saved_state`'s; deciding what to
@@ -10,11 +11,14 @@
 // safe `SeqState` cannot be built from bytes read from disk). Each `unsafe` says why it is sound.
 #![allow(unsafe_code)]
 
+use std::sync::Arc;
+
 use llama_cpp_2::context::LlamaContext;
 use llama_cpp_2::context::session::LlamaStateSeqFlags;
 use llama_cpp_2::token::LlamaToken;
 
-use crate::saved_state::{Ignored, SavedStates};
+use crate::saved_state::{Ignored, SavedState, SavedStates};
+use crate::state_saver;
 
 /// A saved state is only worth loading when it spares at least this many prompt tokens (a
 /// state of another prompt shares only the template's first tokens).
@@ -46,14 +50,7 @@ pub(crate) fn restore(
     tokens: &[LlamaToken],
     shared_now: usize,
 ) -> Restored {
-    let saved = match persist.states.load(key, &persist.model_id) {
-        Ok(saved) => saved,
-        Err(Ignored::Missing) => return Restored::Untouched,
-        Err(why) => {
-            tracing::warn!(reason = ?why, "saved prompt state ignored; the prompt is read in full");
-            return Restored::Untouched;
-        }
-    };
+    let Some(saved) = saved_state(persist, key) else { return Restored::Untouched };
     let shared = saved.tokens.iter().zip(tokens).take_while(|(a, b)| **a == b.0).count();
     if shared < MIN_REUSE_TOKENS || shared <= shared_now {
         tracing::debug!(shared, shared_now, "saved prompt state not worth loading");
@@ -74,22 +71,40 @@ pub(crate) fn restore(
         return Restored::Cleared;
     }
     tracing::info!(tokens = saved.tokens.len(), shared, "saved prompt state loaded");
-    Restored::Loaded(saved.tokens.into_iter().map(LlamaToken::new).collect())
+    Restored::Loaded(saved.tokens.iter().copied().map(LlamaToken::new).collect())
 }
 
-/// Save the cache's sequence (holding `cached`) as conversation `key`'s state. Failures are
-/// logged: a turn never fails for want of a saved state.
-pub(crate) fn save(ctx: &LlamaContext<'_>, persist: &Persist, key: &str, cached: &[LlamaToken]) {
+/// Conversation `key`'s newest state: one this process has not written yet, else its file.
+fn saved_state(persist: &Persist, key: &str) -> Option<Arc<SavedState>> {
+    if let Some(unwritten) = state_saver::unwritten(&persist.states, key, &persist.model_id) {
+        return Some(unwritten);
+    }
+    match persist.states.load(key, &persist.model_id) {
+        Ok(saved) => Some(Arc::new(saved)),
+        Err(Ignored::Missing) => None,
+        Err(why) => {
+            tracing::warn!(reason = ?why, "saved prompt state ignored; the prompt is read in full");
+            None
+        }
+    }
+}
+
+/// Save the cache's sequence (holding `cached`) as conversation `key`'s state: copied out
+/// here, sealed and written by the saver thread. Failures are logged: a turn never fails for
+/// want of a saved state. Whether a state was handed over.
+pub(crate) fn save(
+    ctx: &LlamaContext<'_>,
+    persist: &Persist,
+    key: &str,
+    cached: &[LlamaToken],
+) -> bool {
     if cached.is_empty() {
-        return;
+        return false;
     }
-    let Some(state) = copy_out(ctx) else { return };
-    let size = state.len();
-    let tokens: Vec<i32> = cached.iter().map(|t| t.0).collect();
-    match persist.states.save(key, &persist.model_id, &tokens, &state) {
-        Ok(()) => tracing::debug!(tokens = tokens.len(), bytes = size, "prompt state saved"),
-        Err(e) => tracing::warn!("the prompt state could not be saved: {e}"),
-    }
+    let Some(state) = copy_out(ctx) else { return false };
+    let tokens = cached.iter().map(|t| t.0).collect();
+    state_saver::save(&persist.states, key, &persist.model_id, SavedState { tokens, state });
+    true
 }
 
 /// llama.cpp's bytes of sequence 0 (its KV cells), or `None` (logged) when they cannot be

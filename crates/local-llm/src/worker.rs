@@ -21,6 +21,7 @@ use crate::prompt::Template;
 use crate::saved_state;
 use crate::sizing::Sizing;
 use crate::state_io::Persist;
+use crate::state_saver;
 use crate::stats::{Counters, LoadedInfo};
 
 /// Work for the worker.
@@ -93,6 +94,8 @@ fn run(config: &LocalConfig, counters: &Counters, jobs: &mpsc::Receiver<Job>) {
     while let Ok(job) = jobs.recv() {
         match job {
             Job::Answer(request, out) => {
+                // The answer's state is handed to the saver before this ends (`flush`).
+                let _busy = state_saver::Busy::start();
                 session.answer(&model, &mut ctx, &template, counters, &request, &out);
                 counters.answers.fetch_add(1, Ordering::Relaxed);
             }

@@ -118,6 +118,18 @@ pub struct App {
     warm_ups: vibe_agent::chat::WarmUps,
 }
 
+/// Before the process ends: the embedded engine's prompt states still being written reach the
+/// disk, so the next start resumes from them (docs/local-model.md#saved-states).
+fn flush_prompt_states() {
+    vibe_local_llm::flush_saved_states(std::time::Duration::from_secs(30));
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        flush_prompt_states();
+    }
+}
+
 struct Loaded {
     settings: Settings,
     doc: serde_json::Value,
@@ -283,6 +295,7 @@ impl App {
     /// ([`vibe_store::Store::close`]). Dropping the app does the same where a front end can.
     pub fn close(&self) {
         self.store.close();
+        flush_prompt_states();
     }
 
     /// What recovery at open closed.

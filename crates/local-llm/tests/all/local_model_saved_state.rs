@@ -11,7 +11,7 @@ use vibe_llm::{ChatRequest, Message};
 use vibe_local_llm::saved_state::state_file;
 use vibe_local_llm::{
     DEFAULT_STATES_CAP_BYTES, LocalConfig, LocalModel, STATES_DIR, SavedStates, StateSeal,
-    delete_saved_state,
+    delete_saved_state, flush_saved_states,
 };
 
 use crate::support::{answer, config, greedy};
@@ -59,11 +59,13 @@ pub(crate) fn next_turn(first: &ChatRequest, reply: &str) -> ChatRequest {
     next
 }
 
-/// The first turn answered by an engine that saves states into `dir`, dropped after.
+/// The first turn answered by an engine that saves states into `dir`, dropped after, its
+/// state written as at the end of a process (the app flushes the saver thread when it ends).
 async fn first_answer(kind: &str, dir: &Path, key: u8, conv: &str) -> String {
     let model = LocalModel::open(saving(kind, dir, key)).unwrap();
     let reply = answer(&model, first_turn(conv, SYSTEM)).await.unwrap().text;
     assert_eq!(model.stats().states_saved, 1);
+    assert!(flush_saved_states(std::time::Duration::from_secs(60)));
     reply
 }
 
