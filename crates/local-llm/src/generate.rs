@@ -45,6 +45,14 @@ enum End {
     Cancelled,
 }
 
+/// The loaded model's parts an answer or a warm-up reads (the context is passed apart: it is
+/// the one thing they change).
+pub(crate) struct Engine<'a, 'm> {
+    pub model: &'m LlamaModel,
+    pub template: &'a Template,
+    pub counters: &'a Counters,
+}
+
 /// What the context holds between answers, and the defaults of requests.
 pub(crate) struct Session {
     /// The tokens whose state is in the KV cache (sequence 0), in order.
@@ -75,18 +83,16 @@ impl Session {
     /// Answer `request` into `out`; errors go there too.
     pub fn answer<'m>(
         &mut self,
-        model: &'m LlamaModel,
+        engine: &Engine<'_, 'm>,
         ctx: &mut LlamaContext<'m>,
-        template: &Template,
-        counters: &Counters,
         request: &ChatRequest,
         out: &Out,
     ) {
         if out.is_closed() {
             return;
         }
-        let result = self.try_answer(model, ctx, template, counters, request, out);
-        counters.context_allocated.store(u64::from(ctx.n_ctx()), Ordering::Relaxed);
+        let result = self.try_answer(engine, ctx, request, out);
+        engine.counters.context_allocated.store(u64::from(ctx.n_ctx()), Ordering::Relaxed);
         if let Err(e) = result {
             self.forget(ctx);
             let _ = out.blocking_send(Err(e));
@@ -102,13 +108,12 @@ impl Session {
 
     fn try_answer<'m>(
         &mut self,
-        model: &'m LlamaModel,
+        engine: &Engine<'_, 'm>,
         ctx: &mut LlamaContext<'m>,
-        template: &Template,
-        counters: &Counters,
         request: &ChatRequest,
         out: &Out,
     ) -> Result<(), LlmError> {
+        let Engine { model, template, counters } = *engine;
         let prompt = template.render(model, &request.messages)?;
         let tokens = model.vocab().tokenize(prompt.as_bytes(), true, true);
         let window = self.sizing.window as usize;
@@ -133,7 +138,7 @@ impl Session {
         let needed = tokens.len() + max_new.min(ANSWER_ROOM);
         self.sizing.grow(model, ctx, &mut self.cached, needed)?;
         let key = params.cache_key.as_deref();
-        self.restore_saved(ctx, counters, key, &tokens, false);
+        self.restore_saved(engine, ctx, key, &tokens, false);
         let Some(mut last_logits) = self.evaluate_prompt(ctx, counters, &tokens, out)? else {
             return Ok(()); // cancelled while evaluating the prompt
         };
@@ -244,49 +249,54 @@ impl Session {
     /// state brings the conversation's history with it). Then the cache is `key`'s — for a
     /// prefix only when the state was loaded: a state left out because the context is still
     /// smaller than it is tried again by the request. Returns whether a state was loaded.
-    pub(crate) fn restore_saved(
+    pub(crate) fn restore_saved<'m>(
         &mut self,
-        ctx: &mut LlamaContext<'_>,
-        counters: &Counters,
+        engine: &Engine<'_, 'm>,
+        ctx: &mut LlamaContext<'m>,
         key: Option<&str>,
         tokens: &[LlamaToken],
         prefix: bool,
     ) -> bool {
-        let loaded = self.load_saved(ctx, counters, key, tokens, prefix);
+        let loaded = 'load: {
+            let (Some(persist), Some(key)) = (&self.persist, key) else { break 'load false };
+            if self.cached_key.as_deref() == Some(key) {
+                break 'load false; // the cache is this conversation's latest
+            }
+            let mut shared_now = shared_prefix(&self.cached, tokens);
+            if prefix {
+                shared_now = shared_now.min(tokens.len().saturating_sub(1));
+            }
+            // A state longer than the context gets a larger one (within the window); what the
+            // cache holds is replaced by the state, so nothing is moved into it.
+            let (sizing, cached) = (&self.sizing, &mut self.cached);
+            let mut room = |ctx: &mut LlamaContext<'m>, state_tokens: usize| {
+                cached.clear();
+                let needed = (state_tokens + ANSWER_ROOM).min(sizing.window as usize);
+                match sizing.grow(engine.model, ctx, cached, needed) {
+                    Ok(_) => (ctx.n_ctx() as usize) > state_tokens,
+                    Err(e) => {
+                        tracing::warn!("no larger context for the saved prompt state: {e}");
+                        false
+                    }
+                }
+            };
+            match state_io::restore(ctx, persist, key, tokens, shared_now, &mut room) {
+                Restored::Untouched => false,
+                Restored::Loaded(cached) => {
+                    self.cached = cached;
+                    engine.counters.states_loaded.fetch_add(1, Ordering::Relaxed);
+                    true
+                }
+                Restored::Cleared => {
+                    self.cached.clear();
+                    false
+                }
+            }
+        };
         if loaded || !prefix {
             self.cached_key = key.map(str::to_string);
         }
         loaded
-    }
-
-    fn load_saved(
-        &mut self,
-        ctx: &mut LlamaContext<'_>,
-        counters: &Counters,
-        key: Option<&str>,
-        tokens: &[LlamaToken],
-        prefix: bool,
-    ) -> bool {
-        let (Some(persist), Some(key)) = (&self.persist, key) else { return false };
-        if self.cached_key.as_deref() == Some(key) {
-            return false; // the cache is this conversation's latest
-        }
-        let mut shared_now = shared_prefix(&self.cached, tokens);
-        if prefix {
-            shared_now = shared_now.min(tokens.len().saturating_sub(1));
-        }
-        match state_io::restore(ctx, persist, key, tokens, shared_now) {
-            Restored::Untouched => false,
-            Restored::Loaded(cached) => {
-                self.cached = cached;
-                counters.states_loaded.fetch_add(1, Ordering::Relaxed);
-                true
-            }
-            Restored::Cleared => {
-                self.cached.clear();
-                false
-            }
-        }
     }
 
     /// Bring the KV cache to `tokens`: keep the longest shared prefix, evaluate the rest.

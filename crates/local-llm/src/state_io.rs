@@ -42,13 +42,16 @@ pub(crate) enum Restored {
 }
 
 /// Put conversation `key`'s saved state into the cache when it shares more of `tokens` than
-/// the `shared_now` tokens the cache already shares (and at least [`MIN_REUSE_TOKENS`]).
-pub(crate) fn restore(
-    ctx: &mut LlamaContext<'_>,
+/// the `shared_now` tokens the cache already shares (and at least [`MIN_REUSE_TOKENS`]). A state
+/// longer than the context asks `room` for a context that holds its length (false: the window
+/// is too small, or no larger context could be made).
+pub(crate) fn restore<'m>(
+    ctx: &mut LlamaContext<'m>,
     persist: &Persist,
     key: &str,
     tokens: &[LlamaToken],
     shared_now: usize,
+    room: &mut dyn FnMut(&mut LlamaContext<'m>, usize) -> bool,
 ) -> Restored {
     let Some(saved) = saved_state(persist, key) else { return Restored::Untouched };
     let shared = saved.tokens.iter().zip(tokens).take_while(|(a, b)| **a == b.0).count();
@@ -56,16 +59,16 @@ pub(crate) fn restore(
         tracing::debug!(shared, shared_now, "saved prompt state not worth loading");
         return Restored::Untouched;
     }
-    if saved.tokens.len() >= ctx.n_ctx() as usize {
+    if saved.tokens.len() >= ctx.n_ctx() as usize && !room(ctx, saved.tokens.len()) {
         tracing::info!(
             tokens = saved.tokens.len(),
-            "saved prompt state larger than the context; the prompt is read in full"
+            "saved prompt state larger than the context window; the prompt is read in full"
         );
         return Restored::Untouched;
     }
     // The bytes are what `save` below copied out of llama.cpp for this same model file: the
     // seal authenticates them with the data folder's key and binds them to the model's
-    // identity and the conversation.
+    // identity and the conversation (or they never left this process: `state_saver`).
     if !copy_in(ctx, &saved.state) {
         tracing::warn!("saved prompt state refused by llama.cpp; the prompt is read in full");
         return Restored::Cleared;

@@ -8,12 +8,9 @@
 use std::sync::atomic::Ordering;
 
 use llama_cpp_2::context::LlamaContext;
-use llama_cpp_2::model::LlamaModel;
 use vibe_llm::{ChatRequest, LlmError, Warmed};
 
-use crate::generate::{ANSWER_ROOM, Session, shared_prefix};
-use crate::prompt::Template;
-use crate::stats::Counters;
+use crate::generate::{ANSWER_ROOM, Engine, Session, shared_prefix};
 
 impl Session {
     /// Bring the cache to `request`'s prefix. `Ok(None)`: `cancelled` said so before the end
@@ -21,17 +18,15 @@ impl Session {
     /// cache empty.
     pub fn warm_up<'m>(
         &mut self,
-        model: &'m LlamaModel,
+        engine: &Engine<'_, 'm>,
         ctx: &mut LlamaContext<'m>,
-        template: &Template,
-        counters: &Counters,
         request: &ChatRequest,
         cancelled: &dyn Fn() -> bool,
     ) -> Result<Option<Warmed>, LlmError> {
         if cancelled() {
             return Ok(None);
         }
-        let result = self.try_warm_up(model, ctx, template, counters, request, cancelled);
+        let result = self.try_warm_up(engine, ctx, request, cancelled);
         if result.is_err() {
             self.forget(ctx);
         }
@@ -40,13 +35,12 @@ impl Session {
 
     fn try_warm_up<'m>(
         &mut self,
-        model: &'m LlamaModel,
+        engine: &Engine<'_, 'm>,
         ctx: &mut LlamaContext<'m>,
-        template: &Template,
-        counters: &Counters,
         request: &ChatRequest,
         cancelled: &dyn Fn() -> bool,
     ) -> Result<Option<Warmed>, LlmError> {
+        let Engine { model, template, counters } = *engine;
         let prefix = template.render_prefix(model, &request.messages)?;
         let tokens = model.vocab().tokenize(prefix.as_bytes(), true, true);
         let window = self.sizing.window as usize;
@@ -62,7 +56,7 @@ impl Session {
         // The room an answer would make, so that the turn does not move the cache again.
         self.sizing.grow(model, ctx, &mut self.cached, tokens.len() + ANSWER_ROOM)?;
         let key = request.params.cache_key.as_deref();
-        let state_loaded = self.restore_saved(ctx, counters, key, &tokens, true);
+        let state_loaded = self.restore_saved(engine, ctx, key, &tokens, true);
         let shared = shared_prefix(&self.cached, &tokens);
         // A cache that holds the whole prefix (and maybe the conversation after it) is kept.
         if shared < tokens.len() {

@@ -16,7 +16,7 @@ use vibe_llm::{ChatRequest, Delta, LlmError, Warmed};
 use crate::backend::backend;
 use crate::config::LocalConfig;
 use crate::cpu_backend::CpuBackend;
-use crate::generate::Session;
+use crate::generate::{Engine, Session};
 use crate::prompt::Template;
 use crate::saved_state;
 use crate::sizing::Sizing;
@@ -91,12 +91,13 @@ fn run(config: &LocalConfig, counters: &Counters, jobs: &mpsc::Receiver<Job>) {
         "local model loaded"
     );
     let mut session = Session::new(config.temperature, config.max_tokens, persist(config), sizing);
+    let engine = Engine { model: &model, template: &template, counters };
     while let Ok(job) = jobs.recv() {
         match job {
             Job::Answer(request, out) => {
                 // The answer's state is handed to the saver before this ends (`flush`).
                 let _busy = state_saver::Busy::start();
-                session.answer(&model, &mut ctx, &template, counters, &request, &out);
+                session.answer(&engine, &mut ctx, &request, &out);
                 counters.answers.fetch_add(1, Ordering::Relaxed);
             }
             Job::Info(reply) => {
@@ -106,10 +107,7 @@ fn run(config: &LocalConfig, counters: &Counters, jobs: &mpsc::Receiver<Job>) {
                 let _ = reply.send(Ok(model.vocab().tokenize(text.as_bytes(), false, true).len()));
             }
             Job::WarmUp(request, reply) => {
-                let done =
-                    session.warm_up(&model, &mut ctx, &template, counters, &request, &|| {
-                        reply.is_closed()
-                    });
+                let done = session.warm_up(&engine, &mut ctx, &request, &|| reply.is_closed());
                 counters.context_allocated.store(u64::from(ctx.n_ctx()), Ordering::Relaxed);
                 let _ = reply.send(done);
             }

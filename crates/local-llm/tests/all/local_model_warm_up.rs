@@ -141,3 +141,28 @@ async fn a_turn_during_a_warm_up_waits_for_it_and_a_dropped_one_changes_nothing(
     let got = answer(&other, request).await.unwrap();
     assert_eq!(got.text, cold.text, "a cancelled warm-up leaves a usable cache");
 }
+
+/// Conversation `conv`'s first turn answered and its state written, by an engine saving
+/// into `dir` (as a process that ends); its reply.
+async fn saved_first_turn(dir: &std::path::Path, first: &ChatRequest) -> String {
+    let model = LocalModel::open(saving("q8_0", dir, 1)).unwrap();
+    let reply = answer(&model, first.clone()).await.unwrap().text;
+    assert!(vibe_local_llm::flush_saved_states(std::time::Duration::from_secs(60)));
+    reply
+}
+
+#[tokio::test]
+async fn a_warm_up_loads_a_saved_state_longer_than_the_context_it_had() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "I slept badly and woke up at four again, then lay awake. ".repeat(60);
+    let first = turn("conv-1", &long);
+    let next = next_turn(&first, &saved_first_turn(dir.path(), &first).await);
+
+    let model = LocalModel::open(saving("q8_0", dir.path(), 1)).unwrap();
+    let warmed = model.warm_up(prefix(&next)).await.unwrap().unwrap();
+    // The prefix alone needs a context of 1,024 tokens; the state holds more than that.
+    assert!(warmed.prefix_tokens + 512 <= 1024 && warmed.cached_tokens > 1024, "{warmed:?}");
+    assert!(warmed.state_loaded, "{warmed:?}");
+    assert_eq!(warmed.evaluated_tokens, 0, "{warmed:?}");
+    assert!(model.stats().context_tokens_allocated > warmed.cached_tokens, "grown to hold it");
+}
