@@ -180,6 +180,7 @@ pub fn flush(timeout: Duration) -> bool {
 
 /// The saver thread: write the oldest waiting state, forever.
 fn run() {
+    yield_to_the_engine();
     let saver = saver();
     loop {
         let entry = {
@@ -199,6 +200,23 @@ fn run() {
         saver.changed.notify_all();
     }
 }
+
+/// Run this thread at a lower priority (nice 10) than the engine's: sealing 100 MB should use
+/// the time a person spends reading and typing, not slow the next prefill, whose threads
+/// wait for each other after every operation.
+#[cfg(all(target_os = "linux", feature = "engine"))]
+#[allow(unsafe_code)]
+fn yield_to_the_engine() {
+    // SAFETY: setpriority only reads its three integer arguments; on Linux `who` 0 with
+    // PRIO_PROCESS names the calling thread (nice is per thread there).
+    let done = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 10) };
+    if done != 0 {
+        tracing::debug!("the prompt state saver keeps the normal priority");
+    }
+}
+
+#[cfg(not(all(target_os = "linux", feature = "engine")))]
+fn yield_to_the_engine() {}
 
 fn write(entry: &Entry) {
     let saved = &entry.saved;

@@ -56,10 +56,17 @@ impl Session {
         // The room an answer would make, so that the turn does not move the cache again.
         self.sizing.grow(model, ctx, &mut self.cached, tokens.len() + ANSWER_ROOM)?;
         let key = request.params.cache_key.as_deref();
+        let held = key.is_some() && self.cached_key.as_deref() == key;
         let state_loaded = self.restore_saved(engine, ctx, key, &tokens, true);
         let shared = shared_prefix(&self.cached, &tokens);
-        // A cache that holds the whole prefix (and maybe the conversation after it) is kept.
-        if shared < tokens.len() {
+        // A cache that holds the whole prefix (and maybe the conversation after it) is kept;
+        // so is the conversation's own latest prompt (held, or its saved state just loaded)
+        // where this prefix differs from it. A turn chooses its cases by the person's message
+        // and trims its sections to its budget, which the prefix rebuilt here cannot know:
+        // evaluating it over the conversation's prompt could make the turn slower than no
+        // warm-up at all, keeping it never does.
+        let kept = held || state_loaded;
+        if shared < tokens.len() && !kept {
             if !state_loaded {
                 // Holding only a prefix now, the cache is no conversation's latest: the next
                 // request of any conversation may still load its saved state.
@@ -73,7 +80,7 @@ impl Session {
         tracing::debug!(tokens = tokens.len(), reused = shared, state_loaded, "prompt warmed up");
         Ok(Some(Warmed {
             prefix_tokens: tokens.len() as u64,
-            evaluated_tokens: (tokens.len() - shared) as u64,
+            evaluated_tokens: if kept { 0 } else { (tokens.len() - shared) as u64 },
             reused_tokens: shared as u64,
             state_loaded,
             cached_tokens: self.cached.len() as u64,

@@ -99,13 +99,14 @@ fn local_model_bench_warm_up_is_reported_and_each_process_first_turn_reuses_it()
     assert_eq!(warm["state_loaded"], false);
     assert!(warm["ms"].as_f64().unwrap() > 0.0);
     assert!(number(&turns[0]["engine"]["reused_tokens"]) + 2 >= prefix, "{}", turns[0]);
-    // Process 2's warm-up loaded the saved state of turn 1 (and read only what of the prefix
-    // differs from turn 1's).
+    // Process 2's warm-up loaded the saved state of turn 1 and kept it whole (it read nothing,
+    // even where the rebuilt prefix differs from turn 1's: turn 1 chose its cases by its
+    // message); turn 2 started from that state.
     let warm = &turns[1]["warm_up"];
     assert_eq!(warm["state_loaded"], true, "{warm}");
     let (evaluated, reused) = (number(&warm["evaluated_tokens"]), number(&warm["reused_tokens"]));
-    assert!(reused > 100 && evaluated + reused == number(&warm["prefix_tokens"]), "{warm}");
-    assert!(number(&turns[1]["engine"]["reused_tokens"]) + 2 >= prefix, "{}", turns[1]);
+    assert!(reused > 100 && evaluated == 0, "{warm}");
+    assert!(number(&turns[1]["engine"]["reused_tokens"]) >= reused, "{}", turns[1]);
     assert!(turns[0]["ratio"].as_f64().unwrap() > 0.0, "turn 1 has a limit after a warm-up");
 
     let text = bench_with(tmp.path(), false, &args);

@@ -152,6 +152,34 @@ async fn saved_first_turn(dir: &std::path::Path, first: &ChatRequest) -> String 
 }
 
 #[tokio::test]
+async fn a_warm_up_keeps_the_conversations_state_where_the_rebuilt_prefix_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = turn("conv-1", "I slept badly again, what can I do?");
+    let next = next_turn(&first, &saved_first_turn(dir.path(), &first).await);
+    let cold = answer(&open("q8_0"), next.clone()).await.unwrap();
+
+    // The app rebuilds the prefix without the turn's cases and trims: here its system prompt
+    // ends otherwise than the one the conversation's turns sent.
+    let mut rebuilt = prefix(&next);
+    rebuilt.messages[0] = Message::system(SYSTEM.repeat(7) + "Keep every answer short.");
+    let model = LocalModel::open(saving("q8_0", dir.path(), 1)).unwrap();
+    let warmed = model.warm_up(rebuilt.clone()).await.unwrap().unwrap();
+    assert!(warmed.state_loaded, "{warmed:?}");
+    assert!(warmed.reused_tokens < warmed.prefix_tokens, "the prefix differs: {warmed:?}");
+    assert_eq!(warmed.evaluated_tokens, 0, "the state is kept whole: {warmed:?}");
+    // Opened again in the same process: the cache still holds the conversation.
+    let again = model.warm_up(rebuilt).await.unwrap().unwrap();
+    assert_eq!((again.evaluated_tokens, again.cached_tokens), (0, warmed.cached_tokens));
+
+    // The turn that follows starts from the conversation's state, not from the rebuilt prefix.
+    let evaluated = model.stats().prompt_tokens_evaluated;
+    let got = answer(&model, next).await.unwrap();
+    let read = model.stats().prompt_tokens_evaluated - evaluated;
+    assert!(read + warmed.cached_tokens <= got.usage.unwrap().prompt_tokens + 2, "read {read}");
+    assert_eq!(got.text, cold.text, "the same greedy answer as a cold prefill");
+}
+
+#[tokio::test]
 async fn a_warm_up_loads_a_saved_state_longer_than_the_context_it_had() {
     let dir = tempfile::tempdir().unwrap();
     let long = "I slept badly and woke up at four again, then lay awake. ".repeat(60);
