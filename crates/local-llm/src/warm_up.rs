@@ -61,10 +61,11 @@ impl Session {
         let shared = shared_prefix(&self.cached, &tokens);
         // A cache that holds the whole prefix (and maybe the conversation after it) is kept;
         // so is the conversation's own latest prompt (held, or its saved state just loaded)
-        // where this prefix differs from it. A turn chooses its cases by the person's message
-        // and trims its sections to its budget, which the prefix rebuilt here cannot know:
-        // evaluating it over the conversation's prompt could make the turn slower than no
-        // warm-up at all, keeping it never does.
+        // where this prefix differs from it. A turn trims its system prompt to fit its budget
+        // beside the turn's own sections (cases, memory, state, protocol step), whose size
+        // depends on the message and the state: the prefix rebuilt here without them cannot
+        // know those trims. Evaluating it over the conversation's prompt could make the turn
+        // slower than no warm-up at all; keeping it never does.
         let kept = held || state_loaded;
         if shared < tokens.len() && !kept {
             if !state_loaded {

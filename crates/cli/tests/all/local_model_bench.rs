@@ -100,8 +100,8 @@ fn local_model_bench_warm_up_is_reported_and_each_process_first_turn_reuses_it()
     assert!(warm["ms"].as_f64().unwrap() > 0.0);
     assert!(number(&turns[0]["engine"]["reused_tokens"]) + 2 >= prefix, "{}", turns[0]);
     // Process 2's warm-up loaded the saved state of turn 1 and kept it whole (it read nothing,
-    // even where the rebuilt prefix differs from turn 1's: turn 1 chose its cases by its
-    // message); turn 2 started from that state.
+    // even where the rebuilt prefix differs from turn 1's: turn 1 trimmed its system prompt
+    // beside its own sections); turn 2 started from that state.
     let warm = &turns[1]["warm_up"];
     assert_eq!(warm["state_loaded"], true, "{warm}");
     let (evaluated, reused) = (number(&warm["evaluated_tokens"]), number(&warm["reused_tokens"]));

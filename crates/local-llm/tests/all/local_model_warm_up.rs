@@ -158,7 +158,7 @@ async fn a_warm_up_keeps_the_conversations_state_where_the_rebuilt_prefix_differ
     let next = next_turn(&first, &saved_first_turn(dir.path(), &first).await);
     let cold = answer(&open("q8_0"), next.clone()).await.unwrap();
 
-    // The app rebuilds the prefix without the turn's cases and trims: here its system prompt
+    // The app rebuilds the prefix without the turn's sections and trims: here its system prompt
     // ends otherwise than the one the conversation's turns sent.
     let mut rebuilt = prefix(&next);
     rebuilt.messages[0] = Message::system(SYSTEM.repeat(7) + "Keep every answer short.");
