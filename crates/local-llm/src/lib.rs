@@ -52,11 +52,9 @@ pub use config::{LocalConfig, MAX_DEFAULT_THREADS};
 pub use cpu_backend::CpuBackend;
 #[cfg(feature = "engine")]
 pub use model::LocalModel;
-pub use saved_state::{
-    DEFAULT_STATES_CAP_BYTES, STATES_DIR, SavedStates, StateSeal, delete_saved_state,
-};
+pub use saved_state::{DEFAULT_STATES_CAP_BYTES, STATES_DIR, SavedStates, StateSeal};
 #[cfg(feature = "engine")]
 pub use shared::{shared_model, shared_model_info, shared_model_stats};
-pub use state_saver::flush as flush_saved_states;
+pub use state_saver::{delete_saved_state, flush as flush_saved_states};
 #[cfg(feature = "engine")]
 pub use stats::{EngineStats, LoadedInfo, TemplateSource};

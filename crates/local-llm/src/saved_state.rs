@@ -217,16 +217,6 @@ pub fn state_file(dir: &Path, key: &str) -> PathBuf {
     dir.join(format!("{}.kv", hex::encode(&hash.finalize()[..16])))
 }
 
-/// Delete conversation `key`'s saved state in the data folder `data_dir`, if there is one.
-/// A state of it still waiting to be written is dropped first (`state_saver`).
-pub fn delete_saved_state(data_dir: &Path, key: &str) -> std::io::Result<()> {
-    let path = state_file(&data_dir.join(STATES_DIR), key);
-    crate::state_saver::forget(&path, || match std::fs::remove_file(&path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        other => other,
-    })
-}
-
 /// A cheap identity of a model file: its size, modification time and first megabyte, hashed.
 /// A state saved for one file is refused for another, or for the same file once changed.
 pub fn model_identity(path: &Path) -> std::io::Result<String> {

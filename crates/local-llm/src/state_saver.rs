@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::saved_state::{SavedState, SavedStates, state_file};
+use crate::saved_state::{STATES_DIR, SavedState, SavedStates, state_file};
 
 /// How long [`flush`] waits at most for answers still running to hand their state over; an
 /// answer whose reader has gone stops within one token, so this is only for answers still read.
@@ -119,7 +119,7 @@ impl Queue {
 
 /// Drop the state waiting for `path`, wait out its writing, then run `remove` (the file's
 /// deletion) before any other state of it can be written.
-pub(crate) fn forget<T>(path: &Path, remove: impl FnOnce() -> T) -> T {
+fn forget<T>(path: &Path, remove: impl FnOnce() -> T) -> T {
     let saver = saver();
     let mut queue = lock(saver);
     queue.waiting.retain(|e| e.path != path);
@@ -127,6 +127,16 @@ pub(crate) fn forget<T>(path: &Path, remove: impl FnOnce() -> T) -> T {
         queue = saver.changed.wait(queue).unwrap_or_else(PoisonError::into_inner);
     }
     remove()
+}
+
+/// Delete conversation `key`'s saved state in the data folder `data_dir`, if there is one; a
+/// state of it still waiting to be written is dropped first.
+pub fn delete_saved_state(data_dir: &Path, key: &str) -> std::io::Result<()> {
+    let path = state_file(&data_dir.join(STATES_DIR), key);
+    forget(&path, || match std::fs::remove_file(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        other => other,
+    })
 }
 
 /// An answer that may hand a state over: [`flush`] waits for it (briefly) while it lives.

@@ -1,10 +1,10 @@
 //! Tests of the saver thread: what is handed over reaches the file (the newest of a
-//! conversation), is found before it is written, never outlives a deletion, and a flush waits
-//! for an answer still handing one over.
+//! conversation), is found before it is written, never outlives a deletion (which removes the
+//! conversation's file and no other), and a flush waits for an answer still handing one over.
 
 use super::*;
-use crate::saved_state::delete_saved_state;
-use crate::saved_state::tests::states;
+use crate::saved_state::Ignored;
+use crate::saved_state::tests::{state_bytes, states};
 
 /// A state large enough that sealing and writing it takes a while (a real one is ~100 MB).
 fn big_state(fill: u8) -> SavedState {
@@ -83,3 +83,16 @@ fn a_flush_waits_for_an_answer_still_handing_its_state_over() {
 }
 
 const DEFAULT_CAP: u64 = crate::saved_state::DEFAULT_STATES_CAP_BYTES;
+
+#[test]
+fn deleting_a_conversations_state_removes_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = states(dir.path(), 1, DEFAULT_CAP);
+    saved.save("conv-1", "model-a", &[1], &state_bytes()).unwrap();
+    saved.save("conv-2", "model-a", &[1], &state_bytes()).unwrap();
+    delete_saved_state(dir.path(), "conv-1").unwrap();
+    assert!(!state_file(saved.dir(), "conv-1").exists());
+    assert_eq!(saved.load("conv-1", "model-a"), Err(Ignored::Missing));
+    assert!(saved.load("conv-2", "model-a").is_ok());
+    delete_saved_state(dir.path(), "conv-1").unwrap(); // nothing left: fine
+}
