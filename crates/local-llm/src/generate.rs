@@ -270,10 +270,13 @@ impl Session {
             // cache holds is replaced by the state, so nothing is moved into it.
             let (sizing, cached) = (&self.sizing, &mut self.cached);
             let mut room = |ctx: &mut LlamaContext<'m>, state_tokens: usize| {
+                if state_tokens >= sizing.window as usize {
+                    return false; // no context may hold it: the cache stays as it is
+                }
                 cached.clear();
                 let needed = (state_tokens + ANSWER_ROOM).min(sizing.window as usize);
                 match sizing.grow(engine.model, ctx, cached, needed) {
-                    Ok(_) => (ctx.n_ctx() as usize) > state_tokens,
+                    Ok(_) => true,
                     Err(e) => {
                         tracing::warn!("no larger context for the saved prompt state: {e}");
                         false

@@ -5,8 +5,8 @@
 //! A request that wants a state still waiting (or being written) takes it from here, not from
 //! the older file; deleting a conversation's state drops its waiting one and waits out one
 //! being written, so no state outlives its deletion; [`flush`] waits until every answer that
-//! may still hand one over is done and everything handed over is on disk (the engine's worker
-//! and the app call it before they end). This module never touches llama.cpp and knows nothing
+//! may still hand one over is done and everything handed over is on disk (the core's `App`
+//! calls it when it is closed or dropped). This module never touches llama.cpp and knows nothing
 //! of what a state holds.
 
 use std::collections::VecDeque;
