@@ -9,8 +9,6 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::path::Path;
 
-use rusqlite::Connection;
-
 use crate::crypt::{self, DbKey};
 use crate::error::{Result, StoreError};
 use crate::{Store, integrity, migrations, open_lock};
@@ -50,7 +48,7 @@ pub fn inspect(path: &Path, key: &DbKey) -> Result<Inspection> {
     if !path.is_file() {
         return Err(StoreError::invalid(format!("{} is not a database file", path.display())));
     }
-    let conn = Connection::open(path)?;
+    let conn = crate::sqlite_ready::open(path)?;
     crypt::apply(&conn, key, path)?;
     let schema_version = migrations::user_version(&conn)?;
     let problems = integrity::full_check(&conn)?;
@@ -64,7 +62,7 @@ pub fn inspect_run_file_key(
     path: &Path,
     key: &DbKey,
 ) -> Result<Option<zeroize::Zeroizing<[u8; crypt::RAW_KEY_LEN]>>> {
-    let conn = Connection::open(path)?;
+    let conn = crate::sqlite_ready::open(path)?;
     crypt::apply(&conn, key, path)?;
     let has_table: i64 = conn.query_row(
         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'run_file_key'",

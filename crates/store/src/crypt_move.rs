@@ -6,8 +6,6 @@
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::Connection;
-
 use crate::crypt::{DbKey, Format, apply, restrict, table_counts};
 use crate::error::{Result, StoreError};
 
@@ -81,7 +79,7 @@ fn rewrite_in_place(
         Err(e) => return Err(io("cannot remove the unfinished copy", &work)(e)),
     }
 
-    let original = Connection::open(path)?;
+    let original = crate::sqlite_ready::open(path)?;
     if source == Source::Earlier && apply(&original, key, path)? == Format::Standard {
         return Ok(());
     }
@@ -109,7 +107,7 @@ fn rewrite_in_place(
     };
     let counts = table_counts(&original)?;
     {
-        let copy = Connection::open(&work)?;
+        let copy = crate::sqlite_ready::open(&work)?;
         if apply(&copy, key, &work)? != Format::Standard {
             return Err(StoreError::invalid(format!(
                 "the encrypted copy {} was not written in SQLCipher's standard page format; {kept}",
@@ -166,7 +164,7 @@ pub(crate) mod tests {
     use crate::crypt::is_clear_file;
 
     pub(crate) fn clear_db(path: &Path) {
-        let conn = Connection::open(path).unwrap();
+        let conn = crate::sqlite_ready::open(path).unwrap();
         conn.execute_batch(
             "PRAGMA journal_mode = WAL;
              CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL);
@@ -181,7 +179,7 @@ pub(crate) mod tests {
     }
 
     fn rows(path: &Path, key: &DbKey) -> (i64, Vec<String>) {
-        let conn = Connection::open(path).unwrap();
+        let conn = crate::sqlite_ready::open(path).unwrap();
         apply(&conn, key, path).unwrap();
         let version = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
         let texts = conn
@@ -239,7 +237,7 @@ pub(crate) mod tests {
                 let clear = dir.path().join("clear.db");
                 clear_db(&clear);
                 {
-                    let conn = Connection::open(&path).unwrap();
+                    let conn = crate::sqlite_ready::open(&path).unwrap();
                     conn.pragma_update(None, "key", key().pragma_text().unwrap().as_str()).unwrap();
                     earlier.set_on(&conn).unwrap();
                     conn.execute("ATTACH DATABASE ?1 AS c KEY ''", [clear.to_str().unwrap()])
@@ -247,7 +245,8 @@ pub(crate) mod tests {
                     conn.query_row("SELECT sqlcipher_export('main', 'c')", [], |_| Ok(())).unwrap();
                     conn.pragma_update(None, "user_version", 6).unwrap();
                 }
-                let format = |p: &Path| apply(&Connection::open(p).unwrap(), &key(), p).unwrap();
+                let format =
+                    |p: &Path| apply(&crate::sqlite_ready::open(p).unwrap(), &key(), p).unwrap();
                 assert_eq!(format(&path), earlier);
                 let err = reformat_in_place(&path, &key(), Some(step)).unwrap_err();
                 assert!(err.to_string().contains("stopped after"), "{err}");

@@ -46,6 +46,7 @@ pub mod sample;
 mod session;
 mod skill_rows;
 mod skill_view;
+mod sqlite_ready;
 mod state;
 mod strict_json;
 mod sync_apply;
@@ -88,6 +89,7 @@ pub use protocol_runs::{
 pub use runs::{Recovery, RunEnd, RunRow};
 pub use skill_rows::validate_skill_id;
 pub use skill_view::SkillView;
+pub use sqlite_ready::sqlite_ready;
 pub use state::{AppendCap, AppendOutcome, StateRead, StateStatus, StateWrite};
 pub use strict_json::parse_strict;
 pub use sync_apply::{SyncApplied, SyncPeer};

@@ -77,7 +77,7 @@ impl Store {
     /// backups too, so no clear copy of the data stays beside it.
     fn encrypt_clear_file(path: &Path, key: &DbKey) -> Result<()> {
         {
-            let conn = Connection::open(path)?;
+            let conn = crate::sqlite_ready::open(path)?;
             migrations::check_not_newer(&conn, path)?;
         }
         crypt_move::encrypt_in_place(path, key, None)?;
@@ -99,7 +99,7 @@ impl Store {
         check: Option<integrity::CheckAt>,
         alone: bool,
     ) -> Result<Self> {
-        let mut conn = Connection::open(path)?;
+        let mut conn = crate::sqlite_ready::open(path)?;
         crypt::restrict(path);
         let format = crypt::apply(&conn, key, path)?;
         let found = migrations::check_not_newer(&conn, path)?;
@@ -112,7 +112,7 @@ impl Store {
                 // Still readable as it is; the next open tries again.
                 tracing::warn!(file = %path.display(), "the database stays in its earlier page format: {e}");
             }
-            conn = Connection::open(path)?;
+            conn = crate::sqlite_ready::open(path)?;
             crypt::apply(&conn, key, path)?;
         }
         configure(&conn)?;
@@ -130,7 +130,7 @@ impl Store {
 
     /// A private in-memory database (tests, benchmarks, evals).
     pub fn open_in_memory() -> Result<Self> {
-        let mut conn = Connection::open_in_memory()?;
+        let mut conn = crate::sqlite_ready::open_in_memory()?;
         configure(&conn)?;
         migrations::upgrade(&mut conn, None, 0)?;
         Self::finish_open(conn, None)

@@ -77,8 +77,8 @@ pub(crate) fn connect(path: &Path) -> rusqlite::Result<Connection> {
     let has_log = std::fs::metadata(PathBuf::from(wal)).is_ok_and(|m| m.len() > 0);
     let mode = if has_log { "mode=ro" } else { "mode=ro&immutable=1" };
     let uri = format!("file:{}?{mode}", uri_path(path));
-    Connection::open_with_flags(
-        uri,
+    crate::sqlite_ready::open_with_flags(
+        &uri,
         OpenFlags::SQLITE_OPEN_READ_ONLY
             | OpenFlags::SQLITE_OPEN_URI
             | OpenFlags::SQLITE_OPEN_NO_MUTEX,

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod crypt;
+mod first_open;
 mod history;
 mod open;
 mod profile;

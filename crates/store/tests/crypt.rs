@@ -112,6 +112,7 @@ fn the_backup_before_an_upgrade_is_encrypted_with_the_same_key() {
     let path = dir.path().join("vibe.db");
     {
         // An encrypted file at an older schema: tables that are somebody's data.
+        vibe_store::sqlite_ready();
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.pragma_update(None, "key", "a passphrase").unwrap();
         conn.execute_batch("CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('keep me');")
@@ -123,6 +124,7 @@ fn the_backup_before_an_upgrade_is_encrypted_with_the_same_key() {
     drop(store);
     let bytes = std::fs::read(&backup).unwrap();
     assert!(!contains(&bytes, b"keep me") && !contains(&bytes, b"SQLite format 3"));
+    vibe_store::sqlite_ready();
     let conn = rusqlite::Connection::open(&backup).unwrap();
     conn.pragma_update(None, "key", "a passphrase").unwrap();
     let t: String = conn.query_row("SELECT t FROM notes", [], |r| r.get(0)).unwrap();
@@ -198,6 +200,7 @@ enum Format {
 /// Whether `path` opens with `key` read in `format`: SQLCipher's `PRAGMA key` alone for the
 /// standard format, with the earlier format's settings after it otherwise.
 fn opens_in(path: &Path, key: &str, format: Format) -> bool {
+    vibe_store::sqlite_ready();
     let conn = rusqlite::Connection::open(path).unwrap();
     conn.pragma_update(None, "cipher_log_level", "NONE").unwrap();
     conn.pragma_update(None, "key", key).unwrap();
@@ -231,6 +234,7 @@ fn earlier_database(dir: &Path, format: Format) -> (std::path::PathBuf, String) 
     let clear = dir.join("clear.db");
     let id = write_secret(&Store::open(&clear).unwrap());
     let path = dir.join("vibe.db");
+    vibe_store::sqlite_ready();
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.pragma_update(None, "key", KEY_TEXT).unwrap();
     set_earlier(&conn, format);

@@ -104,6 +104,7 @@ fn a_database_from_the_earlier_page_format_opens_in_stock_sqlcipher_4_once_moved
     let clear = dir.path().join("clear.db");
     write_secret(&clear, &DbKey::Clear);
     {
+        vibe_store::sqlite_ready();
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.pragma_update(None, "key", PASSPHRASE).unwrap();
         conn.pragma_update(None, "cipher_hmac_algorithm", "HMAC_SHA256").unwrap();

@@ -50,6 +50,7 @@ pub fn vibe_std() -> StdCommand {
 
 /// The data dir's database, opened directly with the test passphrase.
 pub fn db(dir: &Path) -> rusqlite::Connection {
+    vibe_store::sqlite_ready();
     let conn = rusqlite::Connection::open(dir.join("vibe.db")).unwrap();
     // SQLCipher 4's defaults: the key alone (docs/privacy.md#page-format).
     conn.pragma_update(None, "key", PASSPHRASE).unwrap();

@@ -306,6 +306,7 @@ async fn a_backup_of_a_newer_schema_is_refused_and_changes_nothing() {
     std::fs::write(&copy, &db.1).unwrap();
     let newer = vibe_store::latest_version() + 1;
     {
+        vibe_store::sqlite_ready();
         let conn = rusqlite::Connection::open(&copy).unwrap();
         conn.pragma_update(None, "key", PASSPHRASE).unwrap();
         conn.pragma_update(None, "journal_mode", "DELETE").unwrap();

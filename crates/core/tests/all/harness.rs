@@ -25,6 +25,7 @@ pub fn raw_connection(dir: &std::path::Path) -> rusqlite::Connection {
     use vibe_core::app::KeyStore as _;
     let account = vibe_core::app::db_key_account(dir);
     let hex = KEYS.get_db_key(&account).unwrap().expect("a harness opened this data dir");
+    vibe_store::sqlite_ready();
     let conn = rusqlite::Connection::open(dir.join("vibe.db")).unwrap();
     // SQLCipher 4's defaults: the raw key alone (docs/privacy.md#page-format).
     conn.pragma_update(None, "key", format!("x'{}'", hex.as_str())).unwrap();

@@ -50,6 +50,7 @@ fn a_v010_data_folder_is_backed_up_then_migrated_with_nothing_lost() {
     assert_eq!(list_backups(&db), std::slice::from_ref(&backup));
     assert!(backup.to_string_lossy().ends_with(&format!("-v{from}")), "{}", backup.display());
     // The backup is v0.1.0's file as it was: its schema, its messages, the same passphrase.
+    vibe_store::sqlite_ready();
     let old = rusqlite::Connection::open(&backup).unwrap();
     old.pragma_update(None, "key", passphrase(&manifest)).unwrap();
     let version: i64 = old.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
