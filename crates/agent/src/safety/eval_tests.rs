@@ -159,6 +159,17 @@ fn third_tuning_sets_meet_the_layer_one_goals() {
     }
 }
 
+/// The first blind set (`tests/safety/blind/`): 160 explicit messages and 60 lookalikes a
+/// language by another author, kept apart until round I read its misses (2026-11-30). A
+/// tuning set since; blind set 4 (never read, measured by the CLI's figures test) is the
+/// honest figure.
+#[test]
+fn the_first_blind_sets_meet_the_layer_one_goals_since_round_i_read_them() {
+    for lang in ["zh", "en"] {
+        assert_layer_one_goals("blind", lang, 160, 60);
+    }
+}
+
 /// The everyday sets (`tests/safety/everyday/`): 300+ ordinary life-coach messages a language
 /// (goals, habits, work, sleep, relationships, mood, tiredness), written without reading the
 /// rules, and batch D's lookalikes (big wishes in risk-adjacent words: 彻底改变, "for good").
