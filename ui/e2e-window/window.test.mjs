@@ -531,7 +531,8 @@ test("Settings → Connections adds a server, and the coach uses its tool after 
     await waitFor("the server connected", async () => /Connected|已连接/.test(await status.text()), 30_000).catch(async (e) => {
       throw new Error(`${e.message}; the card says: ${await card.text()}`);
     });
-    await app.execute("document.querySelector('[data-testid=connection-notes]').scrollIntoView({ block: 'center' });");
+    // The section from its heading down, nothing of the Models card above it.
+    await app.execute("document.querySelector('[data-testid=settings-connections]').scrollIntoView({ block: 'start' });");
     await shot(app, "connections-window.png");
     const listed = vibe("mcp", "list");
     assert.ok(JSON.stringify(listed).includes(MCP_SERVER), `the server is in settings: ${JSON.stringify(listed)}`);
