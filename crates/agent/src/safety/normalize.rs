@@ -4,9 +4,13 @@
 
 use std::collections::HashMap;
 
-/// Fold `text` for matching: lower case, straight apostrophes, the fold table, and English
+/// Fold `text` for matching: lower case, straight apostrophes, full-width letters and digits
+/// made plain ("ｄｉｅ" → "die"), spaces between Chinese characters dropped ("不 想 活 了"),
+/// the fold table, and English
 /// contractions typed without their apostrophe restored ("im", "dont", "cant" → "i'm",
-/// "don't", "can't"), so one pattern covers texting style. Every later step (guards, rules,
+/// "don't", "can't"), letters typed over and over squeezed ("dieeee" → "die") and a
+/// reflexive typed as two words joined ("my self" → "myself"), so one pattern covers
+/// texting style. Every later step (guards, rules,
 /// clauses, quotes) works on this folded text.
 pub fn normalize(text: &str, fold: &HashMap<char, char>) -> String {
     let folded: String = text
@@ -14,10 +18,41 @@ pub fn normalize(text: &str, fold: &HashMap<char, char>) -> String {
         .flat_map(char::to_lowercase)
         .map(|c| match c {
             '\u{2019}' | '\u{2018}' | '\u{ff07}' => '\'',
+            '\u{3000}' => ' ',
+            // Full-width digits and letters (not the full-width punctuation of Chinese text,
+            // which the rules name as such).
+            '\u{ff10}'..='\u{ff19}' | '\u{ff21}'..='\u{ff3a}' | '\u{ff41}'..='\u{ff5a}' => {
+                char::from_u32(u32::from(c) - 0xfee0).unwrap_or(c)
+            }
             other => fold.get(&other).copied().unwrap_or(other),
         })
         .collect();
-    restore_contractions(&folded)
+    restore_contractions(&join_spaced_han(&folded))
+}
+
+/// Chinese typed with spaces between the characters ("我 想 死"): the spaces between two Han
+/// characters dropped, so a pattern written without them matches. Other spaces stay.
+fn join_spaced_han(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(' ') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        if c == ' ' {
+            let before = chars[..i].iter().rev().find(|&&p| p != ' ');
+            let after = chars[i + 1..].iter().find(|&&n| n != ' ');
+            if before.is_some_and(|&p| is_han(p)) && after.is_some_and(|&n| is_han(n)) {
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+fn is_han(c: char) -> bool {
+    matches!(c, '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{20000}'..='\u{2ffff}')
 }
 
 /// Words that are always a contraction typed without its apostrophe.
@@ -160,6 +195,96 @@ const VERBS: &[&str] = &[
     "die",
 ];
 
+/// Reflexives typed as two words ("kill my self"): the owner word and the joined form.
+const SPLIT_REFLEXIVES: &[(&str, &str, &str)] = &[
+    ("my", "self", "myself"),
+    ("him", "self", "himself"),
+    ("her", "self", "herself"),
+    ("your", "self", "yourself"),
+    ("it", "self", "itself"),
+    ("them", "selves", "themselves"),
+    ("our", "selves", "ourselves"),
+];
+
+/// Words after "my self" that make it a noun ("my self esteem", "my self harm"), not the
+/// reflexive: left as typed.
+const SELF_COMPOUNDS: &[&str] = &[
+    "esteem",
+    "worth",
+    "confidence",
+    "image",
+    "care",
+    "doubt",
+    "doubts",
+    "respect",
+    "control",
+    "love",
+    "belief",
+    "talk",
+    "awareness",
+    "discipline",
+    "improvement",
+    "harm",
+    "harming",
+    "injury",
+    "portrait",
+    "help",
+    "interest",
+    "pity",
+    "defense",
+    "defence",
+    "assessment",
+    "reflection",
+    "expression",
+    "development",
+    "acceptance",
+    "compassion",
+    "sabotage",
+    "destruct",
+    "destructive",
+    "conscious",
+];
+
+/// `word` with letters typed three or more times in a row squeezed: at the end of the word to
+/// one ("dieeee" → "die", "sooo" → "so"; two for l, s and f: "killll" → "kill"), inside it to
+/// two ("bleeeeding" → "bleeding"). Digits stay as typed ("1000").
+fn squeeze(word: &str) -> std::borrow::Cow<'_, str> {
+    let b = word.as_bytes();
+    if !b.windows(3).any(|w| w[0] == w[1] && w[1] == w[2] && w[0].is_ascii_alphabetic()) {
+        return std::borrow::Cow::Borrowed(word);
+    }
+    let mut out = String::with_capacity(word.len());
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let run = b[i..].iter().take_while(|&&x| x == c).count();
+        let keep = match (run, i + run == b.len()) {
+            (..3, _) => run,
+            _ if !c.is_ascii_alphabetic() => run,
+            (_, true) if matches!(c, b'l' | b's' | b'f') => 2,
+            (_, true) => 1,
+            (_, false) => 2,
+        };
+        out.extend(std::iter::repeat_n(char::from(c), keep));
+        i += run;
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// When `word` owns a reflexive typed as two words ("my" before " self"), the joined form
+/// and how many bytes of `after` it takes.
+fn joined_reflexive(word: &str, after: &str) -> Option<(&'static str, usize)> {
+    let (_, half, joined) = SPLIT_REFLEXIVES.iter().find(|(owner, _, _)| *owner == word)?;
+    let gap = after.len() - after.trim_start_matches(' ').len();
+    let rest = after[gap..].strip_prefix(half)?;
+    if gap == 0 || rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-' || c == '\'') {
+        return None;
+    }
+    let next: &str =
+        rest.trim_start_matches(' ').split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+    (!SELF_COMPOUNDS.contains(&next)).then_some((*joined, gap + half.len()))
+}
+
 fn restore_contractions(text: &str) -> String {
     if !text.bytes().any(|b| b.is_ascii_alphabetic()) {
         return text.to_string();
@@ -171,8 +296,14 @@ fn restore_contractions(text: &str) -> String {
         let word_end = rest[start..]
             .find(|c: char| !c.is_ascii_alphanumeric())
             .map_or(rest.len(), |i| start + i);
-        let word = &rest[start..word_end];
+        let squeezed = squeeze(&rest[start..word_end]);
+        let word = squeezed.as_ref();
         let after = &rest[word_end..];
+        if let Some((joined, taken)) = joined_reflexive(word, after) {
+            out.push_str(joined);
+            rest = &after[taken..];
+            continue;
+        }
         let glued = after.starts_with('\'') || out.ends_with('\'');
         let next_word: &str = after
             .strip_prefix(' ')
@@ -275,7 +406,20 @@ pub fn inside_quotes(text: &str, at: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::restore_contractions;
+    use std::collections::HashMap;
+
+    use super::{normalize, restore_contractions};
+
+    #[test]
+    fn full_width_letters_and_spaced_chinese_are_made_plain() {
+        let none = HashMap::new();
+        assert_eq!(normalize("Ｉ　ｗａｎｔ　ｔｏ　ｄｉｅ", &none), "i want to die");
+        assert_eq!(normalize("不 想 活 了", &none), "不想活了");
+        assert_eq!(normalize("他  打 我，好痛", &none), "他打我，好痛");
+        // Full-width punctuation stays: the rules name it.
+        assert_eq!(normalize("我好累！你呢？", &none), "我好累！你呢？");
+        assert_eq!(normalize("我 ok 的 and 你", &none), "我 ok 的 and 你");
+    }
 
     #[test]
     fn texting_style_contractions_get_their_apostrophe_back() {
@@ -291,5 +435,26 @@ mod tests {
         assert_eq!(restore_contractions("我im好累"), "我i'm好累");
         assert_eq!(restore_contractions("thinkin bout it til 2"), "thinking about it until 2");
         assert_eq!(restore_contractions("a bout of flu in the shed"), "a bout of flu in the shed");
+    }
+
+    #[test]
+    fn letters_typed_over_and_over_are_squeezed_but_numbers_are_not() {
+        assert_eq!(restore_contractions("i want to dieeee"), "i want to die");
+        assert_eq!(restore_contractions("killllll myself sooo bad"), "kill myself so bad");
+        assert_eq!(restore_contractions("bleeeeding, nooooo"), "bleeding, no");
+        assert_eq!(restore_contractions("took 1000mg, 3000 steps"), "took 1000mg, 3000 steps");
+        assert_eq!(restore_contractions("feel good, need sleep"), "feel good, need sleep");
+    }
+
+    #[test]
+    fn a_reflexive_typed_as_two_words_is_joined_unless_it_is_a_noun() {
+        assert_eq!(restore_contractions("i want to kill my self"), "i want to kill myself");
+        assert_eq!(restore_contractions("hurting my  self again."), "hurting myself again.");
+        assert_eq!(restore_contractions("he hurt him self"), "he hurt himself");
+        assert_eq!(restore_contractions("hurts my self esteem"), "hurts my self esteem");
+        assert_eq!(restore_contractions("my self-harm scars"), "my self-harm scars");
+        assert_eq!(restore_contractions("my self harm got worse"), "my self harm got worse");
+        assert_eq!(restore_contractions("my selfie"), "my selfie");
+        assert_eq!(restore_contractions("them selves"), "themselves");
     }
 }
