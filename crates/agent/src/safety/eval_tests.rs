@@ -159,6 +159,16 @@ fn third_tuning_sets_meet_the_layer_one_goals() {
     }
 }
 
+/// Tuning set 4 (`tests/safety/tuning4/`): 240 explicit messages a language in the classes
+/// blind set 4 showed weakest (medical concern, harm to others, self-harm) and 100 lookalikes,
+/// measured once (zh 0.454, en 0.417) before round J widened the rules for it.
+#[test]
+fn fourth_tuning_sets_meet_the_layer_one_goals() {
+    for lang in ["zh", "en"] {
+        assert_layer_one_goals("tuning4", lang, 240, 100);
+    }
+}
+
 /// The first blind set (`tests/safety/blind/`): 160 explicit messages and 60 lookalikes a
 /// language by another author, kept apart until round I read its misses (2026-11-30). A
 /// tuning set since; blind set 4 (never read, measured by the CLI's figures test) is the

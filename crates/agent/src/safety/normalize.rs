@@ -30,8 +30,10 @@ pub fn normalize(text: &str, fold: &HashMap<char, char>) -> String {
     restore_contractions(&join_spaced_han(&folded))
 }
 
-/// Chinese typed with spaces between the characters ("我 想 死"): the spaces between two Han
-/// characters dropped, so a pattern written without them matches. Other spaces stay.
+/// Chinese typed with spaces between the characters ("我 想 死", "不 想 活 了"): a space between
+/// two Han characters is dropped when one of them stands alone between spaces, so a pattern
+/// written without them matches. A space between two runs ("超想割 一直盯着刀"), which texting
+/// uses as a comma, stays.
 fn join_spaced_han(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains(' ') {
         return std::borrow::Cow::Borrowed(text);
@@ -40,10 +42,14 @@ fn join_spaced_han(text: &str) -> std::borrow::Cow<'_, str> {
     let mut out = String::with_capacity(text.len());
     for (i, &c) in chars.iter().enumerate() {
         if c == ' ' {
-            let before = chars[..i].iter().rev().find(|&&p| p != ' ');
-            let after = chars[i + 1..].iter().find(|&&n| n != ' ');
-            if before.is_some_and(|&p| is_han(p)) && after.is_some_and(|&n| is_han(n)) {
-                continue;
+            let p = chars[..i].iter().rposition(|&p| p != ' ');
+            let n = chars[i + 1..].iter().position(|&n| n != ' ').map(|k| i + 1 + k);
+            if let (Some(p), Some(n)) = (p, n) {
+                let alone_before = p == 0 || chars[p - 1] == ' ';
+                let alone_after = chars.get(n + 1).is_none_or(|&c| c == ' ' || !is_han(c));
+                if is_han(chars[p]) && is_han(chars[n]) && (alone_before || alone_after) {
+                    continue;
+                }
             }
         }
         out.push(c);
@@ -416,6 +422,7 @@ mod tests {
         assert_eq!(normalize("Ｉ　ｗａｎｔ　ｔｏ　ｄｉｅ", &none), "i want to die");
         assert_eq!(normalize("不 想 活 了", &none), "不想活了");
         assert_eq!(normalize("他  打 我，好痛", &none), "他打我，好痛");
+        assert_eq!(normalize("今天超想割 一直盯着刀看", &none), "今天超想割 一直盯着刀看");
         // Full-width punctuation stays: the rules name it.
         assert_eq!(normalize("我好累！你呢？", &none), "我好累！你呢？");
         assert_eq!(normalize("我 ok 的 and 你", &none), "我 ok 的 and 你");

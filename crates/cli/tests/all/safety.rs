@@ -159,6 +159,7 @@ fn check_reproduces_every_figures_table_in_the_safety_doc() {
         ("#### The blind set", "blind/"),
         ("#### Blind set 3", "blind3/"),
         ("#### Blind set 4", "blind4/"),
+        ("#### Tuning set 4", "tuning4/"),
     ] {
         assert_eq!(documented(&doc, heading), measured(set), "docs/safety.md, {heading:?}");
     }
