@@ -68,7 +68,9 @@ fn every_builtin_regex_compiles() {
 fn labelled_messages() -> Vec<String> {
     let root = format!("{}/../../tests/safety", env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for dir in ["", "heldout", "heldout2", "fresh", "tuning2", "tuning3", "tuning4", "tuning5", "blind"] {
+    for dir in
+        ["", "heldout", "heldout2", "fresh", "tuning2", "tuning3", "tuning4", "tuning5", "blind"]
+    {
         for lang in ["zh", "en"] {
             files.push(format!("{root}/{dir}/{lang}.tsv"));
         }

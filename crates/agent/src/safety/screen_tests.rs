@@ -36,6 +36,29 @@ fn traditional_and_cantonese_wording_is_screened() {
     assert_eq!(check("我會用煙頭燙自己"), (Risk::Concern, Some(Category::SelfHarm)));
 }
 
+/// Everyday words that hold the characters and verbs of cutting (计划 holds 划: a first draft of
+/// round J flagged "用户想要一个计划" as acute self-harm).
+#[test]
+fn everyday_words_with_cutting_in_them_are_not_risk() {
+    for text in [
+        "用户想要一个计划。",
+        "我想做个五年规划",
+        "这个套餐好划算",
+        "周末想去划船",
+        "准备收割麦子了",
+        "我想割舍这段关系",
+        "股票又要割肉了",
+        "我要划掉清单上的一项",
+        "想要划重点",
+        "the company is cutting costs again",
+        "im cutting back on sugar",
+        "i want to cut ties with him",
+        "we are cutting the cake now",
+    ] {
+        assert_eq!(check(text), (Risk::None, None), "{text}");
+    }
+}
+
 #[test]
 fn idioms_and_hyperbole_are_not_risk() {
     for text in [
