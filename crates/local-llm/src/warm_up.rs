@@ -68,11 +68,9 @@ impl Session {
         // slower than no warm-up at all; keeping it never does.
         let kept = held || state_loaded;
         if shared < tokens.len() && !kept {
-            if !state_loaded {
-                // Holding only a prefix now, the cache is no conversation's latest: the next
-                // request of any conversation may still load its saved state.
-                self.cached_key = None;
-            }
+            // Holding only a prefix now, the cache is no conversation's latest: the next
+            // request of any conversation may still load its saved state.
+            self.cached_key = None;
             if self.fill(ctx, counters, &tokens, shared, cancelled)?.is_none() {
                 return Ok(None);
             }

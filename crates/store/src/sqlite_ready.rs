@@ -4,9 +4,10 @@
 //! and outside its own mutex. A second thread opening a database in that moment is told SQLite
 //! is ready, keys its connection before SQLCipher is, and `PRAGMA key` fails with SQLCipher's
 //! "An error occurred with PRAGMA key or rekey" (seen when two stores open at once in a fresh
-//! process). Every connection of the store opens through here: the first caller probes until a
-//! keyed in-memory connection works, the others wait for it. Owns only that wait; it must not
-//! open or touch any file.
+//! process). SQLCipher registers `sqlcipher_export` last, for connections opened after it.
+//! Every connection of the store opens through here: the first caller probes until a new
+//! in-memory connection can be keyed and knows `sqlcipher_export`, the others wait for it. Owns
+//! only that wait; it must not open or touch any file.
 
 use std::path::Path;
 use std::sync::Once;
@@ -26,7 +27,7 @@ pub fn sqlite_ready() {
     static READY: Once = Once::new();
     READY.call_once(|| {
         for _ in 0..PROBES {
-            if keyed_in_memory().is_ok() {
+            if sqlcipher_is_set_up().is_ok() {
                 return;
             }
             std::thread::sleep(PROBE_PAUSE);
@@ -34,11 +35,13 @@ pub fn sqlite_ready() {
     });
 }
 
-/// A connection to an in-memory database keyed with a throwaway raw key (no key derivation):
-/// it fails only while SQLCipher is not set up. No file is read or written.
-fn keyed_in_memory() -> rusqlite::Result<()> {
+/// A new connection to an in-memory database, keyed with a throwaway raw key (no key
+/// derivation), that knows `sqlcipher_export`: it fails only while SQLCipher is not set up.
+/// No file is read or written; the export is prepared, never run.
+fn sqlcipher_is_set_up() -> rusqlite::Result<()> {
     let conn = Connection::open_in_memory()?;
-    conn.pragma_update(None, "key", PROBE_KEY)
+    conn.pragma_update(None, "key", PROBE_KEY)?;
+    conn.prepare("SELECT sqlcipher_export('main')").map(drop)
 }
 
 const PROBE_KEY: &str = "x'0000000000000000000000000000000000000000000000000000000000000000'";
@@ -68,6 +71,6 @@ mod tests {
     #[test]
     fn the_probe_succeeds_once_ready_so_the_first_open_does_not_wait_out_the_probes() {
         sqlite_ready();
-        keyed_in_memory().unwrap();
+        sqlcipher_is_set_up().unwrap();
     }
 }

@@ -1,17 +1,17 @@
 //! Text normalisation before matching: lower case, straight apostrophes and quotes kept
-//! distinct, Traditional → Simplified folding from the rules file's `fold` table, and the
-//! clause boundaries used by negation.
+//! distinct, Traditional → Simplified folding from the rules file's `fold` table, texting forms
+//! (full-width letters, spaced-out Chinese, contractions without apostrophes, letters typed over
+//! and over, "my self"), and the clause boundaries used by negation.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Fold `text` for matching: lower case, straight apostrophes, full-width letters and digits
-/// made plain ("ｄｉｅ" → "die"), spaces between Chinese characters dropped ("不 想 活 了"),
-/// the fold table, and English
-/// contractions typed without their apostrophe restored ("im", "dont", "cant" → "i'm",
-/// "don't", "can't"), letters typed over and over squeezed ("dieeee" → "die") and a
-/// reflexive typed as two words joined ("my self" → "myself"), so one pattern covers
-/// texting style. Every later step (guards, rules,
-/// clauses, quotes) works on this folded text.
+/// made plain ("ｄｉｅ" → "die"), the fold table, spaces between Chinese characters dropped
+/// ("不 想 活 了"), English contractions typed without their apostrophe restored ("im", "dont",
+/// "cant" → "i'm", "don't", "can't"), letters typed over and over squeezed ("dieeee" → "die")
+/// and a reflexive typed as two words joined ("my self" → "myself"), so one pattern covers
+/// texting style. Every later step (guards, rules, clauses, quotes) works on this folded text.
 pub fn normalize(text: &str, fold: &HashMap<char, char>) -> String {
     let folded: String = text
         .chars()
@@ -27,16 +27,16 @@ pub fn normalize(text: &str, fold: &HashMap<char, char>) -> String {
             other => fold.get(&other).copied().unwrap_or(other),
         })
         .collect();
-    restore_contractions(&join_spaced_han(&folded))
+    restore_texting_forms(&join_spaced_han(&folded))
 }
 
 /// Chinese typed with spaces between the characters ("我 想 死", "不 想 活 了"): a space between
 /// two Han characters is dropped when one of them stands alone between spaces, so a pattern
 /// written without them matches. A space between two runs ("超想割 一直盯着刀"), which texting
 /// uses as a comma, stays.
-fn join_spaced_han(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains(' ') {
-        return std::borrow::Cow::Borrowed(text);
+fn join_spaced_han(text: &str) -> Cow<'_, str> {
+    if !text.contains(' ') || !text.chars().any(is_han) {
+        return Cow::Borrowed(text);
     }
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
@@ -54,7 +54,7 @@ fn join_spaced_han(text: &str) -> std::borrow::Cow<'_, str> {
         }
         out.push(c);
     }
-    std::borrow::Cow::Owned(out)
+    Cow::Owned(out)
 }
 
 fn is_han(c: char) -> bool {
@@ -254,10 +254,10 @@ const SELF_COMPOUNDS: &[&str] = &[
 /// `word` with letters typed three or more times in a row squeezed: at the end of the word to
 /// one ("dieeee" → "die", "sooo" → "so"; two for l, s and f: "killll" → "kill"), inside it to
 /// two ("bleeeeding" → "bleeding"). Digits stay as typed ("1000").
-fn squeeze(word: &str) -> std::borrow::Cow<'_, str> {
+fn squeeze(word: &str) -> Cow<'_, str> {
     let b = word.as_bytes();
     if !b.windows(3).any(|w| w[0] == w[1] && w[1] == w[2] && w[0].is_ascii_alphabetic()) {
-        return std::borrow::Cow::Borrowed(word);
+        return Cow::Borrowed(word);
     }
     let mut out = String::with_capacity(word.len());
     let mut i = 0;
@@ -274,7 +274,7 @@ fn squeeze(word: &str) -> std::borrow::Cow<'_, str> {
         out.extend(std::iter::repeat_n(char::from(c), keep));
         i += run;
     }
-    std::borrow::Cow::Owned(out)
+    Cow::Owned(out)
 }
 
 /// When `word` owns a reflexive typed as two words ("my" before " self"), the joined form
@@ -291,7 +291,9 @@ fn joined_reflexive(word: &str, after: &str) -> Option<(&'static str, usize)> {
     (!SELF_COMPOUNDS.contains(&next)).then_some((*joined, gap + half.len()))
 }
 
-fn restore_contractions(text: &str) -> String {
+/// The English texting forms of [`normalize`], word by word: contractions, dropped g's and
+/// texting words written out, letters typed over and over squeezed, "my self" joined.
+fn restore_texting_forms(text: &str) -> String {
     if !text.bytes().any(|b| b.is_ascii_alphabetic()) {
         return text.to_string();
     }
@@ -414,7 +416,7 @@ pub fn inside_quotes(text: &str, at: usize) -> bool {
 mod tests {
     use std::collections::HashMap;
 
-    use super::{normalize, restore_contractions};
+    use super::{normalize, restore_texting_forms};
 
     #[test]
     fn full_width_letters_and_spaced_chinese_are_made_plain() {
@@ -431,37 +433,37 @@ mod tests {
     #[test]
     fn texting_style_contractions_get_their_apostrophe_back() {
         assert_eq!(
-            restore_contractions("im done, i cant and i dont"),
+            restore_texting_forms("im done, i cant and i dont"),
             "i'm done, i can't and i don't"
         );
         assert_eq!(
-            restore_contractions("ill be gone, hell kill me"),
+            restore_texting_forms("ill be gone, hell kill me"),
             "i'll be gone, he'll kill me"
         );
-        assert_eq!(restore_contractions("i'm ill. what the hell"), "i'm ill. what the hell");
-        assert_eq!(restore_contractions("我im好累"), "我i'm好累");
-        assert_eq!(restore_contractions("thinkin bout it til 2"), "thinking about it until 2");
-        assert_eq!(restore_contractions("a bout of flu in the shed"), "a bout of flu in the shed");
+        assert_eq!(restore_texting_forms("i'm ill. what the hell"), "i'm ill. what the hell");
+        assert_eq!(restore_texting_forms("我im好累"), "我i'm好累");
+        assert_eq!(restore_texting_forms("thinkin bout it til 2"), "thinking about it until 2");
+        assert_eq!(restore_texting_forms("a bout of flu in the shed"), "a bout of flu in the shed");
     }
 
     #[test]
     fn letters_typed_over_and_over_are_squeezed_but_numbers_are_not() {
-        assert_eq!(restore_contractions("i want to dieeee"), "i want to die");
-        assert_eq!(restore_contractions("killllll myself sooo bad"), "kill myself so bad");
-        assert_eq!(restore_contractions("bleeeeding, nooooo"), "bleeding, no");
-        assert_eq!(restore_contractions("took 1000mg, 3000 steps"), "took 1000mg, 3000 steps");
-        assert_eq!(restore_contractions("feel good, need sleep"), "feel good, need sleep");
+        assert_eq!(restore_texting_forms("i want to dieeee"), "i want to die");
+        assert_eq!(restore_texting_forms("killllll myself sooo bad"), "kill myself so bad");
+        assert_eq!(restore_texting_forms("bleeeeding, nooooo"), "bleeding, no");
+        assert_eq!(restore_texting_forms("took 1000mg, 3000 steps"), "took 1000mg, 3000 steps");
+        assert_eq!(restore_texting_forms("feel good, need sleep"), "feel good, need sleep");
     }
 
     #[test]
     fn a_reflexive_typed_as_two_words_is_joined_unless_it_is_a_noun() {
-        assert_eq!(restore_contractions("i want to kill my self"), "i want to kill myself");
-        assert_eq!(restore_contractions("hurting my  self again."), "hurting myself again.");
-        assert_eq!(restore_contractions("he hurt him self"), "he hurt himself");
-        assert_eq!(restore_contractions("hurts my self esteem"), "hurts my self esteem");
-        assert_eq!(restore_contractions("my self-harm scars"), "my self-harm scars");
-        assert_eq!(restore_contractions("my self harm got worse"), "my self harm got worse");
-        assert_eq!(restore_contractions("my selfie"), "my selfie");
-        assert_eq!(restore_contractions("them selves"), "themselves");
+        assert_eq!(restore_texting_forms("i want to kill my self"), "i want to kill myself");
+        assert_eq!(restore_texting_forms("hurting my  self again."), "hurting myself again.");
+        assert_eq!(restore_texting_forms("he hurt him self"), "he hurt himself");
+        assert_eq!(restore_texting_forms("hurts my self esteem"), "hurts my self esteem");
+        assert_eq!(restore_texting_forms("my self-harm scars"), "my self-harm scars");
+        assert_eq!(restore_texting_forms("my self harm got worse"), "my self harm got worse");
+        assert_eq!(restore_texting_forms("my selfie"), "my selfie");
+        assert_eq!(restore_texting_forms("them selves"), "themselves");
     }
 }
