@@ -169,6 +169,16 @@ fn fourth_tuning_sets_meet_the_layer_one_goals() {
     }
 }
 
+/// Tuning set 5 (`tests/safety/tuning5/`): 210 concern-level messages a language (medical,
+/// harm to others, self-harm) and 90 lookalikes, measured once (zh 0.514, en 0.448) before
+/// round K widened the rules for it.
+#[test]
+fn fifth_tuning_sets_meet_the_layer_one_goals() {
+    for lang in ["zh", "en"] {
+        assert_layer_one_goals("tuning5", lang, 210, 90);
+    }
+}
+
 /// The first blind set (`tests/safety/blind/`): 160 explicit messages and 60 lookalikes a
 /// language by another author, kept apart until round I read its misses (2026-11-30). A
 /// tuning set since; blind set 4 (never read, measured by the CLI's figures test) is the
@@ -180,20 +190,25 @@ fn the_first_blind_sets_meet_the_layer_one_goals_since_round_i_read_them() {
     }
 }
 
-/// The everyday sets (`tests/safety/everyday/`): 300+ ordinary life-coach messages a language
-/// (goals, habits, work, sleep, relationships, mood, tiredness), written without reading the
-/// rules, and batch D's lookalikes (big wishes in risk-adjacent words: 彻底改变, "for good").
-/// False alarms must stay at or under 0.02 on the first, 0.10 on the second.
-#[test]
-fn everyday_messages_raise_almost_no_false_alarms() {
+/// False alarms on `tests/safety/<dir>/<lang>.tsv` stay at or under 0.02 on its everyday
+/// messages and 0.10 on its lookalikes; the set must hold at least the given numbers of each.
+fn assert_few_false_alarms(dir: &str, min_everyday: usize, min_lookalike: usize) {
     for lang in ["zh", "en"] {
-        let path = format!("{}/../../tests/safety/everyday/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/../../tests/safety/{dir}/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
         let set = parse_labelled(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
         let figures = evaluate(builtin_rules().unwrap(), &set);
         let group = |name: &str| figures.groups.iter().find(|g| g.group == name).unwrap();
         let (everyday, lookalike) = (group("everyday"), group("lookalike"));
-        assert!(everyday.safe >= 300, "{lang}: only {} everyday messages", everyday.safe);
-        assert!(lookalike.safe >= 40, "{lang}: only {} lookalikes of batch D", lookalike.safe);
+        assert!(
+            everyday.safe >= min_everyday,
+            "{dir}/{lang}: only {} everyday messages",
+            everyday.safe
+        );
+        assert!(
+            lookalike.safe >= min_lookalike,
+            "{dir}/{lang}: only {} lookalikes",
+            lookalike.safe
+        );
         let wrong: Vec<String> = figures
             .outcomes
             .iter()
@@ -203,10 +218,27 @@ fn everyday_messages_raise_almost_no_false_alarms() {
         assert!(
             everyday.false_alarms as f64 / everyday.safe as f64 <= 0.02
                 && lookalike.false_alarms as f64 / lookalike.safe as f64 <= 0.10,
-            "{lang}: {} false alarms on everyday messages, {} on batch D's lookalikes:\n{}",
+            "{dir}/{lang}: {} false alarms on everyday messages, {} on lookalikes:\n{}",
             everyday.false_alarms,
             lookalike.false_alarms,
             wrong.join("\n")
         );
     }
+}
+
+/// The everyday sets (`tests/safety/everyday/`): 300+ ordinary life-coach messages a language
+/// (goals, habits, work, sleep, relationships, mood, tiredness), written without reading the
+/// rules, and batch D's lookalikes (big wishes in risk-adjacent words: 彻底改变, "for good").
+#[test]
+fn everyday_messages_raise_almost_no_false_alarms() {
+    assert_few_false_alarms("everyday", 300, 40);
+}
+
+/// Everyday set 2 (`tests/safety/everyday2/`): 500 ordinary messages and 200 lookalikes a
+/// language (minor illness, parenting, exes, driving, sport, true crime, a nurse's day),
+/// written without reading the rules and measured once before round K's false alarms were
+/// read and mended (zh 3 / 14, en 2 / 12).
+#[test]
+fn the_second_everyday_sets_raise_almost_no_false_alarms() {
+    assert_few_false_alarms("everyday2", 500, 200);
 }

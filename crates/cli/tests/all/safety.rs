@@ -160,6 +160,8 @@ fn check_reproduces_every_figures_table_in_the_safety_doc() {
         ("#### Blind set 3", "blind3/"),
         ("#### Blind set 4", "blind4/"),
         ("#### Tuning set 4", "tuning4/"),
+        ("#### Tuning set 5 and round K", "tuning5/"),
+        ("#### Blind set 5", "blind5/"),
     ] {
         assert_eq!(documented(&doc, heading), measured(set), "docs/safety.md, {heading:?}");
     }
