@@ -179,6 +179,16 @@ fn fifth_tuning_sets_meet_the_layer_one_goals() {
     }
 }
 
+/// Tuning set 6 (`tests/safety/tuning6/`): 260 explicit messages a language in the classes
+/// blind sets 5 and 6 showed weakest (abuse, harm to others, medical concern, self-harm
+/// acute) and 100 lookalikes, measured once (zh 0.535, en 0.481) before round L.
+#[test]
+fn sixth_tuning_sets_meet_the_layer_one_goals() {
+    for lang in ["zh", "en"] {
+        assert_layer_one_goals("tuning6", lang, 260, 100);
+    }
+}
+
 /// The first blind set (`tests/safety/blind/`): 160 explicit messages and 60 lookalikes a
 /// language by another author, kept apart until round I read its misses (2026-11-30). A
 /// tuning set since; blind set 4 (never read, measured by the CLI's figures test) is the

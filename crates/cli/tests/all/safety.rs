@@ -162,6 +162,8 @@ fn check_reproduces_every_figures_table_in_the_safety_doc() {
         ("#### Tuning set 4", "tuning4/"),
         ("#### Tuning set 5 and round K", "tuning5/"),
         ("#### Blind set 5", "blind5/"),
+        ("#### Tuning set 6 and round L", "tuning6/"),
+        ("#### Blind set 6", "blind6/"),
     ] {
         assert_eq!(documented(&doc, heading), measured(set), "docs/safety.md, {heading:?}");
     }
