@@ -59,6 +59,63 @@ fn everyday_words_with_cutting_in_them_are_not_risk() {
     }
 }
 
+/// Everyday sentences in the words of rounds K and L (issue #28 §7): each of these was flagged
+/// by a first draft of those rounds (a crisis notice on a date, a lift to the station, a blood
+/// test, a frying pan) and its pattern was narrowed before the rules landed.
+#[test]
+fn everyday_sentences_in_the_words_of_rounds_k_and_l_are_not_risk() {
+    for text in [
+        "今晚在她家楼下等她 一起去吃饭",
+        "买东西都要问他要不要 他很挑",
+        "我要把旅行的照片发到群里",
+        "孩子越长越大了 好快",
+        "紧张得话也讲不出来",
+        "连续三天双倍积分 冲",
+        "手放在暖气片上取暖",
+        "这个乳液会用在手臂上",
+        "宝宝哭了 我摇了她一会儿就睡着了",
+        "购物的冲动赢了 又买了一双鞋",
+        "两天吃一顿火锅 太爽了",
+        "他们在找我 开会要迟到了",
+        "汤里放了东西 好香",
+        "蹲久了站起来眼前一黑",
+        "跑步的时候心跳到了160",
+        "新鞋磨到破皮了",
+        "i ran into traffic on the way home",
+        "tomorrow is the day! so excited for the wedding",
+        "the nurse drew blood for my check-up",
+        "food keeps sticking to the pan",
+        "sweating buckets at the gym today",
+        "my heart skips a beat when i see him",
+        "i'm not drinking much these days, feeling great",
+        "my toddler keeps falling over, he's just learning to walk",
+        "bought the baby a yellow hat",
+        "the rain came down like a curtain",
+        "my lump sum pension is getting bigger",
+        "she's at the door with pizza",
+        "my date is late, oh he's here",
+        "he took my dog for a walk twice today",
+        "i'm warming my hands over the stove",
+        "the towel is soaked after my swim",
+        "i just needed it, a whole week off",
+        "my mum won't let me go to the party",
+        "my back hurts me when i run",
+        "my brother beats me at chess every time",
+        "the music really touches me",
+        "i'll run her over to the station later",
+        "hiding in my bed all day, so tired",
+        "i told her i'd cut the cake after dinner",
+        "the hotel keeps my passport at reception",
+        "i used to post her pics on my story for her birthday",
+        "my friend is outside my house right now to pick me up",
+        "if i tell anyone about my crush i'll die of embarrassment",
+        "i picture holding my baby for the first time",
+        "heart rate 170 on my run this morning",
+    ] {
+        assert_eq!(check(text), (Risk::None, None), "{text}");
+    }
+}
+
 #[test]
 fn idioms_and_hyperbole_are_not_risk() {
     for text in [
