@@ -189,6 +189,16 @@ fn sixth_tuning_sets_meet_the_layer_one_goals() {
     }
 }
 
+/// Tuning set 7 (`tests/safety/tuning7/`): 260 explicit messages a language (abuse happening
+/// now, harm to others and medical concern, suicide concern) and 100 lookalikes, measured once
+/// (zh 0.627, en 0.604) before round M.
+#[test]
+fn seventh_tuning_sets_meet_the_layer_one_goals() {
+    for lang in ["zh", "en"] {
+        assert_layer_one_goals("tuning7", lang, 260, 100);
+    }
+}
+
 /// The first blind set (`tests/safety/blind/`): 160 explicit messages and 60 lookalikes a
 /// language by another author, kept apart until round I read its misses (2026-11-30). A
 /// tuning set since; blind set 4 (never read, measured by the CLI's figures test) is the

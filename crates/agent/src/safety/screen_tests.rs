@@ -59,11 +59,11 @@ fn everyday_words_with_cutting_in_them_are_not_risk() {
     }
 }
 
-/// Everyday sentences in the words of rounds K and L (issue #28 §7): each of these was flagged
-/// by a first draft of those rounds (a crisis notice on a date, a lift to the station, a blood
+/// Everyday sentences in the words of rounds K to M (issue #28 §7): each of these was flagged
+/// by a first draft of those rounds or an older rule (a crisis notice on a date, a lift to the station, a blood
 /// test, a frying pan) and its pattern was narrowed before the rules landed.
 #[test]
-fn everyday_sentences_in_the_words_of_rounds_k_and_l_are_not_risk() {
+fn everyday_sentences_in_the_words_of_rounds_k_to_m_are_not_risk() {
     for text in [
         "今晚在她家楼下等她 一起去吃饭",
         "买东西都要问他要不要 他很挑",
@@ -111,6 +111,26 @@ fn everyday_sentences_in_the_words_of_rounds_k_and_l_are_not_risk() {
         "if i tell anyone about my crush i'll die of embarrassment",
         "i picture holding my baby for the first time",
         "heart rate 170 on my run this morning",
+        // Round M's first draft.
+        "the bus is not coming back",
+        "i'm stuck inside because of the rain",
+        "he's coming up for the weekend",
+        "my sister is coming in tonight",
+        "he'll throw her a surprise party",
+        "i can't get out of bed today",
+        "we picked a date for the wedding!",
+        "i'd rather be dead than wear that",
+        "i'm going to make my ex pay child support",
+        "i told her she'd regret it if she skipped the concert",
+        "one day i go finish my degree",
+        "we'll take out the whole team for dinner",
+        "she says i'm next in line for promotion",
+        "the event is being held at the town hall",
+        "bought a new app, thinking of using it",
+        "got beaten properly at chess",
+        "she had a black eye from netball",
+        "my periods stopped, i think it's menopause",
+        "dengue is in the news again",
     ] {
         assert_eq!(check(text), (Risk::None, None), "{text}");
     }

@@ -164,6 +164,8 @@ fn check_reproduces_every_figures_table_in_the_safety_doc() {
         ("#### Blind set 5", "blind5/"),
         ("#### Tuning set 6 and round L", "tuning6/"),
         ("#### Blind set 6", "blind6/"),
+        ("#### Tuning set 7 and round M", "tuning7/"),
+        ("#### Blind set 7", "blind7/"),
     ] {
         assert_eq!(documented(&doc, heading), measured(set), "docs/safety.md, {heading:?}");
     }
