@@ -199,6 +199,16 @@ fn seventh_tuning_sets_meet_the_layer_one_goals() {
     }
 }
 
+/// Tuning set 8 (`tests/safety/tuning8/`): 100 suicide messages a language (70 acute: a last
+/// message, a goodbye sent, standing somewhere high, pills in hand; 30 concern) and 60
+/// lookalikes, measured once (zh 0.490, en 0.610) before round N.
+#[test]
+fn eighth_tuning_sets_meet_the_layer_one_goals() {
+    for lang in ["zh", "en"] {
+        assert_layer_one_goals("tuning8", lang, 100, 60);
+    }
+}
+
 /// The first blind set (`tests/safety/blind/`): 160 explicit messages and 60 lookalikes a
 /// language by another author, kept apart until round I read its misses (2026-11-30). A
 /// tuning set since; blind set 4 (never read, measured by the CLI's figures test) is the

@@ -136,6 +136,50 @@ fn everyday_sentences_in_the_words_of_rounds_k_to_m_are_not_risk() {
     }
 }
 
+/// Everyday sentences in the words of suicide, written before round N read its tuning set (a
+/// last message before a flight, a last day at the office, not wanting to live in others'
+/// expectations, wanting to vanish for a day): older rules flagged five of them.
+#[test]
+fn everyday_sentences_near_the_words_of_suicide_are_not_risk() {
+    for text in [
+        "今天是我在公司的最后一天",
+        "这是我最后一条消息 明天换号了",
+        "手机快没电了 要死了",
+        "植物又被我养死了",
+        "我想结束这段关系",
+        "想结束这个项目 太累了",
+        "想一走了之 去旅行",
+        "今晚去天台看星星",
+        "周末去江边散步",
+        "跟同事道别 明天离职",
+        "把旧衣服都送人了 断舍离",
+        "写了一封信给十年后的自己",
+        "医生开的安眠药 吃一颗就睡着了",
+        "药快吃完了 明天去医院开",
+        "我不想活在别人的期待里",
+        "不想上班 想消失一天",
+        "这个deadline要了我的命",
+        "this is my last message before my flight",
+        "my phone is about to die",
+        "last day at the office today!",
+        "i want to end this relationship",
+        "i gave my old clothes away, feels good",
+        "wrote a letter to my future self",
+        "went up to the rooftop bar for drinks",
+        "standing on the bridge watching the sunset",
+        "i could sleep forever",
+        "this deadline will be the death of me",
+        "said goodbye to my team today, new job monday",
+        "i took my sleeping pill and i'm off to bed",
+        "i have a plan for tonight: pizza and netflix",
+        "i'm jumping into the pool",
+        "killing time at the airport",
+        "i'm so done with this week lol",
+    ] {
+        assert_eq!(check(text), (Risk::None, None), "{text}");
+    }
+}
+
 #[test]
 fn idioms_and_hyperbole_are_not_risk() {
     for text in [
