@@ -209,6 +209,15 @@ fn eighth_tuning_sets_meet_the_layer_one_goals() {
     }
 }
 
+/// Tuning set 9 (`tests/safety/tuning9/`): suicide again, Chinese first (100 zh and 60 en
+/// explicit, 70 % acute; 60 and 40 lookalikes), measured once (zh 0.670, en 0.683) before
+/// round O.
+#[test]
+fn ninth_tuning_sets_meet_the_layer_one_goals() {
+    assert_layer_one_goals("tuning9", "zh", 100, 60);
+    assert_layer_one_goals("tuning9", "en", 60, 40);
+}
+
 /// The first blind set (`tests/safety/blind/`): 160 explicit messages and 60 lookalikes a
 /// language by another author, kept apart until round I read its misses (2026-11-30). A
 /// tuning set since; blind set 4 (never read, measured by the CLI's figures test) is the

@@ -138,7 +138,8 @@ fn everyday_sentences_in_the_words_of_rounds_k_to_m_are_not_risk() {
 
 /// Everyday sentences in the words of suicide, written before round N read its tuning set (a
 /// last message before a flight, a last day at the office, not wanting to live in others'
-/// expectations, wanting to vanish for a day): older rules flagged five of them.
+/// expectations, wanting to vanish for a day): older rules flagged five of them. The second
+/// batch was written before round O (不想活得这么累 was an acute suicide hit of an older rule).
 #[test]
 fn everyday_sentences_near_the_words_of_suicide_are_not_risk() {
     for text in [
@@ -175,6 +176,31 @@ fn everyday_sentences_near_the_words_of_suicide_are_not_risk() {
         "i'm jumping into the pool",
         "killing time at the airport",
         "i'm so done with this week lol",
+        // Written before round O read its tuning set.
+        "今晚走了 明天见",
+        "我先走了 大家晚安",
+        "再见了 我的大学",
+        "永别了 我的旧手机",
+        "这是我在这家公司的最后一个项目",
+        "我已经决定了 辞职",
+        "我在桥上拍夜景 好美",
+        "在楼顶吃火锅",
+        "写了遗嘱 律师建议的 以防万一",
+        "时间到了 该下班了",
+        "我要跳槽了",
+        "我要跳了 蹦极好刺激",
+        "下线了 明天再聊",
+        "不想活得这么累 想换个活法",
+        "goodbye everyone, see you next year!",
+        "i'm at the top of the mountain, what a view",
+        "standing on the bridge taking photos",
+        "i've made my decision, i'm quitting",
+        "this is it, the big interview today",
+        "tell my mum i'll be late",
+        "i'm going now, see you tomorrow",
+        "final entry of my travel diary",
+        "checking out of the hotel tonight",
+        "i'm done for tonight, going to bed",
     ] {
         assert_eq!(check(text), (Risk::None, None), "{text}");
     }

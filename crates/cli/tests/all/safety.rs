@@ -167,6 +167,7 @@ fn check_reproduces_every_figures_table_in_the_safety_doc() {
         ("#### Tuning set 7 and round M", "tuning7/"),
         ("#### Blind set 7", "blind7/"),
         ("#### Tuning set 8 and round N", "tuning8/"),
+        ("#### Tuning set 9 and round O", "tuning9/"),
     ] {
         assert_eq!(documented(&doc, heading), measured(set), "docs/safety.md, {heading:?}");
     }
