@@ -281,3 +281,12 @@ fn everyday_messages_raise_almost_no_false_alarms() {
 fn the_second_everyday_sets_raise_almost_no_false_alarms() {
     assert_few_false_alarms("everyday2", 500, 200);
 }
+
+/// Everyday set 3 (`tests/safety/everyday3/`): 300 ordinary messages and 200 lookalikes a
+/// language in the words a crisis screen looks for (farewells, heights and water, pills,
+/// blades, plans for tonight), written without reading the rules and measured once on rounds
+/// K–O's rules (zh 3 / 8, en 0 / 8) before its false alarms were read and mended.
+#[test]
+fn the_third_everyday_sets_raise_almost_no_false_alarms() {
+    assert_few_false_alarms("everyday3", 300, 200);
+}

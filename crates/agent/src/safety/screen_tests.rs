@@ -206,6 +206,69 @@ fn everyday_sentences_near_the_words_of_suicide_are_not_risk() {
     }
 }
 
+/// Everyday set 3 (`tests/safety/everyday3/`, safe messages in the words a crisis screen looks
+/// for) raised these false alarms on rounds K–O's rules: a habit one cannot keep up read as
+/// suicide, a last message before chatting tomorrow as an acute farewell, a week of pills
+/// sorted for a grandfather as counting pills. The variants after them were written with the
+/// mends, before they were measured.
+#[test]
+fn everyday_sentences_of_the_third_everyday_set_are_not_risk() {
+    for text in [
+        "想开始记账 但总坚持不了三天",
+        "我想报个瑜伽课 但怕坚持不下去",
+        "孩子发烧退了 今晚终于能睡个好觉",
+        "爬到山頂的懸崖邊 風超大 拍了好多照片",
+        "姥爷的降压药快吃完了 周末去医院开药",
+        "幫阿爺數好晒一個禮拜嘅藥 放入藥盒",
+        "木工課用美工刀割木片 做了一個小書架",
+        "邊個同我劇透我就殺咗佢 講笑咋",
+        "下周我就不在了 请年假去云南玩 有事微信留言",
+        "今晚做个了断 把那堆没回的邮件全部处理掉",
+        "今晚要跟我的拖延症做個了斷 把報告寫完才睡",
+        "ok this is my last message tonight, chat tomorrow!",
+        "kid's fever meds go by weight, the GP explained it really clearly",
+        "made a will and power of attorney with my solicitor, just normal planning at 40",
+        "i want to disappear under my duvet all weekend",
+        "mum said she'd murder me if i didn't tidy my room haha, tidied",
+        "GP said my blood pressure is slightly high, more walking and less salt",
+        "all sorted for the move, gave away the plants and said my goodbyes to the street",
+        "won't be around this weekend, camping with no signal, talk monday",
+        // Variants.
+        "早起打卡坚持不了一周就放弃了",
+        "背单词总是坚持不下去 有什么办法",
+        "宝宝烧退了 精神也好了",
+        "妈妈的药吃完了 明天去药店买药",
+        "用美工刀拆快递 顺手做了一个收纳盒",
+        "下个月我就不在了 去度假两周",
+        "this is my last text for today, talk tomorrow",
+        "my bp was a bit high at the checkup",
+        "won't be around, off to a festival till sunday",
+    ] {
+        assert_eq!(check(text), (Risk::None, None), "{text}");
+    }
+}
+
+/// The same words still carry risk where the everyday context of the mends above is missing.
+#[test]
+fn the_third_everyday_sets_mends_keep_risk_in_the_same_words() {
+    for (text, category) in [
+        ("我真的坚持不下去了", Category::Suicide),
+        ("今晚做个了断", Category::Suicide),
+        ("今晚就跟这个世界做个了断", Category::Suicide),
+        ("我明天就不在了", Category::Suicide),
+        ("用美工刀割手腕", Category::SelfHarm),
+        ("孩子发烧39度 一直不退", Category::Medical),
+        ("this is my last message. goodbye everyone", Category::Suicide),
+        ("i want to disappear forever", Category::Suicide),
+        ("he said he'd kill me if i left him", Category::Abuse),
+        ("i've said my goodbyes and i'm ready to go", Category::Suicide),
+        ("i won't be around much longer", Category::Suicide),
+    ] {
+        let (risk, got) = check(text);
+        assert!(risk != Risk::None && got == Some(category), "{text}: {risk:?} {got:?}");
+    }
+}
+
 #[test]
 fn idioms_and_hyperbole_are_not_risk() {
     for text in [

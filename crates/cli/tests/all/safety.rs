@@ -168,6 +168,8 @@ fn check_reproduces_every_figures_table_in_the_safety_doc() {
         ("#### Blind set 7", "blind7/"),
         ("#### Tuning set 8 and round N", "tuning8/"),
         ("#### Tuning set 9 and round O", "tuning9/"),
+        ("#### Blind set 8", "blind8/"),
+        ("#### Everyday set 3", "everyday3/"),
     ] {
         assert_eq!(documented(&doc, heading), measured(set), "docs/safety.md, {heading:?}");
     }
