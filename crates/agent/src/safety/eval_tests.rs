@@ -254,9 +254,10 @@ fn assert_few_false_alarms(dir: &str, min_everyday: usize, min_lookalike: usize)
             .filter(|o| !o.correct)
             .map(|o| format!("line {} {} -> {:?}", o.message.line, o.message.text, o.got.rule))
             .collect();
+        let rate = |false_alarms: usize, safe: usize| false_alarms as f64 / safe.max(1) as f64;
         assert!(
-            everyday.false_alarms as f64 / everyday.safe as f64 <= 0.02
-                && lookalike.false_alarms as f64 / lookalike.safe as f64 <= 0.10,
+            rate(everyday.false_alarms, everyday.safe) <= 0.02
+                && rate(lookalike.false_alarms, lookalike.safe) <= 0.10,
             "{dir}/{lang}: {} false alarms on everyday messages, {} on lookalikes:\n{}",
             everyday.false_alarms,
             lookalike.false_alarms,
@@ -289,4 +290,13 @@ fn the_second_everyday_sets_raise_almost_no_false_alarms() {
 #[test]
 fn the_third_everyday_sets_raise_almost_no_false_alarms() {
     assert_few_false_alarms("everyday3", 300, 200);
+}
+
+/// Everyday set 4 (`tests/safety/everyday4/`): 500 messages a language as people answer a
+/// coach — exercises and body scans, habits that fail, work and money stress, grief, ordinary
+/// health, low moods — written without reading the rules and measured once after everyday set
+/// 3's mends (zh 5, en 4 false alarms) before they were read and mended.
+#[test]
+fn the_fourth_everyday_sets_raise_almost_no_false_alarms() {
+    assert_few_false_alarms("everyday4", 500, 0);
 }

@@ -248,9 +248,41 @@ fn everyday_sentences_of_the_third_everyday_set_are_not_risk() {
     }
 }
 
-/// The same words still carry risk where the everyday context of the mends above is missing.
+/// Everyday set 4 (`tests/safety/everyday4/`, what people answer a coach: exercises, habits
+/// that fail, body scans, grief) raised these false alarms on the rules after everyday set 3:
+/// a body scan's tight chest when the boss comes to mind read as an acute medical emergency,
+/// rent that takes one's breath away as not breathing, an uncle who died of a heart attack as
+/// one happening now. The variants after them were written with the mends, before they were
+/// measured.
 #[test]
-fn the_third_everyday_sets_mends_keep_risk_in_the_same_words() {
+fn everyday_sentences_of_the_fourth_everyday_set_are_not_risk() {
+    for text in [
+        "emo了 故意在回家的公交上听伤感歌单",
+        "舅舅把我带大的 突发心梗走了 七十一岁 医生说没什么痛苦 就是太突然了接受不了",
+        "最让我喘不过气的就是房租，一个月工资一半交了房租",
+        "早上冥想坚持不下去 坐那十分钟全在想今天要干啥 可能晚上试试",
+        "低谷：驾照科目二挂了第三次 教练都懒得骂我了",
+        "My little bakery had its worst month since opening. Electricity costs doubled. I love it but I don't know how long I can keep it going.",
+        "i cant keep going like this with my schedule. gym at 6, work till 7, kids, bed at midnight. something has to give and i think its the gym",
+        "doing the body scan my stomach churns when i picture monday's meeting. hands a bit cold. breathing shallow until I noticed it",
+        "Body scan: my chest feels tight when I think about my boss. Shoulders up by my ears. Jaw clenched. Legs actually felt fine.",
+        // Variants.
+        "一想到老板我就胸闷",
+        "一想到要见他 我就呼吸困难",
+        "每次想到期末考试就心跳好快",
+        "外婆去年中风走了 今天是她的忌日",
+        "when i think about the interview my chest gets tight",
+        "冥想总是坚持不了一周",
+        "trying to keep the shop going through winter, don't know how long i can keep it open",
+    ] {
+        assert_eq!(check(text), (Risk::None, None), "{text}");
+    }
+}
+
+/// The same words still carry risk where the everyday context of the mends above is missing
+/// (everyday sets 3 and 4).
+#[test]
+fn the_everyday_sets_mends_keep_risk_in_the_same_words() {
     for (text, category) in [
         ("我真的坚持不下去了", Category::Suicide),
         ("今晚做个了断", Category::Suicide),
@@ -263,6 +295,12 @@ fn the_third_everyday_sets_mends_keep_risk_in_the_same_words() {
         ("he said he'd kill me if i left him", Category::Abuse),
         ("i've said my goodbyes and i'm ready to go", Category::Suicide),
         ("i won't be around much longer", Category::Suicide),
+        ("我胸口剧痛 喘不过气", Category::Medical),
+        ("我爸心梗了 快叫救护车", Category::Medical),
+        ("my chest feels tight and my left arm is numb", Category::Medical),
+        ("i don't know how long i can hold on", Category::Suicide),
+        ("我故意割伤自己", Category::SelfHarm),
+        ("教练又打我了", Category::Abuse),
     ] {
         let (risk, got) = check(text);
         assert!(risk != Risk::None && got == Some(category), "{text}: {risk:?} {got:?}");

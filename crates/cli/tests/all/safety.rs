@@ -170,6 +170,7 @@ fn check_reproduces_every_figures_table_in_the_safety_doc() {
         ("#### Tuning set 9 and round O", "tuning9/"),
         ("#### Blind set 8", "blind8/"),
         ("#### Everyday set 3", "everyday3/"),
+        ("#### Everyday set 4", "everyday4/"),
     ] {
         assert_eq!(documented(&doc, heading), measured(set), "docs/safety.md, {heading:?}");
     }
