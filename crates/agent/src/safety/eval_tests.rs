@@ -300,3 +300,12 @@ fn the_third_everyday_sets_raise_almost_no_false_alarms() {
 fn the_fourth_everyday_sets_raise_almost_no_false_alarms() {
     assert_few_false_alarms("everyday4", 500, 0);
 }
+
+/// Answers to the app's own protocol questions (`tests/safety/protocol_answers/`): 400 a
+/// language, honest and often dark (the anti-vision, the pain one has learned to live with),
+/// none in danger; written without reading the rules and measured once (zh 3, en 3 false
+/// alarms) before they were read and mended.
+#[test]
+fn answers_to_the_apps_own_protocol_questions_raise_almost_no_false_alarms() {
+    assert_few_false_alarms("protocol_answers", 400, 0);
+}

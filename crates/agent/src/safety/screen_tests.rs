@@ -279,6 +279,32 @@ fn everyday_sentences_of_the_fourth_everyday_set_are_not_risk() {
     }
 }
 
+/// Answers to the app's own protocol questions (`tests/safety/protocol_answers/`: the pain one
+/// has learned to live with, a Tuesday ten years from now if nothing changes, the enemy
+/// pattern) raised these false alarms: a "vision" read as eyesight, a body imagined ten years
+/// on as an emergency now, being interrupted by messages (打断) as being hit. Said "as a figure
+/// of speech" (说说而已), "I'd rather die than live like that" is left to the model check. The
+/// variants after them were written with the mends, before they were measured.
+#[test]
+fn answers_to_the_apps_own_protocol_questions_are_not_risk() {
+    for text in [
+        "身体肯定垮了 现在已经每天靠咖啡撑 再过十年估计高血压糖尿病都有了 还在为一份讨厌的工作拼命",
+        "我老公的哥哥 两口子吵了二十年 都不离 我看着就觉得窒息 宁愿死也不想过那种日子 当然是说说而已 就是特别不想",
+        "早上最高，晚上接小孩之後最低。阻礙是一直被工作訊息打斷。",
+        "I'm retired and the days all blur together. Nobody needs me for anything before noon. I've stopped mentioning it to my wife because she just says join a club.",
+        "My dad. Spent 35 years at the council, retired, now he just sits in his chair. I love him, but honestly I'd rather die than live like my father - figure of speech obviously, I just mean I'll do anything to not end up in that chair.",
+        "Vision. Went for a walk with my neighbour instead of the telly. Grand altogether.",
+        // Variants.
+        "vision board is going well",
+        "my vision for next year is going freelance",
+        "五年后 估计血压血糖都高了",
+        "开会的时候一直被电话打断",
+    ] {
+        let (risk, _) = check(text);
+        assert_eq!(risk, Risk::None, "{text}");
+    }
+}
+
 /// The same words still carry risk where the everyday context of the mends above is missing
 /// (everyday sets 3 and 4).
 #[test]
@@ -301,6 +327,12 @@ fn the_everyday_sets_mends_keep_risk_in_the_same_words() {
         ("i don't know how long i can hold on", Category::Suicide),
         ("我故意割伤自己", Category::SelfHarm),
         ("教练又打我了", Category::Abuse),
+        ("my vision went blurry and my face is drooping", Category::Medical),
+        ("我一直被他打", Category::Abuse),
+        ("我血压突然好高 头好晕", Category::Medical),
+        ("我现在真的要去死了 这次不是说说而已", Category::Suicide),
+        ("i want to die and it's not a figure of speech", Category::Suicide),
+        ("我真係想死 唔係講笑", Category::Suicide),
     ] {
         let (risk, got) = check(text);
         assert!(risk != Risk::None && got == Some(category), "{text}: {risk:?} {got:?}");
