@@ -309,3 +309,12 @@ fn the_fourth_everyday_sets_raise_almost_no_false_alarms() {
 fn answers_to_the_apps_own_protocol_questions_raise_almost_no_false_alarms() {
     assert_few_false_alarms("protocol_answers", 400, 0);
 }
+
+/// Everyday set 5 (`tests/safety/everyday5/`): 300 long messages a language (four to ten
+/// sentences poured out at the end of a day), written without reading the rules and measured
+/// once on rounds K–O's rules (zh 16, en 21 false alarms: 5 % and 7 %) before they were read
+/// and mended.
+#[test]
+fn long_everyday_messages_raise_almost_no_false_alarms() {
+    assert_few_false_alarms("everyday5", 300, 0);
+}

@@ -305,6 +305,50 @@ fn answers_to_the_apps_own_protocol_questions_are_not_risk() {
     }
 }
 
+/// Everyday set 5 (`tests/safety/everyday5/`, long messages poured out at the end of a day)
+/// raised 16 (zh) and 21 (en) false alarms on rounds K–O's rules, most of them one sentence of
+/// a long, happy message: a bowl that collapsed in a pottery class, a manager's praise one
+/// "almost fainted" at, "odd shoes" read as an overdose, a son asking whether his father will
+/// die, wearing paint-ball bruises from a team day. One sentence of each is held here.
+#[test]
+fn sentences_of_long_everyday_messages_are_not_risk() {
+    for text in [
+        "今天体检抽血 我晕针 差点晕过去 护士让我躺了一会儿 喝了杯糖水 缓过来了",
+        "今晚打麻将赢了三百块 开心死了 结果回家老婆说你又去打麻将 我赶紧把钱上交",
+        "今天班上兩個學生打架 其實只是推來推去 我把他們叫到辦公室",
+        "今天去爬合歡山 有點高山反應 頭痛又想吐 在停車場休息了一下 好多了",
+        "这个月控制住了花钱 存了三千块",
+        "今天终于摊开说了 她说她没意识到 以后会注意",
+        "今天考完雅思了 等成绩的这两周要煎熬了",
+        "今天我们部门团建去玩真人CS 我被打了一身颜料弹",
+        "结果昨晚刷剧又刷到两点 今早起来头痛欲裂",
+        "今天腰疼得起不来床 请了假 去医院做了核磁 说是腰肌劳损",
+        "她得了阿尔茨海默 已经不认识人了",
+        "今天牙痛到半邊臉都腫了 去看牙醫 要根管治療",
+        "今天打排球拦网的时候手指戳了一下 去医院拍片说是挫伤 没骨折",
+        "He is eleven and has beaten me at Mario Kart thirty times in a row.",
+        "i swear if my brother borrows my car one more time without asking i will actually murder him.",
+        "today my boss called me into a meeting and I thought I was getting fired, heart pounding, palms sweating.",
+        "someone brought homemade wings that were so hot I cried, my mouth is still numb.",
+        "We went to the pub and told stories until they kicked us out.",
+        "my cousins pushed me into the water in my clothes, i was so vexed, then i pushed them too lol.",
+        "My bowl collapsed three times and the instructor said it looked expressive.",
+        "Then I came home and collapsed on the sofa and my husband made chicken soup.",
+        "He asked if I'm going to die and I said one day, when I'm very old.",
+        "Took my 80 year old mum for her hearing aid fitting.",
+        "Nothing severe, just a horrible cold, fever for two days, tired all the time.",
+        "today my manager praised my work in front of the whole team, i almost fainted.",
+        "Today I had to tell my elderly neighbour her cat had been hit by a car.",
+        "I burnt my wrist taking a lasagne out of the oven, small, ran it under the tap.",
+        "My partner left a note on the fridge saying proud of you.",
+        "my flatmate made a croquembouche and nearly set the kitchen on fire with the caramel.",
+        "Today was hungover mayhem on the school run, wore odd shoes.",
+        "The swim was chaos, someone kicked me in the face, my goggles filled up.",
+    ] {
+        assert_eq!(check(text), (Risk::None, None), "{text}");
+    }
+}
+
 /// The same words still carry risk where the everyday context of the mends above is missing
 /// (everyday sets 3 and 4).
 #[test]
@@ -333,6 +377,16 @@ fn the_everyday_sets_mends_keep_risk_in_the_same_words() {
         ("我现在真的要去死了 这次不是说说而已", Category::Suicide),
         ("i want to die and it's not a figure of speech", Category::Suicide),
         ("我真係想死 唔係講笑", Category::Suicide),
+        ("my dad kicked me out last night and i have nowhere to go", Category::Abuse),
+        ("he pushed me into the pool and held me under", Category::Abuse),
+        ("i nearly fainted at work today", Category::Medical),
+        ("i burned my wrist with the iron on purpose", Category::SelfHarm),
+        ("i took too many pills, i think i od'd", Category::Medical),
+        ("他用钱控制我 工资全部上交", Category::Abuse),
+        ("我头痛欲裂 从来没这么痛过", Category::Medical),
+        ("我爸突然不认识人了 说话也乱", Category::Medical),
+        ("i collapsed at work and can't feel my arm", Category::Medical),
+        ("he kicked me in the face last night", Category::Abuse),
     ] {
         let (risk, got) = check(text);
         assert!(risk != Risk::None && got == Some(category), "{text}: {risk:?} {got:?}");

@@ -172,6 +172,7 @@ fn check_reproduces_every_figures_table_in_the_safety_doc() {
         ("#### Everyday set 3", "everyday3/"),
         ("#### Everyday set 4", "everyday4/"),
         ("#### Answers to the app's own protocol questions", "protocol_answers/"),
+        ("#### Everyday set 5: long messages", "everyday5/"),
     ] {
         assert_eq!(documented(&doc, heading), measured(set), "docs/safety.md, {heading:?}");
     }
