@@ -344,6 +344,11 @@ fn sentences_of_long_everyday_messages_are_not_risk() {
         "my flatmate made a croquembouche and nearly set the kitchen on fire with the caramel.",
         "Today was hungover mayhem on the school run, wore odd shoes.",
         "The swim was chaos, someone kicked me in the face, my goggles filled up.",
+        // Internet hyperbole written after set 5's mends (笑不活了 was an acute suicide hit).
+        "笑不活了家人们",
+        "我一口老血喷出来",
+        "今天在公司社死了 全组都看到了",
+        "我直接原地去世",
     ] {
         assert_eq!(check(text), (Risk::None, None), "{text}");
     }
@@ -387,6 +392,8 @@ fn the_everyday_sets_mends_keep_risk_in_the_same_words() {
         ("我爸突然不认识人了 说话也乱", Category::Medical),
         ("i collapsed at work and can't feel my arm", Category::Medical),
         ("he kicked me in the face last night", Category::Abuse),
+        ("我真的不想活了", Category::Suicide),
+        ("刚才吐了一大口血", Category::Medical),
     ] {
         let (risk, got) = check(text);
         assert!(risk != Risk::None && got == Some(category), "{text}: {risk:?} {got:?}");
