@@ -394,6 +394,20 @@ fn the_everyday_sets_mends_keep_risk_in_the_same_words() {
         ("he kicked me in the face last night", Category::Abuse),
         ("我真的不想活了", Category::Suicide),
         ("刚才吐了一大口血", Category::Medical),
+        // What the session's first contexts would have hidden (its review, docs/safety.md).
+        ("打针后呼吸困难 全身起疹子", Category::Medical),
+        ("在葬礼上突然胸口剧痛", Category::Medical),
+        ("摔倒撞到头 脑挫伤 一直吐", Category::Medical),
+        ("朋友喝多了 叫不醒", Category::Medical),
+        ("团建的时候被领导打了", Category::Abuse),
+        ("练车的时候教练摸我腿", Category::Abuse),
+        ("今晚做个了断 告别的邮件已经定时发送了", Category::Suicide),
+        ("站在天台上 拍了最后一张照片", Category::Suicide),
+        ("胰岛素用完了 没钱去医院", Category::Medical),
+        ("i feel hot and numb and can't move my arm", Category::Medical),
+        ("went back to work and my vision went blurry", Category::Medical),
+        ("i left a note saying i'm proud of you all, goodbye", Category::Suicide),
+        ("i've collapsed three times today", Category::Medical),
     ] {
         let (risk, got) = check(text);
         assert!(risk != Risk::None && got == Some(category), "{text}: {risk:?} {got:?}");
