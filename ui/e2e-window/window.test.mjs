@@ -543,10 +543,16 @@ test("Settings → Connections adds a server, and the coach uses its tool after 
     const composer = await testId(app, "composer");
     await composer.type(MCP_QUESTION);
     await composer.type(ENTER);
-    const dialog = await app.waitFind('[data-testid="approval-dialog"]', 30_000);
-    assert.match(await dialog.text(), /notes/);
-    assert.match(await dialog.text(), /echo/);
-    await (await testId(app, "approve")).click();
+    // The dialog may render again while the turn goes on: read it afresh each time (a node
+    // held across a render is stale).
+    await waitFor("the approval naming the connection and its tool", async () => {
+      const text = await lastText(app, "approval-dialog");
+      return /notes/.test(text) && /echo/.test(text);
+    }, 30_000);
+    await waitFor("the approval given", async () => {
+      await (await testId(app, "approve")).click();
+      return true;
+    }, 10_000);
     await waitFor("the answer with the tool's result", async () => (await lastText(app, "msg-assistant")).includes("明天九点复盘"), 30_000);
     const activity = await lastText(app, "tool-activity");
     assert.match(activity, /notes/, `the tool line names the connection: ${activity}`);
