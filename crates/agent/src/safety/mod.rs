@@ -22,6 +22,8 @@ mod types;
 #[cfg(test)]
 mod eval_tests;
 #[cfg(test)]
+mod everyday_tests;
+#[cfg(test)]
 mod gate_tests;
 #[cfg(test)]
 mod resources_tests;
