@@ -4,13 +4,8 @@
 // both themes has no serious or critical axe-core violation (contrast AA included); the keyboard
 // reaches the controls with a visible focus ring; the theme switch applies, persists through the
 // core, and is applied before the first paint of the next start.
-import { expect, test, type Page } from "@playwright/test";
-import { axe, SHOTS } from "./support";
-
-async function send(page: Page, text: string) {
-  await page.getByTestId("composer").fill(text);
-  await page.getByTestId("composer").press("Enter");
-}
+import { expect, test } from "@playwright/test";
+import { axe, SHOTS, send } from "./support";
 
 for (const lang of ["en", "zh-CN"] as const) {
   for (const theme of ["light", "dark"] as const) {

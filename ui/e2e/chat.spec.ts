@@ -1,13 +1,7 @@
 // The chat screen in a real browser over the mocked shell: streaming, stop and retry,
 // approvals, a model error's fix, the plan and skill badge, keyboard use.
-import { expect, test, type Page } from "@playwright/test";
-
-const SHOTS = "test-results/screenshots";
-
-async function send(page: Page, text: string) {
-  await page.getByTestId("composer").fill(text);
-  await page.getByTestId("composer").press("Enter");
-}
+import { expect, test } from "@playwright/test";
+import { SHOTS, send } from "./support";
 
 test("a message streams in as Markdown", async ({ page }) => {
   await page.goto("./?lang=en&delay=40#chat");

@@ -1,14 +1,8 @@
 // Failures that used to be dropped silently, now shown in the screen that failed, in the UI's
 // language (the mock's `?fail=cmd` makes a command fail as a locked database does); and the
 // chat's lines from the app store: the tokens a reply used, skill folders changed on disk.
-import { expect, test, type Page } from "@playwright/test";
-
-const SHOTS = "test-results/screenshots";
-
-async function send(page: Page, text: string) {
-  await page.getByTestId("composer").fill(text);
-  await page.getByTestId("composer").press("Enter");
-}
+import { expect, test } from "@playwright/test";
+import { SHOTS, send } from "./support";
 
 for (const [lang, what, close] of [
   ["en", "Your conversations could not be read or changed.", "Close"],

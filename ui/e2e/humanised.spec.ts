@@ -1,13 +1,7 @@
 // The conversation, humanised (issue 31): each built-in tool's activity reads as a short line in
 // the person's language; the raw call (name, arguments, result) only in its expandable details.
 import { expect, test, type Page } from "@playwright/test";
-
-const SHOTS = "test-results/screenshots";
-
-async function send(page: Page, text: string) {
-  await page.getByTestId("composer").fill(text);
-  await page.getByTestId("composer").press("Enter");
-}
+import { SHOTS, send } from "./support";
 
 async function startDankoe(page: Page) {
   await send(page, "我想重置一下我的生活");

@@ -3,13 +3,7 @@
 // progress bar follows each step to the completion card, the report exports in every
 // format, and the Protocols screen lists runs by status (resume, export).
 import { expect, test, type Page } from "@playwright/test";
-
-const SHOTS = "test-results/screenshots";
-
-async function send(page: Page, text: string) {
-  await page.getByTestId("composer").fill(text);
-  await page.getByTestId("composer").press("Enter");
-}
+import { SHOTS, send } from "./support";
 
 async function invite(page: Page) {
   await send(page, "我想重置一下我的生活");
