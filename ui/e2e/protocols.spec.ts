@@ -119,6 +119,41 @@ test("in Chinese the bar and the completion card name the steps as the protocol 
   await expect(done.getByTestId("protocol-answer").first().locator("dt")).toHaveText("你的回答");
 });
 
+test("a message at risk pauses the protocol; it resumes from the chat, also after the conversation is opened again", async ({ page }) => {
+  await page.goto("./?lang=zh-CN&delay=0#chat");
+  await invite(page);
+  await page.getByTestId("protocol-start").click();
+  const bar = page.getByTestId("protocol-progress");
+  await expect(bar).toHaveAttribute("aria-valuenow", "1");
+  await send(page, "回答 1");
+  await expect(bar).toHaveAttribute("aria-valuenow", "2");
+  await send(page, "我真的不想活了，已经想好怎么做了");
+  await expect(page.getByTestId("safety-notice")).toBeVisible();
+  // The next question waits: the bar stays on step 2, paused, with its Resume button right here.
+  const paused = page.getByTestId("protocol-paused");
+  await expect(paused).toContainText("已暂停。问题会等你准备好再继续");
+  await expect(page.getByText("第 2 步，共 6 步 · 早上 · 已暂停")).toBeVisible();
+  await expect(bar).toHaveAttribute("aria-valuenow", "2");
+  await page.screenshot({ path: `${SHOTS}/protocol-paused-zh.png` });
+  // A later message is not taken as the step's answer while it is paused.
+  await send(page, "今天好一点了");
+  await expect(page.getByTestId("msg-assistant").last()).toContainText("先喘口气", { timeout: 15_000 });
+  await expect(bar).toHaveAttribute("aria-valuenow", "2");
+
+  // Opened again, the conversation shows its paused run where the person left it.
+  await expect(page.getByTestId("send")).toBeVisible({ timeout: 15_000 });
+  await page.getByTestId("new-conversation").click();
+  await expect(paused).toHaveCount(0);
+  await page.getByTestId("conversation-item").first().click();
+  await expect(paused).toBeVisible();
+  await expect(page.getByTestId("protocol-resume-here")).toHaveText("在这里继续");
+  await page.getByTestId("protocol-resume-here").click();
+  await expect(paused).toHaveCount(0);
+  await expect(page.getByText("第 2 步，共 6 步 · 早上")).toBeVisible();
+  await send(page, "回答 2");
+  await expect(bar).toHaveAttribute("aria-valuenow", "3");
+});
+
 test("later declines the invitation with a command, not a message", async ({ page }) => {
   await page.goto("./?lang=zh-CN&delay=0#chat");
   await invite(page);

@@ -120,6 +120,7 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
             busy={running}
             onStart={() => void chat.startProtocol()}
             onLater={() => void chat.laterProtocol()}
+            onResume={() => void chat.resumeProtocol()}
           />
         )}
         <Thread conversationId={state.conversationId} messages={state.messages} />

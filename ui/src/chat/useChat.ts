@@ -128,5 +128,19 @@ export function useChat(onListChanged: () => void) {
     }
   }, []);
 
-  return { state, send, retry, stop, decide, open, startProtocol, laterProtocol };
+  /** The paused protocol's Resume button: the run is active again (another active run of the
+   * skill is paused), told through the same reducer as a turn's events, so the next message
+   * answers its step. */
+  const resumeProtocol = useCallback(async () => {
+    const runId = current().protocol?.runId;
+    if (!runId) return;
+    try {
+      const change = await client.protocols.resume(runId);
+      feed(change.events);
+    } catch (e) {
+      dispatch({ type: "fail", failure: client.toCommandError(e) });
+    }
+  }, [feed]);
+
+  return { state, send, retry, stop, decide, open, startProtocol, laterProtocol, resumeProtocol };
 }

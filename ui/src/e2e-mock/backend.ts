@@ -13,7 +13,7 @@ import { createModels } from "./models";
 import { createProtocols } from "./protocols";
 import { createReminders } from "./reminders";
 import { applyChange, encryptionOf, initialSettings } from "./settings";
-import { pickScript, type Script } from "./scripts";
+import { AT_RISK, pickScript, type Script } from "./scripts";
 import { createSkills } from "./skills";
 import { createJournal } from "./journal";
 import { createMcp } from "./mcp";
@@ -236,8 +236,13 @@ export function installMockBackend() {
     if (conv && !retry) conv.messages.push(message("user", text, runId));
     conv?.messages.push(message("assistant", "", runId));
     const lapsed = retry ? null : protocols.lapse(text, chosen !== null);
-    const answer = chosen ? protocols.choose(chosen, text, id) : retry ? null : protocols.answer(text);
-    const picked: Script = answer ? { events: answer, after: null } : pickScript(text);
+    // A message at risk is not a protocol answer: the safety path pauses the live run instead.
+    const risky = !retry && !chosen && AT_RISK.test(text);
+    const answer = chosen ? protocols.choose(chosen, text, id) : retry || risky ? null : protocols.answer(text);
+    const screened: Script = answer ? { events: answer, after: null } : pickScript(text);
+    const notice = screened.events.findIndex((e) => e.type === "safety_notice") + 1;
+    const paused = risky && notice > 0 ? protocols.pauseForSafety() : [];
+    const picked: Script = { ...screened, events: [...screened.events.slice(0, notice), ...paused, ...screened.events.slice(notice)] };
     protocols.note(picked.events);
     // A lapsed invitation is told right after the run starts, as the core's protocol hook does.
     const at = picked.events.findIndex((e) => e.type === "run_started") + 1;

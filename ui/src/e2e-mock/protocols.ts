@@ -214,5 +214,15 @@ export function createProtocols() {
     return ev({ type: "protocol_invitation_lapsed", skill: "lifecoach", protocol_id: id });
   }
 
-  return { handle, answer, choose, note, lapse };
+  /** A message at risk while a run is live: the run is paused, as the core's safety path
+   * pauses the skill's active protocol (the event comes right after the notice). */
+  function pauseForSafety(): Envelope[] {
+    const r = live;
+    if (!r || r.status !== "active") return [];
+    r.status = "paused";
+    touch(r);
+    return [ev({ type: "protocol_paused", protocol_id: r.protocol_id, protocol_run_id: r.id, step: r.step, total_steps: r.total_steps })];
+  }
+
+  return { handle, answer, choose, note, lapse, pauseForSafety };
 }

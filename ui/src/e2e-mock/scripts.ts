@@ -44,6 +44,9 @@ function connectionTool(e: Envelope): Envelope {
   return e;
 }
 
+/** The messages the mocked safety screen finds at risk (the core's rules decide in the app). */
+export const AT_RISK = /不想活/;
+
 export function pickScript(message: string): Script {
   const m = message.toLowerCase();
   if (m.startsWith("bench")) {
@@ -70,7 +73,7 @@ export function pickScript(message: string): Script {
     };
   }
   if (m.includes("重置") || m.includes("reset")) return { events: parseJsonl(invite), after: null };
-  if (m.includes("不想活")) return { events: parseJsonl(safety), after: null };
+  if (AT_RISK.test(m)) return { events: parseJsonl(safety), after: null };
   if (m.includes("error") || m.includes("出错")) return { events: parseJsonl(modelError), after: null };
   if (m.includes("plan") || m.includes("计划")) return { events: parseJsonl(plan), after: null };
   return { events: parseJsonl(text), after: null };

@@ -2,7 +2,9 @@
 // as buttons (Start is a turn with the structured choice, so the coach asks the first
 // question at once; Later is `later_protocol`; never typed text), the lapsed card when the
 // next message was not an agreement (nothing started; the coach may offer it again),
-// the progress bar with the step names while it runs, and the completion card with the
+// the progress bar with the step names while it runs (paused — by the safety screen or by
+// another protocol starting — with a Resume button here, so nobody has to hunt for it on the
+// Protocols screen), and the completion card with the
 // person's own answers (not the model's summary) and the report's export buttons. Drawn from the chat state's `ProtocolView` only.
 
 import { useTranslation } from "react-i18next";
@@ -16,6 +18,7 @@ interface Props {
   busy: boolean;
   onStart: () => void;
   onLater: () => void;
+  onResume: () => void;
 }
 
 /** The invitation's words in the UI's language: English where the protocol has them. */
@@ -27,7 +30,7 @@ function invitationWords(inv: NonNullable<ProtocolView["invitation"]>, english: 
   };
 }
 
-export function ProtocolPanel({ protocol: p, busy, onStart, onLater }: Props) {
+export function ProtocolPanel({ protocol: p, busy, onStart, onLater, onResume }: Props) {
   const { t, i18n } = useTranslation();
   const english = i18n.language.startsWith("en");
   if (p.status === "invited" && p.invitation) {
@@ -69,7 +72,7 @@ export function ProtocolPanel({ protocol: p, busy, onStart, onLater }: Props) {
       </Card>
     );
   }
-  if (p.status === "active" || p.status === "paused") return <ProgressView p={p} />;
+  if (p.status === "active" || p.status === "paused") return <ProgressView p={p} busy={busy} onResume={onResume} />;
   if (p.status === "completed") {
     return (
       <Card as="section" tone="ok" className="protocol-card protocol-done" data-testid="protocol-complete" aria-label={t("protocol.complete")}>
@@ -87,7 +90,7 @@ export function ProtocolPanel({ protocol: p, busy, onStart, onLater }: Props) {
   );
 }
 
-function ProgressView({ p }: { p: ProtocolView }) {
+function ProgressView({ p, busy, onResume }: { p: ProtocolView; busy: boolean; onResume: () => void }) {
   const { t, i18n } = useTranslation();
   const total = Math.max(p.totalSteps, p.step, 1);
   // English step names for an English UI when the protocol has them; else its own (Chinese).
@@ -129,6 +132,14 @@ function ProgressView({ p }: { p: ProtocolView }) {
           );
         })}
       </ol>
+      {p.status === "paused" && (
+        <div className="protocol-paused" data-testid="protocol-paused">
+          <p className="muted small">{t("protocol.pausedNote")}</p>
+          <Button type="button" data-testid="protocol-resume-here" disabled={busy || !p.runId} onClick={onResume}>
+            {t("protocol.resume")}
+          </Button>
+        </div>
+      )}
     </section>
   );
 }

@@ -27,8 +27,19 @@ describe("reopenedProtocol", () => {
     expect(reopenedProtocol(conv("c1", "career"), [run("card", "active", null)])).toEqual([]);
     expect(reopenedProtocol(conv("c1", null), [run("card", "active", null)])).toEqual([]);
   });
-  it("ignores paused, finished and other conversations' runs", () => {
-    const runs = [run("p", "paused", "c1"), run("d", "completed", "c1"), run("x", "active", "c2")];
+  it("else the conversation's own paused run, shown paused (its Resume button is there)", () => {
+    const events = reopenedProtocol(conv("c1", "lifecoach"), [run("d", "completed", "c1"), run("p", "paused", "c1")]);
+    expect(events).toMatchObject([
+      { type: "protocol_progress", protocol_run_id: "p", step: 3, step_name: "愿景" },
+      { type: "protocol_paused", protocol_run_id: "p", step: 3, total_steps: 6 },
+    ]);
+  });
+  it("an active run wins over a paused one", () => {
+    const events = reopenedProtocol(conv("c1", "lifecoach"), [run("p", "paused", "c1"), run("card", "active", null)]);
+    expect(events).toMatchObject([{ type: "protocol_progress", protocol_run_id: "card" }]);
+  });
+  it("ignores finished runs, other conversations' runs and paused runs it did not start", () => {
+    const runs = [run("d", "completed", "c1"), run("x", "active", "c2"), run("q", "paused", "c2"), run("n", "paused", null)];
     expect(reopenedProtocol(conv("c1", "lifecoach"), runs)).toEqual([]);
   });
 });
