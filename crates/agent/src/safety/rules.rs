@@ -3,7 +3,7 @@
 //! the rules, guards and fiction cues are gated by literals (`gate.rs`), so a message compiles
 //! only what its words can match.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{LazyLock, OnceLock};
 
 use aho_corasick::AhoCorasick;
@@ -33,6 +33,9 @@ struct RulesFile {
     joking: Vec<String>,
     #[serde(default)]
     guards: Vec<GuardEntry>,
+    /// Named `unless` contexts several rules share (`unless_contexts` on a rule).
+    #[serde(default)]
+    contexts: BTreeMap<String, Vec<String>>,
     rules: Vec<RuleEntry>,
 }
 
@@ -56,6 +59,48 @@ struct RuleEntry {
     unsure: bool,
     #[serde(default)]
     unless: Vec<String>,
+    #[serde(default)]
+    unless_contexts: Vec<String>,
+}
+
+impl RuleEntry {
+    /// The rule's own `unless` patterns, then those of each named context it lists.
+    fn unless_with(&self, contexts: &BTreeMap<String, Vec<String>>) -> Result<Vec<String>, String> {
+        let mut all = self.unless.clone();
+        for name in &self.unless_contexts {
+            let Some(patterns) = contexts.get(name) else {
+                let known: Vec<&str> = contexts.keys().map(String::as_str).collect();
+                return Err(format!(
+                    "rule \"{}\": unknown context \"{name}\" in unless_contexts (the file's \
+                     `contexts:` defines {})",
+                    self.id,
+                    if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                ));
+            };
+            all.extend(patterns.iter().cloned());
+        }
+        Ok(all)
+    }
+}
+
+/// Every context a rule names is defined, and every context is named by at least one rule and
+/// has a pattern: a context nobody uses, or one that drops nothing, is a mistake to report, not
+/// to carry.
+fn check_contexts(raw: &RulesFile) -> Result<(), String> {
+    for rule in &raw.rules {
+        rule.unless_with(&raw.contexts)?;
+    }
+    for (name, patterns) in &raw.contexts {
+        if patterns.is_empty() {
+            return Err(format!("context \"{name}\" has no patterns"));
+        }
+        if !raw.rules.iter().any(|r| r.unless_contexts.contains(name)) {
+            return Err(format!(
+                "context \"{name}\" is listed in no rule's unless_contexts: use it or remove it"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// One compiled rule: any of its patterns firing is a hit.
@@ -185,6 +230,7 @@ impl RuleSet {
         let format = |message: String| SafetyError::Format { file: file.to_string(), message };
         let raw: RulesFile = serde_yaml_ng::from_str(yaml).map_err(|e| format(e.to_string()))?;
         let fold = parse_fold(&raw.fold).map_err(format)?;
+        check_contexts(&raw).map_err(format)?;
         let compile = |rule: &str, patterns: &[String]| compile(file, rule, patterns);
         // `不$`-style cues only count right before the hit; the rest anywhere before it.
         let (adjacent, anywhere): (Vec<String>, Vec<String>) =
@@ -195,7 +241,7 @@ impl RuleSet {
         }
         let mut rules = Vec::with_capacity(raw.rules.len());
         let mut seen = std::collections::HashSet::new();
-        for entry in raw.rules {
+        for entry in &raw.rules {
             if !seen.insert(entry.id.clone()) {
                 return Err(format(format!(
                     "rule id \"{}\" is used twice; ids must be unique",
@@ -222,10 +268,10 @@ impl RuleSet {
             }
             let pattern = compile(&entry.id, &entry.patterns)?
                 .ok_or_else(|| format(format!("rule \"{}\" has no patterns", entry.id)))?;
-            let unless = compile(&entry.id, &entry.unless)?;
+            let unless = compile(&entry.id, &entry.unless_with(&raw.contexts).map_err(format)?)?;
             rules.push(Rule {
                 unless,
-                id: entry.id,
+                id: entry.id.clone(),
                 category,
                 risk,
                 pattern,
@@ -273,9 +319,9 @@ pub(super) fn joined_patterns(yaml: &str) -> Result<Vec<String>, serde_yaml_ng::
         raw.negation.into_iter().partition(|p| p.ends_with('$'));
     let guards: Vec<String> = raw.guards.into_iter().map(|g| g.pattern).collect();
     let mut lists = vec![anywhere, adjacent, raw.fiction, raw.reported, raw.joking, guards];
-    for rule in raw.rules {
-        lists.push(rule.patterns);
-        lists.push(rule.unless);
+    for rule in &raw.rules {
+        lists.push(rule.patterns.clone());
+        lists.push(rule.unless_with(&raw.contexts).unwrap_or_default());
     }
     Ok(lists.iter().filter(|list| !list.is_empty()).map(|list| joined_pattern(list)).collect())
 }

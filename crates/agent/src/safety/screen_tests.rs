@@ -210,6 +210,40 @@ fn an_unless_context_in_the_same_sentence_drops_the_hit() {
 }
 
 #[test]
+fn a_named_context_drops_the_hits_of_every_rule_that_lists_it() {
+    let yaml = "contexts:\n  running: ['跑步|马拉松']\nrules:\n  - id: x.breath\n    category: medical\n    risk: acute\n    patterns: ['喘不过气']\n    unless_contexts: [running]\n  - id: x.chest\n    category: medical\n    risk: acute\n    patterns: ['胸口(很)?痛']\n    unless: ['健身']\n    unless_contexts: [running]\n  - id: x.other\n    category: medical\n    risk: acute\n    patterns: ['晕倒']\n";
+    let rules = RuleSet::parse(yaml, "t.yaml").unwrap();
+    for text in ["跑步回来喘不过气", "马拉松后胸口很痛", "健身后胸口痛"] {
+        assert_eq!(rules.screen(text).risk, Risk::None, "{text}");
+    }
+    // Only where the context is listed, and only in the hit's sentence.
+    assert_eq!(rules.screen("跑步时晕倒了").risk, Risk::Acute);
+    assert_eq!(rules.screen("昨天跑步了。今天胸口痛").risk, Risk::Acute);
+
+    // A context no rule defines, one no rule uses, or one without patterns is refused, named.
+    let refused = |yaml: &str, says: &str| {
+        let err = RuleSet::parse(yaml, "t.yaml").unwrap_err().to_string();
+        assert!(err.contains("t.yaml") && err.contains(says), "{err}");
+    };
+    let rule = "rules:\n  - id: x.a\n    category: medical\n    risk: acute\n    patterns: ['a']\n";
+    refused(
+        &format!("contexts:\n  running: ['跑步']\n{rule}    unless_contexts: [runing]\n"),
+        "rule \"x.a\": unknown context \"runing\" in unless_contexts (the file's `contexts:` defines running)",
+    );
+    refused(
+        &format!("contexts:\n  running: ['跑步']\n{rule}"),
+        "context \"running\" is listed in no rule",
+    );
+    refused(
+        &format!("contexts:\n  running: []\n{rule}    unless_contexts: [running]\n"),
+        "context \"running\" has no patterns",
+    );
+    let broken = format!("contexts:\n  running: ['(']\n{rule}    unless_contexts: [running]\n");
+    let err = RuleSet::parse(&broken, "t.yaml").unwrap_err();
+    assert!(matches!(&err, SafetyError::Pattern { rule, .. } if rule == "x.a"), "{err}");
+}
+
+#[test]
 fn cantonese_characters_fold_to_their_mandarin_equivalents() {
     // 鎅/𠝹 (cut), 佢 (him), 諗 (think), 咗 (aspect marker) reach the Mandarin patterns.
     assert_eq!(check("我會用刀仔鎅手").1, Some(Category::SelfHarm));
