@@ -3,4 +3,4 @@
 /**
  * Why a hit did not count at full strength.
  */
-export type SafetyDiscount = "negated" | "fiction" | "reported" | "joking";
+export type SafetyDiscount = "negated" | "fiction" | "reported" | "joking" | "context";

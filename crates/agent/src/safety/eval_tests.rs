@@ -318,3 +318,12 @@ fn answers_to_the_apps_own_protocol_questions_raise_almost_no_false_alarms() {
 fn long_everyday_messages_raise_almost_no_false_alarms() {
     assert_few_false_alarms("everyday5", 300, 0);
 }
+
+/// Everyday set 7 (`tests/safety/everyday7`): 200 long safe messages a language near the words
+/// of care — a clinician's shift, an emergency told as over, sparring, caring for a parent, a
+/// past hard time — by a helper who read nothing here, measured once (zh 27, en 21 false alarms:
+/// 13.5 % and 10.5 %), then read and mended, mostly by the deferring contexts.
+#[test]
+fn long_messages_near_the_words_of_care_raise_almost_no_false_alarms() {
+    assert_few_false_alarms("everyday7", 200, 0);
+}

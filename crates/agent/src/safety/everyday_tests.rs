@@ -2,7 +2,7 @@
 //! a safe set's false alarms (docs/safety.md) — and the risky sentences in the same words that
 //! the mends must not hide. The screen's own behaviour is tested in `screen_tests`.
 
-use super::{Category, Risk, screen};
+use super::{Category, Discount, Risk, screen};
 
 fn check(text: &str) -> (Risk, Option<Category>) {
     let got = screen(text).unwrap();
@@ -373,8 +373,72 @@ fn the_everyday_sets_mends_keep_risk_in_the_same_words() {
         ("went back to work and my vision went blurry", Category::Medical),
         ("i left a note saying i'm proud of you all, goodbye", Category::Suicide),
         ("i've collapsed three times today", Category::Medical),
+        // Near everyday set 7's mends: the same words without their setting.
+        ("我老婆突然说不出完整的话，人也糊里糊涂的", Category::Medical),
+        ("他一拳打在我胸口，我现在喘不过气", Category::Medical),
+        ("I cut my arm again tonight, like I did years ago", Category::SelfHarm),
+        ("I cycled to the bridge and I want to die", Category::Suicide),
+        ("老天啊，他不让我出门见朋友", Category::Abuse),
+        ("今天下班路上我突然胸口剧痛喘不过气", Category::Medical),
+        ("我痛苦到想死", Category::Suicide),
+        ("my mum is in hospital and she can't breathe", Category::Medical),
+        ("he will kill me if i tell anyone", Category::Abuse),
     ] {
         let (risk, got) = check(text);
         assert!(risk != Risk::None && got == Some(category), "{text}: {risk:?} {got:?}");
+    }
+}
+
+/// Sentences of everyday set 7 (long messages near the words of care), read after it was
+/// measured: each raised a notice before its mend.
+#[test]
+fn sentences_near_the_words_of_care_are_not_risk() {
+    none_of(&[
+        "罗勒又被我养死了。下一盆罗勒我打算买个带储水的花盆",
+        "十九岁那年我在夜店混，整个人一塌糊涂，现在干净十一年了",
+        "而家租屋真係搵到想死，睇咗十一個盤",
+        "有一條問題我突然腦閉塞，尷尬到想死，好想搵個窿捐入去",
+        "这个画面太窒息了，而且每一条都是从我现在的习惯里直接延长出去的",
+        "原来上班可以不用每天提心吊胆",
+        "我发现切菜的时候脑子特别安静，只有刀落在砧板上的声音",
+        "第四次打完我差点把手机扔出去，在客厅里走来走去骂了十分钟",
+        "一年前的我肯定会回家怀疑人生，觉得“连老天都不让我换工作”",
+        "是我姐和医生一直在旁边推着我",
+        "那些我们以为熬不过去的日子，最后都熬过来了",
+        "细个喺沙灘差啲遇溺，到而家都唔敢落深水",
+        "灯亮了，房子没着火，我也没被电到",
+        "对练的搭档不小心一个肘碰到了我嘴角，嘴唇肿了一点，现在喝水还有点疼",
+        "说完心跳很快但很爽，领导还点名说我的想法不错",
+        "My 5 year old asked me at bedtime if I'm going to die.",
+        "I wrote what I'd want my niece to say at my funeral when I'm like 90",
+        "For the \"who would come to my funeral\" question I counted and it's like nine people",
+        "My sister dragged me to the GP and that was the start of everything",
+        "I can't go on like this with my wardrobe, I swear.",
+        "Got a tattoo today over the old scars on my wrist, from when I was a teenager",
+        "21 hairpins, my lungs were on fire and I wanted to die around hairpin 7",
+        "Replaced a light fitting. Turned off the breaker, tested it twice.",
+        "My aunt forwarded a message saying my cousin's marriage will \"kill\" my grandmother.",
+        "Haven't missed a dose in three weeks, which for me is a record.",
+    ]);
+}
+
+/// The settings the deferring contexts stand for, in the built-in rules: a clinician's shift
+/// and an emergency told as over leave the hit to the model check (unsure), never drop it.
+#[test]
+fn a_clinicians_shift_and_an_emergency_told_as_over_are_left_to_the_model_check() {
+    for text in [
+        "我是120调度员。戴上耳机就不停地接电话：胸痛、摔倒",
+        "助产士，今天另一个产后大出血，妈妈和宝宝现在都平安",
+        "我室友昨晚惊恐发作，喘不上气。做了心电图也没事",
+        "Junior doctor in A&E, week three of nights. An overdose who was medically fine by morning.",
+        "Midwife, long day: one postpartum haemorrhage, mum and baby are both doing well",
+        "我是护士，今天下班路上我自己突然胸口剧痛喘不过气",
+    ] {
+        let got = screen(text).unwrap();
+        assert_eq!(
+            (got.risk, got.unsure, got.discount),
+            (Risk::None, true, Some(Discount::Context)),
+            "{text}: {got:?}"
+        );
     }
 }

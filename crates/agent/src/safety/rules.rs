@@ -61,17 +61,36 @@ struct RuleEntry {
     unless: Vec<String>,
     #[serde(default)]
     unless_contexts: Vec<String>,
+    #[serde(default)]
+    defer_contexts: Vec<String>,
 }
 
 impl RuleEntry {
     /// The rule's own `unless` patterns, then those of each named context it lists.
     fn unless_with(&self, contexts: &BTreeMap<String, Vec<String>>) -> Result<Vec<String>, String> {
         let mut all = self.unless.clone();
-        for name in &self.unless_contexts {
+        all.extend(self.named(&self.unless_contexts, "unless_contexts", contexts)?);
+        Ok(all)
+    }
+
+    /// The patterns of the contexts in `defer_contexts`.
+    fn defer_with(&self, contexts: &BTreeMap<String, Vec<String>>) -> Result<Vec<String>, String> {
+        self.named(&self.defer_contexts, "defer_contexts", contexts)
+    }
+
+    /// The patterns of the contexts `names` (the rule's `field`), in order.
+    fn named(
+        &self,
+        names: &[String],
+        field: &str,
+        contexts: &BTreeMap<String, Vec<String>>,
+    ) -> Result<Vec<String>, String> {
+        let mut all = Vec::new();
+        for name in names {
             let Some(patterns) = contexts.get(name) else {
                 let known: Vec<&str> = contexts.keys().map(String::as_str).collect();
                 return Err(format!(
-                    "rule \"{}\": unknown context \"{name}\" in unless_contexts (the file's \
+                    "rule \"{}\": unknown context \"{name}\" in {field} (the file's \
                      `contexts:` defines {})",
                     self.id,
                     if known.is_empty() { "none".to_string() } else { known.join(", ") }
@@ -89,14 +108,18 @@ impl RuleEntry {
 fn check_contexts(raw: &RulesFile) -> Result<(), String> {
     for rule in &raw.rules {
         rule.unless_with(&raw.contexts)?;
+        rule.defer_with(&raw.contexts)?;
     }
     for (name, patterns) in &raw.contexts {
         if patterns.is_empty() {
             return Err(format!("context \"{name}\" has no patterns"));
         }
-        if !raw.rules.iter().any(|r| r.unless_contexts.contains(name)) {
+        let listed =
+            |r: &RuleEntry| r.unless_contexts.contains(name) || r.defer_contexts.contains(name);
+        if !raw.rules.iter().any(listed) {
             return Err(format!(
-                "context \"{name}\" is listed in no rule's unless_contexts: use it or remove it"
+                "context \"{name}\" is listed in no rule's unless_contexts or defer_contexts: \
+                 use it or remove it"
             ));
         }
     }
@@ -115,6 +138,9 @@ pub(super) struct Rule {
     /// Lookalike contexts: a hit whose sentence matches this is no hit at all (a nurse's
     /// shift, a marathon's breathlessness), so broad term lists stay usable.
     pub unless: Option<LazyRegex>,
+    /// Lookalike settings of the whole message (a clinician telling a shift, an emergency told
+    /// as over): a hit in such a message is left to the model check (risk none, unsure).
+    pub defer: Option<LazyRegex>,
 }
 
 /// A regex compiled on first use. Its text was parsed when the set was built (or when the
@@ -269,8 +295,10 @@ impl RuleSet {
             let pattern = compile(&entry.id, &entry.patterns)?
                 .ok_or_else(|| format(format!("rule \"{}\" has no patterns", entry.id)))?;
             let unless = compile(&entry.id, &entry.unless_with(&raw.contexts).map_err(format)?)?;
+            let defer = compile(&entry.id, &entry.defer_with(&raw.contexts).map_err(format)?)?;
             rules.push(Rule {
                 unless,
+                defer,
                 id: entry.id.clone(),
                 category,
                 risk,
@@ -322,6 +350,7 @@ pub(super) fn joined_patterns(yaml: &str) -> Result<Vec<String>, serde_yaml_ng::
     for rule in &raw.rules {
         lists.push(rule.patterns.clone());
         lists.push(rule.unless_with(&raw.contexts).unwrap_or_default());
+        lists.push(rule.defer_with(&raw.contexts).unwrap_or_default());
     }
     Ok(lists.iter().filter(|list| !list.is_empty()).map(|list| joined_pattern(list)).collect())
 }

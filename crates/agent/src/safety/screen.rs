@@ -1,6 +1,6 @@
 //! Screening one message against a compiled [`RuleSet`]: guards blank out idioms, rules are
-//! matched, each hit is weighed against negation, fiction, joking and reported speech, and the
-//! strongest hit decides.
+//! matched, each hit is weighed against negation, fiction, the rule's deferring contexts,
+//! joking and reported speech, and the strongest hit decides.
 
 use super::normalize::{
     clause_end, clause_start, inside_quotes, normalize, sentence_end, sentence_start,
@@ -69,6 +69,9 @@ impl RuleSet {
         }
         if fiction {
             return Hit { rule, risk: Risk::None, discount: Some(Discount::Fiction) };
+        }
+        if rule.defer.as_ref().is_some_and(|re| re.get().is_match(text)) {
+            return Hit { rule, risk: Risk::None, discount: Some(Discount::Context) };
         }
         // Laughter in the hit's clause reads as hyperbole; abuse told about oneself does not.
         let joking = self.joking.as_ref().is_some_and(|re| {

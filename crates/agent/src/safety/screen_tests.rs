@@ -244,6 +244,32 @@ fn a_named_context_drops_the_hits_of_every_rule_that_lists_it() {
 }
 
 #[test]
+fn a_deferring_context_anywhere_in_the_message_leaves_the_hit_to_the_model_check() {
+    let yaml = "contexts:\n  work: ['^护士', '我是护士']\nrules:\n  - id: x.breath\n    category: medical\n    risk: acute\n    defer_contexts: [work]\n    patterns: ['喘不过气']\n  - id: x.faint\n    category: medical\n    risk: acute\n    patterns: ['晕倒']\n";
+    let rules = RuleSet::parse(yaml, "t.yaml").unwrap();
+    // The setting in another sentence than the hit still counts: the whole message is read.
+    for text in ["护士，夜班。三床的大爷喘不过气，处理好了", "今天好累。我是护士，病人喘不过气"]
+    {
+        let got = rules.screen(text);
+        assert_eq!(
+            (got.risk, got.rule.as_deref(), got.unsure, got.discount),
+            (Risk::None, Some("x.breath"), true, Some(Discount::Context)),
+            "{text}: left to the model check, not dropped"
+        );
+    }
+    // Without the setting the hit stands; a rule that does not list it is not deferred.
+    assert_eq!(rules.screen("我突然喘不过气").risk, Risk::Acute);
+    assert_eq!(rules.screen("我是护士，我妈晕倒了").risk, Risk::Acute);
+    let err = RuleSet::parse(
+        "rules:\n  - id: x.a\n    category: medical\n    risk: acute\n    defer_contexts: [work]\n    patterns: ['a']\n",
+        "t.yaml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("unknown context \"work\" in defer_contexts"), "{err}");
+}
+
+#[test]
 fn cantonese_characters_fold_to_their_mandarin_equivalents() {
     // 鎅/𠝹 (cut), 佢 (him), 諗 (think), 咗 (aspect marker) reach the Mandarin patterns.
     assert_eq!(check("我會用刀仔鎅手").1, Some(Category::SelfHarm));

@@ -31,6 +31,9 @@ pub enum Discount {
     /// Laughter or a joke marker in the same clause ("热得不想活了哈哈", "… want to die lol"):
     /// likely hyperbole, but masking happens, so the result stays unsure for the model check.
     Joking,
+    /// The whole message reads as a lookalike setting the rule names (`defer_contexts`): a
+    /// clinician telling a shift, an emergency told as over. Left to the model check.
+    Context,
 }
 
 /// One message's screening. `rule` names the rule that decided (also when discounted);

@@ -103,6 +103,7 @@ fn view(
             Discount::Fiction => SafetyDiscount::Fiction,
             Discount::Reported => SafetyDiscount::Reported,
             Discount::Joking => SafetyDiscount::Joking,
+            Discount::Context => SafetyDiscount::Context,
         }),
         model_asked,
         model_unusable,

@@ -196,6 +196,28 @@ async fn an_unsure_message_the_model_calls_none_gets_no_notice() {
     assert_eq!(run_total(&turn), 35);
 }
 
+/// A clinician telling a shift is a deferring context (docs/safety.md): the rules leave the hit
+/// to the model check instead of dropping it, so a nurse's own emergency still gets the notice
+/// when the model calls it acute — and a shift told without one gets none when it says none.
+#[tokio::test]
+async fn a_clinicians_own_emergency_is_left_to_the_model_check_not_dropped() {
+    let (h, _) = checked(&format!(
+        "text: '{{\"risk\": \"acute\", \"category\": \"medical\"}}'\n    {CHECK_USAGE}"
+    ));
+    let turn = h.turn(say("我是护士，今天下班路上我自己突然胸口剧痛，喘不过气")).await;
+    assert_eq!(safety_check(&turn), (Some("acute".into()), Some("model".into()), None));
+    let (risk, category, _, _) = notice(&turn).unwrap();
+    assert_eq!((risk.as_str(), category.as_str()), ("acute", "medical"));
+
+    let (h, _) =
+        checked(&format!("text: '{{\"risk\": \"none\", \"category\": null}}'\n    {CHECK_USAGE}"));
+    let turn = h
+        .turn(say("我是120调度员。今天接电话：胸痛、摔倒，还有一个在高速上要生的孕妇，母女平安。"))
+        .await;
+    assert_eq!(safety_check(&turn), (None, Some("zh.medical.emergency".into()), None));
+    assert!(notice(&turn).is_none(), "{:?}", turn.types());
+}
+
 #[tokio::test]
 async fn a_failed_model_check_keeps_the_rules_verdict_and_says_so() {
     // Vague despair: the rules say concern but are unsure; the check call fails.

@@ -38,6 +38,9 @@ pub enum SafetyDiscount {
     Reported,
     /// Laughter in the same clause (哈哈, lol, jk): read as hyperbole, left to the model check.
     Joking,
+    /// The whole message reads as a lookalike setting of the rule (a clinician's shift, an
+    /// emergency told as over): left to the model check.
+    Context,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
