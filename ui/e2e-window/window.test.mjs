@@ -502,6 +502,56 @@ test("a whole dankoe run in the window: invitation, Start, six steps on the bar,
   }
 });
 
+test("a message at risk pauses the run in the window; Resume in the chat goes on from the same step, also after the conversation is opened again", async () => {
+  const url = await startFakeLlm(["--script", writeScript(protocolScript()), "--reply", "我在这里，愿意听你说。", "--chunk", "4", "--delay-ms", "10", "--model", "fake-chat"]);
+  const app = await openApp();
+  const free = () => waitFor("the composer free", async () => (await app.findAll('[data-testid="send"]')).length > 0, 30_000);
+  const say = async (text) => {
+    await free();
+    const box = await testId(app, "composer");
+    await box.type(text);
+    await box.type(ENTER);
+  };
+  const pausedPanes = () => app.findAll('[data-testid="protocol-paused"]');
+  try {
+    await unlockWithModel(app, url);
+    await (await testId(app, "nav-chat")).click();
+    await (await testId(app, "new-conversation")).click();
+    await say(OPENING);
+    const start = await testId(app, "protocol-start");
+    await waitFor("the invitation's buttons", async () => (await start.property("disabled")) === false, 30_000);
+    await start.click();
+    const bar = await testId(app, "protocol-progress");
+    await waitFor("step 1 on the bar", async () => (await bar.attribute("aria-valuenow")) === "1", 30_000);
+    await say(`第 1 步：${Object.values(STEP_DATA[0]).flat().join("，")}`);
+    await waitFor("step 2 on the bar", async () => (await bar.attribute("aria-valuenow")) === "2", 30_000);
+
+    // The real screen finds the risk: the notice, and the run paused on its step.
+    await say("我真的不想活了，已经想好怎么做了");
+    await waitFor("the safety notice", async () => (await app.findAll('[data-testid="safety-notice"]')).length > 0, 30_000);
+    await waitFor("the run paused in the chat", async () => (await pausedPanes()).length > 0, 30_000);
+    await free();
+    assert.equal((await app.findAll('[data-testid="protocol-progress"]')).length, 1);
+    assert.equal(await (await testId(app, "protocol-progress")).attribute("aria-valuenow"), "2");
+    const dankoe = (status, step) => vibe("protocol", "status").runs.some((r) => r.protocol_id === "dankoe" && r.status === status && r.step === step);
+    assert.ok(dankoe("paused", 2), "the store holds the run paused on step 2");
+
+    // Opened again later, the conversation shows the paused run where the person left it.
+    await (await testId(app, "new-conversation")).click();
+    await waitFor("the paused pane gone with the conversation", async () => (await pausedPanes()).length === 0, 20_000);
+    await (await app.findAll('[data-testid="conversation-item"]'))[0].click();
+    await waitFor("the paused pane back", async () => (await pausedPanes()).length > 0, 20_000);
+    await shot(app, "protocol-paused-window.png");
+    await (await testId(app, "protocol-resume-here")).click();
+    await waitFor("the run active again", async () => (await pausedPanes()).length === 0, 20_000);
+    await say(`第 2 步：${Object.values(STEP_DATA[1]).flat().join("，")}`);
+    await waitFor("step 3 on the bar", async () => (await (await testId(app, "protocol-progress")).attribute("aria-valuenow")) === "3", 30_000);
+    assert.ok(dankoe("active", 3), "the store holds the run active on step 3");
+  } finally {
+    await app.close();
+  }
+});
+
 /** Our own MCP server (plain Node, no packages; its `ok` mode has the tool `echo`). */
 const MCP_SERVER = fileURLToPath(new URL("../../crates/test-support/mcp/misbehaving.mjs", import.meta.url));
 const MCP_QUESTION = "看看我的笔记里明天有什么安排";
