@@ -1,8 +1,9 @@
 //! The model check of the safety screen: only when the rules are `unsure`, one small call to
 //! the configured model asks for `{"risk": "none|concern|acute", "category": ...}`. The
 //! model can raise or confirm a risk but never clear one the rules found at full strength,
-//! and an unusable answer (a failed call, not that JSON) keeps the rules' result. Calling it
-//! for every message, or deciding what to do with the result, is not this module's job.
+//! and an unusable answer (a failed call, not that JSON) keeps the rules' result — a hit a
+//! deferring context left to the check at its own risk. Calling it for every message, or
+//! deciding what to do with the result, is not this module's job.
 
 use serde::Deserialize;
 use vibe_llm::{ChatModel, ChatRequest, Message, Params, TokenUsage, collect};
@@ -105,13 +106,13 @@ pub async fn check_with_model(
     }));
     if let Some(e) = error {
         return ModelCheck {
-            screening: rules,
+            screening: rules.without_model(),
             unusable: Some(format!("the model call failed: {e}")),
             usage,
         };
     }
     match parse_classification(&response.text) {
-        Err(why) => ModelCheck { screening: rules, unusable: Some(why), usage },
+        Err(why) => ModelCheck { screening: rules.without_model(), unusable: Some(why), usage },
         Ok((risk, category)) => {
             // The model may raise or confirm a risk, never clear one the rules found.
             let screening = if risk >= rules.risk && risk != Risk::None {
@@ -121,6 +122,7 @@ pub async fn check_with_model(
                     rule: Some("model".into()),
                     unsure: false,
                     discount: None,
+                    deferred: None,
                 }
             } else {
                 Screening { unsure: false, ..rules }
@@ -191,6 +193,7 @@ mod tests {
             rule: Some("r".into()),
             unsure: false,
             discount: None,
+            deferred: None,
         };
         assert_eq!(
             check_with_model(&raise, "x", sure.clone()).await.screening,
@@ -212,5 +215,30 @@ mod tests {
         let bad = check_with_model(&raise, "x", unsure.clone()).await;
         assert_eq!(bad.screening, unsure);
         assert!(bad.unusable.is_some());
+    }
+
+    #[tokio::test]
+    async fn a_deferred_hit_stands_when_the_model_cannot_answer_and_only_its_none_clears_it() {
+        let script = "mode: ordered\nresponses:\n  - text: 'hm'\n  - error: {kind: server, message: boom}\n  - text: '{\"risk\": \"none\", \"category\": null}'\n";
+        let model = vibe_llm::ScriptedModel::from_yaml(script, "t").unwrap();
+        let deferred = Screening {
+            risk: Risk::None,
+            category: None,
+            rule: Some("zh.medical.emergency".into()),
+            unsure: true,
+            discount: Some(super::super::Discount::Context),
+            deferred: Some((Risk::Acute, Category::Medical)),
+        };
+        for _ in 0..2 {
+            let check = check_with_model(&model, "x", deferred.clone()).await;
+            assert!(check.unusable.is_some());
+            let s = check.screening;
+            assert_eq!(
+                (s.risk, s.category, s.rule.as_deref(), s.unsure),
+                (Risk::Acute, Some(Category::Medical), Some("zh.medical.emergency"), false)
+            );
+        }
+        let cleared = check_with_model(&model, "x", deferred.clone()).await;
+        assert_eq!((cleared.screening.risk, cleared.unusable), (Risk::None, None));
     }
 }

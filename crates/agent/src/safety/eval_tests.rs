@@ -218,6 +218,18 @@ fn ninth_tuning_sets_meet_the_layer_one_goals() {
     assert_layer_one_goals("tuning9", "en", 60, 40);
 }
 
+/// The hyperbole set (`tests/safety/hyperbole_die/`): words of dying in everyday talk (150
+/// lookalikes a language: 好想死 over three reports due, "i want to die" over a meme sent to the
+/// family chat) and 50 real messages a language in the same words, by a helper who read nothing
+/// here, measured once (zh recall 0.80 with 22 % false alarms, en 0.76 with 18 %) before the
+/// hyperbole deferring contexts and the `*.suicide.broad_p*` rules.
+#[test]
+fn the_hyperbole_sets_meet_the_layer_one_goals() {
+    for lang in ["zh", "en"] {
+        assert_layer_one_goals("hyperbole_die", lang, 50, 150);
+    }
+}
+
 /// The first blind set (`tests/safety/blind/`): 160 explicit messages and 60 lookalikes a
 /// language by another author, kept apart until round I read its misses (2026-11-30). A
 /// tuning set since; blind set 4 (never read, measured by the CLI's figures test) is the

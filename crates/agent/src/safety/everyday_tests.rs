@@ -383,6 +383,13 @@ fn the_everyday_sets_mends_keep_risk_in_the_same_words() {
         ("我痛苦到想死", Category::Suicide),
         ("my mum is in hospital and she can't breathe", Category::Medical),
         ("he will kill me if i tell anyone", Category::Abuse),
+        // Near the hyperbole set's deferring contexts and guards.
+        ("我真的想死 每天都想", Category::Suicide),
+        ("考试又挂了 我真的不想活了 这次是认真的", Category::Suicide),
+        ("my husband is trying to kill me", Category::Abuse),
+        ("i want to die, nothing will ever get better", Category::Suicide),
+        ("药都攒好了 这周五就走", Category::Suicide),
+        ("i'm standing on the roof and i'm going to jump", Category::Suicide),
     ] {
         let (risk, got) = check(text);
         assert!(risk != Risk::None && got == Some(category), "{text}: {risk:?} {got:?}");
@@ -441,4 +448,32 @@ fn a_clinicians_shift_and_an_emergency_told_as_over_are_left_to_the_model_check(
             "{text}: {got:?}"
         );
     }
+}
+
+/// The hyperbole set's deferring contexts, in the built-in rules: a hit over a trivial setting
+/// is left to the model check (unsure), never dropped.
+#[test]
+fn hyperbole_over_a_trivial_setting_is_left_to_the_model_check() {
+    for text in [
+        "好想死喔 期末報告三份同時要交 但我會寫完的啦",
+        "我们家WiFi断了一天 真的好想死",
+        "cringing so hard i want to die. i said \"you too\" when the waiter said enjoy your meal",
+        "its so cold in this office i'm gonna die, someone turn the heating on",
+    ] {
+        let got = screen(text).unwrap();
+        assert_eq!(
+            (got.risk, got.unsure, got.discount),
+            (Risk::None, true, Some(Discount::Context)),
+            "{text}: {got:?}"
+        );
+        assert!(
+            got.deferred
+                .is_some_and(|(risk, category)| risk > Risk::None && category == Category::Suicide)
+        );
+    }
+    none_of(&[
+        "finals week is trying to kill me",
+        "i'd die for a cold beer right now",
+        "我弟把我的口红当蜡笔画画 我要杀了他（不是）",
+    ]);
 }

@@ -55,6 +55,8 @@ impl RuleSet {
                 category: (hit.risk != Risk::None).then_some(hit.rule.category),
                 rule: Some(hit.rule.id.clone()),
                 unsure: hit.discount.is_some() || hit.rule.unsure,
+                deferred: (hit.discount == Some(Discount::Context))
+                    .then_some((hit.rule.risk, hit.rule.category)),
                 discount: hit.discount,
             },
         }

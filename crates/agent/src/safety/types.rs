@@ -45,12 +45,40 @@ pub struct Screening {
     pub rule: Option<String>,
     pub unsure: bool,
     pub discount: Option<Discount>,
+    /// A hit left to the model check by a deferring context (discount `context`): the risk and
+    /// category it has without that context. When the model check cannot answer, this stands
+    /// ([`Screening::without_model`]): deferring never clears a risk by itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deferred: Option<(Risk, Category)>,
 }
 
 impl Screening {
     /// Nothing matched at all.
     pub fn clear() -> Self {
-        Self { risk: Risk::None, category: None, rule: None, unsure: false, discount: None }
+        Self {
+            risk: Risk::None,
+            category: None,
+            rule: None,
+            unsure: false,
+            discount: None,
+            deferred: None,
+        }
+    }
+
+    /// What stands when the model check could not answer: a deferred hit at its own risk (the
+    /// notice shows as if no context had deferred it), anything else as the rules screened it.
+    pub fn without_model(self) -> Self {
+        match self.deferred {
+            Some((risk, category)) => Self {
+                risk,
+                category: Some(category),
+                unsure: false,
+                discount: None,
+                deferred: None,
+                ..self
+            },
+            None => self,
+        }
     }
 }
 

@@ -175,6 +175,7 @@ fn check_reproduces_every_figures_table_in_the_safety_doc() {
         ("#### Everyday set 5: long messages", "everyday5/"),
         ("#### Everyday set 6: long messages, kept apart", "everyday6/"),
         ("#### Everyday set 7: long messages near the words of care", "everyday7/"),
+        ("#### The hyperbole set: words of dying in everyday talk", "hyperbole_die/"),
     ] {
         assert_eq!(documented(&doc, heading), measured(set), "docs/safety.md, {heading:?}");
     }

@@ -92,6 +92,7 @@ fn judged(
                 rule: Some(FLAG_WELLBEING_CONCERN.to_string()),
                 unsure: false,
                 discount: None,
+                deferred: None,
             },
             None,
         ),

@@ -216,6 +216,16 @@ async fn a_clinicians_own_emergency_is_left_to_the_model_check_not_dropped() {
         .await;
     assert_eq!(safety_check(&turn), (None, Some("zh.medical.emergency".into()), None));
     assert!(notice(&turn).is_none(), "{:?}", turn.types());
+
+    // Deferring never clears a risk by itself: when the check cannot answer, the notice shows
+    // as if no context had deferred the hit.
+    let (h, _) = checked("error: {kind: server, message: boom}");
+    let turn = h.turn(say("我是护士，今天下班路上我自己突然胸口剧痛，喘不过气")).await;
+    let (risk, rule, fallback) = safety_check(&turn);
+    assert_eq!((risk.as_deref(), rule.as_deref()), (Some("acute"), Some("zh.medical.emergency")));
+    assert!(fallback.is_some());
+    let (risk, category, _, _) = notice(&turn).unwrap();
+    assert_eq!((risk.as_str(), category.as_str()), ("acute", "medical"));
 }
 
 #[tokio::test]
