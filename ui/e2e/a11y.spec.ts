@@ -29,6 +29,13 @@ for (const lang of ["en", "zh-CN"] as const) {
       await expect(page.getByTestId("protocol-invitation")).toBeVisible();
       await expect(page.getByTestId("protocol-start")).toBeEnabled({ timeout: 15_000 });
       await axe(page, "protocol invitation");
+      await page.getByTestId("protocol-start").click();
+      await expect(page.getByTestId("protocol-progress")).toBeVisible();
+      await send(page, "我真的不想活了，已经想好怎么做了");
+      await expect(page.getByTestId("safety-notice")).toBeVisible();
+      await expect(page.getByTestId("protocol-paused")).toBeVisible();
+      await axe(page, "safety notice above a paused protocol");
+      await shot("paused");
 
       await send(page, "运行这个脚本");
       await expect(page.getByTestId("approval-dialog")).toBeVisible();

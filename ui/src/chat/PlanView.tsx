@@ -8,7 +8,7 @@ const MARK: Record<string, string> = { done: "☑", in_progress: "◐", skipped:
 export function PlanView({ plan }: { plan: Plan }) {
   const { t } = useTranslation();
   return (
-    <section className="plan" data-testid="plan" aria-label={t("chat.plan")}>
+    <section className="plan" data-testid="plan" aria-label={t("chat.plan")} tabIndex={0}>
       <h3>
         {t("chat.plan")}
         {plan.goal && <span className="plan-goal">: {plan.goal}</span>}

@@ -99,7 +99,7 @@ function ProgressView({ p, busy, onResume }: { p: ProtocolView; busy: boolean; o
   const phase = p.phase ? t(`protocol.phase.${p.phase as "morning"}`, { defaultValue: p.phase }) : null;
   const count = t("protocol.stepOf", { step: p.step, total });
   return (
-    <section className="protocol-progress-pane" aria-label={t("protocol.progress")}>
+    <section className="protocol-progress-pane" aria-label={t("protocol.progress")} tabIndex={0}>
       <div className="protocol-head">
         <strong>{steps[p.step - 1] ?? count}</strong>
         <span className="muted">
