@@ -9,6 +9,21 @@ fn check(text: &str) -> (Risk, Option<Category>) {
     (got.risk, got.category)
 }
 
+/// `text` is left to the model check by a deferring context: no risk by the rules, unsure,
+/// discount `context`, and its own risk of `category` kept for when the check cannot answer.
+fn deferred(text: &str, category: Category) {
+    let got = screen(text).unwrap();
+    assert_eq!(
+        (got.risk, got.unsure, got.discount),
+        (Risk::None, true, Some(Discount::Context)),
+        "{text}: {got:?}"
+    );
+    assert!(
+        got.deferred.is_some_and(|(risk, c)| risk > Risk::None && c == category),
+        "{text}: {got:?}"
+    );
+}
+
 /// Every one of `texts` is screened as no risk.
 fn none_of(texts: &[&str]) {
     for text in texts {
@@ -433,44 +448,30 @@ fn sentences_near_the_words_of_care_are_not_risk() {
 /// and an emergency told as over leave the hit to the model check (unsure), never drop it.
 #[test]
 fn a_clinicians_shift_and_an_emergency_told_as_over_are_left_to_the_model_check() {
-    for text in [
+    [
         "我是120调度员。戴上耳机就不停地接电话：胸痛、摔倒",
         "助产士，今天另一个产后大出血，妈妈和宝宝现在都平安",
         "我室友昨晚惊恐发作，喘不上气。做了心电图也没事",
         "Junior doctor in A&E, week three of nights. An overdose who was medically fine by morning.",
         "Midwife, long day: one postpartum haemorrhage, mum and baby are both doing well",
         "我是护士，今天下班路上我自己突然胸口剧痛喘不过气",
-    ] {
-        let got = screen(text).unwrap();
-        assert_eq!(
-            (got.risk, got.unsure, got.discount),
-            (Risk::None, true, Some(Discount::Context)),
-            "{text}: {got:?}"
-        );
-    }
+    ]
+    .iter()
+    .for_each(|text| deferred(text, Category::Medical));
 }
 
 /// The hyperbole set's deferring contexts, in the built-in rules: a hit over a trivial setting
 /// is left to the model check (unsure), never dropped.
 #[test]
 fn hyperbole_over_a_trivial_setting_is_left_to_the_model_check() {
-    for text in [
+    [
         "好想死喔 期末報告三份同時要交 但我會寫完的啦",
         "我们家WiFi断了一天 真的好想死",
         "cringing so hard i want to die. i said \"you too\" when the waiter said enjoy your meal",
         "its so cold in this office i'm gonna die, someone turn the heating on",
-    ] {
-        let got = screen(text).unwrap();
-        assert_eq!(
-            (got.risk, got.unsure, got.discount),
-            (Risk::None, true, Some(Discount::Context)),
-            "{text}: {got:?}"
-        );
-        assert!(
-            got.deferred
-                .is_some_and(|(risk, category)| risk > Risk::None && category == Category::Suicide)
-        );
-    }
+    ]
+    .iter()
+    .for_each(|text| deferred(text, Category::Suicide));
     none_of(&[
         "finals week is trying to kill me",
         "i'd die for a cold beer right now",

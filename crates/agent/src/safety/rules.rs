@@ -102,21 +102,20 @@ impl RuleEntry {
     }
 }
 
-/// Every context a rule names is defined, and every context is named by at least one rule and
-/// has a pattern: a context nobody uses, or one that drops nothing, is a mistake to report, not
-/// to carry.
-fn check_contexts(raw: &RulesFile) -> Result<(), String> {
-    for rule in &raw.rules {
-        rule.unless_with(&raw.contexts)?;
-        rule.defer_with(&raw.contexts)?;
-    }
-    for (name, patterns) in &raw.contexts {
+/// Every context is named by at least one rule and has a pattern: a context nobody uses, or one
+/// that drops nothing, is a mistake to report, not to carry. (A name no context defines is
+/// refused where the rule's lists are read, [`RuleEntry::named`].)
+fn check_contexts(
+    contexts: &BTreeMap<String, Vec<String>>,
+    rules: &[RuleEntry],
+) -> Result<(), String> {
+    for (name, patterns) in contexts {
         if patterns.is_empty() {
             return Err(format!("context \"{name}\" has no patterns"));
         }
         let listed =
             |r: &RuleEntry| r.unless_contexts.contains(name) || r.defer_contexts.contains(name);
-        if !raw.rules.iter().any(listed) {
+        if !rules.iter().any(listed) {
             return Err(format!(
                 "context \"{name}\" is listed in no rule's unless_contexts or defer_contexts: \
                  use it or remove it"
@@ -256,7 +255,6 @@ impl RuleSet {
         let format = |message: String| SafetyError::Format { file: file.to_string(), message };
         let raw: RulesFile = serde_yaml_ng::from_str(yaml).map_err(|e| format(e.to_string()))?;
         let fold = parse_fold(&raw.fold).map_err(format)?;
-        check_contexts(&raw).map_err(format)?;
         let compile = |rule: &str, patterns: &[String]| compile(file, rule, patterns);
         // `不$`-style cues only count right before the hit; the rest anywhere before it.
         let (adjacent, anywhere): (Vec<String>, Vec<String>) =
@@ -307,6 +305,7 @@ impl RuleSet {
                 unsure: entry.unsure,
             });
         }
+        check_contexts(&raw.contexts, &raw.rules).map_err(format)?;
         let guards = compile("guards", &guards)?;
         let fiction = compile("fiction", &raw.fiction)?;
         let mut gates: Vec<Option<&Vec<String>>> =
