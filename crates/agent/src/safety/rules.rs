@@ -33,7 +33,8 @@ struct RulesFile {
     joking: Vec<String>,
     #[serde(default)]
     guards: Vec<GuardEntry>,
-    /// Named `unless` contexts several rules share (`unless_contexts` on a rule).
+    /// Named contexts rules share: dropping ones (`unless_contexts` on a rule) and deferring
+    /// ones (`defer_contexts`).
     #[serde(default)]
     contexts: BTreeMap<String, Vec<String>>,
     rules: Vec<RuleEntry>,
@@ -134,8 +135,8 @@ pub(super) struct Rule {
     pub pattern: LazyRegex,
     pub keep_when_reported: bool,
     pub unsure: bool,
-    /// Lookalike contexts: a hit whose sentence matches this is no hit at all (a nurse's
-    /// shift, a marathon's breathlessness), so broad term lists stay usable.
+    /// Lookalike contexts: a hit whose sentence matches this is no hit at all (a marathon's
+    /// breathlessness, cooking), so broad term lists stay usable.
     pub unless: Option<LazyRegex>,
     /// Lookalike settings of the whole message (a clinician telling a shift, an emergency told
     /// as over): a hit in such a message is left to the model check (risk none, unsure).
