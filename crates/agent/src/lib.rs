@@ -22,3 +22,4 @@ pub mod tools;
 mod wellbeing;
 
 pub use error::CoreError;
+pub use wellbeing::crisis_resources;

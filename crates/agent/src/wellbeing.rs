@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use vibe_protocol::ProtocolEngine;
 use vibe_store::Store;
+use vibe_wire::command::CrisisResources;
 use vibe_wire::{ErrorInfo, ErrorKind, Event, SafetyCategory, SafetyResource, SafetyRisk};
 
 use crate::safety::{self, Region};
@@ -51,12 +52,14 @@ pub(crate) struct Place<'a> {
 /// the notice matters more than any one of them.
 pub(crate) async fn act(place: Place<'_>, found: Found) -> Vec<SafetyResource> {
     let Place { store, user, skill, protocols, emitter } = place;
-    let (id, risk) = (found.message_id, found.risk);
-    if let Err(e) = blocking(store, move |s| s.mark_message_safety(id, risk)).await {
+    let (id, risk, category) = (found.message_id, found.risk, found.category);
+    if let Err(e) = blocking(store, move |s| s.mark_message_safety(id, risk, category)).await {
         emitter.emit(Event::Error { error: ErrorInfo::new(e.kind(), e.to_string()) });
     }
     let locale = locale(store, user);
-    let contacts = contacts(store, &locale, emitter);
+    let contacts = contacts(store, &locale, |e| {
+        emitter.emit(Event::Error { error: ErrorInfo::new(ErrorKind::Safety, e.to_string()) });
+    });
     emitter.emit(Event::SafetyNotice {
         risk,
         category: found.category,
@@ -74,12 +77,25 @@ fn data_dir(store: &Store) -> Option<PathBuf> {
     store.path().and_then(|p| p.parent()).map(|p| p.to_path_buf())
 }
 
+/// The crisis contacts a conversation with a marked message shows again when it is opened
+/// (`get_conversation`): the person's locale's now, as a new notice would have them. An
+/// override that cannot be used is logged (the turn that raises a notice reports it to the
+/// person) and the built-in contacts are given.
+pub fn crisis_resources(store: &Store, user: &str) -> CrisisResources {
+    let locale = locale(store, user);
+    let resources = contacts(store, &locale, |e| {
+        tracing::warn!("the crisis resources override cannot be used: {e}");
+    });
+    CrisisResources { resources, locale }
+}
+
 /// The contacts of `locale`'s region, the data folder's override applied; an override that
 /// cannot be used is reported (with its `path:line`) and the built-in ones are shown.
-fn contacts(store: &Store, locale: &str, emitter: &Emitter) -> Vec<SafetyResource> {
-    let report = |e: safety::SafetyError| {
-        emitter.emit(Event::Error { error: ErrorInfo::new(ErrorKind::Safety, e.to_string()) });
-    };
+fn contacts(
+    store: &Store,
+    locale: &str,
+    report: impl Fn(safety::SafetyError),
+) -> Vec<SafetyResource> {
     match safety::resources_for(data_dir(store).as_deref()) {
         Ok((resources, problem)) => {
             if let Some(e) = problem {

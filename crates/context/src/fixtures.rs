@@ -63,6 +63,7 @@ pub(crate) fn row(role: vibe_store::Role, content: &str) -> vibe_store::Message 
         run_id: None,
         interrupted: false,
         created_at: String::new(),
+        safety: None,
     }
 }
 

@@ -80,6 +80,7 @@ pub use losses::losses_of_merge;
 pub use memory::{HISTORY_KEPT, MemoryItem, MemorySource, Replaced, normalized};
 pub use memory_backoff::MemoryBackoff;
 pub use memory_extraction::{Applied, Backlog, MemoryChange, Pending, PendingMessage};
+pub use message_safety::SafetyMark;
 pub use messages::{Message, NewMessage, Role, RunAnswer};
 pub use migrations::{BACKUPS_KEPT, Upgrade, latest_version, list_backups};
 pub use off_worker::{blocking, off_worker};

@@ -101,10 +101,7 @@ impl Store {
                     role: if role == "user" { Role::User } else { Role::Assistant },
                     content: r.get(2)?,
                     run_id: r.get(3)?,
-                    safety: r
-                        .get::<_, Option<String>>(4)?
-                        .as_deref()
-                        .and_then(crate::message_safety::safety_mark),
+                    safety: crate::message_safety::safety_mark(r.get(4)?, None).map(|m| m.risk),
                     created_at: r.get(5)?,
                 })
             })?

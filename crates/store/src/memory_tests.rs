@@ -132,7 +132,13 @@ fn an_edit_sticks_through_a_merge_and_forget_is_permanent() {
 fn safety_marks_and_roles_show_in_pending_and_the_backlog_counts_user_turns() {
     let store = Store::open_in_memory().unwrap();
     let (conv, ids) = conversation_with(&store, &["fine", "risky"]);
-    store.mark_message_safety(ids[1], vibe_wire::SafetyRisk::Acute).unwrap();
+    store
+        .mark_message_safety(
+            ids[1],
+            vibe_wire::SafetyRisk::Acute,
+            vibe_wire::SafetyCategory::Suicide,
+        )
+        .unwrap();
     store.append_message(&conv, NewMessage::text(Role::Assistant, "answer")).unwrap();
     let pending = store.memory_pending(&conv, false).unwrap();
     assert_eq!(pending.messages.len(), 3);

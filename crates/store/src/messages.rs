@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Result, StoreError};
+use crate::message_safety::{SafetyMark, safety_mark};
 use crate::{Store, clock};
 
 /// Who said it.
@@ -84,6 +85,9 @@ pub struct Message {
     pub run_id: Option<String>,
     pub interrupted: bool,
     pub created_at: String,
+    /// The wellbeing screen's (or the coach's) mark on a message of the person: memory never
+    /// takes it in, and the conversation shows its notice again when opened.
+    pub safety: Option<SafetyMark>,
 }
 
 impl Message {
@@ -187,10 +191,11 @@ pub(crate) fn stored(id: i64, conversation_id: &str, msg: NewMessage, now: Strin
         run_id: msg.run_id,
         interrupted: msg.interrupted,
         created_at: now,
+        safety: None,
     }
 }
 
-const COLUMNS: &str = "id, conversation_id, role, content, tool_calls, tool_call_id, token_count, run_id, status, created_at";
+const COLUMNS: &str = "id, conversation_id, role, content, tool_calls, tool_call_id, token_count, run_id, status, created_at, safety, safety_category";
 
 pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Message> {
     let role: String = row.get(2)?;
@@ -207,6 +212,7 @@ pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Message> {
         run_id: row.get(7)?,
         interrupted: status == "interrupted",
         created_at: row.get(9)?,
+        safety: safety_mark(row.get(10)?, row.get(11)?),
     })
 }
 

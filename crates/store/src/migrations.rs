@@ -33,6 +33,10 @@ pub(crate) const FILES: &[(&str, &str)] = &[
     ("0013_history_cleared.sql", include_str!("../../../migrations/0013_history_cleared.sql")),
     ("0014_sync_oplog.sql", include_str!("../../../migrations/0014_sync_oplog.sql")),
     ("0015_sync_kinds.sql", include_str!("../../../migrations/0015_sync_kinds.sql")),
+    (
+        "0016_message_safety_category.sql",
+        include_str!("../../../migrations/0016_message_safety_category.sql"),
+    ),
 ];
 
 /// A schema upgrade done while opening a file, for the front end to tell the person (the CLI

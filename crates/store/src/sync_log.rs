@@ -49,6 +49,12 @@ pub enum SyncOp {
         token_count: u32,
         interrupted: bool,
         created_at: String,
+        /// The message's safety mark (`concern`/`acute`) and its category: a device never
+        /// lowers a mark it holds (absent from devices before migration 0016).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        safety: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        safety_category: Option<String>,
     },
     /// A profile path (`birth_info.date`) or skill-state path (`skills.goals.goals.main`) set
     /// to `value` (`null` removes it): the latest write to it or to a path above it wins.

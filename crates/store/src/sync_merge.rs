@@ -99,6 +99,8 @@ fn message_put(tx: &Connection, op: &SyncOp, hlc: &Hlc) -> Result<Outcome> {
         token_count,
         interrupted,
         created_at,
+        safety,
+        safety_category,
     } = op
     else {
         return Ok(Unchanged);
@@ -150,6 +152,12 @@ fn message_put(tx: &Connection, op: &SyncOp, hlc: &Hlc) -> Result<Outcome> {
             rowid
         }
     };
+    // A mark only rises: an older write of the message (made before it was marked, or on a
+    // device from before marks travelled) leaves the mark here as it is.
+    if let Some(mark) = crate::message_safety::safety_mark(safety.clone(), safety_category.clone())
+    {
+        crate::message_safety::raise_mark(tx, rowid, mark.risk, mark.category)?;
+    }
     set_reg(tx, MESSAGE, id, Some(&rowid.to_string()), hlc, false, None)?;
     Ok(Put)
 }

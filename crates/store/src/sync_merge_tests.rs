@@ -230,3 +230,45 @@ fn starting_a_run_after_a_peer_s_run_was_kept_paused_leaves_one_active_run_every
     assert_eq!(statuses(&b), want);
     assert_eq!(statuses(&a), want);
 }
+
+#[test]
+fn a_safety_mark_travels_with_its_message_and_is_never_lowered_by_a_later_lower_or_markless_write()
+{
+    use vibe_wire::{SafetyCategory, SafetyRisk};
+    let (a, b, c, d) = (device("a"), device("b"), device("c"), device("d"));
+    let conv = a.create_conversation(U, None).unwrap();
+    let msg = a.append_message(&conv.id, NewMessage::text(Role::User, "I can't go on")).unwrap();
+    send(&a, &b);
+    send(&a, &c);
+    a.mark_message_safety(msg.id, SafetyRisk::Acute, SafetyCategory::Suicide).unwrap();
+    send(&a, &b);
+    send(&a, &d);
+    let mark =
+        crate::SafetyMark { risk: SafetyRisk::Acute, category: Some(SafetyCategory::Suicide) };
+    assert_eq!(b.messages(&conv.id).unwrap()[0].safety, Some(mark));
+    // A re-read of the conversation by memory on b sees the mark, so it skips the message.
+    let pending = b.memory_pending(&conv.id, true).unwrap();
+    assert_eq!(pending.messages[0].safety, Some(SafetyRisk::Acute));
+    // c, apart, marks the same message lower, later: the higher mark stays on b.
+    let on_c = c.messages(&conv.id).unwrap()[0].id;
+    c.mark_message_safety(on_c, SafetyRisk::Concern, SafetyCategory::Abuse).unwrap();
+    send(&c, &b);
+    assert_eq!(b.messages(&conv.id).unwrap()[0].safety, Some(mark), "a lower mark does not win");
+    // The same later write without any mark (a device from before marks travelled) leaves
+    // the mark on d where it is.
+    for batch in c.sync_seal().unwrap() {
+        let markless: Vec<_> = batch
+            .ops
+            .into_iter()
+            .map(|mut logged| {
+                if let crate::SyncOp::MessagePut { safety, safety_category, .. } = &mut logged.op {
+                    (*safety, *safety_category) = (None, None);
+                }
+                logged
+            })
+            .collect();
+        d.sync_apply("c", batch.number, None, &markless).unwrap();
+    }
+    assert_eq!(d.messages(&conv.id).unwrap()[0].safety, Some(mark));
+    assert_eq!(c.messages(&conv.id).unwrap()[0].content, d.messages(&conv.id).unwrap()[0].content);
+}

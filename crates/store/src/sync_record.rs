@@ -148,7 +148,7 @@ fn message_op(tx: &Connection, rowid: i64, key: &str) -> Result<SyncOp> {
     let op = tx
         .prepare_cached(
             "SELECT c.user_id, m.conversation_id, m.role, m.content, m.tool_calls, m.tool_call_id,
-                    m.token_count, m.status, m.created_at
+                    m.token_count, m.status, m.created_at, m.safety, m.safety_category
              FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE m.id = ?1",
         )?
         .query_row([rowid], |r| {
@@ -164,6 +164,8 @@ fn message_op(tx: &Connection, rowid: i64, key: &str) -> Result<SyncOp> {
                 token_count: r.get(6)?,
                 interrupted: r.get::<_, String>(7)? == "interrupted",
                 created_at: r.get(8)?,
+                safety: r.get(9)?,
+                safety_category: r.get(10)?,
             })
         })?;
     Ok(op)

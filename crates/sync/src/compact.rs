@@ -215,6 +215,8 @@ mod tests {
             token_count: 1,
             interrupted: false,
             created_at: "2026-01-01T00:00:00Z".into(),
+            safety: None,
+            safety_category: None,
         }
     }
 

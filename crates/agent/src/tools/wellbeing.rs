@@ -61,7 +61,7 @@ impl Tool for FlagWellbeingConcern {
                 let Some(message) = s.last_user_message(&conversation)? else {
                     return Ok(None);
                 };
-                Ok(Some((message.id, s.message_safety(message.id)?)))
+                Ok(Some((message.id, message.safety)))
             })
             .await;
             let (message_id, marked) = match last {
@@ -73,7 +73,7 @@ impl Tool for FlagWellbeingConcern {
                 }
                 Err(e) => return ToolOutput::error(e.to_string()),
             };
-            if marked.is_some_and(|m| rank(m) >= rank(risk)) {
+            if marked.is_some_and(|m| rank(m.risk) >= rank(risk)) {
                 return ToolOutput::ok(json!({
                     "status": "already_shown",
                     "message": "这条消息的安全提示和求助资源已经展示给用户，流程已暂停。现在按“安全优先”的方式回应用户，不要再调用本工具。",

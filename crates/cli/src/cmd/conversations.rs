@@ -3,12 +3,13 @@
 
 use clap::{Args, Subcommand};
 use vibe_wire::command::{
-    ConversationList, DeleteConversationRequest, GetConversationRequest, MessageRole,
-    RenameConversationRequest, SearchConversationsRequest,
+    ConversationDetail, ConversationList, DeleteConversationRequest, GetConversationRequest,
+    MessageRole, RenameConversationRequest, SearchConversationsRequest,
 };
 
 use crate::ctx::Ctx;
 use crate::output::print;
+use crate::render::safety_lines;
 
 #[derive(Debug, Args)]
 pub struct ConversationsArgs {
@@ -56,42 +57,7 @@ pub fn run(ctx: &Ctx, args: ConversationsArgs) -> anyhow::Result<()> {
         }
         ConversationsCommand::Show { id } => {
             let detail = app.get_conversation(&GetConversationRequest { id })?;
-            print(ctx, &serde_json::to_value(&detail)?, || {
-                let c = &detail.conversation;
-                let mut out = format!(
-                    "{} — {} (skill: {})\n",
-                    c.id,
-                    c.title.as_deref().unwrap_or(""),
-                    c.skill.as_deref().unwrap_or("none")
-                );
-                for m in &detail.messages {
-                    let who = match m.role {
-                        MessageRole::User => "you",
-                        MessageRole::Assistant => "coach",
-                        MessageRole::Tool => "tool",
-                        MessageRole::System => "system",
-                    };
-                    let mark = if m.interrupted { " (interrupted)" } else { "" };
-                    let calls: Vec<&str> = m
-                        .tool_calls
-                        .as_ref()
-                        .and_then(|v| v.as_array())
-                        .map(|calls| {
-                            calls
-                                .iter()
-                                .filter_map(|c| c.get("id").and_then(|i| i.as_str()))
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    let text = if calls.is_empty() {
-                        m.content.clone()
-                    } else {
-                        format!("{} [calls {}]", m.content, calls.join(", "))
-                    };
-                    out.push_str(&format!("\n{who}{mark}: {text}"));
-                }
-                out
-            });
+            print(ctx, &serde_json::to_value(&detail)?, || detail_text(&detail));
         }
         ConversationsCommand::Rename { id, title } => {
             let renamed = app.rename_conversation(&RenameConversationRequest { id, title })?;
@@ -111,6 +77,54 @@ pub fn run(ctx: &Ctx, args: ConversationsArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A conversation as text: its messages, a marked message of the person flagged where it
+/// stands, and the crisis contacts after them when one is marked (docs/safety.md).
+fn detail_text(detail: &ConversationDetail) -> String {
+    let c = &detail.conversation;
+    let mut out = format!(
+        "{} — {} (skill: {})\n",
+        c.id,
+        c.title.as_deref().unwrap_or(""),
+        c.skill.as_deref().unwrap_or("none")
+    );
+    for m in &detail.messages {
+        let who = match m.role {
+            MessageRole::User => "you",
+            MessageRole::Assistant => "coach",
+            MessageRole::Tool => "tool",
+            MessageRole::System => "system",
+        };
+        let mut mark = if m.interrupted { " (interrupted)".to_string() } else { String::new() };
+        if let Some(safety) = m.safety {
+            let about = safety.category.map(|c| format!(": {c}")).unwrap_or_default();
+            mark.push_str(&format!(" (⚠ {}{about})", safety.risk));
+        }
+        let calls: Vec<&str> = m
+            .tool_calls
+            .as_ref()
+            .and_then(|v| v.as_array())
+            .map(|calls| {
+                calls.iter().filter_map(|c| c.get("id").and_then(|i| i.as_str())).collect()
+            })
+            .unwrap_or_default();
+        let text = if calls.is_empty() {
+            m.content.clone()
+        } else {
+            format!("{} [calls {}]", m.content, calls.join(", "))
+        };
+        out.push_str(&format!("\n{who}{mark}: {text}"));
+    }
+    if let Some(contacts) = &detail.crisis_resources {
+        let newest = detail.messages.iter().rev().find_map(|m| m.safety);
+        let category = newest.and_then(|s| s.category);
+        out.push('\n');
+        for line in safety_lines(category, &contacts.resources, &contacts.locale) {
+            out.push_str(&format!("\n{line}"));
+        }
+    }
+    out
 }
 
 fn lines(list: &ConversationList) -> String {

@@ -110,19 +110,21 @@ pub(crate) fn status_lines(event: &Event) -> Vec<String> {
         }
         Event::SafetyCheck { .. } => Vec::new(),
         Event::SafetyNotice { category, resources, locale, .. } => {
-            safety_lines(category, resources, locale)
+            safety_lines(Some(*category), resources, locale)
         }
     }
 }
 
-/// The crisis resources of a safety notice, one contact a line.
-fn safety_lines(
-    category: &vibe_wire::SafetyCategory,
+/// The crisis resources of a safety notice, one contact a line (`category` is `None` for a
+/// mark made before categories were kept).
+pub(crate) fn safety_lines(
+    category: Option<vibe_wire::SafetyCategory>,
     resources: &[vibe_wire::SafetyResource],
     locale: &str,
 ) -> Vec<String> {
+    let about = category.map(|c| format!("{c}, ")).unwrap_or_default();
     let mut lines = vec![format!(
-        "⚠ safety notice ({category}, {locale}): you deserve support right now. Please reach out:"
+        "⚠ safety notice ({about}{locale}): you deserve support right now. Please reach out:"
     )];
     for r in resources {
         let note = r.note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default();

@@ -57,6 +57,29 @@ fn chat_prints_the_crisis_resources_and_replay_shows_them_again() {
 }
 
 #[test]
+fn a_conversation_shown_again_flags_the_message_and_lists_the_contacts() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(vibe(dir.path(), &["chat", "我想自杀"]).status.success());
+    let out = vibe(dir.path(), &["--json", "conversations", "list"]);
+    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = list["conversations"][0]["id"].as_str().unwrap().to_string();
+
+    let out = vibe(dir.path(), &["conversations", "show", &id]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    assert!(shown.contains("you (⚠ acute: suicide): 我想自杀"), "{shown}");
+    assert!(shown.contains("coach: 我在这里陪着你。"), "{shown}");
+    assert!(shown.contains("⚠ safety notice (suicide, zh_CN.UTF-8)"), "{shown}");
+    assert!(shown.contains("☎ 全国心理援助热线: 12356 (24小时)"), "{shown}");
+
+    let out = vibe(dir.path(), &["--json", "conversations", "show", &id]);
+    let detail: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(detail["messages"][0]["safety"]["category"], "suicide");
+    assert!(detail["messages"][1].get("safety").is_none());
+    assert_eq!(detail["crisis_resources"]["locale"], "zh_CN.UTF-8");
+}
+
+#[test]
 fn a_safe_lookalike_prints_no_notice() {
     let dir = tempfile::tempdir().unwrap();
     let out = vibe(dir.path(), &["chat", "累死了"]);

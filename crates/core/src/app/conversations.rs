@@ -19,9 +19,10 @@ impl App {
         Ok(ConversationList { conversations: rows.into_iter().map(dto::conversation).collect() })
     }
 
-    /// `get_conversation`: with its messages, oldest first. The conversation is being opened:
-    /// with the local preset its next turn's prompt prefix is warmed up in the background
-    /// (`warm_up.rs`).
+    /// `get_conversation`: with its messages, oldest first, and the crisis contacts when a
+    /// message of it is marked (the app shows its notice again, docs/safety.md). The
+    /// conversation is being opened: with the local preset its next turn's prompt prefix is
+    /// warmed up in the background (`warm_up.rs`).
     pub fn get_conversation(
         &self,
         request: &GetConversationRequest,
@@ -29,9 +30,14 @@ impl App {
         let conversation = self.store.conversation(&request.id)?;
         let messages = self.store.messages(&request.id)?;
         self.warm_up_in_background(&conversation);
+        let crisis_resources = messages
+            .iter()
+            .any(|m| m.safety.is_some())
+            .then(|| vibe_agent::crisis_resources(&self.store, &conversation.user_id));
         Ok(ConversationDetail {
             conversation: dto::conversation(conversation),
             messages: messages.into_iter().map(dto::message).collect(),
+            crisis_resources,
         })
     }
 

@@ -8,7 +8,7 @@ use vibe_store::{
 use vibe_wire::TokenUsage;
 use vibe_wire::command::{
     ChatMessage, ConversationSummary, MemoryBackoffView, MemoryItemView, MemoryPass,
-    MemoryPassStatus, MemorySourceView, MemoryTrigger, MemoryVersion, MessageRole,
+    MemoryPassStatus, MemorySourceView, MemoryTrigger, MemoryVersion, MessageRole, MessageSafety,
     ProtocolRunStatus, ProtocolRunView, RunSummary, StateReadStatus,
 };
 
@@ -41,6 +41,7 @@ pub(crate) fn message(m: Message) -> ChatMessage {
         run_id: m.run_id,
         interrupted: m.interrupted,
         created_at: m.created_at,
+        safety: m.safety.map(|s| MessageSafety { risk: s.risk, category: s.category }),
     }
 }
 

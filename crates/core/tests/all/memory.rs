@@ -238,7 +238,10 @@ async fn a_risky_message_stays_out_of_memory_and_a_safe_lookalike_is_read() {
     let a = h.turn(say("我想自杀")).await.result.conversation_id;
     h.turn(say_in(&a, "笑死我了，我的猫叫豆豆")).await;
     let ids = user_ids(&h, &a);
-    assert_eq!(h.store.message_safety(ids[0]).unwrap(), Some(vibe_wire::SafetyRisk::Acute));
+    assert_eq!(
+        h.store.message_safety(ids[0]).unwrap().map(|m| m.risk),
+        Some(vibe_wire::SafetyRisk::Acute)
+    );
     assert_eq!(h.store.message_safety(ids[1]).unwrap(), None, "a lookalike is not marked");
 
     // An answer citing the risky message is refused: it was never shown.

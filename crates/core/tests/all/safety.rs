@@ -39,7 +39,7 @@ fn notice(turn: &Turn) -> Option<(String, String, Vec<String>, String)> {
 fn user_mark(h: &Harness, turn: &Turn) -> Option<String> {
     let messages = h.store.messages(&turn.result.conversation_id).unwrap();
     let user = messages.iter().find(|m| m.role == Role::User).unwrap();
-    h.store.message_safety(user.id).unwrap().map(|r| r.as_str().to_string())
+    h.store.message_safety(user.id).unwrap().map(|m| m.risk.as_str().to_string())
 }
 
 #[tokio::test]
@@ -98,6 +98,44 @@ async fn an_acute_message_pauses_a_running_dankoe_protocol() {
     let last = model.systems.lock().unwrap().last().cloned().unwrap();
     assert!(last.contains("## 安全优先（本轮）"));
     assert!(!last.contains("进行中的协议"), "the protocol section is left out: {last}");
+}
+
+/// Opened again (the app's `get_conversation`), a conversation shows its notice once more:
+/// the person's message carries its mark and category, and the contacts of their locale come
+/// with it; a conversation without a marked message carries none.
+#[tokio::test]
+async fn a_conversation_opened_again_brings_back_its_mark_and_the_crisis_contacts() {
+    use vibe_wire::command::{GetConversationRequest, MessageRole};
+    let (h, _) = harness("en-US");
+    let turn = h.turn(say("I want to kill myself")).await;
+    let (risk, category, _, _) = notice(&turn).unwrap();
+    let detail = h
+        .app
+        .get_conversation(&GetConversationRequest { id: turn.result.conversation_id.clone() })
+        .unwrap();
+    let marks: Vec<_> = detail
+        .messages
+        .iter()
+        .map(|m| (m.role, m.safety.map(|s| (s.risk.as_str(), s.category.map(|c| c.as_str())))))
+        .collect();
+    assert_eq!(
+        marks,
+        vec![
+            (MessageRole::User, Some((risk.as_str(), Some(category.as_str())))),
+            (MessageRole::Assistant, None)
+        ]
+    );
+    let contacts = detail.crisis_resources.expect("the contacts come with a marked message");
+    assert_eq!(contacts.locale, "en-US");
+    assert!(contacts.resources.iter().any(|r| r.number == "988"), "{contacts:?}");
+
+    let calm = h.turn(say("kill the process")).await;
+    let detail = h
+        .app
+        .get_conversation(&GetConversationRequest { id: calm.result.conversation_id })
+        .unwrap();
+    assert!(detail.messages.iter().all(|m| m.safety.is_none()));
+    assert_eq!(detail.crisis_resources, None);
 }
 
 #[tokio::test]

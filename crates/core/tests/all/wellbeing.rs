@@ -72,7 +72,7 @@ fn errors(turn: &Turn) -> Vec<String> {
 fn mark_of_last_user(h: &Harness, conversation: &str) -> Option<String> {
     let messages = h.store.messages(conversation).unwrap();
     let user = messages.iter().rev().find(|m| m.role == Role::User).unwrap();
-    h.store.message_safety(user.id).unwrap().map(|r| r.as_str().to_string())
+    h.store.message_safety(user.id).unwrap().map(|m| m.risk.as_str().to_string())
 }
 
 /// A conversation with the lifecoach skill and a running dankoe protocol.

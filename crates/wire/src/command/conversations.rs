@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::VoiceMode;
+use crate::{SafetyCategory, SafetyResource, SafetyRisk, VoiceMode};
 
 /// One conversation in a list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,6 +49,30 @@ pub struct ChatMessage {
     /// The reply was cut short (a stop or a crash) and kept as far as it came.
     pub interrupted: bool,
     pub created_at: String,
+    /// A message of the person the wellbeing screen or the coach found at risk
+    /// (docs/safety.md): memory never takes it in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safety: Option<MessageSafety>,
+}
+
+/// The safety mark of a stored message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct MessageSafety {
+    pub risk: SafetyRisk,
+    /// Absent only on marks made before the category was kept (schema 16).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<SafetyCategory>,
+}
+
+/// The crisis contacts a conversation with a marked message shows again when opened: those of
+/// the person's locale now (the data folder's override applied), as a new notice would.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct CrisisResources {
+    pub resources: Vec<SafetyResource>,
+    /// The locale they were chosen for (`generic` when none is known).
+    pub locale: String,
 }
 
 /// `list_conversations` and `search_conversations`: newest first.
@@ -71,6 +95,9 @@ pub struct GetConversationRequest {
 pub struct ConversationDetail {
     pub conversation: ConversationSummary,
     pub messages: Vec<ChatMessage>,
+    /// Present when one of the messages carries a safety mark.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crisis_resources: Option<CrisisResources>,
 }
 
 /// `rename_conversation`; an empty title clears it. Answers the renamed summary.

@@ -49,9 +49,9 @@ pub use chat::{
     SendMessageRequest, SendMessageResponse, TurnInput,
 };
 pub use conversations::{
-    ChatMessage, ConversationDetail, ConversationList, ConversationSummary,
+    ChatMessage, ConversationDetail, ConversationList, ConversationSummary, CrisisResources,
     DeleteConversationRequest, DeleteConversationResponse, GetConversationRequest, MessageRole,
-    RenameConversationRequest, SearchConversationsRequest,
+    MessageSafety, RenameConversationRequest, SearchConversationsRequest,
 };
 pub use database::{
     DatabaseCheck, DatabaseInfo, Encryption, UnlockDatabaseRequest, UnlockDatabaseResponse,
