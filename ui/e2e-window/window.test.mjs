@@ -502,7 +502,7 @@ test("a whole dankoe run in the window: invitation, Start, six steps on the bar,
   }
 });
 
-test("a message at risk pauses the run in the window; Resume in the chat goes on from the same step, also after the conversation is opened again", async () => {
+test("a message at risk pauses the run in the window; opened again, the conversation shows its crisis contacts and Resume in the chat goes on from the same step", async () => {
   const url = await startFakeLlm(["--script", writeScript(protocolScript()), "--reply", "我在这里，愿意听你说。", "--chunk", "4", "--delay-ms", "10", "--model", "fake-chat"]);
   const app = await openApp();
   const free = () => waitFor("the composer free", async () => (await app.findAll('[data-testid="send"]')).length > 0, 30_000);
@@ -539,8 +539,11 @@ test("a message at risk pauses the run in the window; Resume in the chat goes on
     // Opened again later, the conversation shows the paused run where the person left it.
     await (await testId(app, "new-conversation")).click();
     await waitFor("the paused pane gone with the conversation", async () => (await pausedPanes()).length === 0, 20_000);
+    assert.equal((await app.findAll('[data-testid="safety-notice"]')).length, 0, "a new conversation shows no notice");
     await (await app.findAll('[data-testid="conversation-item"]'))[0].click();
     await waitFor("the paused pane back", async () => (await pausedPanes()).length > 0, 20_000);
+    // And its crisis contacts with it, open: the risky message is still the person's last.
+    await waitFor("the crisis contacts back", async () => (await app.findAll('[data-testid="safety-notice"] [data-testid="safety-resource"]')).length > 0, 20_000);
     await shot(app, "protocol-paused-window.png");
     await (await testId(app, "protocol-resume-here")).click();
     await waitFor("the run active again", async () => (await pausedPanes()).length === 0, 20_000);

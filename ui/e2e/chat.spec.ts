@@ -181,4 +181,28 @@ test("a message at risk shows the crisis contacts beside a supportive reply, and
   await expect(page.getByTestId("msg-assistant").nth(1)).toContainText("Take it one step at a time", { timeout: 15_000 });
   await notice.getByRole("button", { name: "显示求助电话" }).click();
   await expect(notice.getByTestId("safety-resource")).toHaveCount(4);
+
+  // Opened again, the conversation shows its notice again: folded, as the person wrote on.
+  await page.getByTestId("new-conversation").click();
+  await expect(page.getByTestId("safety-notice")).toHaveCount(0);
+  await page.getByTestId("conversation-item").first().click();
+  await expect(page.getByTestId("msg-user")).toHaveCount(2);
+  await expect(notice).toContainText("你很重要");
+  await expect(notice.getByTestId("safety-resource")).toHaveCount(0);
+  await notice.getByRole("button", { name: "显示求助电话" }).click();
+  await expect(notice.getByTestId("safety-resource").filter({ hasText: "全国心理援助热线" })).toContainText("12356");
+});
+
+test("a conversation whose last message was at risk opens with its crisis contacts shown", async ({ page }) => {
+  await page.goto("./?lang=en&delay=5#chat");
+  await send(page, "我真的不想活了");
+  await expect(page.getByTestId("msg-assistant")).toContainText("你不必一个人扛着");
+  await page.getByTestId("new-conversation").click();
+  await expect(page.getByTestId("safety-notice")).toHaveCount(0);
+  await page.getByTestId("conversation-item").first().click();
+  const notice = page.getByTestId("safety-notice");
+  await expect(notice).toHaveAttribute("role", "alert");
+  await expect(notice.getByTestId("safety-resource").filter({ hasText: "12356" })).toBeVisible();
+  await expect(notice.getByRole("button", { name: "Fold" })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/safety-notice-reopened.png` });
 });

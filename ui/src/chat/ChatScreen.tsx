@@ -112,7 +112,9 @@ export function ChatScreen({ onOpenSettings, openRequest = null }: Props) {
     <div className="chat-screen">
       <ConversationList items={list} activeId={state.conversationId} onOpen={openConversation} onSearch={search} onRename={rename} onDelete={remove} />
       <main className="thread-pane">
-        {state.safety && <SafetyNotice key={state.conversationId ?? ""} safety={state.safety} />}
+        {state.safety && (
+          <SafetyNotice key={`${state.conversationId ?? ""}:${state.safety.folded}`} safety={state.safety} />
+        )}
         {state.plan && state.plan.steps.length > 0 && <PlanView plan={state.plan} />}
         {state.protocol && (
           <ProtocolPanel

@@ -1,7 +1,8 @@
 // The crisis resources a safety notice carries (docs/safety.md), shown above the thread from the
-// message that raised them until the conversation changes. It can fold to one line but never
-// disappears, so the numbers stay in reach. Numbers are plain, selectable text: nothing here
-// navigates the window away.
+// message that raised them, and again whenever the conversation is opened. It can fold to one
+// line but never disappears, so the numbers stay in reach; opened again after the person wrote
+// on, it starts folded. Numbers are plain, selectable text: nothing here navigates the window
+// away.
 
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,7 +11,7 @@ import { Button } from "../design";
 
 export function SafetyNotice({ safety }: { safety: SafetyView }) {
   const { t } = useTranslation();
-  const [folded, setFolded] = useState(false);
+  const [folded, setFolded] = useState(safety.folded);
   const urgent = safety.risk === "acute";
   return (
     <section
@@ -27,7 +28,7 @@ export function SafetyNotice({ safety }: { safety: SafetyView }) {
       </div>
       {!folded && (
         <>
-          <p>{t(`safety.category.${safety.category}`)}</p>
+          {safety.category && <p>{t(`safety.category.${safety.category}`)}</p>}
           {safety.resources.length > 0 && (
             <ul className="safety-resources">
               {safety.resources.map((r, i) => (

@@ -284,6 +284,7 @@ describe("reduce over cases the recordings do not hold", () => {
       category: "suicide",
       resources: [{ name: "全国心理援助热线", number: "12356", note: "24小时" }],
       locale: "zh-CN",
+      folded: false,
     });
     expect(initialChatState.safety).toBeNull();
   });

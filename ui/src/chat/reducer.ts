@@ -306,7 +306,7 @@ export function reduce(state: ChatState, env: Envelope): ChatState {
     case "safety_notice":
       return {
         ...state,
-        safety: { risk: env.risk, category: env.category, resources: env.resources, locale: env.locale },
+        safety: { risk: env.risk, category: env.category, resources: env.resources, locale: env.locale, folded: false },
       };
     default:
       return assertNever(env);

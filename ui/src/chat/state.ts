@@ -109,9 +109,14 @@ export interface ProtocolView {
 /** The last safety notice of the conversation (docs/safety.md): crisis resources to show. */
 export interface SafetyView {
   risk: SafetyRisk;
-  category: SafetyCategory;
+  /** Null only for a mark stored before categories were kept. */
+  category: SafetyCategory | null;
   resources: SafetyResource[];
   locale: string;
+  /** Shown again from a reopened conversation after the person wrote on: it starts folded to
+   * one line (the numbers one click away). A notice raised now, or by the person's latest
+   * message, starts open. */
+  folded: boolean;
 }
 
 export interface ChatState {

@@ -5,7 +5,7 @@
 // is recorded in `window.__vibeMock.toWebview` so tests can check what crossed the boundary.
 
 import { mockIPC } from "@tauri-apps/api/mocks";
-import type { ChatMessage, Commands, ConversationSummary, Encryption, Envelope, PresetView, Settings, SettingsView, StopReason, TurnInput } from "../wire";
+import type { ChatMessage, Commands, ConversationSummary, CrisisResources, Encryption, Envelope, PresetView, Settings, SettingsView, StopReason, TurnInput } from "../wire";
 import type { Call } from "./call";
 import { createInsights } from "./insights";
 import { createMe } from "./me";
@@ -112,7 +112,9 @@ export function installMockBackend() {
     },
   };
   window.__vibeMock = mock;
-  const conversations = new Map<string, ConversationSummary & { messages: ChatMessage[] }>();
+  /** With the crisis contacts of its newest notice, which `get_conversation` gives back as the
+   * core does when a message is marked. */
+  const conversations = new Map<string, ConversationSummary & { messages: ChatMessage[]; crisis?: CrisisResources }>();
   let messageId = 0;
   const message = (role: "user" | "assistant", content: string, run_id: string | null): ChatMessage => ({
     id: ++messageId,
@@ -247,6 +249,13 @@ export function installMockBackend() {
     // A lapsed invitation is told right after the run starts, as the core's protocol hook does.
     const at = picked.events.findIndex((e) => e.type === "run_started") + 1;
     const script: Script = lapsed ? { ...picked, events: [...picked.events.slice(0, at), lapsed, ...picked.events.slice(at)] } : picked;
+    // A notice marks the person's message, as the core's safety path does.
+    const raised = script.events.find((e) => e.type === "safety_notice");
+    const asked = retry ? undefined : conv?.messages.at(-2);
+    if (conv && asked && raised?.type === "safety_notice") {
+      asked.safety = { risk: raised.risk, category: raised.category };
+      conv.crisis = { resources: raised.resources, locale: raised.locale };
+    }
     // The conversation takes the skill its run activated, as the core keeps it.
     const skill = script.events.find((e) => e.type === "run_started")?.skill;
     if (conv && skill) conv.skill = skill;
@@ -347,7 +356,8 @@ export function installMockBackend() {
       case "get_conversation": {
         const c = conversations.get(String(request.id));
         if (!c) throw out(fail("not_found", `no conversation ${String(request.id)}`));
-        return reply(name, { conversation: summary(c), messages: c.messages });
+        const marked = c.messages.some((m) => m.safety);
+        return reply(name, { conversation: summary(c), messages: c.messages, ...(marked && c.crisis ? { crisis_resources: c.crisis } : {}) });
       }
       case "rename_conversation": {
         const c = conversations.get(String(request.id));
@@ -466,7 +476,7 @@ export function installMockBackend() {
   }
 }
 
-function summary(c: ConversationSummary & { messages: unknown[] }): ConversationSummary {
-  const { messages: _messages, ...rest } = c;
+function summary(c: ConversationSummary & { messages: unknown[]; crisis?: CrisisResources }): ConversationSummary {
+  const { messages: _messages, crisis: _crisis, ...rest } = c;
   return rest;
 }
