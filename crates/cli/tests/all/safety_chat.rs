@@ -77,6 +77,16 @@ fn a_conversation_shown_again_flags_the_message_and_lists_the_contacts() {
     assert_eq!(detail["messages"][0]["safety"]["category"], "suicide");
     assert!(detail["messages"][1].get("safety").is_none());
     assert_eq!(detail["crisis_resources"]["locale"], "zh_CN.UTF-8");
+
+    // The export keeps the mark: in the conversation's JSON and its Markdown.
+    let export = dir.path().join("export");
+    let out = vibe(dir.path(), &["export", "all", "--out", export.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let md = std::fs::read_to_string(export.join(format!("conversations/{id}.md"))).unwrap();
+    assert!(md.contains("## You (safety notice shown: acute, suicide) — "), "{md}");
+    let json = std::fs::read_to_string(export.join(format!("conversations/{id}.json"))).unwrap();
+    let exported: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(exported["messages"][0]["safety"]["risk"], "acute");
 }
 
 #[test]

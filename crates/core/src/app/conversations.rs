@@ -1,6 +1,6 @@
 //! Conversation commands: list, get, rename, delete (with the run folders), search.
 
-use vibe_store::LOCAL_USER;
+use vibe_store::{Conversation, LOCAL_USER};
 use vibe_wire::command::{
     ConversationDetail, ConversationList, ConversationSummary, DeleteConversationRequest,
     DeleteConversationResponse, GetConversationRequest, RenameConversationRequest,
@@ -19,17 +19,27 @@ impl App {
         Ok(ConversationList { conversations: rows.into_iter().map(dto::conversation).collect() })
     }
 
-    /// `get_conversation`: with its messages, oldest first, and the crisis contacts when a
-    /// message of it is marked (the app shows its notice again, docs/safety.md). The
-    /// conversation is being opened: with the local preset its next turn's prompt prefix is
-    /// warmed up in the background (`warm_up.rs`).
+    /// `get_conversation`: [`App::conversation_detail`]. The conversation is being opened:
+    /// with the local preset its next turn's prompt prefix is warmed up in the background
+    /// (`warm_up.rs`).
     pub fn get_conversation(
         &self,
         request: &GetConversationRequest,
     ) -> Result<ConversationDetail, AppError> {
         let conversation = self.store.conversation(&request.id)?;
-        let messages = self.store.messages(&request.id)?;
         self.warm_up_in_background(&conversation);
+        self.detail_of(conversation)
+    }
+
+    /// A conversation with its messages, oldest first, and the crisis contacts when a message
+    /// of it is marked (the app shows its notice again, docs/safety.md). A read only: what
+    /// reads conversations without opening one (an export) warms nothing up.
+    pub(crate) fn conversation_detail(&self, id: &str) -> Result<ConversationDetail, AppError> {
+        self.detail_of(self.store.conversation(id)?)
+    }
+
+    fn detail_of(&self, conversation: Conversation) -> Result<ConversationDetail, AppError> {
+        let messages = self.store.messages(&conversation.id)?;
         let crisis_resources = messages
             .iter()
             .any(|m| m.safety.is_some())

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 use vibe_llm::ScriptedModel;
-use vibe_wire::command::{GetConversationRequest, SendMessageRequest, SetProfilePathRequest};
+use vibe_wire::command::{SendMessageRequest, SetProfilePathRequest};
 
 use crate::app::{App, AppError, AppPaths, EphemeralKeys, Injections, Overrides};
 use crate::eval::{Check, Observed, Scenario, score_turn};
@@ -80,7 +80,7 @@ pub async fn run_eval(scenario: &Scenario, source: &Path) -> Result<EvalReport, 
         app.settle().await;
         conversation = Some(result.conversation_id.clone());
         let id = result.conversation_id.clone();
-        let active = app.get_conversation(&GetConversationRequest { id })?.conversation.skill;
+        let active = app.store().conversation(&id)?.skill;
         let profile = app.get_profile()?.profile;
         let (observed, checks) =
             score_turn(&turn.expect, &sink.events(), active.as_deref(), &profile);

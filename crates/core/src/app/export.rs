@@ -18,8 +18,7 @@ use std::path::{Path, PathBuf};
 use vibe_protocol::{ReportFormat, render_report};
 use vibe_store::LOCAL_USER;
 use vibe_wire::command::{
-    ConversationDetail, ExportAllRequest, ExportAllResponse, GetConversationRequest,
-    ListMemoryRequest, MessageRole,
+    ConversationDetail, ExportAllRequest, ExportAllResponse, ListMemoryRequest, MessageRole,
 };
 
 use crate::app::{App, AppError};
@@ -54,7 +53,7 @@ impl App {
         }
         out.json("memory.json", &self.list_memory(&ListMemoryRequest::default())?)?;
         for summary in self.list_conversations()?.conversations {
-            let detail = self.get_conversation(&GetConversationRequest { id: summary.id })?;
+            let detail = self.conversation_detail(&summary.id)?;
             let name = file_name(&detail.conversation.id);
             out.json(&format!("conversations/{name}.json"), &detail)?;
             out.text(&format!("conversations/{name}.md"), &conversation_markdown(&detail))?;
@@ -191,7 +190,11 @@ fn conversation_markdown(detail: &ConversationDetail) -> String {
             MessageRole::Tool => "Tool",
             MessageRole::System => "System",
         };
-        let mark = if m.interrupted { " (interrupted)" } else { "" };
+        let mut mark = if m.interrupted { " (interrupted)".to_string() } else { String::new() };
+        if let Some(safety) = m.safety {
+            let about = safety.category.map(|c| format!(", {c}")).unwrap_or_default();
+            mark.push_str(&format!(" (safety notice shown: {}{about})", safety.risk));
+        }
         md.push_str(&format!("\n## {who}{mark} — {}\n\n{}\n", m.created_at, m.content));
     }
     md

@@ -14,7 +14,7 @@ use vibe_llm::measure::{Counts, Log, Recorded, Recorder, RequestFigures};
 use vibe_llm::{ChatModel, Message};
 use vibe_store::LOCAL_USER;
 use vibe_wire::StopReason;
-use vibe_wire::command::{GetConversationRequest, SendMessageRequest};
+use vibe_wire::command::{ExportAllRequest, GetConversationRequest, SendMessageRequest};
 
 use crate::app::{set, sink};
 use crate::local_model::{ENGINE, fixture, local};
@@ -101,6 +101,15 @@ async fn local_model_warm_up_on_opening_a_conversation_lets_its_first_turn_reuse
     // person's words follow it).
     assert!(reused + 2 >= again.prefix_tokens && reused < first.prompt_tokens, "{first:?}");
     assert_eq!(first.evaluated_tokens.unwrap() + reused, first.prompt_tokens, "{first:?}");
+
+    // An export reads every conversation without opening one: it warms nothing up (it would
+    // evict the open conversation's prefix for the last one exported).
+    settled(&app).await;
+    let out = dir.path().join("export");
+    let request = ExportAllRequest { out: out.display().to_string() };
+    let exported = app.export_all(&request).unwrap();
+    assert!(exported.files.iter().any(|f| f.starts_with("conversations/")), "{exported:?}");
+    assert_eq!(app.warming_up(), None, "the export started no warm-up");
 
     // The setting off: nothing is warmed up.
     let before = warm_ups();
