@@ -580,10 +580,10 @@ test("Settings → Connections adds a server, and the coach uses its tool after 
     await args.type(ENTER); // a new line in the box: the next argument
     await args.type("ok");
     await (await testId(app, "connection-add-submit")).click();
-    const card = await app.waitFind('[data-testid="connection-notes"]', 20_000);
-    const status = await app.waitFind('[data-testid="connection-notes"] [data-testid="connection-status"]', 20_000);
-    await waitFor("the server connected", async () => /Connected|已连接/.test(await status.text()), 30_000).catch(async (e) => {
-      throw new Error(`${e.message}; the card says: ${await card.text()}`);
+    await app.waitFind('[data-testid="connection-notes"] [data-testid="connection-status"]', 20_000);
+    const statusNow = () => textOf(app, '[data-testid="connection-notes"] [data-testid="connection-status"]');
+    await waitFor("the server connected", async () => /Connected|已连接/.test(await statusNow()), 30_000).catch(async (e) => {
+      throw new Error(`${e.message}; the card says: ${await textOf(app, '[data-testid="connection-notes"]')}`);
     });
     // The section from its heading down, nothing of the Models card above it.
     await app.execute("document.querySelector('[data-testid=settings-connections]').scrollIntoView({ block: 'start' });");
@@ -624,8 +624,14 @@ function writeScript(entries) {
 
 /** The text of the last element with data-testid `id`. */
 async function lastText(session, id) {
-  const all = await session.findAll(`[data-testid="${id}"]`);
-  return all.length ? all[all.length - 1].text() : "";
+  return textOf(session, `[data-testid="${id}"]`);
+}
+
+/** The text of the last element matching `selector`, read in one step in the page: a node
+ * found first and read after may have been rendered again in between (a stale element). */
+async function textOf(session, selector) {
+  const script = "const all = document.querySelectorAll(arguments[0]); return all.length ? all[all.length - 1].innerText : '';";
+  return String(await session.execute(script, [selector]));
 }
 
 test("Settings → Models downloads a model through a redirect, verifies it and uses it", async () => {
@@ -640,9 +646,9 @@ test("Settings → Models downloads a model through a redirect, verifies it and 
     await app.waitFind(`${row} [data-testid="model-download"]`);
     await app.execute(`document.querySelector('${row}').scrollIntoView({ block: "center" });`);
     await (await app.waitFind(`${row} [data-testid="model-download"]`)).click();
-    const status = await testId(app, "models-status");
-    await waitFor("the download verified", async () => (await status.text()).includes(MODEL_ID), 60_000);
-    assert.match(await status.text(), /downloaded and verified|已下载并校验通过/);
+    await testId(app, "models-status");
+    await waitFor("the download verified", async () => (await lastText(app, "models-status")).includes(MODEL_ID), 60_000);
+    assert.match(await lastText(app, "models-status"), /downloaded and verified|已下载并校验通过/);
     const installed = join(dataDir, "data", "models", `${MODEL_ID}.gguf`);
     assert.ok(existsSync(installed), "the model is in place");
     assert.ok(!existsSync(`${installed}.part`), "no partial file is left");

@@ -45,18 +45,20 @@ pub(crate) struct Place<'a> {
     /// The engine to pause it with (the caller's clock and settings).
     pub protocols: ProtocolEngine,
     pub emitter: &'a Emitter,
+    /// The app's language choice, for the contacts when nothing names a region ([`locale`]).
+    pub language: Option<&'a str>,
 }
 
 /// Mark the message, show the notice, pause the protocol. Returns the contacts shown (for the
 /// supportive text). Each failing step is reported as an error event and the others still run:
 /// the notice matters more than any one of them.
 pub(crate) async fn act(place: Place<'_>, found: Found) -> Vec<SafetyResource> {
-    let Place { store, user, skill, protocols, emitter } = place;
+    let Place { store, user, skill, protocols, emitter, language } = place;
     let (id, risk, category) = (found.message_id, found.risk, found.category);
     if let Err(e) = blocking(store, move |s| s.mark_message_safety(id, risk, category)).await {
         emitter.emit(Event::Error { error: ErrorInfo::new(e.kind(), e.to_string()) });
     }
-    let locale = locale(store, user);
+    let locale = locale(store, user, language);
     let contacts = contacts(store, &locale, |e| {
         emitter.emit(Event::Error { error: ErrorInfo::new(ErrorKind::Safety, e.to_string()) });
     });
@@ -78,11 +80,12 @@ fn data_dir(store: &Store) -> Option<PathBuf> {
 }
 
 /// The crisis contacts a conversation with a marked message shows again when it is opened
-/// (`get_conversation`): the person's locale's now, as a new notice would have them. An
-/// override that cannot be used is logged (the turn that raises a notice reports it to the
-/// person) and the built-in contacts are given.
-pub fn crisis_resources(store: &Store, user: &str) -> CrisisResources {
-    let locale = locale(store, user);
+/// (`get_conversation`): the person's locale's now, as a new notice would have them
+/// (`language`: the app's language choice, [`locale`]). An override that cannot be used is
+/// logged (the turn that raises a notice reports it to the person) and the built-in contacts
+/// are given.
+pub fn crisis_resources(store: &Store, user: &str, language: Option<&str>) -> CrisisResources {
+    let locale = locale(store, user, language);
     let resources = contacts(store, &locale, |e| {
         tracing::warn!("the crisis resources override cannot be used: {e}");
     });
@@ -110,16 +113,35 @@ fn contacts(
     }
 }
 
-/// `preferences.language` of the profile, else the system locale (`LANG`), else `generic`.
-pub(crate) fn locale(store: &Store, user: &str) -> String {
+/// The locale whose contacts a notice shows ([`choose_locale`]), from the profile, `LANG` and
+/// the app's language choice.
+pub(crate) fn locale(store: &Store, user: &str, language: Option<&str>) -> String {
     let from_profile = store.profile(user).ok().and_then(|p| {
         p.pointer("/preferences/language").and_then(|v| v.as_str()).map(str::to_string)
     });
-    from_profile
-        .or_else(|| std::env::var("LANG").ok())
-        .map(|l| l.trim().to_string())
-        .filter(|l| !l.is_empty() && l != "C" && l != "POSIX")
-        .unwrap_or_else(|| safety::GENERIC_LOCALE.to_string())
+    choose_locale(from_profile.as_deref(), std::env::var("LANG").ok().as_deref(), language)
+}
+
+/// `preferences.language` of the profile, else the system locale (`LANG`, which names a
+/// region: `en_US`), else the app's language choice (`zh-CN`, `en`: a system without a
+/// locale — unset, `C`, `POSIX` — must not show a person who chose Chinese the generic
+/// contacts), else `generic`.
+fn choose_locale(profile: Option<&str>, system: Option<&str>, language: Option<&str>) -> String {
+    let named = |l: &&str| !l.is_empty();
+    profile
+        .map(str::trim)
+        .filter(named)
+        .or_else(|| system.map(str::trim).filter(|l| names_a_locale(l)))
+        .or_else(|| language.map(str::trim).filter(named))
+        .unwrap_or(safety::GENERIC_LOCALE)
+        .to_string()
+}
+
+/// Whether a system locale value names one: not empty, not `C` or `POSIX` (with or without an
+/// encoding: `C.UTF-8`).
+fn names_a_locale(value: &str) -> bool {
+    let base = value.split(['.', '@']).next().unwrap_or_default();
+    !base.is_empty() && base != "C" && base != "POSIX"
 }
 
 /// Pause the active protocol run of `skill`, if any ([`ProtocolEngine::pause`]).
@@ -168,4 +190,20 @@ pub(crate) fn support_prompt(contacts: &[SafetyResource]) -> String {
         }
     }
     prompt
+}
+
+#[cfg(test)]
+mod tests {
+    use super::choose_locale;
+
+    #[test]
+    fn the_profile_then_a_real_system_locale_then_the_app_language_name_the_contacts() {
+        assert_eq!(choose_locale(Some("zh-TW"), Some("en_US.UTF-8"), Some("en")), "zh-TW");
+        assert_eq!(choose_locale(Some(" "), Some("en_GB.UTF-8"), Some("zh-CN")), "en_GB.UTF-8");
+        for no_locale in [None, Some(""), Some("C"), Some("C.UTF-8"), Some("POSIX"), Some("C.utf8")]
+        {
+            assert_eq!(choose_locale(None, no_locale, Some("zh-CN")), "zh-CN", "{no_locale:?}");
+            assert_eq!(choose_locale(None, no_locale, None), "generic", "{no_locale:?}");
+        }
+    }
 }

@@ -63,6 +63,8 @@ pub struct AgentInput {
     pub summarize_with_model: bool,
     /// The connected MCP servers (`None`: none configured).
     pub connections: Option<Arc<Connections>>,
+    /// The app's language choice ([`crate::chat::ChatSetup::language`]).
+    pub language: Option<String>,
 }
 
 /// How the run ended.

@@ -74,6 +74,7 @@ impl Loop {
             approval_checked: false,
             connections: inp.connections.clone(),
             cancel: inp.cancel.clone(),
+            language: inp.language.clone(),
         };
         let approver = inp.approver.clone();
         let emitter = inp.emitter.clone();

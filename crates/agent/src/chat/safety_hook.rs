@@ -84,6 +84,7 @@ impl ChatService {
             skill: turn.conversation.skill.as_deref(),
             protocols: self.protocols(),
             emitter: &emitter,
+            language: self.language.as_deref(),
         };
         let found =
             Found { message_id: turn.user_message_id, risk: screening.risk.notice(), category };

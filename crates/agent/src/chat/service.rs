@@ -86,6 +86,10 @@ pub struct ChatSetup {
     pub runs_ahead: bool,
     /// The enabled MCP servers (`None`: none configured).
     pub connections: Option<Arc<Connections>>,
+    /// The app's language choice (`preferences.language` of the settings: `zh-CN`, `en`;
+    /// `None` when it follows the system): the crisis contacts' locale when neither the
+    /// profile nor the system names one (docs/safety.md#crisis-resources).
+    pub language: Option<String>,
 }
 
 /// The routing layer over the agent.
@@ -104,6 +108,7 @@ pub struct ChatService {
     /// reply, for [`ChatService::settle`].
     memory: memory_hook::MemoryPasses,
     connections: Option<Arc<Connections>>,
+    pub(crate) language: Option<String>,
 }
 
 /// One turn on its way: what `prepare` set up and every later step uses.
@@ -121,8 +126,18 @@ impl ChatService {
     /// The service over `setup`. Fails on invalid context limits or when the tokenizer
     /// cannot load.
     pub fn new(setup: ChatSetup) -> Result<Self, CoreError> {
-        let ChatSetup { store, skills, model, runs, config, tools, clock, runs_ahead, connections } =
-            setup;
+        let ChatSetup {
+            store,
+            skills,
+            model,
+            runs,
+            config,
+            tools,
+            clock,
+            runs_ahead,
+            connections,
+            language,
+        } = setup;
         let context = Arc::new(
             ContextBuilder::new(store.clone(), skills.clone(), config.context.clone())?
                 .calibrated_for(model.model_name())?,
@@ -147,6 +162,7 @@ impl ChatService {
             protocol_clock: clock,
             memory,
             connections,
+            language,
         };
         Ok(if runs_ahead { service.prepare_runs_ahead() } else { service })
     }
@@ -210,6 +226,7 @@ impl ChatService {
             seed: self.config.seed,
             summarize_with_model: self.config.summarize_with_model,
             connections: self.connections.clone(),
+            language: self.language.clone(),
         };
         let ended = run_agent(input).await;
         let result = self.close(&turn, ended, plan.usage).await?;

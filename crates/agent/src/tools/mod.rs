@@ -94,6 +94,9 @@ pub struct ToolContext {
     pub connections: Option<Arc<crate::connections::Connections>>,
     /// The turn's cancellation (Stop): long calls (an MCP tool) stop waiting when it trips.
     pub cancel: tokio_util::sync::CancellationToken,
+    /// The app's language choice (`zh-CN`, `en`; `None`: it follows the system), for the
+    /// crisis contacts of a wellbeing flag when nothing else names a region.
+    pub language: Option<String>,
 }
 
 /// What a tool call returns to the loop.

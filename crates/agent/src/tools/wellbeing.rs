@@ -89,6 +89,7 @@ impl Tool for FlagWellbeingConcern {
                 skill: ctx.active_skill.as_deref(),
                 protocols,
                 emitter: &ctx.emitter,
+                language: ctx.language.as_deref(),
             };
             let contacts = wellbeing::act(place, Found { message_id, risk, category }).await;
             ToolOutput::ok(json!({

@@ -40,10 +40,10 @@ impl App {
 
     fn detail_of(&self, conversation: Conversation) -> Result<ConversationDetail, AppError> {
         let messages = self.store.messages(&conversation.id)?;
-        let crisis_resources = messages
-            .iter()
-            .any(|m| m.safety.is_some())
-            .then(|| vibe_agent::crisis_resources(&self.store, &conversation.user_id));
+        let crisis_resources = messages.iter().any(|m| m.safety.is_some()).then(|| {
+            let language = self.chosen_language();
+            vibe_agent::crisis_resources(&self.store, &conversation.user_id, language.as_deref())
+        });
         Ok(ConversationDetail {
             conversation: dto::conversation(conversation),
             messages: messages.into_iter().map(dto::message).collect(),

@@ -284,6 +284,23 @@ impl App {
         self.settings.read().unwrap_or_else(PoisonError::into_inner).settings.clone()
     }
 
+    /// The language the person chose for the app (`preferences.language`: `zh-CN`, `en`),
+    /// `None` when it follows the system.
+    pub(crate) fn chosen_language(&self) -> Option<String> {
+        match self
+            .settings
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .settings
+            .preferences
+            .language
+        {
+            Language::ZhCn => Some("zh-CN".into()),
+            Language::En => Some("en".into()),
+            Language::System => None,
+        }
+    }
+
     /// What the settings, overrides and injections resolve to now (rebuilt when the
     /// settings change).
     pub fn assembly(&self) -> Arc<Assembly> {

@@ -214,6 +214,7 @@ impl App {
             clock: assembly.clock.clone(),
             runs_ahead: assembly.long_lived,
             connections: self.mcp_connections(),
+            language: self.chosen_language(),
         })?;
         *self.notices.lock().unwrap_or_else(PoisonError::into_inner) = notices;
         let service = Arc::new(service);

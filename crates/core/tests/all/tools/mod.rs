@@ -93,6 +93,7 @@ impl Fixture {
             approval_checked: false,
             connections: None,
             cancel: Default::default(),
+            language: None,
         }
     }
 
