@@ -60,6 +60,30 @@ impl Store {
     }
 }
 
+/// The schema version from which marks travel with their messages (migration 0016).
+const MARKS_TRAVEL_FROM: i64 = 16;
+
+impl Store {
+    /// After an upgrade from a schema whose marks did not travel: with sync set up, every
+    /// marked message is recorded again, so the devices that already hold it learn its mark
+    /// (and their memory skips it). Nothing happens without sync. The count recorded.
+    pub(crate) fn share_marks_older_than_sync(&self, upgraded_from: i64) -> Result<usize> {
+        if upgraded_from >= MARKS_TRAVEL_FROM {
+            return Ok(0);
+        }
+        self.write_tx(|tx| {
+            let ids: Vec<i64> = tx
+                .prepare("SELECT id FROM messages WHERE safety IS NOT NULL ORDER BY id")?
+                .query_map([], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            for &id in &ids {
+                crate::sync_record::message(tx, id)?;
+            }
+            Ok(ids.len())
+        })
+    }
+}
+
 /// Set the mark of message `rowid` inside `tx` unless it already holds a higher one (or the
 /// same risk with a category). Whether the row changed.
 pub(crate) fn raise_mark(
@@ -104,6 +128,49 @@ mod tests {
         assert_eq!(store.messages(&conv.id).unwrap()[0].safety, Some(mark));
         let err = store.mark_message_safety(9999, SafetyRisk::Acute, SafetyCategory::Suicide);
         assert!(err.unwrap_err().to_string().contains("no message with id 9999"));
+    }
+
+    /// A folder synced before marks travelled: the upgrade records its marked messages again,
+    /// so the other devices learn the marks; unmarked messages are not sent again.
+    #[test]
+    fn an_upgrade_from_before_marks_travelled_sends_the_marked_messages_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("vibe.db");
+        let conv = {
+            let store = Store::open(&path).unwrap();
+            store.sync_enable("me").unwrap();
+            let conv = store.create_conversation(LOCAL_USER, None).unwrap().id;
+            let marked =
+                store.append_message(&conv, NewMessage::text(Role::User, "我想自杀")).unwrap();
+            store.append_message(&conv, NewMessage::text(Role::User, "hello")).unwrap();
+            let conn = store.conn();
+            conn.execute("UPDATE messages SET safety = 'acute' WHERE id = ?1", [marked.id])
+                .unwrap();
+            conn.execute_batch(
+                "ALTER TABLE messages DROP COLUMN safety_category; PRAGMA user_version = 15;",
+            )
+            .unwrap();
+            drop(conn);
+            store.sync_seal().unwrap();
+            conv
+        };
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.upgraded().map(|u| (u.from, u.to)), Some((15, 16)));
+        let sealed = store.sync_seal().unwrap();
+        let last = sealed.last().unwrap();
+        let puts: Vec<(Option<String>, String)> = last
+            .ops
+            .iter()
+            .filter_map(|o| match &o.op {
+                crate::SyncOp::MessagePut { safety, content, conversation, .. } => {
+                    assert_eq!(conversation, &conv);
+                    Some((safety.clone(), content.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(puts, vec![(Some("acute".to_string()), "我想自杀".to_string())]);
+        assert_eq!(store.share_marks_older_than_sync(16).unwrap(), 0, "once, at the upgrade");
     }
 
     #[test]

@@ -123,6 +123,9 @@ impl Store {
         }
         let upgraded = migrations::upgrade(&mut conn, Some(path), found)?;
         let mut store = Self::finish_open(conn, Some(path.to_path_buf()))?;
+        if let Some(upgrade) = &upgraded {
+            store.share_marks_older_than_sync(upgrade.from)?;
+        }
         store.upgraded = upgraded;
         store.encrypted = !key.is_clear();
         Ok(store)
