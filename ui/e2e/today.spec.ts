@@ -239,3 +239,29 @@ test("when the day cannot be read, Today says so and a check-in still works; Me 
   await page.getByTestId("nav-me").click();
   await expect(page.getByTestId("journal-entry").first()).toContainText("mood 4/5");
 });
+
+test("a check-in or a journal entry at risk is saved and answered with the crisis contacts", async ({ page }) => {
+  await page.goto("./?lang=zh-CN");
+  await page.getByTestId("checkin-mood-1").click();
+  await page.getByTestId("checkin-note").fill("真的不想活了");
+  await page.getByTestId("checkin-save").click();
+  await expect(page.getByTestId("checkin-saved")).toBeVisible();
+  const notice = page.getByTestId("safety-notice");
+  await expect(notice).toHaveAttribute("role", "alert");
+  await expect(notice.getByTestId("safety-resource").filter({ hasText: "全国心理援助热线" })).toContainText("12356");
+  await expect(page.getByTestId("today-checkins")).toContainText("真的不想活了");
+  await axe(page, "a check-in at risk");
+  await page.screenshot({ path: `${SHOTS}/checkin-safety-zh.png` });
+
+  // The journal: an entry at risk brings them too; a calm one after it does not.
+  await page.getByTestId("nav-journal").click();
+  await page.getByTestId("journal-new").click();
+  await page.getByTestId("journal-text").fill("今天又觉得不想活了");
+  await page.getByTestId("journal-save").click();
+  await expect(page.getByTestId("journal-status")).toBeVisible();
+  await expect(page.getByTestId("safety-notice").getByTestId("safety-resource").first()).toBeVisible();
+  await page.getByTestId("journal-new").click();
+  await page.getByTestId("journal-text").fill("散步了很久，好一些");
+  await page.getByTestId("journal-save").click();
+  await expect(page.getByTestId("safety-notice")).toHaveCount(0);
+});

@@ -13,7 +13,7 @@ import { Composer } from "./Composer";
 import { ConversationList } from "./ConversationList";
 import { ErrorBanner } from "./ErrorBanner";
 import { PlanView } from "./PlanView";
-import { SafetyNotice } from "./SafetyNotice";
+import { SafetyNotice } from "../safety/SafetyNotice";
 import { Starters } from "./Starters";
 import { RunStatusLine, SkillChangesNotice } from "./StatusLines";
 import { Thread } from "./Thread";

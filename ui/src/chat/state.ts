@@ -9,12 +9,12 @@ import type {
   Phase,
   Plan,
   ProtocolAction,
-  SafetyCategory,
-  SafetyResource,
-  SafetyRisk,
   StopReason,
   TokenUsage,
 } from "../wire";
+import type { SafetyView } from "../safety/view";
+
+export type { SafetyView };
 
 export interface ToolActivity {
   id: string;
@@ -104,19 +104,6 @@ export interface ProtocolView {
   progress: number;
   /** The completion summary, or the reason it was cancelled. */
   summary: string | null;
-}
-
-/** The last safety notice of the conversation (docs/safety.md): crisis resources to show. */
-export interface SafetyView {
-  risk: SafetyRisk;
-  /** Null only for a mark stored before categories were kept. */
-  category: SafetyCategory | null;
-  resources: SafetyResource[];
-  locale: string;
-  /** Shown again from a reopened conversation after the person wrote on: it starts folded to
-   * one line (the numbers one click away). A notice raised now, or by the person's latest
-   * message, starts open. */
-  folded: boolean;
 }
 
 export interface ChatState {

@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import * as client from "../client";
 import { Button, Card, Field, Tabs, Toast } from "../design";
 import { FailureText } from "../errors/Failure";
-import type { CommandError, JournalEntryView } from "../wire";
+import type { CommandError, JournalSaved } from "../wire";
 import en from "../i18n/en.json";
 import { MOODS, moodFace, moodKey } from "./mood";
 import { ProblemList } from "./ProblemList";
@@ -18,7 +18,8 @@ import "./checkin.css";
 /** The feelings offered (their words come from the UI's language). */
 const FEELINGS = Object.keys(en.checkin.feelings) as Array<keyof typeof en.checkin.feelings>;
 
-export function CheckIn({ onSaved }: { onSaved: (entry: JournalEntryView) => void }) {
+/** `onSaved` gets the saved entry with the crisis notice the core sent, if any. */
+export function CheckIn({ onSaved }: { onSaved: (saved: JournalSaved) => void }) {
   const { t } = useTranslation();
   const [mood, setMood] = useState<number | null>(null);
   const [feelings, setFeelings] = useState<string[]>([]);
@@ -63,9 +64,9 @@ export function CheckIn({ onSaved }: { onSaved: (entry: JournalEntryView) => voi
     setBusy(true);
     const r = checked.request;
     client.journal.checkin(r.mood, r.feelings, r.note, r.date).then(
-      (entry) => {
+      (saved) => {
         setBusy(false);
-        onSaved(entry);
+        onSaved(saved);
       },
       (err) => {
         setBusy(false);

@@ -6,8 +6,9 @@
 // messages are repeated for what the UI lets through. `?fail=checkin` (the backend's switch)
 // makes a command fail as a locked database does.
 
-import type { JournalEntryView, JournalSource } from "../wire";
+import type { JournalEntryView, JournalSaved, JournalSource } from "../wire";
 import { reply, type Call } from "./call";
+import { noticeFor } from "./scripts";
 
 type Stored = Record<string, unknown>;
 
@@ -100,10 +101,15 @@ export function createJournal(journal: () => Stored[]) {
       throw invalid(`no journal entry with id ${id}: list the ids with \`vibe journal list\` (it may have been removed)`);
     return [i, at];
   };
-  const add = (e: Stored): JournalEntryView => {
+  /** The saved entry, with a notice when its text is at risk (as the core answers). */
+  const saved = (entry: JournalEntryView, screen = true): JournalSaved => {
+    const safety = screen ? noticeFor(entry.text) : null;
+    return safety ? { entry, safety } : { entry };
+  };
+  const add = (e: Stored): JournalSaved => {
     const stored = { ...e, _created_at: stamp() };
     journal().unshift(stored);
-    return view(stored) as JournalEntryView;
+    return saved(view(stored) as JournalEntryView);
   };
 
   function handle({ cmd, request }: Call): unknown {
@@ -153,7 +159,7 @@ export function createJournal(journal: () => Stored[]) {
         if (request.tags !== null) e.tags = words(request.tags, "tag");
         e._edited_at = new Date().toISOString();
         journal()[i] = e;
-        return reply(cmd, view(e) as JournalEntryView);
+        return reply(cmd, saved(view(e) as JournalEntryView, request.text !== null));
       }
       case "journal_remove": {
         const [i, at] = find(request.id);

@@ -2,7 +2,7 @@
 // so a browser test picks its scenario by what it types. The runs are real `vibe chat --json`
 // output (fixtures/, captured by fixtures/capture.sh).
 
-import type { Envelope } from "../wire";
+import type { Envelope, SafetyNoticeView } from "../wire";
 import text from "../../fixtures/text.jsonl?raw";
 import plan from "../../fixtures/skill-plan.jsonl?raw";
 import approved from "../../fixtures/approval-granted.jsonl?raw";
@@ -46,6 +46,15 @@ function connectionTool(e: Envelope): Envelope {
 
 /** The messages the mocked safety screen finds at risk (the core's rules decide in the app). */
 export const AT_RISK = /不想活/;
+
+/** The mocked screen of what the person writes in the journal or a check-in: the recorded
+ * chat notice's risk and contacts when `text` is at risk (as the core's `journal_safety.rs`). */
+export function noticeFor(text: string): SafetyNoticeView | null {
+  if (!AT_RISK.test(text)) return null;
+  const notice = parseJsonl(safety).find((e) => e.type === "safety_notice");
+  if (notice?.type !== "safety_notice") return null;
+  return { risk: notice.risk, category: notice.category, resources: notice.resources, locale: notice.locale };
+}
 
 export function pickScript(message: string): Script {
   const m = message.toLowerCase();

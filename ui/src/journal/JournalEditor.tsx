@@ -11,7 +11,7 @@ import { ProblemList } from "../checkin/ProblemList";
 import { checkEntry, localDay, type EntryDraft, type Problem } from "../checkin/validate";
 import { Button, Card, Field, Tabs, Toast } from "../design";
 import { FailureText } from "../errors/Failure";
-import type { CommandError, JournalEntryView } from "../wire";
+import type { CommandError, JournalEntryView, JournalSaved } from "../wire";
 import { draftOf, editRequest, newDraft } from "./form";
 
 interface Props {
@@ -19,7 +19,8 @@ interface Props {
   entry: JournalEntryView | null;
   /** A new entry about this prompt. */
   prompt: string | null;
-  onSaved: (entry: JournalEntryView) => void;
+  /** The saved entry, with the crisis notice the core sent when its text reads as a risk. */
+  onSaved: (saved: JournalSaved) => void;
   onCancel: () => void;
 }
 

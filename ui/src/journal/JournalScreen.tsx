@@ -12,6 +12,8 @@ import { moodFace, moodKey } from "../checkin/mood";
 import { Button, Card, ConfirmDialog, EmptyState, Toast } from "../design";
 import { FailureLine } from "../errors/FailureLine";
 import { FailureText } from "../errors/Failure";
+import { SafetyNotice } from "../safety/SafetyNotice";
+import { fromNotice, type SafetyView } from "../safety/view";
 import { recovered, report } from "../store";
 import type { CommandError, JournalEntryView } from "../wire";
 import { markdownOf } from "./form";
@@ -29,6 +31,8 @@ export function JournalScreen({ writeRequest = null }: { writeRequest?: WriteReq
   const [query, setQuery] = useState("");
   const [editing, setEditing] = useState<Editing>(null);
   const [removing, setRemoving] = useState<JournalEntryView | null>(null);
+  /** The crisis notice of the entry saved last, when its text read as a risk. */
+  const [safety, setSafety] = useState<SafetyView | null>(null);
   const [status, setStatus] = useState<{ tone: "ok"; text: string } | { tone: "danger"; failure: CommandError } | null>(null);
   const counter = useRef(0);
   const load = useCallback((q: string) => {
@@ -71,13 +75,15 @@ export function JournalScreen({ writeRequest = null }: { writeRequest?: WriteReq
           entry={editing.entry}
           prompt={editing.prompt}
           onCancel={() => setEditing(null)}
-          onSaved={() => {
+          onSaved={(s) => {
             setEditing(null);
             setStatus({ tone: "ok", text: t("journal.saved") });
+            setSafety(s.safety ? fromNotice(s.safety) : null);
             load(query);
           }}
         />
       )}
+      {safety && <SafetyNotice safety={safety} />}
       {status &&
         (status.tone === "ok" ? (
           <Toast as="p" tone="ok" data-testid="journal-status">

@@ -13,6 +13,8 @@ import { moodFace, moodKey } from "../checkin/mood";
 import { Button, Card, EmptyState, Toast } from "../design";
 import { FailureLine } from "../errors/FailureLine";
 import { ReminderItem } from "../reminders/ReminderCard";
+import { SafetyNotice } from "../safety/SafetyNotice";
+import { fromNotice, type SafetyView } from "../safety/view";
 import { recovered, report, selectFailure, useApp } from "../store";
 import type { ConversationSummary, JournalEntryView, ProtocolRunView, ReminderView, TodayView } from "../wire";
 import { greetingFor } from "./greeting";
@@ -40,6 +42,8 @@ export function TodayScreen({ onOpenConversation, onAnswerReminder, onContinuePr
   const [view, setView] = useState<TodayView | null>(null);
   const [again, setAgain] = useState(false);
   const [saved, setSaved] = useState(false);
+  /** The crisis notice of the last check-in saved here, when its note read as a risk. */
+  const [safety, setSafety] = useState<SafetyView | null>(null);
   const lang = i18n.language;
   const unread = useApp(selectFailure("today"));
   const load = useCallback(() => {
@@ -66,11 +70,13 @@ export function TodayScreen({ onOpenConversation, onAnswerReminder, onContinuePr
         // The day could not be read: a check-in still can be made (it is its own command).
         <div className="today-main">
           <CheckIn
-            onSaved={() => {
+            onSaved={(s) => {
               setSaved(true);
+              setSafety(s.safety ? fromNotice(s.safety) : null);
               load();
             }}
           />
+          {safety && <SafetyNotice safety={safety} />}
           {saved && (
             <Toast as="p" tone="ok" data-testid="checkin-saved">
               {t("checkin.saved")}
@@ -96,6 +102,7 @@ export function TodayScreen({ onOpenConversation, onAnswerReminder, onContinuePr
                 {t("checkin.saved")}
               </Toast>
             )}
+            {safety && <SafetyNotice safety={safety} />}
             {checkedIn && !again ? (
               <Card as="section" className="today-checkins" aria-labelledby="today-checkins" data-testid="today-checkins">
                 <div className="card-head">
@@ -115,9 +122,10 @@ export function TodayScreen({ onOpenConversation, onAnswerReminder, onContinuePr
               </Card>
             ) : (
               <CheckIn
-                onSaved={() => {
+                onSaved={(s) => {
                   setAgain(false);
                   setSaved(true);
+                  setSafety(s.safety ? fromNotice(s.safety) : null);
                   load();
                 }}
               />

@@ -30,11 +30,11 @@ import type { InsightsView } from "./InsightsView";
 import type { InstalledModelView } from "./InstalledModelView";
 import type { JournalAddRequest } from "./JournalAddRequest";
 import type { JournalEditRequest } from "./JournalEditRequest";
-import type { JournalEntryView } from "./JournalEntryView";
 import type { JournalList } from "./JournalList";
 import type { JournalListRequest } from "./JournalListRequest";
 import type { JournalRemoveRequest } from "./JournalRemoveRequest";
 import type { JournalRemoved } from "./JournalRemoved";
+import type { JournalSaved } from "./JournalSaved";
 import type { ListMemoryRequest } from "./ListMemoryRequest";
 import type { ListModelsRequest } from "./ListModelsRequest";
 import type { ListProtocolRunsRequest } from "./ListProtocolRunsRequest";
@@ -194,10 +194,10 @@ export type Commands = {
   edit_state_entry: [EditStateEntryRequest, StateEntryEdited];
   compute_chart: [ComputeChartRequest, ChartView];
   /** A mood check-in, saved as a journal entry. */
-  checkin: [CheckinRequest, JournalEntryView];
-  journal_add: [JournalAddRequest, JournalEntryView];
+  checkin: [CheckinRequest, JournalSaved];
+  journal_add: [JournalAddRequest, JournalSaved];
   journal_list: [JournalListRequest, JournalList];
-  journal_edit: [JournalEditRequest, JournalEntryView];
+  journal_edit: [JournalEditRequest, JournalSaved];
   /** Undoable from the state history. */
   journal_remove: [JournalRemoveRequest, JournalRemoved];
   today: [TodayRequest, TodayView];

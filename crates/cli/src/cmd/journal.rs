@@ -5,11 +5,12 @@
 use clap::{Args, Subcommand};
 use vibe_wire::command::{
     CheckinRequest, JournalAddRequest, JournalEditRequest, JournalEntryView, JournalListRequest,
-    JournalRemoveRequest, JournalSource,
+    JournalRemoveRequest, JournalSaved, JournalSource,
 };
 
 use crate::ctx::Ctx;
-use crate::output::print;
+use crate::output::{err_line, print};
+use crate::render::safety_lines;
 
 /// `vibe checkin`: how today feels, in seconds.
 #[derive(Debug, Args)]
@@ -85,8 +86,9 @@ enum JournalCommand {
 
 pub fn checkin(ctx: &Ctx, args: CheckinArgs) -> anyhow::Result<()> {
     let CheckinArgs { mood, feelings, note, date } = args;
-    let entry = ctx.app()?.checkin(&CheckinRequest { mood, feelings, note, date })?;
-    print(ctx, &serde_json::to_value(&entry)?, || format!("checked in: {}", line(&entry)));
+    let saved = ctx.app()?.checkin(&CheckinRequest { mood, feelings, note, date })?;
+    print(ctx, &serde_json::to_value(&saved)?, || format!("checked in: {}", line(&saved.entry)));
+    notice(ctx, &saved);
     Ok(())
 }
 
@@ -94,8 +96,9 @@ pub fn run(ctx: &Ctx, args: JournalArgs) -> anyhow::Result<()> {
     let app = ctx.app()?;
     let (value, human) = match args.command {
         JournalCommand::Add { text, mood, feelings, tags, date } => {
-            let entry = app.journal_add(&JournalAddRequest { date, mood, feelings, text, tags })?;
-            (serde_json::to_value(&entry)?, format!("added: {}", line(&entry)))
+            let saved = app.journal_add(&JournalAddRequest { date, mood, feelings, text, tags })?;
+            notice(ctx, &saved);
+            (serde_json::to_value(&saved)?, format!("added: {}", line(&saved.entry)))
         }
         JournalCommand::List { query, since, until, limit } => {
             let list = app.journal_list(&JournalListRequest { query, since, until, limit })?;
@@ -108,8 +111,9 @@ pub fn run(ctx: &Ctx, args: JournalArgs) -> anyhow::Result<()> {
         }
         JournalCommand::Edit { id, text, mood, feelings, tags, date } => {
             let request = JournalEditRequest { id, date, mood, feelings, text, tags };
-            let entry = app.journal_edit(&request)?;
-            (serde_json::to_value(&entry)?, format!("edited: {}", line(&entry)))
+            let saved = app.journal_edit(&request)?;
+            notice(ctx, &saved);
+            (serde_json::to_value(&saved)?, format!("edited: {}", line(&saved.entry)))
         }
         JournalCommand::Rm { id } => {
             let out = app.journal_remove(&JournalRemoveRequest { id })?;
@@ -120,6 +124,15 @@ pub fn run(ctx: &Ctx, args: JournalArgs) -> anyhow::Result<()> {
     };
     print(ctx, &value, || human);
     Ok(())
+}
+
+/// The crisis contacts when what was written reads as a risk (docs/safety.md), on stderr as
+/// `vibe chat` prints them; `--json` carries them in the answer's `safety`.
+fn notice(ctx: &Ctx, saved: &JournalSaved) {
+    let Some(s) = saved.safety.as_ref().filter(|_| !ctx.json) else { return };
+    for line in safety_lines(Some(s.category), &s.resources, &s.locale) {
+        err_line(&line);
+    }
 }
 
 /// `2026-11-28 · mood 4/5 · 平静, 专注 · first line`

@@ -278,11 +278,11 @@ impl Commands for App {
         App::compute_chart(self, &request)
     }
 
-    fn checkin(&self, request: CheckinRequest) -> Result<JournalEntryView, AppError> {
+    fn checkin(&self, request: CheckinRequest) -> Result<JournalSaved, AppError> {
         App::checkin(self, &request)
     }
 
-    fn journal_add(&self, request: JournalAddRequest) -> Result<JournalEntryView, AppError> {
+    fn journal_add(&self, request: JournalAddRequest) -> Result<JournalSaved, AppError> {
         App::journal_add(self, &request)
     }
 
@@ -290,7 +290,7 @@ impl Commands for App {
         App::journal_list(self, &request)
     }
 
-    fn journal_edit(&self, request: JournalEditRequest) -> Result<JournalEntryView, AppError> {
+    fn journal_edit(&self, request: JournalEditRequest) -> Result<JournalSaved, AppError> {
         App::journal_edit(self, &request)
     }
 

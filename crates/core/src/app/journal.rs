@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use vibe_store::LOCAL_USER;
 use vibe_wire::command::{
     CheckinRequest, JournalAddRequest, JournalEditRequest, JournalEntryView, JournalList,
-    JournalListRequest, JournalRemoveRequest, JournalRemoved, JournalSource,
+    JournalListRequest, JournalRemoveRequest, JournalRemoved, JournalSaved, JournalSource,
 };
 
 use crate::app::{App, AppError};
@@ -25,8 +25,9 @@ const MAX_NOTE_CHARS: usize = 500;
 const MAX_TEXT_CHARS: usize = 20_000;
 
 impl App {
-    /// `checkin`: a mood (1–5), feelings and one line, saved as a journal entry.
-    pub fn checkin(&self, request: &CheckinRequest) -> Result<JournalEntryView, AppError> {
+    /// `checkin`: a mood (1–5), feelings and one line, saved as a journal entry; with the
+    /// crisis contacts when the line reads as a wellbeing risk (`journal_safety.rs`).
+    pub fn checkin(&self, request: &CheckinRequest) -> Result<JournalSaved, AppError> {
         let mut entry = Map::new();
         entry.insert("date".into(), json!(self.entry_date(request.date.as_deref())?));
         entry.insert("mood".into(), json!(mood(request.mood)?));
@@ -35,12 +36,13 @@ impl App {
         let note = request.note.as_deref().unwrap_or("").trim();
         entry.insert("text".into(), json!(bounded(note, "the check-in's note", MAX_NOTE_CHARS)?));
         entry.insert("source".into(), json!("checkin"));
-        self.append_entry(entry)
+        let entry = self.append_entry(entry)?;
+        Ok(JournalSaved { safety: self.notice_for_writing(&entry.text), entry })
     }
 
     /// `journal_add`: an entry the person writes (Markdown), with optional mood, feelings and
-    /// tags.
-    pub fn journal_add(&self, request: &JournalAddRequest) -> Result<JournalEntryView, AppError> {
+    /// tags; with the crisis contacts when it reads as a wellbeing risk.
+    pub fn journal_add(&self, request: &JournalAddRequest) -> Result<JournalSaved, AppError> {
         let text = request.text.trim();
         if text.is_empty() {
             return Err(AppError::InvalidInput(
@@ -57,7 +59,8 @@ impl App {
         entry.insert("text".into(), json!(bounded(text, "the entry's text", MAX_TEXT_CHARS)?));
         entry.insert("tags".into(), json!(words(&request.tags, "tag")?));
         entry.insert("source".into(), json!("journal"));
-        self.append_entry(entry)
+        let entry = self.append_entry(entry)?;
+        Ok(JournalSaved { safety: self.notice_for_writing(&entry.text), entry })
     }
 
     /// `journal_list`: newest first, filtered by `query` and dates.
@@ -82,8 +85,8 @@ impl App {
     }
 
     /// `journal_edit`: the fields given replace the entry's; the others (and what the coach
-    /// wrote beside them) stay. Undoable.
-    pub fn journal_edit(&self, request: &JournalEditRequest) -> Result<JournalEntryView, AppError> {
+    /// wrote beside them) stay. Undoable. A new text is screened as a new entry's is.
+    pub fn journal_edit(&self, request: &JournalEditRequest) -> Result<JournalSaved, AppError> {
         let (index, mut entry) = self.find_entry(&request.id)?;
         if let Some(date) = &request.date {
             entry.insert("date".into(), json!(self.entry_date(Some(date))?));
@@ -110,7 +113,9 @@ impl App {
             &request.id,
             Value::Object(entry),
         )?;
-        view(&stored).ok_or_else(|| not_found(&request.id))
+        let entry = view(&stored).ok_or_else(|| not_found(&request.id))?;
+        let safety = request.text.as_ref().and_then(|_| self.notice_for_writing(&entry.text));
+        Ok(JournalSaved { entry, safety })
     }
 
     /// `journal_remove`: the entry goes; the state history can bring it back.

@@ -28,6 +28,7 @@ mod insights;
 mod insights_series;
 mod insights_words;
 mod journal;
+mod journal_safety;
 mod local_model;
 mod mcp;
 mod mcp_agent;

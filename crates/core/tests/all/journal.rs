@@ -40,7 +40,8 @@ async fn check_ins_and_entries_sit_beside_the_coachs_and_read_back_the_same() {
             note: Some("早起跑了步".into()),
             date: Some("2026-11-28".into()),
         })
-        .unwrap();
+        .unwrap()
+        .entry;
     assert_eq!((checkin.mood, checkin.source), (Some(4), JournalSource::Checkin));
     assert_eq!(checkin.feelings, ["平静", "专注"], "trimmed, each once");
     let added = h
@@ -52,7 +53,8 @@ async fn check_ins_and_entries_sit_beside_the_coachs_and_read_back_the_same() {
             text: "## 周末\n和朋友爬山".into(),
             tags: vec!["户外".into()],
         })
-        .unwrap();
+        .unwrap()
+        .entry;
     assert_eq!(added.source, JournalSource::Person);
 
     let list = h.app.journal_list(&JournalListRequest::default()).unwrap().entries;
@@ -88,7 +90,7 @@ fn an_entry_is_edited_and_removed_by_its_id_and_the_removal_is_undone() {
     let h = Harness::scripted(COACH_WRITES);
     let first =
         h.app.checkin(&CheckinRequest { mood: 2, feelings: vec![], note: None, date: None });
-    let first = first.unwrap();
+    let first = first.unwrap().entry;
     let second = h
         .app
         .journal_add(&JournalAddRequest {
@@ -98,7 +100,8 @@ fn an_entry_is_edited_and_removed_by_its_id_and_the_removal_is_undone() {
             text: "写了一半".into(),
             tags: vec![],
         })
-        .unwrap();
+        .unwrap()
+        .entry;
     assert_ne!(first.id, second.id, "each entry its own id, even in the same millisecond");
 
     let edited = h
@@ -109,7 +112,8 @@ fn an_entry_is_edited_and_removed_by_its_id_and_the_removal_is_undone() {
             mood: Some(5),
             ..Default::default()
         })
-        .unwrap();
+        .unwrap()
+        .entry;
     assert_eq!((edited.text.as_str(), edited.mood, &edited.id), ("写完了", Some(5), &second.id));
     assert!(edited.edited_at.is_some());
     assert_eq!(edited.date, second.date, "what was not given stays");
@@ -128,7 +132,7 @@ fn an_entry_is_edited_and_removed_by_its_id_and_the_removal_is_undone() {
 fn bad_input_is_refused_with_what_to_do_and_nothing_is_written() {
     let h = Harness::scripted(COACH_WRITES);
     let kept = h.app.checkin(&CheckinRequest { mood: 3, feelings: vec![], note: None, date: None });
-    let kept = kept.unwrap();
+    let kept = kept.unwrap().entry;
     let before = stored_journal(&h);
     let refused = |e: AppError, says: &str| {
         assert!(e.to_string().contains(says), "{e}");

@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::{SafetyCategory, SafetyResource, SafetyRisk};
+
 /// Who wrote a journal entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -116,6 +118,29 @@ pub struct JournalEditRequest {
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct JournalRemoveRequest {
     pub id: String,
+}
+
+/// `checkin`, `journal_add`, `journal_edit`: the entry as saved, and a crisis notice when what
+/// the person wrote reads as a wellbeing risk (docs/safety.md#journal-and-check-ins). The entry
+/// is saved either way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct JournalSaved {
+    pub entry: JournalEntryView,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safety: Option<SafetyNoticeView>,
+}
+
+/// A crisis notice outside the chat: the risk the screen found, its category, and the contacts
+/// of the person's locale (as the chat's `safety_notice` event carries them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SafetyNoticeView {
+    pub risk: SafetyRisk,
+    pub category: SafetyCategory,
+    pub resources: Vec<SafetyResource>,
+    /// The locale the contacts were chosen for (`generic` when none is known).
+    pub locale: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

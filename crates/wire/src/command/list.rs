@@ -101,10 +101,10 @@ macro_rules! with_commands {
                 blocking compute_chart(ComputeChartRequest) -> ChartView;
                 // The journal and check-ins (the life coach's `journal`)
                 /// A mood check-in, saved as a journal entry.
-                blocking checkin(CheckinRequest) -> JournalEntryView;
-                blocking journal_add(JournalAddRequest) -> JournalEntryView;
+                blocking checkin(CheckinRequest) -> JournalSaved;
+                blocking journal_add(JournalAddRequest) -> JournalSaved;
                 blocking journal_list(JournalListRequest) -> JournalList;
-                blocking journal_edit(JournalEditRequest) -> JournalEntryView;
+                blocking journal_edit(JournalEditRequest) -> JournalSaved;
                 /// Undoable from the state history.
                 blocking journal_remove(JournalRemoveRequest) -> JournalRemoved;
                 blocking today(TodayRequest) -> TodayView;

@@ -73,7 +73,8 @@ pub use insights::{
 };
 pub use journal::{
     CheckinRequest, JournalAddRequest, JournalEditRequest, JournalEntryView, JournalList,
-    JournalListRequest, JournalRemoveRequest, JournalRemoved, JournalSource,
+    JournalListRequest, JournalRemoveRequest, JournalRemoved, JournalSaved, JournalSource,
+    SafetyNoticeView,
 };
 pub use list::Commands;
 pub use mcp::{

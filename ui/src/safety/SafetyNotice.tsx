@@ -1,12 +1,13 @@
-// The crisis resources a safety notice carries (docs/safety.md), shown above the thread from the
-// message that raised them, and again whenever the conversation is opened. It can fold to one
-// line but never disappears, so the numbers stay in reach; opened again after the person wrote
-// on, it starts folded. Numbers are plain, selectable text: nothing here navigates the window
-// away.
+// The crisis resources a safety notice carries (docs/safety.md): in the chat above the thread
+// from the message that raised them, and again whenever the conversation is opened (after the
+// person wrote on, it starts folded); on Today and in the journal above a check-in or entry
+// that raised them. It can fold to one line but never disappears while its screen shows it,
+// so the numbers stay in reach. Numbers are plain, selectable text: nothing here navigates the
+// window away.
 
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { SafetyView } from "./state";
+import type { SafetyView } from "./view";
 import { Button } from "../design";
 
 export function SafetyNotice({ safety }: { safety: SafetyView }) {
