@@ -4,7 +4,9 @@
 //! message is marked (memory never takes it in), `safety_notice` shows the crisis resources of
 //! the person's locale (the data folder's override applied), and the skill's active protocol
 //! is paused — at `concern` as at `acute`, so a person who writes about hopelessness is not
-//! asked the next protocol question. Deciding whether there is a risk is not done here.
+//! asked the next protocol question. Also the contacts alone, for a notice shown again (a
+//! conversation opened later) or outside the chat (a journal entry, a check-in):
+//! [`crisis_resources`]. Deciding whether there is a risk is not done here.
 
 use std::path::PathBuf;
 use std::sync::Arc;
