@@ -250,6 +250,12 @@ test("a check-in or a journal entry at risk is saved and answered with the crisi
   await expect(notice).toHaveAttribute("role", "alert");
   await expect(notice.getByTestId("safety-resource").filter({ hasText: "全国心理援助热线" })).toContainText("12356");
   await expect(page.getByTestId("today-checkins")).toContainText("真的不想活了");
+  // Back on Today later that day: the contacts stay, folded to one line.
+  await page.getByTestId("nav-journal").click();
+  await page.getByTestId("nav-today").click();
+  await expect(notice.getByTestId("safety-resource")).toHaveCount(0);
+  await notice.getByRole("button", { name: "显示求助电话" }).click();
+  await expect(notice.getByTestId("safety-resource").filter({ hasText: "12356" })).toBeVisible();
   await axe(page, "a check-in at risk");
   await page.screenshot({ path: `${SHOTS}/checkin-safety-zh.png` });
 

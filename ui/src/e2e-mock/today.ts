@@ -2,12 +2,14 @@
 // built as the core builds them from what the other mock modules hold: the day's check-ins and
 // journal entries (./journal.ts), the streak of days with a check-in or an entry the person
 // wrote, a journaling prompt rotating by day, the active protocol run (./protocols.ts), the
-// reminders still open (./reminders.ts) and the conversation updated last.
+// reminders still open (./reminders.ts), the conversation updated last, and the crisis notice of
+// the day's words at risk (the mocked screen of ./scripts.ts).
 // `?prompts=none`: no skill declares prompts or starters (the empty states).
 
 import type { ActiveProtocolView, ConversationSummary, JournalEntryView, ProtocolList, ProtocolRunList, ReminderList, StarterView, StreakView } from "../wire";
 import { reply, type Call } from "./call";
 import { localDay } from "./journal";
+import { noticeFor } from "./scripts";
 
 const PROMPTS: Record<"zh-CN" | "en", string[]> = {
   "zh-CN": ["今天有哪一刻让你觉得自己在靠近想要的生活？", "此刻最占据你心思的一件事是什么？", "今天你想感谢谁，为什么？"],
@@ -74,6 +76,9 @@ export function createToday({ entries, ask, lastConversation, noPrompts }: Sourc
         const all = entries();
         const ofDay = all.filter((e) => e.date === date);
         const prompts = PROMPTS[lang];
+        // What the person wrote that day, newest first: the latest words at risk name the notice.
+        const written = ofDay.filter((e) => e.source !== "coach").sort((a, b) => b.id.localeCompare(a.id));
+        const safety = written.map((e) => noticeFor(e.text)).find((n) => n !== null) ?? null;
         const { reminders } = ask({ cmd: "reminder_notices", request: undefined }) as ReminderList;
         return reply(cmd, {
           date,
@@ -84,6 +89,7 @@ export function createToday({ entries, ask, lastConversation, noPrompts }: Sourc
           protocol: active(lang),
           reminders: reminders.filter((r) => r.due && !r.answered),
           last_conversation: lastConversation(),
+          ...(safety ? { safety } : {}),
         });
       }
       case "conversation_starters": {

@@ -59,6 +59,9 @@ export function TodayScreen({ onOpenConversation, onAnswerReminder, onContinuePr
 
   const greeting = t(`today.greeting.${greetingFor(new Date().getHours())}`);
   const checkedIn = (view?.checkins.length ?? 0) > 0;
+  // A check-in just saved shows its notice open; on a later visit the day's notice is folded
+  // to one line (the numbers one click away).
+  const notice = safety ?? (view?.safety ? { ...fromNotice(view.safety), folded: true } : null);
   return (
     <div className="page today-page" data-testid="today">
       <header className="today-head">
@@ -76,7 +79,7 @@ export function TodayScreen({ onOpenConversation, onAnswerReminder, onContinuePr
               load();
             }}
           />
-          {safety && <SafetyNotice safety={safety} />}
+          {notice && <SafetyNotice key={String(notice.folded)} safety={notice} />}
           {saved && (
             <Toast as="p" tone="ok" data-testid="checkin-saved">
               {t("checkin.saved")}
@@ -102,7 +105,7 @@ export function TodayScreen({ onOpenConversation, onAnswerReminder, onContinuePr
                 {t("checkin.saved")}
               </Toast>
             )}
-            {safety && <SafetyNotice safety={safety} />}
+            {notice && <SafetyNotice key={String(notice.folded)} safety={notice} />}
             {checkedIn && !again ? (
               <Card as="section" className="today-checkins" aria-labelledby="today-checkins" data-testid="today-checkins">
                 <div className="card-head">

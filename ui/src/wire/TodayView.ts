@@ -4,6 +4,7 @@ import type { ConversationSummary } from "./ConversationSummary";
 import type { DailyPromptView } from "./DailyPromptView";
 import type { JournalEntryView } from "./JournalEntryView";
 import type { ReminderView } from "./ReminderView";
+import type { SafetyNoticeView } from "./SafetyNoticeView";
 import type { StreakView } from "./StreakView";
 
 export type TodayView = { 
@@ -35,4 +36,10 @@ reminders: Array<ReminderView>,
 /**
  * The conversation most recently updated, to continue.
  */
-last_conversation: ConversationSummary | null, };
+last_conversation: ConversationSummary | null, 
+/**
+ * The crisis notice of the day's newest check-in or entry the person wrote whose words
+ * read as a wellbeing risk (docs/safety.md#journal-and-check-ins): the contacts stay in
+ * reach on Today for the rest of that day.
+ */
+safety?: SafetyNoticeView | null, };

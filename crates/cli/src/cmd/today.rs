@@ -1,4 +1,5 @@
-//! `vibe today`: the Today screen as text — the day's check-ins and entries, the streak, the
+//! `vibe today`: the Today screen as text — the crisis contacts when the day's words called for
+//! them, the day's check-ins and entries, the streak, the
 //! day's prompt, the protocol in progress with its due reminders and the conversation to
 //! continue. Thin: one `App::today` call, printed (`--json` prints the wire's `TodayView`).
 
@@ -7,6 +8,7 @@ use vibe_wire::command::{JournalEntryView, TodayRequest, TodayView};
 
 use crate::ctx::Ctx;
 use crate::output::print;
+use crate::render::safety_lines;
 
 #[derive(Debug, Args)]
 pub struct TodayArgs {
@@ -37,6 +39,9 @@ fn render(view: &TodayView) -> String {
             )
         }
     });
+    if let Some(s) = &view.safety {
+        out.extend(safety_lines(Some(s.category), &s.resources, &s.locale));
+    }
     if view.checkins.is_empty() {
         out.push("check-ins: none yet today — `vibe checkin --mood 4`".into());
     } else {

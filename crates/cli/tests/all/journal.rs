@@ -91,6 +91,9 @@ fn a_check_in_or_an_entry_at_risk_is_saved_and_answered_with_the_crisis_contacts
     assert!(err.contains("⚠ safety notice (suicide, zh_CN.UTF-8)"), "{err}");
     assert!(err.contains("☎ 全国心理援助热线: 12356 (24小时)"), "{err}");
     assert!(String::from_utf8(out.stdout).unwrap().contains("checked in: "));
+    // Today keeps the contacts in reach for the rest of the day.
+    let today = ok_json_in(d, &["today"]);
+    assert_eq!(today["safety"]["category"], "suicide", "{today}");
 
     let added = ok_json_in(d, &["journal", "add", "I keep thinking about killing myself"]);
     assert_eq!(added["safety"]["category"], "suicide", "{added}");
@@ -100,6 +103,8 @@ fn a_check_in_or_an_entry_at_risk_is_saved_and_answered_with_the_crisis_contacts
     assert!(calm.get("safety").is_none(), "{calm}");
     let lookalike = ok_json_in(d, &["checkin", "--mood", "4", "--note", "累死了，但是很开心"]);
     assert!(lookalike.get("safety").is_none(), "{lookalike}");
+    let today = ok_json_in(d, &["today"]);
+    assert_eq!(today["safety"]["category"], "suicide", "the earlier words still count: {today}");
     assert_eq!(
         ok_json_in(d, &["journal", "list"])["entries"].as_array().unwrap().len(),
         3,

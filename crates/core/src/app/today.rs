@@ -43,6 +43,12 @@ impl App {
         reminders.sort_by(|a, b| a.time.cmp(&b.time));
         let last_conversation =
             self.store.list_conversations(LOCAL_USER)?.into_iter().next().map(dto::conversation);
+        // What the person wrote today, newest first (ids are creation stamps): the latest
+        // words at risk name the notice.
+        let mut written: Vec<&JournalEntryView> =
+            checkins.iter().chain(&journal).filter(|e| e.source != JournalSource::Coach).collect();
+        written.sort_by(|a, b| b.id.cmp(&a.id));
+        let safety = written.into_iter().find_map(|e| self.notice_for_writing(&e.text));
         Ok(TodayView {
             date,
             checkins,
@@ -52,6 +58,7 @@ impl App {
             protocol: self.active_protocol(&lang)?,
             reminders,
             last_conversation,
+            safety,
         })
     }
 

@@ -6,7 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{ConversationSummary, JournalEntryView, ProtocolRunView, ReminderView};
+use super::{
+    ConversationSummary, JournalEntryView, ProtocolRunView, ReminderView, SafetyNoticeView,
+};
 
 /// `today`: the Today screen for the local day (or `date`, for tests and the command line).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,6 +42,11 @@ pub struct TodayView {
     pub reminders: Vec<ReminderView>,
     /// The conversation most recently updated, to continue.
     pub last_conversation: Option<ConversationSummary>,
+    /// The crisis notice of the day's newest check-in or entry the person wrote whose words
+    /// read as a wellbeing risk (docs/safety.md#journal-and-check-ins): the contacts stay in
+    /// reach on Today for the rest of that day.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safety: Option<SafetyNoticeView>,
 }
 
 /// Days in a row with a check-in or a journal entry the person wrote.
