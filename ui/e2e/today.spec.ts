@@ -266,6 +266,7 @@ test("a check-in or a journal entry at risk is saved and answered with the crisi
   await page.getByTestId("journal-save").click();
   await expect(page.getByTestId("journal-status")).toBeVisible();
   await expect(page.getByTestId("safety-notice").getByTestId("safety-resource").first()).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/journal-safety-zh.png` });
   await page.getByTestId("journal-new").click();
   await page.getByTestId("journal-text").fill("散步了很久，好一些");
   await page.getByTestId("journal-save").click();

@@ -83,7 +83,6 @@ export function JournalScreen({ writeRequest = null }: { writeRequest?: WriteReq
           }}
         />
       )}
-      {safety && <SafetyNotice safety={safety} />}
       {status &&
         (status.tone === "ok" ? (
           <Toast as="p" tone="ok" data-testid="journal-status">
@@ -94,6 +93,7 @@ export function JournalScreen({ writeRequest = null }: { writeRequest?: WriteReq
             {t("journal.removeFailed")} <FailureText failure={status.failure} />
           </Toast>
         ))}
+      {safety && <SafetyNotice safety={safety} />}
       <input
         type="search"
         className="journal-search"
