@@ -188,6 +188,7 @@ test("a message at risk shows the crisis contacts beside a supportive reply, and
   await page.getByTestId("conversation-item").first().click();
   await expect(page.getByTestId("msg-user")).toHaveCount(2);
   await expect(notice).toContainText("你很重要");
+  await expect(notice).toHaveAttribute("role", "status");
   await expect(notice.getByTestId("safety-resource")).toHaveCount(0);
   await notice.getByRole("button", { name: "显示求助电话" }).click();
   await expect(notice.getByTestId("safety-resource").filter({ hasText: "全国心理援助热线" })).toContainText("12356");

@@ -18,7 +18,8 @@ export function SafetyNotice({ safety }: { safety: SafetyView }) {
     <section
       className={`safety-notice ${urgent ? "urgent" : ""}`}
       data-testid="safety-notice"
-      role={urgent ? "alert" : "status"}
+      // Shown again (folded from the start) it is a status, not an alert read out at every visit.
+      role={urgent && !safety.folded ? "alert" : "status"}
       aria-label={t("safety.label")}
     >
       <div className="safety-head">
