@@ -195,7 +195,8 @@ pub(crate) fn stored(id: i64, conversation_id: &str, msg: NewMessage, now: Strin
     }
 }
 
-const COLUMNS: &str = "id, conversation_id, role, content, tool_calls, tool_call_id, token_count, run_id, status, created_at, safety, safety_category";
+/// The columns [`from_row`] reads, in its order.
+pub(crate) const COLUMNS: &str = "id, conversation_id, role, content, tool_calls, tool_call_id, token_count, run_id, status, created_at, safety, safety_category";
 
 pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Message> {
     let role: String = row.get(2)?;

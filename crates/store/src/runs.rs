@@ -265,10 +265,10 @@ fn close_dangling_calls(
     now: &str,
 ) -> Result<usize> {
     let messages: Vec<Message> = {
-        let mut stmt = tx.prepare(
-            "SELECT id, conversation_id, role, content, tool_calls, tool_call_id, token_count, run_id, status, created_at
-             FROM messages WHERE conversation_id = ?1 AND run_id = ?2 ORDER BY id",
-        )?;
+        let mut stmt = tx.prepare(&format!(
+            "SELECT {} FROM messages WHERE conversation_id = ?1 AND run_id = ?2 ORDER BY id",
+            crate::messages::COLUMNS
+        ))?;
         stmt.query_map(params![conversation, run_id], crate::messages::from_row)?
             .collect::<rusqlite::Result<_>>()?
     };
