@@ -115,13 +115,18 @@ fn contacts(
     }
 }
 
-/// The locale whose contacts a notice shows ([`choose_locale`]), from the profile, `LANG` and
-/// the app's language choice.
+/// The locale whose contacts a notice shows ([`choose_locale`]), from the profile, the system
+/// (`LC_ALL`, which overrides every category when set, else `LANG`) and the app's language
+/// choice.
 pub(crate) fn locale(store: &Store, user: &str, language: Option<&str>) -> String {
     let from_profile = store.profile(user).ok().and_then(|p| {
         p.pointer("/preferences/language").and_then(|v| v.as_str()).map(str::to_string)
     });
-    choose_locale(from_profile.as_deref(), std::env::var("LANG").ok().as_deref(), language)
+    let system = ["LC_ALL", "LANG"]
+        .into_iter()
+        .filter_map(|name| std::env::var(name).ok())
+        .find(|value| names_a_locale(value.trim()));
+    choose_locale(from_profile.as_deref(), system.as_deref(), language)
 }
 
 /// `preferences.language` of the profile, else the system locale (`LANG`, which names a

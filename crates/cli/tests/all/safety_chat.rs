@@ -91,15 +91,16 @@ fn a_conversation_shown_again_flags_the_message_and_lists_the_contacts() {
 
 /// A system without a locale (`LANG=C.UTF-8`, as a service or a bare session has) shows the
 /// contacts of the language chosen in the app, not the generic ones; a system locale naming a
-/// region still wins over it.
+/// region (`LC_ALL` first, then `LANG`) still wins over it.
 #[test]
 fn without_a_system_locale_the_app_s_language_names_the_contacts() {
     let cases = [
-        ("C.UTF-8", "zh-CN", "12356"),
-        ("", "zh-CN", "12356"),
-        ("en_US.UTF-8", "en_US.UTF-8", "988"),
+        ("C.UTF-8", "", "zh-CN", "12356"),
+        ("", "", "zh-CN", "12356"),
+        ("en_US.UTF-8", "", "en_US.UTF-8", "988"),
+        ("C.UTF-8", "en_GB.UTF-8", "en_GB.UTF-8", "116 123"),
     ];
-    for (lang, locale, number) in cases {
+    for (lang, lc_all, locale, number) in cases {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
             dir.path().join("settings.json"),
@@ -110,20 +111,22 @@ fn without_a_system_locale_the_app_s_language_names_the_contacts() {
         std::fs::write(&script, REPLY).unwrap();
         let mut cmd = vibe_std();
         cmd.arg("--data-dir").arg(dir.path()).args(["--json", "chat", "我想自杀"]);
-        cmd.env("VIBE_LLM_BASE_URL", format!("scripted:{}", script.display())).env("LANG", lang);
+        cmd.env("VIBE_LLM_BASE_URL", format!("scripted:{}", script.display()))
+            .env("LANG", lang)
+            .env("LC_ALL", lc_all);
         let out = cmd.stdin(Stdio::null()).output().unwrap();
         assert!(out.status.success(), "{}", text(&out.stderr));
         let events: Vec<Value> =
             text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
         let notice = events.iter().find(|e| e["type"] == "safety_notice").unwrap();
-        assert_eq!(notice["locale"], locale, "LANG={lang:?}");
+        assert_eq!(notice["locale"], locale, "LANG={lang:?} LC_ALL={lc_all:?}");
         let numbers: Vec<&str> = notice["resources"]
             .as_array()
             .unwrap()
             .iter()
             .filter_map(|r| r["number"].as_str())
             .collect();
-        assert!(numbers.contains(&number), "LANG={lang:?}: {numbers:?}");
+        assert!(numbers.contains(&number), "LANG={lang:?} LC_ALL={lc_all:?}: {numbers:?}");
     }
 }
 

@@ -38,6 +38,8 @@ pub fn vibe_std() -> StdCommand {
             cmd.env_remove(name);
         }
     }
+    // The tests name the locale with LANG; a machine's LC_ALL would override it.
+    cmd.env_remove("LC_ALL");
     cmd.env("VIBE_BUILTIN_SKILLS_DIR", BUILTIN);
     cmd.env("VIBE_DB_PASSPHRASE", PASSPHRASE);
     for (var, sub) in
