@@ -13,11 +13,13 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 use vibe_wire::command::{
     AnswerReminderRequest, CancelProtocolRequest, ListProtocolRunsRequest, ProtocolReportRequest,
-    ProtocolRequest, ProtocolRunChange, ProtocolRunRequest, RemindersRequest, ReportFormatKind,
+    ProtocolRequest, ProtocolRunChange, ProtocolRunRequest, ProtocolRunStatus, RemindersRequest,
+    ReportFormatKind,
 };
 
 use crate::ctx::Ctx;
-use crate::output::print;
+use crate::output::{err_line, print};
+use crate::render::safety_lines;
 
 #[derive(Debug, Args)]
 pub struct ProtocolArgs {
@@ -120,8 +122,23 @@ pub fn run(ctx: &Ctx, args: ProtocolArgs) -> anyhow::Result<()> {
                     at: at.clone(),
                     text: text.clone(),
                 };
-                let run = app.answer_reminder(&request)?;
-                print(ctx, &serde_json::to_value(&run)?, || format!("saved the answer to {at}"));
+                let answered = app.answer_reminder(&request)?;
+                print(ctx, &serde_json::to_value(&answered)?, || {
+                    let mut out = format!("saved the answer to {at}");
+                    if answered.run.status == ProtocolRunStatus::Paused && answered.safety.is_some()
+                    {
+                        out.push_str(&format!(
+                            "\nthe protocol is paused; continue when you are ready: vibe protocol resume {}",
+                            answered.run.id
+                        ));
+                    }
+                    out
+                });
+                if let Some(s) = answered.safety.as_ref().filter(|_| !ctx.json) {
+                    for line in safety_lines(Some(s.category), &s.resources, &s.locale) {
+                        err_line(&line);
+                    }
+                }
                 return Ok(());
             }
             let list = app.protocol_reminders(&RemindersRequest { due })?;

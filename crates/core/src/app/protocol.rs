@@ -4,12 +4,13 @@
 //! settings and answers wire DTOs (`dto::protocol_run`).
 
 use vibe_protocol::{ProtocolEngine, ReminderItem, ReportFormat, render_report};
+use vibe_store::ProtocolStatus;
 use vibe_wire::Event;
 use vibe_wire::command::{
     AnswerReminderRequest, CancelProtocolRequest, ListProtocolRunsRequest, ProtocolLater,
     ProtocolList, ProtocolReportRequest, ProtocolRequest, ProtocolRunChange, ProtocolRunList,
-    ProtocolRunRequest, ProtocolRunView, ProtocolView, ReminderList, ReminderView,
-    RemindersRequest, ReportFormatKind,
+    ProtocolRunRequest, ProtocolRunView, ProtocolView, ReminderAnswered, ReminderList,
+    ReminderView, RemindersRequest, ReportFormatKind,
 };
 
 use crate::CoreError;
@@ -125,16 +126,26 @@ impl App {
         Ok(ReminderList { reminders: items.into_iter().map(reminder).collect() })
     }
 
-    /// `answer_reminder`.
+    /// `answer_reminder` (the command line's way; the app answers in the chat, where the turn
+    /// screens the message first). The answer is saved; when it reads as a wellbeing risk the
+    /// crisis contacts come back and the run is paused, as the chat pauses it
+    /// (docs/safety.md#journal-and-check-ins): the next step's question waits until the person
+    /// resumes it.
     pub fn answer_reminder(
         &self,
         request: &AnswerReminderRequest,
-    ) -> Result<ProtocolRunView, AppError> {
+    ) -> Result<ReminderAnswered, AppError> {
         let engine = self.protocols();
-        let run = engine
+        let mut run = engine
             .answer_reminder(&request.run_id, &request.at, &request.text)
             .map_err(CoreError::from)?;
-        Ok(run_view(&engine, &run))
+        let safety = self.notice_for_writing(&request.text);
+        if safety.is_some() && run.status == ProtocolStatus::Active {
+            if let Some((paused, _)) = engine.pause(&run.skill).map_err(CoreError::from)? {
+                run = paused;
+            }
+        }
+        Ok(ReminderAnswered { run: run_view(&engine, &run), safety })
     }
 
     /// `protocol_report`: the run's report, generated now, as bytes (PDF is binary).

@@ -125,6 +125,41 @@ fn the_protocol_in_progress_shows_its_step_and_due_reminders() {
     assert!(app.today(&yesterday).unwrap().reminders.is_empty());
 }
 
+/// `vibe protocol reminders --answer`: an answer at risk is saved, the crisis contacts come
+/// back and the run is paused (the next question waits), as a risky message in the chat does;
+/// a calm answer changes nothing else.
+#[test]
+fn a_reminder_answer_at_risk_pauses_the_run_and_brings_the_crisis_contacts() {
+    use vibe_wire::command::{AnswerReminderRequest, ProtocolRunStatus};
+    let (_dir, app) = open();
+    let started =
+        app.start_protocol(&ProtocolRequest { id: "dankoe".into(), skill: None }).unwrap();
+    app.store()
+        .update_protocol_run(&started.run.id, |r| {
+            r.step = 4;
+            Ok(vec![])
+        })
+        .unwrap();
+    let answer = |text: &str| {
+        let request = AnswerReminderRequest {
+            run_id: started.run.id.clone(),
+            at: "11:00".into(),
+            text: text.into(),
+        };
+        app.answer_reminder(&request).unwrap()
+    };
+    let calm = answer("在回邮件，有点走神");
+    assert_eq!((calm.run.status, calm.safety), (ProtocolRunStatus::Active, None));
+    let risky = answer("我真的不想活了，已经想好怎么做了");
+    let notice = risky.safety.expect("the contacts come back");
+    assert_eq!(notice.category.as_str(), "suicide");
+    assert!(!notice.resources.is_empty());
+    assert_eq!(risky.run.status, ProtocolRunStatus::Paused);
+    let stored = app.store().protocol_run(&started.run.id).unwrap();
+    assert_eq!((stored.status, stored.step), (ProtocolStatus::Paused, 4));
+    assert!(stored.data.to_string().contains("已经想好怎么做了"), "the answer is kept");
+}
+
 #[test]
 fn a_runs_answers_are_the_persons_words_under_the_steps_questions() {
     let (_dir, app) = open();

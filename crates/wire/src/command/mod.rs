@@ -108,7 +108,7 @@ pub use protocol::{
     AnswerReminderRequest, CancelProtocolRequest, FieldAnswer, ListProtocolRunsRequest,
     ProtocolLater, ProtocolList, ProtocolReportRequest, ProtocolRequest, ProtocolRunChange,
     ProtocolRunList, ProtocolRunRequest, ProtocolRunStatus, ProtocolRunView, ProtocolView,
-    ReminderList, ReminderView, RemindersRequest, ReportFormatKind, StepAnswers,
+    ReminderAnswered, ReminderList, ReminderView, RemindersRequest, ReportFormatKind, StepAnswers,
 };
 pub use runs::{
     ListRunsRequest, ReplayRunRequest, RunDetail, RunEventCounts, RunFileView, RunList, RunReplay,

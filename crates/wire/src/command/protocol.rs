@@ -203,6 +203,16 @@ pub struct AnswerReminderRequest {
     pub text: String,
 }
 
+/// What `answer_reminder` did: the run after the answer, and a crisis notice when the answer
+/// reads as a wellbeing risk (then the run is paused, as a risky message in the chat pauses it;
+/// docs/safety.md#journal-and-check-ins).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReminderAnswered {
+    pub run: ProtocolRunView,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safety: Option<super::SafetyNoticeView>,
+}
+
 /// The format of a protocol run's report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
