@@ -140,10 +140,11 @@ impl App {
             .answer_reminder(&request.run_id, &request.at, &request.text)
             .map_err(CoreError::from)?;
         let safety = self.notice_for_writing(&request.text);
-        if safety.is_some() && run.status == ProtocolStatus::Active {
-            if let Some((paused, _)) = engine.pause(&run.skill).map_err(CoreError::from)? {
-                run = paused;
-            }
+        if safety.is_some()
+            && run.status == ProtocolStatus::Active
+            && let Some((paused, _)) = engine.pause(&run.skill).map_err(CoreError::from)?
+        {
+            run = paused;
         }
         Ok(ReminderAnswered { run: run_view(&engine, &run), safety })
     }
