@@ -45,6 +45,9 @@ test("answering quit saves it; Escape keeps the window and asks again next time"
   await expect(page.getByTestId("composer")).toBeVisible();
   await closeButton(page);
   await expect(page.getByTestId("close-dialog")).toBeVisible();
+  // A click on the dimmed window takes focus out of the dialog: Escape still answers.
+  await page.locator(".modal-backdrop").click({ position: { x: 5, y: 5 } });
+  await expect(page.getByTestId("close-dialog")).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("close-dialog")).toHaveCount(0);
   expect(await closed(page)).toBe(0);

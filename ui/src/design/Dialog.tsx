@@ -1,5 +1,7 @@
-// Dialog: a modal over a dimmed window, named by its title; Escape calls `onClose` when given.
-// Focus moves into it (the caller's `initialFocus`, else the dialog) and Tab stays inside.
+// Dialog: a modal over a dimmed window, named by its title; Escape calls `onClose` when given,
+// wherever focus is (a click on the backdrop, or a key pressed before focus moved in, must not
+// leave the modal deaf to it). Focus moves into it (the caller's `initialFocus`, else the
+// dialog) and Tab stays inside.
 
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode, type RefObject } from "react";
 
@@ -26,6 +28,16 @@ export function Dialog({
   useEffect(() => {
     (initialFocus?.current ?? box.current)?.focus();
   }, [focusKey, initialFocus]);
+  // Escape with focus outside every dialog (inside one, that dialog's own handler below has it).
+  useEffect(() => {
+    if (!onClose) return;
+    const escape = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== "Escape" || (e.target instanceof Element && e.target.closest('[role="dialog"]'))) return;
+      onClose();
+    };
+    document.addEventListener("keydown", escape);
+    return () => document.removeEventListener("keydown", escape);
+  }, [onClose]);
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === "Escape" && onClose) {
       e.stopPropagation();
