@@ -122,23 +122,22 @@ pub(crate) fn locale(store: &Store, user: &str, language: Option<&str>) -> Strin
     let from_profile = store.profile(user).ok().and_then(|p| {
         p.pointer("/preferences/language").and_then(|v| v.as_str()).map(str::to_string)
     });
-    let system = ["LC_ALL", "LANG"]
-        .into_iter()
-        .filter_map(|name| std::env::var(name).ok())
-        .find(|value| names_a_locale(value.trim()));
-    choose_locale(from_profile.as_deref(), system.as_deref(), language)
+    let system: Vec<String> =
+        ["LC_ALL", "LANG"].into_iter().filter_map(|name| std::env::var(name).ok()).collect();
+    let system: Vec<&str> = system.iter().map(String::as_str).collect();
+    choose_locale(from_profile.as_deref(), &system, language)
 }
 
-/// `preferences.language` of the profile, else the system locale (`LANG`, which names a
-/// region: `en_US`), else the app's language choice (`zh-CN`, `en`: a system without a
-/// locale — unset, `C`, `POSIX` — must not show a person who chose Chinese the generic
-/// contacts), else `generic`.
-fn choose_locale(profile: Option<&str>, system: Option<&str>, language: Option<&str>) -> String {
+/// `preferences.language` of the profile, else the first of the system's values (`LC_ALL`,
+/// `LANG`, in that order) that names a locale (it names a region: `en_US`), else the app's
+/// language choice (`zh-CN`, `en`: a system without a locale — unset, `C`, `POSIX` — must not
+/// show a person who chose Chinese the generic contacts), else `generic`.
+fn choose_locale(profile: Option<&str>, system: &[&str], language: Option<&str>) -> String {
     let named = |l: &&str| !l.is_empty();
     profile
         .map(str::trim)
         .filter(named)
-        .or_else(|| system.map(str::trim).filter(|l| names_a_locale(l)))
+        .or_else(|| system.iter().map(|l| l.trim()).find(|l| names_a_locale(l)))
         .or_else(|| language.map(str::trim).filter(named))
         .unwrap_or(safety::GENERIC_LOCALE)
         .to_string()
@@ -205,10 +204,10 @@ mod tests {
 
     #[test]
     fn the_profile_then_a_real_system_locale_then_the_app_language_name_the_contacts() {
-        assert_eq!(choose_locale(Some("zh-TW"), Some("en_US.UTF-8"), Some("en")), "zh-TW");
-        assert_eq!(choose_locale(Some(" "), Some("en_GB.UTF-8"), Some("zh-CN")), "en_GB.UTF-8");
-        for no_locale in [None, Some(""), Some("C"), Some("C.UTF-8"), Some("POSIX"), Some("C.utf8")]
-        {
+        assert_eq!(choose_locale(Some("zh-TW"), &["en_US.UTF-8"], Some("en")), "zh-TW");
+        assert_eq!(choose_locale(Some(" "), &["en_GB.UTF-8"], Some("zh-CN")), "en_GB.UTF-8");
+        assert_eq!(choose_locale(None, &["C.UTF-8", "zh_TW.UTF-8"], None), "zh_TW.UTF-8");
+        for no_locale in [&[][..], &[""], &["C"], &["C.UTF-8"], &["POSIX"], &["C.utf8", "C"]] {
             assert_eq!(choose_locale(None, no_locale, Some("zh-CN")), "zh-CN", "{no_locale:?}");
             assert_eq!(choose_locale(None, no_locale, None), "generic", "{no_locale:?}");
         }

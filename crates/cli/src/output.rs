@@ -23,6 +23,15 @@ pub fn print(ctx: &Ctx, value: &Value, human: impl FnOnce() -> String) {
     }
 }
 
+/// The crisis contacts a command's answer carries (docs/safety.md), on stderr as `vibe chat`
+/// prints them; with `--json` they are in the answer's `safety` and nothing more is printed.
+pub fn safety_notice(ctx: &Ctx, notice: Option<&vibe_wire::command::SafetyNoticeView>) {
+    let Some(notice) = notice.filter(|_| !ctx.json) else { return };
+    for line in crate::render::notice_lines(notice) {
+        err_line(&line);
+    }
+}
+
 /// One line on stderr (`notice: ...`, a warning), terminal-safe: notices quote skill and
 /// model text.
 pub fn err_line(text: &str) {

@@ -8,7 +8,7 @@ pub(crate) use protocol::{bar, protocol_lines};
 mod sanitize;
 pub(crate) use sanitize::terminal_safe;
 mod status;
-pub(crate) use status::safety_lines;
+pub(crate) use status::{notice_lines, safety_lines};
 
 /// What a connected server says of a tool, in words ("only reads, reaches the internet").
 pub(crate) fn connection_hints(c: &vibe_wire::ApprovalConnection) -> String {

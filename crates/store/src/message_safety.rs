@@ -30,17 +30,18 @@ impl Store {
         category: SafetyCategory,
     ) -> Result<()> {
         self.write_tx(|tx| {
+            if raise_mark(tx, id, risk, Some(category))? {
+                return crate::sync_record::message(tx, id);
+            }
+            // Nothing changed: a higher mark is there already, or there is no such message.
             let exists: Option<i64> = tx
                 .prepare_cached("SELECT id FROM messages WHERE id = ?1")?
                 .query_row([id], |r| r.get(0))
                 .optional()?;
-            if exists.is_none() {
-                return Err(StoreError::invalid(format!("no message with id {id}")));
+            match exists {
+                Some(_) => Ok(()),
+                None => Err(StoreError::invalid(format!("no message with id {id}"))),
             }
-            if raise_mark(tx, id, risk, Some(category))? {
-                crate::sync_record::message(tx, id)?;
-            }
-            Ok(())
         })
     }
 

@@ -78,7 +78,7 @@ export function JournalScreen({ writeRequest = null }: { writeRequest?: WriteReq
           onSaved={(s) => {
             setEditing(null);
             setStatus({ tone: "ok", text: t("journal.saved") });
-            setSafety(s.safety ? fromNotice(s.safety) : null);
+            setSafety(fromNotice(s.safety));
             load(query);
           }}
         />

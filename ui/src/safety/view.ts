@@ -17,7 +17,7 @@ export interface SafetyView {
   folded: boolean;
 }
 
-/** The notice the core sent with a saved journal entry or check-in: shown open. */
-export function fromNotice(notice: SafetyNoticeView): SafetyView {
-  return { ...notice, folded: false };
+/** The notice the core sent with a saved journal entry or check-in (none: null): shown open. */
+export function fromNotice(notice: SafetyNoticeView | null | undefined): SafetyView | null {
+  return notice ? { ...notice, folded: false } : null;
 }

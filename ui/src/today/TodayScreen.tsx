@@ -61,7 +61,8 @@ export function TodayScreen({ onOpenConversation, onAnswerReminder, onContinuePr
   const checkedIn = (view?.checkins.length ?? 0) > 0;
   // A check-in just saved shows its notice open; on a later visit the day's notice is folded
   // to one line (the numbers one click away).
-  const notice = safety ?? (view?.safety ? { ...fromNotice(view.safety), folded: true } : null);
+  const later = fromNotice(view?.safety);
+  const notice = safety ?? (later && { ...later, folded: true });
   return (
     <div className="page today-page" data-testid="today">
       <header className="today-head">
@@ -75,7 +76,7 @@ export function TodayScreen({ onOpenConversation, onAnswerReminder, onContinuePr
           <CheckIn
             onSaved={(s) => {
               setSaved(true);
-              setSafety(s.safety ? fromNotice(s.safety) : null);
+              setSafety(fromNotice(s.safety));
               load();
             }}
           />
@@ -128,7 +129,7 @@ export function TodayScreen({ onOpenConversation, onAnswerReminder, onContinuePr
                 onSaved={(s) => {
                   setAgain(false);
                   setSaved(true);
-                  setSafety(s.safety ? fromNotice(s.safety) : null);
+                  setSafety(fromNotice(s.safety));
                   load();
                 }}
               />

@@ -5,12 +5,11 @@
 use clap::{Args, Subcommand};
 use vibe_wire::command::{
     CheckinRequest, JournalAddRequest, JournalEditRequest, JournalEntryView, JournalListRequest,
-    JournalRemoveRequest, JournalSaved, JournalSource,
+    JournalRemoveRequest, JournalSource,
 };
 
 use crate::ctx::Ctx;
-use crate::output::{err_line, print};
-use crate::render::safety_lines;
+use crate::output::{print, safety_notice};
 
 /// `vibe checkin`: how today feels, in seconds.
 #[derive(Debug, Args)]
@@ -88,7 +87,7 @@ pub fn checkin(ctx: &Ctx, args: CheckinArgs) -> anyhow::Result<()> {
     let CheckinArgs { mood, feelings, note, date } = args;
     let saved = ctx.app()?.checkin(&CheckinRequest { mood, feelings, note, date })?;
     print(ctx, &serde_json::to_value(&saved)?, || format!("checked in: {}", line(&saved.entry)));
-    notice(ctx, &saved);
+    safety_notice(ctx, saved.safety.as_ref());
     Ok(())
 }
 
@@ -97,7 +96,7 @@ pub fn run(ctx: &Ctx, args: JournalArgs) -> anyhow::Result<()> {
     let (value, human) = match args.command {
         JournalCommand::Add { text, mood, feelings, tags, date } => {
             let saved = app.journal_add(&JournalAddRequest { date, mood, feelings, text, tags })?;
-            notice(ctx, &saved);
+            safety_notice(ctx, saved.safety.as_ref());
             (serde_json::to_value(&saved)?, format!("added: {}", line(&saved.entry)))
         }
         JournalCommand::List { query, since, until, limit } => {
@@ -112,7 +111,7 @@ pub fn run(ctx: &Ctx, args: JournalArgs) -> anyhow::Result<()> {
         JournalCommand::Edit { id, text, mood, feelings, tags, date } => {
             let request = JournalEditRequest { id, date, mood, feelings, text, tags };
             let saved = app.journal_edit(&request)?;
-            notice(ctx, &saved);
+            safety_notice(ctx, saved.safety.as_ref());
             (serde_json::to_value(&saved)?, format!("edited: {}", line(&saved.entry)))
         }
         JournalCommand::Rm { id } => {
@@ -124,15 +123,6 @@ pub fn run(ctx: &Ctx, args: JournalArgs) -> anyhow::Result<()> {
     };
     print(ctx, &value, || human);
     Ok(())
-}
-
-/// The crisis contacts when what was written reads as a risk (docs/safety.md), on stderr as
-/// `vibe chat` prints them; `--json` carries them in the answer's `safety`.
-fn notice(ctx: &Ctx, saved: &JournalSaved) {
-    let Some(s) = saved.safety.as_ref().filter(|_| !ctx.json) else { return };
-    for line in safety_lines(Some(s.category), &s.resources, &s.locale) {
-        err_line(&line);
-    }
 }
 
 /// `2026-11-28 · mood 4/5 · 平静, 专注 · first line`

@@ -18,8 +18,7 @@ use vibe_wire::command::{
 };
 
 use crate::ctx::Ctx;
-use crate::output::{err_line, print};
-use crate::render::safety_lines;
+use crate::output::{print, safety_notice};
 
 #[derive(Debug, Args)]
 pub struct ProtocolArgs {
@@ -134,11 +133,7 @@ pub fn run(ctx: &Ctx, args: ProtocolArgs) -> anyhow::Result<()> {
                     }
                     out
                 });
-                if let Some(s) = answered.safety.as_ref().filter(|_| !ctx.json) {
-                    for line in safety_lines(Some(s.category), &s.resources, &s.locale) {
-                        err_line(&line);
-                    }
-                }
+                safety_notice(ctx, answered.safety.as_ref());
                 return Ok(());
             }
             let list = app.protocol_reminders(&RemindersRequest { due })?;

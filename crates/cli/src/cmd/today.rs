@@ -8,7 +8,7 @@ use vibe_wire::command::{JournalEntryView, TodayRequest, TodayView};
 
 use crate::ctx::Ctx;
 use crate::output::print;
-use crate::render::safety_lines;
+use crate::render::notice_lines;
 
 #[derive(Debug, Args)]
 pub struct TodayArgs {
@@ -40,7 +40,7 @@ fn render(view: &TodayView) -> String {
         }
     });
     if let Some(s) = &view.safety {
-        out.extend(safety_lines(Some(s.category), &s.resources, &s.locale));
+        out.extend(notice_lines(s));
     }
     if view.checkins.is_empty() {
         out.push("check-ins: none yet today — `vibe checkin --mood 4`".into());

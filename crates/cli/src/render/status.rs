@@ -115,6 +115,12 @@ pub(crate) fn status_lines(event: &Event) -> Vec<String> {
     }
 }
 
+/// A notice answering what the person wrote outside the chat (a check-in, a journal entry, a
+/// reminder's answer, the day on Today), as [`safety_lines`].
+pub(crate) fn notice_lines(notice: &vibe_wire::command::SafetyNoticeView) -> Vec<String> {
+    safety_lines(Some(notice.category), &notice.resources, &notice.locale)
+}
+
 /// The crisis resources of a safety notice, one contact a line (`category` is `None` for a
 /// mark made before categories were kept).
 pub(crate) fn safety_lines(

@@ -14,7 +14,7 @@ use crate::CoreError;
 use crate::app::journal::{parse_date, view};
 use crate::app::protocol::{protocol_title, run_view};
 use crate::app::streak::{person_days, streak};
-use crate::app::{App, AppError, Language, dto};
+use crate::app::{App, AppError, dto};
 
 impl App {
     /// `today`: the Today screen for the local day (or `request.date`).
@@ -88,10 +88,7 @@ impl App {
     pub(crate) fn ui_lang(&self, asked: Option<&str>) -> String {
         match asked.map(str::trim).filter(|l| !l.is_empty()) {
             Some(lang) => lang.to_string(),
-            None => match self.settings().preferences.language {
-                Language::En => "en".into(),
-                Language::ZhCn | Language::System => "zh-CN".into(),
-            },
+            None => self.chosen_language().unwrap_or_else(|| "zh-CN".into()),
         }
     }
 
