@@ -13,6 +13,11 @@ rule: string | null,
  */
 unsure: boolean, discount: SafetyDiscount | null, 
 /**
+ * No rule fired, but the learned detector reads this category: a question for the model
+ * check, which alone can make it a notice (without the model it stands for nothing).
+ */
+learned?: SafetyCategory | null, 
+/**
  * With `use_model`: whether the model was asked (only when the rules were unsure).
  */
 model_asked?: boolean | null, 

@@ -123,9 +123,11 @@ pub async fn check_with_model(
                     unsure: false,
                     discount: None,
                     deferred: None,
+                    learned: None,
                 }
             } else {
-                Screening { unsure: false, ..rules }
+                // A `none` answers the learned detector's question too.
+                Screening { unsure: false, learned: None, ..rules }
             };
             ModelCheck { screening, unusable: None, usage }
         }
@@ -194,6 +196,7 @@ mod tests {
             unsure: false,
             discount: None,
             deferred: None,
+            learned: None,
         };
         assert_eq!(
             check_with_model(&raise, "x", sure.clone()).await.screening,
@@ -228,6 +231,7 @@ mod tests {
             unsure: true,
             discount: Some(super::super::Discount::Context),
             deferred: Some((Risk::Acute, Category::Medical)),
+            learned: None,
         };
         for _ in 0..2 {
             let check = check_with_model(&model, "x", deferred.clone()).await;
@@ -240,5 +244,30 @@ mod tests {
         }
         let cleared = check_with_model(&model, "x", deferred.clone()).await;
         assert_eq!((cleared.screening.risk, cleared.unusable), (Risk::None, None));
+    }
+
+    #[tokio::test]
+    async fn the_learned_detectors_question_becomes_a_notice_only_when_the_model_agrees() {
+        let script = "mode: ordered\nresponses:\n  - error: {kind: server, message: boom}\n  - text: 'hm'\n  - text: '{\"risk\": \"none\", \"category\": null}'\n  - text: '{\"risk\": \"acute\", \"category\": \"suicide\"}'\n";
+        let model = vibe_llm::ScriptedModel::from_yaml(script, "t").unwrap();
+        let question = Screening {
+            rule: Some("learned:suicide".into()),
+            unsure: true,
+            learned: Some(Category::Suicide),
+            ..Screening::clear()
+        };
+        assert!(question.flagged(), "the screen flags it for the check");
+        // A failed call or an unusable answer: nothing stands, no notice.
+        for _ in 0..2 {
+            let check = check_with_model(&model, "x", question.clone()).await;
+            assert!(check.unusable.is_some());
+            assert_eq!(check.screening.risk, Risk::None);
+            assert!(!check.screening.flagged(), "{:?}", check.screening);
+        }
+        let cleared = check_with_model(&model, "x", question.clone()).await;
+        assert_eq!((cleared.screening.risk, cleared.screening.learned), (Risk::None, None));
+        let raised = check_with_model(&model, "x", question).await.screening;
+        assert_eq!((raised.risk, raised.category), (Risk::Acute, Some(Category::Suicide)));
+        assert_eq!(raised.rule.as_deref(), Some("model"));
     }
 }

@@ -38,14 +38,19 @@ pub struct GroupFigures {
     pub total: usize,
     /// Messages labelled concern or acute.
     pub risky: usize,
-    /// Of those, how many the rules flagged (any risk above none).
+    /// Of those, how many the screen flagged ([`Screening::flagged`]: a risk above none, or
+    /// the learned detector's question for the model check).
     pub detected: usize,
+    /// Of those detected, how many only by the learned detector's question.
+    pub detected_learned: usize,
     /// Of those detected, how many with the labelled category.
     pub category_right: usize,
     /// Messages labelled none.
     pub safe: usize,
-    /// Of those, how many the rules flagged.
+    /// Of those, how many the screen flagged.
     pub false_alarms: usize,
+    /// Of those false alarms, how many only by the learned detector's question.
+    pub false_alarms_learned: usize,
 }
 
 /// Figures of a whole set.
@@ -116,17 +121,21 @@ pub fn tally(set: &[LabelledMessage], got: Vec<Screening>) -> Figures {
         .collect();
     let mut outcomes = Vec::with_capacity(set.len());
     for (message, got) in set.iter().zip(got) {
-        let flagged = got.risk != Risk::None;
+        let flagged = got.flagged();
+        let learned = flagged && got.risk == Risk::None;
         let expected = message.risk != Risk::None;
         if let Some(g) = groups.iter_mut().find(|g| g.group == message.group) {
             g.total += 1;
             if expected {
                 g.risky += 1;
                 g.detected += usize::from(flagged);
-                g.category_right += usize::from(flagged && got.category == message.category);
+                g.detected_learned += usize::from(learned);
+                g.category_right +=
+                    usize::from(flagged && got.category.or(got.learned) == message.category);
             } else {
                 g.safe += 1;
                 g.false_alarms += usize::from(flagged);
+                g.false_alarms_learned += usize::from(learned);
             }
         }
         outcomes.push(Outcome { message: message.clone(), got, correct: flagged == expected });

@@ -339,3 +339,68 @@ fn long_everyday_messages_raise_almost_no_false_alarms() {
 fn long_messages_near_the_words_of_care_raise_almost_no_false_alarms() {
     assert_few_false_alarms("everyday7", 200, 0);
 }
+
+/// Explicit recall and lookalike false alarms of a set kept apart (`tests/safety/<dir>/`),
+/// counted without printing a line of it: nobody tuning the screen reads those sets.
+fn kept_apart(dir: &str, lang: &str) -> (usize, usize, usize, usize) {
+    let path = format!("{}/../../tests/safety/{dir}/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let figures = evaluate(builtin_rules().unwrap(), &parse_labelled(&text, &path).unwrap());
+    let group = |name: &str| figures.groups.iter().find(|g| g.group == name).unwrap().clone();
+    let (explicit, lookalike) = (group("explicit"), group("lookalike"));
+    (explicit.detected, explicit.risky, lookalike.false_alarms, lookalike.safe)
+}
+
+/// The fresh sets kept apart (docs/safety.md, "The learned detector"): what the screen (rules
+/// and the learned detector's questions) flags on them, at least as much as measured when the
+/// detector landed — in Chinese issue #28's goal of 0.95 on every one, in English the figures
+/// measured, below it — and at most 0.10 false alarms on their lookalikes.
+#[test]
+fn the_sets_kept_apart_keep_the_recall_measured_when_the_learned_detector_landed() {
+    let floors: [(&str, usize, usize); 8] = [
+        ("blind3", 193, 171),
+        ("blind4", 199, 184),
+        ("blind5", 196, 188),
+        ("blind6", 196, 181),
+        ("blind7", 197, 188),
+        ("blind8", 192, 174),
+        ("blind9", 194, 175),
+        ("blind10", 190, 173),
+    ];
+    for (dir, zh, en) in floors {
+        for (lang, floor) in [("zh", zh), ("en", en)] {
+            let (detected, risky, alarms, safe) = kept_apart(dir, lang);
+            assert_eq!((risky, safe), (200, 80), "{dir}/{lang}: the set changed");
+            assert!(detected >= floor, "{dir}/{lang}: explicit {detected}/200, was {floor}/200");
+            assert!(alarms * 10 <= safe, "{dir}/{lang}: lookalike false alarms {alarms}/{safe}");
+            if lang == "zh" {
+                assert!(detected * 100 >= 95 * risky, "{dir}/zh: explicit {detected}/200");
+            }
+        }
+    }
+}
+
+/// Everyday set 8 (`tests/safety/everyday8/`, never trained on): short openers a person sends
+/// a life coach. The rules raise at most one notice on them; the learned detector asks the
+/// model check about a few (each one call, no notice unless the model agrees): at most as many
+/// as when it landed.
+#[test]
+fn a_life_coachs_openers_raise_no_notice_and_ask_the_model_about_few() {
+    for (lang, most_asked) in [("zh", 7), ("en", 5)] {
+        let path =
+            format!("{}/../../tests/safety/everyday8/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let figures = evaluate(builtin_rules().unwrap(), &parse_labelled(&text, &path).unwrap());
+        let everyday = figures.groups.iter().find(|g| g.group == "everyday").unwrap();
+        assert_eq!(everyday.safe, 40, "{lang}");
+        let notices = everyday.false_alarms - everyday.false_alarms_learned;
+        let asked: Vec<&str> = figures
+            .outcomes
+            .iter()
+            .filter(|o| o.got.learned.is_some())
+            .map(|o| o.message.text.as_str())
+            .collect();
+        assert!(notices <= 1, "{lang}: {notices} notices");
+        assert!(asked.len() <= most_asked, "{lang}: {} asked: {asked:#?}", asked.len());
+    }
+}

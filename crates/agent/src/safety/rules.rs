@@ -12,6 +12,7 @@ use serde::Deserialize;
 
 use super::error::SafetyError;
 use super::gate::{GateTable, required_literals};
+use super::learned::LearnedSource;
 use super::types::{Category, Risk};
 
 /// The gates of the built-in rules, worked out ahead of time (`gate.rs`).
@@ -248,6 +249,8 @@ pub struct RuleSet {
     pub(super) rules: Vec<Rule>,
     /// Gates of the rules (by index), then of the guards, then of the fiction cues.
     pub(super) prefilter: Prefilter,
+    /// The learned detectors asked when no rule fires (none unless added).
+    pub(super) learned: Vec<LearnedSource>,
 }
 
 impl RuleSet {
@@ -324,7 +327,22 @@ impl RuleSet {
             guards,
             rules,
             prefilter,
+            learned: Vec::new(),
         })
+    }
+
+    /// The same rules with learned detectors beside them (one per language), asked only when
+    /// no rule fires (`screen.rs`).
+    pub fn with_learned(mut self, models: Vec<LearnedSource>) -> RuleSet {
+        self.learned = models;
+        self
+    }
+
+    /// Load every learned detector now (long-lived hosts, from [`super::warm_up`]).
+    pub fn load_learned(&self) {
+        for source in &self.learned {
+            source.get();
+        }
     }
 
     /// How many rules the set holds.

@@ -1,12 +1,15 @@
 //! Screening one message against a compiled [`RuleSet`]: guards blank out idioms, rules are
 //! matched, each hit is weighed against negation, fiction, the rule's deferring contexts,
-//! joking and reported speech, and the strongest hit decides.
+//! joking and reported speech, and the strongest hit decides. When no rule fired, the learned
+//! detector (`learned.rs`) may ask the model check about a category, unless the message reads
+//! as fiction, a joke or someone else's words.
 
+use super::learned::language_of;
 use super::normalize::{
     clause_end, clause_start, inside_quotes, normalize, sentence_end, sentence_start,
 };
 use super::rules::{LazyRegex, Rule, RuleSet};
-use super::types::{Discount, Risk, Screening};
+use super::types::{Category, Discount, Risk, Screening};
 
 /// One rule's strongest hit in a message after discounts.
 struct Hit<'a> {
@@ -15,16 +18,16 @@ struct Hit<'a> {
     discount: Option<Discount>,
 }
 
+/// The fewest non-space characters a prepared message needs before the learned detector reads
+/// it (`scripts/safety-learn.py` applies the same floor to its figures): a lone word left
+/// after the guards blanked an idiom says nothing the rules did not.
+const MIN_LEARNED_CHARS: usize = 6;
+
 impl RuleSet {
     /// Screen one message. Never fails: the rules were validated when the set was built.
-    pub fn screen(&self, text: &str) -> Screening {
-        let text = normalize(text, &self.fold);
-        // Which rules, guards and fiction cues the message's words can match at all: the rest
-        // are neither compiled nor run for it (blanking guards only removes words).
-        let open = self.prefilter.open(&text);
-        let (rules, guards_open, fiction_open) =
-            (&open[..self.rules.len()], open[self.rules.len()], open[self.rules.len() + 1]);
-        let text = if guards_open { self.blank_guards(&text) } else { text };
+    pub fn screen(&self, message: &str) -> Screening {
+        let (text, open) = self.prepare_gated(message);
+        let (rules, fiction_open) = (&open[..self.rules.len()], open[self.rules.len() + 1]);
         let fiction =
             fiction_open && self.fiction.as_ref().is_some_and(|re| re.get().is_match(&text));
         let mut best: Option<Hit> = None;
@@ -49,7 +52,7 @@ impl RuleSet {
             }
         }
         match best {
-            None => Screening::clear(),
+            None => self.screen_learned(&text, fiction),
             Some(hit) => Screening {
                 risk: hit.risk,
                 category: (hit.risk != Risk::None).then_some(hit.rule.category),
@@ -58,8 +61,56 @@ impl RuleSet {
                 deferred: (hit.discount == Some(Discount::Context))
                     .then_some((hit.rule.risk, hit.rule.category)),
                 discount: hit.discount,
+                learned: None,
             },
         }
+    }
+
+    /// No rule fired: the learned detector of the message's language may ask the model check
+    /// about the category it reads — never a risk of its own. A fiction cue anywhere, or (but
+    /// for abuse told about oneself) a joking or reported cue or quotes anywhere, keep it quiet.
+    fn screen_learned(&self, text: &str, fiction: bool) -> Screening {
+        if fiction || text.chars().filter(|c| !c.is_whitespace()).count() < MIN_LEARNED_CHARS {
+            return Screening::clear();
+        }
+        let language = language_of(text);
+        let Some(model) =
+            self.learned.iter().find(|m| m.language == language).and_then(|m| m.get())
+        else {
+            return Screening::clear();
+        };
+        let score = model.score(text);
+        if !score.hit {
+            return Screening::clear();
+        }
+        let cue = |re: &Option<LazyRegex>| re.as_ref().is_some_and(|re| re.get().is_match(text));
+        let quoted = ['"', '“', '「', '『'].iter().any(|q| text.contains(*q));
+        if score.category != Category::Abuse && (quoted || cue(&self.joking) || cue(&self.reported))
+        {
+            return Screening::clear();
+        }
+        Screening {
+            rule: Some(format!("learned:{}", score.category.as_str())),
+            unsure: true,
+            learned: Some(score.category),
+            ..Screening::clear()
+        }
+    }
+
+    /// The text the rules and the learned detector read: normalised (`normalize.rs`) with the
+    /// guards' idioms blanked out. `scripts/safety-learn.py` trains on exactly this.
+    pub fn prepare(&self, message: &str) -> String {
+        self.prepare_gated(message).0
+    }
+
+    /// [`Self::prepare`], and which rules, guards and fiction cues the message's words can
+    /// match at all: the rest are neither compiled nor run for it (blanking guards only
+    /// removes words).
+    fn prepare_gated(&self, message: &str) -> (String, Vec<bool>) {
+        let text = normalize(message, &self.fold);
+        let open = self.prefilter.open(&text);
+        let text = if open[self.rules.len()] { self.blank_guards(&text) } else { text };
+        (text, open)
     }
 
     fn weigh<'a>(&self, rule: &'a Rule, text: &str, at: usize, fiction: bool) -> Hit<'a> {

@@ -50,6 +50,11 @@ pub struct Screening {
     /// ([`Screening::without_model`]): deferring never clears a risk by itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deferred: Option<(Risk, Category)>,
+    /// No rule fired, but the learned detector (`learned.rs`) reads this category in the
+    /// message: a question for the model check, which alone can turn it into a notice. Without
+    /// the model it stands for nothing (`risk` stays `none`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub learned: Option<Category>,
 }
 
 impl Screening {
@@ -62,11 +67,19 @@ impl Screening {
             unsure: false,
             discount: None,
             deferred: None,
+            learned: None,
         }
     }
 
+    /// Whether the screen flagged the message at all: a risk of its own, or the learned
+    /// detector's question for the model check.
+    pub fn flagged(&self) -> bool {
+        self.risk != Risk::None || self.learned.is_some()
+    }
+
     /// What stands when the model check could not answer: a deferred hit at its own risk (the
-    /// notice shows as if no context had deferred it), anything else as the rules screened it.
+    /// notice shows as if no context had deferred it), the learned detector's question
+    /// dropped (it never shows a notice by itself), anything else as the rules screened it.
     pub fn without_model(self) -> Self {
         match self.deferred {
             Some((risk, category)) => Self {
@@ -77,7 +90,7 @@ impl Screening {
                 deferred: None,
                 ..self
             },
-            None => self,
+            None => Self { learned: None, ..self },
         }
     }
 }

@@ -115,7 +115,11 @@ fn text_line(got: &SafetyCheckView, message: &str) -> String {
     let risk = risk_name(got.risk);
     let category = got.category.map_or("-", |c| c.as_str());
     let rule = got.rule.as_deref().unwrap_or("-");
-    let unsure = if got.unsure { " (unsure)" } else { "" };
+    let unsure = match (got.learned, got.unsure) {
+        (Some(_), _) => " (asks the model)",
+        (None, true) => " (unsure)",
+        (None, false) => "",
+    };
     format!("{risk:<7} {category:<11} {rule}{unsure}\t{message}")
 }
 
@@ -154,16 +158,27 @@ fn eval_model(ctx: &Ctx, file: &std::path::Path, base_url: Option<String>) -> an
 }
 
 fn figures_text(figures: &SafetyEvalReport) -> String {
-    let mut text =
-        String::from("group       total  risky  detected  category  safe  false alarms\n");
+    let mut text = String::from(
+        "group       total  risky  detected  learned  category  safe  false alarms  learned\n",
+    );
     for g in &figures.groups {
         text.push_str(&format!(
-            "{:<11} {:>5}  {:>5}  {:>8}  {:>8}  {:>4}  {:>12}\n",
-            g.group, g.total, g.risky, g.detected, g.category_right, g.safe, g.false_alarms
+            "{:<11} {:>5}  {:>5}  {:>8}  {:>7}  {:>8}  {:>4}  {:>12}  {:>7}\n",
+            g.group,
+            g.total,
+            g.risky,
+            g.detected,
+            g.detected_learned,
+            g.category_right,
+            g.safe,
+            g.false_alarms,
+            g.false_alarms_learned
         ));
     }
     text.push_str(&format!(
-        "recall (explicit+indirect): {:.3}\nfalse alarms (lookalike):   {:.3}",
+        "recall (explicit+indirect): {:.3}\nfalse alarms (lookalike):   {:.3}\n\
+         (learned: flagged only by the learned detector, which asks the model check: a notice \
+         only when the model agrees)",
         figures.recall_explicit_indirect, figures.false_alarm_lookalike
     ));
     for o in figures.outcomes.iter().filter(|o| !o.correct) {
@@ -172,7 +187,10 @@ fn figures_text(figures: &SafetyEvalReport) -> String {
             o.message.line,
             o.message.group,
             risk_name(o.message.risk),
-            risk_name(o.got.risk),
+            o.got.learned.map_or(risk_name(o.got.risk).to_string(), |c| format!(
+                "learned:{} (asks the model)",
+                c.as_str()
+            )),
             o.message.text
         ));
     }

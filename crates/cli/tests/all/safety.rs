@@ -72,6 +72,48 @@ fn model_is_asked_only_when_the_rules_are_unsure() {
     );
 }
 
+/// Where no rule fires, the learned detector's question shows as such, and only the model's
+/// answer turns it into a risk (docs/safety.md, "The learned detector").
+#[test]
+fn the_learned_detectors_question_is_shown_and_only_the_model_answers_it() {
+    let out = vibe().args(["safety", "check", "好想从这个世界上彻底消失"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("none    -           learned:suicide (asks the model)"), "{text}");
+    let out =
+        vibe().args(["--json", "safety", "check", "好想从这个世界上彻底消失"]).output().unwrap();
+    let line = &json_lines(&out.stdout)[0];
+    assert_eq!((line["risk"].as_str(), line["learned"].as_str()), (Some("none"), Some("suicide")));
+
+    // Each message is checked by a model that answers as scripted (one answer a run).
+    let checked = |answer: &str, message: &str| -> Value {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("classify.yaml");
+        std::fs::write(&script, format!("mode: ordered\nresponses:\n  - text: '{answer}'\n"))
+            .unwrap();
+        let base = format!("scripted:{}", script.display());
+        let out = in_dir(dir.path())
+            .args(["--json", "safety", "check", "--model", "--base-url", &base, message])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        json_lines(&out.stdout).remove(0)
+    };
+    let raised =
+        checked(r#"{"risk": "concern", "category": "suicide"}"#, "好想从这个世界上彻底消失");
+    assert_eq!(raised["model_asked"], true);
+    assert_eq!(
+        (raised["risk"].as_str(), raised["rule"].as_str()),
+        (Some("concern"), Some("model"))
+    );
+    let cleared = checked(
+        r#"{"risk": "none", "category": null}"#,
+        "honestly everyone would be better off if i just disappeared for good",
+    );
+    assert_eq!(cleared["model_asked"], true);
+    assert_eq!(cleared["risk"], "none", "the model's none answers the question: {cleared}");
+    assert!(cleared.get("learned").is_none(), "{cleared}");
+}
+
 #[test]
 fn eval_reproduces_the_goals_on_both_sets() {
     for lang in ["zh", "en"] {

@@ -59,9 +59,11 @@ pub(super) fn report(
                 total: count(g.total),
                 risky: count(g.risky),
                 detected: count(g.detected),
+                detected_learned: count(g.detected_learned),
                 category_right: count(g.category_right),
                 safe: count(g.safe),
                 false_alarms: count(g.false_alarms),
+                false_alarms_learned: count(g.false_alarms_learned),
             })
             .collect(),
         recall_explicit_indirect: figures.recall_explicit_indirect,
@@ -98,6 +100,7 @@ fn view(
         category: s.category,
         rule: s.rule,
         unsure: s.unsure,
+        learned: s.learned,
         discount: s.discount.map(|d| match d {
             Discount::Negated => SafetyDiscount::Negated,
             Discount::Fiction => SafetyDiscount::Fiction,

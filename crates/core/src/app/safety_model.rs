@@ -93,6 +93,7 @@ fn judged(
                 unsure: false,
                 discount: None,
                 deferred: None,
+                learned: None,
             },
             None,
         ),

@@ -156,7 +156,9 @@ async fn a_4k_context_model_runs_a_skill_and_its_protocol_over_ten_turns() {
                 app.protocols().advance("lifecoach", &step1, Some("用户回答了这一步")).unwrap();
             assert!(!matches!(advanced, vibe_protocol::Advance::Rejected { .. }), "{advanced:?}");
         }
-        let message = format!("第 {n} 轮：{}", "我最近一直在想怎么改变生活，".repeat(20));
+        // Words the safety screen asks nothing about: this test counts the coach's requests (an
+        // opener such as "我最近一直在想…" would add the model check's, docs/safety.md).
+        let message = format!("第 {n} 轮：{}", "我最近在琢磨怎么把日子过得更充实，".repeat(20));
         let (id, budgets) = turn(&app, conversation, message, n).await;
         conversation = Some(id);
         phase2_budgets.extend(budgets.into_iter().filter(|(p, _)| *p == Phase::Phase2));

@@ -266,6 +266,40 @@ async fn a_clinicians_own_emergency_is_left_to_the_model_check_not_dropped() {
     assert_eq!((risk.as_str(), category.as_str()), ("acute", "medical"));
 }
 
+/// A message no rule matches but the learned detector reads as suicide (docs/safety.md, "The
+/// learned detector"): the model check is asked before the coach, and only its answer makes a
+/// notice — acute: the notice, the mark; none: nothing; a failed call: nothing either.
+#[tokio::test]
+async fn what_no_rule_matches_the_learned_detector_asks_the_model_about() {
+    const MESSAGE: &str = "好想从这个世界上彻底消失";
+    let (h, model) = checked(&format!(
+        "text: '{{\"risk\": \"acute\", \"category\": \"suicide\"}}'\n    {CHECK_USAGE}"
+    ));
+    let turn = h.turn(say(MESSAGE)).await;
+    assert_eq!(safety_check(&turn), (Some("acute".into()), Some("model".into()), None));
+    let (risk, category, _, _) = notice(&turn).unwrap();
+    assert_eq!((risk.as_str(), category.as_str()), ("acute", "suicide"));
+    assert_eq!(user_mark(&h, &turn).as_deref(), Some("acute"), "kept out of memory");
+    assert_eq!(model.systems.lock().unwrap().len(), 2, "one check call, then the coach's");
+
+    let (h, model) =
+        checked(&format!("text: '{{\"risk\": \"none\", \"category\": null}}'\n    {CHECK_USAGE}"));
+    let turn = h.turn(say(MESSAGE)).await;
+    assert_eq!(safety_check(&turn), (None, Some("learned:suicide".into()), None));
+    assert!(notice(&turn).is_none(), "{:?}", turn.types());
+    assert_eq!(user_mark(&h, &turn), None);
+    assert_eq!(model.systems.lock().unwrap().len(), 2);
+
+    // The detector's question never stands by itself: no answer, no notice.
+    let (h, _) = checked("error: {kind: server, message: boom}");
+    let turn = h.turn(say(MESSAGE)).await;
+    let (risk, rule, fallback) = safety_check(&turn);
+    assert_eq!((risk, rule.as_deref()), (None, Some("learned:suicide")));
+    assert!(fallback.is_some());
+    assert!(notice(&turn).is_none(), "{:?}", turn.types());
+    assert_eq!(turn.reply(), "我在这里陪着你。");
+}
+
 #[tokio::test]
 async fn a_failed_model_check_keeps_the_rules_verdict_and_says_so() {
     // Vague despair: the rules say concern but are unsure; the check call fails.

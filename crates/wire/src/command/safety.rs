@@ -53,6 +53,10 @@ pub struct SafetyCheckView {
     /// The rules could not decide cleanly.
     pub unsure: bool,
     pub discount: Option<SafetyDiscount>,
+    /// No rule fired, but the learned detector reads this category: a question for the model
+    /// check, which alone can make it a notice (without the model it stands for nothing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub learned: Option<SafetyCategory>,
     /// With `use_model`: whether the model was asked (only when the rules were unsure).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_asked: Option<bool>,
@@ -87,14 +91,23 @@ pub struct SafetyGroupFigures {
     pub total: u32,
     /// Messages labelled concern or acute.
     pub risky: u32,
-    /// Of those, how many the rules flagged.
+    /// Of those, how many the screen flagged (a risk of its own, or the learned detector's
+    /// question for the model check).
     pub detected: u32,
+    /// Of those detected, how many only by the learned detector's question: a notice only when
+    /// the model check agrees.
+    #[serde(default)]
+    pub detected_learned: u32,
     /// Of those detected, how many with the labelled category.
     pub category_right: u32,
     /// Messages labelled none.
     pub safe: u32,
-    /// Of those, how many the rules flagged.
+    /// Of those, how many the screen flagged.
     pub false_alarms: u32,
+    /// Of those false alarms, how many only by the learned detector's question (one model
+    /// check call; no notice unless the model disagrees with the label).
+    #[serde(default)]
+    pub false_alarms_learned: u32,
 }
 
 /// The rules' figures on a labelled set.
