@@ -39,7 +39,7 @@ SAFETY = os.path.join(ROOT, "tests/safety")
 RULES = os.path.join(ROOT, "crates/agent/data/safety/rules.yaml")
 OUT = os.path.join(ROOT, "crates/agent/data/safety")
 # Never read: the fresh sets layer 1 is judged on (docs/safety.md).
-KEPT_APART = {"blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "everyday6"}
+KEPT_APART = {"blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "everyday6"}
 # Short everyday openers ("I've been thinking a lot lately"): never trained on, so they stay a
 # test of what the detector makes of a life coach's most common messages.
 GUARD = "everyday8"
@@ -56,9 +56,13 @@ THRESHOLDS = [round(0.5 + 0.05 * i, 2) for i in range(10)]
 # <= 0.03 — and at most 0.10 of the guard set's openers ask the model (each flag costs one
 # model-check call; no notice unless the model agrees).
 MAX_LOOKALIKE, MAX_EVERYDAY, MAX_OPENERS = 0.08, 0.03, 0.10
-# A feature is written only when some class weight times its idf reaches this: the rest move
-# no probability by more than a rounding error and would only swell the embedded file.
-MIN_WEIGHT = 0.02
+# A feature is written only when some class weight times its idf reaches this, and numbers
+# with three significant digits: both binaries of the packages embed the weights, and the
+# .deb's 40 MB goal (docs/performance.md) left no room for the full model. On a sample of the
+# training sets this moved no message across the threshold in Chinese and one of 1,318 in
+# English (probabilities by at most 0.04).
+MIN_WEIGHT = 0.5
+DIGITS = ".3g"
 # The fewest non-space characters a prepared message needs before the model reads it (screen.rs).
 MIN_CHARS = 6
 WS = re.compile(r"\s+")
@@ -95,9 +99,10 @@ FICTION, JOKING, REPORTED = (cue(RULES_YAML.get(k, [])) for k in ("fiction", "jo
 QUOTES = set('"\u201c\u300c\u300e')
 
 
-def quiet(t, category):
-    """Whether screen.rs keeps the model quiet on this prepared message."""
-    if sum(1 for c in t if not c.isspace()) < MIN_CHARS or (FICTION and FICTION.search(t)):
+def quiet(row, category):
+    """Whether screen.rs keeps the model quiet on this message (prepared, guarded)."""
+    t = row["prep"]
+    if row["guarded"] or sum(1 for c in t if not c.isspace()) < MIN_CHARS or (FICTION and FICTION.search(t)):
         return True
     if category == "abuse":
         return False
@@ -151,7 +156,7 @@ def predict(vec, model, texts):
 
 
 def flags(rows, rules, p, cat, t):
-    return [r["risk"] != "none" or (r["rule"] is None and p[i] >= t and not quiet(rows[i]["prep"], cat[i]))
+    return [r["risk"] != "none" or (r["rule"] is None and p[i] >= t and not quiet(rows[i], cat[i]))
             for i, r in enumerate(rules)]
 
 
@@ -199,9 +204,9 @@ def export(lang, rows, threshold):
         f.write(f"ngrams\t{PARAMS[lang]['nmax']}\n")
         f.write(f"threshold\t{threshold}\n")
         f.write("classes\t" + "\t".join(CLASSES) + "\n")
-        f.write("intercept\t" + "\t".join(f"{b:.5g}" for b in intercept) + "\n")
+        f.write("intercept\t" + "\t".join(f"{b:{DIGITS}}" for b in intercept) + "\n")
         for feature, j in kept:
-            f.write(feature + "\t" + f"{idf[j]:.5g}" + "\t" + "\t".join(f"{w:.5g}" for w in coef[:, j]) + "\n")
+            f.write(feature + "\t" + f"{idf[j]:{DIGITS}}" + "\t" + "\t".join(f"{w:{DIGITS}}" for w in coef[:, j]) + "\n")
     print(f"wrote {path}: {len(kept)} of {len(vocab)} features")
     return path
 
@@ -239,7 +244,7 @@ def pure_score(model, prepared):
 def probes(lang, rows, rules, path):
     model = load_exported(path)
     scored = [pure_score(model, r["prep"]) for r in rows]
-    f = [r["risk"] != "none" or (g["rule"] is None and s[0] >= model[1] and not quiet(r["prep"], s[1]))
+    f = [r["risk"] != "none" or (g["rule"] is None and s[0] >= model[1] and not quiet(r, s[1]))
          for r, g, s in zip(rows, rules, scored)]
     risky = [i for i, r in enumerate(rows) if r["group"] in ("explicit", "indirect") and r["risk"] != "none"]
     print(f"exported model on its own training sets: risky flagged {sum(f[i] for i in risky)}/{len(risky)}")
@@ -262,11 +267,11 @@ def main():
         rows = load(lang)
         texts = [r["text"] for r in rows]
         rules = screener(args.screener, texts)
-        for r, prep in zip(rows, screener(args.screener, texts, "--prepare")):
-            r["prep"] = prep
+        for r, (prep, guarded) in zip(rows, screener(args.screener, texts, "--prepare")):
+            r["prep"], r["guarded"] = prep, guarded
         guard = load(lang, [GUARD])
-        for r, prep in zip(guard, screener(args.screener, [r["text"] for r in guard], "--prepare")):
-            r["prep"] = prep
+        for r, (prep, guarded) in zip(guard, screener(args.screener, [r["text"] for r in guard], "--prepare")):
+            r["prep"], r["guarded"] = prep, guarded
         guard_rules = screener(args.screener, [r["text"] for r in guard])
         threshold = args.threshold or validate(lang, rows, rules, guard, guard_rules)
         if threshold is None:

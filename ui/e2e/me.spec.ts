@@ -160,6 +160,27 @@ test("a journal entry is edited in place, written back as that one entry through
   await expect(entries.first()).toContainText("投出 5 份申请");
 });
 
+test("a journal entry edited on Me to words at risk is saved and answered with the crisis contacts", async ({ page }) => {
+  await page.goto("./?lang=zh-CN#chat");
+  await page.getByTestId("nav-me").click();
+  const entries = page.getByTestId("journal-entry");
+  await expect(entries).toHaveCount(3);
+  const first = entries.first();
+  await first.getByRole("button", { name: /编辑/ }).click();
+  await first.getByLabel("随记").fill("加班到半夜，我真的不想活了");
+  await page.keyboard.press("Control+Enter");
+  await expect(first).toContainText("我真的不想活了");
+  const notice = page.getByTestId("safety-notice");
+  await expect(notice.getByTestId("safety-resource").filter({ hasText: "12356" })).toBeVisible();
+  await page.locator("section.journal").screenshot({ path: `${SHOTS}/me-journal-safety-zh.png` });
+  // A calm edit afterwards clears it.
+  await first.getByRole("button", { name: /编辑/ }).click();
+  await first.getByLabel("随记").fill("睡了一觉，好一些了");
+  await page.keyboard.press("Control+Enter");
+  await expect(first).toContainText("睡了一觉，好一些了");
+  await expect(notice).toHaveCount(0);
+});
+
 test("a place name shared by two cities asks which one; the choice is confirmed with its country", async ({ page }) => {
   await page.goto("./?lang=zh-CN#chat");
   await page.getByTestId("nav-me").click();

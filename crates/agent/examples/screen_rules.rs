@@ -1,8 +1,9 @@
 //! Screen one message per stdin line with a rules file given as the first argument — the
 //! rules alone, without the learned detector — and print each screening as a JSON line; with
 //! `--prepare` after it, print instead the text the rules and the learned detector read
-//! (`RuleSet::prepare`). `scripts/safety-learn.py` uses both while it trains and
-//! cross-validates the learned detector (today's rules and those of earlier commits).
+//! (`RuleSet::prepare`) and whether a guard blanked part of it, as a JSON pair.
+//! `scripts/safety-learn.py` uses both while it trains the learned detector and picks its
+//! threshold.
 
 use std::io::{BufRead, Write};
 
@@ -16,7 +17,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for line in std::io::stdin().lock().lines() {
         let line = line?;
         if prepare {
-            writeln!(out, "{}", serde_json::to_string(&rules.prepare(&line))?)?;
+            let prepared = (rules.prepare(&line), rules.guarded(&line));
+            writeln!(out, "{}", serde_json::to_string(&prepared)?)?;
         } else {
             writeln!(out, "{}", serde_json::to_string(&rules.screen(&line))?)?;
         }

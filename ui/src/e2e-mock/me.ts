@@ -3,6 +3,7 @@
 
 import type { ChartKind, JsonValue, MemoryItemView, PlaceView } from "../wire";
 import { reply, type Call } from "./call";
+import { noticeFor } from "./scripts";
 
 type Obj = Record<string, unknown>;
 /** The mock's plain objects as the JSON values the wire types carry. */
@@ -136,7 +137,14 @@ export function createMe() {
           throw { error: { kind: "not_found", message: `no entry created at ${String(request.created_at)} in list "${String(request.path)}" of skill lifecoach` }, hint: null };
         const entry = { ...(request.entry as Obj), _created_at: at._created_at, _edited_at: new Date().toISOString() };
         list[Number(request.index)] = entry;
-        return reply(cmd, { skill_id: "lifecoach", path: String(request.path), entry });
+        // The entry's own words are screened, as the core does (its text fields, not `_` ones).
+        const words = Object.entries(request.entry as Obj)
+          .filter(([k]) => !k.startsWith("_"))
+          .flatMap(([, v]) => (Array.isArray(v) ? v : [v]))
+          .filter((v): v is string => typeof v === "string")
+          .join("\n");
+        const safety = noticeFor(words);
+        return reply(cmd, { skill_id: "lifecoach", path: String(request.path), entry: json(entry), ...(safety ? { safety } : {}) });
       }
       case "list_memory":
         return reply(cmd, { memory: memory.on, items: memory.items });

@@ -2,8 +2,9 @@
 // (vision, anti-vision), goals (year, month), current levers and constraints, and the recent
 // journal with a search. Each value is edited in place and written back with `write_state`
 // (a deep merge into its section); a journal entry with `edit_state_entry` (that one entry of
-// the list, checked by its place and `_created_at`); a coach's tool changing the state
-// refreshes it.
+// the list, checked by its place and `_created_at`), whose words are screened like a journal
+// entry's (the crisis notice shows above the journal when they read as a risk); a coach's tool
+// changing the state refreshes it.
 
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -13,6 +14,8 @@ import type { CommandError } from "../wire";
 import { EditableText } from "./EditableText";
 import { JournalEntry } from "./JournalEntry";
 import { Card, EmptyState, Toast } from "../design";
+import { SafetyNotice } from "../safety/SafetyNotice";
+import { fromNotice, type SafetyView } from "../safety/view";
 
 export const COACH_SKILL = "lifecoach";
 
@@ -36,6 +39,7 @@ export function Dashboard() {
   const [state, setState] = useState<Obj | null>(null);
   const [error, setError] = useState<CommandError | null>(null);
   const [query, setQuery] = useState("");
+  const [safety, setSafety] = useState<SafetyView | null>(null);
   const load = useCallback(() => {
     client.profile.state(COACH_SKILL).then((s) => setState(obj(s)), (e) => setError(client.toCommandError(e)));
   }, []);
@@ -63,7 +67,8 @@ export function Dashboard() {
   const editEntry = async (index: number, entry: Obj, created: string) => {
     setError(null);
     try {
-      await client.profile.editEntry(COACH_SKILL, "journal", index, created, entry);
+      const edited = await client.profile.editEntry(COACH_SKILL, "journal", index, created, entry);
+      setSafety(fromNotice(edited.safety));
       load();
     } catch (e) {
       setError(client.toCommandError(e));
@@ -120,6 +125,7 @@ export function Dashboard() {
             onChange={(e) => setQuery(e.target.value)}
           />
         </div>
+        {safety && <SafetyNotice safety={safety} />}
         {shown.length === 0 && <EmptyState>{journal.length ? t("me.journalNoMatch") : t("me.journalEmpty")}</EmptyState>}
         <ul className="journal-list">
           {shown.map(({ e, index }) => (

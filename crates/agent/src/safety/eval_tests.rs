@@ -357,16 +357,19 @@ fn kept_apart(dir: &str, lang: &str) -> (usize, usize, usize, usize) {
 /// measured, below it — and at most 0.10 false alarms on their lookalikes.
 #[test]
 fn the_sets_kept_apart_keep_the_recall_measured_when_the_learned_detector_landed() {
-    let floors: [(&str, usize, usize); 8] = [
-        ("blind3", 193, 171),
-        ("blind4", 199, 184),
-        ("blind5", 196, 188),
-        ("blind6", 196, 181),
-        ("blind7", 197, 188),
-        ("blind8", 192, 174),
-        ("blind9", 194, 175),
-        ("blind10", 190, 173),
+    let floors: [(&str, usize, usize); 10] = [
+        ("blind3", 195, 180),
+        ("blind4", 199, 187),
+        ("blind5", 196, 192),
+        ("blind6", 197, 186),
+        ("blind7", 195, 193),
+        ("blind8", 192, 187),
+        ("blind9", 195, 189),
+        ("blind10", 192, 184),
+        ("blind11", 196, 184),
+        ("blind12", 192, 191),
     ];
+
     for (dir, zh, en) in floors {
         for (lang, floor) in [("zh", zh), ("en", en)] {
             let (detected, risky, alarms, safe) = kept_apart(dir, lang);
@@ -386,7 +389,7 @@ fn the_sets_kept_apart_keep_the_recall_measured_when_the_learned_detector_landed
 /// as when it landed.
 #[test]
 fn a_life_coachs_openers_raise_no_notice_and_ask_the_model_about_few() {
-    for (lang, most_asked) in [("zh", 7), ("en", 5)] {
+    for (lang, most_asked) in [("zh", 4), ("en", 4)] {
         let path =
             format!("{}/../../tests/safety/everyday8/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap();

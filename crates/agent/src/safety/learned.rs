@@ -23,7 +23,7 @@ pub struct LearnedModel<'a> {
     threshold: f64,
     categories: [Category; 5],
     intercept: [f64; 6],
-    /// Feature → (idf, one weight per class); f32 halves the memory, the file has 5 digits.
+    /// Feature → (idf, one weight per class); f32 halves the memory, the file has 3 digits.
     features: HashMap<&'a str, (f32, [f32; 6])>,
 }
 

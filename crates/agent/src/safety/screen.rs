@@ -26,7 +26,7 @@ const MIN_LEARNED_CHARS: usize = 6;
 impl RuleSet {
     /// Screen one message. Never fails: the rules were validated when the set was built.
     pub fn screen(&self, message: &str) -> Screening {
-        let (text, open) = self.prepare_gated(message);
+        let (text, open, guarded) = self.prepare_gated(message);
         let (rules, fiction_open) = (&open[..self.rules.len()], open[self.rules.len() + 1]);
         let fiction =
             fiction_open && self.fiction.as_ref().is_some_and(|re| re.get().is_match(&text));
@@ -52,6 +52,9 @@ impl RuleSet {
             }
         }
         match best {
+            // A guard's idiom explains the words that look like risk; what is left around it
+            // is a fragment ("that would be") the learned detector cannot read.
+            None if guarded => Screening::clear(),
             None => self.screen_learned(&text, fiction),
             Some(hit) => Screening {
                 risk: hit.risk,
@@ -103,14 +106,20 @@ impl RuleSet {
         self.prepare_gated(message).0
     }
 
-    /// [`Self::prepare`], and which rules, guards and fiction cues the message's words can
-    /// match at all: the rest are neither compiled nor run for it (blanking guards only
-    /// removes words).
-    fn prepare_gated(&self, message: &str) -> (String, Vec<bool>) {
+    /// Whether a guard blanked part of `message` (the learned detector then stays quiet).
+    pub fn guarded(&self, message: &str) -> bool {
+        self.prepare_gated(message).2
+    }
+
+    /// [`Self::prepare`], which rules, guards and fiction cues the message's words can match
+    /// at all (the rest are neither compiled nor run for it; blanking guards only removes
+    /// words), and whether a guard blanked anything.
+    fn prepare_gated(&self, message: &str) -> (String, Vec<bool>, bool) {
         let text = normalize(message, &self.fold);
         let open = self.prefilter.open(&text);
-        let text = if open[self.rules.len()] { self.blank_guards(&text) } else { text };
-        (text, open)
+        let (text, guarded) =
+            if open[self.rules.len()] { self.blank_guards(&text) } else { (text, false) };
+        (text, open, guarded)
     }
 
     fn weigh<'a>(&self, rule: &'a Rule, text: &str, at: usize, fiction: bool) -> Hit<'a> {
@@ -145,10 +154,11 @@ impl RuleSet {
         Hit { rule, risk: rule.risk, discount: None }
     }
 
-    /// Replace every guard match with spaces of the same byte length, so positions hold.
-    fn blank_guards(&self, text: &str) -> String {
+    /// Replace every guard match with spaces of the same byte length, so positions hold; and
+    /// whether any matched.
+    fn blank_guards(&self, text: &str) -> (String, bool) {
         let Some(guards) = &self.guards else {
-            return text.to_string();
+            return (text.to_string(), false);
         };
         let mut out = String::with_capacity(text.len());
         let mut last = 0;
@@ -158,7 +168,7 @@ impl RuleSet {
             last = m.end();
         }
         out.push_str(&text[last..]);
-        out
+        (out, last > 0)
     }
 }
 

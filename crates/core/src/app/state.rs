@@ -65,6 +65,28 @@ impl App {
             &request.created_at,
             request.entry.clone(),
         )?;
-        Ok(StateEntryEdited { skill_id: request.skill.clone(), path: request.path.clone(), entry })
+        // The person's own words in the entry (its text fields; `_` fields are the app's).
+        let mut words = Vec::new();
+        collect_text(&request.entry, &mut words);
+        let safety = self.notice_for_writing(&words.join("\n"));
+        Ok(StateEntryEdited {
+            skill_id: request.skill.clone(),
+            path: request.path.clone(),
+            entry,
+            safety,
+        })
+    }
+}
+
+/// Every string in `value`, depth first, but under keys starting with `_` (the app's stamps).
+fn collect_text<'a>(value: &'a serde_json::Value, out: &mut Vec<&'a str>) {
+    match value {
+        serde_json::Value::String(s) => out.push(s),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| collect_text(v, out)),
+        serde_json::Value::Object(map) => map
+            .iter()
+            .filter(|(key, _)| !key.starts_with('_'))
+            .for_each(|(_, v)| collect_text(v, out)),
+        _ => {}
     }
 }

@@ -147,6 +147,26 @@ fn skill_state_is_written_merged_appended_and_read_back_by_sections() {
     let got = read(Some(vec!["log".into()]));
     assert_eq!(got.data["log"]["items"][1]["note"], "edited");
     assert_eq!(got.data["log"]["items"][0]["n"], 3);
+    assert_eq!(edited.safety, None, "calm words bring no notice");
+    // Words at risk are saved, and the crisis contacts come back with them (as for a journal
+    // entry).
+    let first = got.data["log"]["items"][0]["_created_at"].as_str().unwrap().to_string();
+    let at_risk = app
+        .edit_state_entry(&vibe_wire::command::EditStateEntryRequest {
+            skill: "career".into(),
+            path: "log.items".into(),
+            index: 0,
+            created_at: first,
+            entry: json!({"n": 3, "notes": ["加班到很晚", "我真的不想活了"]}),
+        })
+        .unwrap();
+    let notice = at_risk.safety.expect("a notice");
+    assert_eq!(notice.category, vibe_wire::SafetyCategory::Suicide);
+    assert!(!notice.resources.is_empty());
+    assert_eq!(
+        read(Some(vec!["log".into()])).data["log"]["items"][0]["notes"][1],
+        "我真的不想活了"
+    );
 
     // Bad input is refused and changes nothing.
     assert!(write(json!([1, 2])).is_err(), "a section is merged from an object only");

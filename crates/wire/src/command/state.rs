@@ -97,4 +97,9 @@ pub struct StateEntryEdited {
     pub skill_id: String,
     pub path: String,
     pub entry: Value,
+    /// The crisis notice when the entry's new words read as a wellbeing risk (the rules
+    /// alone, as for a journal entry; docs/safety.md#journal-and-check-ins). The entry is
+    /// saved either way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safety: Option<super::SafetyNoticeView>,
 }
