@@ -39,7 +39,7 @@ SAFETY = os.path.join(ROOT, "tests/safety")
 RULES = os.path.join(ROOT, "crates/agent/data/safety/rules.yaml")
 OUT = os.path.join(ROOT, "crates/agent/data/safety")
 # Never read: the fresh sets layer 1 is judged on (docs/safety.md).
-KEPT_APART = {"blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "everyday6"}
+KEPT_APART = {"blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13", "everyday6"}
 # Short everyday openers ("I've been thinking a lot lately"): never trained on, so they stay a
 # test of what the detector makes of a life coach's most common messages.
 GUARD = "everyday8"
