@@ -19,8 +19,8 @@ struct Hit<'a> {
 }
 
 /// The fewest non-space characters a prepared message needs before the learned detector reads
-/// it (`scripts/safety-learn.py` applies the same floor to its figures): a lone word left
-/// after the guards blanked an idiom says nothing the rules did not.
+/// it (`scripts/safety-learn.py` applies the same floor to its figures): a word or two says
+/// too little for n-gram weights to mean anything.
 const MIN_LEARNED_CHARS: usize = 6;
 
 impl RuleSet {
