@@ -17,8 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for line in std::io::stdin().lock().lines() {
         let line = line?;
         if prepare {
-            let prepared = (rules.prepare(&line), rules.guarded(&line));
-            writeln!(out, "{}", serde_json::to_string(&prepared)?)?;
+            writeln!(out, "{}", serde_json::to_string(&rules.prepare(&line))?)?;
         } else {
             writeln!(out, "{}", serde_json::to_string(&rules.screen(&line))?)?;
         }

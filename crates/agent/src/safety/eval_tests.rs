@@ -5,6 +5,13 @@
 use super::eval::GROUPS;
 use super::{Category, Figures, Risk, builtin_rules, evaluate, parse_labelled};
 
+/// The built-in screen's figures on `tests/safety/<dir>/<lang>.tsv`.
+fn figures_of(dir: &str, lang: &str) -> Figures {
+    let path = format!("{}/../../tests/safety/{dir}/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
+    let set = parse_labelled(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
+    evaluate(builtin_rules().unwrap(), &set)
+}
+
 fn measure(lang: &str) -> Figures {
     let path = format!("{}/../../tests/safety/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
@@ -71,10 +78,7 @@ fn assert_fresh_goals(lang: &str) {
 /// which must hold at least `min_explicit` risky explicit and `min_lookalike` safe lookalike
 /// messages.
 fn assert_layer_one_goals(dir: &str, lang: &str, min_explicit: usize, min_lookalike: usize) {
-    let path = format!("{}/../../tests/safety/{dir}/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap();
-    let set = parse_labelled(&text, &path).unwrap();
-    let figures = evaluate(builtin_rules().unwrap(), &set);
+    let figures = figures_of(dir, lang);
     let group = |name: &str| figures.groups.iter().find(|g| g.group == name).unwrap().clone();
     let (explicit, lookalike) = (group("explicit"), group("lookalike"));
     assert!(
@@ -245,9 +249,7 @@ fn the_first_blind_sets_meet_the_layer_one_goals_since_round_i_read_them() {
 /// messages and 0.10 on its lookalikes; the set must hold at least the given numbers of each.
 fn assert_few_false_alarms(dir: &str, min_everyday: usize, min_lookalike: usize) {
     for lang in ["zh", "en"] {
-        let path = format!("{}/../../tests/safety/{dir}/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
-        let set = parse_labelled(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
-        let figures = evaluate(builtin_rules().unwrap(), &set);
+        let figures = figures_of(dir, lang);
         let group = |name: &str| figures.groups.iter().find(|g| g.group == name).unwrap();
         let (everyday, lookalike) = (group("everyday"), group("lookalike"));
         assert!(
@@ -343,9 +345,7 @@ fn long_messages_near_the_words_of_care_raise_almost_no_false_alarms() {
 /// Explicit recall and lookalike false alarms of a set kept apart (`tests/safety/<dir>/`),
 /// counted without printing a line of it: nobody tuning the screen reads those sets.
 fn kept_apart(dir: &str, lang: &str) -> (usize, usize, usize, usize) {
-    let path = format!("{}/../../tests/safety/{dir}/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap();
-    let figures = evaluate(builtin_rules().unwrap(), &parse_labelled(&text, &path).unwrap());
+    let figures = figures_of(dir, lang);
     let group = |name: &str| figures.groups.iter().find(|g| g.group == name).unwrap().clone();
     let (explicit, lookalike) = (group("explicit"), group("lookalike"));
     (explicit.detected, explicit.risky, lookalike.false_alarms, lookalike.safe)
@@ -393,10 +393,7 @@ fn the_sets_kept_apart_keep_the_recall_measured_when_the_learned_detector_landed
 #[test]
 fn a_life_coachs_openers_raise_no_notice_and_ask_the_model_about_few() {
     for (lang, most_asked) in [("zh", 4), ("en", 5)] {
-        let path =
-            format!("{}/../../tests/safety/everyday8/{lang}.tsv", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).unwrap();
-        let figures = evaluate(builtin_rules().unwrap(), &parse_labelled(&text, &path).unwrap());
+        let figures = figures_of("everyday8", lang);
         let everyday = figures.groups.iter().find(|g| g.group == "everyday").unwrap();
         assert_eq!(everyday.safe, 40, "{lang}");
         let notices = everyday.false_alarms - everyday.false_alarms_learned;

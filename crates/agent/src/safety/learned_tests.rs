@@ -38,7 +38,7 @@ fn the_rust_scorer_computes_what_the_trainer_computed() {
             let [p, category, text] = line.splitn(3, '\t').collect::<Vec<_>>()[..] else {
                 panic!("{lang}: malformed probe {line:?}");
             };
-            let got = model.score(&rules.prepare(text));
+            let got = model.score(&rules.prepare(text).0);
             let want: f64 = p.parse().unwrap();
             assert!((got.risk - want).abs() < 1e-4, "{lang}: {text:?}: {} != {want}", got.risk);
             if want >= 0.05 {

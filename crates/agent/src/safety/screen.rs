@@ -101,14 +101,11 @@ impl RuleSet {
     }
 
     /// The text the rules and the learned detector read: normalised (`normalize.rs`) with the
-    /// guards' idioms blanked out. `scripts/safety-learn.py` trains on exactly this.
-    pub fn prepare(&self, message: &str) -> String {
-        self.prepare_gated(message).0
-    }
-
-    /// Whether a guard blanked part of `message` (the learned detector then stays quiet).
-    pub fn guarded(&self, message: &str) -> bool {
-        self.prepare_gated(message).2
+    /// guards' idioms blanked out (`scripts/safety-learn.py` trains on exactly this), and
+    /// whether a guard blanked anything (the learned detector then stays quiet).
+    pub fn prepare(&self, message: &str) -> (String, bool) {
+        let (text, _, guarded) = self.prepare_gated(message);
+        (text, guarded)
     }
 
     /// [`Self::prepare`], which rules, guards and fiction cues the message's words can match
